@@ -6,11 +6,12 @@ import { clientClassName, clientErrorsName, clientOptionsName } from '../model/n
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
-import { commentText, markdownCode, markdownText, propertyKey, regexLiteral } from '../shared/escape.ts';
+import { commentText, markdownCode, markdownText } from '../shared/escape.ts';
 import { PACKAGE_NAME, clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
-import { messagePattern } from '../model/errors.ts';
+import { callText, unionMember } from '../shared/lines.ts';
+import { errorsTable } from './errors-table.ts';
 
 export interface PackageView extends PackageFacts {
   /** A short usage example for the README, from the spec's own examples. */
@@ -25,9 +26,6 @@ export interface EndpointView {
   className: string;
   optionsName: string;
   docLines: string[];
-  /** JavaScript literals, ready to paste. */
-  defaultBaseUrl: string;
-  pathTemplate: string;
   /** For the README: the title, the constructor call and the URL it sends to. */
   titleMarkdown: string;
   constructionMarkdown: string;
@@ -36,13 +34,14 @@ export interface EndpointView {
   typeImports: string[];
   /** The interface naming each method's documented errors, e.g. `PChainClientErrors`. */
   errorsName: string;
-  /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
-  sensitiveKeys: string;
+  /** The entries of `DOCUMENTED_ERRORS`: each distinct documented error once (errors-table.ts). */
+  documentedErrors: string[];
   methods: MethodView[];
   /**
-   * The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none.
+   * The constructor's call of the runtime's: base URL, path template and variables, the releases of the methods that
+   * have a range (for the runtime's `nodeVersion` check) and the keys whose values error excerpts hide (`x-sensitive`).
    */
-  releasesLiteral: string;
+  superCall: string;
 }
 
 export interface MethodView {
@@ -54,16 +53,16 @@ export interface MethodView {
   wireMarkdown: string;
   summaryMarkdown: string;
   deprecated: boolean;
-  /** The parameter list, e.g. `params: PlatformGetBalanceParams = {}, options?: CallOptions`. */
-  signature: string;
-  /** Signatures ahead of the implementation's, when the result depends on a param's value (`encoding: 'json'`). */
-  overloads: Array<{ signature: string; resultType: string }>;
-  paramsArgument: string;
-  resultType: string;
+  /** The overloads' declarations, when the result depends on a param's value (`encoding: 'json'`). */
+  declarations: string[];
+  /** The implementation's head, `getBalance(params: ..., options?: CallOptions): Promise<...> {`. */
+  implementation: string;
+  /** The call of the runtime's request that it returns. */
+  request: string;
   docLines: string[];
-  /** For a paginated method: the iterator's name, its paging literal and item type. */
-  pages?: { name: string; paging: string; itemType: string };
-  /** The documented errors' names as a union of literals, and as a table of code and message pattern. */
+  /** For a paginated method: the iterator's head and the call of the runtime's paginate that it returns. */
+  pages?: { declaration: string; call: string };
+  /** The documented errors' names as a member of the errors type, and as their entries of `DOCUMENTED_ERRORS`. */
   errorNames: string;
   errorTable: string;
 }
@@ -112,6 +111,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
   const className = clientClassName(endpoint.typeName);
   const typeNames = new Set<string>();
+  const errors = errorsTable(endpoint);
   const methods = endpoint.methods.map((method): MethodView => {
     const hasParams = method.params.length > 0;
     const resultType = method.result ? method.typeNames.result : 'void';
@@ -121,42 +121,67 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     const signatures = hasParams ? overloads(model, method, method.typeNames.params, resultType) : [];
     for (const name of signatures.flatMap((o) => o.types ?? [])) typeNames.add(name);
     const general = signatures.at(-1);
-    const paramList = (type: string, defaulted: boolean) =>
-      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}, ` +
-      'options?: CallOptions';
+    const paramList = (type: string, defaulted: boolean) => [
+      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}`,
+      'options?: CallOptions',
+    ];
+    const parameters = general ? paramList(general.params, true) : ['options?: CallOptions'];
+    const name = method.shortName;
+    const request = callText(
+      '    ',
+      `return this.request<${resultType}>`,
+      [literal(method.name), hasParams ? 'params' : '{}', 'options', `ERRORS.${name}`],
+      ';',
+    );
     return {
-      name: method.shortName,
+      name,
       wireComment: commentText(method.name),
       wireLiteral: literal(method.name),
       wireMarkdown: markdownCode(method.name),
       summaryMarkdown: markdownText(method.summary),
       deprecated: method.deprecated,
-      signature: general ? paramList(general.params, true) : 'options?: CallOptions',
-      overloads:
+      declarations:
         signatures.length > 1
-          ? signatures.map((o) => ({
-              signature: o.paramsRequired ? `params: ${o.params}, options?: CallOptions` : paramList(o.params, false),
-              resultType: o.result,
-            }))
+          ? signatures.map((o) =>
+              callText(
+                '  ',
+                name,
+                o.paramsRequired ? [`params: ${o.params}`, 'options?: CallOptions'] : paramList(o.params, false),
+                `: Promise<${o.result}>;`,
+              ),
+            )
           : [],
-      paramsArgument: hasParams ? 'params' : '{}',
-      resultType,
+      implementation: callText('  ', name, parameters, `: Promise<${resultType}> {`),
+      request,
       docLines: methodComment(model, endpoint, method),
       ...(method.pagination && hasParams
         ? {
-            pages: {
-              name: `${method.shortName}All`,
-              paging: `{ ${Object.entries(method.pagination)
-                .map(([key, value]) => `${propertyKey(key)}: ${literal(value as Json)}`)
-                .join(', ')} }`,
-              itemType: `${resultType}[${literal(method.pagination.itemsField)}][number]`,
-            },
+            pages: (() => {
+              const itemType = `${resultType}[${literal(method.pagination.itemsField)}][number]`;
+              const paging = literal(method.pagination as unknown as Json, '      ');
+              return {
+                declaration: callText(
+                  '  ',
+                  `${name}All`,
+                  parameters,
+                  `: AsyncGenerator<${itemType}, void, undefined> {`,
+                ),
+                call: callText(
+                  '    ',
+                  `return this.paginate<${itemType}>`,
+                  [literal(method.name), 'params', 'options', `ERRORS.${name}`, paging],
+                  ';',
+                ),
+              };
+            })(),
           }
         : {}),
-      errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
-      errorTable: `{ ${method.errors
-        .map((e) => `${propertyKey(e.name)}: [${e.code}, ${regexLiteral(messagePattern(e.message))}]`)
-        .join(', ')} }`,
+      errorNames: unionMember(
+        '  ',
+        name,
+        method.errors.length > 0 ? method.errors.map((e) => literal(e.name)) : ['never'],
+      ),
+      errorTable: errors.byMethod.get(method.shortName)!,
     };
   });
   return {
@@ -172,8 +197,6 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       endpoint.description,
       `Sends JSON-RPC 2.0 calls to \`${endpoint.urlTemplate}\`.`,
     ]),
-    defaultBaseUrl: literal(endpoint.defaultBaseUrl),
-    pathTemplate: literal(endpoint.pathTemplate),
     pathVariables: endpoint.pathVariables.map((variable) => ({
       name: variable.name,
       defaultLiteral: literal(variable.default),
@@ -181,23 +204,40 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     })),
     typeImports: [...typeNames].sort(),
     errorsName: clientErrorsName(endpoint.typeName),
-    sensitiveKeys: ((keys) => (keys.length > 0 ? literal(keys) : ''))(sensitiveKeys(endpoint, model.schemas)),
+    documentedErrors: errors.documented,
     methods,
-    releasesLiteral: literal(
-      Object.fromEntries(
-        endpoint.methods
-          .filter((m) => m.versions.since || m.versions.removedIn || m.versions.lastVersion)
-          .map((m) => [
-            m.name,
-            Object.fromEntries(
-              Object.entries({
-                since: m.versions.since,
-                lastVersion: m.versions.lastVersion,
-                removedIn: m.versions.removedIn,
-              }).filter(([, v]) => v),
-            ),
-          ]),
-      ) as Json,
+    superCall: callText(
+      '    ',
+      'super',
+      [
+        'options',
+        literal(endpoint.defaultBaseUrl),
+        literal(endpoint.pathTemplate),
+        endpoint.pathVariables.length === 0
+          ? '{}'
+          : `{ ${endpoint.pathVariables.map((v) => `${v.name}: options.${v.name} ?? ${literal(v.default)}`).join(', ')} }`,
+        literal(releases(endpoint), '      '),
+        ...((keys) => (keys.length > 0 ? [literal(keys, '      ')] : []))(sensitiveKeys(endpoint, model.schemas)),
+      ],
+      ';',
     ),
   };
+}
+
+/** The releases of the methods that have a range, for the runtime's `nodeVersion` check. */
+function releases(endpoint: EndpointModel): Json {
+  return Object.fromEntries(
+    endpoint.methods
+      .filter((m) => m.versions.since || m.versions.removedIn || m.versions.lastVersion)
+      .map((m) => [
+        m.name,
+        Object.fromEntries(
+          Object.entries({
+            since: m.versions.since,
+            lastVersion: m.versions.lastVersion,
+            removedIn: m.versions.removedIn,
+          }).filter(([, v]) => v),
+        ),
+      ]),
+  ) as Json;
 }

@@ -2,6 +2,7 @@
 import type { Ajv, ErrorObject, Options } from 'ajv';
 import { createRequire } from 'node:module';
 import { errorMessage } from '../../runtime/server/params.ts';
+import { linearRegExp } from '../../runtime/server/patterns.ts';
 import { avalancheFormats } from '../formats.ts';
 
 /**
@@ -17,7 +18,15 @@ export const VERSION_KEYWORDS = ['x-node-versions', 'x-enum-versions'];
 export function createAjv(options: Options = {}): Ajv {
   const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
   const addFormats = require('ajv-formats') as (ajv: Ajv) => Ajv;
-  const ajv = new AjvClass({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
+  // Patterns in linear time and own properties only, as the generated servers' ajv (runtime/server/ajv.ts).
+  const ajv = new AjvClass({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    ownProperties: true,
+    ...options,
+    code: { regExp: linearRegExp, ...options.code },
+  });
   addFormats(ajv);
   for (const [name, check] of Object.entries(avalancheFormats))
     ajv.addFormat(name, { type: 'string', validate: check });

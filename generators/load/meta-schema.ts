@@ -25,7 +25,16 @@ function selfContainedMetaSchema(): Record<string, unknown> {
     ...jsonRoot
   } = jsonSchemaMetaSchema as unknown as Record<string, Record<string, unknown>>;
   const { $schema: _c, ...openrpc } = openrpcDocument as Record<string, Record<string, unknown>>;
-  const merged = { ...openrpc, definitions: { ...openrpc.definitions, ...jsonDefinitions, JSONSchema: jsonRoot } };
+  type Definition = Record<string, unknown> & { properties?: Record<string, unknown> };
+  const definitions: Record<string, Definition> = { ...openrpc.definitions, ...jsonDefinitions, JSONSchema: jsonRoot };
+  // The meta-schema admits no extension on an error object; the toolkit reads one there, `x-error-name` (the name
+  // generated code gives the error), which the published documents leave out (generators/shared/published.ts).
+  const errorObject = definitions.errorObject!;
+  definitions.errorObject = {
+    ...errorObject,
+    properties: { ...errorObject.properties, 'x-error-name': { type: 'string' } },
+  };
+  const merged = { ...openrpc, definitions };
   const text = JSON.stringify(merged)
     .replaceAll('"$ref":"#"', '"$ref":"#/definitions/JSONSchema"')
     .replaceAll('"$ref":"https://meta.json-schema.tools/#/', '"$ref":"#/')

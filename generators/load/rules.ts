@@ -18,6 +18,8 @@ import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** `x-error-name`: the name the generated code gives an error where its message makes a poor one. */
+const ERROR_NAME = /^[A-Z][A-Za-z0-9]*$/;
 export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
 const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
 
@@ -143,6 +145,12 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
         report(at('errors', e), 'an error needs an integer code and a non-empty message');
         return;
       }
+      const named = error['x-error-name'];
+      if (named !== undefined && (typeof named !== 'string' || !ERROR_NAME.test(named)))
+        report(
+          `${deref(document, entry).pointer ?? at('errors', e)}/x-error-name`,
+          'x-error-name must be a name in PascalCase, e.g. L1ValidatorNotFound',
+        );
       const key = `${String(error.code)} ${error.message}`;
       if (errorKeys.has(key)) report(at('errors', e), `error ${key} is listed twice`);
       errorKeys.add(key);

@@ -161,7 +161,9 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
       ((method.errors ?? []) as unknown[]).map((entry) => {
         const error = deref(doc, entry).node as Obj;
         const ref = (entry as Obj).$ref;
-        const name = errorName(typeof ref === 'string' ? ref : undefined, str(error.message));
+        const named = error['x-error-name'];
+        const name =
+          typeof named === 'string' ? named : errorName(typeof ref === 'string' ? ref : undefined, str(error.message));
         return {
           name,
           code: Number(error.code),

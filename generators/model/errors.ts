@@ -44,7 +44,7 @@ export function messagePattern(message: string): RegExp {
 const MAX_WORDS = 8;
 
 /**
- * The error's name: the key of `components.errors` it is a `$ref` to (`KeystoreUserAlreadyExists`), or, for an error
+ * The error's name where the spec gives none in `x-error-name`: the key of `components.errors` it is a `$ref` to (`KeystoreUserAlreadyExists`), or, for an error
  * written in place, its message's first words without the variable parts, in PascalCase
  * (`couldn't unpack codec version` is `CouldntUnpackCodecVersion`).
  */

@@ -1,9 +1,9 @@
 /**
  * `generated/server/`: the `@avalanche-openrpc/server` package. Per endpoint a typed handlers interface, the method
- * table (wire names, decoding shapes, validators compiled here) and a factory that puts handlers behind the RPC
+ * table (wire names, decoding shapes, the schemas its validators compile on first use) and a factory that puts handlers behind the RPC
  * layer; the runtime (runtime/server/, copied as it is) reproduces the node's RPC layer. TypeScript sources are
  * shipped in `src/`, with ESM JavaScript and declarations in `dist/`: compiled in memory, as for the client, except
- * for the embedded documents and the validators, whose templates write all three.
+ * for the embedded documents and the validators' tables, whose templates write all three.
  */
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
@@ -30,8 +30,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
     ...source(path, `${template}.ts`, data),
     output: { js: templates(`${template}.js`)(data), dts: templates(`${template}.d.ts`)(data) },
   });
-  // The templates' code compiles (esbuild, a compiler thread) while this thread compiles the validators and the
-  // other artifacts run.
+  // The templates' code compiles (esbuild, a compiler thread) while the other artifacts run.
   const compiling = Promise.all([emitJavaScript(code), renderTypes(model)]);
   const validators = validatorModules(model);
   const data: TypeScriptSource[] = model.endpoints.flatMap((endpoint, i) => {

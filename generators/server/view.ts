@@ -55,9 +55,7 @@ export interface ServerMethodView {
   paramsLiteral: string;
   byName: boolean;
   shapeLiteral: string;
-  /** The validators module's exports for this method (see validatorNames). */
-  validateParams: string;
-  validateResult: string;
+  /** The validators module's result writer for this method (see validatorNames). */
   writeResult: string;
   docLines: string[];
 }
@@ -112,8 +110,6 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       // OpenRPC's default, `either`, takes an array by position as well as an object.
       byName: method.paramStructure === 'by-name',
       shapeLiteral: compactLiteral(paramsShape(model, method) as unknown as Json, '    '),
-      validateParams: validatorNames(method.name).params,
-      validateResult: validatorNames(method.name).result,
       writeResult: validatorNames(method.name).writer,
       docLines: handlerComment(model, endpoint, method),
     };

@@ -6,10 +6,35 @@ import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
 import { docCommentLines } from './escape.ts';
 
-/** Lines of a `/** ... *\/` comment, each ready to follow ` *` (empty, or starting with a space). */
+/** The widest text of a comment line: with its indent and ` * `, generated lines stay within 120 columns. */
+const COMMENT_WIDTH = 100;
+
+/**
+ * Lines of a `/** ... *\/` comment, each ready to follow ` *` (empty, or starting with a space), wrapped at word
+ * boundaries within COMMENT_WIDTH; a wrapped list item or tag goes on under its text. Fenced code is kept as written.
+ */
 export function commentLines(paragraphs: string[]): string[] {
   const text = paragraphs.filter((p) => p.trim()).join('\n\n');
-  return docCommentLines(text).map((line) => (line.trim() ? ` ${line.trimEnd()}` : ''));
+  let fenced = false;
+  return docCommentLines(text).flatMap((line) => {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    if (!line.trim()) return [''];
+    return fenced || line.trimStart().startsWith('```') ? [` ${line.trimEnd()}`] : wrapped(line.trimEnd());
+  });
+}
+
+function wrapped(line: string): string[] {
+  const hanging = ' '.repeat(/^\s*(?:[-*] |\d+\. |@\w+ )?/.exec(line)![0].length);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.split(/(?<=\S) (?=\S)/)) {
+    if (current && current.length + 1 + word.length > COMMENT_WIDTH) {
+      lines.push(current);
+      current = hanging + word.trimStart();
+    } else current = current ? `${current} ${word}` : word;
+  }
+  lines.push(current);
+  return lines.map((text) => ` ${text}`);
 }
 
 /**

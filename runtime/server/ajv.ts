@@ -1,80 +1,129 @@
 /**
- * The helpers ajv's standalone validators call, so the package needs no ajv at run time, and their error budget.
+ * The validators of each method's params and result: ajv, through its public API, compiling a method's schemas from
+ * the document the package embeds on the method's first call. The generated code holds only a table of schemas.
  */
+import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction as Compiled } from 'ajv';
+import formatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { avalancheFormats, formats } from './formats.ts';
 import type { ValidateFunction } from './params.ts';
+import { linearRegExp } from './patterns.ts';
 
-type ErrorObject = NonNullable<ValidateFunction['errors']>[number];
-/** What the generated validators (ajv's standalone code, typed) build their error lists of. */
-export type ValidationError = ErrorObject;
-/** The second parameter of ajv's compiled validators: where the value sits in the data a validation started at. */
-export interface ValidateOptions {
-  instancePath?: string;
-  parentData?: unknown;
-  parentDataProperty?: unknown;
-  rootData?: unknown;
+export type { AnySchema };
+
+/** One method's schemas, as the generated table holds them: `$ref`s point into the embedded document. */
+export interface MethodSchemas {
+  params: AnySchema;
+  result: AnySchema;
+}
+
+/** An endpoint's generated validators module: its schemas table, and the components ajv sees otherwise. */
+export interface ValidatorsTable {
+  schemas: Readonly<Record<string, MethodSchemas>>;
+  components: Readonly<Record<string, AnySchema>>;
 }
 
 /**
  * ajv collects every error (allErrors, so a caller hears about each bad field), which would let one request with a
- * million invalid items build millions of error objects. Each exported validator call has a budget of errors; past it
- * an error is the shared TOO_MANY object, kept once per list (ajv decides validity by its count of errors, which still
- * counts each), and the list a validator hands out ends at the first TOO_MANY.
+ * million invalid items build millions of error objects, and ajv appends a called validator's errors by copying the
+ * list (quadratic). So a value is first checked by a validator that stops at the first error, which is all a valid
+ * value ever costs; every error is listed only for values of at most LISTED_VALUES JSON values, at most ERROR_LIMIT
+ * of them, and TOO_MANY ends a list that is cut short.
  */
 export const ERROR_LIMIT = 100;
+export const LISTED_VALUES = 500;
 export const TOO_MANY: ErrorObject = Object.freeze({
   instancePath: '',
+  schemaPath: '',
   keyword: 'errorLimit',
   params: { limit: ERROR_LIMIT },
-  message: `has more errors (only the first ${ERROR_LIMIT} are listed)`,
+  message: `may have more errors (at most ${ERROR_LIMIT} are listed; only the first of a value of over ${LISTED_VALUES} parts)`,
 });
-/** Errors the running validation may still create in full; one validation runs at a time (they are synchronous). */
-export const budget = { left: 0 };
 
-/** Appends an error to a validator's list; TOO_MANY once at its end stands for all that follow. */
-export function keep(list: ErrorObject[], error: ErrorObject): void {
-  if (error !== TOO_MANY || list[list.length - 1] !== TOO_MANY) list.push(error);
+// ajv-formats is CommonJS: Node's ESM import gives its module.exports, a bundler its `default`; the plugin is both.
+const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
+  formatsModule) as unknown as FormatsPlugin;
+
+/** Where the table and the document's components sit for ajv, so the table's `#/components/...` refs resolve. */
+const ROOT = 'openrpc:document';
+
+function newAjv(allErrors: boolean, root: object): Ajv {
+  const ajv = new Ajv({
+    allErrors,
+    // The spec loader held the schemas to ajv's strict mode and the meta-schema already; a foreign document's
+    // keywords and formats of other dialects are annotations here, as JSON Schema has it.
+    strict: false,
+    logger: false,
+    validateSchema: false,
+    // `{"__proto__": "x"}` and `{"constructor": 1}` are objects with those properties, not their prototype's.
+    ownProperties: true,
+    code: { regExp: linearRegExp },
+  });
+  addFormats(ajv, ['date-time']);
+  for (const name of Object.keys(avalancheFormats))
+    ajv.addFormat(name, { type: 'string', validate: formats[name]!.validate });
+  ajv.addSchema(root as AnySchema);
+  return ajv;
 }
 
-export function budgeted(validate: ValidateFunction): ValidateFunction {
-  const run: ValidateFunction = (data) => {
-    budget.left = ERROR_LIMIT;
-    const valid = validate(data);
-    const errors = validate.errors ?? null;
-    const cut = errors ? errors.indexOf(TOO_MANY) : -1;
-    run.errors = cut < 0 || !errors ? errors : errors.slice(0, cut + 1);
-    return valid;
+const pointerToken = (text: string) => encodeURIComponent(text.replace(/~/g, '~0').replace(/\//g, '~1'));
+
+/**
+ * The validators of an endpoint's methods: `validator(method, 'params')` is the method's params validator, compiled
+ * with its siblings' shared schemas by one ajv per endpoint on its first call.
+ */
+export function methodValidators(
+  document: { readonly [key: string]: unknown },
+  { schemas, components }: ValidatorsTable,
+): (method: string, part: keyof MethodSchemas) => ValidateFunction {
+  const own = (document.components ?? {}) as { schemas?: object };
+  const root = {
+    $id: ROOT,
+    components: { ...own, schemas: { ...own.schemas, ...components } },
+    methods: schemas,
   };
-  run.errors = null;
-  return run;
+  let firstError: Ajv | undefined;
+  let everyError: Ajv | undefined;
+  return (method, part) => {
+    const ref = `${ROOT}#/methods/${pointerToken(method)}/${part}`;
+    let quick: Compiled | undefined;
+    let full: Compiled | undefined;
+    const validate: ValidateFunction = (data) => {
+      quick ??= compiled((firstError ??= newAjv(false, root)), ref);
+      if (quick(data)) {
+        validate.errors = null;
+        return true;
+      }
+      if (partsWithin(data, LISTED_VALUES)) {
+        full ??= compiled((everyError ??= newAjv(true, root)), ref);
+        full(data);
+        const errors = full.errors ?? [];
+        validate.errors = errors.length > ERROR_LIMIT ? [...errors.slice(0, ERROR_LIMIT), TOO_MANY] : errors;
+      } else validate.errors = [...(quick.errors ?? []), TOO_MANY];
+      return false;
+    };
+    validate.errors = null;
+    return validate;
+  };
 }
 
-/** String length in code points, as JSON Schema's minLength and maxLength count it. */
-export function ucs2length(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i++, length++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if ((next & 0xfc00) === 0xdc00) i++;
-    }
+function compiled(ajv: Ajv, ref: string): Compiled {
+  const validate = ajv.getSchema(ref);
+  if (!validate) throw new Error(`no schema at ${ref}`);
+  return validate;
+}
+
+/** Whether `value` is made of at most `limit` JSON values (itself, its items and members, at every depth). */
+function partsWithin(value: unknown, limit: number): boolean {
+  let left = limit;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    if (--left < 0) return false;
+    const next = pending.pop();
+    if (typeof next === 'object' && next !== null)
+      for (const key in next) {
+        if (Object.hasOwn(next, key)) pending.push((next as Record<string, unknown>)[key]);
+        if (pending.length > left) return false;
+      }
   }
-  return length;
-}
-
-/** Deep equality of JSON values, for `enum` and `const` values that are objects or arrays. */
-export function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
-    return Number.isNaN(a) && Number.isNaN(b);
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a))
-    return a.length === (b as unknown[]).length && a.every((item, i) => equal(item, (b as unknown[])[i]));
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  return (
-    keysA.length === keysB.length &&
-    keysA.every(
-      (key) => Object.hasOwn(b, key) && equal((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-    )
-  );
+  return true;
 }

@@ -29,6 +29,8 @@ const STRICT = [
   '--skipLibCheck',
 ];
 
+const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', '@noble/hashes', 're2js'];
+
 const render = async (spec: string) =>
   (await renderArtifacts(loadModel(spec), { artifacts: ['server'] })).map((f) => ({
     ...f,
@@ -49,11 +51,14 @@ describe('server artifact', () => {
       dependencies?: unknown;
     };
     expect(pkg.name).toBe('@avalanche-openrpc/server');
-    // The runtime's one dependency, at the toolkit's own version: SHA-256 for the checksummed formats.
+    // The runtime's dependencies, at the toolkit's own versions: SHA-256 for the checksummed formats, ajv and
+    // ajv-formats for the validators, RE2 for their patterns.
     const toolkit = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(pkg.dependencies).toEqual({ '@noble/hashes': toolkit.dependencies['@noble/hashes'] });
+    expect(pkg.dependencies).toEqual(
+      Object.fromEntries(RUNTIME_DEPENDENCIES.map((name) => [name, toolkit.dependencies[name]])),
+    );
   });
 
   it('type-checks under strict TypeScript', () => {
@@ -69,9 +74,10 @@ describe('server artifact', () => {
     const [first, second] = [await render(spec), await render(spec)];
     expect(second).toEqual(first);
     writeOutput(temp, first, 'generate.test');
-    // As `npm install` would leave it: the package's dependency beside it.
+    // As `npm install` would leave it: the package's dependencies beside it.
     mkdirSync(join(temp, 'node_modules/@noble'), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules/@noble/hashes'), join(temp, 'node_modules/@noble/hashes'));
+    for (const name of RUNTIME_DEPENDENCIES)
+      symlinkSync(join(ROOT, 'node_modules', name), join(temp, 'node_modules', name));
     const tsc = spawnSync(process.execPath, [TSC, ...STRICT, join(temp, 'src/index.ts')], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
 

@@ -6,7 +6,7 @@ export interface AdminClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type AdminClientErrors = {
 	alias: "InvalidArgument" | "AdminAliasTooLong" | "RouteIsEitherAlreadyAliasedOrAlreadyMaps";
-	aliasChain: "InvalidArgument" | "AdminAliasTooLong" | "ThereIsNoIDWithAlias" | "IsAlreadyUsedAsAnAliasForAn";
+	aliasChain: "InvalidArgument" | "AdminAliasTooLong" | "ThereIsNoIDWithAlias" | "AliasAlreadyUsed";
 	getChainAliases: "InvalidArgument" | "InvalidInputChecksum" | "InputStringIsSmallerThanTheChecksumSize";
 	getLoggerLevel: "InvalidArgument" | "AdminLoggerNotFound";
 	loadVMs: "InvalidArgument";
@@ -19,7 +19,9 @@ export type AdminClientErrors = {
 /**
 * AvalancheGo Admin API
 *
-* The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.
+* The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling.
+* Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on
+* public API servers.
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
 */
@@ -40,29 +42,38 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
 	/**
 	* Give an API endpoint an additional path on this node.
 	*
-	* Makes the API served at `/ext/<endpoint>` also reachable at `/ext/<alias>`. The original path keeps working. The alias exists on this node only, is not persisted and is not learned by other nodes. An alias that is already taken, by another alias or by a registered route, is refused. An endpoint that is not (yet) served is not an error: the alias applies once something registers there.
+	* Makes the API served at `/ext/<endpoint>` also reachable at `/ext/<alias>`. The original path keeps
+	* working. The alias exists on this node only, is not persisted and is not learned by other nodes. An
+	* alias that is already taken, by another alias or by a registered route, is refused. An endpoint that
+	* is not (yet) served is not an error: the alias applies once something registers there.
 	*
 	* JSON-RPC method `admin.alias` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param params - The params, sent by name ({@link AdminAliasParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the alias is registered.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: alias length is too long
-	* @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
+	* @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle:
+	*         /ext/myAlias
 	*/
 	alias(params: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult>;
 	/**
 	* Give a blockchain an additional alias on this node.
 	*
-	* Adds an alias for a blockchain. The alias can then be used wherever the node accepts the blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this node and not persisted; on an L1 served by several nodes, each node needs the same alias set up (usually through its configuration). An alias that any chain already uses is refused.
+	* Adds an alias for a blockchain. The alias can then be used wherever the node accepts the
+	* blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this
+	* node and not persisted; on an L1 served by several nodes, each node needs the same alias set up
+	* (usually through its configuration). An alias that any chain already uses is refused.
 	*
 	* JSON-RPC method `admin.aliasChain` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param params - The params, sent by name ({@link AdminAliasChainParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the alias is registered.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: alias length is too long
 	* @throws {@link JsonRpcError} -32000: there is no ID with alias myChain
 	* @throws {@link JsonRpcError} -32000: myBlockchainAlias is already used as an alias for an ID
@@ -71,17 +82,24 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
 	/**
 	* List the aliases of a blockchain.
 	*
-	* Returns every alias this node knows for a blockchain, in the order they were added. A chain the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an error: the list is `null`.
+	* Returns every alias this node knows for a blockchain, in the order they were added. A chain the node
+	* runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this
+	* method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an
+	* error: the list is `null`.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.
+	* - The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers
+	*   with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since
+	*   a node always lists a chain's own ID among its aliases, the first example asks for
+	*   `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.
 	*
 	* JSON-RPC method `admin.getChainAliases` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param params - The params, sent by name ({@link AdminGetChainAliasesParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link AdminGetChainAliasesResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: invalid input checksum
 	* @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
 	*/
@@ -89,67 +107,83 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
 	/**
 	* Read the log level and display level of the node's loggers.
 	*
-	* Returns, for one logger or for all of them, the level of the messages written to the log file (`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in upper case.
+	* Returns, for one logger or for all of them, the level of the messages written to the log file
+	* (`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in
+	* upper case.
 	*
 	* JSON-RPC method `admin.getLoggerLevel` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param params - The params, sent by name ({@link AdminGetLoggerLevelParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link AdminGetLoggerLevelResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: logger with name "Z" not found
 	*/
 	getLoggerLevel(params?: AdminGetLoggerLevelParams, options?: CallOptions): Promise<AdminGetLoggerLevelResult>;
 	/**
 	* Load virtual machines newly installed as plugins.
 	*
-	* Rescans the node's plugin directory and registers the virtual machines that were not loaded yet. Machines that fail to load do not fail the call: they are reported in `failedVMs` with their error message.
+	* Rescans the node's plugin directory and registers the virtual machines that were not loaded yet.
+	* Machines that fail to load do not fail the call: they are reported in `failedVMs` with their error
+	* message.
 	*
 	* JSON-RPC method `admin.loadVMs` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link AdminLoadVMsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	loadVMs(options?: CallOptions): Promise<AdminLoadVMsResult>;
 	/**
 	* Write a profile of mutex contention to lock.profile.
 	*
-	* Writes the node's mutex (lock contention) statistics in pprof format to the file `lock.profile` in the node's profile directory (`--profile-dir`).
+	* Writes the node's mutex (lock contention) statistics in pprof format to the file `lock.profile` in
+	* the node's profile directory (`--profile-dir`).
 	*
 	* JSON-RPC method `admin.lockProfile` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the profile is written.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	lockProfile(options?: CallOptions): Promise<AdminLockProfileResult>;
 	/**
 	* Write a heap profile to mem.profile.
 	*
-	* Writes a memory (heap) profile of the node in pprof format to the file `mem.profile` in the node's profile directory (`--profile-dir`).
+	* Writes a memory (heap) profile of the node in pprof format to the file `mem.profile` in the node's
+	* profile directory (`--profile-dir`).
 	*
 	* JSON-RPC method `admin.memoryProfile` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the profile is written.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	memoryProfile(options?: CallOptions): Promise<AdminMemoryProfileResult>;
 	/**
 	* Change the log level and/or display level of the node's loggers.
 	*
-	* Sets the level of the messages a logger writes to its log file (`logLevel`), the level of those it prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one of the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after the change, in upper case.
+	* Sets the level of the messages a logger writes to its log file (`logLevel`), the level of those it
+	* prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one of
+	* the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`,
+	* `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after
+	* the change, in upper case.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs show the result as `{}`; a node since v1.10.16 answers `{"loggerLevels": {...}}` with the affected loggers' levels after the change.
+	* - The docs show the result as `{}`; a node since v1.10.16 answers `{"loggerLevels": {...}}` with the
+	*   affected loggers' levels after the change.
 	*
 	* JSON-RPC method `admin.setLoggerLevel` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param params - The params, sent by name ({@link AdminSetLoggerLevelParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link AdminSetLoggerLevelResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: need to specify either displayLevel or logLevel
 	* @throws {@link JsonRpcError} -32000: logger with name "Z" not found
 	*/
@@ -160,26 +194,32 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
 	/**
 	* Start profiling the node's CPU use.
 	*
-	* Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to `cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a time.
+	* Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to
+	* `cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a
+	* time.
 	*
 	* JSON-RPC method `admin.startCPUProfiler` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once profiling has started.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: cpu profiler already running
 	*/
 	startCPUProfiler(options?: CallOptions): Promise<AdminStartCPUProfilerResult>;
 	/**
 	* Stop the CPU profile and write cpu.profile.
 	*
-	* Stops the CPU profile started by `admin.startCPUProfiler` and writes it in pprof format to `cpu.profile` in the node's profile directory (`--profile-dir`). Fails when no CPU profile is running.
+	* Stops the CPU profile started by `admin.startCPUProfiler` and writes it in pprof format to
+	* `cpu.profile` in the node's profile directory (`--profile-dir`). Fails when no CPU profile is
+	* running.
 	*
 	* JSON-RPC method `admin.stopCPUProfiler` at `http://127.0.0.1:9650/ext/admin`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the profile is written.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: cpu profiler doesn't exist
 	*/
 	stopCPUProfiler(options?: CallOptions): Promise<AdminStopCPUProfilerResult>;

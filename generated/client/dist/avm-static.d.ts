@@ -5,12 +5,13 @@ import type { AvmBuildGenesisParams, AvmBuildGenesisResult, Hex, HexNoChecksum }
 export interface AvmStaticClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type AvmStaticClientErrors = {
-	buildGenesis: "InvalidArgument" | "UnknownAssetType" | "ProblemParsingHolderAddressInvalidChecksumExpectedBech" | "ProblemFormattingAssetDefinitionMemoDueToMissing";
+	buildGenesis: "InvalidArgument" | "UnknownAssetType" | "HolderAddressBadChecksum" | "AssetMemoMissingHexPrefix";
 };
 /**
 * AvalancheGo AVM static API
 *
-* The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM chain. Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.
+* The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM chain.
+* Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/vm/avm`.
 */
@@ -22,24 +23,41 @@ export declare class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors
 	/**
 	* Builds the genesis bytes of a new AVM chain from a JSON description of its assets.
 	*
-	* Served by the AVM's static API at `/ext/vm/avm`, which needs no running chain. Turns `genesisData`, a map from asset alias to asset definition, into the byte form of an AVM genesis state (one asset-creation transaction per asset, sorted by alias), encoded as `encoding` asks. Two kinds of initial state are implemented: `fixedCap` (initial holders and their amounts) and `variableCap` (sets of minters; nothing exists at genesis). Each minter set is built with threshold 1 whatever `threshold` says. Addresses are bech32 without a chain prefix; their HRP is not checked. Removed in v1.10.18 with the other static VM APIs.
+	* Served by the AVM's static API at `/ext/vm/avm`, which needs no running chain. Turns `genesisData`,
+	* a map from asset alias to asset definition, into the byte form of an AVM genesis state (one
+	* asset-creation transaction per asset, sorted by alias), encoded as `encoding` asks. Two kinds of
+	* initial state are implemented: `fixedCap` (initial holders and their amounts) and `variableCap`
+	* (sets of minters; nothing exists at genesis). Each minter set is built with threshold 1 whatever
+	* `threshold` says. Addresses are bech32 without a chain prefix; their HRP is not checked. Removed in
+	* v1.10.18 with the other static VM APIs.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The documented request's addresses carry the HRP `avax` but checksums computed for `local`, so a real node rejects them ("problem parsing holder address: invalid checksum ..."); the example re-encodes the same 20-byte addresses with valid `avax` checksums.
-	* - The documented answer does not match its request: it encodes a single asset with one holder of 100001 units and network ID 0, where the request defines two assets, four holders and network ID 16; the example shows the bytes the node builds for the request.
-	* - The documented request spells the param `networkId`; the node's key is `networkID` (the other spelling still binds, as keys match case-insensitively).
-	* - The API description lists `limitedTransfer` and `nonFungible` as asset types; the node implements only `fixedCap` and `variableCap` and fails any other with "unknown asset type".
-	* - The API description says a variable-cap minter set needs `threshold` of its minters; the node ignores `threshold` and always uses 1.
+	* - The documented request's addresses carry the HRP `avax` but checksums computed for `local`, so a
+	*   real node rejects them ("problem parsing holder address: invalid checksum ..."); the example
+	*   re-encodes the same 20-byte addresses with valid `avax` checksums.
+	* - The documented answer does not match its request: it encodes a single asset with one holder of
+	*   100001 units and network ID 0, where the request defines two assets, four holders and network ID
+	*   16; the example shows the bytes the node builds for the request.
+	* - The documented request spells the param `networkId`; the node's key is `networkID` (the other
+	*   spelling still binds, as keys match case-insensitively).
+	* - The API description lists `limitedTransfer` and `nonFungible` as asset types; the node implements
+	*   only `fixedCap` and `variableCap` and fails any other with "unknown asset type".
+	* - The API description says a variable-cap minter set needs `threshold` of its minters; the node
+	*   ignores `threshold` and always uses 1.
 	*
-	* JSON-RPC method `avm.buildGenesis` at `http://127.0.0.1:9650/ext/vm/avm`. Last served by v1.10.17; removed in v1.10.18.
+	* JSON-RPC method `avm.buildGenesis` at `http://127.0.0.1:9650/ext/vm/avm`. Last served by v1.10.17;
+	* removed in v1.10.18.
 	*
 	* @param params - The params, sent by name ({@link AvmBuildGenesisParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link AvmBuildGenesisResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: unknown asset type
-	* @throws {@link JsonRpcError} -32000: problem parsing holder address: invalid checksum (expected (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)
-	* @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x prefix to hex encoding
+	* @throws {@link JsonRpcError} -32000: problem parsing holder address: invalid checksum (expected
+	*         (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)
+	* @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x
+	*         prefix to hex encoding
 	*/
 	buildGenesis(params: AvmBuildGenesisParams & {
 		encoding: "hexnc";

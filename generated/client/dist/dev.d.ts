@@ -9,7 +9,7 @@ export type DevClientErrors = {
 	revert: "InvalidArgument" | "UnknownSnapshot";
 	setTime: "InvalidArgument" | "TimeIsBeforeTheChainTime";
 	increaseTime: "InvalidArgument";
-	mine: "InvalidArgument" | "UnknownChainDevMineBuildsXAndP";
+	mine: "InvalidArgument" | "UnknownChain";
 	fund: "InvalidArgument" | "AddressIsNotOnThisNetworkItsHRP" | "AssetNotFound";
 	setFeeState: "InvalidArgument" | "CapacityIsAboveTheMaximumCapacity";
 	reset: "InvalidArgument";
@@ -20,7 +20,11 @@ export type DevClientErrors = {
 /**
 * Mock node development controls
 *
-* Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain time, mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the funded accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`: `npm run conform` never calls these methods on a node.
+* Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain time,
+* mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the
+* funded accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development
+* controls are on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`:
+* `npm run conform` never calls these methods on a node.
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/dev`.
 */
@@ -42,169 +46,228 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
 	/**
 	* Save the whole simulated network's state; returns the snapshot's ID.
 	*
-	* Saves every chain's state (UTXOs, blocks, transactions and their statuses, validators, fee state, chain time, aliases, pools) and returns an ID for `dev.revert`. IDs are decimal strings that increase from `"1"`; snapshots nest: take one, change things, take another, and revert to either. Cheap (copy-on-write), so a test can snapshot before every case.
+	* Saves every chain's state (UTXOs, blocks, transactions and their statuses, validators, fee state,
+	* chain time, aliases, pools) and returns an ID for `dev.revert`. IDs are decimal strings that
+	* increase from `"1"`; snapshots nest: take one, change things, take another, and revert to either.
+	* Cheap (copy-on-write), so a test can snapshot before every case.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.snapshot` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevSnapshotResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	snapshot(options?: CallOptions): Promise<DevSnapshotResult>;
 	/**
 	* Restore the state a snapshot saved; newer snapshots are discarded.
 	*
-	* Restores the network to the state `dev.snapshot` saved under `snapshotID`. Snapshots taken after that one are discarded (their IDs become unknown; IDs are never reused). The snapshot itself is kept, so reverting to it again, after more changes, restores the same state again: unlike anvil's `evm_revert`, which consumes its snapshot (foundry issue #6463), a test can revert to one baseline before each case. An unknown ID changes nothing and is refused.
+	* Restores the network to the state `dev.snapshot` saved under `snapshotID`. Snapshots taken after
+	* that one are discarded (their IDs become unknown; IDs are never reused). The snapshot itself is
+	* kept, so reverting to it again, after more changes, restores the same state again: unlike anvil's
+	* `evm_revert`, which consumes its snapshot (foundry issue #6463), a test can revert to one baseline
+	* before each case. An unknown ID changes nothing and is refused.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.revert` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevRevertParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevRevertResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: unknown snapshot: 7
 	*/
 	revert(params: DevRevertParams, options?: CallOptions): Promise<DevRevertResult>;
 	/**
 	* Set the chain time (forward only), building a P-Chain block at it by default.
 	*
-	* Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain then builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in `platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and fee states decay. Without it no block is built, but the chain time moves all the same: `platform.getTimestamp` answers it, the staking periods it passes end (stakers leave `getCurrentValidators` and the validator set at the tip that `getValidatorsAt`, `getTotalStake` and `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. Time never goes back (`dev.revert` is the way back).
+	* Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain then
+	* builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in
+	* `platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and
+	* fee states decay. Without it no block is built, but the chain time moves all the same:
+	* `platform.getTimestamp` answers it, the staking periods it passes end (stakers leave
+	* `getCurrentValidators` and the validator set at the tip that `getValidatorsAt`, `getTotalStake` and
+	* `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. Time never
+	* goes back (`dev.revert` is the way back).
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.setTime` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevSetTimeParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevSetTimeResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: time 1721015999 is before the chain time 1721016000
 	*/
 	setTime(params: DevSetTimeParams, options?: CallOptions): Promise<DevSetTimeResult>;
 	/**
 	* Advance the chain time by a number of seconds, building a P-Chain block by default.
 	*
-	* `dev.setTime` to the current chain time plus `seconds`: the way to let a staking period run out in a test (e.g. `seconds: 86400`, the minimum staking period of a local network).
+	* `dev.setTime` to the current chain time plus `seconds`: the way to let a staking period run out in a
+	* test (e.g. `seconds: 86400`, the minimum staking period of a local network).
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.increaseTime` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevIncreaseTimeParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevIncreaseTimeResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	increaseTime(params: DevIncreaseTimeParams, options?: CallOptions): Promise<DevIncreaseTimeResult>;
 	/**
 	* Build blocks on the X- or P-Chain now.
 	*
-	* Builds `blocks` blocks on the chain at the current chain time, one after the other. The first takes the transactions waiting in the chain's pool (when automine is off); the others are empty. Each is accepted at once, with real bytes, ID, height and parent, and its transactions become Accepted (X) or Committed (P).
+	* Builds `blocks` blocks on the chain at the current chain time, one after the other. The first takes
+	* the transactions waiting in the chain's pool (when automine is off); the others are empty. Each is
+	* accepted at once, with real bytes, ID, height and parent, and its transactions become Accepted (X)
+	* or Committed (P).
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.mine` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevMineParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevMineResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: unknown chain 'C': dev.mine builds X- and P-Chain blocks
 	*/
 	mine(params: DevMineParams, options?: CallOptions): Promise<DevMineResult>;
 	/**
 	* Give an X- or P-Chain address a new UTXO of AVAX or another asset.
 	*
-	* Creates a UTXO owned by `address` (threshold 1) out of nothing, like anvil's `anvil_setBalance` but additive, as balances on Avalanche are sums of UTXOs: the chain comes from the address's prefix (`X-` or `P-`), the address's HRP must be the network's. The UTXO appears at once in `getUTXOs` and every balance. It belongs to a synthetic transaction that no block contains, so `getTx` does not know it.
+	* Creates a UTXO owned by `address` (threshold 1) out of nothing, like anvil's `anvil_setBalance` but
+	* additive, as balances on Avalanche are sums of UTXOs: the chain comes from the address's prefix
+	* (`X-` or `P-`), the address's HRP must be the network's. The UTXO appears at once in `getUTXOs` and
+	* every balance. It belongs to a synthetic transaction that no block contains, so `getTx` does not
+	* know it.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.fund` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevFundParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevFundResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not local
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on
+	*         this network: its HRP is not local
 	* @throws {@link JsonRpcError} -32000: asset 'myAsset' not found
 	*/
 	fund(params: DevFundParams, options?: CallOptions): Promise<DevFundResult>;
 	/**
 	* Set the P-Chain's dynamic fee state (and the L1 validator fee state).
 	*
-	* Overwrites the gas state behind `platform.getFeeState` (ACP-103: `capacity` and `excess`; the price follows from the excess as the node computes it) and the excess behind `platform.getValidatorFeeState` (ACP-77). Fields left out keep their value. Use it to test fee estimation under congestion without sending the transactions that cause it.
+	* Overwrites the gas state behind `platform.getFeeState` (ACP-103: `capacity` and `excess`; the price
+	* follows from the excess as the node computes it) and the excess behind
+	* `platform.getValidatorFeeState` (ACP-77). Fields left out keep their value. Use it to test fee
+	* estimation under congestion without sending the transactions that cause it.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.setFeeState` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevSetFeeStateParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevSetFeeStateResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: capacity 2000000 is above the maximum capacity 1000000
 	*/
 	setFeeState(params?: DevSetFeeStateParams, options?: CallOptions): Promise<DevSetFeeStateResult>;
 	/**
 	* Return to the genesis of the network the mock started with.
 	*
-	* Throws away everything since start-up (blocks, transactions, funded UTXOs, aliases added with `admin.aliasChain`, snapshots) and rebuilds the world from the start-up options (`--network`, `--accounts`, `--seed`), byte for byte the same as at start. Like Hardhat's `hardhat_reset` without forking.
+	* Throws away everything since start-up (blocks, transactions, funded UTXOs, aliases added with
+	* `admin.aliasChain`, snapshots) and rebuilds the world from the start-up options (`--network`,
+	* `--accounts`, `--seed`), byte for byte the same as at start. Like Hardhat's `hardhat_reset` without
+	* forking.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.reset` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevResetResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	reset(options?: CallOptions): Promise<DevResetResult>;
 	/**
 	* Turn automatic block building on or off.
 	*
-	* With automine on (the default) every accepted transaction gets its own block at once, so `issueTx` is followed by Accepted/Committed before the call returns. Off, transactions wait in their chain's pool until `dev.mine` or the interval of `dev.setIntervalMining` builds a block. Like anvil's `evm_setAutomine`.
+	* With automine on (the default) every accepted transaction gets its own block at once, so `issueTx`
+	* is followed by Accepted/Committed before the call returns. Off, transactions wait in their chain's
+	* pool until `dev.mine` or the interval of `dev.setIntervalMining` builds a block. Like anvil's
+	* `evm_setAutomine`.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.setAutomine` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevSetAutomineParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevSetAutomineResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	setAutomine(params: DevSetAutomineParams, options?: CallOptions): Promise<DevSetAutomineResult>;
 	/**
 	* Build blocks from the pools on an interval.
 	*
-	* Every `interval` milliseconds each chain with waiting transactions builds one block from its pool (the `--block-time` option at start-up). `0` stops interval mining. Independent of automine, as with anvil's `evm_setIntervalMining`.
+	* Every `interval` milliseconds each chain with waiting transactions builds one block from its pool
+	* (the `--block-time` option at start-up). `0` stops interval mining. Independent of automine, as with
+	* anvil's `evm_setIntervalMining`.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.setIntervalMining` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param params - The params, sent by name ({@link DevSetIntervalMiningParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevSetIntervalMiningResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	setIntervalMining(params: DevSetIntervalMiningParams, options?: CallOptions): Promise<DevSetIntervalMiningResult>;
 	/**
 	* The funded test accounts of the simulated network, with their keys.
 	*
-	* Lists the accounts the world funded at genesis, as the mock prints them at start-up (like anvil's accounts list): on a local network the well-known ewoq key first, then the `--accounts` keys derived from `--seed`. The private keys are test keys, public by construction; never fund them on a real network.
+	* Lists the accounts the world funded at genesis, as the mock prints them at start-up (like anvil's
+	* accounts list): on a local network the well-known ewoq key first, then the `--accounts` keys derived
+	* from `--seed`. The private keys are test keys, public by construction; never fund them on a real
+	* network.
 	*
-	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+	* Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+	* never by AvalancheGo or a server generated from this spec.
 	*
 	* JSON-RPC method `dev.listAccounts` at `http://127.0.0.1:9650/ext/dev`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link DevListAccountsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	listAccounts(options?: CallOptions): Promise<DevListAccountsResult>;
 }

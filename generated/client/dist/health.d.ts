@@ -12,7 +12,11 @@ export type HealthClientErrors = {
 /**
 * AvalancheGo Health API
 *
-* The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by default (`--api-health-enabled`, default true).
+* The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers
+* and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and
+* `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by
+* `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by
+* default (`--api-health-enabled`, default true).
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/health`.
 */
@@ -26,40 +30,48 @@ export declare class HealthClient extends JsonRpcClient<HealthClientErrors> {
 	/**
 	* The node's full health report.
 	*
-	* Returns the last result of every health check the node runs periodically (`--health-check-frequency`, default 30 s): one per chain (consensus and networking), whether the chains bootstrapped, network, router, database, disk space, the BLS key and the upgrade schedule of the validators. `healthy` is true when all pass. This is what operators should monitor.
+	* Returns the last result of every health check the node runs periodically
+	* (`--health-check-frequency`, default 30 s): one per chain (consensus and networking), whether the
+	* chains bootstrapped, network, router, database, disk space, the BLS key and the upgrade schedule of
+	* the validators. `healthy` is true when all pass. This is what operators should monitor.
 	*
 	* JSON-RPC method `health.health` at `http://127.0.0.1:9650/ext/health`.
 	*
 	* @param params - The params, sent by name ({@link HealthHealthParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link HealthHealthResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	health(params?: HealthHealthParams, options?: CallOptions): Promise<HealthHealthResult>;
 	/**
 	* Whether the node has finished starting up.
 	*
-	* Returns the readiness checks: whether every chain finished bootstrapping. `healthy` turns true once the node is ready to serve; a load balancer should send it traffic only then.
+	* Returns the readiness checks: whether every chain finished bootstrapping. `healthy` turns true once
+	* the node is ready to serve; a load balancer should send it traffic only then.
 	*
 	* JSON-RPC method `health.readiness` at `http://127.0.0.1:9650/ext/health`.
 	*
 	* @param params - The params, sent by name ({@link HealthReadinessParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link HealthReadinessResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	readiness(params?: HealthReadinessParams, options?: CallOptions): Promise<HealthReadinessResult>;
 	/**
 	* Whether the node is alive (needs no restart).
 	*
-	* Returns the liveness checks. AvalancheGo registers none, so a node that answers at all answers healthy with no checks.
+	* Returns the liveness checks. AvalancheGo registers none, so a node that answers at all answers
+	* healthy with no checks.
 	*
 	* JSON-RPC method `health.liveness` at `http://127.0.0.1:9650/ext/health`.
 	*
 	* @param params - The params, sent by name ({@link HealthLivenessParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link HealthLivenessResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	liveness(params?: HealthLivenessParams, options?: CallOptions): Promise<HealthLivenessResult>;
 }

@@ -15,14 +15,18 @@ export type InfoClientErrors = {
 	getTxFee: "InvalidArgument";
 	isBootstrapped: "InvalidArgument" | "ArgumentNotGiven" | "ThereIsNoChainWithAliasID";
 	peers: "InvalidArgument" | "FailedToGetPrimaryAliasForChainID";
-	uptime: "InvalidArgument" | "CouldntGetNodeUptimeNodeIsNotA";
+	uptime: "InvalidArgument" | "NodeIsNotAValidator";
 	upgrades: "InvalidArgument";
 	acps: "InvalidArgument";
 };
 /**
 * AvalancheGo Info API
 *
-* Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade schedule and ACP votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls `info.getBlockchainID` and `info.getNetworkID`). Served by default (`--api-info-enabled`, default true).
+* Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the
+* node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade
+* schedule and ACP votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls
+* `info.getBlockchainID` and `info.getNetworkID`). Served by default (`--api-info-enabled`, default
+* true).
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/info`.
 */
@@ -46,75 +50,91 @@ export declare class InfoClient extends JsonRpcClient<InfoClientErrors> {
 	/**
 	* Get the ID of the network this node runs on.
 	*
-	* Returns the network ID: 1 for Mainnet, 5 for Fuji, 12345 for a local network, or any other number a custom network was started with.
+	* Returns the network ID: 1 for Mainnet, 5 for Fuji, 12345 for a local network, or any other number a
+	* custom network was started with.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs signature types `networkID` as `int`; the node sends a quoted decimal string such as "12345" (their sample shows it quoted).
+	* - The docs signature types `networkID` as `int`; the node sends a quoted decimal string such as
+	*   "12345" (their sample shows it quoted).
 	*
 	* JSON-RPC method `info.getNetworkID` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetNetworkIDResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getNetworkID(options?: CallOptions): Promise<InfoGetNetworkIDResult>;
 	/**
 	* Get the name of the network this node runs on.
 	*
-	* Returns `mainnet`, `fuji`, `local` (and `cascade`, `denali`, `everest`, `testing` for the historic and unit-test IDs); any other network ID is named `network-<id>`.
+	* Returns `mainnet`, `fuji`, `local` (and `cascade`, `denali`, `everest`, `testing` for the historic
+	* and unit-test IDs); any other network ID is named `network-<id>`.
 	*
 	* JSON-RPC method `info.getNetworkName` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetNetworkNameResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getNetworkName(options?: CallOptions): Promise<InfoGetNetworkNameResult>;
 	/**
 	* Get a blockchain's ID from one of its aliases.
 	*
-	* Resolves a chain alias (`X`, `P`, `C`, `avm`, `platform`, `evm`, an alias added with `admin.aliasChain`, or the chain's ID string itself, which is always an alias) to the chain's ID. An unknown alias is an error.
+	* Resolves a chain alias (`X`, `P`, `C`, `avm`, `platform`, `evm`, an alias added with
+	* `admin.aliasChain`, or the chain's ID string itself, which is always an alias) to the chain's ID. An
+	* unknown alias is an error.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample answers `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no network's X-Chain (Mainnet's is `2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example shows a local network's.
+	* - The docs sample answers `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no
+	*   network's X-Chain (Mainnet's is `2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example
+	*   shows a local network's.
 	*
 	* JSON-RPC method `info.getBlockchainID` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param params - The params, sent by name ({@link InfoGetBlockchainIDParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetBlockchainIDResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: there is no ID with alias: myAlias
 	*/
 	getBlockchainID(params: InfoGetBlockchainIDParams, options?: CallOptions): Promise<InfoGetBlockchainIDResult>;
 	/**
 	* Get this node's ID and BLS key.
 	*
-	* Returns the node ID (from its staking TLS certificate) and its BLS public key with the proof of possession that registering as a Primary Network validator requires.
+	* Returns the node ID (from its staking TLS certificate) and its BLS public key with the proof of
+	* possession that registering as a Primary Network validator requires.
 	*
 	* JSON-RPC method `info.getNodeID` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetNodeIDResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getNodeID(options?: CallOptions): Promise<InfoGetNodeIDResult>;
 	/**
 	* Get the IP address and staking port this node advertises.
 	*
-	* Returns the address other nodes reach this node at (its public IP and staking port, not the HTTP port), as `host:port`.
+	* Returns the address other nodes reach this node at (its public IP and staking port, not the HTTP
+	* port), as `host:port`.
 	*
 	* JSON-RPC method `info.getNodeIP` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetNodeIPResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getNodeIP(options?: CallOptions): Promise<InfoGetNodeIPResult>;
 	/**
 	* Get this node's release and the versions of its VMs.
 	*
-	* Returns the release (`avalanchego/<major>.<minor>.<patch>`), the database format version, the RPCChainVM protocol version a VM plugin must speak, the Git commit of the build and the version of each installed VM by its primary alias.
+	* Returns the release (`avalanchego/<major>.<minor>.<patch>`), the database format version, the
+	* RPCChainVM protocol version a VM plugin must speak, the Git commit of the build and the version of
+	* each installed VM by its primary alias.
 	*
 	* **Where the prose docs differ from the node:**
 	* - The docs sample shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`.
@@ -123,48 +143,59 @@ export declare class InfoClient extends JsonRpcClient<InfoClientErrors> {
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetNodeVersionResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getNodeVersion(options?: CallOptions): Promise<InfoGetNodeVersionResult>;
 	/**
 	* List the VMs installed on this node, and the feature extensions.
 	*
-	* Returns every VM the node can run, by VM ID with its aliases, and the three feature extensions (fxs) built into the node by ID.
+	* Returns every VM the node can run, by VM ID with its aliases, and the three feature extensions (fxs)
+	* built into the node by ID.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample lists the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists them in a separate `fxs` map of ID to name.
+	* - The docs sample lists the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists
+	*   them in a separate `fxs` map of ID to name.
 	*
 	* JSON-RPC method `info.getVMs` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetVMsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getVMs(options?: CallOptions): Promise<InfoGetVMsResult>;
 	/**
 	* Get the network's static transaction fees (deprecated).
 	*
-	* Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) and the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees (ACP-103). All amounts are in nAVAX. Since v1.12.2 the seven P-Chain fields are fixed per network (Mainnet, Fuji, and one set for every other network) rather than the node's configured static fees.
+	* Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) and
+	* the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees
+	* (ACP-103). All amounts are in nAVAX. Since v1.12.2 the seven P-Chain fields are fixed per network
+	* (Mainnet, Fuji, and one set for every other network) rather than the node's configured static fees.
 	*
 	* JSON-RPC method `info.getTxFee` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoGetTxFeeResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @deprecated Since AvalancheGo v1.12.2. Replacement: avm.getTxFee for the X-Chain fees; platform.getFeeConfig and platform.getFeeState for the P-Chain
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @deprecated Since AvalancheGo v1.12.2. Replacement: avm.getTxFee for the X-Chain fees;
+	*             platform.getFeeConfig and platform.getFeeState for the P-Chain
 	*/
 	getTxFee(options?: CallOptions): Promise<InfoGetTxFeeResult>;
 	/**
 	* Whether a chain has finished bootstrapping.
 	*
-	* Answers whether the chain named by ID or alias is done bootstrapping on this node. A chain the node does not know is an error, not `false`.
+	* Answers whether the chain named by ID or alias is done bootstrapping on this node. A chain the node
+	* does not know is an error, not `false`.
 	*
 	* JSON-RPC method `info.isBootstrapped` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param params - The params, sent by name ({@link InfoIsBootstrappedParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoIsBootstrappedResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: argument 'chain' not given
 	* @throws {@link JsonRpcError} -32000: there is no chain with alias/ID 'Y'
 	*/
@@ -172,63 +203,84 @@ export declare class InfoClient extends JsonRpcClient<InfoClientErrors> {
 	/**
 	* Describe the peers this node is connected to.
 	*
-	* Returns the node's connected peers, or only those among `nodeIDs` it is connected to (an ID it is not connected to is left out, not an error).
+	* Returns the node's connected peers, or only those among `nodeIDs` it is connected to (an ID it is
+	* not connected to is left out, not an error).
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs signature types `numPeers` as `int` and the sample sends a bare `3`; the node sends a quoted decimal ("3").
-	* - The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and `upgradeTime`, which the node sends.
+	* - The docs signature types `numPeers` as `int` and the sample sends a bare `3`; the node sends a
+	*   quoted decimal ("3").
+	* - The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and
+	*   `upgradeTime`, which the node sends.
 	*
 	* JSON-RPC method `info.peers` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param params - The params, sent by name ({@link InfoPeersParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoPeersResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: failed to get primary alias for chain ID 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed: there is no alias for ID: 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: failed to get primary alias for chain ID
+	*         2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed: there is no alias for ID:
+	*         2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed
 	*/
 	peers(params?: InfoPeersParams, options?: CallOptions): Promise<InfoPeersResult>;
 	/**
 	* How the network sees this node's uptime.
 	*
-	* Returns, for this node as a Primary Network validator, the share of stake that sees it above the uptime requirement and the stake-weighted average of the uptimes its peers observe. A node that is not a validator gets an error.
+	* Returns, for this node as a Primary Network validator, the share of stake that sees it above the
+	* uptime requirement and the stake-weighted average of the uptimes its peers observe. A node that is
+	* not a validator gets an error.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network.
+	* - The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and
+	*   always reports the Primary Network.
 	*
 	* JSON-RPC method `info.uptime` at `http://127.0.0.1:9650/ext/info`.
 	*
 	* @param params - The params, sent by name ({@link InfoUptimeParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoUptimeResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: couldn't get node uptime: node is not a validator
 	*/
 	uptime(params?: InfoUptimeParams, options?: CallOptions): Promise<InfoUptimeResult>;
 	/**
 	* Get the network's upgrade schedule.
 	*
-	* Returns the activation time of every network upgrade this node's release knows, for the network it runs on. A time far in the future (`9999-12-01T00:00:00Z`) means not yet scheduled. Local networks activate every past upgrade at `2020-12-05T05:00:00Z`; Mainnet's schedule runs from Apricot Phase 1 (`2021-03-31T14:00:00Z`) to Granite (`2025-11-19T16:00:00Z`).
+	* Returns the activation time of every network upgrade this node's release knows, for the network it
+	* runs on. A time far in the future (`9999-12-01T00:00:00Z`) means not yet scheduled. Local networks
+	* activate every past upgrade at `2020-12-05T05:00:00Z`; Mainnet's schedule runs from Apricot Phase 1
+	* (`2021-03-31T14:00:00Z`) to Granite (`2025-11-19T16:00:00Z`).
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0 (`300000000000` on Mainnet).
+	* - The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0
+	*   (`300000000000` on Mainnet).
 	*
-	* JSON-RPC method `info.upgrades` at `http://127.0.0.1:9650/ext/info`. Served since AvalancheGo v1.11.11.
+	* JSON-RPC method `info.upgrades` at `http://127.0.0.1:9650/ext/info`. Served since AvalancheGo
+	* v1.11.11.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoUpgradesResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	upgrades(options?: CallOptions): Promise<InfoUpgradesResult>;
 	/**
 	* Peers' votes on the Avalanche Community Proposals (ACPs) of this release.
 	*
-	* For every ACP this release marks as implementable but not yet activated, and every ACP a connected validator votes on, the stake and node IDs of validators that support and object to it, and the stake that abstains (total Primary Network weight less both). Only connected Primary Network validators count. A release with no open ACPs (v1.14.2 has none) answers an empty map when no peer votes.
+	* For every ACP this release marks as implementable but not yet activated, and every ACP a connected
+	* validator votes on, the stake and node IDs of validators that support and object to it, and the
+	* stake that abstains (total Primary Network weight less both). Only connected Primary Network
+	* validators count. A release with no open ACPs (v1.14.2 has none) answers an empty map when no peer
+	* votes.
 	*
 	* JSON-RPC method `info.acps` at `http://127.0.0.1:9650/ext/info`. Served since AvalancheGo v1.10.18.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link InfoAcpsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	acps(options?: CallOptions): Promise<InfoAcpsResult>;
 }

@@ -7,14 +7,17 @@ export interface KeystoreClientOptions extends ClientOptions {}
 export type KeystoreClientErrors = {
 	createUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "KeystoreUserAlreadyExists" | "KeystoreEmptyPassword" | "KeystorePasswordTooLong" | "KeystorePasswordTooWeak";
 	deleteUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "KeystoreUserDoesNotExist" | "KeystoreIncorrectPassword";
-	exportUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "KeystoreIncorrectPassword" | "CouldntEncodeUserToStringUnsupportedEncodingIn";
+	exportUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "KeystoreIncorrectPassword" | "UserEncodingUnsupported";
 	importUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "CouldntDecodeToBytesMissingPrefixToHex" | "CouldntDecodeToBytesInvalidInputChecksum" | "KeystoreUserAlreadyExists" | "UnknownCodecVersion" | "CouldntUnpackCodecVersion" | "KeystoreIncorrectPassword";
 	listUsers: "InvalidArgument";
 };
 /**
 * AvalancheGo Keystore API
 *
-* The node's deprecated user store: create, list, export, import and delete users protected by a password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.
+* The node's deprecated user store: create, list, export, import and delete users protected by a
+* password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default
+* false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you
+* do not run.
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
 */
@@ -30,67 +33,97 @@ export declare class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> 
 	/**
 	* Create a keystore user protected by a password.
 	*
-	* Creates a new, empty user in this node's keystore. The user exists only on this node (use `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the node scores its first 50 characters with zxcvbn and requires a score of at least 2 ("somewhat guessable" or better); long passphrases pass, short dictionary-based passwords do not. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+	* Creates a new, empty user in this node's keystore. The user exists only on this node (use
+	* `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the
+	* node scores its first 50 characters with zxcvbn and requires a score of at least 2 ("somewhat
+	* guessable" or better); long passphrases pass, short dictionary-based passwords do not. Served only
+	* when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent
+	* to it.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs state the password rule as "at least 8 characters with upper- and lower-case letters, numbers and symbols"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.
-	* - The docs sample password `myPassword` scores below 2 and a real node rejects it with "password is too weak"; the example uses a longer passphrase instead.
+	* - The docs state the password rule as "at least 8 characters with upper- and lower-case letters,
+	*   numbers and symbols"; the node enforces no such rule and instead requires a zxcvbn score of at
+	*   least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected,
+	*   or break it and be accepted.
+	* - The docs sample password `myPassword` scores below 2 and a real node rejects it with "password is
+	*   too weak"; the example uses a longer passphrase instead.
 	* - The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.
-	* - The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.
+	* - The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not
+	*   createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node
+	*   logs every createUser call as a deprecated API call.
 	*
-	* JSON-RPC method `keystore.createUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+	* JSON-RPC method `keystore.createUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+	* v1.12.1; removed in v1.12.2.
 	*
 	* @param params - The params, sent by name ({@link KeystoreCreateUserParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the user exists.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: empty username
 	* @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
 	* @throws {@link JsonRpcError} -32000: user already exists: myUsername
 	* @throws {@link JsonRpcError} -32000: empty password
 	* @throws {@link JsonRpcError} -32000: password exceeds maximum length of 1024 chars
 	* @throws {@link JsonRpcError} -32000: password is too weak
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	createUser(params: KeystoreCreateUserParams, options?: CallOptions): Promise<KeystoreCreateUserResult>;
 	/**
 	* Delete a keystore user and all its data.
 	*
-	* Deletes a user from this node's keystore together with everything stored for it on every chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password: user "<username>"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+	* Deletes a user from this node's keystore together with everything stored for it on every chain. An
+	* unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password:
+	* user "<username>"`. Served only when the node runs with `--api-keystore-enabled=true`. The node
+	* operator can read the passwords sent to it.
 	*
-	* JSON-RPC method `keystore.deleteUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+	* JSON-RPC method `keystore.deleteUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+	* v1.12.1; removed in v1.12.2.
 	*
 	* @param params - The params, sent by name ({@link KeystoreDeleteUserParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the user is gone.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: empty username
 	* @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
 	* @throws {@link JsonRpcError} -32000: user doesn't exist: myUsername
 	* @throws {@link JsonRpcError} -32000: incorrect password: user "myUsername"
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	deleteUser(params: KeystoreDeleteUserParams, options?: CallOptions): Promise<KeystoreDeleteUserResult>;
 	/**
 	* Export a keystore user so it can be imported on another node.
 	*
-	* Serializes a user (its password hash and salt, and all its data, which stays encrypted with the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user that does not exist, fails with `incorrect password: user "<username>"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+	* Serializes a user (its password hash and salt, and all its data, which stays encrypted with the
+	* password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user
+	* that does not exist, fails with `incorrect password: user "<username>"`. Served only when the node
+	* runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.
-	* - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with "couldn't encode user to string: unsupported encoding in method".
+	* - The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the
+	*   2-byte codec version `0x0000` that the node writes, and its hash does not match the sample
+	*   password; the examples show a real export of a user with password `myPassword`.
+	* - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and
+	*   `hexnc` (no checksum), and fails `json` with "couldn't encode user to string: unsupported encoding
+	*   in method".
 	*
-	* JSON-RPC method `keystore.exportUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+	* JSON-RPC method `keystore.exportUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+	* v1.12.1; removed in v1.12.2.
 	*
 	* @param params - The params, sent by name ({@link KeystoreExportUserParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link KeystoreExportUserResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: empty username
 	* @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
 	* @throws {@link JsonRpcError} -32000: incorrect password: user "myUsername"
 	* @throws {@link JsonRpcError} -32000: couldn't encode user to string: unsupported encoding in method
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	exportUser(params: KeystoreExportUserParams & {
 		encoding: "hexnc";
@@ -108,27 +141,37 @@ export declare class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> 
 	/**
 	* Import a user exported from a keystore.
 	*
-	* Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password` must be the password the user had when exported; `username` may differ from its name there but must not exist yet on this node. The imported password is not checked for strength. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+	* Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password`
+	* must be the password the user had when exported; `username` may differ from its name there but must
+	* not exist yet on this node. The imported password is not checked for strength. Served only when the
+	* node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with "unknown codec version" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.
-	* - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).
+	* - The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads
+	*   `0x7655` as the version and fails with "unknown codec version" (and its hash does not match
+	*   `myPassword`); the example imports a real export of a user with password `myPassword`.
+	* - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and
+	*   `hexnc` (no checksum expected).
 	*
-	* JSON-RPC method `keystore.importUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+	* JSON-RPC method `keystore.importUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+	* v1.12.1; removed in v1.12.2.
 	*
 	* @param params - The params, sent by name ({@link KeystoreImportUserParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns An empty object once the user exists on this node.
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: empty username
 	* @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
-	* @throws {@link JsonRpcError} -32000: couldn't decode 'user' to bytes: missing 0x prefix to hex encoding
+	* @throws {@link JsonRpcError} -32000: couldn't decode 'user' to bytes: missing 0x prefix to hex
+	*         encoding
 	* @throws {@link JsonRpcError} -32000: couldn't decode 'user' to bytes: invalid input checksum
 	* @throws {@link JsonRpcError} -32000: user already exists: myUsername
 	* @throws {@link JsonRpcError} -32000: unknown codec version
 	* @throws {@link JsonRpcError} -32000: couldn't unpack codec version
 	* @throws {@link JsonRpcError} -32000: incorrect password: user "myUsername"
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	importUser(params: KeystoreImportUserParams & {
 		encoding?: "hex" | "hexnc" | "hexc";
@@ -136,17 +179,22 @@ export declare class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> 
 	/**
 	* List the users in this node's keystore.
 	*
-	* Returns the names of all users in this node's keystore. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+	* Returns the names of all users in this node's keystore. Served only when the node runs with
+	* `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling ("method must start with a non-uppercase letter") and accepts only `keystore.listUsers`.
+	* - The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling ("method
+	*   must start with a non-uppercase letter") and accepts only `keystore.listUsers`.
 	*
-	* JSON-RPC method `keystore.listUsers` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+	* JSON-RPC method `keystore.listUsers` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+	* v1.12.1; removed in v1.12.2.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link KeystoreListUsersResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	listUsers(options?: CallOptions): Promise<KeystoreListUsersResult>;
 }

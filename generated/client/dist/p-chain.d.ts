@@ -9,26 +9,26 @@ export type PChainClientErrors = {
 	getBlock: "InvalidArgument" | "CouldntGetBlockWithIdNotFound";
 	getBlockByHeight: "InvalidArgument" | "CouldntGetBlockAtHeightNotFound";
 	getBlockchains: "InvalidArgument";
-	getBlockchainStatus: "InvalidArgument" | "ArgumentNotGiven" | "ProblemParsingBlockchainIDInputStringIsSmallerThan";
-	getCurrentSupply: "InvalidArgument" | "FetchingCurrentSupplyFailedNotFound";
+	getBlockchainStatus: "InvalidArgument" | "ArgumentNotGiven" | "BlockchainIDTooShort";
+	getCurrentSupply: "InvalidArgument" | "CurrentSupplyNotFound";
 	getCurrentValidators: "InvalidArgument";
 	getFeeConfig: "InvalidArgument";
 	getFeeState: "InvalidArgument";
 	getHeight: "InvalidArgument";
-	getL1Validator: "InvalidArgument" | "FetchingLValidatorFailedNotFound";
+	getL1Validator: "InvalidArgument" | "L1ValidatorNotFound";
 	getProposedHeight: "InvalidArgument";
-	getMinStake: "InvalidArgument" | "FailedFetchingSubnetTransformationForNotFound";
-	getRewardUTXOs: "InvalidArgument" | "CouldntEncodeUtxoAsJsonUnsupportedEncodingIn";
-	getStake: "InvalidArgument" | "AddressesProvidedButThisMethodCanTakeAt" | "PlatformAddressWrongHRP" | "PlatformAddressWrongChain" | "CouldntEncodeOutputAsJsonUnsupportedEncodingIn";
-	getStakingAssetID: "InvalidArgument" | "FailedFetchingSubnetTransformationForNotFound";
+	getMinStake: "InvalidArgument" | "SubnetTransformationNotFound";
+	getRewardUTXOs: "InvalidArgument" | "RewardUTXOEncodingUnsupported";
+	getStake: "InvalidArgument" | "TooManyAddresses" | "PlatformAddressWrongHRP" | "PlatformAddressWrongChain" | "OutputEncodingUnsupported";
+	getStakingAssetID: "InvalidArgument" | "SubnetTransformationNotFound";
 	getSubnet: "InvalidArgument" | "ThePrimaryNetworkIsntASubnet" | "NotFound" | "IsNotASubnet";
 	getSubnets: "InvalidArgument" | "IsNotASubnet";
 	getTimestamp: "InvalidArgument";
 	getTotalStake: "InvalidArgument";
 	getTx: "InvalidArgument" | "CouldntGetTxNotFound";
 	getTxStatus: "InvalidArgument";
-	getUTXOs: "InvalidArgument" | "UTXONoAddresses" | "UTXOTooManyAddresses" | "PlatformAddressWrongHRP" | "PlatformAddressWrongChain" | "CouldntParseStartIndexUtxoInvalidBaseDigit" | "CouldntEncodeUTXOAsJsonUnsupportedEncodingIn";
-	getValidatorsAt: "InvalidArgument" | "FailedToGetValidatorSetFailedToFetch";
+	getUTXOs: "InvalidArgument" | "UTXONoAddresses" | "UTXOTooManyAddresses" | "PlatformAddressWrongHRP" | "PlatformAddressWrongChain" | "StartIndexUTXOInvalid" | "UTXOEncodingUnsupported";
+	getValidatorsAt: "InvalidArgument" | "HeightNotFinalized";
 	getValidatorFeeConfig: "InvalidArgument";
 	getValidatorFeeState: "InvalidArgument";
 	issueTx: "InvalidArgument" | "TxMissingHexPrefix" | "TxBadChecksum" | "TxUnsupportedEncoding" | "PlatformTxWrongNetworkID" | "PlatformTxWrongChainID" | "PlatformTxMissingUTXO" | "PlatformTxWrongNetworkIDBeforeV1_11_13" | "PlatformTxWrongChainIDBeforeV1_11_13" | "PlatformTxMissingUTXOBeforeV1_11_13";
@@ -39,7 +39,9 @@ export type PChainClientErrors = {
 /**
 * AvalancheGo P-Chain API (Platform VM)
 *
-* The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
+* The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and
+* transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2;
+* methods carry the releases that serve them.
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/P`.
 */
@@ -80,10 +82,15 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* Sum the P-Chain UTXOs that a set of addresses controls, split by lock state.
 	*
-	* Adds up every P-Chain UTXO owned by any of the given addresses and reports the totals per asset, split into unlocked, locked-but-stakeable (stakeable lock outputs whose lock has not expired) and locked-and-not-stakeable (outputs whose own locktime is in the future). The singular fields repeat the AVAX entry of each map for backwards compatibility. `utxoIDs` lists the UTXOs that were counted.
+	* Adds up every P-Chain UTXO owned by any of the given addresses and reports the totals per asset,
+	* split into unlocked, locked-but-stakeable (stakeable lock outputs whose lock has not expired) and
+	* locked-and-not-stakeable (outputs whose own locktime is in the future). The singular fields repeat
+	* the AVAX entry of each map for backwards compatibility. `utxoIDs` lists the UTXOs that were counted.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.
+	* - The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`,
+	*   `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals
+	*   `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.
 	* - The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.
 	*
 	* JSON-RPC method `platform.getBalance` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -91,29 +98,42 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	* @param params - The params, sent by name ({@link PlatformGetBalanceParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetBalanceResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: couldn't parse address "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
-	* @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
-	* @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't parse address
+	*         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+	* @throws {@link JsonRpcError} -32000: couldn't parse address
+	*         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
+	*         "11111111111111111111111111111111LpoYY" but got
+	*         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
+	* @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link
+	*             PChainClient.getUTXOs}).
 	*/
 	getBalance(params: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult>;
 	/**
 	* Fetch an accepted P-Chain block by its ID.
 	*
-	* Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes (hex, the default) or decoded into a JSON object. Blocks still being decided are not returned.
+	* Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes (hex, the
+	* default) or decoded into a JSON object. Blocks still being decided are not returned.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.
-	* - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).
-	* - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+	* - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`,
+	*   `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them
+	*   directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.
+	* - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both
+	*   (since v1.10.1).
+	* - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no
+	*   checksum) and `hexc`.
 	*
 	* JSON-RPC method `platform.getBlock` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetBlockParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetBlockResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: couldn't get block with id d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't get block with id
+	*         d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found
 	*/
 	getBlock(params: PlatformGetBlockParams & {
 		encoding: "json";
@@ -131,20 +151,27 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* Fetch an accepted P-Chain block by its height.
 	*
-	* Returns the accepted P-Chain block at the given height, either as its bytes (hex, the default) or decoded into a JSON object.
+	* Returns the accepted P-Chain block at the given height, either as its bytes (hex, the default) or
+	* decoded into a JSON object.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.
+	* - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`,
+	*   `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them
+	*   directly in `unsignedTx`.
 	* - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.
-	* - The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).
-	* - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+	* - The API description types `height` as an int; the node also accepts it as a decimal string (its
+	*   own output form).
+	* - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no
+	*   checksum) and `hexc`.
 	*
-	* JSON-RPC method `platform.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.10.8.
+	* JSON-RPC method `platform.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+	* AvalancheGo v1.10.8.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetBlockByHeightParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetBlockByHeightResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: couldn't get block at height 99999999999: not found
 	*/
 	getBlockByHeight(params: PlatformGetBlockByHeightParams & {
@@ -163,17 +190,23 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* List every blockchain except the P-Chain (deprecated).
 	*
-	* Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it and the VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and the C-Chain). The P-Chain itself is not listed.
+	* Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it and the
+	* VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and the
+	* C-Chain). The P-Chain itself is not listed.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.
+	* - The docs' sample lists the Primary Network's chains first; the node lists the chains of each
+	*   Subnet first and those of the Primary Network last, as the example here does.
 	*
 	* JSON-RPC method `platform.getBlockchains` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetBlockchainsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the
+	*             blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and
+	*             platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
 	*/
 	getBlockchains(options?: CallOptions): Promise<PlatformGetBlockchainsResult>;
 	/**
@@ -182,27 +215,35 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	* Tells whether the blockchain `blockchainID` exists and what this node does with it:
 	*
 	* - `Validating`: this node runs the chain and validates the Subnet that validates it.
-	* - `Syncing`: this node runs the chain without validating it (the P-Chain itself always reports `Syncing`, since it has no CreateChainTx to look its Subnet up in).
+	* - `Syncing`: this node runs the chain without validating it (the P-Chain itself always reports
+	*   `Syncing`, since it has no CreateChainTx to look its Subnet up in).
 	* - `Created`: the chain exists (its CreateChainTx is accepted) but this node does not run it.
 	* - `Preferred`: the CreateChainTx is in this node's preferred block but not yet accepted.
-	* - `Unknown`: none of the above; the chain was never proposed or its proposal is not preferred (it may still be created later).
+	* - `Unknown`: none of the above; the chain was never proposed or its proposal is not preferred (it
+	*   may still be created later).
 	*
-	* Chains this node runs can be named by alias (for example `X`, `C`, `P`); any other chain must be named by its cb58 ID.
+	* Chains this node runs can be named by alias (for example `X`, `C`, `P`); any other chain must be
+	* named by its cb58 ID.
 	*
 	* JSON-RPC method `platform.getBlockchainStatus` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetBlockchainStatusParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetBlockchainStatusResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: argument 'blockchainID' not given
-	* @throws {@link JsonRpcError} -32000: problem parsing blockchainID "foo": input string is smaller than the checksum size
+	* @throws {@link JsonRpcError} -32000: problem parsing blockchainID "foo": input string is smaller
+	*         than the checksum size
 	*/
 	getBlockchainStatus(params: PlatformGetBlockchainStatusParams, options?: CallOptions): Promise<PlatformGetBlockchainStatusResult>;
 	/**
 	* Get an upper bound on the supply of the staking asset of the Primary Network or an elastic Subnet.
 	*
-	* Returns an upper bound on the number of tokens of the staking asset that exist, for the Primary Network (the default, in nAVAX) or for the elastic Subnet named by `subnetID`, and the P-Chain height it was read at. It is an upper bound because burned tokens, transaction fees included, are not subtracted. A Subnet that was never made elastic has no supply and fails.
+	* Returns an upper bound on the number of tokens of the staking asset that exist, for the Primary
+	* Network (the default, in nAVAX) or for the elastic Subnet named by `subnetID`, and the P-Chain
+	* height it was read at. It is an upper bound because burned tokens, transaction fees included, are
+	* not subtracted. A Subnet that was never made elastic has no supply and fails.
 	*
 	* **Where the prose docs differ from the node:**
 	* - The API description and the docs' sample give only `supply`; the node also sends `height`.
@@ -212,60 +253,85 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	* @param params - The params, sent by name ({@link PlatformGetCurrentSupplyParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetCurrentSupplyResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: fetching current supply failed: not found
 	*/
 	getCurrentSupply(params?: PlatformGetCurrentSupplyParams, options?: CallOptions): Promise<PlatformGetCurrentSupplyResult>;
 	/**
 	* List the current validators of the Primary Network, a Subnet or an L1.
 	*
-	* Returns the validators that are validating right now, for the Primary Network (the default) or for the Subnet or L1 named by `subnetID`. The shape of each entry depends on the kind of network:
+	* Returns the validators that are validating right now, for the Primary Network (the default) or for
+	* the Subnet or L1 named by `subnetID`. The shape of each entry depends on the kind of network:
 	*
-	* - **Primary Network**: the staker basics plus reward owners, potential and accrued rewards, the delegation fee, the answering node's view of the validator's uptime and connection, the BLS signer (when registered) and delegation totals.
+	* - **Primary Network**: the staker basics plus reward owners, potential and accrued rewards, the
+	*   delegation fee, the answering node's view of the validator's uptime and connection, the BLS signer
+	*   (when registered) and delegation totals.
 	* - **Elastic (permissionless) Subnet**: the same, without `uptime`, `connected` and `signer`.
 	* - **Permissioned (PoA) Subnet**: only `txID`, `startTime`, `endTime`, `weight` and `nodeID`.
-	* - **L1** (a Subnet converted to an L1): the L1 validators registered by the validator manager (`validationID`, BLS `publicKey`, owners, `minNonce`, `balance`; no `txID`, no `endTime`), listed after any legacy PoA validators from before the conversion, which keep the permissioned shape.
+	* - **L1** (a Subnet converted to an L1): the L1 validators registered by the validator manager
+	*   (`validationID`, BLS `publicKey`, owners, `minNonce`, `balance`; no `txID`, no `endTime`), listed
+	*   after any legacy PoA validators from before the conversion, which keep the permissioned shape.
 	*
-	* `nodeIDs` narrows the list; node IDs that are not current validators are left out without error. The individual delegations (`delegators`) are included only when `nodeIDs` names exactly one node ID; otherwise only `delegatorCount` and `delegatorWeight` are given.
+	* `nodeIDs` narrows the list; node IDs that are not current validators are left out without error. The
+	* individual delegations (`delegators`) are included only when `nodeIDs` names exactly one node ID;
+	* otherwise only `delegatorCount` and `delegatorWeight` are given.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description's prose calls the delegation fee `delegationFeeRate`; the node (and the docs' signature and sample) send `delegationFee`, a string with four decimals.
-	* - The API description spells the signer field `proofOfPosession`; the node sends `proofOfPossession`.
-	* - The API description marks `delegationFee`, reward owners, `potentialReward` and the delegation totals as Primary Network only; the node also sends them for validators of elastic (permissionless) Subnets, and only `uptime`, `connected` and `signer` are Primary Network only.
-	* - The API description lists `validationID` and the other L1 fields for L1s and says `txID` is always present; an L1 validator entry has no `txID` (and no `endTime`).
-	* - The docs' Primary Network sample omits `accruedDelegateeReward`, which the node always sends for permissionless validators.
-	* - The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real node only answers L1 validators when `subnetID` names an L1, as the example here does.
+	* - The API description's prose calls the delegation fee `delegationFeeRate`; the node (and the docs'
+	*   signature and sample) send `delegationFee`, a string with four decimals.
+	* - The API description spells the signer field `proofOfPosession`; the node sends
+	*   `proofOfPossession`.
+	* - The API description marks `delegationFee`, reward owners, `potentialReward` and the delegation
+	*   totals as Primary Network only; the node also sends them for validators of elastic
+	*   (permissionless) Subnets, and only `uptime`, `connected` and `signer` are Primary Network only.
+	* - The API description lists `validationID` and the other L1 fields for L1s and says `txID` is always
+	*   present; an L1 validator entry has no `txID` (and no `endTime`).
+	* - The docs' Primary Network sample omits `accruedDelegateeReward`, which the node always sends for
+	*   permissionless validators.
+	* - The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real
+	*   node only answers L1 validators when `subnetID` names an L1, as the example here does.
 	*
 	* JSON-RPC method `platform.getCurrentValidators` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetCurrentValidatorsParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetCurrentValidatorsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getCurrentValidators(params?: PlatformGetCurrentValidatorsParams, options?: CallOptions): Promise<PlatformGetCurrentValidatorsResult>;
 	/**
 	* Get the P-Chain's dynamic fee parameters.
 	*
-	* Returns the configuration of the P-Chain's dynamic (ACP-103) transaction fee: how a transaction's bandwidth, database reads, database writes and compute are weighted into one gas amount, how much gas the chain may bank and consume, and how the gas price reacts to sustained use above the target. All integers are bare JSON numbers.
+	* Returns the configuration of the P-Chain's dynamic (ACP-103) transaction fee: how a transaction's
+	* bandwidth, database reads, database writes and compute are weighted into one gas amount, how much
+	* gas the chain may bank and consume, and how the gas price reacts to sustained use above the target.
+	* All integers are bare JSON numbers.
 	*
-	* JSON-RPC method `platform.getFeeConfig` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.11.
+	* JSON-RPC method `platform.getFeeConfig` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+	* AvalancheGo v1.11.11.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetFeeConfigResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getFeeConfig(options?: CallOptions): Promise<PlatformGetFeeConfigResult>;
 	/**
 	* Get the P-Chain's current dynamic fee state and gas price.
 	*
-	* Returns the current state of the P-Chain's dynamic transaction fee: the gas still available, the accumulated excess, the resulting gas price, and the chain time they apply at. Integers are bare JSON numbers.
+	* Returns the current state of the P-Chain's dynamic transaction fee: the gas still available, the
+	* accumulated excess, the resulting gas price, and the chain time they apply at. Integers are bare
+	* JSON numbers.
 	*
-	* JSON-RPC method `platform.getFeeState` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.11.
+	* JSON-RPC method `platform.getFeeState` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo
+	* v1.11.11.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetFeeStateResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getFeeState(options?: CallOptions): Promise<PlatformGetFeeStateResult>;
 	/**
@@ -277,72 +343,97 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetHeightResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getHeight(options?: CallOptions): Promise<PlatformGetHeightResult>;
 	/**
 	* Look up one L1 validator by its validation ID.
 	*
-	* Returns the L1 validator registered under `validationID`: the L1 it validates, its node ID, BLS public key, weight, start time, owners, minimum nonce and remaining fee balance, together with the height of the last accepted block the answer reflects. The validator is returned whether it is active or not (an inactive one has balance `"0"`).
+	* Returns the L1 validator registered under `validationID`: the L1 it validates, its node ID, BLS
+	* public key, weight, start time, owners, minimum nonce and remaining fee balance, together with the
+	* height of the last accepted block the answer reflects. The validator is returned whether it is
+	* active or not (an inactive one has balance `"0"`).
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs' sample passes `validationID` inside a list (`["9FAft…"]`); a real node fails that call with "couldn't unmarshal an argument", because the param is a single ID string.
+	* - The docs' sample passes `validationID` inside a list (`["9FAft…"]`); a real node fails that call
+	*   with "couldn't unmarshal an argument", because the param is a single ID string.
 	*
-	* JSON-RPC method `platform.getL1Validator` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.13.
+	* JSON-RPC method `platform.getL1Validator` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+	* AvalancheGo v1.11.13.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetL1ValidatorParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetL1ValidatorResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: fetching L1 validator "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" failed: not found
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: fetching L1 validator
+	*         "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" failed: not found
 	*/
 	getL1Validator(params: PlatformGetL1ValidatorParams, options?: CallOptions): Promise<PlatformGetL1ValidatorResult>;
 	/**
 	* Get the P-Chain height this node's ProposerVM would propose now.
 	*
-	* Returns the P-Chain height that this node's ProposerVM currently references when it builds a block: the height whose validator set is used for new blocks and for `platform.getValidatorsAt` with `height: "proposed"`. It is at most the last accepted height and usually lags it slightly.
+	* Returns the P-Chain height that this node's ProposerVM currently references when it builds a block:
+	* the height whose validator set is used for new blocks and for `platform.getValidatorsAt` with
+	* `height: "proposed"`. It is at most the last accepted height and usually lags it slightly.
 	*
-	* JSON-RPC method `platform.getProposedHeight` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.13.
+	* JSON-RPC method `platform.getProposedHeight` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+	* AvalancheGo v1.11.13.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetProposedHeightResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getProposedHeight(options?: CallOptions): Promise<PlatformGetProposedHeightResult>;
 	/**
 	* Get the minimum stake to validate or delegate on the Primary Network or an elastic Subnet.
 	*
-	* Returns the smallest amount that can be staked to add a validator and to add a delegator, on the Primary Network (the default, in nAVAX, from the node's configuration) or on the elastic (permissionless) Subnet named by `subnetID` (in that Subnet's staking asset, from its TransformSubnetTx). A Subnet that was never made elastic has no minimum stake and fails.
+	* Returns the smallest amount that can be staked to add a validator and to add a delegator, on the
+	* Primary Network (the default, in nAVAX, from the node's configuration) or on the elastic
+	* (permissionless) Subnet named by `subnetID` (in that Subnet's staking asset, from its
+	* TransformSubnetTx). A Subnet that was never made elastic has no minimum stake and fails.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result.
+	* - The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node
+	*   answers it with a -32700 parse error (id null), not with the sample result.
 	*
 	* JSON-RPC method `platform.getMinStake` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetMinStakeParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetMinStakeResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: failed fetching subnet transformation for
+	*         2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
 	*/
 	getMinStake(params?: PlatformGetMinStakeParams, options?: CallOptions): Promise<PlatformGetMinStakeResult>;
 	/**
 	* List the reward UTXOs paid out when a staking period ended.
 	*
-	* Returns the UTXOs the P-Chain created as rewards when the validation or delegation period of the given staking transaction ended. The list is empty while the period is still running, when it earned no reward, or when the transaction is unknown.
+	* Returns the UTXOs the P-Chain created as rewards when the validation or delegation period of the
+	* given staking transaction ended. The list is empty while the period is still running, when it earned
+	* no reward, or when the transaction is unknown.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.
-	* - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+	* - The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58
+	*   checksum, so a real node rejects the call as an invalid argument; the example uses the same ID
+	*   with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.
+	* - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
+	*   and `hexc`.
 	*
 	* JSON-RPC method `platform.getRewardUTXOs` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetRewardUTXOsParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetRewardUTXOsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: couldn't encode utxo as json: unsupported encoding in method
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's
+	*             platform.getUTXOs listing
 	*/
 	getRewardUTXOs(params: PlatformGetRewardUTXOsParams & {
 		encoding?: "hex" | "hexnc" | "hexc";
@@ -350,24 +441,37 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* Sum the current and pending stake owned by a set of addresses.
 	*
-	* Walks the current and pending stakers and adds up the stake outputs (of AddValidatorTx, AddDelegatorTx and the permissionless variants) that are owned by any of the given addresses. Returns the totals per asset, the AVAX total on its own, and the matching stake outputs as encoded bytes. Rewards are not included. With `validatorsOnly` delegations are skipped.
+	* Walks the current and pending stakers and adds up the stake outputs (of AddValidatorTx,
+	* AddDelegatorTx and the permissionless variants) that are owned by any of the given addresses.
+	* Returns the totals per asset, the AVAX total on its own, and the matching stake outputs as encoded
+	* bytes. Rewards are not included. With `validatorsOnly` delegations are skipped.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the AVAX total `staked`.
-	* - The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).
-	* - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.
+	* - The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also
+	*   sends the AVAX total `staked`.
+	* - The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or
+	*   `hexnc`).
+	* - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the
+	*   first JSON value and answers normally.
 	*
 	* JSON-RPC method `platform.getStake` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetStakeParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetStakeResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: 257 addresses provided but this method can take at most 256
-	* @throws {@link JsonRpcError} -32000: couldn't parse address "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
-	* @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
-	* @throws {@link JsonRpcError} -32000: couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
+	* @throws {@link JsonRpcError} -32000: couldn't parse address
+	*         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+	* @throws {@link JsonRpcError} -32000: couldn't parse address
+	*         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
+	*         "11111111111111111111111111111111LpoYY" but got
+	*         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
+	* @throws {@link JsonRpcError} -32000: couldn't encode output
+	*         FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from
+	*             platform.getCurrentValidators
 	*/
 	getStake(params: PlatformGetStakeParams & {
 		encoding?: "hex" | "hexnc" | "hexc";
@@ -375,99 +479,136 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* Get the ID of the asset staked on the Primary Network or an elastic Subnet.
 	*
-	* Returns the asset that must be staked to validate the Primary Network (the default: AVAX, whose ID differs between networks) or the elastic (permissionless) Subnet named by `subnetID` (the asset set by its TransformSubnetTx). A Subnet that was never made elastic has no staking asset and fails.
+	* Returns the asset that must be staked to validate the Primary Network (the default: AVAX, whose ID
+	* differs between networks) or the elastic (permissionless) Subnet named by `subnetID` (the asset set
+	* by its TransformSubnetTx). A Subnet that was never made elastic has no staking asset and fails.
 	*
 	* JSON-RPC method `platform.getStakingAssetID` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetStakingAssetIDParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetStakingAssetIDResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: failed fetching subnet transformation for
+	*         2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
 	*/
 	getStakingAssetID(params?: PlatformGetStakingAssetIDParams, options?: CallOptions): Promise<PlatformGetStakingAssetIDResult>;
 	/**
 	* Get the owners, elasticity and L1 conversion of a Subnet.
 	*
-	* Returns what the P-Chain records about the Subnet `subnetID`: whether it is still permissioned, the control keys, threshold and locktime of its owner, the TransformSubnetTx that made it elastic (if any) and, for a Subnet converted to an L1, the conversion ID and the chain and address of its validator manager. Fields that do not apply hold the all-zero ID `11111111111111111111111111111111LpoYY` (or `null` for `managerAddress`). The Primary Network is not a Subnet: omitting `subnetID` (or passing the all-zero ID) fails.
+	* Returns what the P-Chain records about the Subnet `subnetID`: whether it is still permissioned, the
+	* control keys, threshold and locktime of its owner, the TransformSubnetTx that made it elastic (if
+	* any) and, for a Subnet converted to an L1, the conversion ID and the chain and address of its
+	* validator manager. Fields that do not apply hold the all-zero ID
+	* `11111111111111111111111111111111LpoYY` (or `null` for `managerAddress`). The Primary Network is not
+	* a Subnet: omitting `subnetID` (or passing the all-zero ID) fails.
 	*
-	* JSON-RPC method `platform.getSubnet` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.0.
+	* JSON-RPC method `platform.getSubnet` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo
+	* v1.11.0.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetSubnetParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetSubnetResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: the primary network isn't a subnet
 	* @throws {@link JsonRpcError} -32000: not found
-	* @throws {@link JsonRpcError} -32000: "2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE" is not a subnet
+	* @throws {@link JsonRpcError} -32000: "2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE" is not a
+	*         subnet
 	*/
 	getSubnet(params: PlatformGetSubnetParams, options?: CallOptions): Promise<PlatformGetSubnetResult>;
 	/**
 	* List Subnets with their control keys and threshold (deprecated).
 	*
-	* Returns the Subnets named in `ids`, or every Subnet when `ids` is omitted or empty, each with the control keys and threshold of its owner. Listing every Subnet also appends the Primary Network (all-zero ID, no control keys, threshold `"0"`); naming the all-zero ID in `ids` includes it too. Elastic (transformed) Subnets are reported with no control keys and threshold `"0"`. IDs that name nothing are skipped without error, but an ID of a transaction that is not a CreateSubnetTx (e.g. a blockchain ID) fails the call; duplicates are reported once.
+	* Returns the Subnets named in `ids`, or every Subnet when `ids` is omitted or empty, each with the
+	* control keys and threshold of its owner. Listing every Subnet also appends the Primary Network
+	* (all-zero ID, no control keys, threshold `"0"`); naming the all-zero ID in `ids` includes it too.
+	* Elastic (transformed) Subnets are reported with no control keys and threshold `"0"`. IDs that name
+	* nothing are skipped without error, but an ID of a transaction that is not a CreateSubnetTx (e.g. a
+	* blockchain ID) fails the call; duplicates are reported once.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.
+	* - The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`);
+	*   the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the
+	*   same keys.
 	*
 	* JSON-RPC method `platform.getSubnets` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetSubnetsParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetSubnetsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: "2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE" is not a subnet
-	* @deprecated Since AvalancheGo v1.9.12. Use `platform.getSubnet` instead ({@link PChainClient.getSubnet}).
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: "2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE" is not a
+	*         subnet
+	* @deprecated Since AvalancheGo v1.9.12. Use `platform.getSubnet` instead ({@link
+	*             PChainClient.getSubnet}).
 	*/
 	getSubnets(params?: PlatformGetSubnetsParams, options?: CallOptions): Promise<PlatformGetSubnetsResult>;
 	/**
 	* Get the current P-Chain time.
 	*
-	* Returns the chain time of the P-Chain: the timestamp of its last accepted state, which staking periods and fees are measured against. It is not the node's wall clock.
+	* Returns the chain time of the P-Chain: the timestamp of its last accepted state, which staking
+	* periods and fees are measured against. It is not the node's wall clock.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.
-	* - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.
+	* - The API description's signature names the result field `time`; the node sends `timestamp`, as the
+	*   docs sample does.
+	* - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the
+	*   first JSON value and answers normally.
 	*
 	* JSON-RPC method `platform.getTimestamp` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetTimestampResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getTimestamp(options?: CallOptions): Promise<PlatformGetTimestampResult>;
 	/**
 	* Get the total validator weight of the Primary Network, a Subnet or an L1.
 	*
-	* Returns the sum of the current validators' weights of the Primary Network (the default) or of the Subnet or L1 named by `subnetID`. On the Primary Network this is the total nAVAX staked, delegations included. The node sends the same number twice: as `weight` and, for backward compatibility, as the deprecated `stake`.
+	* Returns the sum of the current validators' weights of the Primary Network (the default) or of the
+	* Subnet or L1 named by `subnetID`. On the Primary Network this is the total nAVAX staked, delegations
+	* included. The node sends the same number twice: as `weight` and, for backward compatibility, as the
+	* deprecated `stake`.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description and the docs' Subnet sample show only `weight` for a Subnet; the node always sends both `stake` and `weight`, with the same value.
-	* - The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the node ignores.
-	* - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.
+	* - The API description and the docs' Subnet sample show only `weight` for a Subnet; the node always
+	*   sends both `stake` and `weight`, with the same value.
+	* - The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with
+	*   a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the
+	*   node ignores.
+	* - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary
+	*   Network.
 	*
 	* JSON-RPC method `platform.getTotalStake` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetTotalStakeParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetTotalStakeResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getTotalStake(params?: PlatformGetTotalStakeParams, options?: CallOptions): Promise<PlatformGetTotalStakeResult>;
 	/**
 	* Fetch an accepted P-Chain transaction by its ID.
 	*
-	* Returns a transaction the P-Chain has accepted, either as its signed bytes (hex, the default) or decoded into a JSON object with the unsigned body, the credentials and the transaction ID.
+	* Returns a transaction the P-Chain has accepted, either as its signed bytes (hex, the default) or
+	* decoded into a JSON object with the unsigned body, the credentials and the transaction ID.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+	* - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no
+	*   checksum) and `hexc`.
 	*
 	* JSON-RPC method `platform.getTx` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetTxParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetTxResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: couldn't get tx: not found
 	*/
 	getTx(params: PlatformGetTxParams & {
@@ -486,35 +627,48 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* Report what this node knows about a P-Chain transaction.
 	*
-	* Looks a transaction up in the accepted state, the preferred (not yet accepted) chain, the mempool and the list of recently dropped transactions, and reports the first match:
+	* Looks a transaction up in the accepted state, the preferred (not yet accepted) chain, the mempool
+	* and the list of recently dropped transactions, and reports the first match:
 	*
 	* - `Committed`: accepted (for a proposal transaction: its commit option was accepted).
 	* - `Aborted`: a proposal transaction whose abort option was accepted.
 	* - `Processing`: in a preferred block that is not yet accepted, or waiting in the mempool.
-	* - `Dropped`: recently rejected by this node's mempool; `reason` says why. A dropped transaction may be issued again.
+	* - `Dropped`: recently rejected by this node's mempool; `reason` says why. A dropped transaction may
+	*   be issued again.
 	* - `Unknown`: this node has not seen it.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted.
+	* - The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal
+	*   transaction whose abort option was accepted.
 	*
 	* JSON-RPC method `platform.getTxStatus` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetTxStatusParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetTxStatusResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getTxStatus(params: PlatformGetTxStatusParams, options?: CallOptions): Promise<PlatformGetTxStatusResult>;
 	/**
 	* List the UTXOs that a set of addresses controls, one page at a time.
 	*
-	* Returns the P-Chain UTXOs that reference any of the given addresses, as encoded bytes, at most `limit` per call. With `sourceChain` it lists instead the atomic UTXOs that chain exported to the P-Chain and that have not been imported yet.
+	* Returns the P-Chain UTXOs that reference any of the given addresses, as encoded bytes, at most
+	* `limit` per call. With `sourceChain` it lists instead the atomic UTXOs that chain exported to the
+	* P-Chain and that have not been imported yet.
 	*
-	* To page through a listing, pass the previous answer's `endIndex` as `startIndex`; when `numFetched` is below `limit` the listing is complete. Pages are not a snapshot: UTXOs created or spent between calls may be missed or repeated.
+	* To page through a listing, pass the previous answer's `endIndex` as `startIndex`; when `numFetched`
+	* is below `limit` the listing is complete. Pages are not a snapshot: UTXOs created or spent between
+	* calls may be missed or repeated.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with "couldn't parse start index utxo: invalid base58 digit ('0')". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).
-	* - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+	* - The docs' second sample passes `startIndex.utxo` as the 0x-hex string
+	*   `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it
+	*   as cb58 and fails with "couldn't parse start index utxo: invalid base58 digit ('0')". The example
+	*   passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's
+	*   `endIndex.utxo`).
+	* - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
+	*   and `hexc`.
 	* - The API description types `limit` as an int; the node also accepts it as a decimal string.
 	*
 	* JSON-RPC method `platform.getUTXOs` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -522,13 +676,19 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	* @param params - The params, sent by name ({@link PlatformGetUTXOsParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetUTXOsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: no addresses provided
 	* @throws {@link JsonRpcError} -32000: number of addresses given, 1025, exceeds maximum, 1024
-	* @throws {@link JsonRpcError} -32000: couldn't parse address "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
-	* @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
+	* @throws {@link JsonRpcError} -32000: couldn't parse address
+	*         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+	* @throws {@link JsonRpcError} -32000: couldn't parse address
+	*         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
+	*         "11111111111111111111111111111111LpoYY" but got
+	*         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
 	* @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: invalid base58 digit ('0')
-	* @throws {@link JsonRpcError} -32000: couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method
+	* @throws {@link JsonRpcError} -32000: couldn't encode UTXO
+	*         17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method
 	*/
 	getUTXOs(params: PlatformGetUTXOsParams & {
 		encoding?: "hex" | "hexnc" | "hexc";
@@ -543,73 +703,106 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* Get the validator set of the Primary Network, a Subnet or an L1 at a past P-Chain height.
 	*
-	* Returns the validators of the Primary Network (the default) or of the Subnet or L1 named by `subnetID` as they stood at P-Chain height `height`, with each one's weight and BLS public key. Pass `"proposed"` instead of a number to get the set at this node's current proposer-VM height (the height `platform.getProposedHeight` returns). A height above the last accepted block fails.
+	* Returns the validators of the Primary Network (the default) or of the Subnet or L1 named by
+	* `subnetID` as they stood at P-Chain height `height`, with each one's weight and BLS public key. Pass
+	* `"proposed"` instead of a number to get the set at this node's current proposer-VM height (the
+	* height `platform.getProposedHeight` returns). A height above the last accepted block fails.
 	*
 	* The answer is the map itself, node ID to validator, with no wrapping object.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description and the docs' sample show the result as `{"validators": {"NodeID-…": 2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` wrapper, and each value is an object `{"publicKey": …, "weight": "…"}` with the weight as a decimal string.
+	* - The API description and the docs' sample show the result as `{"validators": {"NodeID-…":
+	*   2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a
+	*   `validators` wrapper, and each value is an object `{"publicKey": …, "weight": "…"}` with the
+	*   weight as a decimal string.
 	*
 	* JSON-RPC method `platform.getValidatorsAt` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformGetValidatorsAtParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetValidatorsAtResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at
+	*         unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain
+	*         height (1000) < requested P-Chain height (2000)
 	*/
 	getValidatorsAt(params: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult>;
 	/**
 	* Get the parameters of the continuous fee L1 validators pay.
 	*
-	* Returns the configuration of the continuous fee that every active L1 validator pays from its balance (ACP-77): how many L1 validators the P-Chain allows, the target count above which the per-validator price rises, the minimum price and how fast the price reacts. Integers are bare JSON numbers.
+	* Returns the configuration of the continuous fee that every active L1 validator pays from its balance
+	* (ACP-77): how many L1 validators the P-Chain allows, the target count above which the per-validator
+	* price rises, the minimum price and how fast the price reacts. Integers are bare JSON numbers.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`).
+	* - The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration
+	*   has no such field and never sends it (it belongs to `platform.getFeeConfig`).
 	*
-	* JSON-RPC method `platform.getValidatorFeeConfig` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.12.2.
+	* JSON-RPC method `platform.getValidatorFeeConfig` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+	* AvalancheGo v1.12.2.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetValidatorFeeConfigResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getValidatorFeeConfig(options?: CallOptions): Promise<PlatformGetValidatorFeeConfigResult>;
 	/**
 	* Get the current continuous fee price for L1 validators.
 	*
-	* Returns the current state of the L1 validator continuous fee: the accumulated excess, the resulting price per validator per second, and the chain time they apply at. Integers are bare JSON numbers.
+	* Returns the current state of the L1 validator continuous fee: the accumulated excess, the resulting
+	* price per validator per second, and the chain time they apply at. Integers are bare JSON numbers.
 	*
-	* JSON-RPC method `platform.getValidatorFeeState` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.12.2.
+	* JSON-RPC method `platform.getValidatorFeeState` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+	* AvalancheGo v1.12.2.
 	*
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformGetValidatorFeeStateResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	*/
 	getValidatorFeeState(options?: CallOptions): Promise<PlatformGetValidatorFeeStateResult>;
 	/**
 	* Submit a signed transaction to the P-Chain.
 	*
-	* Decodes the signed transaction bytes, verifies the transaction against the node's preferred state, adds it to the mempool and gossips it to peers. Returns the transaction ID; follow it with `platform.getTxStatus`. A transaction that fails verification is remembered as `Dropped` with the reason.
+	* Decodes the signed transaction bytes, verifies the transaction against the node's preferred state,
+	* adds it to the mempool and gossips it to peers. Returns the transaction ID; follow it with
+	* `platform.getTxStatus`. A transaction that fails verification is remembered as `Dropped` with the
+	* reason.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers "couldn't parse tx: ...". The example here uses a real signed ExportTx instead.
-	* - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+	* - The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer
+	*   `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node
+	*   answers "couldn't parse tx: ...". The example here uses a real signed ExportTx instead.
+	* - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
+	*   and `hexc`.
 	*
 	* JSON-RPC method `platform.issueTx` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformIssueTxParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformIssueTxResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
 	* @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
 	* @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
-	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID
-	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID
-	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
-	* @throws {@link JsonRpcError} -32000: couldn't issue tx: metadata failed verification: tx has wrong network ID
-	* @throws {@link JsonRpcError} -32000: couldn't issue tx: metadata failed verification: tx has wrong chain ID
-	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
+	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution:
+	*         standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata
+	*         failed verification: tx has wrong network ID
+	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution:
+	*         standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata
+	*         failed verification: tx has wrong chain ID
+	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution:
+	*         standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to
+	*         read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
+	* @throws {@link JsonRpcError} -32000: couldn't issue tx: metadata failed verification: tx has wrong
+	*         network ID
+	* @throws {@link JsonRpcError} -32000: couldn't issue tx: metadata failed verification: tx has wrong
+	*         chain ID
+	* @throws {@link JsonRpcError} -32000: couldn't issue tx: failed to read consumed UTXO
+	*         2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
 	*/
 	issueTx(params: PlatformIssueTxParams & {
 		encoding?: "hex" | "hexnc" | "hexc";
@@ -617,52 +810,69 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
 	/**
 	* Sample validators of the Primary Network or a Subnet, weighted by stake.
 	*
-	* Draws `size` distinct validators at random from the current validator set of the Primary Network (the default) or of the Subnet or L1 named by `subnetID`, each with probability proportional to its weight, and returns their node IDs sorted. Asking for more validators than the set holds fails.
+	* Draws `size` distinct validators at random from the current validator set of the Primary Network
+	* (the default) or of the Subnet or L1 named by `subnetID`, each with probability proportional to its
+	* weight, and returns their node IDs sorted. Asking for more validators than the set holds fails.
 	*
 	* JSON-RPC method `platform.sampleValidators` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformSampleValidatorsParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformSampleValidatorsResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with insufficient weight
-	* @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with
+	*         insufficient weight
+	* @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r
+	*         errored with missing validators
 	*/
 	sampleValidators(params: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult>;
 	/**
 	* Get the Subnet that validates a blockchain.
 	*
-	* Returns the ID of the Subnet (or L1) that validates the blockchain `blockchainID`, read from its CreateChainTx. For the P-Chain, whose ID is the all-zero ID, the answer is the Primary Network's all-zero ID; so is the answer when `blockchainID` is omitted.
+	* Returns the ID of the Subnet (or L1) that validates the blockchain `blockchainID`, read from its
+	* CreateChainTx. For the P-Chain, whose ID is the all-zero ID, the answer is the Primary Network's
+	* all-zero ID; so is the answer when `blockchainID` is omitted.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases.
+	* - The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`;
+	*   unlike there, this method takes only a cb58 ID and rejects aliases.
 	*
 	* JSON-RPC method `platform.validatedBy` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformValidatedByParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformValidatedByResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: problem retrieving blockchain "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
-	* @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: problem retrieving blockchain
+	*         "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
+	* @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a
+	*         blockchain
 	*/
 	validatedBy(params: PlatformValidatedByParams, options?: CallOptions): Promise<PlatformValidatedByResult>;
 	/**
 	* List the blockchains a Subnet validates.
 	*
-	* Returns the IDs of the blockchains validated by the Subnet (or L1) `subnetID`: those created for it by CreateChainTxs. With `subnetID` omitted (or the all-zero ID) it lists the Primary Network's chains created after genesis, i.e. the X-Chain and the C-Chain; the P-Chain is not listed.
+	* Returns the IDs of the blockchains validated by the Subnet (or L1) `subnetID`: those created for it
+	* by CreateChainTxs. With `subnetID` omitted (or the all-zero ID) it lists the Primary Network's
+	* chains created after genesis, i.e. the X-Chain and the C-Chain; the P-Chain is not listed.
 	*
 	* **Where the prose docs differ from the node:**
-	* - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.
+	* - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary
+	*   Network.
 	*
 	* JSON-RPC method `platform.validates` at `http://127.0.0.1:9650/ext/bc/P`.
 	*
 	* @param params - The params, sent by name ({@link PlatformValidatesParams}).
 	* @param options - Abort signal and timeout of this call.
 	* @returns The result ({@link PlatformValidatesResult}).
-	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-	* @throws {@link JsonRpcError} -32000: problem retrieving subnet "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
-	* @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
+	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+	*         properly formatted. See documentation for example calls
+	* @throws {@link JsonRpcError} -32000: problem retrieving subnet
+	*         "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
+	* @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a
+	*         subnet
 	*/
 	validates(params: PlatformValidatesParams, options?: CallOptions): Promise<PlatformValidatesResult>;
 }

@@ -24,7 +24,7 @@ export interface AdminClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
-  aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
+  aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'AliasAlreadyUsed';
   getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';
@@ -35,28 +35,92 @@ export type AdminClientErrors = {
   stopCPUProfiler: 'InvalidArgument' | 'CpuProfilerDoesntExist';
 };
 
+/** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
+const DOCUMENTED_ERRORS = {
+  InvalidArgument: [
+    -32000,
+    new RegExp(
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
+      'documentation for example calls$',
+    ),
+  ],
+  AdminAliasTooLong: [-32000, /^alias length is too long$/],
+  RouteIsEitherAlreadyAliasedOrAlreadyMaps: [
+    -32000,
+    /^route is either already aliased or already maps to a handle: \/ext\/\S*$/,
+  ],
+  ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/],
+  AliasAlreadyUsed: [-32000, /^\S* is already used as an alias for an ID$/],
+  InvalidInputChecksum: [-32000, /^invalid input checksum$/],
+  InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/],
+  AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/],
+  NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32000, /^need to specify either displayLevel or logLevel$/],
+  CpuProfilerAlreadyRunning: [-32000, /^cpu profiler already running$/],
+  CpuProfilerDoesntExist: [-32000, /^cpu profiler doesn't exist$/],
+} as const;
+
+/** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
-  alias: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
-  aliasChain: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32000, /^\S* is already used as an alias for an ID$/] },
-  getChainAliases: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32000, /^invalid input checksum$/], InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/] },
-  getLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
-  loadVMs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  lockProfile: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  memoryProfile: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  setLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32000, /^need to specify either displayLevel or logLevel$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
-  startCPUProfiler: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerAlreadyRunning: [-32000, /^cpu profiler already running$/] },
-  stopCPUProfiler: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerDoesntExist: [-32000, /^cpu profiler doesn't exist$/] },
+  alias: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AdminAliasTooLong: DOCUMENTED_ERRORS.AdminAliasTooLong,
+    RouteIsEitherAlreadyAliasedOrAlreadyMaps: DOCUMENTED_ERRORS.RouteIsEitherAlreadyAliasedOrAlreadyMaps,
+  },
+  aliasChain: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AdminAliasTooLong: DOCUMENTED_ERRORS.AdminAliasTooLong,
+    ThereIsNoIDWithAlias: DOCUMENTED_ERRORS.ThereIsNoIDWithAlias,
+    AliasAlreadyUsed: DOCUMENTED_ERRORS.AliasAlreadyUsed,
+  },
+  getChainAliases: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    InvalidInputChecksum: DOCUMENTED_ERRORS.InvalidInputChecksum,
+    InputStringIsSmallerThanTheChecksumSize: DOCUMENTED_ERRORS.InputStringIsSmallerThanTheChecksumSize,
+  },
+  getLoggerLevel: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AdminLoggerNotFound: DOCUMENTED_ERRORS.AdminLoggerNotFound,
+  },
+  loadVMs: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  lockProfile: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  memoryProfile: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  setLoggerLevel: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    NeedToSpecifyEitherDisplayLevelOrLogLevel: DOCUMENTED_ERRORS.NeedToSpecifyEitherDisplayLevelOrLogLevel,
+    AdminLoggerNotFound: DOCUMENTED_ERRORS.AdminLoggerNotFound,
+  },
+  startCPUProfiler: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    CpuProfilerAlreadyRunning: DOCUMENTED_ERRORS.CpuProfilerAlreadyRunning,
+  },
+  stopCPUProfiler: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    CpuProfilerDoesntExist: DOCUMENTED_ERRORS.CpuProfilerDoesntExist,
+  },
 } as const;
 
 /**
  * AvalancheGo Admin API
  *
- * The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.
+ * The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling.
+ * Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on
+ * public API servers.
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
 export class AdminClient extends JsonRpcClient<AdminClientErrors> {
-  protected override readonly wireNames = { alias: 'admin.alias', aliasChain: 'admin.aliasChain', getChainAliases: 'admin.getChainAliases', getLoggerLevel: 'admin.getLoggerLevel', loadVMs: 'admin.loadVMs', lockProfile: 'admin.lockProfile', memoryProfile: 'admin.memoryProfile', setLoggerLevel: 'admin.setLoggerLevel', startCPUProfiler: 'admin.startCPUProfiler', stopCPUProfiler: 'admin.stopCPUProfiler' };
+  protected override readonly wireNames = {
+    alias: 'admin.alias',
+    aliasChain: 'admin.aliasChain',
+    getChainAliases: 'admin.getChainAliases',
+    getLoggerLevel: 'admin.getLoggerLevel',
+    loadVMs: 'admin.loadVMs',
+    lockProfile: 'admin.lockProfile',
+    memoryProfile: 'admin.memoryProfile',
+    setLoggerLevel: 'admin.setLoggerLevel',
+    startCPUProfiler: 'admin.startCPUProfiler',
+    stopCPUProfiler: 'admin.stopCPUProfiler',
+  };
 
   constructor(options: AdminClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/admin', {}, {});
@@ -65,16 +129,21 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Give an API endpoint an additional path on this node.
    *
-   * Makes the API served at `/ext/<endpoint>` also reachable at `/ext/<alias>`. The original path keeps working. The alias exists on this node only, is not persisted and is not learned by other nodes. An alias that is already taken, by another alias or by a registered route, is refused. An endpoint that is not (yet) served is not an error: the alias applies once something registers there.
+   * Makes the API served at `/ext/<endpoint>` also reachable at `/ext/<alias>`. The original path keeps
+   * working. The alias exists on this node only, is not persisted and is not learned by other nodes. An
+   * alias that is already taken, by another alias or by a registered route, is refused. An endpoint that
+   * is not (yet) served is not an error: the alias applies once something registers there.
    *
    * JSON-RPC method `admin.alias` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminAliasParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the alias is registered.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: alias length is too long
-   * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
+   * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle:
+   *         /ext/myAlias
    */
   alias(params: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult> {
     return this.request<AdminAliasResult>('admin.alias', params, options, ERRORS.alias);
@@ -83,14 +152,18 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Give a blockchain an additional alias on this node.
    *
-   * Adds an alias for a blockchain. The alias can then be used wherever the node accepts the blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this node and not persisted; on an L1 served by several nodes, each node needs the same alias set up (usually through its configuration). An alias that any chain already uses is refused.
+   * Adds an alias for a blockchain. The alias can then be used wherever the node accepts the
+   * blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this
+   * node and not persisted; on an L1 served by several nodes, each node needs the same alias set up
+   * (usually through its configuration). An alias that any chain already uses is refused.
    *
    * JSON-RPC method `admin.aliasChain` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminAliasChainParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the alias is registered.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: alias length is too long
    * @throws {@link JsonRpcError} -32000: there is no ID with alias myChain
    * @throws {@link JsonRpcError} -32000: myBlockchainAlias is already used as an alias for an ID
@@ -102,17 +175,24 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * List the aliases of a blockchain.
    *
-   * Returns every alias this node knows for a blockchain, in the order they were added. A chain the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an error: the list is `null`.
+   * Returns every alias this node knows for a blockchain, in the order they were added. A chain the node
+   * runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this
+   * method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an
+   * error: the list is `null`.
    *
    * **Where the prose docs differ from the node:**
-   * - The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.
+   * - The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers
+   *   with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since
+   *   a node always lists a chain's own ID among its aliases, the first example asks for
+   *   `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.
    *
    * JSON-RPC method `admin.getChainAliases` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminGetChainAliasesParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AdminGetChainAliasesResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: invalid input checksum
    * @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
    */
@@ -123,14 +203,17 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Read the log level and display level of the node's loggers.
    *
-   * Returns, for one logger or for all of them, the level of the messages written to the log file (`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in upper case.
+   * Returns, for one logger or for all of them, the level of the messages written to the log file
+   * (`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in
+   * upper case.
    *
    * JSON-RPC method `admin.getLoggerLevel` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminGetLoggerLevelParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AdminGetLoggerLevelResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
   getLoggerLevel(params: AdminGetLoggerLevelParams = {}, options?: CallOptions): Promise<AdminGetLoggerLevelResult> {
@@ -140,13 +223,16 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Load virtual machines newly installed as plugins.
    *
-   * Rescans the node's plugin directory and registers the virtual machines that were not loaded yet. Machines that fail to load do not fail the call: they are reported in `failedVMs` with their error message.
+   * Rescans the node's plugin directory and registers the virtual machines that were not loaded yet.
+   * Machines that fail to load do not fail the call: they are reported in `failedVMs` with their error
+   * message.
    *
    * JSON-RPC method `admin.loadVMs` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AdminLoadVMsResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    */
   loadVMs(options?: CallOptions): Promise<AdminLoadVMsResult> {
     return this.request<AdminLoadVMsResult>('admin.loadVMs', {}, options, ERRORS.loadVMs);
@@ -155,13 +241,15 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Write a profile of mutex contention to lock.profile.
    *
-   * Writes the node's mutex (lock contention) statistics in pprof format to the file `lock.profile` in the node's profile directory (`--profile-dir`).
+   * Writes the node's mutex (lock contention) statistics in pprof format to the file `lock.profile` in
+   * the node's profile directory (`--profile-dir`).
    *
    * JSON-RPC method `admin.lockProfile` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    */
   lockProfile(options?: CallOptions): Promise<AdminLockProfileResult> {
     return this.request<AdminLockProfileResult>('admin.lockProfile', {}, options, ERRORS.lockProfile);
@@ -170,13 +258,15 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Write a heap profile to mem.profile.
    *
-   * Writes a memory (heap) profile of the node in pprof format to the file `mem.profile` in the node's profile directory (`--profile-dir`).
+   * Writes a memory (heap) profile of the node in pprof format to the file `mem.profile` in the node's
+   * profile directory (`--profile-dir`).
    *
    * JSON-RPC method `admin.memoryProfile` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    */
   memoryProfile(options?: CallOptions): Promise<AdminMemoryProfileResult> {
     return this.request<AdminMemoryProfileResult>('admin.memoryProfile', {}, options, ERRORS.memoryProfile);
@@ -185,34 +275,46 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Change the log level and/or display level of the node's loggers.
    *
-   * Sets the level of the messages a logger writes to its log file (`logLevel`), the level of those it prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one of the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after the change, in upper case.
+   * Sets the level of the messages a logger writes to its log file (`logLevel`), the level of those it
+   * prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one of
+   * the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`,
+   * `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after
+   * the change, in upper case.
    *
    * **Where the prose docs differ from the node:**
-   * - The docs show the result as `{}`; a node since v1.10.16 answers `{"loggerLevels": {...}}` with the affected loggers' levels after the change.
+   * - The docs show the result as `{}`; a node since v1.10.16 answers `{"loggerLevels": {...}}` with the
+   *   affected loggers' levels after the change.
    *
    * JSON-RPC method `admin.setLoggerLevel` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminSetLoggerLevelParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AdminSetLoggerLevelResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: need to specify either displayLevel or logLevel
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
-  setLoggerLevel(params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {}, options?: CallOptions): Promise<AdminSetLoggerLevelResult> {
+  setLoggerLevel(
+    params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {},
+    options?: CallOptions,
+  ): Promise<AdminSetLoggerLevelResult> {
     return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options, ERRORS.setLoggerLevel);
   }
 
   /**
    * Start profiling the node's CPU use.
    *
-   * Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to `cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a time.
+   * Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to
+   * `cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a
+   * time.
    *
    * JSON-RPC method `admin.startCPUProfiler` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once profiling has started.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: cpu profiler already running
    */
   startCPUProfiler(options?: CallOptions): Promise<AdminStartCPUProfilerResult> {
@@ -222,13 +324,16 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   /**
    * Stop the CPU profile and write cpu.profile.
    *
-   * Stops the CPU profile started by `admin.startCPUProfiler` and writes it in pprof format to `cpu.profile` in the node's profile directory (`--profile-dir`). Fails when no CPU profile is running.
+   * Stops the CPU profile started by `admin.startCPUProfiler` and writes it in pprof format to
+   * `cpu.profile` in the node's profile directory (`--profile-dir`). Fails when no CPU profile is
+   * running.
    *
    * JSON-RPC method `admin.stopCPUProfiler` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: cpu profiler doesn't exist
    */
   stopCPUProfiler(options?: CallOptions): Promise<AdminStopCPUProfilerResult> {

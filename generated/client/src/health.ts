@@ -19,21 +19,41 @@ export type HealthClientErrors = {
   liveness: 'InvalidArgument';
 };
 
+/** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
+const DOCUMENTED_ERRORS = {
+  InvalidArgument: [
+    -32000,
+    new RegExp(
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
+      'documentation for example calls$',
+    ),
+  ],
+} as const;
+
+/** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
-  health: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  readiness: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  liveness: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  health: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  readiness: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  liveness: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
 } as const;
 
 /**
  * AvalancheGo Health API
  *
- * The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by default (`--api-health-enabled`, default true).
+ * The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers
+ * and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and
+ * `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by
+ * `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by
+ * default (`--api-health-enabled`, default true).
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/health`.
  */
 export class HealthClient extends JsonRpcClient<HealthClientErrors> {
-  protected override readonly wireNames = { health: 'health.health', readiness: 'health.readiness', liveness: 'health.liveness' };
+  protected override readonly wireNames = {
+    health: 'health.health',
+    readiness: 'health.readiness',
+    liveness: 'health.liveness',
+  };
 
   constructor(options: HealthClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/health', {}, {});
@@ -42,14 +62,18 @@ export class HealthClient extends JsonRpcClient<HealthClientErrors> {
   /**
    * The node's full health report.
    *
-   * Returns the last result of every health check the node runs periodically (`--health-check-frequency`, default 30 s): one per chain (consensus and networking), whether the chains bootstrapped, network, router, database, disk space, the BLS key and the upgrade schedule of the validators. `healthy` is true when all pass. This is what operators should monitor.
+   * Returns the last result of every health check the node runs periodically
+   * (`--health-check-frequency`, default 30 s): one per chain (consensus and networking), whether the
+   * chains bootstrapped, network, router, database, disk space, the BLS key and the upgrade schedule of
+   * the validators. `healthy` is true when all pass. This is what operators should monitor.
    *
    * JSON-RPC method `health.health` at `http://127.0.0.1:9650/ext/health`.
    *
    * @param params - The params, sent by name ({@link HealthHealthParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HealthHealthResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    */
   health(params: HealthHealthParams = {}, options?: CallOptions): Promise<HealthHealthResult> {
     return this.request<HealthHealthResult>('health.health', params, options, ERRORS.health);
@@ -58,14 +82,16 @@ export class HealthClient extends JsonRpcClient<HealthClientErrors> {
   /**
    * Whether the node has finished starting up.
    *
-   * Returns the readiness checks: whether every chain finished bootstrapping. `healthy` turns true once the node is ready to serve; a load balancer should send it traffic only then.
+   * Returns the readiness checks: whether every chain finished bootstrapping. `healthy` turns true once
+   * the node is ready to serve; a load balancer should send it traffic only then.
    *
    * JSON-RPC method `health.readiness` at `http://127.0.0.1:9650/ext/health`.
    *
    * @param params - The params, sent by name ({@link HealthReadinessParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HealthReadinessResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    */
   readiness(params: HealthReadinessParams = {}, options?: CallOptions): Promise<HealthReadinessResult> {
     return this.request<HealthReadinessResult>('health.readiness', params, options, ERRORS.readiness);
@@ -74,14 +100,16 @@ export class HealthClient extends JsonRpcClient<HealthClientErrors> {
   /**
    * Whether the node is alive (needs no restart).
    *
-   * Returns the liveness checks. AvalancheGo registers none, so a node that answers at all answers healthy with no checks.
+   * Returns the liveness checks. AvalancheGo registers none, so a node that answers at all answers
+   * healthy with no checks.
    *
    * JSON-RPC method `health.liveness` at `http://127.0.0.1:9650/ext/health`.
    *
    * @param params - The params, sent by name ({@link HealthLivenessParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HealthLivenessResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    */
   liveness(params: HealthLivenessParams = {}, options?: CallOptions): Promise<HealthLivenessResult> {
     return this.request<HealthLivenessResult>('health.liveness', params, options, ERRORS.liveness);

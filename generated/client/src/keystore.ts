@@ -19,80 +19,194 @@ export interface KeystoreClientOptions extends ClientOptions {}
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type KeystoreClientErrors = {
-  createUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserAlreadyExists' | 'KeystoreEmptyPassword' | 'KeystorePasswordTooLong' | 'KeystorePasswordTooWeak';
-  deleteUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserDoesNotExist' | 'KeystoreIncorrectPassword';
-  exportUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreIncorrectPassword' | 'CouldntEncodeUserToStringUnsupportedEncodingIn';
-  importUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'CouldntDecodeToBytesMissingPrefixToHex' | 'CouldntDecodeToBytesInvalidInputChecksum' | 'KeystoreUserAlreadyExists' | 'UnknownCodecVersion' | 'CouldntUnpackCodecVersion' | 'KeystoreIncorrectPassword';
+  createUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'KeystoreUserAlreadyExists'
+    | 'KeystoreEmptyPassword'
+    | 'KeystorePasswordTooLong'
+    | 'KeystorePasswordTooWeak';
+  deleteUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'KeystoreUserDoesNotExist'
+    | 'KeystoreIncorrectPassword';
+  exportUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'KeystoreIncorrectPassword'
+    | 'UserEncodingUnsupported';
+  importUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'CouldntDecodeToBytesMissingPrefixToHex'
+    | 'CouldntDecodeToBytesInvalidInputChecksum'
+    | 'KeystoreUserAlreadyExists'
+    | 'UnknownCodecVersion'
+    | 'CouldntUnpackCodecVersion'
+    | 'KeystoreIncorrectPassword';
   listUsers: 'InvalidArgument';
 };
 
+/** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
+const DOCUMENTED_ERRORS = {
+  InvalidArgument: [
+    -32000,
+    new RegExp(
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
+      'documentation for example calls$',
+    ),
+  ],
+  KeystoreEmptyUsername: [-32000, /^empty username$/],
+  KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/],
+  KeystoreUserAlreadyExists: [-32000, /^user already exists: \S*$/],
+  KeystoreEmptyPassword: [-32000, /^empty password$/],
+  KeystorePasswordTooLong: [-32000, /^password exceeds maximum length of \d+ chars$/],
+  KeystorePasswordTooWeak: [-32000, /^password is too weak$/],
+  KeystoreUserDoesNotExist: [-32000, /^user doesn't exist: \S*$/],
+  KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/],
+  UserEncodingUnsupported: [-32000, /^couldn't encode user to string: unsupported encoding in method$/],
+  CouldntDecodeToBytesMissingPrefixToHex: [
+    -32000,
+    /^couldn't decode '[^']*' to bytes: missing 0x[0-9a-fA-F]* prefix to hex encoding$/,
+  ],
+  CouldntDecodeToBytesInvalidInputChecksum: [-32000, /^couldn't decode '[^']*' to bytes: invalid input checksum$/],
+  UnknownCodecVersion: [-32000, /^unknown codec version$/],
+  CouldntUnpackCodecVersion: [-32000, /^couldn't unpack codec version$/],
+} as const;
+
+/** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
-  createUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], KeystoreUserAlreadyExists: [-32000, /^user already exists: \S*$/], KeystoreEmptyPassword: [-32000, /^empty password$/], KeystorePasswordTooLong: [-32000, /^password exceeds maximum length of \d+ chars$/], KeystorePasswordTooWeak: [-32000, /^password is too weak$/] },
-  deleteUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], KeystoreUserDoesNotExist: [-32000, /^user doesn't exist: \S*$/], KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/] },
-  exportUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/], CouldntEncodeUserToStringUnsupportedEncodingIn: [-32000, /^couldn't encode user to string: unsupported encoding in method$/] },
-  importUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], CouldntDecodeToBytesMissingPrefixToHex: [-32000, /^couldn't decode '[^']*' to bytes: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], CouldntDecodeToBytesInvalidInputChecksum: [-32000, /^couldn't decode '[^']*' to bytes: invalid input checksum$/], KeystoreUserAlreadyExists: [-32000, /^user already exists: \S*$/], UnknownCodecVersion: [-32000, /^unknown codec version$/], CouldntUnpackCodecVersion: [-32000, /^couldn't unpack codec version$/], KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/] },
-  listUsers: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  createUser: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    KeystoreEmptyUsername: DOCUMENTED_ERRORS.KeystoreEmptyUsername,
+    KeystoreUsernameTooLong: DOCUMENTED_ERRORS.KeystoreUsernameTooLong,
+    KeystoreUserAlreadyExists: DOCUMENTED_ERRORS.KeystoreUserAlreadyExists,
+    KeystoreEmptyPassword: DOCUMENTED_ERRORS.KeystoreEmptyPassword,
+    KeystorePasswordTooLong: DOCUMENTED_ERRORS.KeystorePasswordTooLong,
+    KeystorePasswordTooWeak: DOCUMENTED_ERRORS.KeystorePasswordTooWeak,
+  },
+  deleteUser: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    KeystoreEmptyUsername: DOCUMENTED_ERRORS.KeystoreEmptyUsername,
+    KeystoreUsernameTooLong: DOCUMENTED_ERRORS.KeystoreUsernameTooLong,
+    KeystoreUserDoesNotExist: DOCUMENTED_ERRORS.KeystoreUserDoesNotExist,
+    KeystoreIncorrectPassword: DOCUMENTED_ERRORS.KeystoreIncorrectPassword,
+  },
+  exportUser: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    KeystoreEmptyUsername: DOCUMENTED_ERRORS.KeystoreEmptyUsername,
+    KeystoreUsernameTooLong: DOCUMENTED_ERRORS.KeystoreUsernameTooLong,
+    KeystoreIncorrectPassword: DOCUMENTED_ERRORS.KeystoreIncorrectPassword,
+    UserEncodingUnsupported: DOCUMENTED_ERRORS.UserEncodingUnsupported,
+  },
+  importUser: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    KeystoreEmptyUsername: DOCUMENTED_ERRORS.KeystoreEmptyUsername,
+    KeystoreUsernameTooLong: DOCUMENTED_ERRORS.KeystoreUsernameTooLong,
+    CouldntDecodeToBytesMissingPrefixToHex: DOCUMENTED_ERRORS.CouldntDecodeToBytesMissingPrefixToHex,
+    CouldntDecodeToBytesInvalidInputChecksum: DOCUMENTED_ERRORS.CouldntDecodeToBytesInvalidInputChecksum,
+    KeystoreUserAlreadyExists: DOCUMENTED_ERRORS.KeystoreUserAlreadyExists,
+    UnknownCodecVersion: DOCUMENTED_ERRORS.UnknownCodecVersion,
+    CouldntUnpackCodecVersion: DOCUMENTED_ERRORS.CouldntUnpackCodecVersion,
+    KeystoreIncorrectPassword: DOCUMENTED_ERRORS.KeystoreIncorrectPassword,
+  },
+  listUsers: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
 } as const;
 
 /**
  * AvalancheGo Keystore API
  *
- * The node's deprecated user store: create, list, export, import and delete users protected by a password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.
+ * The node's deprecated user store: create, list, export, import and delete users protected by a
+ * password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default
+ * false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you
+ * do not run.
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
  */
 export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
-  protected override readonly wireNames = { createUser: 'keystore.createUser', deleteUser: 'keystore.deleteUser', exportUser: 'keystore.exportUser', importUser: 'keystore.importUser', listUsers: 'keystore.listUsers' };
+  protected override readonly wireNames = {
+    createUser: 'keystore.createUser',
+    deleteUser: 'keystore.deleteUser',
+    exportUser: 'keystore.exportUser',
+    importUser: 'keystore.importUser',
+    listUsers: 'keystore.listUsers',
+  };
 
   constructor(options: KeystoreClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/keystore', {}, {
-  'keystore.createUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.deleteUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.exportUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.importUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.listUsers': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-}, ['PASSWORD', 'USER']);
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/keystore',
+      {},
+      {
+        'keystore.createUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.deleteUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.exportUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.importUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.listUsers': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+      },
+      ['PASSWORD', 'USER'],
+    );
   }
 
   /**
    * Create a keystore user protected by a password.
    *
-   * Creates a new, empty user in this node's keystore. The user exists only on this node (use `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the node scores its first 50 characters with zxcvbn and requires a score of at least 2 ("somewhat guessable" or better); long passphrases pass, short dictionary-based passwords do not. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+   * Creates a new, empty user in this node's keystore. The user exists only on this node (use
+   * `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the
+   * node scores its first 50 characters with zxcvbn and requires a score of at least 2 ("somewhat
+   * guessable" or better); long passphrases pass, short dictionary-based passwords do not. Served only
+   * when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent
+   * to it.
    *
    * **Where the prose docs differ from the node:**
-   * - The docs state the password rule as "at least 8 characters with upper- and lower-case letters, numbers and symbols"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.
-   * - The docs sample password `myPassword` scores below 2 and a real node rejects it with "password is too weak"; the example uses a longer passphrase instead.
+   * - The docs state the password rule as "at least 8 characters with upper- and lower-case letters,
+   *   numbers and symbols"; the node enforces no such rule and instead requires a zxcvbn score of at
+   *   least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected,
+   *   or break it and be accepted.
+   * - The docs sample password `myPassword` scores below 2 and a real node rejects it with "password is
+   *   too weak"; the example uses a longer passphrase instead.
    * - The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.
-   * - The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.
+   * - The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not
+   *   createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node
+   *   logs every createUser call as a deprecated API call.
    *
-   * JSON-RPC method `keystore.createUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+   * JSON-RPC method `keystore.createUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+   * v1.12.1; removed in v1.12.2.
    *
    * @param params - The params, sent by name ({@link KeystoreCreateUserParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the user exists.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: empty username
    * @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
    * @throws {@link JsonRpcError} -32000: user already exists: myUsername
    * @throws {@link JsonRpcError} -32000: empty password
    * @throws {@link JsonRpcError} -32000: password exceeds maximum length of 1024 chars
    * @throws {@link JsonRpcError} -32000: password is too weak
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+   *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   createUser(params: KeystoreCreateUserParams, options?: CallOptions): Promise<KeystoreCreateUserResult> {
     return this.request<KeystoreCreateUserResult>('keystore.createUser', params, options, ERRORS.createUser);
@@ -101,19 +215,25 @@ export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
   /**
    * Delete a keystore user and all its data.
    *
-   * Deletes a user from this node's keystore together with everything stored for it on every chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password: user "<username>"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+   * Deletes a user from this node's keystore together with everything stored for it on every chain. An
+   * unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password:
+   * user "<username>"`. Served only when the node runs with `--api-keystore-enabled=true`. The node
+   * operator can read the passwords sent to it.
    *
-   * JSON-RPC method `keystore.deleteUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+   * JSON-RPC method `keystore.deleteUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+   * v1.12.1; removed in v1.12.2.
    *
    * @param params - The params, sent by name ({@link KeystoreDeleteUserParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the user is gone.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: empty username
    * @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
    * @throws {@link JsonRpcError} -32000: user doesn't exist: myUsername
    * @throws {@link JsonRpcError} -32000: incorrect password: user "myUsername"
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+   *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   deleteUser(params: KeystoreDeleteUserParams, options?: CallOptions): Promise<KeystoreDeleteUserResult> {
     return this.request<KeystoreDeleteUserResult>('keystore.deleteUser', params, options, ERRORS.deleteUser);
@@ -122,74 +242,114 @@ export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
   /**
    * Export a keystore user so it can be imported on another node.
    *
-   * Serializes a user (its password hash and salt, and all its data, which stays encrypted with the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user that does not exist, fails with `incorrect password: user "<username>"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+   * Serializes a user (its password hash and salt, and all its data, which stays encrypted with the
+   * password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user
+   * that does not exist, fails with `incorrect password: user "<username>"`. Served only when the node
+   * runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
    *
    * **Where the prose docs differ from the node:**
-   * - The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.
-   * - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with "couldn't encode user to string: unsupported encoding in method".
+   * - The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the
+   *   2-byte codec version `0x0000` that the node writes, and its hash does not match the sample
+   *   password; the examples show a real export of a user with password `myPassword`.
+   * - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and
+   *   `hexnc` (no checksum), and fails `json` with "couldn't encode user to string: unsupported encoding
+   *   in method".
    *
-   * JSON-RPC method `keystore.exportUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+   * JSON-RPC method `keystore.exportUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+   * v1.12.1; removed in v1.12.2.
    *
    * @param params - The params, sent by name ({@link KeystoreExportUserParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link KeystoreExportUserResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: empty username
    * @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
    * @throws {@link JsonRpcError} -32000: incorrect password: user "myUsername"
    * @throws {@link JsonRpcError} -32000: couldn't encode user to string: unsupported encoding in method
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+   *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
-  exportUser(params: KeystoreExportUserParams & { encoding: 'hexnc' }, options?: CallOptions): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: HexNoChecksum }>;
-  exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' }, options?: CallOptions): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: Hex }>;
-  exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreExportUserResult>;
-  exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreExportUserResult> {
+  exportUser(
+    params: KeystoreExportUserParams & { encoding: 'hexnc' },
+    options?: CallOptions,
+  ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: HexNoChecksum }>;
+  exportUser(
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: Hex }>;
+  exportUser(
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<KeystoreExportUserResult>;
+  exportUser(
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<KeystoreExportUserResult> {
     return this.request<KeystoreExportUserResult>('keystore.exportUser', params, options, ERRORS.exportUser);
   }
 
   /**
    * Import a user exported from a keystore.
    *
-   * Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password` must be the password the user had when exported; `username` may differ from its name there but must not exist yet on this node. The imported password is not checked for strength. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+   * Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password`
+   * must be the password the user had when exported; `username` may differ from its name there but must
+   * not exist yet on this node. The imported password is not checked for strength. Served only when the
+   * node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
    *
    * **Where the prose docs differ from the node:**
-   * - The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with "unknown codec version" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.
-   * - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).
+   * - The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads
+   *   `0x7655` as the version and fails with "unknown codec version" (and its hash does not match
+   *   `myPassword`); the example imports a real export of a user with password `myPassword`.
+   * - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and
+   *   `hexnc` (no checksum expected).
    *
-   * JSON-RPC method `keystore.importUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+   * JSON-RPC method `keystore.importUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+   * v1.12.1; removed in v1.12.2.
    *
    * @param params - The params, sent by name ({@link KeystoreImportUserParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the user exists on this node.
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: empty username
    * @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
-   * @throws {@link JsonRpcError} -32000: couldn't decode 'user' to bytes: missing 0x prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: couldn't decode 'user' to bytes: missing 0x prefix to hex
+   *         encoding
    * @throws {@link JsonRpcError} -32000: couldn't decode 'user' to bytes: invalid input checksum
    * @throws {@link JsonRpcError} -32000: user already exists: myUsername
    * @throws {@link JsonRpcError} -32000: unknown codec version
    * @throws {@link JsonRpcError} -32000: couldn't unpack codec version
    * @throws {@link JsonRpcError} -32000: incorrect password: user "myUsername"
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+   *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
-  importUser(params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreImportUserResult> {
+  importUser(
+    params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<KeystoreImportUserResult> {
     return this.request<KeystoreImportUserResult>('keystore.importUser', params, options, ERRORS.importUser);
   }
 
   /**
    * List the users in this node's keystore.
    *
-   * Returns the names of all users in this node's keystore. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
+   * Returns the names of all users in this node's keystore. Served only when the node runs with
+   * `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
    *
    * **Where the prose docs differ from the node:**
-   * - The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling ("method must start with a non-uppercase letter") and accepts only `keystore.listUsers`.
+   * - The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling ("method
+   *   must start with a non-uppercase letter") and accepts only `keystore.listUsers`.
    *
-   * JSON-RPC method `keystore.listUsers` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+   * JSON-RPC method `keystore.listUsers` at `http://127.0.0.1:9650/ext/keystore`. Last served by
+   * v1.12.1; removed in v1.12.2.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link KeystoreListUsersResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+   *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   listUsers(options?: CallOptions): Promise<KeystoreListUsersResult> {
     return this.request<KeystoreListUsersResult>('keystore.listUsers', {}, options, ERRORS.listUsers);

@@ -40,87 +40,259 @@ export interface XChainClientOptions extends ClientOptions {
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
-  getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'CouldntParseArgumentToAddressCouldntParseAddress2' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
+  getAddressTxs:
+    | 'InvalidArgument'
+    | 'PageSizeMaximumAllowed'
+    | 'AddressWrongHRP'
+    | 'AddressMissingSeparator'
+    | 'SpecifiedAssetIDIsInvalidAssetNotFound';
   getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
   getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
-  getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing' | 'AvmAssetNotFound';
+  getBalance:
+    | 'InvalidArgument'
+    | 'AvmAddressWrongChain'
+    | 'AvmAddressWrongHRP'
+    | 'AvmAddressMissing'
+    | 'AvmAssetNotFound';
   getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
   getBlockByHeight: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockAtHeightNotFound';
   getHeight: 'InvalidArgument' | 'AvmNotLinearized';
   getTx: 'InvalidArgument' | 'AvmNilTxID' | 'AvmNotFound';
   getTxFee: 'InvalidArgument';
   getTxStatus: 'InvalidArgument' | 'AvmNilTxID';
-  getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'ProblemParsingSourceChainIDThereIsNoID' | 'CouldntParseAddressExpectedHrpButGot';
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
+  getUTXOs:
+    | 'InvalidArgument'
+    | 'UTXONoAddresses'
+    | 'UTXOTooManyAddresses'
+    | 'ProblemParsingSourceChainIDThereIsNoID'
+    | 'CouldntParseAddressExpectedHrpButGot';
+  issueTx:
+    | 'InvalidArgument'
+    | 'TxMissingHexPrefix'
+    | 'TxBadChecksum'
+    | 'TxUnsupportedEncoding'
+    | 'AvmTxWrongNetworkID'
+    | 'AvmTxWrongChainID'
+    | 'AvmTxMissingUTXO';
 };
 
+/** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
+const DOCUMENTED_ERRORS = {
+  InvalidArgument: [
+    -32000,
+    new RegExp(
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
+      'documentation for example calls$',
+    ),
+  ],
+  PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/],
+  AddressWrongHRP: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse argument \'[^\']*\' to address: couldn\'t parse address "[^"]*": expected hrp ' +
+      '"[^"]*" but got "[^"]*"$',
+    ),
+  ],
+  AddressMissingSeparator: [
+    -32000,
+    /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/,
+  ],
+  SpecifiedAssetIDIsInvalidAssetNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/],
+  AvmAddressWrongChain: [
+    -32000,
+    new RegExp(
+      '^problem parsing address \'[^\']*\': couldn\'t parse address "[^"]*": mismatched chainIDs: ' +
+      'expected "[^"]*" but got "[^"]*"$',
+    ),
+  ],
+  AvmAddressWrongHRP: [
+    -32000,
+    /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
+  ],
+  AvmAddressMissing: [
+    -32000,
+    /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/,
+  ],
+  AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/],
+  AvmNotFound: [-32000, /^not found$/],
+  TransactionDoesntCreateAnAsset: [-32000, /^transaction doesn't create an asset$/],
+  AvmNotLinearized: [-32000, /^chain is not linearized$/],
+  CouldntGetBlockWithIdNotFound: [-32000, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/],
+  CouldntGetBlockAtHeightNotFound: [-32000, /^couldn't get block at height \d+: not found$/],
+  AvmNilTxID: [-32000, /^nil transaction ID$/],
+  UTXONoAddresses: [-32000, /^no addresses provided$/],
+  UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/],
+  ProblemParsingSourceChainIDThereIsNoID: [
+    -32000,
+    /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/,
+  ],
+  CouldntParseAddressExpectedHrpButGot: [
+    -32000,
+    /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
+  ],
+  TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
+  TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
+  AvmTxWrongNetworkID: [-32000, /^tx has wrong network ID$/],
+  AvmTxWrongChainID: [-32000, /^tx has wrong chain ID$/],
+  AvmTxMissingUTXO: [-32000, /^failed to verify transfer: failed to get utxo [1-9A-HJ-NP-Za-km-z]+: not found$/],
+} as const;
+
+/** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
-  getAddressTxs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/], CouldntParseArgumentToAddressCouldntParseAddress: [-32000, /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], CouldntParseArgumentToAddressCouldntParseAddress2: [-32000, /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/], SpecifiedAssetIDIsInvalidAssetNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/] },
-  getAllBalances: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAddressWrongHRP: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], AvmAddressMissing: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/] },
-  getAssetDescription: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/], AvmNotFound: [-32000, /^not found$/], TransactionDoesntCreateAnAsset: [-32000, /^transaction doesn't create an asset$/] },
-  getBalance: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAddressWrongHRP: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], AvmAddressMissing: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/] },
-  getBlock: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/], CouldntGetBlockWithIdNotFound: [-32000, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/] },
-  getBlockByHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/], CouldntGetBlockAtHeightNotFound: [-32000, /^couldn't get block at height \d+: not found$/] },
-  getHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/] },
-  getTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNilTxID: [-32000, /^nil transaction ID$/], AvmNotFound: [-32000, /^not found$/] },
-  getTxFee: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  getTxStatus: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNilTxID: [-32000, /^nil transaction ID$/] },
-  getUTXOs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UTXONoAddresses: [-32000, /^no addresses provided$/], UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/], ProblemParsingSourceChainIDThereIsNoID: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/], CouldntParseAddressExpectedHrpButGot: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/] },
-  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/], AvmTxWrongNetworkID: [-32000, /^tx has wrong network ID$/], AvmTxWrongChainID: [-32000, /^tx has wrong chain ID$/], AvmTxMissingUTXO: [-32000, /^failed to verify transfer: failed to get utxo [1-9A-HJ-NP-Za-km-z]+: not found$/] },
+  getAddressTxs: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
+    AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
+    AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,
+    SpecifiedAssetIDIsInvalidAssetNotFound: DOCUMENTED_ERRORS.SpecifiedAssetIDIsInvalidAssetNotFound,
+  },
+  getAllBalances: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AvmAddressWrongChain: DOCUMENTED_ERRORS.AvmAddressWrongChain,
+    AvmAddressWrongHRP: DOCUMENTED_ERRORS.AvmAddressWrongHRP,
+    AvmAddressMissing: DOCUMENTED_ERRORS.AvmAddressMissing,
+  },
+  getAssetDescription: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AvmAssetNotFound: DOCUMENTED_ERRORS.AvmAssetNotFound,
+    AvmNotFound: DOCUMENTED_ERRORS.AvmNotFound,
+    TransactionDoesntCreateAnAsset: DOCUMENTED_ERRORS.TransactionDoesntCreateAnAsset,
+  },
+  getBalance: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AvmAddressWrongChain: DOCUMENTED_ERRORS.AvmAddressWrongChain,
+    AvmAddressWrongHRP: DOCUMENTED_ERRORS.AvmAddressWrongHRP,
+    AvmAddressMissing: DOCUMENTED_ERRORS.AvmAddressMissing,
+    AvmAssetNotFound: DOCUMENTED_ERRORS.AvmAssetNotFound,
+  },
+  getBlock: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AvmNotLinearized: DOCUMENTED_ERRORS.AvmNotLinearized,
+    CouldntGetBlockWithIdNotFound: DOCUMENTED_ERRORS.CouldntGetBlockWithIdNotFound,
+  },
+  getBlockByHeight: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AvmNotLinearized: DOCUMENTED_ERRORS.AvmNotLinearized,
+    CouldntGetBlockAtHeightNotFound: DOCUMENTED_ERRORS.CouldntGetBlockAtHeightNotFound,
+  },
+  getHeight: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AvmNotLinearized: DOCUMENTED_ERRORS.AvmNotLinearized,
+  },
+  getTx: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AvmNilTxID: DOCUMENTED_ERRORS.AvmNilTxID,
+    AvmNotFound: DOCUMENTED_ERRORS.AvmNotFound,
+  },
+  getTxFee: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  getTxStatus: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument, AvmNilTxID: DOCUMENTED_ERRORS.AvmNilTxID },
+  getUTXOs: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    UTXONoAddresses: DOCUMENTED_ERRORS.UTXONoAddresses,
+    UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
+    ProblemParsingSourceChainIDThereIsNoID: DOCUMENTED_ERRORS.ProblemParsingSourceChainIDThereIsNoID,
+    CouldntParseAddressExpectedHrpButGot: DOCUMENTED_ERRORS.CouldntParseAddressExpectedHrpButGot,
+  },
+  issueTx: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
+    TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
+    AvmTxWrongNetworkID: DOCUMENTED_ERRORS.AvmTxWrongNetworkID,
+    AvmTxWrongChainID: DOCUMENTED_ERRORS.AvmTxWrongChainID,
+    AvmTxMissingUTXO: DOCUMENTED_ERRORS.AvmTxMissingUTXO,
+  },
 } as const;
 
 /**
  * AvalancheGo X-Chain API (AVM)
  *
- * The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
+ * The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and
+ * of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release
+ * v1.14.2; methods carry the releases that serve them.
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
  */
 export class XChainClient extends JsonRpcClient<XChainClientErrors> {
-  protected override readonly wireNames = { getAddressTxs: 'avm.getAddressTxs', getAllBalances: 'avm.getAllBalances', getAssetDescription: 'avm.getAssetDescription', getBalance: 'avm.getBalance', getBlock: 'avm.getBlock', getBlockByHeight: 'avm.getBlockByHeight', getHeight: 'avm.getHeight', getTx: 'avm.getTx', getTxFee: 'avm.getTxFee', getTxStatus: 'avm.getTxStatus', getUTXOs: 'avm.getUTXOs', issueTx: 'avm.issueTx' };
+  protected override readonly wireNames = {
+    getAddressTxs: 'avm.getAddressTxs',
+    getAllBalances: 'avm.getAllBalances',
+    getAssetDescription: 'avm.getAssetDescription',
+    getBalance: 'avm.getBalance',
+    getBlock: 'avm.getBlock',
+    getBlockByHeight: 'avm.getBlockByHeight',
+    getHeight: 'avm.getHeight',
+    getTx: 'avm.getTx',
+    getTxFee: 'avm.getTxFee',
+    getTxStatus: 'avm.getTxStatus',
+    getUTXOs: 'avm.getUTXOs',
+    issueTx: 'avm.issueTx',
+  };
 
   constructor(options: XChainClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}', { blockchainID: options.blockchainID ?? 'X' }, {
-  'avm.getAddressTxs': {
-    lastVersion: 'v1.13.0',
-    removedIn: 'v1.13.1',
-  },
-  'avm.getBlock': {
-    since: 'v1.9.12',
-  },
-  'avm.getBlockByHeight': {
-    since: 'v1.9.12',
-  },
-  'avm.getHeight': {
-    since: 'v1.9.12',
-  },
-  'avm.getTxFee': {
-    since: 'v1.12.2',
-  },
-});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/bc/{blockchainID}',
+      { blockchainID: options.blockchainID ?? 'X' },
+      {
+        'avm.getAddressTxs': {
+          lastVersion: 'v1.13.0',
+          removedIn: 'v1.13.1',
+        },
+        'avm.getBlock': {
+          since: 'v1.9.12',
+        },
+        'avm.getBlockByHeight': {
+          since: 'v1.9.12',
+        },
+        'avm.getHeight': {
+          since: 'v1.9.12',
+        },
+        'avm.getTxFee': {
+          since: 'v1.12.2',
+        },
+      },
+    );
   }
 
   /**
    * Lists, page by page, the IDs of transactions that changed an address's balance of one asset.
    *
-   * Returns the IDs of accepted transactions that changed how much of asset `assetID` the address `address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced one. The list comes from the node's address-transaction index, which exists only when the chain's config sets `index-transactions`; a node without it answers `txIDs: null` rather than failing. Results are paged: `cursor` is an offset into the address's list for that asset, and the answer's `cursor` (the given cursor plus the number of IDs returned) is where the next page starts. `pageSize` defaults to 1024 and larger values are refused, not clamped.
+   * Returns the IDs of accepted transactions that changed how much of asset `assetID` the address
+   * `address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced
+   * one. The list comes from the node's address-transaction index, which exists only when the chain's
+   * config sets `index-transactions`; a node without it answers `txIDs: null` rather than failing.
+   * Results are paged: `cursor` is an offset into the address's list for that asset, and the answer's
+   * `cursor` (the given cursor plus the number of IDs returned) is where the next page starts.
+   * `pageSize` defaults to 1024 and larger values are refused, not clamped.
    *
    * **Where the prose docs differ from the node:**
-   * - The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.
-   * - The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.
-   * - The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.
+   * - The API description makes `index-transactions` a precondition, implying an error without it; a
+   *   node without the index answers successfully with `txIDs: null` and `cursor` unchanged.
+   * - The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no
+   *   IDs.
+   * - The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values
+   *   above 1024 instead of clamping them.
    *
-   * JSON-RPC method `avm.getAddressTxs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Last served by v1.13.0; removed in v1.13.1.
+   * JSON-RPC method `avm.getAddressTxs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Last served by
+   * v1.13.0; removed in v1.13.1.
    *
    * @param params - The params, sent by name ({@link AvmGetAddressTxsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetAddressTxsResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: pageSize > maximum allowed (1024)
-   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
-   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse address "": no separator found in address
+   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
+   *         address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
+   *         address "": no separator found in address
    * @throws {@link JsonRpcError} -32000: specified `assetID` is invalid: asset '' not found
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any
+   *             more: use an external indexer (the index API at /ext/index/X/tx only lists accepted
+   *             transactions in acceptance order).
    */
   getAddressTxs(params: AvmGetAddressTxsParams, options?: CallOptions): Promise<AvmGetAddressTxsResult> {
     return this.request<AvmGetAddressTxsResult>('avm.getAddressTxs', params, options, ERRORS.getAddressTxs);
@@ -129,20 +301,32 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   /**
    * Returns every asset an address holds on this chain, with the amount of each.
    *
-   * Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it has one (e.g. `AVAX`), otherwise by its ID. Assets come in no particular order.
+   * Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 owner
+   * set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it
+   * shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it
+   * has one (e.g. `AVAX`), otherwise by its ID. Assets come in no particular order.
    *
    * **Where the prose docs differ from the node:**
-   * - The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.
+   * - The API description lists `address` as the only param; the node also takes `includePartial`
+   *   (default false), without which shared and still-locked UTXOs are left out of the balances.
    *
    * JSON-RPC method `avm.getAllBalances` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetAllBalancesParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetAllBalancesResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got "11111111111111111111111111111111LpoYY"
-   * @throws {@link JsonRpcError} -32000: problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
-   * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no separator found in address
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address
+   *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected
+   *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got
+   *         "11111111111111111111111111111111LpoYY"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
+   *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
+   *         separator found in address
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
    */
   getAllBalances(params: AvmGetAllBalancesParams, options?: CallOptions): Promise<AvmGetAllBalancesResult> {
@@ -152,44 +336,70 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   /**
    * Returns an asset's ID, name, symbol and denomination.
    *
-   * Looks up the transaction that created the asset and returns the name, symbol and denomination it set. `denomination` is a display scale: with denomination d, an amount of n units is shown as n / 10^d (AVAX has 9). The asset can be given by ID or alias; the native asset's ID differs between networks.
+   * Looks up the transaction that created the asset and returns the name, symbol and denomination it
+   * set. `denomination` is a display scale: with denomination d, an amount of n units is shown as n /
+   * 10^d (AVAX has 9). The asset can be given by ID or alias; the native asset's ID differs between
+   * networks.
    *
    * **Where the prose docs differ from the node:**
-   * - The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).
-   * - The documented response text ends with a stray backtick after the JSON, so it does not parse as written.
+   * - The API description's signature spells the field `assetId`; the node sends `assetID` (on input any
+   *   casing binds, as keys match case-insensitively).
+   * - The documented response text ends with a stray backtick after the JSON, so it does not parse as
+   *   written.
    *
    * JSON-RPC method `avm.getAssetDescription` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetAssetDescriptionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetAssetDescriptionResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: asset 'FOO' not found
    * @throws {@link JsonRpcError} -32000: not found
    * @throws {@link JsonRpcError} -32000: transaction doesn't create an asset
    */
-  getAssetDescription(params: AvmGetAssetDescriptionParams, options?: CallOptions): Promise<AvmGetAssetDescriptionResult> {
-    return this.request<AvmGetAssetDescriptionResult>('avm.getAssetDescription', params, options, ERRORS.getAssetDescription);
+  getAssetDescription(
+    params: AvmGetAssetDescriptionParams,
+    options?: CallOptions,
+  ): Promise<AvmGetAssetDescriptionResult> {
+    return this.request<AvmGetAssetDescriptionResult>(
+      'avm.getAssetDescription',
+      params,
+      options,
+      ERRORS.getAssetDescription,
+    );
   }
 
   /**
    * Returns how much of one asset an address holds, and the UTXOs that make up the amount.
    *
-   * Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted.
+   * Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a 1-of-1
+   * owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers
+   * UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted.
    *
    * **Where the prose docs differ from the node:**
-   * - The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.
-   * - The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.
+   * - The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node
+   *   always sends `utxoIDs` too.
+   * - The API description lists `address` and `assetID` only; the node also takes `includePartial`
+   *   (default false), without which shared and still-locked UTXOs are not counted.
    *
    * JSON-RPC method `avm.getBalance` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetBalanceResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got "11111111111111111111111111111111LpoYY"
-   * @throws {@link JsonRpcError} -32000: problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
-   * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no separator found in address
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address
+   *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected
+   *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got
+   *         "11111111111111111111111111111111LpoYY"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
+   *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
+   *         separator found in address
    * @throws {@link JsonRpcError} -32000: asset 'FOO' not found
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
    */
@@ -200,65 +410,108 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   /**
    * Returns a block of this chain by its ID.
    *
-   * Returns an accepted (or currently processing) block by ID, in hex or as JSON. In JSON the block carries its parent ID, height, timestamp, an unused Merkle root, its transactions (each JSON-encoded as by `avm.getTx`) and its own ID. Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.
+   * Returns an accepted (or currently processing) block by ID, in hex or as JSON. In JSON the block
+   * carries its parent ID, height, timestamp, an unused Merkle root, its transactions (each JSON-encoded
+   * as by `avm.getTx`) and its own ID. Only chains that have been linearized (the X-Chain since the
+   * Cortina upgrade) have blocks.
    *
    * **Where the prose docs differ from the node:**
-   * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.
-   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
+   * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block
+   *   (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks
+   *   are AVM standard blocks (type ID 20), as in the examples here.
+   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no
+   *   checksum) and `hexc` (same as `hex`), case-insensitively.
    *
-   * JSON-RPC method `avm.getBlock` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
+   * JSON-RPC method `avm.getBlock` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since
+   * AvalancheGo v1.9.12.
    *
    * @param params - The params, sent by name ({@link AvmGetBlockParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetBlockResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: chain is not linearized
-   * @throws {@link JsonRpcError} -32000: couldn't get block with id tXJ4xwmR8soHE6DzRNMQPtiwQvuYsHn6eLLBzo2moDqBquqy6: not found
+   * @throws {@link JsonRpcError} -32000: couldn't get block with id
+   *         tXJ4xwmR8soHE6DzRNMQPtiwQvuYsHn6eLLBzo2moDqBquqy6: not found
    */
-  getBlock(params: AvmGetBlockParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<AvmGetBlockResult, 'block'> & { block: AvmBlock }>;
-  getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockResult, 'block'> & { block: EncodedBytes }>;
-  getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockResult>;
-  getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockResult> {
+  getBlock(
+    params: AvmGetBlockParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockResult, 'block'> & { block: AvmBlock }>;
+  getBlock(
+    params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockResult, 'block'> & { block: EncodedBytes }>;
+  getBlock(
+    params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockResult>;
+  getBlock(
+    params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockResult> {
     return this.request<AvmGetBlockResult>('avm.getBlock', params, options, ERRORS.getBlock);
   }
 
   /**
    * Returns the accepted block at a height of this chain.
    *
-   * Returns the accepted block at height `height`, in hex or as JSON (same shapes as `avm.getBlock`). Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.
+   * Returns the accepted block at height `height`, in hex or as JSON (same shapes as `avm.getBlock`).
+   * Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.
    *
    * **Where the prose docs differ from the node:**
-   * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.
-   * - The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is ignored, so such a call returns the block at height 0).
+   * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block
+   *   (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks
+   *   are AVM standard blocks (type ID 20), as in the examples here.
+   * - The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight`
+   *   key is ignored, so such a call returns the block at height 0).
    * - The API description types `height` as a decimal string; the node also accepts a bare JSON number.
-   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
+   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no
+   *   checksum) and `hexc` (same as `hex`), case-insensitively.
    *
-   * JSON-RPC method `avm.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
+   * JSON-RPC method `avm.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served
+   * since AvalancheGo v1.9.12.
    *
    * @param params - The params, sent by name ({@link AvmGetBlockByHeightParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetBlockByHeightResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: chain is not linearized
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 275686313486: not found
    */
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: AvmBlock }>;
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult>;
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult> {
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: AvmBlock }>;
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockByHeightResult>;
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockByHeightResult> {
     return this.request<AvmGetBlockByHeightResult>('avm.getBlockByHeight', params, options, ERRORS.getBlockByHeight);
   }
 
   /**
    * Returns the height of the last accepted block.
    *
-   * Returns the height of this chain's last accepted block. Fails on a chain that has not been linearized.
+   * Returns the height of this chain's last accepted block. Fails on a chain that has not been
+   * linearized.
    *
-   * JSON-RPC method `avm.getHeight` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
+   * JSON-RPC method `avm.getHeight` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since
+   * AvalancheGo v1.9.12.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetHeightResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: chain is not linearized
    */
   getHeight(options?: CallOptions): Promise<AvmGetHeightResult> {
@@ -268,41 +521,61 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   /**
    * Returns an accepted transaction by its ID.
    *
-   * Returns an accepted transaction, as hex bytes or as a JSON object (`unsignedTx`, `credentials`, `id`; integers inside are bare numbers, addresses chain-prefixed). Transactions the node has not accepted fail with "not found"; this is also how to tell whether a transaction was accepted.
+   * Returns an accepted transaction, as hex bytes or as a JSON object (`unsignedTx`, `credentials`,
+   * `id`; integers inside are bare numbers, addresses chain-prefixed). Transactions the node has not
+   * accepted fail with "not found"; this is also how to tell whether a transaction was accepted.
    *
    * **Where the prose docs differ from the node:**
-   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
+   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no
+   *   checksum) and `hexc` (same as `hex`), case-insensitively.
    *
    * JSON-RPC method `avm.getTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetTxParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetTxResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: nil transaction ID
    * @throws {@link JsonRpcError} -32000: not found
    */
-  getTx(params: AvmGetTxParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: AvmTx }>;
-  getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: EncodedBytes }>;
-  getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetTxResult>;
-  getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetTxResult> {
+  getTx(
+    params: AvmGetTxParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: AvmTx }>;
+  getTx(
+    params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: EncodedBytes }>;
+  getTx(
+    params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetTxResult>;
+  getTx(
+    params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetTxResult> {
     return this.request<AvmGetTxResult>('avm.getTx', params, options, ERRORS.getTx);
   }
 
   /**
    * Returns the chain's static transaction fees.
    *
-   * Returns the fee charged for a transaction (`txFee`) and for an asset-creation transaction (`createAssetTxFee`), in the smallest unit of the chain's fee asset (nAVAX on the X-Chain).
+   * Returns the fee charged for a transaction (`txFee`) and for an asset-creation transaction
+   * (`createAssetTxFee`), in the smallest unit of the chain's fee asset (nAVAX on the X-Chain).
    *
    * **Where the prose docs differ from the node:**
-   * - The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key out.
+   * - The documented request is not valid JSON (a comma after `method` and no `params`), so a node
+   *   answers it with a -32700 parse error; send `params` as `{}` or leave the key out.
    * - The documented response has no `id`; the node always echoes the request's `id`.
    *
-   * JSON-RPC method `avm.getTxFee` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.12.2.
+   * JSON-RPC method `avm.getTxFee` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since
+   * AvalancheGo v1.12.2.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetTxFeeResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    */
   getTxFee(options?: CallOptions): Promise<AvmGetTxFeeResult> {
     return this.request<AvmGetTxFeeResult>('avm.getTxFee', {}, options, ERRORS.getTxFee);
@@ -311,17 +584,20 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   /**
    * Tells whether the node has accepted a transaction.
    *
-   * Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise (including while it is still processing).
+   * Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise
+   * (including while it is still processing).
    *
    * **Where the prose docs differ from the node:**
-   * - The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.
+   * - The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the
+   *   node answers only `Accepted` or `Unknown`.
    *
    * JSON-RPC method `avm.getTxStatus` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetTxStatusParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetTxStatusResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: nil transaction ID
    * @deprecated Since AvalancheGo v1.10.0. Use `avm.getTx` instead ({@link XChainClient.getTx}).
    */
@@ -332,25 +608,38 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   /**
    * Lists the UTXOs that reference any of the given addresses, page by page.
    *
-   * Returns the UTXOs owned (at least partly) by any of `addresses`, encoded as bytes. With `sourceChain` it returns instead the atomic UTXOs that chain exported to this one and that are not yet imported (what an import transaction consumes). At most `limit` UTXOs come back (1024 when omitted, 0 or larger). `endIndex` marks the last UTXO returned: pass it as `startIndex` to get the next page. Fewer than `limit` UTXOs means the listing is complete; exactly `limit` means more may exist. Pages are not a snapshot: a UTXO can appear twice and the set can change between calls.
+   * Returns the UTXOs owned (at least partly) by any of `addresses`, encoded as bytes. With
+   * `sourceChain` it returns instead the atomic UTXOs that chain exported to this one and that are not
+   * yet imported (what an import transaction consumes). At most `limit` UTXOs come back (1024 when
+   * omitted, 0 or larger). `endIndex` marks the last UTXO returned: pass it as `startIndex` to get the
+   * next page. Fewer than `limit` UTXOs means the listing is complete; exactly `limit` means more may
+   * exist. Pages are not a snapshot: a UTXO can appear twice and the set can change between calls.
    *
    * **Where the prose docs differ from the node:**
    * - The API description lists an optional `sourceChain` in the result; the node never sends it.
-   * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
-   * - The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`.
+   * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
+   *   and `hexc`.
+   * - The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the
+   *   request's `id`.
    *
    * JSON-RPC method `avm.getUTXOs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetUTXOsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetUTXOsResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: no addresses provided
    * @throws {@link JsonRpcError} -32000: number of addresses given, 1025, exceeds maximum, 1024
-   * @throws {@link JsonRpcError} -32000: problem parsing source chainID "Q": there is no ID with alias: Q
-   * @throws {@link JsonRpcError} -32000: couldn't parse address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: problem parsing source chainID "Q": there is no ID with alias:
+   *         Q
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
    */
-  getUTXOs(params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmGetUTXOsResult> {
+  getUTXOs(
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<AvmGetUTXOsResult> {
     return this.request<AvmGetUTXOsResult>('avm.getUTXOs', params, options, ERRORS.getUTXOs);
   }
 
@@ -358,34 +647,62 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * Every item of `avm.getUTXOs` across all pages, for `for await`: each page continues where the last ended, the
    * first short page is the last, and an item a later page repeats is given once.
    */
-  getUTXOsAll(params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): AsyncGenerator<AvmGetUTXOsResult['utxos'][number], void, undefined> {
-    return this.paginate<AvmGetUTXOsResult['utxos'][number]>('avm.getUTXOs', params, options, ERRORS.getUTXOs, { cursorParam: 'startIndex', cursorField: 'endIndex', pageSizeParam: 'limit', maxPageSize: 1024, itemsField: 'utxos' });
+  getUTXOsAll(
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): AsyncGenerator<AvmGetUTXOsResult['utxos'][number], void, undefined> {
+    return this.paginate<AvmGetUTXOsResult['utxos'][number]>(
+      'avm.getUTXOs',
+      params,
+      options,
+      ERRORS.getUTXOs,
+      {
+        cursorParam: 'startIndex',
+        cursorField: 'endIndex',
+        pageSizeParam: 'limit',
+        maxPageSize: 1024,
+        itemsField: 'utxos',
+      },
+    );
   }
 
   /**
    * Submits a signed transaction to the chain.
    *
-   * Parses the signed transaction, adds it to the node's mempool and gossips it, and returns its ID. Success means the transaction was accepted into the mempool, not that it was accepted by the chain: poll `avm.getTx` for that. Issuing a transaction already in the mempool succeeds again with the same ID. A transaction that fails verification (spent or unknown inputs, wrong fee, bad signatures) fails the call with the verifier's message.
+   * Parses the signed transaction, adds it to the node's mempool and gossips it, and returns its ID.
+   * Success means the transaction was accepted into the mempool, not that it was accepted by the chain:
+   * poll `avm.getTx` for that. Issuing a transaction already in the mempool succeeds again with the same
+   * ID. A transaction that fails verification (spent or unknown inputs, wrong fee, bad signatures) fails
+   * the call with the verifier's message.
    *
    * **Where the prose docs differ from the node:**
-   * - The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.
-   * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.
-   * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+   * - The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM
+   *   codec does not know as a transaction), so a real node fails to parse them; the example sends a
+   *   real X-Chain export transaction instead.
+   * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the
+   *   transaction's ID, the SHA-256 of its bytes.
+   * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
+   *   and `hexc`.
    *
    * JSON-RPC method `avm.issueTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmIssueTxParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmIssueTxResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: tx has wrong network ID
    * @throws {@link JsonRpcError} -32000: tx has wrong chain ID
-   * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
+   * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo
+   *         26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    */
-  issueTx(params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmIssueTxResult> {
+  issueTx(
+    params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<AvmIssueTxResult> {
     return this.request<AvmIssueTxResult>('avm.issueTx', params, options, ERRORS.issueTx);
   }
 }

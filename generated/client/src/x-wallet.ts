@@ -17,52 +17,106 @@ export interface XWalletClientOptions extends ClientOptions {
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XWalletClientErrors = {
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
+  issueTx:
+    | 'InvalidArgument'
+    | 'TxMissingHexPrefix'
+    | 'TxBadChecksum'
+    | 'TxUnsupportedEncoding'
+    | 'AvmTxWrongNetworkID'
+    | 'AvmTxWrongChainID'
+    | 'AvmTxMissingUTXO';
 };
 
+/** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
+const DOCUMENTED_ERRORS = {
+  InvalidArgument: [
+    -32000,
+    new RegExp(
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
+      'documentation for example calls$',
+    ),
+  ],
+  TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
+  TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
+  AvmTxWrongNetworkID: [-32000, /^tx has wrong network ID$/],
+  AvmTxWrongChainID: [-32000, /^tx has wrong chain ID$/],
+  AvmTxMissingUTXO: [-32000, /^failed to verify transfer: failed to get utxo [1-9A-HJ-NP-Za-km-z]+: not found$/],
+} as const;
+
+/** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
-  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/], AvmTxWrongNetworkID: [-32000, /^tx has wrong network ID$/], AvmTxWrongChainID: [-32000, /^tx has wrong chain ID$/], AvmTxMissingUTXO: [-32000, /^failed to verify transfer: failed to get utxo [1-9A-HJ-NP-Za-km-z]+: not found$/] },
+  issueTx: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
+    TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
+    AvmTxWrongNetworkID: DOCUMENTED_ERRORS.AvmTxWrongNetworkID,
+    AvmTxWrongChainID: DOCUMENTED_ERRORS.AvmTxWrongChainID,
+    AvmTxMissingUTXO: DOCUMENTED_ERRORS.AvmTxMissingUTXO,
+  },
 } as const;
 
 /**
  * AvalancheGo X-Chain wallet API
  *
- * The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its UTXOs.
+ * The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its
+ * UTXOs.
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
 export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
-  protected override readonly wireNames = { issueTx: 'wallet.issueTx' };
+  protected override readonly wireNames = {
+    issueTx: 'wallet.issueTx',
+  };
 
   constructor(options: XWalletClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' }, {});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/bc/{blockchainID}/wallet',
+      { blockchainID: options.blockchainID ?? 'X' },
+      {},
+    );
   }
 
   /**
    * Submits a signed transaction through the node's wallet service.
    *
-   * Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the transaction will be accepted: it tracks the transaction as pending and puts it in the mempool without verifying it, or, while earlier wallet transactions are still pending, queues it and issues it once they are decided. Returns the transaction's ID; issuing one that is already pending returns its ID again.
+   * Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the transaction
+   * will be accepted: it tracks the transaction as pending and puts it in the mempool without verifying
+   * it, or, while earlier wallet transactions are still pending, queues it and issues it once they are
+   * decided. Returns the transaction's ID; issuing one that is already pending returns its ID again.
    *
    * **Where the prose docs differ from the node:**
-   * - The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.
-   * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.
-   * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
+   * - The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM
+   *   codec does not know as a transaction), so a real node fails to parse them; the example sends a
+   *   real X-Chain export transaction instead.
+   * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the
+   *   transaction's ID, the SHA-256 of its bytes.
+   * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
+   *   and `hexc`.
    *
    * JSON-RPC method `wallet.issueTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
    *
    * @param params - The params, sent by name ({@link WalletIssueTxParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link WalletIssueTxResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: tx has wrong network ID
    * @throws {@link JsonRpcError} -32000: tx has wrong chain ID
-   * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
+   * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo
+   *         26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
    */
-  issueTx(params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<WalletIssueTxResult> {
+  issueTx(
+    params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<WalletIssueTxResult> {
     return this.request<WalletIssueTxResult>('wallet.issueTx', params, options, ERRORS.issueTx);
   }
 }

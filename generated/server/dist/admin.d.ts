@@ -7,7 +7,9 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
 * Handlers of AvalancheGo Admin API, one per JSON-RPC method, keyed by its client method name.
 *
-* The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.
+* The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling.
+* Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on
+* public API servers.
 */
 export interface AdminHandlers {
 	/**
@@ -15,7 +17,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.alias` at `/ext/admin`.
 	*
-	* @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the
+	*          node profile sends as -32000 with its message) to fail the call.
 	*/
 	alias(params: AdminAliasParams, context: HandlerContext): Answer<AdminAliasResult>;
 	/**
@@ -23,7 +26,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.aliasChain` at `/ext/admin`.
 	*
-	* @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the
+	*          node profile sends as -32000 with its message) to fail the call.
 	*/
 	aliasChain(params: AdminAliasChainParams, context: HandlerContext): Answer<AdminAliasChainResult>;
 	/**
@@ -31,7 +35,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.getChainAliases` at `/ext/admin`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getChainAliases(params: AdminGetChainAliasesParams, context: HandlerContext): Answer<AdminGetChainAliasesResult>;
 	/**
@@ -39,7 +44,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.getLoggerLevel` at `/ext/admin`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getLoggerLevel(params: AdminGetLoggerLevelParams, context: HandlerContext): Answer<AdminGetLoggerLevelResult>;
 	/**
@@ -47,7 +53,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.loadVMs` at `/ext/admin`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	loadVMs(params: Record<string, never>, context: HandlerContext): Answer<AdminLoadVMsResult>;
 	/**
@@ -55,7 +62,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.lockProfile` at `/ext/admin`.
 	*
-	* @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the
+	*          node profile sends as -32000 with its message) to fail the call.
 	*/
 	lockProfile(params: Record<string, never>, context: HandlerContext): Answer<AdminLockProfileResult>;
 	/**
@@ -63,7 +71,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.memoryProfile` at `/ext/admin`.
 	*
-	* @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the
+	*          node profile sends as -32000 with its message) to fail the call.
 	*/
 	memoryProfile(params: Record<string, never>, context: HandlerContext): Answer<AdminMemoryProfileResult>;
 	/**
@@ -71,7 +80,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.setLoggerLevel` at `/ext/admin`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	setLoggerLevel(params: AdminSetLoggerLevelParams, context: HandlerContext): Answer<AdminSetLoggerLevelResult>;
 	/**
@@ -79,7 +89,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.startCPUProfiler` at `/ext/admin`.
 	*
-	* @returns An empty object once profiling has started. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns An empty object once profiling has started. Throw an RpcError (or any Error, which the node
+	*          profile sends as -32000 with its message) to fail the call.
 	*/
 	startCPUProfiler(params: Record<string, never>, context: HandlerContext): Answer<AdminStartCPUProfilerResult>;
 	/**
@@ -87,7 +98,8 @@ export interface AdminHandlers {
 	*
 	* Answers `admin.stopCPUProfiler` at `/ext/admin`.
 	*
-	* @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the
+	*          node profile sends as -32000 with its message) to fail the call.
 	*/
 	stopCPUProfiler(params: Record<string, never>, context: HandlerContext): Answer<AdminStopCPUProfilerResult>;
 }

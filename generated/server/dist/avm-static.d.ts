@@ -7,7 +7,8 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
 * Handlers of AvalancheGo AVM static API, one per JSON-RPC method, keyed by its client method name.
 *
-* The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM chain. Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.
+* The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM chain.
+* Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.
 */
 export interface AvmStaticHandlers {
 	/**
@@ -15,7 +16,8 @@ export interface AvmStaticHandlers {
 	*
 	* Answers `avm.buildGenesis` at `/ext/vm/avm`. Last served by v1.10.17; removed in v1.10.18.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	buildGenesis(params: AvmBuildGenesisParams, context: HandlerContext): Answer<AvmBuildGenesisResult>;
 }

@@ -5,9 +5,14 @@ import type { DevFundParams, DevFundResult, DevIncreaseTimeParams, DevIncreaseTi
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
-* Handlers of Mock node development controls, one per JSON-RPC method, keyed by its client method name.
+* Handlers of Mock node development controls, one per JSON-RPC method, keyed by its client method
+* name.
 *
-* Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain time, mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the funded accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`: `npm run conform` never calls these methods on a node.
+* Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain time,
+* mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the
+* funded accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development
+* controls are on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`:
+* `npm run conform` never calls these methods on a node.
 */
 export interface DevHandlers {
 	/**
@@ -15,7 +20,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.snapshot` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	snapshot(params: Record<string, never>, context: HandlerContext): Answer<DevSnapshotResult>;
 	/**
@@ -23,7 +29,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.revert` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	revert(params: DevRevertParams, context: HandlerContext): Answer<DevRevertResult>;
 	/**
@@ -31,7 +38,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.setTime` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	setTime(params: DevSetTimeParams, context: HandlerContext): Answer<DevSetTimeResult>;
 	/**
@@ -39,7 +47,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.increaseTime` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	increaseTime(params: DevIncreaseTimeParams, context: HandlerContext): Answer<DevIncreaseTimeResult>;
 	/**
@@ -47,7 +56,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.mine` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	mine(params: DevMineParams, context: HandlerContext): Answer<DevMineResult>;
 	/**
@@ -55,7 +65,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.fund` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	fund(params: DevFundParams, context: HandlerContext): Answer<DevFundResult>;
 	/**
@@ -63,7 +74,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.setFeeState` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	setFeeState(params: DevSetFeeStateParams, context: HandlerContext): Answer<DevSetFeeStateResult>;
 	/**
@@ -71,7 +83,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.reset` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	reset(params: Record<string, never>, context: HandlerContext): Answer<DevResetResult>;
 	/**
@@ -79,7 +92,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.setAutomine` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	setAutomine(params: DevSetAutomineParams, context: HandlerContext): Answer<DevSetAutomineResult>;
 	/**
@@ -87,7 +101,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.setIntervalMining` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	setIntervalMining(params: DevSetIntervalMiningParams, context: HandlerContext): Answer<DevSetIntervalMiningResult>;
 	/**
@@ -95,7 +110,8 @@ export interface DevHandlers {
 	*
 	* Answers `dev.listAccounts` at `/ext/dev`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	listAccounts(params: Record<string, never>, context: HandlerContext): Answer<DevListAccountsResult>;
 }

@@ -7,7 +7,11 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
 * Handlers of AvalancheGo Health API, one per JSON-RPC method, keyed by its client method name.
 *
-* The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by default (`--api-health-enabled`, default true).
+* The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers
+* and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and
+* `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by
+* `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by
+* default (`--api-health-enabled`, default true).
 */
 export interface HealthHandlers {
 	/**
@@ -15,7 +19,8 @@ export interface HealthHandlers {
 	*
 	* Answers `health.health` at `/ext/health`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	health(params: HealthHealthParams, context: HandlerContext): Answer<HealthHealthResult>;
 	/**
@@ -23,7 +28,8 @@ export interface HealthHandlers {
 	*
 	* Answers `health.readiness` at `/ext/health`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	readiness(params: HealthReadinessParams, context: HandlerContext): Answer<HealthReadinessResult>;
 	/**
@@ -31,7 +37,8 @@ export interface HealthHandlers {
 	*
 	* Answers `health.liveness` at `/ext/health`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	liveness(params: HealthLivenessParams, context: HandlerContext): Answer<HealthLivenessResult>;
 }

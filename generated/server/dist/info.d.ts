@@ -7,7 +7,11 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
 * Handlers of AvalancheGo Info API, one per JSON-RPC method, keyed by its client method name.
 *
-* Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade schedule and ACP votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls `info.getBlockchainID` and `info.getNetworkID`). Served by default (`--api-info-enabled`, default true).
+* Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the
+* node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade
+* schedule and ACP votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls
+* `info.getBlockchainID` and `info.getNetworkID`). Served by default (`--api-info-enabled`, default
+* true).
 */
 export interface InfoHandlers {
 	/**
@@ -15,7 +19,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getNetworkID` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getNetworkID(params: Record<string, never>, context: HandlerContext): Answer<InfoGetNetworkIDResult>;
 	/**
@@ -23,7 +28,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getNetworkName` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getNetworkName(params: Record<string, never>, context: HandlerContext): Answer<InfoGetNetworkNameResult>;
 	/**
@@ -31,7 +37,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getBlockchainID` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getBlockchainID(params: InfoGetBlockchainIDParams, context: HandlerContext): Answer<InfoGetBlockchainIDResult>;
 	/**
@@ -39,7 +46,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getNodeID` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getNodeID(params: Record<string, never>, context: HandlerContext): Answer<InfoGetNodeIDResult>;
 	/**
@@ -47,7 +55,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getNodeIP` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getNodeIP(params: Record<string, never>, context: HandlerContext): Answer<InfoGetNodeIPResult>;
 	/**
@@ -55,7 +64,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getNodeVersion` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getNodeVersion(params: Record<string, never>, context: HandlerContext): Answer<InfoGetNodeVersionResult>;
 	/**
@@ -63,7 +73,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getVMs` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getVMs(params: Record<string, never>, context: HandlerContext): Answer<InfoGetVMsResult>;
 	/**
@@ -71,8 +82,10 @@ export interface InfoHandlers {
 	*
 	* Answers `info.getTxFee` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.12.2. Replacement: avm.getTxFee for the X-Chain fees; platform.getFeeConfig and platform.getFeeState for the P-Chain
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.12.2. Replacement: avm.getTxFee for the X-Chain fees;
+	*             platform.getFeeConfig and platform.getFeeState for the P-Chain
 	*/
 	getTxFee(params: Record<string, never>, context: HandlerContext): Answer<InfoGetTxFeeResult>;
 	/**
@@ -80,7 +93,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.isBootstrapped` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	isBootstrapped(params: InfoIsBootstrappedParams, context: HandlerContext): Answer<InfoIsBootstrappedResult>;
 	/**
@@ -88,7 +102,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.peers` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	peers(params: InfoPeersParams, context: HandlerContext): Answer<InfoPeersResult>;
 	/**
@@ -96,7 +111,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.uptime` at `/ext/info`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	uptime(params: InfoUptimeParams, context: HandlerContext): Answer<InfoUptimeResult>;
 	/**
@@ -104,7 +120,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.upgrades` at `/ext/info`. Served since AvalancheGo v1.11.11.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	upgrades(params: Record<string, never>, context: HandlerContext): Answer<InfoUpgradesResult>;
 	/**
@@ -112,7 +129,8 @@ export interface InfoHandlers {
 	*
 	* Answers `info.acps` at `/ext/info`. Served since AvalancheGo v1.10.18.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	acps(params: Record<string, never>, context: HandlerContext): Answer<InfoAcpsResult>;
 }

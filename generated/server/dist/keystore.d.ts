@@ -7,7 +7,10 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
 * Handlers of AvalancheGo Keystore API, one per JSON-RPC method, keyed by its client method name.
 *
-* The node's deprecated user store: create, list, export, import and delete users protected by a password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.
+* The node's deprecated user store: create, list, export, import and delete users protected by a
+* password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default
+* false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you
+* do not run.
 */
 export interface KeystoreHandlers {
 	/**
@@ -15,8 +18,10 @@ export interface KeystoreHandlers {
 	*
 	* Answers `keystore.createUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
 	*
-	* @returns An empty object once the user exists. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @returns An empty object once the user exists. Throw an RpcError (or any Error, which the node
+	*          profile sends as -32000 with its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	createUser(params: KeystoreCreateUserParams, context: HandlerContext): Answer<KeystoreCreateUserResult>;
 	/**
@@ -24,8 +29,10 @@ export interface KeystoreHandlers {
 	*
 	* Answers `keystore.deleteUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
 	*
-	* @returns An empty object once the user is gone. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @returns An empty object once the user is gone. Throw an RpcError (or any Error, which the node
+	*          profile sends as -32000 with its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	deleteUser(params: KeystoreDeleteUserParams, context: HandlerContext): Answer<KeystoreDeleteUserResult>;
 	/**
@@ -33,8 +40,10 @@ export interface KeystoreHandlers {
 	*
 	* Answers `keystore.exportUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	exportUser(params: KeystoreExportUserParams, context: HandlerContext): Answer<KeystoreExportUserResult>;
 	/**
@@ -42,8 +51,10 @@ export interface KeystoreHandlers {
 	*
 	* Answers `keystore.importUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
 	*
-	* @returns An empty object once the user exists on this node. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @returns An empty object once the user exists on this node. Throw an RpcError (or any Error, which
+	*          the node profile sends as -32000 with its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	importUser(params: KeystoreImportUserParams, context: HandlerContext): Answer<KeystoreImportUserResult>;
 	/**
@@ -51,8 +62,10 @@ export interface KeystoreHandlers {
 	*
 	* Answers `keystore.listUsers` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
+	*             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
 	*/
 	listUsers(params: Record<string, never>, context: HandlerContext): Answer<KeystoreListUsersResult>;
 }

@@ -5,9 +5,12 @@ import type { PlatformGetBalanceParams, PlatformGetBalanceResult, PlatformGetBlo
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
-* Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by its client method name.
+* Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by its client
+* method name.
 *
-* The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
+* The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and
+* transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2;
+* methods carry the releases that serve them.
 */
 export interface PChainHandlers {
 	/**
@@ -15,7 +18,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getBalance` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	* @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead.
 	*/
 	getBalance(params: PlatformGetBalanceParams, context: HandlerContext): Answer<PlatformGetBalanceResult>;
@@ -24,7 +28,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getBlock` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getBlock(params: PlatformGetBlockParams, context: HandlerContext): Answer<PlatformGetBlockResult>;
 	/**
@@ -32,7 +37,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getBlockByHeight` at `/ext/bc/P`. Served since AvalancheGo v1.10.8.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getBlockByHeight(params: PlatformGetBlockByHeightParams, context: HandlerContext): Answer<PlatformGetBlockByHeightResult>;
 	/**
@@ -40,8 +46,11 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getBlockchains` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the
+	*             blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and
+	*             platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
 	*/
 	getBlockchains(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetBlockchainsResult>;
 	/**
@@ -49,7 +58,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getBlockchainStatus` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getBlockchainStatus(params: PlatformGetBlockchainStatusParams, context: HandlerContext): Answer<PlatformGetBlockchainStatusResult>;
 	/**
@@ -57,7 +67,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getCurrentSupply` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getCurrentSupply(params: PlatformGetCurrentSupplyParams, context: HandlerContext): Answer<PlatformGetCurrentSupplyResult>;
 	/**
@@ -65,7 +76,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getCurrentValidators` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getCurrentValidators(params: PlatformGetCurrentValidatorsParams, context: HandlerContext): Answer<PlatformGetCurrentValidatorsResult>;
 	/**
@@ -73,7 +85,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getFeeConfig` at `/ext/bc/P`. Served since AvalancheGo v1.11.11.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getFeeConfig(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetFeeConfigResult>;
 	/**
@@ -81,7 +94,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getFeeState` at `/ext/bc/P`. Served since AvalancheGo v1.11.11.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getFeeState(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetFeeStateResult>;
 	/**
@@ -89,7 +103,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getHeight` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getHeight(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetHeightResult>;
 	/**
@@ -97,7 +112,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getL1Validator` at `/ext/bc/P`. Served since AvalancheGo v1.11.13.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getL1Validator(params: PlatformGetL1ValidatorParams, context: HandlerContext): Answer<PlatformGetL1ValidatorResult>;
 	/**
@@ -105,7 +121,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getProposedHeight` at `/ext/bc/P`. Served since AvalancheGo v1.11.13.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getProposedHeight(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetProposedHeightResult>;
 	/**
@@ -113,7 +130,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getMinStake` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getMinStake(params: PlatformGetMinStakeParams, context: HandlerContext): Answer<PlatformGetMinStakeResult>;
 	/**
@@ -121,8 +139,10 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getRewardUTXOs` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's
+	*             platform.getUTXOs listing
 	*/
 	getRewardUTXOs(params: PlatformGetRewardUTXOsParams, context: HandlerContext): Answer<PlatformGetRewardUTXOsResult>;
 	/**
@@ -130,8 +150,10 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getStake` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from
+	*             platform.getCurrentValidators
 	*/
 	getStake(params: PlatformGetStakeParams, context: HandlerContext): Answer<PlatformGetStakeResult>;
 	/**
@@ -139,7 +161,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getStakingAssetID` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getStakingAssetID(params: PlatformGetStakingAssetIDParams, context: HandlerContext): Answer<PlatformGetStakingAssetIDResult>;
 	/**
@@ -147,7 +170,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getSubnet` at `/ext/bc/P`. Served since AvalancheGo v1.11.0.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getSubnet(params: PlatformGetSubnetParams, context: HandlerContext): Answer<PlatformGetSubnetResult>;
 	/**
@@ -155,7 +179,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getSubnets` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	* @deprecated Since AvalancheGo v1.9.12. Use `platform.getSubnet` instead.
 	*/
 	getSubnets(params: PlatformGetSubnetsParams, context: HandlerContext): Answer<PlatformGetSubnetsResult>;
@@ -164,7 +189,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getTimestamp` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getTimestamp(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetTimestampResult>;
 	/**
@@ -172,7 +198,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getTotalStake` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getTotalStake(params: PlatformGetTotalStakeParams, context: HandlerContext): Answer<PlatformGetTotalStakeResult>;
 	/**
@@ -180,7 +207,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getTx` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getTx(params: PlatformGetTxParams, context: HandlerContext): Answer<PlatformGetTxResult>;
 	/**
@@ -188,7 +216,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getTxStatus` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getTxStatus(params: PlatformGetTxStatusParams, context: HandlerContext): Answer<PlatformGetTxStatusResult>;
 	/**
@@ -196,7 +225,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getUTXOs` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getUTXOs(params: PlatformGetUTXOsParams, context: HandlerContext): Answer<PlatformGetUTXOsResult>;
 	/**
@@ -204,7 +234,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getValidatorsAt` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getValidatorsAt(params: PlatformGetValidatorsAtParams, context: HandlerContext): Answer<PlatformGetValidatorsAtResult>;
 	/**
@@ -212,7 +243,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getValidatorFeeConfig` at `/ext/bc/P`. Served since AvalancheGo v1.12.2.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getValidatorFeeConfig(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetValidatorFeeConfigResult>;
 	/**
@@ -220,7 +252,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.getValidatorFeeState` at `/ext/bc/P`. Served since AvalancheGo v1.12.2.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getValidatorFeeState(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetValidatorFeeStateResult>;
 	/**
@@ -228,7 +261,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.issueTx` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	issueTx(params: PlatformIssueTxParams, context: HandlerContext): Answer<PlatformIssueTxResult>;
 	/**
@@ -236,7 +270,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.sampleValidators` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	sampleValidators(params: PlatformSampleValidatorsParams, context: HandlerContext): Answer<PlatformSampleValidatorsResult>;
 	/**
@@ -244,7 +279,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.validatedBy` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	validatedBy(params: PlatformValidatedByParams, context: HandlerContext): Answer<PlatformValidatedByResult>;
 	/**
@@ -252,7 +288,8 @@ export interface PChainHandlers {
 	*
 	* Answers `platform.validates` at `/ext/bc/P`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	validates(params: PlatformValidatesParams, context: HandlerContext): Answer<PlatformValidatesResult>;
 }

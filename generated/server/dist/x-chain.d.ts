@@ -7,7 +7,9 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
 * Handlers of AvalancheGo X-Chain API (AVM), one per JSON-RPC method, keyed by its client method name.
 *
-* The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
+* The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and
+* of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release
+* v1.14.2; methods carry the releases that serve them.
 */
 export interface XChainHandlers {
 	/**
@@ -15,8 +17,11 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getAddressTxs` at `/ext/bc/{blockchainID}`. Last served by v1.13.0; removed in v1.13.1.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-	* @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
+	* @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any
+	*             more: use an external indexer (the index API at /ext/index/X/tx only lists accepted
+	*             transactions in acceptance order).
 	*/
 	getAddressTxs(params: AvmGetAddressTxsParams, context: HandlerContext): Answer<AvmGetAddressTxsResult>;
 	/**
@@ -24,7 +29,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getAllBalances` at `/ext/bc/{blockchainID}`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	* @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead.
 	*/
 	getAllBalances(params: AvmGetAllBalancesParams, context: HandlerContext): Answer<AvmGetAllBalancesResult>;
@@ -33,7 +39,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getAssetDescription` at `/ext/bc/{blockchainID}`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getAssetDescription(params: AvmGetAssetDescriptionParams, context: HandlerContext): Answer<AvmGetAssetDescriptionResult>;
 	/**
@@ -41,7 +48,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getBalance` at `/ext/bc/{blockchainID}`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	* @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead.
 	*/
 	getBalance(params: AvmGetBalanceParams, context: HandlerContext): Answer<AvmGetBalanceResult>;
@@ -50,7 +58,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getBlock` at `/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getBlock(params: AvmGetBlockParams, context: HandlerContext): Answer<AvmGetBlockResult>;
 	/**
@@ -58,7 +67,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getBlockByHeight` at `/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getBlockByHeight(params: AvmGetBlockByHeightParams, context: HandlerContext): Answer<AvmGetBlockByHeightResult>;
 	/**
@@ -66,7 +76,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getHeight` at `/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getHeight(params: Record<string, never>, context: HandlerContext): Answer<AvmGetHeightResult>;
 	/**
@@ -74,7 +85,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getTx` at `/ext/bc/{blockchainID}`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getTx(params: AvmGetTxParams, context: HandlerContext): Answer<AvmGetTxResult>;
 	/**
@@ -82,7 +94,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getTxFee` at `/ext/bc/{blockchainID}`. Served since AvalancheGo v1.12.2.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getTxFee(params: Record<string, never>, context: HandlerContext): Answer<AvmGetTxFeeResult>;
 	/**
@@ -90,7 +103,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getTxStatus` at `/ext/bc/{blockchainID}`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	* @deprecated Since AvalancheGo v1.10.0. Use `avm.getTx` instead.
 	*/
 	getTxStatus(params: AvmGetTxStatusParams, context: HandlerContext): Answer<AvmGetTxStatusResult>;
@@ -99,7 +113,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.getUTXOs` at `/ext/bc/{blockchainID}`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	getUTXOs(params: AvmGetUTXOsParams, context: HandlerContext): Answer<AvmGetUTXOsResult>;
 	/**
@@ -107,7 +122,8 @@ export interface XChainHandlers {
 	*
 	* Answers `avm.issueTx` at `/ext/bc/{blockchainID}`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	*/
 	issueTx(params: AvmIssueTxParams, context: HandlerContext): Answer<AvmIssueTxResult>;
 }

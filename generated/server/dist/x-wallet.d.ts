@@ -5,9 +5,11 @@ import type { WalletIssueTxParams, WalletIssueTxResult } from "./types.js";
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
-* Handlers of AvalancheGo X-Chain wallet API, one per JSON-RPC method, keyed by its client method name.
+* Handlers of AvalancheGo X-Chain wallet API, one per JSON-RPC method, keyed by its client method
+* name.
 *
-* The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its UTXOs.
+* The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its
+* UTXOs.
 */
 export interface XWalletHandlers {
 	/**
@@ -15,7 +17,8 @@ export interface XWalletHandlers {
 	*
 	* Answers `wallet.issueTx` at `/ext/bc/{blockchainID}/wallet`.
 	*
-	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+	* @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+	*          its message) to fail the call.
 	* @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead.
 	*/
 	issueTx(params: WalletIssueTxParams, context: HandlerContext): Answer<WalletIssueTxResult>;

@@ -5,16 +5,14 @@ export const devDocument = {
     "title": "Mock node development controls",
     "version": "1.14.2",
     "description": "Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain time, mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the funded accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`: `npm run conform` never calls these methods on a node.",
-    "license": {
-      "name": "Apache-2.0"
-    }
+    "license": { "name": "Apache-2.0" },
   },
   "servers": [
     {
       "name": "Dev",
       "url": "http://127.0.0.1:9650/ext/dev",
-      "summary": "The mock node's development controls."
-    }
+      "summary": "The mock node's development controls.",
+    },
   ],
   "x-mock-only": true,
   "methods": [
@@ -28,36 +26,25 @@ export const devDocument = {
         "name": "snapshotResult",
         "schema": {
           "type": "object",
-          "required": [
-            "snapshotID"
-          ],
+          "required": ["snapshotID"],
           "additionalProperties": false,
           "properties": {
             "snapshotID": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The snapshot's ID, for `dev.revert`."
-            }
-          }
-        }
+              "description": "The snapshot's ID, for `dev.revert`.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "first snapshot",
           "params": [],
-          "result": {
-            "name": "snapshotResult",
-            "value": {
-              "snapshotID": "1"
-            }
-          }
-        }
+          "result": { "name": "snapshotResult", "value": { "snapshotID": "1" } },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "dev.revert",
@@ -69,42 +56,22 @@ export const devDocument = {
           "name": "snapshotID",
           "required": true,
           "description": "An ID `dev.snapshot` returned and no earlier revert discarded.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
-        }
-      ],
-      "result": {
-        "name": "revertResult",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
-        {
-          "code": -32000,
-          "message": "unknown snapshot: 7"
-        }
+      ],
+      "result": { "name": "revertResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "unknown snapshot: 7" },
       ],
       "examples": [
         {
           "name": "back to the first snapshot",
-          "params": [
-            {
-              "name": "snapshotID",
-              "value": "1"
-            }
-          ],
-          "result": {
-            "name": "revertResult",
-            "value": {}
-          }
-        }
+          "params": [{ "name": "snapshotID", "value": "1" }],
+          "result": { "name": "revertResult", "value": {} },
+        },
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "dev.setTime",
@@ -116,62 +83,41 @@ export const devDocument = {
           "name": "timestamp",
           "required": true,
           "description": "The new time, Unix seconds; not before the current chain time.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
           "name": "mine",
           "required": false,
           "description": "Build a P-Chain block at the new time (default true).",
-          "schema": {
-            "type": "boolean"
-          }
-        }
+          "schema": { "type": "boolean" },
+        },
       ],
       "result": {
         "name": "setTimeResult",
         "schema": {
           "type": "object",
-          "required": [
-            "timestamp"
-          ],
+          "required": ["timestamp"],
           "additionalProperties": false,
           "properties": {
             "timestamp": {
               "$ref": "#/components/schemas/Time",
-              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."
-            }
-          }
-        }
+              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it).",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "time 1721015999 is before the chain time 1721016000"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "time 1721015999 is before the chain time 1721016000" },
       ],
       "examples": [
         {
           "name": "one day after the local genesis",
-          "params": [
-            {
-              "name": "timestamp",
-              "value": "1721102400"
-            }
-          ],
-          "result": {
-            "name": "setTimeResult",
-            "value": {
-              "timestamp": "2024-07-16T04:00:00Z"
-            }
-          }
-        }
+          "params": [{ "name": "timestamp", "value": "1721102400" }],
+          "result": { "name": "setTimeResult", "value": { "timestamp": "2024-07-16T04:00:00Z" } },
+        },
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "dev.increaseTime",
@@ -183,58 +129,38 @@ export const devDocument = {
           "name": "seconds",
           "required": true,
           "description": "How far to move the clock forward, in seconds.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
           "name": "mine",
           "required": false,
           "description": "Build a P-Chain block at the new time (default true).",
-          "schema": {
-            "type": "boolean"
-          }
-        }
+          "schema": { "type": "boolean" },
+        },
       ],
       "result": {
         "name": "increaseTimeResult",
         "schema": {
           "type": "object",
-          "required": [
-            "timestamp"
-          ],
+          "required": ["timestamp"],
           "additionalProperties": false,
           "properties": {
             "timestamp": {
               "$ref": "#/components/schemas/Time",
-              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."
-            }
-          }
-        }
+              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "one hour",
-          "params": [
-            {
-              "name": "seconds",
-              "value": 3600
-            }
-          ],
-          "result": {
-            "name": "increaseTimeResult",
-            "value": {
-              "timestamp": "2024-07-15T05:00:00Z"
-            }
-          }
-        }
+          "params": [{ "name": "seconds", "value": 3600 }],
+          "result": { "name": "increaseTimeResult", "value": { "timestamp": "2024-07-15T05:00:00Z" } },
+        },
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "dev.mine",
@@ -246,10 +172,7 @@ export const devDocument = {
           "name": "chain",
           "required": true,
           "description": "Which chain: `X` or `P` (aliases and IDs of the two chains are accepted too).",
-          "schema": {
-            "type": "string",
-            "minLength": 1
-          }
+          "schema": { "type": "string", "minLength": 1 },
         },
         {
           "name": "blocks",
@@ -257,96 +180,60 @@ export const devDocument = {
           "description": "How many blocks to build (default 1).",
           "schema": {
             "anyOf": [
-              {
-                "type": "string",
-                "pattern": "^[1-9][0-9]{0,3}$"
-              },
-              {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 1000
-              }
-            ]
-          }
-        }
+              { "type": "string", "pattern": "^[1-9][0-9]{0,3}$" },
+              { "type": "integer", "minimum": 1, "maximum": 1000 },
+            ],
+          },
+        },
       ],
       "result": {
         "name": "mineResult",
         "schema": {
           "type": "object",
-          "required": [
-            "blockIDs",
-            "height"
-          ],
+          "required": ["blockIDs", "height"],
           "additionalProperties": false,
           "properties": {
             "blockIDs": {
               "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/ID"
-              },
-              "description": "The IDs of the new blocks, oldest first."
+              "items": { "$ref": "#/components/schemas/ID" },
+              "description": "The IDs of the new blocks, oldest first.",
             },
             "height": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The chain's height after the last new block."
-            }
-          }
-        }
+              "description": "The chain's height after the last new block.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "unknown chain 'C': dev.mine builds X- and P-Chain blocks"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "unknown chain 'C': dev.mine builds X- and P-Chain blocks" },
       ],
       "examples": [
         {
           "name": "one P-Chain block",
-          "params": [
-            {
-              "name": "chain",
-              "value": "P"
-            }
-          ],
+          "params": [{ "name": "chain", "value": "P" }],
           "result": {
             "name": "mineResult",
-            "value": {
-              "blockIDs": [
-                "6tqv6gRrvyK2iWod2sYr8Bsj8jt7SMgx1Q748YhSg3ogd2FZA"
-              ],
-              "height": "1"
-            }
-          }
+            "value": { "blockIDs": ["6tqv6gRrvyK2iWod2sYr8Bsj8jt7SMgx1Q748YhSg3ogd2FZA"], "height": "1" },
+          },
         },
         {
           "name": "two X-Chain blocks",
-          "params": [
-            {
-              "name": "chain",
-              "value": "X"
-            },
-            {
-              "name": "blocks",
-              "value": 2
-            }
-          ],
+          "params": [{ "name": "chain", "value": "X" }, { "name": "blocks", "value": 2 }],
           "result": {
             "name": "mineResult",
             "value": {
               "blockIDs": [
                 "onP9TXf3AcyVAQwKhAzAeppAwTyGX8y9hGgikxuddUaoMSKNG",
-                "n5zqjfGm2ZwsCa8y5Cq6hgAKKXYAiEz7mzVJhuPjpm6c146Dg"
+                "n5zqjfGm2ZwsCa8y5Cq6hgAKKXYAiEz7mzVJhuPjpm6c146Dg",
               ],
-              "height": "2"
-            }
-          }
-        }
+              "height": "2",
+            },
+          },
+        },
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "dev.fund",
@@ -358,123 +245,82 @@ export const devDocument = {
           "name": "address",
           "required": true,
           "description": "The owner: an X-Chain (`X-local1...` on a local network) or P-Chain (`P-local1...`) address of the simulated network.",
-          "schema": {
-            "$ref": "#/components/schemas/Address"
-          }
+          "schema": { "$ref": "#/components/schemas/Address" },
         },
         {
           "name": "amount",
           "required": true,
           "description": "The amount, in the asset's smallest unit (nAVAX for AVAX).",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
           "name": "assetID",
           "required": false,
           "description": "The asset, by ID or alias (`AVAX`, the default). On the X-Chain any asset the chain knows; on the P-Chain AVAX.",
-          "schema": {
-            "type": "string",
-            "minLength": 1
-          }
+          "schema": { "type": "string", "minLength": 1 },
         },
         {
           "name": "locktime",
           "required": false,
           "description": "Unix time until which the UTXO cannot be spent (default 0, spendable now). On the P-Chain a future locktime makes it locked (and stakeable) AVAX.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
       ],
       "result": {
         "name": "fundResult",
         "schema": {
           "type": "object",
-          "required": [
-            "utxoID",
-            "balance"
-          ],
+          "required": ["utxoID", "balance"],
           "additionalProperties": false,
           "properties": {
-            "utxoID": {
-              "$ref": "#/components/schemas/UTXOID",
-              "description": "The new UTXO."
-            },
+            "utxoID": { "$ref": "#/components/schemas/UTXOID", "description": "The new UTXO." },
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The address's balance of the asset after the call, locked UTXOs included."
-            }
-          }
-        }
+              "description": "The address's balance of the asset after the call, locked UTXOs included.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not local"
+          "message": "address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not local",
         },
-        {
-          "code": -32000,
-          "message": "asset 'myAsset' not found"
-        }
+        { "code": -32000, "message": "asset 'myAsset' not found" },
       ],
       "examples": [
         {
           "name": "100 AVAX on the X-Chain",
           "params": [
-            {
-              "name": "address",
-              "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
-            },
-            {
-              "name": "amount",
-              "value": "100000000000"
-            }
+            { "name": "address", "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u" },
+            { "name": "amount", "value": "100000000000" },
           ],
           "result": {
             "name": "fundResult",
             "value": {
-              "utxoID": {
-                "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA",
-                "outputIndex": 0
-              },
-              "balance": "300000100000000000"
-            }
-          }
+              "utxoID": { "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA", "outputIndex": 0 },
+              "balance": "300000100000000000",
+            },
+          },
         },
         {
           "name": "locked AVAX on the P-Chain",
           "params": [
-            {
-              "name": "address",
-              "value": "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
-            },
-            {
-              "name": "amount",
-              "value": "2000000000000"
-            },
-            {
-              "name": "locktime",
-              "value": "1753000000"
-            }
+            { "name": "address", "value": "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u" },
+            { "name": "amount", "value": "2000000000000" },
+            { "name": "locktime", "value": "1753000000" },
           ],
           "result": {
             "name": "fundResult",
             "value": {
-              "utxoID": {
-                "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA",
-                "outputIndex": 0
-              },
-              "balance": "30002000000000000"
-            }
-          }
-        }
+              "utxoID": { "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA", "outputIndex": 0 },
+              "balance": "30002000000000000",
+            },
+          },
+        },
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "dev.setFeeState",
@@ -486,85 +332,59 @@ export const devDocument = {
           "name": "capacity",
           "required": false,
           "description": "Gas available to transactions now (at most the fee config's `maxCapacity`).",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
           "name": "excess",
           "required": false,
           "description": "Accumulated gas above the target; the gas price grows exponentially with it.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
           "name": "validatorExcess",
           "required": false,
           "description": "The L1 validator fee state's excess; the per-second validator fee grows with it.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
       ],
       "result": {
         "name": "setFeeStateResult",
         "schema": {
           "type": "object",
-          "required": [
-            "capacity",
-            "excess",
-            "price",
-            "validatorExcess",
-            "validatorPrice"
-          ],
+          "required": ["capacity", "excess", "price", "validatorExcess", "validatorPrice"],
           "additionalProperties": false,
           "properties": {
             "capacity": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "As `platform.getFeeState` now answers it."
+              "description": "As `platform.getFeeState` now answers it.",
             },
             "excess": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "As `platform.getFeeState` now answers it."
+              "description": "As `platform.getFeeState` now answers it.",
             },
             "price": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "The gas price that follows, in nAVAX per unit of gas."
+              "description": "The gas price that follows, in nAVAX per unit of gas.",
             },
             "validatorExcess": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "As `platform.getValidatorFeeState` now answers its `excess`."
+              "description": "As `platform.getValidatorFeeState` now answers its `excess`.",
             },
             "validatorPrice": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "The L1 validator fee that follows, in nAVAX per second."
-            }
-          }
-        }
+              "description": "The L1 validator fee that follows, in nAVAX per second.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "capacity 2000000 is above the maximum capacity 1000000"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "capacity 2000000 is above the maximum capacity 1000000" },
       ],
       "examples": [
         {
           "name": "no congestion",
-          "params": [
-            {
-              "name": "capacity",
-              "value": 1000000
-            },
-            {
-              "name": "excess",
-              "value": 0
-            }
-          ],
+          "params": [{ "name": "capacity", "value": 1000000 }, { "name": "excess", "value": 0 }],
           "result": {
             "name": "setFeeStateResult",
             "value": {
@@ -572,12 +392,12 @@ export const devDocument = {
               "excess": 0,
               "price": 1,
               "validatorExcess": 0,
-              "validatorPrice": 1
-            }
-          }
-        }
+              "validatorPrice": 1,
+            },
+          },
+        },
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "dev.reset",
@@ -585,28 +405,16 @@ export const devDocument = {
       "description": "Throws away everything since start-up (blocks, transactions, funded UTXOs, aliases added with `admin.aliasChain`, snapshots) and rebuilds the world from the start-up options (`--network`, `--accounts`, `--seed`), byte for byte the same as at start. Like Hardhat's `hardhat_reset` without forking.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [],
-      "result": {
-        "name": "resetResult",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "result": { "name": "resetResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "back to genesis",
           "params": [],
-          "result": {
-            "name": "resetResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "resetResult", "value": {} },
+        },
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "dev.setAutomine",
@@ -618,38 +426,19 @@ export const devDocument = {
           "name": "enabled",
           "required": true,
           "description": "true: a block per transaction; false: blocks only on request or interval.",
-          "schema": {
-            "type": "boolean"
-          }
-        }
+          "schema": { "type": "boolean" },
+        },
       ],
-      "result": {
-        "name": "setAutomineResult",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "result": { "name": "setAutomineResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "manual mining",
-          "params": [
-            {
-              "name": "enabled",
-              "value": false
-            }
-          ],
-          "result": {
-            "name": "setAutomineResult",
-            "value": {}
-          }
-        }
+          "params": [{ "name": "enabled", "value": false }],
+          "result": { "name": "setAutomineResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "dev.setIntervalMining",
@@ -661,38 +450,19 @@ export const devDocument = {
           "name": "interval",
           "required": true,
           "description": "Milliseconds between blocks; 0 turns interval mining off.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint32Param"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/Uint32Param" },
+        },
       ],
-      "result": {
-        "name": "setIntervalMiningResult",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "result": { "name": "setIntervalMiningResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "a block every 2 s",
-          "params": [
-            {
-              "name": "interval",
-              "value": 2000
-            }
-          ],
-          "result": {
-            "name": "setIntervalMiningResult",
-            "value": {}
-          }
-        }
+          "params": [{ "name": "interval", "value": 2000 }],
+          "result": { "name": "setIntervalMiningResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "dev.listAccounts",
@@ -704,9 +474,7 @@ export const devDocument = {
         "name": "listAccountsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "accounts"
-          ],
+          "required": ["accounts"],
           "additionalProperties": false,
           "properties": {
             "accounts": {
@@ -714,44 +482,29 @@ export const devDocument = {
               "items": {
                 "type": "object",
                 "description": "One funded account.",
-                "required": [
-                  "privateKey",
-                  "xAddress",
-                  "pAddress",
-                  "cAddress"
-                ],
+                "required": ["privateKey", "xAddress", "pAddress", "cAddress"],
                 "additionalProperties": false,
                 "properties": {
                   "privateKey": {
                     "type": "string",
                     "pattern": "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$",
-                    "description": "The secp256k1 private key, `PrivateKey-` and cb58."
+                    "description": "The secp256k1 private key, `PrivateKey-` and cb58.",
                   },
-                  "xAddress": {
-                    "$ref": "#/components/schemas/Address",
-                    "description": "Its X-Chain address."
-                  },
-                  "pAddress": {
-                    "$ref": "#/components/schemas/Address",
-                    "description": "Its P-Chain address."
-                  },
+                  "xAddress": { "$ref": "#/components/schemas/Address", "description": "Its X-Chain address." },
+                  "pAddress": { "$ref": "#/components/schemas/Address", "description": "Its P-Chain address." },
                   "cAddress": {
                     "type": "string",
                     "pattern": "^0x[0-9a-fA-F]{40}$",
-                    "description": "Its C-Chain (EVM) address, EIP-55 checksummed."
-                  }
-                }
+                    "description": "Its C-Chain (EVM) address, EIP-55 checksummed.",
+                  },
+                },
               },
-              "description": "The accounts, ewoq first on a local network."
-            }
-          }
-        }
+              "description": "The accounts, ewoq first on a local network.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "local network without --accounts",
@@ -764,15 +517,15 @@ export const devDocument = {
                   "privateKey": "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN",
                   "xAddress": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u",
                   "pAddress": "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u",
-                  "cAddress": "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC"
-                }
-              ]
-            }
-          }
-        }
+                  "cAddress": "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC",
+                },
+              ],
+            },
+          },
+        },
       ],
-      "x-side-effects": "none"
-    }
+      "x-side-effects": "none",
+    },
   ],
   "components": {
     "schemas": {
@@ -780,88 +533,77 @@ export const devDocument = {
         "type": "string",
         "format": "avax-address",
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.",
       },
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
       },
       "Empty": {
         "type": "object",
         "description": "An empty object: the node answers `{}` when a call has no data to return.",
         "additionalProperties": false,
-        "properties": {}
+        "properties": {},
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
       },
       "UTXOID": {
         "type": "object",
         "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
-        "required": [
-          "txID",
-          "outputIndex"
-        ],
+        "required": ["txID", "outputIndex"],
         "additionalProperties": false,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction that produced the UTXO."
+            "description": "The transaction that produced the UTXO.",
           },
           "outputIndex": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "The output's index in that transaction, a bare number."
-          }
-        }
+            "description": "The output's index in that transaction, a bare number.",
+          },
+        },
       },
       "Uint32Param": {
         "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
           },
-          {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 4294967295
-          }
-        ]
+          { "type": "integer", "minimum": 0, "maximum": 4294967295 },
+        ],
       },
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
       },
       "Uint64Param": {
         "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
           },
-          {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 18446744073709552000
-          }
-        ]
-      }
+          { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
+        ],
+      },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
-      }
-    }
-  }
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+      },
+    },
+  },
 };

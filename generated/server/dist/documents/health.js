@@ -5,16 +5,14 @@ export const healthDocument = {
     "title": "AvalancheGo Health API",
     "version": "1.14.2",
     "description": "The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by default (`--api-health-enabled`, default true).",
-    "license": {
-      "name": "Apache-2.0"
-    }
+    "license": { "name": "Apache-2.0" },
   },
   "servers": [
     {
       "name": "Health",
       "url": "http://127.0.0.1:9650/ext/health",
-      "summary": "The node's Health API."
-    }
+      "summary": "The node's Health API.",
+    },
   ],
   "methods": [
     {
@@ -22,22 +20,9 @@ export const healthDocument = {
       "summary": "The node's full health report.",
       "description": "Returns the last result of every health check the node runs periodically (`--health-check-frequency`, default 30 s): one per chain (consensus and networking), whether the chains bootstrapped, network, router, database, disk space, the BLS key and the upgrade schedule of the validators. `healthy` is true when all pass. This is what operators should monitor.",
       "paramStructure": "by-name",
-      "params": [
-        {
-          "$ref": "#/components/contentDescriptors/HealthTags"
-        }
-      ],
-      "result": {
-        "name": "healthResult",
-        "schema": {
-          "$ref": "#/components/schemas/HealthReport"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/HealthTags" }],
+      "result": { "name": "healthResult", "schema": { "$ref": "#/components/schemas/HealthReport" } },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "healthy local node",
@@ -54,17 +39,14 @@ export const healthDocument = {
                         "lastAcceptedHeight": 0,
                         "lastAcceptedID": "jXM4J36kLkSjgg1XgdrSPGtqAHxwok4NdcSx8j1hCmGUna9Ac",
                         "longestProcessingBlock": "0s",
-                        "processingBlocks": 0
+                        "processingBlocks": 0,
                       },
-                      "vm": null
+                      "vm": null,
                     },
-                    "networking": {
-                      "disconnectedValidators": [],
-                      "percentConnected": 1
-                    }
+                    "networking": { "disconnectedValidators": [], "percentConnected": 1 },
                   },
                   "timestamp": "2024-07-15T04:00:00.000024917Z",
-                  "duration": 24917
+                  "duration": 24917,
                 },
                 "P": {
                   "message": {
@@ -74,17 +56,14 @@ export const healthDocument = {
                         "lastAcceptedHeight": 0,
                         "lastAcceptedID": "2EMQkbjh1YYPsgsMtjWveeQcKvtttNKwVhuR1kcjhBmrRgPcpk",
                         "longestProcessingBlock": "0s",
-                        "processingBlocks": 0
+                        "processingBlocks": 0,
                       },
-                      "vm": null
+                      "vm": null,
                     },
-                    "networking": {
-                      "disconnectedValidators": [],
-                      "percentConnected": 1
-                    }
+                    "networking": { "disconnectedValidators": [], "percentConnected": 1 },
                   },
                   "timestamp": "2024-07-15T04:00:00.000009042Z",
-                  "duration": 9042
+                  "duration": 9042,
                 },
                 "X": {
                   "message": {
@@ -94,84 +73,61 @@ export const healthDocument = {
                         "lastAcceptedHeight": 0,
                         "lastAcceptedID": "2TTwh2c6RoM4GvJGxJRTLVGo46WktR4BHEGMtiPxWiSeyJ62ER",
                         "longestProcessingBlock": "0s",
-                        "processingBlocks": 0
+                        "processingBlocks": 0,
                       },
-                      "vm": null
+                      "vm": null,
                     },
-                    "networking": {
-                      "disconnectedValidators": [],
-                      "percentConnected": 1
-                    }
+                    "networking": { "disconnectedValidators": [], "percentConnected": 1 },
                   },
                   "timestamp": "2024-07-15T04:00:00.0000195Z",
-                  "duration": 19500
+                  "duration": 19500,
                 },
                 "bls": {
                   "message": "node has the correct BLS key",
                   "timestamp": "2024-07-15T04:00:00.000002333Z",
-                  "duration": 2333
+                  "duration": 2333,
                 },
-                "bootstrapped": {
-                  "message": [],
-                  "timestamp": "2024-07-15T04:00:00.000004167Z",
-                  "duration": 4167
-                },
-                "database": {
-                  "timestamp": "2024-07-15T04:00:00.000001625Z",
-                  "duration": 1625
-                },
+                "bootstrapped": { "message": [], "timestamp": "2024-07-15T04:00:00.000004167Z", "duration": 4167 },
+                "database": { "timestamp": "2024-07-15T04:00:00.000001625Z", "duration": 1625 },
                 "diskspace": {
-                  "message": {
-                    "availableDiskBytes": 227332587520,
-                    "availableDiskPercentage": 20
-                  },
+                  "message": { "availableDiskBytes": 227332587520, "availableDiskPercentage": 20 },
                   "timestamp": "2024-07-15T04:00:00.000003042Z",
-                  "duration": 3042
+                  "duration": 3042,
                 },
                 "futureupgrade": {
                   "message": {
                     "localUpgradeTime": "2020-12-05T05:00:00Z",
                     "modeUpgradeTime": "2020-12-05T05:00:00Z",
                     "modeUpgradeWeightPercentage": 80,
-                    "numUpgradeTimes": 1
+                    "numUpgradeTimes": 1,
                   },
                   "timestamp": "2024-07-15T04:00:00.000031208Z",
-                  "duration": 31208
+                  "duration": 31208,
                 },
                 "network": {
                   "message": {
                     "connectedPeers": 4,
                     "sendFailRate": 0,
                     "timeSinceLastMsgReceived": "187.744554ms",
-                    "timeSinceLastMsgSent": "13.196457ms"
+                    "timeSinceLastMsgSent": "13.196457ms",
                   },
                   "timestamp": "2024-07-15T04:00:00.000002958Z",
-                  "duration": 2958
+                  "duration": 2958,
                 },
                 "router": {
-                  "message": {
-                    "longestRunningRequest": "0s",
-                    "outstandingRequests": 0
-                  },
+                  "message": { "longestRunningRequest": "0s", "outstandingRequests": 0 },
                   "timestamp": "2024-07-15T04:00:00.000002542Z",
-                  "duration": 2542
-                }
+                  "duration": 2542,
+                },
               },
-              "healthy": true
-            }
-          }
+              "healthy": true,
+            },
+          },
         },
         {
           "name": "filtered by tag",
           "description": "A subnet this node runs no chain of: only the node-wide checks (tagged `application`, which every filter includes) remain.",
-          "params": [
-            {
-              "name": "tags",
-              "value": [
-                "29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL"
-              ]
-            }
-          ],
+          "params": [{ "name": "tags", "value": ["29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL"] }],
           "result": {
             "name": "healthResult",
             "value": {
@@ -179,95 +135,63 @@ export const healthDocument = {
                 "bls": {
                   "message": "node has the correct BLS key",
                   "timestamp": "2024-07-15T04:00:00.000002333Z",
-                  "duration": 2333
+                  "duration": 2333,
                 },
-                "bootstrapped": {
-                  "message": [],
-                  "timestamp": "2024-07-15T04:00:00.000004167Z",
-                  "duration": 4167
-                },
-                "database": {
-                  "timestamp": "2024-07-15T04:00:00.000001625Z",
-                  "duration": 1625
-                },
+                "bootstrapped": { "message": [], "timestamp": "2024-07-15T04:00:00.000004167Z", "duration": 4167 },
+                "database": { "timestamp": "2024-07-15T04:00:00.000001625Z", "duration": 1625 },
                 "diskspace": {
-                  "message": {
-                    "availableDiskBytes": 227332587520,
-                    "availableDiskPercentage": 20
-                  },
+                  "message": { "availableDiskBytes": 227332587520, "availableDiskPercentage": 20 },
                   "timestamp": "2024-07-15T04:00:00.000003042Z",
-                  "duration": 3042
+                  "duration": 3042,
                 },
                 "futureupgrade": {
                   "message": {
                     "localUpgradeTime": "2020-12-05T05:00:00Z",
                     "modeUpgradeTime": "2020-12-05T05:00:00Z",
                     "modeUpgradeWeightPercentage": 80,
-                    "numUpgradeTimes": 1
+                    "numUpgradeTimes": 1,
                   },
                   "timestamp": "2024-07-15T04:00:00.000031208Z",
-                  "duration": 31208
+                  "duration": 31208,
                 },
                 "network": {
                   "message": {
                     "connectedPeers": 4,
                     "sendFailRate": 0,
                     "timeSinceLastMsgReceived": "187.744554ms",
-                    "timeSinceLastMsgSent": "13.196457ms"
+                    "timeSinceLastMsgSent": "13.196457ms",
                   },
                   "timestamp": "2024-07-15T04:00:00.000002958Z",
-                  "duration": 2958
+                  "duration": 2958,
                 },
                 "router": {
-                  "message": {
-                    "longestRunningRequest": "0s",
-                    "outstandingRequests": 0
-                  },
+                  "message": { "longestRunningRequest": "0s", "outstandingRequests": 0 },
                   "timestamp": "2024-07-15T04:00:00.000002542Z",
-                  "duration": 2542
-                }
+                  "duration": 2542,
+                },
               },
-              "healthy": true
-            }
-          }
-        }
+              "healthy": true,
+            },
+          },
+        },
       ],
       "x-side-effects": "none",
       "x-http-get": {
-        "paths": [
-          "/ext/health",
-          "/ext/health/health"
-        ],
+        "paths": ["/ext/health", "/ext/health/health"],
         "query": "tag",
         "contentType": "application/json",
-        "statuses": {
-          "200": "every check passes",
-          "503": "every check fails"
-        },
-        "description": "An HTTP GET of `/ext/health` or `/ext/health/health` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does."
-      }
+        "statuses": { "200": "every check passes", "503": "every check fails" },
+        "description": "An HTTP GET of `/ext/health` or `/ext/health/health` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does.",
+      },
     },
     {
       "name": "health.readiness",
       "summary": "Whether the node has finished starting up.",
       "description": "Returns the readiness checks: whether every chain finished bootstrapping. `healthy` turns true once the node is ready to serve; a load balancer should send it traffic only then.",
       "paramStructure": "by-name",
-      "params": [
-        {
-          "$ref": "#/components/contentDescriptors/HealthTags"
-        }
-      ],
-      "result": {
-        "name": "readinessResult",
-        "schema": {
-          "$ref": "#/components/schemas/HealthReport"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/HealthTags" }],
+      "result": { "name": "readinessResult", "schema": { "$ref": "#/components/schemas/HealthReport" } },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "bootstrapped",
@@ -276,170 +200,118 @@ export const healthDocument = {
             "name": "readinessResult",
             "value": {
               "checks": {
-                "bootstrapped": {
-                  "message": [],
-                  "timestamp": "2024-07-15T04:00:00.000004167Z",
-                  "duration": 4167
-                }
+                "bootstrapped": { "message": [], "timestamp": "2024-07-15T04:00:00.000004167Z", "duration": 4167 },
               },
-              "healthy": true
-            }
-          }
-        }
+              "healthy": true,
+            },
+          },
+        },
       ],
       "x-side-effects": "none",
       "x-http-get": {
-        "paths": [
-          "/ext/health/readiness"
-        ],
+        "paths": ["/ext/health/readiness"],
         "query": "tag",
         "contentType": "application/json",
-        "statuses": {
-          "200": "every readiness check passes",
-          "503": "every readiness check fails"
-        },
-        "description": "An HTTP GET of `/ext/health/readiness` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does."
-      }
+        "statuses": { "200": "every readiness check passes", "503": "every readiness check fails" },
+        "description": "An HTTP GET of `/ext/health/readiness` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does.",
+      },
     },
     {
       "name": "health.liveness",
       "summary": "Whether the node is alive (needs no restart).",
       "description": "Returns the liveness checks. AvalancheGo registers none, so a node that answers at all answers healthy with no checks.",
       "paramStructure": "by-name",
-      "params": [
-        {
-          "$ref": "#/components/contentDescriptors/HealthTags"
-        }
-      ],
-      "result": {
-        "name": "livenessResult",
-        "schema": {
-          "$ref": "#/components/schemas/HealthReport"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/HealthTags" }],
+      "result": { "name": "livenessResult", "schema": { "$ref": "#/components/schemas/HealthReport" } },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "alive",
           "params": [],
-          "result": {
-            "name": "livenessResult",
-            "value": {
-              "checks": {},
-              "healthy": true
-            }
-          }
-        }
+          "result": { "name": "livenessResult", "value": { "checks": {}, "healthy": true } },
+        },
       ],
       "x-side-effects": "none",
       "x-http-get": {
-        "paths": [
-          "/ext/health/liveness"
-        ],
+        "paths": ["/ext/health/liveness"],
         "query": "tag",
         "contentType": "application/json",
-        "statuses": {
-          "200": "every liveness check passes",
-          "503": "every liveness check fails"
-        },
-        "description": "An HTTP GET of `/ext/health/liveness` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does."
-      }
-    }
+        "statuses": { "200": "every liveness check passes", "503": "every liveness check fails" },
+        "description": "An HTTP GET of `/ext/health/liveness` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does.",
+      },
+    },
   ],
   "components": {
     "schemas": {
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
       },
       "HealthCheckResult": {
         "type": "object",
         "description": "The last result of one health check (health.Result).",
-        "required": [
-          "timestamp",
-          "duration"
-        ],
+        "required": ["timestamp", "duration"],
         "additionalProperties": false,
         "properties": {
           "message": {
-            "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a string); left out when it reports nothing."
+            "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a string); left out when it reports nothing.",
           },
           "error": {
             "type": "string",
-            "description": "Why the check fails; left out when it passes. \"not yet run\" before its first run."
+            "description": "Why the check fails; left out when it passes. \"not yet run\" before its first run.",
           },
           "timestamp": {
             "$ref": "#/components/schemas/Time",
-            "description": "When the check last ran, in the node's local zone; `0001-01-01T00:00:00Z` before its first run."
+            "description": "When the check last ran, in the node's local zone; `0001-01-01T00:00:00Z` before its first run.",
           },
           "duration": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "How long the check last took, in nanoseconds (a Go time.Duration, a bare number)."
+            "description": "How long the check last took, in nanoseconds (a Go time.Duration, a bare number).",
           },
           "contiguousFailures": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "How many runs in a row failed; left out when the last run passed."
+            "description": "How many runs in a row failed; left out when the last run passed.",
           },
           "timeOfFirstFailure": {
             "$ref": "#/components/schemas/Time",
-            "description": "When the current run of failures began; left out when the last run passed."
-          }
-        }
+            "description": "When the current run of failures began; left out when the last run passed.",
+          },
+        },
       },
       "HealthReport": {
         "type": "object",
         "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same object.",
-        "required": [
-          "checks",
-          "healthy"
-        ],
+        "required": ["checks", "healthy"],
         "additionalProperties": false,
         "properties": {
           "checks": {
             "type": "object",
-            "additionalProperties": {
-              "$ref": "#/components/schemas/HealthCheckResult"
-            },
-            "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, `database`, `diskspace`, `bls`, ...)."
+            "additionalProperties": { "$ref": "#/components/schemas/HealthCheckResult" },
+            "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, `database`, `diskspace`, `bls`, ...).",
           },
-          "healthy": {
-            "type": "boolean",
-            "description": "True when every check in `checks` passes."
-          }
-        }
+          "healthy": { "type": "boolean", "description": "True when every check in `checks` passes." },
+        },
       },
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
-      }
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
+      },
     },
     "contentDescriptors": {
       "HealthTags": {
         "name": "tags",
         "required": false,
         "description": "Only the checks with one of these tags (a subnet ID tags its chains' checks), plus the node-wide checks (`network`, `router`, `database`, `diskspace`, `bls`, ...). Omitted or empty: every check. The GET forms take them as repeated `tag` query parameters.",
-        "schema": {
-          "type": [
-            "array",
-            "null"
-          ],
-          "items": {
-            "type": "string"
-          }
-        }
-      }
+        "schema": { "type": ["array", "null"], "items": { "type": "string" } },
+      },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
-      }
-    }
-  }
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+      },
+    },
+  },
 };

@@ -5,16 +5,14 @@ export const keystoreDocument = {
     "title": "AvalancheGo Keystore API",
     "version": "1.14.2",
     "description": "The node's deprecated user store: create, list, export, import and delete users protected by a password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.",
-    "license": {
-      "name": "Apache-2.0"
-    }
+    "license": { "name": "Apache-2.0" },
   },
   "servers": [
     {
       "name": "Keystore",
       "url": "http://127.0.0.1:9650/ext/keystore",
-      "summary": "The node's Keystore API (AvalancheGo v1.12.1 and earlier)."
-    }
+      "summary": "The node's Keystore API (AvalancheGo v1.12.1 and earlier).",
+    },
   ],
   "methods": [
     {
@@ -23,82 +21,49 @@ export const keystoreDocument = {
       "description": "Creates a new, empty user in this node's keystore. The user exists only on this node (use `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the node scores its first 50 characters with zxcvbn and requires a score of at least 2 (\"somewhat guessable\" or better); long passphrases pass, short dictionary-based passwords do not. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs state the password rule as \"at least 8 characters with upper- and lower-case letters, numbers and symbols\"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.\n- The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.\n- The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.\n- The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/KeystoreUsername"
-        },
+        { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
         {
           "name": "password",
           "required": true,
           "description": "The new user's password: 1 to 1024 bytes with a zxcvbn score of at least 2 over its first 50 characters. A weaker one fails with \"password is too weak\".",
-          "schema": {
-            "$ref": "#/components/schemas/KeystorePassword"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/KeystorePassword" },
+        },
       ],
       "result": {
         "name": "createUserResult",
         "description": "An empty object once the user exists.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreEmptyUsername"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreUsernameTooLong"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreUserAlreadyExists"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreEmptyPassword"
-        },
-        {
-          "$ref": "#/components/errors/KeystorePasswordTooLong"
-        },
-        {
-          "$ref": "#/components/errors/KeystorePasswordTooWeak"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/KeystoreEmptyUsername" },
+        { "$ref": "#/components/errors/KeystoreUsernameTooLong" },
+        { "$ref": "#/components/errors/KeystoreUserAlreadyExists" },
+        { "$ref": "#/components/errors/KeystoreEmptyPassword" },
+        { "$ref": "#/components/errors/KeystorePasswordTooLong" },
+        { "$ref": "#/components/errors/KeystorePasswordTooWeak" },
       ],
       "examples": [
         {
           "name": "create a user",
           "description": "A placeholder passphrase: choose your own.",
           "params": [
-            {
-              "name": "username",
-              "value": "myUsername"
-            },
-            {
-              "name": "password",
-              "value": "myLonger-Example-Passphrase"
-            }
+            { "name": "username", "value": "myUsername" },
+            { "name": "password", "value": "myLonger-Example-Passphrase" },
           ],
-          "result": {
-            "name": "createUserResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "createUserResult", "value": {} },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12",
-        "lastVersion": "v1.12.1",
-        "removedIn": "v1.12.2"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
       "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
         "The docs state the password rule as \"at least 8 characters with upper- and lower-case letters, numbers and symbols\"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.",
         "The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.",
         "The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.",
-        "The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call."
+        "The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.",
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "keystore.deleteUser",
@@ -106,64 +71,35 @@ export const keystoreDocument = {
       "description": "Deletes a user from this node's keystore together with everything stored for it on every chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password: user \"<username>\"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/KeystoreUsername"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/KeystorePassword"
-        }
+        { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
+        { "$ref": "#/components/contentDescriptors/KeystorePassword" },
       ],
       "result": {
         "name": "deleteUserResult",
         "description": "An empty object once the user is gone.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreEmptyUsername"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreUsernameTooLong"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreUserDoesNotExist"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreIncorrectPassword"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/KeystoreEmptyUsername" },
+        { "$ref": "#/components/errors/KeystoreUsernameTooLong" },
+        { "$ref": "#/components/errors/KeystoreUserDoesNotExist" },
+        { "$ref": "#/components/errors/KeystoreIncorrectPassword" },
       ],
       "examples": [
         {
           "name": "delete a user",
           "params": [
-            {
-              "name": "username",
-              "value": "myUsername"
-            },
-            {
-              "name": "password",
-              "value": "myPassword"
-            }
+            { "name": "username", "value": "myUsername" },
+            { "name": "password", "value": "myPassword" },
           ],
-          "result": {
-            "name": "deleteUserResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "deleteUserResult", "value": {} },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12",
-        "lastVersion": "v1.12.1",
-        "removedIn": "v1.12.2"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
       "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "keystore.exportUser",
@@ -171,145 +107,87 @@ export const keystoreDocument = {
       "description": "Serializes a user (its password hash and salt, and all its data, which stays encrypted with the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user that does not exist, fails with `incorrect password: user \"<username>\"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/KeystoreUsername"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/KeystorePassword"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/KeystoreEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
+        { "$ref": "#/components/contentDescriptors/KeystorePassword" },
+        { "$ref": "#/components/contentDescriptors/KeystoreEncoding" },
       ],
       "result": {
         "name": "exportUserResult",
         "schema": {
           "type": "object",
-          "required": [
-            "user",
-            "encoding"
-          ],
+          "required": ["user", "encoding"],
           "additionalProperties": false,
           "properties": {
             "user": {
               "$ref": "#/components/schemas/EncodedBytes",
               "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).",
-              "x-sensitive": true
+              "x-sensitive": true,
             },
             "encoding": {
               "type": "string",
-              "enum": [
-                "hex",
-                "hexnc",
-                "hexc"
-              ],
-              "description": "The encoding of `user`, echoed in lower case."
-            }
+              "enum": ["hex", "hexnc", "hexc"],
+              "description": "The encoding of `user`, echoed in lower case.",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "hexnc"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
           "then": {
             "type": "object",
-            "properties": {
-              "user": {
-                "$ref": "#/components/schemas/HexNoChecksum"
-              }
-            }
+            "properties": { "user": { "$ref": "#/components/schemas/HexNoChecksum" } },
           },
-          "else": {
-            "type": "object",
-            "properties": {
-              "user": {
-                "$ref": "#/components/schemas/Hex"
-              }
-            }
-          }
-        }
+          "else": { "type": "object", "properties": { "user": { "$ref": "#/components/schemas/Hex" } } },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreEmptyUsername"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreUsernameTooLong"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreIncorrectPassword"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/KeystoreEmptyUsername" },
+        { "$ref": "#/components/errors/KeystoreUsernameTooLong" },
+        { "$ref": "#/components/errors/KeystoreIncorrectPassword" },
         {
           "code": -32000,
-          "message": "couldn't encode user to string: unsupported encoding in method"
-        }
+          "message": "couldn't encode user to string: unsupported encoding in method",
+        },
       ],
       "examples": [
         {
           "name": "export a user (hex)",
           "description": "A user with password `myPassword` and no stored data.",
           "params": [
-            {
-              "name": "username",
-              "value": "myUsername"
-            },
-            {
-              "name": "password",
-              "value": "myPassword"
-            }
+            { "name": "username", "value": "myUsername" },
+            { "name": "password", "value": "myPassword" },
           ],
           "result": {
             "name": "exportUserResult",
             "value": {
               "user": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674b1e55bfc0000000056a8263e",
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "export a user (hexnc)",
           "description": "The same user without the trailing checksum.",
           "params": [
-            {
-              "name": "username",
-              "value": "myUsername"
-            },
-            {
-              "name": "password",
-              "value": "myPassword"
-            },
-            {
-              "name": "encoding",
-              "value": "hexnc"
-            }
+            { "name": "username", "value": "myUsername" },
+            { "name": "password", "value": "myPassword" },
+            { "name": "encoding", "value": "hexnc" },
           ],
           "result": {
             "name": "exportUserResult",
             "value": {
               "user": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674b1e55bfc00000000",
-              "encoding": "hexnc"
-            }
-          }
-        }
+              "encoding": "hexnc",
+            },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12",
-        "lastVersion": "v1.12.1",
-        "removedIn": "v1.12.2"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
       "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
         "The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.",
-        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\"."
+        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "keystore.importUser",
@@ -317,105 +195,62 @@ export const keystoreDocument = {
       "description": "Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password` must be the password the user had when exported; `username` may differ from its name there but must not exist yet on this node. The imported password is not checked for strength. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/KeystoreUsername"
-        },
+        { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
         {
           "name": "password",
           "required": true,
           "description": "The exported user's password. A wrong one fails with `incorrect password: user \"<username>\"`.",
-          "schema": {
-            "$ref": "#/components/schemas/KeystorePassword"
-          }
+          "schema": { "$ref": "#/components/schemas/KeystorePassword" },
         },
         {
           "name": "user",
           "required": true,
           "description": "The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with \"couldn't unpack codec version\".",
-          "schema": {
-            "$ref": "#/components/schemas/EncodedBytes",
-            "x-sensitive": true
-          }
+          "schema": { "$ref": "#/components/schemas/EncodedBytes", "x-sensitive": true },
         },
-        {
-          "$ref": "#/components/contentDescriptors/KeystoreEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/KeystoreEncoding" },
       ],
       "result": {
         "name": "importUserResult",
         "description": "An empty object once the user exists on this node.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreEmptyUsername"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreUsernameTooLong"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/KeystoreEmptyUsername" },
+        { "$ref": "#/components/errors/KeystoreUsernameTooLong" },
         {
           "code": -32000,
-          "message": "couldn't decode 'user' to bytes: missing 0x prefix to hex encoding"
+          "message": "couldn't decode 'user' to bytes: missing 0x prefix to hex encoding",
         },
-        {
-          "code": -32000,
-          "message": "couldn't decode 'user' to bytes: invalid input checksum"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreUserAlreadyExists"
-        },
-        {
-          "code": -32000,
-          "message": "unknown codec version"
-        },
-        {
-          "code": -32000,
-          "message": "couldn't unpack codec version"
-        },
-        {
-          "$ref": "#/components/errors/KeystoreIncorrectPassword"
-        }
+        { "code": -32000, "message": "couldn't decode 'user' to bytes: invalid input checksum" },
+        { "$ref": "#/components/errors/KeystoreUserAlreadyExists" },
+        { "code": -32000, "message": "unknown codec version" },
+        { "code": -32000, "message": "couldn't unpack codec version" },
+        { "$ref": "#/components/errors/KeystoreIncorrectPassword" },
       ],
       "examples": [
         {
           "name": "import an exported user",
           "params": [
-            {
-              "name": "username",
-              "value": "myUsername"
-            },
-            {
-              "name": "password",
-              "value": "myPassword"
-            },
+            { "name": "username", "value": "myUsername" },
+            { "name": "password", "value": "myPassword" },
             {
               "name": "user",
-              "value": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674b1e55bfc0000000056a8263e"
-            }
+              "value": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674b1e55bfc0000000056a8263e",
+            },
           ],
-          "result": {
-            "name": "importUserResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "importUserResult", "value": {} },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12",
-        "lastVersion": "v1.12.1",
-        "removedIn": "v1.12.2"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
       "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
         "The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.",
-        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected)."
+        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).",
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "keystore.listUsers",
@@ -427,168 +262,114 @@ export const keystoreDocument = {
         "name": "listUsersResult",
         "schema": {
           "type": "object",
-          "required": [
-            "users"
-          ],
+          "required": ["users"],
           "additionalProperties": false,
           "properties": {
             "users": {
               "type": "array",
-              "items": {
-                "type": "string"
-              },
-              "description": "The user names, in byte order; `[]` when the keystore is empty."
-            }
-          }
-        }
+              "items": { "type": "string" },
+              "description": "The user names, in byte order; `[]` when the keystore is empty.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "one user",
           "params": [],
-          "result": {
-            "name": "listUsersResult",
-            "value": {
-              "users": [
-                "myUsername"
-              ]
-            }
-          }
+          "result": { "name": "listUsersResult", "value": { "users": ["myUsername"] } },
         },
         {
           "name": "empty keystore",
           "params": [],
-          "result": {
-            "name": "listUsersResult",
-            "value": {
-              "users": []
-            }
-          }
-        }
+          "result": { "name": "listUsersResult", "value": { "users": [] } },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12",
-        "lastVersion": "v1.12.1",
-        "removedIn": "v1.12.2"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
       "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
-        "The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`."
+        "The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`.",
       ],
-      "x-side-effects": "none"
-    }
+      "x-side-effects": "none",
+    },
   ],
   "components": {
     "schemas": {
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
       },
       "Empty": {
         "type": "object",
         "description": "An empty object: the node answers `{}` when a call has no data to return.",
         "additionalProperties": false,
-        "properties": {}
+        "properties": {},
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
       },
       "KeystorePassword": {
         "type": "string",
         "minLength": 1,
         "maxLength": 1024,
         "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.",
-        "x-sensitive": true
+        "x-sensitive": true,
       },
       "KeystoreUsername": {
         "type": "string",
         "minLength": 1,
         "maxLength": 1024,
-        "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\"."
-      }
+        "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\".",
+      },
     },
     "contentDescriptors": {
       "KeystoreEncoding": {
         "name": "encoding",
         "required": false,
         "description": "How the exported user is written as a string: `hex` (the default; `0x`, hex, 4-byte checksum), `hexc` (the same as `hex`) or `hexnc` (no checksum). `json` decodes, but the call then fails with \"unsupported encoding in method\".",
-        "schema": {
-          "$ref": "#/components/schemas/BytesEncodingParam"
-        }
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "KeystorePassword": {
         "name": "password",
         "required": true,
         "description": "The user's password; it must match the one the user has.",
-        "schema": {
-          "$ref": "#/components/schemas/KeystorePassword"
-        }
+        "schema": { "$ref": "#/components/schemas/KeystorePassword" },
       },
       "KeystoreUsername": {
         "name": "username",
         "required": true,
         "description": "The name of the keystore user.",
-        "schema": {
-          "$ref": "#/components/schemas/KeystoreUsername"
-        }
-      }
+        "schema": { "$ref": "#/components/schemas/KeystoreUsername" },
+      },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
       },
-      "KeystoreEmptyPassword": {
-        "code": -32000,
-        "message": "empty password"
-      },
-      "KeystoreEmptyUsername": {
-        "code": -32000,
-        "message": "empty username"
-      },
-      "KeystoreIncorrectPassword": {
-        "code": -32000,
-        "message": "incorrect password: user \"myUsername\""
-      },
-      "KeystorePasswordTooLong": {
-        "code": -32000,
-        "message": "password exceeds maximum length of 1024 chars"
-      },
-      "KeystorePasswordTooWeak": {
-        "code": -32000,
-        "message": "password is too weak"
-      },
-      "KeystoreUserAlreadyExists": {
-        "code": -32000,
-        "message": "user already exists: myUsername"
-      },
-      "KeystoreUserDoesNotExist": {
-        "code": -32000,
-        "message": "user doesn't exist: myUsername"
-      },
-      "KeystoreUsernameTooLong": {
-        "code": -32000,
-        "message": "username exceeds maximum length of 1024 chars"
-      }
-    }
-  }
+      "KeystoreEmptyPassword": { "code": -32000, "message": "empty password" },
+      "KeystoreEmptyUsername": { "code": -32000, "message": "empty username" },
+      "KeystoreIncorrectPassword": { "code": -32000, "message": "incorrect password: user \"myUsername\"" },
+      "KeystorePasswordTooLong": { "code": -32000, "message": "password exceeds maximum length of 1024 chars" },
+      "KeystorePasswordTooWeak": { "code": -32000, "message": "password is too weak" },
+      "KeystoreUserAlreadyExists": { "code": -32000, "message": "user already exists: myUsername" },
+      "KeystoreUserDoesNotExist": { "code": -32000, "message": "user doesn't exist: myUsername" },
+      "KeystoreUsernameTooLong": { "code": -32000, "message": "username exceeds maximum length of 1024 chars" },
+    },
+  },
 };

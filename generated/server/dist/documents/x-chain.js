@@ -5,9 +5,7 @@ export const xChainDocument = {
     "title": "AvalancheGo X-Chain API (AVM)",
     "version": "1.14.2",
     "description": "The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.",
-    "license": {
-      "name": "Apache-2.0"
-    }
+    "license": { "name": "Apache-2.0" },
   },
   "servers": [
     {
@@ -18,16 +16,12 @@ export const xChainDocument = {
       "variables": {
         "blockchainID": {
           "default": "X",
-          "description": "The chain's blockchain ID or alias (`X` for the X-Chain)."
-        }
-      }
-    }
+          "description": "The chain's blockchain ID or alias (`X` for the X-Chain).",
+        },
+      },
+    },
   ],
-  "x-aliases": [
-    "/ext/X",
-    "/ext/bc/avm",
-    "/ext/avm"
-  ],
+  "x-aliases": ["/ext/X", "/ext/bc/avm", "/ext/avm"],
   "methods": [
     {
       "name": "avm.getAddressTxs",
@@ -39,146 +33,92 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address whose transactions to list, on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": {
-            "$ref": "#/components/schemas/AddressOrShortID"
-          }
+          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
         },
         {
           "name": "assetID",
           "required": true,
           "description": "Only transactions that changed the balance of this asset (asset ID or alias such as `AVAX`). Despite a comment in the node's code, it is not defaulted: empty fails with \"specified `assetID` is invalid: asset '' not found\".",
-          "schema": {
-            "$ref": "#/components/schemas/AvmAssetIDOrAlias"
-          }
+          "schema": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
         },
         {
           "name": "cursor",
           "required": false,
           "description": "Offset of the first transaction to return; omit (0) for the first page, then pass the previous answer's `cursor`.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
           "name": "pageSize",
           "required": false,
           "description": "Most IDs to return. 0 or omitted means 1024; above 1024 fails with \"pageSize > maximum allowed (1024)\".",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
       ],
       "result": {
         "name": "getAddressTxsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "txIDs",
-            "cursor"
-          ],
+          "required": ["txIDs", "cursor"],
           "additionalProperties": false,
           "properties": {
             "txIDs": {
-              "type": [
-                "array",
-                "null"
-              ],
-              "items": {
-                "$ref": "#/components/schemas/ID"
-              },
-              "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or the index is disabled."
+              "type": ["array", "null"],
+              "items": { "$ref": "#/components/schemas/ID" },
+              "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or the index is disabled.",
             },
             "cursor": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Where the next page starts: the request's cursor plus the number of IDs returned."
-            }
-          }
-        }
+              "description": "Where the next page starts: the request's cursor plus the number of IDs returned.",
+            },
+          },
+        },
       },
       "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "pageSize > maximum allowed (1024)" },
         {
-          "$ref": "#/components/errors/InvalidArgument"
+          "code": -32000,
+          "message": "couldn't parse argument 'address' to address: couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
         },
         {
           "code": -32000,
-          "message": "pageSize > maximum allowed (1024)"
+          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found in address",
         },
-        {
-          "code": -32000,
-          "message": "couldn't parse argument 'address' to address: couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\""
-        },
-        {
-          "code": -32000,
-          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found in address"
-        },
-        {
-          "code": -32000,
-          "message": "specified `assetID` is invalid: asset '' not found"
-        }
+        { "code": -32000, "message": "specified `assetID` is invalid: asset '' not found" },
       ],
       "examples": [
         {
           "name": "first page",
           "description": "A local-network address with one AVAX transaction; the next page starts at cursor 1.",
           "params": [
-            {
-              "name": "address",
-              "value": "X-local1kpprmfpzzm5lxyene32f6lr7j0aj7gxsu6hp9y"
-            },
-            {
-              "name": "assetID",
-              "value": "AVAX"
-            },
-            {
-              "name": "pageSize",
-              "value": 20
-            }
+            { "name": "address", "value": "X-local1kpprmfpzzm5lxyene32f6lr7j0aj7gxsu6hp9y" },
+            { "name": "assetID", "value": "AVAX" },
+            { "name": "pageSize", "value": 20 },
           ],
           "result": {
             "name": "getAddressTxsResult",
-            "value": {
-              "txIDs": [
-                "SsJF7KKwxiUJkczygwmgLqo3XVRotmpKP8rMp74cpLuNLfwf6"
-              ],
-              "cursor": "1"
-            }
-          }
+            "value": { "txIDs": ["SsJF7KKwxiUJkczygwmgLqo3XVRotmpKP8rMp74cpLuNLfwf6"], "cursor": "1" },
+          },
         },
         {
           "name": "index disabled",
           "description": "A node without `index-transactions` (or an address with no transactions for the asset) answers a null list.",
           "params": [
-            {
-              "name": "address",
-              "value": "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"
-            },
-            {
-              "name": "assetID",
-              "value": "AVAX"
-            }
+            { "name": "address", "value": "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy" },
+            { "name": "assetID", "value": "AVAX" },
           ],
-          "result": {
-            "name": "getAddressTxsResult",
-            "value": {
-              "txIDs": null,
-              "cursor": "0"
-            }
-          }
-        }
+          "result": { "name": "getAddressTxsResult", "value": { "txIDs": null, "cursor": "0" } },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12",
-        "lastVersion": "v1.13.0",
-        "removedIn": "v1.13.1"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.13.0", "removedIn": "v1.13.1" },
       "x-replacement": "No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).",
       "x-docs-discrepancies": [
         "The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.",
         "The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.",
-        "The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them."
+        "The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getAllBalances",
@@ -190,26 +130,20 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": {
-            "$ref": "#/components/schemas/AddressOrShortID"
-          }
+          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
         },
         {
           "name": "includePartial",
           "required": false,
           "description": "Also count UTXOs the address shares with other owners and UTXOs whose locktime has not passed. Default false.",
-          "schema": {
-            "type": "boolean"
-          }
-        }
+          "schema": { "type": "boolean" },
+        },
       ],
       "result": {
         "name": "getAllBalancesResult",
         "schema": {
           "type": "object",
-          "required": [
-            "balances"
-          ],
+          "required": ["balances"],
           "additionalProperties": false,
           "properties": {
             "balances": {
@@ -218,75 +152,54 @@ export const xChainDocument = {
               "items": {
                 "type": "object",
                 "title": "AvmBalance",
-                "required": [
-                  "asset",
-                  "balance"
-                ],
+                "required": ["asset", "balance"],
                 "additionalProperties": false,
                 "properties": {
                   "asset": {
                     "type": "string",
-                    "description": "The asset's primary alias (such as `AVAX`) or, without one, its cb58 asset ID."
+                    "description": "The asset's primary alias (such as `AVAX`) or, without one, its cb58 asset ID.",
                   },
                   "balance": {
                     "$ref": "#/components/schemas/Uint64",
-                    "description": "Units of the asset held. Saturates at 2^64-1 if the sum overflows."
-                  }
-                }
-              }
-            }
-          }
-        }
+                    "description": "Units of the asset held. Saturates at 2^64-1 if the sum overflows.",
+                  },
+                },
+              },
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmAddressWrongChain"
-        },
-        {
-          "$ref": "#/components/errors/AvmAddressWrongHRP"
-        },
-        {
-          "$ref": "#/components/errors/AvmAddressMissing"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmAddressWrongChain" },
+        { "$ref": "#/components/errors/AvmAddressWrongHRP" },
+        { "$ref": "#/components/errors/AvmAddressMissing" },
       ],
       "examples": [
         {
           "name": "two assets",
-          "params": [
-            {
-              "name": "address",
-              "value": "X-avax1c79e0dd0susp7dc8udq34jgk2yvve7hapvdyht"
-            }
-          ],
+          "params": [{ "name": "address", "value": "X-avax1c79e0dd0susp7dc8udq34jgk2yvve7hapvdyht" }],
           "result": {
             "name": "getAllBalancesResult",
             "value": {
               "balances": [
-                {
-                  "asset": "AVAX",
-                  "balance": "102"
-                },
+                { "asset": "AVAX", "balance": "102" },
                 {
                   "asset": "2sdnziCz37Jov3QSNMXcFRGFJ1tgauaj6L7qfk7yUcRPfQMC79",
-                  "balance": "10000"
-                }
-              ]
-            }
-          }
-        }
+                  "balance": "10000",
+                },
+              ],
+            },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "avm.getUTXOs",
       "x-docs-discrepancies": [
-        "The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances."
+        "The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getAssetDescription",
@@ -298,102 +211,73 @@ export const xChainDocument = {
           "name": "assetID",
           "required": true,
           "description": "The asset: its ID or an alias such as `AVAX`.",
-          "schema": {
-            "$ref": "#/components/schemas/AvmAssetIDOrAlias"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
+        },
       ],
       "result": {
         "name": "getAssetDescriptionResult",
         "schema": {
           "type": "object",
-          "required": [
-            "assetID",
-            "name",
-            "symbol",
-            "denomination"
-          ],
+          "required": ["assetID", "name", "symbol", "denomination"],
           "additionalProperties": false,
           "properties": {
             "assetID": {
               "$ref": "#/components/schemas/ID",
-              "description": "ID of the asset (of the transaction that created it), even when an alias was asked for."
+              "description": "ID of the asset (of the transaction that created it), even when an alias was asked for.",
             },
-            "name": {
-              "type": "string",
-              "description": "Human-readable name; not necessarily unique."
-            },
+            "name": { "type": "string", "description": "Human-readable name; not necessarily unique." },
             "symbol": {
               "type": "string",
-              "description": "Ticker symbol (0 to 4 characters); not necessarily unique."
+              "description": "Ticker symbol (0 to 4 characters); not necessarily unique.",
             },
             "denomination": {
               "$ref": "#/components/schemas/Uint8",
-              "description": "Number of decimal digits used to display amounts of the asset."
-            }
-          }
-        }
+              "description": "Number of decimal digits used to display amounts of the asset.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmAssetNotFound"
-        },
-        {
-          "$ref": "#/components/errors/AvmNotFound"
-        },
-        {
-          "code": -32000,
-          "message": "transaction doesn't create an asset"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmAssetNotFound" },
+        { "$ref": "#/components/errors/AvmNotFound" },
+        { "code": -32000, "message": "transaction doesn't create an asset" },
       ],
       "examples": [
         {
           "name": "by asset ID",
           "description": "AVAX on Mainnet.",
-          "params": [
-            {
-              "name": "assetID",
-              "value": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"
-            }
-          ],
+          "params": [{ "name": "assetID", "value": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z" }],
           "result": {
             "name": "getAssetDescriptionResult",
             "value": {
               "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
               "name": "Avalanche",
               "symbol": "AVAX",
-              "denomination": "9"
-            }
-          }
+              "denomination": "9",
+            },
+          },
         },
         {
           "name": "by alias",
           "description": "The same asset asked for by its alias; the answer carries its ID.",
-          "params": [
-            {
-              "name": "assetID",
-              "value": "AVAX"
-            }
-          ],
+          "params": [{ "name": "assetID", "value": "AVAX" }],
           "result": {
             "name": "getAssetDescriptionResult",
             "value": {
               "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
               "name": "Avalanche",
               "symbol": "AVAX",
-              "denomination": "9"
-            }
-          }
-        }
+              "denomination": "9",
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
         "The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).",
-        "The documented response text ends with a stray backtick after the JSON, so it does not parse as written."
+        "The documented response text ends with a stray backtick after the JSON, so it does not parse as written.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getBalance",
@@ -405,105 +289,71 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": {
-            "$ref": "#/components/schemas/AddressOrShortID"
-          }
+          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
         },
         {
           "name": "assetID",
           "required": true,
           "description": "The asset: its ID or an alias such as `AVAX`.",
-          "schema": {
-            "$ref": "#/components/schemas/AvmAssetIDOrAlias"
-          }
+          "schema": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
         },
         {
           "name": "includePartial",
           "required": false,
           "description": "Also count UTXOs the address shares with other owners and UTXOs whose locktime has not passed. Default false.",
-          "schema": {
-            "type": "boolean"
-          }
-        }
+          "schema": { "type": "boolean" },
+        },
       ],
       "result": {
         "name": "getBalanceResult",
         "schema": {
           "type": "object",
-          "required": [
-            "balance",
-            "utxoIDs"
-          ],
+          "required": ["balance", "utxoIDs"],
           "additionalProperties": false,
           "properties": {
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Units of the asset held, counted as described."
+              "description": "Units of the asset held, counted as described.",
             },
             "utxoIDs": {
               "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/UTXOID"
-              },
-              "description": "The UTXOs counted in `balance` (`[]` when none); `outputIndex` is a bare number."
-            }
-          }
-        }
+              "items": { "$ref": "#/components/schemas/UTXOID" },
+              "description": "The UTXOs counted in `balance` (`[]` when none); `outputIndex` is a bare number.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmAddressWrongChain"
-        },
-        {
-          "$ref": "#/components/errors/AvmAddressWrongHRP"
-        },
-        {
-          "$ref": "#/components/errors/AvmAddressMissing"
-        },
-        {
-          "$ref": "#/components/errors/AvmAssetNotFound"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmAddressWrongChain" },
+        { "$ref": "#/components/errors/AvmAddressWrongHRP" },
+        { "$ref": "#/components/errors/AvmAddressMissing" },
+        { "$ref": "#/components/errors/AvmAssetNotFound" },
       ],
       "examples": [
         {
           "name": "one UTXO",
           "params": [
-            {
-              "name": "address",
-              "value": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-            },
-            {
-              "name": "assetID",
-              "value": "2pYGetDWyKdHxpFxh2LHeoLNCH6H5vxxCxHQtFnnFaYxLsqtHC"
-            }
+            { "name": "address", "value": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5" },
+            { "name": "assetID", "value": "2pYGetDWyKdHxpFxh2LHeoLNCH6H5vxxCxHQtFnnFaYxLsqtHC" },
           ],
           "result": {
             "name": "getBalanceResult",
             "value": {
               "balance": "299999999999900",
-              "utxoIDs": [
-                {
-                  "txID": "WPQdyLNqHfiEKp4zcCpayRHYDVYuh1hqs9c1RqgZXS4VPgdvo",
-                  "outputIndex": 1
-                }
-              ]
-            }
-          }
-        }
+              "utxoIDs": [{ "txID": "WPQdyLNqHfiEKp4zcCpayRHYDVYuh1hqs9c1RqgZXS4VPgdvo", "outputIndex": 1 }],
+            },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "avm.getUTXOs",
       "x-docs-discrepancies": [
         "The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.",
-        "The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted."
+        "The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getBlock",
@@ -515,136 +365,76 @@ export const xChainDocument = {
           "name": "blockID",
           "required": true,
           "description": "ID of the block (cb58). Omitted means the zero ID, which is never a block.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
+          "schema": { "$ref": "#/components/schemas/ID" },
         },
-        {
-          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
       ],
       "result": {
         "name": "getBlockResult",
         "schema": {
           "type": "object",
-          "required": [
-            "block",
-            "encoding"
-          ],
+          "required": ["block", "encoding"],
           "additionalProperties": false,
           "properties": {
             "block": {
               "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
-                {
-                  "$ref": "#/components/schemas/EncodedBytes"
-                },
-                {
-                  "$ref": "#/components/schemas/AvmBlock"
-                }
-              ]
+                { "$ref": "#/components/schemas/EncodedBytes" },
+                { "$ref": "#/components/schemas/AvmBlock" },
+              ],
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `block`, echoed from the request (`hex` when omitted)."
-            }
+              "description": "The encoding of `block`, echoed from the request (`hex` when omitted).",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "json"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
           "then": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/AvmBlock"
-              }
-            }
+            "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } },
           },
           "else": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
-            },
-            "if": {
-              "type": "object",
-              "properties": {
-                "encoding": {
-                  "const": "hexnc"
-                }
-              }
-            },
+            "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
+            "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
             "then": {
               "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
+              "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": {
-              "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmNotLinearized"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmNotLinearized" },
         {
           "code": -32000,
-          "message": "couldn't get block with id tXJ4xwmR8soHE6DzRNMQPtiwQvuYsHn6eLLBzo2moDqBquqy6: not found"
-        }
+          "message": "couldn't get block with id tXJ4xwmR8soHE6DzRNMQPtiwQvuYsHn6eLLBzo2moDqBquqy6: not found",
+        },
       ],
       "examples": [
         {
           "name": "hex",
           "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them).",
           "params": [
-            {
-              "name": "blockID",
-              "value": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz"
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "blockID", "value": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz" },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getBlockResult",
             "value": {
               "block": "0x000000000014c43949f941853d85a43dc18fdf5ba340e130b29d04f706a2ed9bd7c25d4e0e8400000000001be9fe000000006638d2c00000000000000000000000000000000000000000000000000000000000000000000000010000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400937c4b0d",
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "json",
           "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them).",
           "params": [
-            {
-              "name": "blockID",
-              "value": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz"
-            },
-            {
-              "name": "encoding",
-              "value": "json"
-            }
+            { "name": "blockID", "value": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz" },
+            { "name": "encoding", "value": "json" },
           ],
           "result": {
             "name": "getBlockResult",
@@ -666,13 +456,8 @@ export const xChainDocument = {
                           "outputIndex": 1,
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                          "input": {
-                            "amount": 2570382395,
-                            "signatureIndices": [
-                              0
-                            ]
-                          }
-                        }
+                          "input": { "amount": 2570382395, "signatureIndices": [0] },
+                        },
                       ],
                       "memo": "0x",
                       "destinationChain": "11111111111111111111111111111111LpoYY",
@@ -681,44 +466,40 @@ export const xChainDocument = {
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                           "output": {
-                            "addresses": [
-                              "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"
-                            ],
+                            "addresses": ["X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"],
                             "amount": 2569382395,
                             "locktime": 0,
-                            "threshold": 1
-                          }
-                        }
-                      ]
+                            "threshold": 1,
+                          },
+                        },
+                      ],
                     },
                     "credentials": [
                       {
                         "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                         "credential": {
                           "signatures": [
-                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400"
-                          ]
-                        }
-                      }
+                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
+                          ],
+                        },
+                      },
                     ],
-                    "id": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL"
-                  }
+                    "id": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL",
+                  },
                 ],
-                "id": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz"
+                "id": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz",
               },
-              "encoding": "json"
-            }
-          }
-        }
+              "encoding": "json",
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.9.12"
-      },
+      "x-node-versions": { "since": "v1.9.12" },
       "x-docs-discrepancies": [
         "The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.",
-        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively."
+        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getBlockByHeight",
@@ -731,137 +512,68 @@ export const xChainDocument = {
           "required": true,
           "x-zero-when-absent": 0,
           "description": "Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's first block.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
-        {
-          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
       ],
       "result": {
         "name": "getBlockByHeightResult",
         "schema": {
           "type": "object",
-          "required": [
-            "block",
-            "encoding"
-          ],
+          "required": ["block", "encoding"],
           "additionalProperties": false,
           "properties": {
             "block": {
               "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
-                {
-                  "$ref": "#/components/schemas/EncodedBytes"
-                },
-                {
-                  "$ref": "#/components/schemas/AvmBlock"
-                }
-              ]
+                { "$ref": "#/components/schemas/EncodedBytes" },
+                { "$ref": "#/components/schemas/AvmBlock" },
+              ],
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `block`, echoed from the request (`hex` when omitted)."
-            }
+              "description": "The encoding of `block`, echoed from the request (`hex` when omitted).",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "json"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
           "then": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/AvmBlock"
-              }
-            }
+            "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } },
           },
           "else": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
-            },
-            "if": {
-              "type": "object",
-              "properties": {
-                "encoding": {
-                  "const": "hexnc"
-                }
-              }
-            },
+            "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
+            "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
             "then": {
               "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
+              "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": {
-              "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmNotLinearized"
-        },
-        {
-          "code": -32000,
-          "message": "couldn't get block at height 275686313486: not found"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmNotLinearized" },
+        { "code": -32000, "message": "couldn't get block at height 275686313486: not found" },
       ],
       "examples": [
         {
           "name": "hex",
           "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them).",
-          "params": [
-            {
-              "name": "height",
-              "value": "1829374"
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
-          ],
+          "params": [{ "name": "height", "value": "1829374" }, { "name": "encoding", "value": "hex" }],
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
               "block": "0x000000000014c43949f941853d85a43dc18fdf5ba340e130b29d04f706a2ed9bd7c25d4e0e8400000000001be9fe000000006638d2c00000000000000000000000000000000000000000000000000000000000000000000000010000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400937c4b0d",
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "json",
           "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them). Here `height` is sent as a bare number, which the node also accepts.",
-          "params": [
-            {
-              "name": "height",
-              "value": 1829374
-            },
-            {
-              "name": "encoding",
-              "value": "json"
-            }
-          ],
+          "params": [{ "name": "height", "value": 1829374 }, { "name": "encoding", "value": "json" }],
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
@@ -882,13 +594,8 @@ export const xChainDocument = {
                           "outputIndex": 1,
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                          "input": {
-                            "amount": 2570382395,
-                            "signatureIndices": [
-                              0
-                            ]
-                          }
-                        }
+                          "input": { "amount": 2570382395, "signatureIndices": [0] },
+                        },
                       ],
                       "memo": "0x",
                       "destinationChain": "11111111111111111111111111111111LpoYY",
@@ -897,46 +604,42 @@ export const xChainDocument = {
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                           "output": {
-                            "addresses": [
-                              "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"
-                            ],
+                            "addresses": ["X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"],
                             "amount": 2569382395,
                             "locktime": 0,
-                            "threshold": 1
-                          }
-                        }
-                      ]
+                            "threshold": 1,
+                          },
+                        },
+                      ],
                     },
                     "credentials": [
                       {
                         "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                         "credential": {
                           "signatures": [
-                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400"
-                          ]
-                        }
-                      }
+                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
+                          ],
+                        },
+                      },
                     ],
-                    "id": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL"
-                  }
+                    "id": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL",
+                  },
                 ],
-                "id": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz"
+                "id": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz",
               },
-              "encoding": "json"
-            }
-          }
-        }
+              "encoding": "json",
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.9.12"
-      },
+      "x-node-versions": { "since": "v1.9.12" },
       "x-docs-discrepancies": [
         "The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.",
         "The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is ignored, so such a call returns the block at height 0).",
         "The API description types `height` as a decimal string; the node also accepts a bare JSON number.",
-        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively."
+        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getHeight",
@@ -948,42 +651,29 @@ export const xChainDocument = {
         "name": "getHeightResult",
         "schema": {
           "type": "object",
-          "required": [
-            "height"
-          ],
+          "required": ["height"],
           "additionalProperties": false,
           "properties": {
             "height": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Height of the last accepted block."
-            }
-          }
-        }
+              "description": "Height of the last accepted block.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmNotLinearized"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmNotLinearized" },
       ],
       "examples": [
         {
           "name": "last accepted height",
           "params": [],
-          "result": {
-            "name": "getHeightResult",
-            "value": {
-              "height": "5094088"
-            }
-          }
-        }
+          "result": { "name": "getHeightResult", "value": { "height": "5094088" } },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.9.12"
-      },
-      "x-side-effects": "none"
+      "x-node-versions": { "since": "v1.9.12" },
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getTx",
@@ -991,113 +681,54 @@ export const xChainDocument = {
       "description": "Returns an accepted transaction, as hex bytes or as a JSON object (`unsignedTx`, `credentials`, `id`; integers inside are bare numbers, addresses chain-prefixed). Transactions the node has not accepted fail with \"not found\"; this is also how to tell whether a transaction was accepted.\n\n**Where the prose docs differ from the node:**\n- The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/AvmTxID"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/AvmTxID" },
+        { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
       ],
       "result": {
         "name": "getTxResult",
         "schema": {
           "type": "object",
-          "required": [
-            "tx",
-            "encoding"
-          ],
+          "required": ["tx", "encoding"],
           "additionalProperties": false,
           "properties": {
             "tx": {
               "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
-                {
-                  "$ref": "#/components/schemas/EncodedBytes"
-                },
-                {
-                  "$ref": "#/components/schemas/AvmTx"
-                }
-              ]
+                { "$ref": "#/components/schemas/EncodedBytes" },
+                { "$ref": "#/components/schemas/AvmTx" },
+              ],
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `tx`, echoed from the request (`hex` when omitted)."
-            }
+              "description": "The encoding of `tx`, echoed from the request (`hex` when omitted).",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "json"
-              }
-            }
-          },
-          "then": {
-            "type": "object",
-            "properties": {
-              "tx": {
-                "$ref": "#/components/schemas/AvmTx"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
+          "then": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/AvmTx" } } },
           "else": {
             "type": "object",
-            "properties": {
-              "tx": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
-            },
-            "if": {
-              "type": "object",
-              "properties": {
-                "encoding": {
-                  "const": "hexnc"
-                }
-              }
-            },
+            "properties": { "tx": { "$ref": "#/components/schemas/EncodedBytes" } },
+            "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
             "then": {
               "type": "object",
-              "properties": {
-                "tx": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
+              "properties": { "tx": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": {
-              "type": "object",
-              "properties": {
-                "tx": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+            "else": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/Hex" } } },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmNilTxID"
-        },
-        {
-          "$ref": "#/components/errors/AvmNotFound"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmNilTxID" },
+        { "$ref": "#/components/errors/AvmNotFound" },
       ],
       "examples": [
         {
           "name": "json",
           "description": "An export of AVAX from the X-Chain to the P-Chain on Mainnet.",
           "params": [
-            {
-              "name": "txID",
-              "value": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL"
-            },
-            {
-              "name": "encoding",
-              "value": "json"
-            }
+            { "name": "txID", "value": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL" },
+            { "name": "encoding", "value": "json" },
           ],
           "result": {
             "name": "getTxResult",
@@ -1113,13 +744,8 @@ export const xChainDocument = {
                       "outputIndex": 1,
                       "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                       "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                      "input": {
-                        "amount": 2570382395,
-                        "signatureIndices": [
-                          0
-                        ]
-                      }
-                    }
+                      "input": { "amount": 2570382395, "signatureIndices": [0] },
+                    },
                   ],
                   "memo": "0x",
                   "destinationChain": "11111111111111111111111111111111LpoYY",
@@ -1128,54 +754,47 @@ export const xChainDocument = {
                       "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                       "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                       "output": {
-                        "addresses": [
-                          "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"
-                        ],
+                        "addresses": ["X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"],
                         "amount": 2569382395,
                         "locktime": 0,
-                        "threshold": 1
-                      }
-                    }
-                  ]
+                        "threshold": 1,
+                      },
+                    },
+                  ],
                 },
                 "credentials": [
                   {
                     "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                     "credential": {
                       "signatures": [
-                        "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400"
-                      ]
-                    }
-                  }
+                        "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
+                      ],
+                    },
+                  },
                 ],
-                "id": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL"
+                "id": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL",
               },
-              "encoding": "json"
-            }
-          }
+              "encoding": "json",
+            },
+          },
         },
         {
           "name": "hex",
           "description": "The same transaction in the default encoding: its signed bytes (SHA-256 of them is the transaction ID) and a checksum.",
-          "params": [
-            {
-              "name": "txID",
-              "value": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL"
-            }
-          ],
+          "params": [{ "name": "txID", "value": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL" }],
           "result": {
             "name": "getTxResult",
             "value": {
               "tx": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
-              "encoding": "hex"
-            }
-          }
-        }
+              "encoding": "hex",
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively."
+        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getTxFee",
@@ -1187,138 +806,82 @@ export const xChainDocument = {
         "name": "getTxFeeResult",
         "schema": {
           "type": "object",
-          "required": [
-            "txFee",
-            "createAssetTxFee"
-          ],
+          "required": ["txFee", "createAssetTxFee"],
           "additionalProperties": false,
           "properties": {
             "txFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Fee of a transaction that does not create an asset."
+              "description": "Fee of a transaction that does not create an asset.",
             },
             "createAssetTxFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Fee of an asset-creation transaction."
-            }
-          }
-        }
+              "description": "Fee of an asset-creation transaction.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "Mainnet fees",
           "params": [],
           "result": {
             "name": "getTxFeeResult",
-            "value": {
-              "txFee": "1000000",
-              "createAssetTxFee": "10000000"
-            }
-          }
-        }
+            "value": { "txFee": "1000000", "createAssetTxFee": "10000000" },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.12.2"
-      },
+      "x-node-versions": { "since": "v1.12.2" },
       "x-docs-discrepancies": [
         "The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key out.",
-        "The documented response has no `id`; the node always echoes the request's `id`."
+        "The documented response has no `id`; the node always echoes the request's `id`.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getTxStatus",
       "summary": "Tells whether the node has accepted a transaction.",
       "description": "Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise (including while it is still processing).\n\n**Where the prose docs differ from the node:**\n- The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.",
       "paramStructure": "by-name",
-      "params": [
-        {
-          "$ref": "#/components/contentDescriptors/AvmTxID"
-        }
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/AvmTxID" }],
       "result": {
         "name": "getTxStatusResult",
         "schema": {
           "type": "object",
-          "required": [
-            "status"
-          ],
+          "required": ["status"],
           "additionalProperties": false,
           "properties": {
             "status": {
               "type": "string",
-              "enum": [
-                "Accepted",
-                "Processing",
-                "Rejected",
-                "Unknown"
-              ],
+              "enum": ["Accepted", "Processing", "Rejected", "Unknown"],
               "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases.",
-              "x-enum-versions": {
-                "Processing": {
-                  "removedIn": "v1.9.12"
-                },
-                "Rejected": {
-                  "removedIn": "v1.9.12"
-                }
-              }
-            }
-          }
-        }
+              "x-enum-versions": { "Processing": { "removedIn": "v1.9.12" }, "Rejected": { "removedIn": "v1.9.12" } },
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AvmNilTxID"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AvmNilTxID" },
       ],
       "examples": [
         {
           "name": "accepted",
-          "params": [
-            {
-              "name": "txID",
-              "value": "2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD"
-            }
-          ],
-          "result": {
-            "name": "getTxStatusResult",
-            "value": {
-              "status": "Accepted"
-            }
-          }
+          "params": [{ "name": "txID", "value": "2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD" }],
+          "result": { "name": "getTxStatusResult", "value": { "status": "Accepted" } },
         },
         {
           "name": "unknown",
           "description": "An ID the node has never accepted.",
-          "params": [
-            {
-              "name": "txID",
-              "value": "2VRGr8zAdk5R8zQ9Fskd1dUkCyXti63RVGhCkzQqkaaqMoiBHY"
-            }
-          ],
-          "result": {
-            "name": "getTxStatusResult",
-            "value": {
-              "status": "Unknown"
-            }
-          }
-        }
+          "params": [{ "name": "txID", "value": "2VRGr8zAdk5R8zQ9Fskd1dUkCyXti63RVGhCkzQqkaaqMoiBHY" }],
+          "result": { "name": "getTxStatusResult", "value": { "status": "Unknown" } },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.10.0"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.10.0" },
       "x-replacement": "avm.getTx",
       "x-docs-discrepancies": [
-        "The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`."
+        "The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.",
       ],
       "x-changes": [
         {
@@ -1326,11 +889,11 @@ export const xChainDocument = {
           "description": "The AVM APIs were switched to read only accepted state: since then the status is `Accepted` or `Unknown`; earlier releases could also answer `Processing` and `Rejected`.",
           "pointers": [
             "/result/schema/properties/status/x-enum-versions/Processing",
-            "/result/schema/properties/status/x-enum-versions/Rejected"
-          ]
-        }
+            "/result/schema/properties/status/x-enum-versions/Rejected",
+          ],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.getUTXOs",
@@ -1338,46 +901,25 @@ export const xChainDocument = {
       "description": "Returns the UTXOs owned (at least partly) by any of `addresses`, encoded as bytes. With `sourceChain` it returns instead the atomic UTXOs that chain exported to this one and that are not yet imported (what an import transaction consumes). At most `limit` UTXOs come back (1024 when omitted, 0 or larger). `endIndex` marks the last UTXO returned: pass it as `startIndex` to get the next page. Fewer than `limit` UTXOs means the listing is complete; exactly `limit` means more may exist. Pages are not a snapshot: a UTXO can appear twice and the set can change between calls.\n\n**Where the prose docs differ from the node:**\n- The API description lists an optional `sourceChain` in the result; the node never sends it.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.\n- The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/UTXOAddresses"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOLimit"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOStartIndex"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOSourceChain"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/UTXOAddresses" },
+        { "$ref": "#/components/contentDescriptors/UTXOLimit" },
+        { "$ref": "#/components/contentDescriptors/UTXOStartIndex" },
+        { "$ref": "#/components/contentDescriptors/UTXOSourceChain" },
+        { "$ref": "#/components/contentDescriptors/UTXOEncoding" },
       ],
-      "result": {
-        "name": "getUTXOsResult",
-        "schema": {
-          "$ref": "#/components/schemas/UTXOPage"
-        }
-      },
+      "result": { "name": "getUTXOsResult", "schema": { "$ref": "#/components/schemas/UTXOPage" } },
       "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/UTXONoAddresses" },
+        { "$ref": "#/components/errors/UTXOTooManyAddresses" },
         {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/UTXONoAddresses"
-        },
-        {
-          "$ref": "#/components/errors/UTXOTooManyAddresses"
+          "code": -32000,
+          "message": "problem parsing source chainID \"Q\": there is no ID with alias: Q",
         },
         {
           "code": -32000,
-          "message": "problem parsing source chainID \"Q\": there is no ID with alias: Q"
+          "message": "couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
         },
-        {
-          "code": -32000,
-          "message": "couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\""
-        }
       ],
       "examples": [
         {
@@ -1388,17 +930,11 @@ export const xChainDocument = {
               "name": "addresses",
               "value": [
                 "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "X-avax1d09qn852zcy03sfc9hay2llmn9hsgnw4tp3dv6"
-              ]
+                "X-avax1d09qn852zcy03sfc9hay2llmn9hsgnw4tp3dv6",
+              ],
             },
-            {
-              "name": "limit",
-              "value": 5
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "limit", "value": 5 },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getUTXOsResult",
@@ -1409,41 +945,30 @@ export const xChainDocument = {
                 "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
                 "0x0000731ce04b1feefa9f4291d869adc30a33463f315491e164d89be7d6d2d7890cfc00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21600dd3047",
                 "0x0000b462030cc4734f24c0bc224cf0d16ee452ea6b67615517caffead123ab4fbf1500000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c71b387e",
-                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f2166290e79d"
+                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f2166290e79d",
               ],
               "endIndex": {
                 "address": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j"
+                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j",
               },
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "next page",
           "description": "Continues from the first page's `endIndex`.",
           "params": [
-            {
-              "name": "addresses",
-              "value": [
-                "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-              ]
-            },
-            {
-              "name": "limit",
-              "value": 5
-            },
+            { "name": "addresses", "value": ["X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] },
+            { "name": "limit", "value": 5 },
             {
               "name": "startIndex",
               "value": {
                 "address": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j"
-              }
+                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j",
+              },
             },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getUTXOsResult",
@@ -1453,15 +978,15 @@ export const xChainDocument = {
                 "0x000020e182dd51ee4dcd31909fddd75bb3438d9431f8e4efce86a88a684f5c7fa09300000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21662861d59",
                 "0x0000a71ba36c475c18eb65dc90f6e85c4fd4a462d51c5de3ac2cbddf47db4d99284e00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21665f6f83f",
                 "0x0000925424f61cb13e0fbdecc66e1270de68de9667b85baa3fdc84741d048daa69fa00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216afecf76a",
-                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216779c2d59"
+                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216779c2d59",
               ],
               "endIndex": {
                 "address": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "21jG2RfqyHUUgkTLe2tUp6ETGLriSDTW3th8JXFbPRNiSZ11jK"
+                "utxo": "21jG2RfqyHUUgkTLe2tUp6ETGLriSDTW3th8JXFbPRNiSZ11jK",
               },
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "atomic UTXOs from the P-Chain",
@@ -1471,51 +996,42 @@ export const xChainDocument = {
               "name": "addresses",
               "value": [
                 "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "X-avax1d09qn852zcy03sfc9hay2llmn9hsgnw4tp3dv6"
-              ]
+                "X-avax1d09qn852zcy03sfc9hay2llmn9hsgnw4tp3dv6",
+              ],
             },
-            {
-              "name": "limit",
-              "value": 5
-            },
-            {
-              "name": "sourceChain",
-              "value": "P"
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "limit", "value": 5 },
+            { "name": "sourceChain", "value": "P" },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getUTXOsResult",
             "value": {
               "numFetched": "1",
               "utxos": [
-                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000039c33a499ce4c33a3b09cdd2cfa01ae70dbf2d18b2d7d168524440e55d550088000000070011c304cd7eb5c0000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c83497819"
+                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000039c33a499ce4c33a3b09cdd2cfa01ae70dbf2d18b2d7d168524440e55d550088000000070011c304cd7eb5c0000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c83497819",
               ],
               "endIndex": {
                 "address": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "2Sz2XwRYqUHwPeiKoRnZ6ht88YqzAF1SQjMYZQQaB5wBFkAqST"
+                "utxo": "2Sz2XwRYqUHwPeiKoRnZ6ht88YqzAF1SQjMYZQQaB5wBFkAqST",
               },
-              "encoding": "hex"
-            }
-          }
-        }
+              "encoding": "hex",
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
         "The API description lists an optional `sourceChain` in the result; the node never sends it.",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
-        "The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`."
+        "The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`.",
       ],
       "x-pagination": {
         "cursorParam": "startIndex",
         "cursorField": "endIndex",
         "pageSizeParam": "limit",
         "maxPageSize": 1024,
-        "itemsField": "utxos"
+        "itemsField": "utxos",
       },
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "avm.issueTx",
@@ -1523,51 +1039,28 @@ export const xChainDocument = {
       "description": "Parses the signed transaction, adds it to the node's mempool and gossips it, and returns its ID. Success means the transaction was accepted into the mempool, not that it was accepted by the chain: poll `avm.getTx` for that. Issuing a transaction already in the mempool succeeds again with the same ID. A transaction that fails verification (spent or unknown inputs, wrong fee, bad signatures) fails the call with the verifier's message.\n\n**Where the prose docs differ from the node:**\n- The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.\n- The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/SignedTx"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/SignedTxEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/SignedTx" },
+        { "$ref": "#/components/contentDescriptors/SignedTxEncoding" },
       ],
       "result": {
         "name": "issueTxResult",
         "schema": {
           "type": "object",
-          "required": [
-            "txID"
-          ],
+          "required": ["txID"],
           "additionalProperties": false,
           "properties": {
-            "txID": {
-              "$ref": "#/components/schemas/ID",
-              "description": "ID of the issued transaction."
-            }
-          }
-        }
+            "txID": { "$ref": "#/components/schemas/ID", "description": "ID of the issued transaction." },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/TxMissingHexPrefix"
-        },
-        {
-          "$ref": "#/components/errors/TxBadChecksum"
-        },
-        {
-          "$ref": "#/components/errors/TxUnsupportedEncoding"
-        },
-        {
-          "$ref": "#/components/errors/AvmTxWrongNetworkID"
-        },
-        {
-          "$ref": "#/components/errors/AvmTxWrongChainID"
-        },
-        {
-          "$ref": "#/components/errors/AvmTxMissingUTXO"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/TxMissingHexPrefix" },
+        { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxUnsupportedEncoding" },
+        { "$ref": "#/components/errors/AvmTxWrongNetworkID" },
+        { "$ref": "#/components/errors/AvmTxWrongChainID" },
+        { "$ref": "#/components/errors/AvmTxMissingUTXO" },
       ],
       "examples": [
         {
@@ -1576,28 +1069,23 @@ export const xChainDocument = {
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31"
+              "value": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
             },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "issueTxResult",
-            "value": {
-              "txID": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL"
-            }
-          }
-        }
+            "value": { "txID": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL" },
+          },
+        },
       ],
       "x-docs-discrepancies": [
         "The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.",
         "The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.",
-        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
+        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
-      "x-side-effects": "chain"
-    }
+      "x-side-effects": "chain",
+    },
   ],
   "components": {
     "schemas": {
@@ -1605,77 +1093,52 @@ export const xChainDocument = {
         "type": "string",
         "format": "avax-address",
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.",
       },
       "AddressOrShortID": {
         "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Address"
-          },
-          {
-            "$ref": "#/components/schemas/ShortID"
-          }
-        ]
+        "anyOf": [{ "$ref": "#/components/schemas/Address" }, { "$ref": "#/components/schemas/ShortID" }],
       },
       "AvmAssetIDOrAlias": {
         "type": "string",
-        "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."
+        "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\".",
       },
       "AvmBlock": {
         "type": "object",
         "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
-        "required": [
-          "parentID",
-          "height",
-          "time",
-          "merkleRoot",
-          "txs",
-          "id"
-        ],
+        "required": ["parentID", "height", "time", "merkleRoot", "txs", "id"],
         "additionalProperties": true,
         "properties": {
-          "parentID": {
-            "$ref": "#/components/schemas/ID",
-            "description": "ID of the parent block."
-          },
-          "height": {
-            "$ref": "#/components/schemas/BareUint64",
-            "description": "Height of the block."
-          },
+          "parentID": { "$ref": "#/components/schemas/ID", "description": "ID of the parent block." },
+          "height": { "$ref": "#/components/schemas/BareUint64", "description": "Height of the block." },
           "time": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Block timestamp, Unix seconds."
+            "description": "Block timestamp, Unix seconds.",
           },
           "merkleRoot": {
             "$ref": "#/components/schemas/ID",
-            "description": "Reserved: never populated, always the zero ID `11111111111111111111111111111111LpoYY`."
+            "description": "Reserved: never populated, always the zero ID `11111111111111111111111111111111LpoYY`.",
           },
           "txs": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/AvmTx"
-            },
-            "description": "The block's transactions, JSON-encoded."
+            "items": { "$ref": "#/components/schemas/AvmTx" },
+            "description": "The block's transactions, JSON-encoded.",
           },
           "id": {
             "$ref": "#/components/schemas/ID",
-            "description": "The block ID: SHA-256 of the block bytes."
-          }
-        }
+            "description": "The block ID: SHA-256 of the block bytes.",
+          },
+        },
       },
       "AvmCredential": {
         "type": "object",
         "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
-        "required": [
-          "fxID",
-          "credential"
-        ],
+        "required": ["fxID", "credential"],
         "additionalProperties": true,
         "properties": {
           "fxID": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the feature extension that verifies the credential."
+            "description": "ID of the feature extension that verifies the credential.",
           },
           "credential": {
             "type": "object",
@@ -1684,80 +1147,60 @@ export const xChainDocument = {
             "properties": {
               "signatures": {
                 "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                },
-                "description": "65-byte recoverable secp256k1 signatures as `0x` hex without a checksum."
-              }
-            }
-          }
-        }
+                "items": { "$ref": "#/components/schemas/HexNoChecksum" },
+                "description": "65-byte recoverable secp256k1 signatures as `0x` hex without a checksum.",
+              },
+            },
+          },
+        },
       },
       "AvmTransferableInput": {
         "type": "object",
         "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
-        "required": [
-          "txID",
-          "outputIndex",
-          "assetID",
-          "fxID",
-          "input"
-        ],
+        "required": ["txID", "outputIndex", "assetID", "fxID", "input"],
         "additionalProperties": true,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the transaction that produced the consumed UTXO."
+            "description": "ID of the transaction that produced the consumed UTXO.",
           },
           "outputIndex": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Index of the consumed output in that transaction."
+            "description": "Index of the consumed output in that transaction.",
           },
           "assetID": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the asset the consumed UTXO holds."
+            "description": "ID of the asset the consumed UTXO holds.",
           },
           "fxID": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the feature extension the input belongs to."
+            "description": "ID of the feature extension the input belongs to.",
           },
           "input": {
             "type": "object",
             "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the positions in the UTXO's address list of the keys that sign.",
             "additionalProperties": true,
             "properties": {
-              "amount": {
-                "$ref": "#/components/schemas/BareUint64",
-                "description": "Units consumed."
-              },
+              "amount": { "$ref": "#/components/schemas/BareUint64", "description": "Units consumed." },
               "signatureIndices": {
                 "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/BareUint64"
-                },
-                "description": "Indices into the UTXO's owner addresses of the signers."
-              }
-            }
-          }
-        }
+                "items": { "$ref": "#/components/schemas/BareUint64" },
+                "description": "Indices into the UTXO's owner addresses of the signers.",
+              },
+            },
+          },
+        },
       },
       "AvmTransferableOutput": {
         "type": "object",
         "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
-        "required": [
-          "assetID",
-          "fxID",
-          "output"
-        ],
+        "required": ["assetID", "fxID", "output"],
         "additionalProperties": true,
         "properties": {
-          "assetID": {
-            "$ref": "#/components/schemas/ID",
-            "description": "ID of the asset the output holds."
-          },
+          "assetID": { "$ref": "#/components/schemas/ID", "description": "ID of the asset the output holds." },
           "fxID": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the feature extension the output belongs to (`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx)."
+            "description": "ID of the feature extension the output belongs to (`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx).",
           },
           "output": {
             "type": "object",
@@ -1766,378 +1209,284 @@ export const xChainDocument = {
             "properties": {
               "addresses": {
                 "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/Address"
-                },
-                "description": "Owners of the output, chain-prefixed."
+                "items": { "$ref": "#/components/schemas/Address" },
+                "description": "Owners of the output, chain-prefixed.",
               },
               "amount": {
                 "$ref": "#/components/schemas/BareUint64",
-                "description": "Units of the asset the output holds."
+                "description": "Units of the asset the output holds.",
               },
               "locktime": {
                 "$ref": "#/components/schemas/BareUint64",
-                "description": "Unix time in seconds before which the output cannot be spent (0: no lock)."
+                "description": "Unix time in seconds before which the output cannot be spent (0: no lock).",
               },
               "threshold": {
                 "$ref": "#/components/schemas/BareUint64",
-                "description": "How many of `addresses` must sign to spend the output."
-              }
-            }
-          }
-        }
+                "description": "How many of `addresses` must sign to spend the output.",
+              },
+            },
+          },
+        },
       },
       "AvmTx": {
         "type": "object",
         "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
-        "required": [
-          "unsignedTx",
-          "credentials",
-          "id"
-        ],
+        "required": ["unsignedTx", "credentials", "id"],
         "additionalProperties": true,
         "properties": {
           "unsignedTx": {
             "$ref": "#/components/schemas/AvmUnsignedTx",
-            "description": "The transaction without its signatures."
+            "description": "The transaction without its signatures.",
           },
           "credentials": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/AvmCredential"
-            },
-            "description": "One credential per input (and per operation), in order."
+            "items": { "$ref": "#/components/schemas/AvmCredential" },
+            "description": "One credential per input (and per operation), in order.",
           },
           "id": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction ID: SHA-256 of the signed transaction bytes."
-          }
-        }
+            "description": "The transaction ID: SHA-256 of the signed transaction bytes.",
+          },
+        },
       },
       "AvmUnsignedTx": {
         "type": "object",
         "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
-        "required": [
-          "networkID",
-          "blockchainID",
-          "outputs",
-          "inputs",
-          "memo"
-        ],
+        "required": ["networkID", "blockchainID", "outputs", "inputs", "memo"],
         "additionalProperties": true,
         "properties": {
           "networkID": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "ID of the network the transaction belongs to (1 = Mainnet, 5 = Fuji)."
+            "description": "ID of the network the transaction belongs to (1 = Mainnet, 5 = Fuji).",
           },
           "blockchainID": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the chain the transaction belongs to."
+            "description": "ID of the chain the transaction belongs to.",
           },
           "outputs": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/AvmTransferableOutput"
-            },
-            "description": "Outputs that stay on this chain."
+            "items": { "$ref": "#/components/schemas/AvmTransferableOutput" },
+            "description": "Outputs that stay on this chain.",
           },
           "inputs": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/AvmTransferableInput"
-            },
-            "description": "Inputs that consume this chain's UTXOs."
+            "items": { "$ref": "#/components/schemas/AvmTransferableInput" },
+            "description": "Inputs that consume this chain's UTXOs.",
           },
           "memo": {
             "$ref": "#/components/schemas/NullableHexNoChecksum",
-            "description": "Arbitrary memo bytes, `0x` hex without a checksum (`0x` when empty)."
+            "description": "Arbitrary memo bytes, `0x` hex without a checksum (`0x` when empty).",
           },
           "destinationChain": {
             "$ref": "#/components/schemas/ID",
-            "description": "Export transactions only: the chain the exported outputs go to."
+            "description": "Export transactions only: the chain the exported outputs go to.",
           },
           "exportedOutputs": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/AvmTransferableOutput"
-            },
-            "description": "Export transactions only: the outputs sent to `destinationChain`."
+            "items": { "$ref": "#/components/schemas/AvmTransferableOutput" },
+            "description": "Export transactions only: the outputs sent to `destinationChain`.",
           },
           "sourceChain": {
             "$ref": "#/components/schemas/ID",
-            "description": "Import transactions only: the chain the imported UTXOs come from."
+            "description": "Import transactions only: the chain the imported UTXOs come from.",
           },
           "importedInputs": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/AvmTransferableInput"
-            },
-            "description": "Import transactions only: inputs that consume UTXOs exported from `sourceChain`."
+            "items": { "$ref": "#/components/schemas/AvmTransferableInput" },
+            "description": "Import transactions only: inputs that consume UTXOs exported from `sourceChain`.",
           },
-          "name": {
-            "type": "string",
-            "description": "Asset-creation transactions only: the asset's name."
-          },
+          "name": { "type": "string", "description": "Asset-creation transactions only: the asset's name." },
           "symbol": {
             "type": "string",
-            "description": "Asset-creation transactions only: the asset's symbol."
+            "description": "Asset-creation transactions only: the asset's symbol.",
           },
           "denomination": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Asset-creation transactions only: the asset's display denomination."
+            "description": "Asset-creation transactions only: the asset's display denomination.",
           },
           "initialStates": {
             "type": "array",
-            "items": {
-              "type": "object",
-              "additionalProperties": true
-            },
-            "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, `outputs`)."
+            "items": { "type": "object", "additionalProperties": true },
+            "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, `outputs`).",
           },
           "operations": {
             "type": "array",
-            "items": {
-              "type": "object",
-              "additionalProperties": true
-            },
-            "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. mints and NFT transfers."
-          }
-        }
+            "items": { "type": "object", "additionalProperties": true },
+            "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. mints and NFT transfers.",
+          },
+        },
       },
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
       },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Encoding": {
         "type": "string",
-        "enum": [
-          "hex",
-          "hexnc",
-          "hexc",
-          "json"
-        ],
-        "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
+        "enum": ["hex", "hexnc", "hexc", "json"],
+        "description": "The encoding the node used for the bytes in this answer, echoed in lower case.",
       },
       "EncodingParam": {
         "type": "string",
         "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode.",
       },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "NullableHexNoChecksum": {
         "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
-        "oneOf": [
-          {
-            "$ref": "#/components/schemas/HexNoChecksum"
-          },
-          {
-            "type": "null"
-          }
-        ]
+        "oneOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "type": "null" }],
       },
       "ShortID": {
         "type": "string",
         "format": "avax-short-id",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
+        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).",
       },
       "UTXOID": {
         "type": "object",
         "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
-        "required": [
-          "txID",
-          "outputIndex"
-        ],
+        "required": ["txID", "outputIndex"],
         "additionalProperties": false,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction that produced the UTXO."
+            "description": "The transaction that produced the UTXO.",
           },
           "outputIndex": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "The output's index in that transaction, a bare number."
-          }
-        }
+            "description": "The output's index in that transaction, a bare number.",
+          },
+        },
       },
       "UTXOIndex": {
         "type": "object",
         "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
-        "required": [
-          "address",
-          "utxo"
-        ],
+        "required": ["address", "utxo"],
         "additionalProperties": false,
         "properties": {
           "address": {
             "$ref": "#/components/schemas/Address",
-            "description": "The address whose UTXOs the listing had reached."
+            "description": "The address whose UTXOs the listing had reached.",
           },
           "utxo": {
             "$ref": "#/components/schemas/ID",
-            "description": "The last UTXO ID returned, in cb58."
-          }
-        }
+            "description": "The last UTXO ID returned, in cb58.",
+          },
+        },
       },
       "UTXOPage": {
         "type": "object",
         "description": "One page of UTXOs.",
-        "required": [
-          "numFetched",
-          "utxos",
-          "endIndex",
-          "encoding"
-        ],
+        "required": ["numFetched", "utxos", "endIndex", "encoding"],
         "additionalProperties": false,
         "properties": {
           "numFetched": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "How many UTXOs this page holds."
+            "description": "How many UTXOs this page holds.",
           },
           "utxos": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/EncodedBytes"
-            },
-            "description": "The UTXOs' bytes in `encoding`."
+            "items": { "$ref": "#/components/schemas/EncodedBytes" },
+            "description": "The UTXOs' bytes in `encoding`.",
           },
           "endIndex": {
             "$ref": "#/components/schemas/UTXOIndex",
-            "description": "Where this page ended; pass it as `startIndex` to fetch the next page."
+            "description": "Where this page ended; pass it as `startIndex` to fetch the next page.",
           },
-          "encoding": {
-            "$ref": "#/components/schemas/Encoding",
-            "description": "The encoding of `utxos`."
-          }
+          "encoding": { "$ref": "#/components/schemas/Encoding", "description": "The encoding of `utxos`." },
         },
-        "if": {
-          "type": "object",
-          "properties": {
-            "encoding": {
-              "const": "hexnc"
-            }
-          }
-        },
+        "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
         "then": {
           "type": "object",
           "properties": {
-            "utxos": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/HexNoChecksum"
-              }
-            }
-          }
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+          },
         },
         "else": {
           "type": "object",
-          "properties": {
-            "utxos": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/Hex"
-              }
-            }
-          }
-        }
+          "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+        },
       },
       "Uint32Param": {
         "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
           },
-          {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 4294967295
-          }
-        ]
+          { "type": "integer", "minimum": 0, "maximum": 4294967295 },
+        ],
       },
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
       },
       "Uint64Param": {
         "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
           },
-          {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 18446744073709552000
-          }
-        ]
+          { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
+        ],
       },
       "Uint8": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]{0,2})$",
-        "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
-      }
+        "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8).",
+      },
     },
     "contentDescriptors": {
       "AvmTxID": {
         "name": "txID",
         "required": true,
         "description": "ID of the transaction (cb58). Omitted or the zero ID fails with \"nil transaction ID\".",
-        "schema": {
-          "$ref": "#/components/schemas/ID"
-        }
+        "schema": { "$ref": "#/components/schemas/ID" },
       },
       "SignedTx": {
         "name": "tx",
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
-        "schema": {
-          "$ref": "#/components/schemas/EncodedBytes"
-        }
+        "schema": { "$ref": "#/components/schemas/EncodedBytes" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
         "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
-        "schema": {
-          "$ref": "#/components/schemas/BytesEncodingParam"
-        }
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "TxBlockEncoding": {
         "name": "encoding",
         "required": false,
         "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).",
-        "schema": {
-          "$ref": "#/components/schemas/EncodingParam"
-        }
+        "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOAddresses": {
         "name": "addresses",
@@ -2147,109 +1496,69 @@ export const xChainDocument = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": {
-            "$ref": "#/components/schemas/AddressOrShortID"
-          }
-        }
+          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+        },
       },
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
         "description": "Encoding of the returned UTXOs.",
-        "schema": {
-          "$ref": "#/components/schemas/BytesEncodingParam"
-        }
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",
         "required": false,
         "description": "The most UTXOs to return. 0, omitted or above 1024 means 1024.",
-        "schema": {
-          "$ref": "#/components/schemas/Uint32Param"
-        }
+        "schema": { "$ref": "#/components/schemas/Uint32Param" },
       },
       "UTXOSourceChain": {
         "name": "sourceChain",
         "required": false,
         "description": "Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) UTXOs instead of this chain's own.",
-        "schema": {
-          "type": "string"
-        }
+        "schema": { "type": "string" },
       },
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
         "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.",
-        "schema": {
-          "$ref": "#/components/schemas/UTXOIndex"
-        }
-      }
+        "schema": { "$ref": "#/components/schemas/UTXOIndex" },
+      },
     },
     "errors": {
       "AvmAddressMissing": {
         "code": -32000,
-        "message": "problem parsing address '': couldn't parse address \"\": no separator found in address"
+        "message": "problem parsing address '': couldn't parse address \"\": no separator found in address",
       },
       "AvmAddressWrongChain": {
         "code": -32000,
-        "message": "problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address \"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\" but got \"11111111111111111111111111111111LpoYY\""
+        "message": "problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address \"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\" but got \"11111111111111111111111111111111LpoYY\"",
       },
       "AvmAddressWrongHRP": {
         "code": -32000,
-        "message": "problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address \"X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\""
+        "message": "problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address \"X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\"",
       },
-      "AvmAssetNotFound": {
-        "code": -32000,
-        "message": "asset 'FOO' not found"
-      },
-      "AvmNilTxID": {
-        "code": -32000,
-        "message": "nil transaction ID"
-      },
-      "AvmNotFound": {
-        "code": -32000,
-        "message": "not found"
-      },
-      "AvmNotLinearized": {
-        "code": -32000,
-        "message": "chain is not linearized"
-      },
+      "AvmAssetNotFound": { "code": -32000, "message": "asset 'FOO' not found" },
+      "AvmNilTxID": { "code": -32000, "message": "nil transaction ID" },
+      "AvmNotFound": { "code": -32000, "message": "not found" },
+      "AvmNotLinearized": { "code": -32000, "message": "chain is not linearized" },
       "AvmTxMissingUTXO": {
         "code": -32000,
-        "message": "failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found"
+        "message": "failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found",
       },
-      "AvmTxWrongChainID": {
-        "code": -32000,
-        "message": "tx has wrong chain ID"
-      },
-      "AvmTxWrongNetworkID": {
-        "code": -32000,
-        "message": "tx has wrong network ID"
-      },
+      "AvmTxWrongChainID": { "code": -32000, "message": "tx has wrong chain ID" },
+      "AvmTxWrongNetworkID": { "code": -32000, "message": "tx has wrong network ID" },
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
       },
-      "TxBadChecksum": {
-        "code": -32000,
-        "message": "problem decoding transaction: invalid input checksum"
-      },
+      "TxBadChecksum": { "code": -32000, "message": "problem decoding transaction: invalid input checksum" },
       "TxMissingHexPrefix": {
         "code": -32000,
-        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
+        "message": "problem decoding transaction: missing 0x prefix to hex encoding",
       },
-      "TxUnsupportedEncoding": {
-        "code": -32000,
-        "message": "problem decoding transaction: unsupported encoding in method"
-      },
-      "UTXONoAddresses": {
-        "code": -32000,
-        "message": "no addresses provided"
-      },
-      "UTXOTooManyAddresses": {
-        "code": -32000,
-        "message": "number of addresses given, 1025, exceeds maximum, 1024"
-      }
-    }
-  }
+      "TxUnsupportedEncoding": { "code": -32000, "message": "problem decoding transaction: unsupported encoding in method" },
+      "UTXONoAddresses": { "code": -32000, "message": "no addresses provided" },
+      "UTXOTooManyAddresses": { "code": -32000, "message": "number of addresses given, 1025, exceeds maximum, 1024" },
+    },
+  },
 };

@@ -8,16 +8,14 @@ export const adminDocument: OpenrpcDocument = {
     "title": "AvalancheGo Admin API",
     "version": "1.14.2",
     "description": "The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.",
-    "license": {
-      "name": "Apache-2.0"
-    }
+    "license": { "name": "Apache-2.0" },
   },
   "servers": [
     {
       "name": "Admin",
       "url": "http://127.0.0.1:9650/ext/admin",
-      "summary": "The node's Admin API."
-    }
+      "summary": "The node's Admin API.",
+    },
   ],
   "methods": [
     {
@@ -31,60 +29,38 @@ export const adminDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": "",
           "description": "The existing endpoint path after `/ext/`, e.g. `bc/X` for `/ext/bc/X`. Not checked: omitted (empty) or unknown, the call still succeeds and aliases that path.",
-          "schema": {
-            "type": "string"
-          }
+          "schema": { "type": "string" },
         },
         {
           "name": "alias",
           "required": true,
           "x-zero-when-absent": "",
           "description": "The new path after `/ext/`, e.g. `myAlias` for `/ext/myAlias`. At most 512 bytes. The node does not insist on it: omitted, it aliases the empty path `/ext/`.",
-          "schema": {
-            "$ref": "#/components/schemas/AdminAlias"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/AdminAlias" },
+        },
       ],
       "result": {
         "name": "aliasResult",
         "description": "An empty object once the alias is registered.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AdminAliasTooLong"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AdminAliasTooLong" },
         {
           "code": -32000,
-          "message": "route is either already aliased or already maps to a handle: /ext/myAlias"
-        }
+          "message": "route is either already aliased or already maps to a handle: /ext/myAlias",
+        },
       ],
       "examples": [
         {
           "name": "alias the X-Chain API",
           "description": "Afterwards `/ext/myAlias` serves the same API as `/ext/bc/X`.",
-          "params": [
-            {
-              "name": "alias",
-              "value": "myAlias"
-            },
-            {
-              "name": "endpoint",
-              "value": "bc/X"
-            }
-          ],
-          "result": {
-            "name": "aliasResult",
-            "value": {}
-          }
-        }
+          "params": [{ "name": "alias", "value": "myAlias" }, { "name": "endpoint", "value": "bc/X" }],
+          "result": { "name": "aliasResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "admin.aliasChain",
@@ -96,64 +72,39 @@ export const adminDocument: OpenrpcDocument = {
           "name": "chain",
           "required": true,
           "description": "The blockchain to alias: its ID (cb58) or any alias it already has, e.g. `X`. Omitted or unknown, the call fails with \"there is no ID with alias <chain>\".",
-          "schema": {
-            "type": "string"
-          }
+          "schema": { "type": "string" },
         },
         {
           "name": "alias",
           "required": true,
           "x-zero-when-absent": "",
           "description": "The new alias, at most 512 bytes. The node does not insist on it: omitted, the empty string becomes an alias of the chain.",
-          "schema": {
-            "$ref": "#/components/schemas/AdminAlias"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/AdminAlias" },
+        },
       ],
       "result": {
         "name": "aliasChainResult",
         "description": "An empty object once the alias is registered.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AdminAliasTooLong"
-        },
-        {
-          "code": -32000,
-          "message": "there is no ID with alias myChain"
-        },
-        {
-          "code": -32000,
-          "message": "myBlockchainAlias is already used as an alias for an ID"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AdminAliasTooLong" },
+        { "code": -32000, "message": "there is no ID with alias myChain" },
+        { "code": -32000, "message": "myBlockchainAlias is already used as an alias for an ID" },
       ],
       "examples": [
         {
           "name": "alias a blockchain",
           "description": "Afterwards `/ext/bc/myBlockchainAlias` serves the chain's API.",
           "params": [
-            {
-              "name": "chain",
-              "value": "sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM"
-            },
-            {
-              "name": "alias",
-              "value": "myBlockchainAlias"
-            }
+            { "name": "chain", "value": "sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM" },
+            { "name": "alias", "value": "myBlockchainAlias" },
           ],
-          "result": {
-            "name": "aliasChainResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "aliasChainResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "admin.getChainAliases",
@@ -165,163 +116,95 @@ export const adminDocument: OpenrpcDocument = {
           "name": "chain",
           "required": true,
           "description": "The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string fails with the decoder's message, e.g. \"invalid input checksum\"; omitted (the empty string) it fails with \"input string is smaller than the checksum size\".",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getChainAliasesResult",
         "schema": {
           "type": "object",
-          "required": [
-            "aliases"
-          ],
+          "required": ["aliases"],
           "additionalProperties": false,
           "properties": {
             "aliases": {
-              "type": [
-                "array",
-                "null"
-              ],
-              "items": {
-                "type": "string"
-              },
-              "description": "The chain's aliases, its own ID string included; `null` when the ID names no chain on this node."
-            }
-          }
-        }
+              "type": ["array", "null"],
+              "items": { "type": "string" },
+              "description": "The chain's aliases, its own ID string included; `null` when the ID names no chain on this node.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "invalid input checksum"
-        },
-        {
-          "code": -32000,
-          "message": "input string is smaller than the checksum size"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "invalid input checksum" },
+        { "code": -32000, "message": "input string is smaller than the checksum size" },
       ],
       "examples": [
         {
           "name": "X-Chain of a local network",
-          "params": [
-            {
-              "name": "chain",
-              "value": "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
-            }
-          ],
+          "params": [{ "name": "chain", "value": "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed" }],
           "result": {
             "name": "getChainAliasesResult",
-            "value": {
-              "aliases": [
-                "X",
-                "avm",
-                "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
-              ]
-            }
-          }
+            "value": { "aliases": ["X", "avm", "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"] },
+          },
         },
         {
           "name": "chain aliased with admin.aliasChain",
-          "params": [
-            {
-              "name": "chain",
-              "value": "sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM"
-            }
-          ],
+          "params": [{ "name": "chain", "value": "sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM" }],
           "result": {
             "name": "getChainAliasesResult",
             "value": {
-              "aliases": [
-                "sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM",
-                "myBlockchainAlias"
-              ]
-            }
-          }
+              "aliases": ["sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM", "myBlockchainAlias"],
+            },
+          },
         },
         {
           "name": "ID that names no chain",
           "description": "A well-formed ID the node runs no chain for (here a VM ID) answers `null`, not an error.",
-          "params": [
-            {
-              "name": "chain",
-              "value": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH"
-            }
-          ],
-          "result": {
-            "name": "getChainAliasesResult",
-            "value": {
-              "aliases": null
-            }
-          }
-        }
+          "params": [{ "name": "chain", "value": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH" }],
+          "result": { "name": "getChainAliasesResult", "value": { "aliases": null } },
+        },
       ],
       "x-docs-discrepancies": [
-        "The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`."
+        "The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "admin.getLoggerLevel",
       "summary": "Read the log level and display level of the node's loggers.",
       "description": "Returns, for one logger or for all of them, the level of the messages written to the log file (`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in upper case.",
       "paramStructure": "by-name",
-      "params": [
-        {
-          "$ref": "#/components/contentDescriptors/AdminLoggerName"
-        }
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/AdminLoggerName" }],
       "result": {
         "name": "getLoggerLevelResult",
         "schema": {
           "type": "object",
-          "required": [
-            "loggerLevels"
-          ],
+          "required": ["loggerLevels"],
           "additionalProperties": false,
           "properties": {
             "loggerLevels": {
               "$ref": "#/components/schemas/AdminLoggerLevels",
-              "description": "The levels of the requested logger, or of every logger when `loggerName` was omitted."
-            }
-          }
-        }
+              "description": "The levels of the requested logger, or of every logger when `loggerName` was omitted.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/AdminLoggerNotFound"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/AdminLoggerNotFound" },
       ],
       "examples": [
         {
           "name": "C-Chain logger",
-          "params": [
-            {
-              "name": "loggerName",
-              "value": "C"
-            }
-          ],
+          "params": [{ "name": "loggerName", "value": "C" }],
           "result": {
             "name": "getLoggerLevelResult",
-            "value": {
-              "loggerLevels": {
-                "C": {
-                  "logLevel": "DEBUG",
-                  "displayLevel": "INFO"
-                }
-              }
-            }
-          }
-        }
+            "value": { "loggerLevels": { "C": { "logLevel": "DEBUG", "displayLevel": "INFO" } } },
+          },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "admin.loadVMs",
@@ -333,42 +216,25 @@ export const adminDocument: OpenrpcDocument = {
         "name": "loadVMsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "newVMs"
-          ],
+          "required": ["newVMs"],
           "additionalProperties": false,
           "properties": {
             "newVMs": {
               "type": "object",
               "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the ID itself (possibly `[]`). `{}` when nothing new was found.",
-              "propertyNames": {
-                "$ref": "#/components/schemas/ID"
-              },
-              "additionalProperties": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
+              "propertyNames": { "$ref": "#/components/schemas/ID" },
+              "additionalProperties": { "type": "array", "items": { "type": "string" } },
             },
             "failedVMs": {
               "type": "object",
               "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent when none failed.",
-              "propertyNames": {
-                "$ref": "#/components/schemas/ID"
-              },
-              "additionalProperties": {
-                "type": "string"
-              }
-            }
-          }
-        }
+              "propertyNames": { "$ref": "#/components/schemas/ID" },
+              "additionalProperties": { "type": "string" },
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "one VM loaded, one failed",
@@ -376,30 +242,19 @@ export const adminDocument: OpenrpcDocument = {
           "result": {
             "name": "loadVMsResult",
             "value": {
-              "newVMs": {
-                "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH": [
-                  "foovm"
-                ]
-              },
-              "failedVMs": {
-                "rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy": "error message"
-              }
-            }
-          }
+              "newVMs": { "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH": ["foovm"] },
+              "failedVMs": { "rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy": "error message" },
+            },
+          },
         },
         {
           "name": "nothing new",
           "description": "With no new plugin and no failure, `failedVMs` is left out.",
           "params": [],
-          "result": {
-            "name": "loadVMsResult",
-            "value": {
-              "newVMs": {}
-            }
-          }
-        }
+          "result": { "name": "loadVMsResult", "value": { "newVMs": {} } },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "admin.lockProfile",
@@ -410,26 +265,17 @@ export const adminDocument: OpenrpcDocument = {
       "result": {
         "name": "lockProfileResult",
         "description": "An empty object once the profile is written.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "write a lock profile",
           "params": [],
-          "result": {
-            "name": "lockProfileResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "lockProfileResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "admin.memoryProfile",
@@ -440,26 +286,17 @@ export const adminDocument: OpenrpcDocument = {
       "result": {
         "name": "memoryProfileResult",
         "description": "An empty object once the profile is written.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "write a memory profile",
           "params": [],
-          "result": {
-            "name": "memoryProfileResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "memoryProfileResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "admin.setLoggerLevel",
@@ -467,135 +304,80 @@ export const adminDocument: OpenrpcDocument = {
       "description": "Sets the level of the messages a logger writes to its log file (`logLevel`), the level of those it prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one of the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after the change, in upper case.\n\n**Where the prose docs differ from the node:**\n- The docs show the result as `{}`; a node since v1.10.16 answers `{\"loggerLevels\": {...}}` with the affected loggers' levels after the change.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/AdminLoggerName"
-        },
+        { "$ref": "#/components/contentDescriptors/AdminLoggerName" },
         {
           "name": "logLevel",
           "required": false,
           "description": "The new level for the log file. Omitted (or `null`) leaves it unchanged. An unknown level name fails to decode.",
-          "schema": {
-            "$ref": "#/components/schemas/AdminLogLevelParam"
-          }
+          "schema": { "$ref": "#/components/schemas/AdminLogLevelParam" },
         },
         {
           "name": "displayLevel",
           "required": false,
           "description": "The new level for the console. Omitted (or `null`) leaves it unchanged. An unknown level name fails to decode.",
-          "schema": {
-            "$ref": "#/components/schemas/AdminLogLevelParam"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/AdminLogLevelParam" },
+        },
       ],
       "result": {
         "name": "setLoggerLevelResult",
         "schema": {
           "type": "object",
-          "required": [
-            "loggerLevels"
-          ],
+          "required": ["loggerLevels"],
           "additionalProperties": false,
           "properties": {
             "loggerLevels": {
               "$ref": "#/components/schemas/AdminLoggerLevels",
-              "description": "The levels of the affected loggers after the change: the named logger, or every logger when `loggerName` was omitted."
-            }
-          }
-        }
+              "description": "The levels of the affected loggers after the change: the named logger, or every logger when `loggerName` was omitted.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "need to specify either displayLevel or logLevel"
-        },
-        {
-          "$ref": "#/components/errors/AdminLoggerNotFound"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "need to specify either displayLevel or logLevel" },
+        { "$ref": "#/components/errors/AdminLoggerNotFound" },
       ],
       "examples": [
         {
           "name": "set both levels of the C-Chain logger",
           "params": [
-            {
-              "name": "loggerName",
-              "value": "C"
-            },
-            {
-              "name": "logLevel",
-              "value": "DEBUG"
-            },
-            {
-              "name": "displayLevel",
-              "value": "INFO"
-            }
+            { "name": "loggerName", "value": "C" },
+            { "name": "logLevel", "value": "DEBUG" },
+            { "name": "displayLevel", "value": "INFO" },
           ],
           "result": {
             "name": "setLoggerLevelResult",
-            "value": {
-              "loggerLevels": {
-                "C": {
-                  "logLevel": "DEBUG",
-                  "displayLevel": "INFO"
-                }
-              }
-            }
-          }
+            "value": { "loggerLevels": { "C": { "logLevel": "DEBUG", "displayLevel": "INFO" } } },
+          },
         },
         {
           "name": "set only the log level, in lower case",
           "description": "The display level stays as it was; the answer spells levels in upper case.",
-          "params": [
-            {
-              "name": "loggerName",
-              "value": "C"
-            },
-            {
-              "name": "logLevel",
-              "value": "info"
-            }
-          ],
+          "params": [{ "name": "loggerName", "value": "C" }, { "name": "logLevel", "value": "info" }],
           "result": {
             "name": "setLoggerLevelResult",
-            "value": {
-              "loggerLevels": {
-                "C": {
-                  "logLevel": "INFO",
-                  "displayLevel": "INFO"
-                }
-              }
-            }
-          }
-        }
+            "value": { "loggerLevels": { "C": { "logLevel": "INFO", "displayLevel": "INFO" } } },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The docs show the result as `{}`; a node since v1.10.16 answers `{\"loggerLevels\": {...}}` with the affected loggers' levels after the change."
+        "The docs show the result as `{}`; a node since v1.10.16 answers `{\"loggerLevels\": {...}}` with the affected loggers' levels after the change.",
       ],
       "x-changes": [
         {
           "version": "v1.10.16",
           "description": "The result was `{}` before this release; from it on the node returns `loggerLevels`.",
-          "pointers": [
-            "/x-result-history/0"
-          ]
-        }
+          "pointers": ["/x-result-history/0"],
+        },
       ],
       "x-side-effects": "node",
       "x-result-history": [
         {
-          "x-node-versions": {
-            "removedIn": "v1.10.16"
-          },
+          "x-node-versions": { "removedIn": "v1.10.16" },
           "description": "Before v1.10.16 the node answered an empty object.",
-          "schema": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {}
-          }
-        }
-      ]
+          "schema": { "type": "object", "additionalProperties": false, "properties": {} },
+        },
+      ],
     },
     {
       "name": "admin.startCPUProfiler",
@@ -606,30 +388,20 @@ export const adminDocument: OpenrpcDocument = {
       "result": {
         "name": "startCPUProfilerResult",
         "description": "An empty object once profiling has started.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "cpu profiler already running"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "cpu profiler already running" },
       ],
       "examples": [
         {
           "name": "start CPU profiling",
           "params": [],
-          "result": {
-            "name": "startCPUProfilerResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "startCPUProfilerResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
     },
     {
       "name": "admin.stopCPUProfiler",
@@ -640,120 +412,88 @@ export const adminDocument: OpenrpcDocument = {
       "result": {
         "name": "stopCPUProfilerResult",
         "description": "An empty object once the profile is written.",
-        "schema": {
-          "$ref": "#/components/schemas/Empty"
-        }
+        "schema": { "$ref": "#/components/schemas/Empty" },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "cpu profiler doesn't exist"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "cpu profiler doesn't exist" },
       ],
       "examples": [
         {
           "name": "stop CPU profiling",
           "params": [],
-          "result": {
-            "name": "stopCPUProfilerResult",
-            "value": {}
-          }
-        }
+          "result": { "name": "stopCPUProfilerResult", "value": {} },
+        },
       ],
-      "x-side-effects": "node"
-    }
+      "x-side-effects": "node",
+    },
   ],
   "components": {
     "schemas": {
       "AdminAlias": {
         "type": "string",
         "maxLength": 512,
-        "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with \"alias length is too long\"."
+        "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with \"alias length is too long\".",
       },
       "AdminLogAndDisplayLevels": {
         "type": "object",
         "description": "The two levels of one logger.",
-        "required": [
-          "logLevel",
-          "displayLevel"
-        ],
+        "required": ["logLevel", "displayLevel"],
         "additionalProperties": false,
         "properties": {
           "logLevel": {
             "$ref": "#/components/schemas/AdminLogLevel",
-            "description": "The lowest level of the messages the logger writes to its log file."
+            "description": "The lowest level of the messages the logger writes to its log file.",
           },
           "displayLevel": {
             "$ref": "#/components/schemas/AdminLogLevel",
-            "description": "The lowest level of the messages the logger prints to the console."
-          }
-        }
+            "description": "The lowest level of the messages the logger prints to the console.",
+          },
+        },
       },
       "AdminLogLevel": {
         "type": "string",
-        "enum": [
-          "OFF",
-          "FATAL",
-          "ERROR",
-          "WARN",
-          "INFO",
-          "TRACE",
-          "DEBUG",
-          "VERBO"
-        ],
-        "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
+        "enum": ["OFF", "FATAL", "ERROR", "WARN", "INFO", "TRACE", "DEBUG", "VERBO"],
+        "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`.",
       },
       "AdminLogLevelParam": {
         "type": "string",
         "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
-        "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails to decode."
+        "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails to decode.",
       },
       "AdminLoggerLevels": {
         "type": "object",
         "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).",
-        "additionalProperties": {
-          "$ref": "#/components/schemas/AdminLogAndDisplayLevels"
-        }
+        "additionalProperties": { "$ref": "#/components/schemas/AdminLogAndDisplayLevels" },
       },
       "Empty": {
         "type": "object",
         "description": "An empty object: the node answers `{}` when a call has no data to return.",
         "additionalProperties": false,
-        "properties": {}
+        "properties": {},
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
-      }
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+      },
     },
     "contentDescriptors": {
       "AdminLoggerName": {
         "name": "loggerName",
         "required": false,
         "description": "The one logger to act on, e.g. `C` for the C-Chain. Omitted or empty means every logger of the node. A name the node has no logger for fails with `logger with name \"<name>\" not found`.",
-        "schema": {
-          "type": "string"
-        }
-      }
+        "schema": { "type": "string" },
+      },
     },
     "errors": {
-      "AdminAliasTooLong": {
-        "code": -32000,
-        "message": "alias length is too long"
-      },
-      "AdminLoggerNotFound": {
-        "code": -32000,
-        "message": "logger with name \"Z\" not found"
-      },
+      "AdminAliasTooLong": { "code": -32000, "message": "alias length is too long" },
+      "AdminLoggerNotFound": { "code": -32000, "message": "logger with name \"Z\" not found" },
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
-      }
-    }
-  }
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+      },
+    },
+  },
 };

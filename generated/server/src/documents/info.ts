@@ -8,17 +8,9 @@ export const infoDocument: OpenrpcDocument = {
     "title": "AvalancheGo Info API",
     "version": "1.14.2",
     "description": "Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade schedule and ACP votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls `info.getBlockchainID` and `info.getNetworkID`). Served by default (`--api-info-enabled`, default true).",
-    "license": {
-      "name": "Apache-2.0"
-    }
+    "license": { "name": "Apache-2.0" },
   },
-  "servers": [
-    {
-      "name": "Info",
-      "url": "http://127.0.0.1:9650/ext/info",
-      "summary": "The node's Info API."
-    }
-  ],
+  "servers": [{ "name": "Info", "url": "http://127.0.0.1:9650/ext/info", "summary": "The node's Info API." }],
   "methods": [
     {
       "name": "info.getNetworkID",
@@ -30,39 +22,28 @@ export const infoDocument: OpenrpcDocument = {
         "name": "getNetworkIDResult",
         "schema": {
           "type": "object",
-          "required": [
-            "networkID"
-          ],
+          "required": ["networkID"],
           "additionalProperties": false,
           "properties": {
             "networkID": {
               "$ref": "#/components/schemas/Uint32",
-              "description": "The network ID as a quoted decimal (avajson.Uint32)."
-            }
-          }
-        }
+              "description": "The network ID as a quoted decimal (avajson.Uint32).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "local network",
           "params": [],
-          "result": {
-            "name": "getNetworkIDResult",
-            "value": {
-              "networkID": "12345"
-            }
-          }
-        }
+          "result": { "name": "getNetworkIDResult", "value": { "networkID": "12345" } },
+        },
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs signature types `networkID` as `int`; the node sends a quoted decimal string such as \"12345\" (their sample shows it quoted)."
-      ]
+        "The docs signature types `networkID` as `int`; the node sends a quoted decimal string such as \"12345\" (their sample shows it quoted).",
+      ],
     },
     {
       "name": "info.getNetworkName",
@@ -74,36 +55,25 @@ export const infoDocument: OpenrpcDocument = {
         "name": "getNetworkNameResult",
         "schema": {
           "type": "object",
-          "required": [
-            "networkName"
-          ],
+          "required": ["networkName"],
           "additionalProperties": false,
           "properties": {
             "networkName": {
               "type": "string",
-              "description": "The network's name: a known name, or `network-<id>`."
-            }
-          }
-        }
+              "description": "The network's name: a known name, or `network-<id>`.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "local network",
           "params": [],
-          "result": {
-            "name": "getNetworkNameResult",
-            "value": {
-              "networkName": "local"
-            }
-          }
-        }
+          "result": { "name": "getNetworkNameResult", "value": { "networkName": "local" } },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "info.getBlockchainID",
@@ -115,73 +85,47 @@ export const infoDocument: OpenrpcDocument = {
           "name": "alias",
           "required": true,
           "description": "The alias to resolve. Matched exactly (case-sensitive); an omitted alias is the empty string, which names no chain.",
-          "schema": {
-            "type": "string"
-          }
-        }
+          "schema": { "type": "string" },
+        },
       ],
       "result": {
         "name": "getBlockchainIDResult",
         "schema": {
           "type": "object",
-          "required": [
-            "blockchainID"
-          ],
+          "required": ["blockchainID"],
           "additionalProperties": false,
           "properties": {
-            "blockchainID": {
-              "$ref": "#/components/schemas/ID",
-              "description": "The chain's ID."
-            }
-          }
-        }
+            "blockchainID": { "$ref": "#/components/schemas/ID", "description": "The chain's ID." },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "there is no ID with alias: myAlias"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "there is no ID with alias: myAlias" },
       ],
       "examples": [
         {
           "name": "X-Chain of a local network",
-          "params": [
-            {
-              "name": "alias",
-              "value": "X"
-            }
-          ],
+          "params": [{ "name": "alias", "value": "X" }],
           "result": {
             "name": "getBlockchainIDResult",
-            "value": {
-              "blockchainID": "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
-            }
-          }
+            "value": { "blockchainID": "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed" },
+          },
         },
         {
           "name": "P-Chain",
           "description": "The P-Chain has the same ID on every network.",
-          "params": [
-            {
-              "name": "alias",
-              "value": "P"
-            }
-          ],
+          "params": [{ "name": "alias", "value": "P" }],
           "result": {
             "name": "getBlockchainIDResult",
-            "value": {
-              "blockchainID": "11111111111111111111111111111111LpoYY"
-            }
-          }
-        }
+            "value": { "blockchainID": "11111111111111111111111111111111LpoYY" },
+          },
+        },
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs sample answers `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no network's X-Chain (Mainnet's is `2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example shows a local network's."
-      ]
+        "The docs sample answers `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no network's X-Chain (Mainnet's is `2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example shows a local network's.",
+      ],
     },
     {
       "name": "info.getNodeID",
@@ -193,28 +137,18 @@ export const infoDocument: OpenrpcDocument = {
         "name": "getNodeIDResult",
         "schema": {
           "type": "object",
-          "required": [
-            "nodeID",
-            "nodePOP"
-          ],
+          "required": ["nodeID", "nodePOP"],
           "additionalProperties": false,
           "properties": {
-            "nodeID": {
-              "$ref": "#/components/schemas/NodeID",
-              "description": "This node's ID."
-            },
+            "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "This node's ID." },
             "nodePOP": {
               "$ref": "#/components/schemas/ProofOfPossession",
-              "description": "This node's BLS key and proof of possession."
-            }
-          }
-        }
+              "description": "This node's BLS key and proof of possession.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "first staker of a local network",
@@ -226,13 +160,13 @@ export const infoDocument: OpenrpcDocument = {
               "nodeID": "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg",
               "nodePOP": {
                 "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
-                "proofOfPossession": "0x8bfd6d4d2086b2b8115d8f72f94095fefe5a6c07876b2accf51a811adf520f389e74a3d2152a6d90b521e2be58ffe468043dc5ea68b4c44410eb67f8dc24f13ed4f194000764c0e922cd254a3588a4962b1cb4db7de4bb9cda9d9d4d6b03f3d2"
-              }
-            }
-          }
-        }
+                "proofOfPossession": "0x8bfd6d4d2086b2b8115d8f72f94095fefe5a6c07876b2accf51a811adf520f389e74a3d2152a6d90b521e2be58ffe468043dc5ea68b4c44410eb67f8dc24f13ed4f194000764c0e922cd254a3588a4962b1cb4db7de4bb9cda9d9d4d6b03f3d2",
+              },
+            },
+          },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "info.getNodeIP",
@@ -244,36 +178,25 @@ export const infoDocument: OpenrpcDocument = {
         "name": "getNodeIPResult",
         "schema": {
           "type": "object",
-          "required": [
-            "ip"
-          ],
+          "required": ["ip"],
           "additionalProperties": false,
           "properties": {
             "ip": {
               "type": "string",
-              "description": "`host:port` (netip.AddrPort; IPv6 hosts in brackets)."
-            }
-          }
-        }
+              "description": "`host:port` (netip.AddrPort; IPv6 hosts in brackets).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "local node",
           "params": [],
-          "result": {
-            "name": "getNodeIPResult",
-            "value": {
-              "ip": "127.0.0.1:9651"
-            }
-          }
-        }
+          "result": { "name": "getNodeIPResult", "value": { "ip": "127.0.0.1:9651" } },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "info.getNodeVersion",
@@ -285,46 +208,28 @@ export const infoDocument: OpenrpcDocument = {
         "name": "getNodeVersionResult",
         "schema": {
           "type": "object",
-          "required": [
-            "version",
-            "databaseVersion",
-            "rpcProtocolVersion",
-            "gitCommit",
-            "vmVersions"
-          ],
+          "required": ["version", "databaseVersion", "rpcProtocolVersion", "gitCommit", "vmVersions"],
           "additionalProperties": false,
           "properties": {
-            "version": {
-              "type": "string",
-              "description": "The release, e.g. `avalanchego/1.14.2`."
-            },
-            "databaseVersion": {
-              "type": "string",
-              "description": "The database format version, e.g. `v1.4.5`."
-            },
+            "version": { "type": "string", "description": "The release, e.g. `avalanchego/1.14.2`." },
+            "databaseVersion": { "type": "string", "description": "The database format version, e.g. `v1.4.5`." },
             "rpcProtocolVersion": {
               "$ref": "#/components/schemas/Uint32",
-              "description": "The RPCChainVM protocol version, a quoted decimal (avajson.Uint32)."
+              "description": "The RPCChainVM protocol version, a quoted decimal (avajson.Uint32).",
             },
             "gitCommit": {
               "type": "string",
-              "description": "The commit the binary was built from; empty when built without it."
+              "description": "The commit the binary was built from; empty when built without it.",
             },
             "vmVersions": {
               "type": "object",
-              "additionalProperties": {
-                "type": "string"
-              },
-              "description": "The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin VMs)."
-            }
-          }
-        }
+              "additionalProperties": { "type": "string" },
+              "description": "The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin VMs).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "v1.14.2",
@@ -336,19 +241,15 @@ export const infoDocument: OpenrpcDocument = {
               "databaseVersion": "v1.4.5",
               "rpcProtocolVersion": "45",
               "gitCommit": "6e5acf909c7a16b991142d6b3979bac5699bdb68",
-              "vmVersions": {
-                "avm": "v1.14.2",
-                "evm": "v1.14.2",
-                "platform": "v1.14.2"
-              }
-            }
-          }
-        }
+              "vmVersions": { "avm": "v1.14.2", "evm": "v1.14.2", "platform": "v1.14.2" },
+            },
+          },
+        },
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs sample shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`."
-      ]
+        "The docs sample shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`.",
+      ],
     },
     {
       "name": "info.getVMs",
@@ -360,46 +261,26 @@ export const infoDocument: OpenrpcDocument = {
         "name": "getVMsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "vms",
-            "fxs"
-          ],
+          "required": ["vms", "fxs"],
           "additionalProperties": false,
           "properties": {
             "vms": {
               "type": "object",
-              "propertyNames": {
-                "$ref": "#/components/schemas/ID"
-              },
-              "additionalProperties": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              },
-              "description": "The aliases of each installed VM by VM ID; `[]` for a plugin VM without an alias."
+              "propertyNames": { "$ref": "#/components/schemas/ID" },
+              "additionalProperties": { "type": "array", "items": { "type": "string" } },
+              "description": "The aliases of each installed VM by VM ID; `[]` for a plugin VM without an alias.",
             },
             "fxs": {
               "type": "object",
-              "propertyNames": {
-                "$ref": "#/components/schemas/ID"
-              },
-              "additionalProperties": {
-                "type": "string"
-              },
+              "propertyNames": { "$ref": "#/components/schemas/ID" },
+              "additionalProperties": { "type": "string" },
               "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12.",
-              "x-node-versions": {
-                "since": "v1.11.12"
-              }
-            }
-          }
-        }
+              "x-node-versions": { "since": "v1.11.12" },
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "the built-in VMs",
@@ -408,38 +289,30 @@ export const infoDocument: OpenrpcDocument = {
             "name": "getVMsResult",
             "value": {
               "vms": {
-                "jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq": [
-                  "avm"
-                ],
-                "mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6": [
-                  "evm"
-                ],
-                "rWhpuQPF1kb72esV2momhMuTYGkEb1oL29pt2EBXWmSy4kxnT": [
-                  "platform"
-                ]
+                "jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq": ["avm"],
+                "mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6": ["evm"],
+                "rWhpuQPF1kb72esV2momhMuTYGkEb1oL29pt2EBXWmSy4kxnT": ["platform"],
               },
               "fxs": {
                 "qd2U4HDWUvMrVUeTcCHp6xH3Qpnn1XbU5MDdnBoiifFqvgXwT": "nftfx",
                 "rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy": "propertyfx",
-                "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ": "secp256k1fx"
-              }
-            }
-          }
-        }
+                "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ": "secp256k1fx",
+              },
+            },
+          },
+        },
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs sample lists the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists them in a separate `fxs` map of ID to name."
+        "The docs sample lists the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists them in a separate `fxs` map of ID to name.",
       ],
       "x-changes": [
         {
           "version": "v1.11.12",
           "description": "Added `fxs`.",
-          "pointers": [
-            "/result/schema/properties/fxs"
-          ]
-        }
-      ]
+          "pointers": ["/result/schema/properties/fxs"],
+        },
+      ],
     },
     {
       "name": "info.getTxFee",
@@ -460,54 +333,44 @@ export const infoDocument: OpenrpcDocument = {
             "addPrimaryNetworkValidatorFee",
             "addPrimaryNetworkDelegatorFee",
             "addSubnetValidatorFee",
-            "addSubnetDelegatorFee"
+            "addSubnetDelegatorFee",
           ],
           "additionalProperties": false,
           "properties": {
             "txFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The fee of an X-Chain transaction other than CreateAssetTx, in nAVAX."
+              "description": "The fee of an X-Chain transaction other than CreateAssetTx, in nAVAX.",
             },
             "createAssetTxFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The fee of an X-Chain CreateAssetTx, in nAVAX."
+              "description": "The fee of an X-Chain CreateAssetTx, in nAVAX.",
             },
             "createSubnetTxFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "No longer charged (pre-Etna P-Chain fee of CreateSubnetTx)."
+              "description": "No longer charged (pre-Etna P-Chain fee of CreateSubnetTx).",
             },
             "transformSubnetTxFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "No longer charged (pre-Etna P-Chain fee of TransformSubnetTx)."
+              "description": "No longer charged (pre-Etna P-Chain fee of TransformSubnetTx).",
             },
             "createBlockchainTxFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "No longer charged (pre-Etna P-Chain fee of CreateChainTx)."
+              "description": "No longer charged (pre-Etna P-Chain fee of CreateChainTx).",
             },
-            "addPrimaryNetworkValidatorFee": {
-              "$ref": "#/components/schemas/Uint64",
-              "description": "No longer charged (was 0)."
-            },
-            "addPrimaryNetworkDelegatorFee": {
-              "$ref": "#/components/schemas/Uint64",
-              "description": "No longer charged (was 0)."
-            },
+            "addPrimaryNetworkValidatorFee": { "$ref": "#/components/schemas/Uint64", "description": "No longer charged (was 0)." },
+            "addPrimaryNetworkDelegatorFee": { "$ref": "#/components/schemas/Uint64", "description": "No longer charged (was 0)." },
             "addSubnetValidatorFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "No longer charged (pre-Etna P-Chain fee of AddSubnetValidatorTx)."
+              "description": "No longer charged (pre-Etna P-Chain fee of AddSubnetValidatorTx).",
             },
             "addSubnetDelegatorFee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "No longer charged (pre-Etna P-Chain fee of a subnet delegator)."
-            }
-          }
-        }
+              "description": "No longer charged (pre-Etna P-Chain fee of a subnet delegator).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "local network",
@@ -523,17 +386,15 @@ export const infoDocument: OpenrpcDocument = {
               "addPrimaryNetworkValidatorFee": "0",
               "addPrimaryNetworkDelegatorFee": "0",
               "addSubnetValidatorFee": "1000000",
-              "addSubnetDelegatorFee": "1000000"
-            }
-          }
-        }
+              "addSubnetDelegatorFee": "1000000",
+            },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.12.2"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.12.2" },
       "x-replacement": "avm.getTxFee for the X-Chain fees; platform.getFeeConfig and platform.getFeeState for the P-Chain",
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "info.isBootstrapped",
@@ -545,73 +406,38 @@ export const infoDocument: OpenrpcDocument = {
           "name": "chain",
           "required": true,
           "description": "The chain's ID or alias, e.g. `X`. Omitted or empty fails with \"argument 'chain' not given\".",
-          "schema": {
-            "type": "string"
-          }
-        }
+          "schema": { "type": "string" },
+        },
       ],
       "result": {
         "name": "isBootstrappedResult",
         "schema": {
           "type": "object",
-          "required": [
-            "isBootstrapped"
-          ],
+          "required": ["isBootstrapped"],
           "additionalProperties": false,
           "properties": {
-            "isBootstrapped": {
-              "type": "boolean",
-              "description": "True when the chain is done bootstrapping."
-            }
-          }
-        }
+            "isBootstrapped": { "type": "boolean", "description": "True when the chain is done bootstrapping." },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "argument 'chain' not given"
-        },
-        {
-          "code": -32000,
-          "message": "there is no chain with alias/ID 'Y'"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "argument 'chain' not given" },
+        { "code": -32000, "message": "there is no chain with alias/ID 'Y'" },
       ],
       "examples": [
         {
           "name": "X-Chain",
-          "params": [
-            {
-              "name": "chain",
-              "value": "X"
-            }
-          ],
-          "result": {
-            "name": "isBootstrappedResult",
-            "value": {
-              "isBootstrapped": true
-            }
-          }
+          "params": [{ "name": "chain", "value": "X" }],
+          "result": { "name": "isBootstrappedResult", "value": { "isBootstrapped": true } },
         },
         {
           "name": "P-Chain by ID",
-          "params": [
-            {
-              "name": "chain",
-              "value": "11111111111111111111111111111111LpoYY"
-            }
-          ],
-          "result": {
-            "name": "isBootstrappedResult",
-            "value": {
-              "isBootstrapped": true
-            }
-          }
-        }
+          "params": [{ "name": "chain", "value": "11111111111111111111111111111111LpoYY" }],
+          "result": { "name": "isBootstrappedResult", "value": { "isBootstrapped": true } },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "info.peers",
@@ -623,49 +449,34 @@ export const infoDocument: OpenrpcDocument = {
           "name": "nodeIDs",
           "required": false,
           "description": "Only these peers. Omitted, `null` or `[]`: every connected peer.",
-          "schema": {
-            "type": [
-              "array",
-              "null"
-            ],
-            "items": {
-              "$ref": "#/components/schemas/NodeID"
-            }
-          }
-        }
+          "schema": { "type": ["array", "null"], "items": { "$ref": "#/components/schemas/NodeID" } },
+        },
       ],
       "result": {
         "name": "peersResult",
         "schema": {
           "type": "object",
-          "required": [
-            "numPeers",
-            "peers"
-          ],
+          "required": ["numPeers", "peers"],
           "additionalProperties": false,
           "properties": {
             "numPeers": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "How many peers follow, a quoted decimal."
+              "description": "How many peers follow, a quoted decimal.",
             },
             "peers": {
               "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/Peer"
-              },
-              "description": "The peers; `[]` when none."
-            }
-          }
-        }
+              "items": { "$ref": "#/components/schemas/Peer" },
+              "description": "The peers; `[]` when none.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed to get primary alias for chain ID 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed: there is no alias for ID: 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
-        }
+          "message": "failed to get primary alias for chain ID 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed: there is no alias for ID: 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed",
+        },
       ],
       "examples": [
         {
@@ -688,7 +499,7 @@ export const infoDocument: OpenrpcDocument = {
                   "trackedSubnets": [],
                   "supportedACPs": [],
                   "objectedACPs": [],
-                  "benched": []
+                  "benched": [],
                 },
                 {
                   "ip": "127.0.0.1:32961",
@@ -702,7 +513,7 @@ export const infoDocument: OpenrpcDocument = {
                   "trackedSubnets": [],
                   "supportedACPs": [],
                   "objectedACPs": [],
-                  "benched": []
+                  "benched": [],
                 },
                 {
                   "ip": "127.0.0.1:53047",
@@ -716,7 +527,7 @@ export const infoDocument: OpenrpcDocument = {
                   "trackedSubnets": [],
                   "supportedACPs": [],
                   "objectedACPs": [],
-                  "benched": []
+                  "benched": [],
                 },
                 {
                   "ip": "127.0.0.1:58782",
@@ -730,22 +541,15 @@ export const infoDocument: OpenrpcDocument = {
                   "trackedSubnets": [],
                   "supportedACPs": [],
                   "objectedACPs": [],
-                  "benched": []
-                }
-              ]
-            }
-          }
+                  "benched": [],
+                },
+              ],
+            },
+          },
         },
         {
           "name": "one peer",
-          "params": [
-            {
-              "name": "nodeIDs",
-              "value": [
-                "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ"
-              ]
-            }
-          ],
+          "params": [{ "name": "nodeIDs", "value": ["NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ"] }],
           "result": {
             "name": "peersResult",
             "value": {
@@ -763,17 +567,17 @@ export const infoDocument: OpenrpcDocument = {
                   "trackedSubnets": [],
                   "supportedACPs": [],
                   "objectedACPs": [],
-                  "benched": []
-                }
-              ]
-            }
-          }
-        }
+                  "benched": [],
+                },
+              ],
+            },
+          },
+        },
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
         "The docs signature types `numPeers` as `int` and the sample sends a bare `3`; the node sends a quoted decimal (\"3\").",
-        "The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and `upgradeTime`, which the node sends."
+        "The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and `upgradeTime`, which the node sends.",
       ],
       "x-changes": [
         {
@@ -781,31 +585,25 @@ export const infoDocument: OpenrpcDocument = {
           "description": "Added `supportedACPs` and `objectedACPs`.",
           "pointers": [
             "/result/schema/properties/peers/items/properties/supportedACPs",
-            "/result/schema/properties/peers/items/properties/objectedACPs"
-          ]
+            "/result/schema/properties/peers/items/properties/objectedACPs",
+          ],
         },
         {
           "version": "v1.11.11",
           "description": "Deprecated `observedSubnetUptimes`.",
-          "pointers": [
-            "/result/schema/properties/peers/items/properties/observedSubnetUptimes"
-          ]
+          "pointers": ["/result/schema/properties/peers/items/properties/observedSubnetUptimes"],
         },
         {
           "version": "v1.11.12",
           "description": "Removed `observedSubnetUptimes`.",
-          "pointers": [
-            "/result/schema/properties/peers/items/properties/observedSubnetUptimes"
-          ]
+          "pointers": ["/result/schema/properties/peers/items/properties/observedSubnetUptimes"],
         },
         {
           "version": "v1.14.1",
           "description": "Added `upgradeTime`.",
-          "pointers": [
-            "/result/schema/properties/peers/items/properties/upgradeTime"
-          ]
-        }
-      ]
+          "pointers": ["/result/schema/properties/peers/items/properties/upgradeTime"],
+        },
+      ],
     },
     {
       "name": "info.uptime",
@@ -818,47 +616,33 @@ export const infoDocument: OpenrpcDocument = {
           "required": false,
           "deprecated": true,
           "description": "Up to v1.11.11 only: the subnet whose validators' view to report (default the Primary Network). Deprecated in v1.11.11; later releases take no params and ignore it.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          },
-          "x-node-versions": {
-            "deprecatedSince": "v1.11.11",
-            "lastVersion": "v1.11.11",
-            "removedIn": "v1.11.12"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+          "x-node-versions": { "deprecatedSince": "v1.11.11", "lastVersion": "v1.11.11", "removedIn": "v1.11.12" },
+        },
       ],
       "result": {
         "name": "uptimeResult",
         "schema": {
           "type": "object",
-          "required": [
-            "rewardingStakePercentage",
-            "weightedAveragePercentage"
-          ],
+          "required": ["rewardingStakePercentage", "weightedAveragePercentage"],
           "additionalProperties": false,
           "properties": {
             "rewardingStakePercentage": {
               "type": "string",
               "pattern": "^[0-9]+\\.[0-9]{4}$",
-              "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with four decimals (avajson.Float64), e.g. \"100.0000\"."
+              "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with four decimals (avajson.Float64), e.g. \"100.0000\".",
             },
             "weightedAveragePercentage": {
               "type": "string",
               "pattern": "^[0-9]+\\.[0-9]{4}$",
-              "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four decimals."
-            }
-          }
-        }
+              "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four decimals.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "couldn't get node uptime: node is not a validator"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "couldn't get node uptime: node is not a validator" },
       ],
       "examples": [
         {
@@ -866,33 +650,26 @@ export const infoDocument: OpenrpcDocument = {
           "params": [],
           "result": {
             "name": "uptimeResult",
-            "value": {
-              "rewardingStakePercentage": "100.0000",
-              "weightedAveragePercentage": "100.0000"
-            }
-          }
-        }
+            "value": { "rewardingStakePercentage": "100.0000", "weightedAveragePercentage": "100.0000" },
+          },
+        },
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network."
+        "The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network.",
       ],
       "x-changes": [
         {
           "version": "v1.11.11",
           "description": "Deprecated the `subnetID` param.",
-          "pointers": [
-            "/params/0"
-          ]
+          "pointers": ["/params/0"],
         },
         {
           "version": "v1.11.12",
           "description": "Removed the `subnetID` param.",
-          "pointers": [
-            "/params/0"
-          ]
-        }
-      ]
+          "pointers": ["/params/0"],
+        },
+      ],
     },
     {
       "name": "info.upgrades",
@@ -922,111 +699,66 @@ export const infoDocument: OpenrpcDocument = {
             "fortunaTime",
             "graniteTime",
             "graniteEpochDuration",
-            "heliconTime"
+            "heliconTime",
           ],
           "additionalProperties": false,
           "properties": {
-            "apricotPhase1Time": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase 1."
-            },
-            "apricotPhase2Time": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase 2."
-            },
-            "apricotPhase3Time": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase 3."
-            },
-            "apricotPhase4Time": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase 4."
-            },
+            "apricotPhase1Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 1." },
+            "apricotPhase2Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 2." },
+            "apricotPhase3Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 3." },
+            "apricotPhase4Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 4." },
             "apricotPhase4MinPChainHeight": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "The minimum P-Chain height Apricot Phase 4 blocks refer to, a bare number."
+              "description": "The minimum P-Chain height Apricot Phase 4 blocks refer to, a bare number.",
             },
-            "apricotPhase5Time": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase 5."
-            },
+            "apricotPhase5Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 5." },
             "apricotPhasePre6Time": {
               "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase Pre-6."
+              "description": "Activation of Apricot Phase Pre-6.",
             },
-            "apricotPhase6Time": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase 6."
-            },
+            "apricotPhase6Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 6." },
             "apricotPhasePost6Time": {
               "$ref": "#/components/schemas/Time",
-              "description": "Activation of Apricot Phase Post-6."
+              "description": "Activation of Apricot Phase Post-6.",
             },
-            "banffTime": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Banff."
-            },
-            "cortinaTime": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Cortina."
-            },
+            "banffTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Banff." },
+            "cortinaTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Cortina." },
             "cortinaXChainStopVertexID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks."
+              "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks.",
             },
-            "durangoTime": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Durango."
-            },
-            "etnaTime": {
-              "$ref": "#/components/schemas/Time",
-              "description": "Activation of Etna."
-            },
+            "durangoTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Durango." },
+            "etnaTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Etna." },
             "fUpgradeTime": {
               "$ref": "#/components/schemas/Time",
               "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).",
               "x-copy-of": "fortunaTime",
-              "x-node-versions": {
-                "since": "v1.12.2",
-                "removedIn": "v1.13.0"
-              }
+              "x-node-versions": { "since": "v1.12.2", "removedIn": "v1.13.0" },
             },
             "fortunaTime": {
               "$ref": "#/components/schemas/Time",
               "description": "Activation of Fortuna. Sent since v1.13.0.",
-              "x-node-versions": {
-                "since": "v1.13.0"
-              }
+              "x-node-versions": { "since": "v1.13.0" },
             },
             "graniteTime": {
               "$ref": "#/components/schemas/Time",
               "description": "Activation of Granite. Sent since v1.13.1.",
-              "x-node-versions": {
-                "since": "v1.13.1"
-              }
+              "x-node-versions": { "since": "v1.13.1" },
             },
             "graniteEpochDuration": {
               "$ref": "#/components/schemas/BareUint64",
               "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
-              "x-node-versions": {
-                "since": "v1.14.0"
-              }
+              "x-node-versions": { "since": "v1.14.0" },
             },
             "heliconTime": {
               "$ref": "#/components/schemas/Time",
               "description": "Activation of Helicon. Sent since v1.14.1.",
-              "x-node-versions": {
-                "since": "v1.14.1"
-              }
-            }
-          }
-        }
+              "x-node-versions": { "since": "v1.14.1" },
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "local network, v1.14.2",
@@ -1051,56 +783,43 @@ export const infoDocument: OpenrpcDocument = {
               "fortunaTime": "2020-12-05T05:00:00Z",
               "graniteTime": "2020-12-05T05:00:00Z",
               "graniteEpochDuration": 30000000000,
-              "heliconTime": "9999-12-01T00:00:00Z"
-            }
-          }
-        }
+              "heliconTime": "9999-12-01T00:00:00Z",
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.11.11"
-      },
+      "x-node-versions": { "since": "v1.11.11" },
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0 (`300000000000` on Mainnet)."
+        "The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0 (`300000000000` on Mainnet).",
       ],
       "x-changes": [
         {
           "version": "v1.12.2",
           "description": "Added `fUpgradeTime`.",
-          "pointers": [
-            "/result/schema/properties/fUpgradeTime"
-          ]
+          "pointers": ["/result/schema/properties/fUpgradeTime"],
         },
         {
           "version": "v1.13.0",
           "description": "`fUpgradeTime` renamed `fortunaTime`.",
-          "pointers": [
-            "/result/schema/properties/fUpgradeTime",
-            "/result/schema/properties/fortunaTime"
-          ]
+          "pointers": ["/result/schema/properties/fUpgradeTime", "/result/schema/properties/fortunaTime"],
         },
         {
           "version": "v1.13.1",
           "description": "Added `graniteTime`.",
-          "pointers": [
-            "/result/schema/properties/graniteTime"
-          ]
+          "pointers": ["/result/schema/properties/graniteTime"],
         },
         {
           "version": "v1.14.0",
           "description": "Added `graniteEpochDuration`.",
-          "pointers": [
-            "/result/schema/properties/graniteEpochDuration"
-          ]
+          "pointers": ["/result/schema/properties/graniteEpochDuration"],
         },
         {
           "version": "v1.14.1",
           "description": "Added `heliconTime`.",
-          "pointers": [
-            "/result/schema/properties/heliconTime"
-          ]
-        }
-      ]
+          "pointers": ["/result/schema/properties/heliconTime"],
+        },
+      ],
     },
     {
       "name": "info.acps",
@@ -1112,107 +831,82 @@ export const infoDocument: OpenrpcDocument = {
         "name": "acpsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "acps"
-          ],
+          "required": ["acps"],
           "additionalProperties": false,
           "properties": {
             "acps": {
               "type": "object",
-              "propertyNames": {
-                "pattern": "^(0|[1-9][0-9]*)$"
-              },
+              "propertyNames": { "pattern": "^(0|[1-9][0-9]*)$" },
               "additionalProperties": {
                 "type": "object",
                 "description": "The votes on one ACP.",
-                "required": [
-                  "supportWeight",
-                  "supporters",
-                  "objectWeight",
-                  "objectors",
-                  "abstainWeight"
-                ],
+                "required": ["supportWeight", "supporters", "objectWeight", "objectors", "abstainWeight"],
                 "additionalProperties": false,
                 "properties": {
                   "supportWeight": {
                     "$ref": "#/components/schemas/Uint64",
-                    "description": "Stake (nAVAX) of the connected validators that support it."
+                    "description": "Stake (nAVAX) of the connected validators that support it.",
                   },
                   "supporters": {
                     "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/NodeID"
-                    },
-                    "description": "The supporting validators, sorted."
+                    "items": { "$ref": "#/components/schemas/NodeID" },
+                    "description": "The supporting validators, sorted.",
                   },
                   "objectWeight": {
                     "$ref": "#/components/schemas/Uint64",
-                    "description": "Stake of the connected validators that object to it."
+                    "description": "Stake of the connected validators that object to it.",
                   },
                   "objectors": {
                     "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/NodeID"
-                    },
-                    "description": "The objecting validators, sorted."
+                    "items": { "$ref": "#/components/schemas/NodeID" },
+                    "description": "The objecting validators, sorted.",
                   },
                   "abstainWeight": {
                     "$ref": "#/components/schemas/Uint64",
-                    "description": "Total Primary Network stake less support and objection for the open ACPs of this release; `\"0\"` for any other ACP a peer votes on."
-                  }
-                }
+                    "description": "Total Primary Network stake less support and objection for the open ACPs of this release; `\"0\"` for any other ACP a peer votes on.",
+                  },
+                },
               },
-              "description": "The votes by ACP number (the map key, a decimal string)."
-            }
-          }
-        }
+              "description": "The votes by ACP number (the map key, a decimal string).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "no open ACPs (v1.14.2)",
           "params": [],
-          "result": {
-            "name": "acpsResult",
-            "value": {
-              "acps": {}
-            }
-          }
-        }
+          "result": { "name": "acpsResult", "value": { "acps": {} } },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.10.18"
-      },
-      "x-side-effects": "none"
-    }
+      "x-node-versions": { "since": "v1.10.18" },
+      "x-side-effects": "none",
+    },
   ],
   "components": {
     "schemas": {
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "NodeID": {
         "type": "string",
         "format": "avax-node-id",
         "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
+        "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID.",
       },
       "Peer": {
         "type": "object",
@@ -1229,136 +923,108 @@ export const infoDocument: OpenrpcDocument = {
           "trackedSubnets",
           "supportedACPs",
           "objectedACPs",
-          "benched"
+          "benched",
         ],
         "additionalProperties": false,
         "properties": {
           "ip": {
             "type": "string",
-            "description": "The remote address of the connection, `host:port` (netip.AddrPort; IPv6 in brackets)."
+            "description": "The remote address of the connection, `host:port` (netip.AddrPort; IPv6 in brackets).",
           },
           "publicIP": {
             "type": "string",
-            "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims none. Always sent (Go ignores `omitempty` on this struct type)."
+            "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims none. Always sent (Go ignores `omitempty` on this struct type).",
           },
-          "nodeID": {
-            "$ref": "#/components/schemas/NodeID",
-            "description": "The peer's node ID."
-          },
+          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The peer's node ID." },
           "version": {
             "type": "string",
-            "description": "The release the peer runs, e.g. `avalanchego/1.14.2`."
+            "description": "The release the peer runs, e.g. `avalanchego/1.14.2`.",
           },
           "upgradeTime": {
             "$ref": "#/components/schemas/BareUint64",
             "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration schedules (Granite on v1.14.x). Sent since v1.14.1.",
-            "x-node-versions": {
-              "since": "v1.14.1"
-            }
+            "x-node-versions": { "since": "v1.14.1" },
           },
           "lastSent": {
             "$ref": "#/components/schemas/Time",
-            "description": "When this node last sent the peer a message (RFC 3339, nanoseconds)."
+            "description": "When this node last sent the peer a message (RFC 3339, nanoseconds).",
           },
           "lastReceived": {
             "$ref": "#/components/schemas/Time",
-            "description": "When this node last received a message from the peer."
+            "description": "When this node last received a message from the peer.",
           },
           "observedUptime": {
             "$ref": "#/components/schemas/Uint32",
-            "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted integer."
+            "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted integer.",
           },
           "observedSubnetUptimes": {
             "type": "object",
-            "additionalProperties": {
-              "$ref": "#/components/schemas/Uint32"
-            },
+            "additionalProperties": { "$ref": "#/components/schemas/Uint32" },
             "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.",
             "default": {},
-            "x-node-versions": {
-              "deprecatedSince": "v1.11.11",
-              "lastVersion": "v1.11.11",
-              "removedIn": "v1.11.12"
-            }
+            "x-node-versions": { "deprecatedSince": "v1.11.11", "lastVersion": "v1.11.11", "removedIn": "v1.11.12" },
           },
           "trackedSubnets": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/ID"
-            },
-            "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track."
+            "items": { "$ref": "#/components/schemas/ID" },
+            "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track.",
           },
           "supportedACPs": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/BareUint64",
-              "description": "An ACP number."
-            },
+            "items": { "$ref": "#/components/schemas/BareUint64", "description": "An ACP number." },
             "description": "The ACPs the peer votes for, as bare numbers, sorted.",
-            "x-node-versions": {
-              "since": "v1.10.18"
-            }
+            "x-node-versions": { "since": "v1.10.18" },
           },
           "objectedACPs": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/BareUint64",
-              "description": "An ACP number."
-            },
+            "items": { "$ref": "#/components/schemas/BareUint64", "description": "An ACP number." },
             "description": "The ACPs the peer votes against, as bare numbers, sorted.",
-            "x-node-versions": {
-              "since": "v1.10.18"
-            }
+            "x-node-versions": { "since": "v1.10.18" },
           },
           "benched": {
             "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for not answering; `[]` when none."
-          }
-        }
+            "items": { "type": "string" },
+            "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for not answering; `[]` when none.",
+          },
+        },
       },
       "ProofOfPossession": {
         "type": "object",
         "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
-        "required": [
-          "publicKey",
-          "proofOfPossession"
-        ],
+        "required": ["publicKey", "proofOfPossession"],
         "additionalProperties": false,
         "properties": {
           "publicKey": {
             "$ref": "#/components/schemas/HexNoChecksum",
-            "description": "The node's 48-byte compressed BLS public key, `0x` hex without a checksum."
+            "description": "The node's 48-byte compressed BLS public key, `0x` hex without a checksum.",
           },
           "proofOfPossession": {
             "$ref": "#/components/schemas/HexNoChecksum",
-            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum."
-          }
-        }
+            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum.",
+          },
+        },
       },
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
       },
       "Uint32": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
+        "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32).",
       },
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
-      }
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+      },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
-      }
-    }
-  }
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+      },
+    },
+  },
 };

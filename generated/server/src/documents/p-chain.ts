@@ -8,23 +8,17 @@ export const pChainDocument: OpenrpcDocument = {
     "title": "AvalancheGo P-Chain API (Platform VM)",
     "version": "1.14.2",
     "description": "The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.",
-    "license": {
-      "name": "Apache-2.0"
-    }
+    "license": { "name": "Apache-2.0" },
   },
   "servers": [
     {
       "name": "P-Chain",
       "url": "http://127.0.0.1:9650/ext/bc/P",
       "summary": "The P-Chain.",
-      "description": "Also served at `/ext/P`, `/ext/platform` and `/ext/bc/platform`."
-    }
+      "description": "Also served at `/ext/P`, `/ext/platform` and `/ext/bc/platform`.",
+    },
   ],
-  "x-aliases": [
-    "/ext/P",
-    "/ext/bc/platform",
-    "/ext/platform"
-  ],
+  "x-aliases": ["/ext/P", "/ext/bc/platform", "/ext/platform"],
   "methods": [
     {
       "name": "platform.getBalance",
@@ -37,25 +31,16 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": [],
           "description": "P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.",
-          "schema": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/Address"
-            }
-          }
+          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
         },
         {
           "name": "address",
           "required": false,
           "deprecated": true,
           "description": "Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later releases ignore the key.",
-          "schema": {
-            "$ref": "#/components/schemas/Address"
-          },
-          "x-node-versions": {
-            "removedIn": "v1.9.8"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/Address" },
+          "x-node-versions": { "removedIn": "v1.9.8" },
+        },
       ],
       "result": {
         "name": "getBalanceResult",
@@ -70,77 +55,59 @@ export const pChainDocument: OpenrpcDocument = {
             "unlockeds",
             "lockedStakeables",
             "lockedNotStakeables",
-            "utxoIDs"
+            "utxoIDs",
           ],
           "additionalProperties": false,
           "properties": {
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Total AVAX (nAVAX) held by the addresses: the AVAX entry of `balances`, \"0\" when absent."
+              "description": "Total AVAX (nAVAX) held by the addresses: the AVAX entry of `balances`, \"0\" when absent.",
             },
             "unlocked": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Spendable AVAX (nAVAX): the AVAX entry of `unlockeds`."
+              "description": "Spendable AVAX (nAVAX): the AVAX entry of `unlockeds`.",
             },
             "lockedStakeable": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "AVAX (nAVAX) that is locked but may be used to stake: the AVAX entry of `lockedStakeables`."
+              "description": "AVAX (nAVAX) that is locked but may be used to stake: the AVAX entry of `lockedStakeables`.",
             },
             "lockedNotStakeable": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "AVAX (nAVAX) that is locked and may not be staked: the AVAX entry of `lockedNotStakeables`."
+              "description": "AVAX (nAVAX) that is locked and may not be staked: the AVAX entry of `lockedNotStakeables`.",
             },
             "balances": {
               "$ref": "#/components/schemas/PlatformBalanceMap",
-              "description": "Total per asset (the sum of the three maps below)."
+              "description": "Total per asset (the sum of the three maps below).",
             },
             "unlockeds": {
               "$ref": "#/components/schemas/PlatformBalanceMap",
-              "description": "Spendable amount per asset."
+              "description": "Spendable amount per asset.",
             },
             "lockedStakeables": {
               "$ref": "#/components/schemas/PlatformBalanceMap",
-              "description": "Locked but stakeable amount per asset."
+              "description": "Locked but stakeable amount per asset.",
             },
             "lockedNotStakeables": {
               "$ref": "#/components/schemas/PlatformBalanceMap",
-              "description": "Locked and not stakeable amount per asset."
+              "description": "Locked and not stakeable amount per asset.",
             },
             "utxoIDs": {
-              "type": [
-                "array",
-                "null"
-              ],
+              "type": ["array", "null"],
               "description": "The UTXOs that were counted, or `null` when there are none.",
-              "items": {
-                "$ref": "#/components/schemas/UTXOID"
-              }
-            }
-          }
-        }
+              "items": { "$ref": "#/components/schemas/UTXOID" },
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/PlatformAddressWrongHRP"
-        },
-        {
-          "$ref": "#/components/errors/PlatformAddressWrongChain"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/PlatformAddressWrongHRP" },
+        { "$ref": "#/components/errors/PlatformAddressWrongChain" },
       ],
       "examples": [
         {
           "name": "balance of one address on a local network",
-          "params": [
-            {
-              "name": "addresses",
-              "value": [
-                "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"
-              ]
-            }
-          ],
+          "params": [{ "name": "addresses", "value": ["P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"] }],
           "result": {
             "name": "getBalanceResult",
             "value": {
@@ -148,40 +115,21 @@ export const pChainDocument: OpenrpcDocument = {
               "unlocked": "20000000000000000",
               "lockedStakeable": "10000000000000000",
               "lockedNotStakeable": "0",
-              "balances": {
-                "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "30000000000000000"
-              },
-              "unlockeds": {
-                "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "20000000000000000"
-              },
-              "lockedStakeables": {
-                "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "10000000000000000"
-              },
+              "balances": { "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "30000000000000000" },
+              "unlockeds": { "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "20000000000000000" },
+              "lockedStakeables": { "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "10000000000000000" },
               "lockedNotStakeables": {},
               "utxoIDs": [
-                {
-                  "txID": "11111111111111111111111111111111LpoYY",
-                  "outputIndex": 1
-                },
-                {
-                  "txID": "11111111111111111111111111111111LpoYY",
-                  "outputIndex": 0
-                }
-              ]
-            }
-          }
+                { "txID": "11111111111111111111111111111111LpoYY", "outputIndex": 1 },
+                { "txID": "11111111111111111111111111111111LpoYY", "outputIndex": 0 },
+              ],
+            },
+          },
         },
         {
           "name": "address without UTXOs",
           "description": "No UTXO matched: every total is \"0\", the maps are empty and `utxoIDs` is null.",
-          "params": [
-            {
-              "name": "addresses",
-              "value": [
-                "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-              ]
-            }
-          ],
+          "params": [{ "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] }],
           "result": {
             "name": "getBalanceResult",
             "value": {
@@ -193,30 +141,26 @@ export const pChainDocument: OpenrpcDocument = {
               "unlockeds": {},
               "lockedStakeables": {},
               "lockedNotStakeables": {},
-              "utxoIDs": null
-            }
-          }
-        }
+              "utxoIDs": null,
+            },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "platform.getUTXOs",
       "x-docs-discrepancies": [
         "The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.",
-        "The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched."
+        "The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.",
       ],
       "x-changes": [
         {
           "version": "v1.9.8",
           "description": "The single-address param `address` was removed; only `addresses` is read since this release.",
-          "pointers": [
-            "/params/1"
-          ]
-        }
+          "pointers": ["/params/1"],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getBlock",
@@ -228,132 +172,74 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "blockID",
           "required": true,
           "description": "ID of the block (cb58). Omitted, it is the zero ID, which matches no block.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
+          "schema": { "$ref": "#/components/schemas/ID" },
         },
-        {
-          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
       ],
       "result": {
         "name": "getBlockResult",
         "schema": {
           "type": "object",
-          "required": [
-            "block",
-            "encoding"
-          ],
+          "required": ["block", "encoding"],
           "additionalProperties": false,
           "properties": {
             "block": {
               "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
-                {
-                  "$ref": "#/components/schemas/EncodedBytes"
-                },
-                {
-                  "$ref": "#/components/schemas/PlatformBlock"
-                }
-              ]
+                { "$ref": "#/components/schemas/EncodedBytes" },
+                { "$ref": "#/components/schemas/PlatformBlock" },
+              ],
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `block`, echoed from the request in lower case."
-            }
+              "description": "The encoding of `block`, echoed from the request in lower case.",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "json"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
           "then": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/PlatformBlock"
-              }
-            }
+            "properties": { "block": { "$ref": "#/components/schemas/PlatformBlock" } },
           },
           "else": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
-            },
-            "if": {
-              "type": "object",
-              "properties": {
-                "encoding": {
-                  "const": "hexnc"
-                }
-              }
-            },
+            "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
+            "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
             "then": {
               "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
+              "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": {
-              "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "couldn't get block with id d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found"
-        }
+          "message": "couldn't get block with id d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found",
+        },
       ],
       "examples": [
         {
           "name": "hex-encoded block",
           "params": [
-            {
-              "name": "blockID",
-              "value": "d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG"
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "blockID", "value": "d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG" },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getBlockResult",
             "value": {
               "block": "0x00000000000309473dc99a0851a29174d84e522da8ccb1a56ac23f7b0ba79f80acce34cf576900000000000f4241000000010000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed738580119286dde",
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "JSON-encoded block",
           "description": "The same Apricot standard block (one export transaction to the C-Chain) decoded to JSON; integers inside are bare numbers.",
           "params": [
-            {
-              "name": "blockID",
-              "value": "d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG"
-            },
-            {
-              "name": "encoding",
-              "value": "json"
-            }
+            { "name": "blockID", "value": "d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG" },
+            { "name": "encoding", "value": "json" },
           ],
           "result": {
             "name": "getBlockResult",
@@ -374,13 +260,8 @@ export const pChainDocument: OpenrpcDocument = {
                           "outputIndex": 0,
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                          "input": {
-                            "amount": 13839124063,
-                            "signatureIndices": [
-                              0
-                            ]
-                          }
-                        }
+                          "input": { "amount": 13839124063, "signatureIndices": [0] },
+                        },
                       ],
                       "memo": "0x",
                       "destinationChain": "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5",
@@ -389,36 +270,34 @@ export const pChainDocument: OpenrpcDocument = {
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                           "output": {
-                            "addresses": [
-                              "P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c"
-                            ],
+                            "addresses": ["P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c"],
                             "amount": 13838124063,
                             "locktime": 0,
-                            "threshold": 1
-                          }
-                        }
-                      ]
+                            "threshold": 1,
+                          },
+                        },
+                      ],
                     },
                     "credentials": [
                       {
                         "signatures": [
-                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801"
-                        ]
-                      }
+                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801",
+                        ],
+                      },
                     ],
-                    "id": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
-                  }
-                ]
+                    "id": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ",
+                  },
+                ],
               },
-              "encoding": "json"
-            }
-          }
-        }
+              "encoding": "json",
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
         "The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.",
         "The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).",
-        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
+        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
       "x-changes": [
         {
@@ -426,11 +305,11 @@ export const pChainDocument: OpenrpcDocument = {
           "description": "The JSON encoding gained `id` on the block and on each transaction inside it.",
           "pointers": [
             "/result/schema/properties/block/anyOf/1/properties/id",
-            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/id"
-          ]
-        }
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/id",
+          ],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getBlockByHeight",
@@ -443,133 +322,66 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": 0,
           "description": "Height of the block, as a decimal string or a bare number. Omitted, it is 0: the genesis block.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint64Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
-        {
-          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
       ],
       "result": {
         "name": "getBlockByHeightResult",
         "schema": {
           "type": "object",
-          "required": [
-            "block",
-            "encoding"
-          ],
+          "required": ["block", "encoding"],
           "additionalProperties": false,
           "properties": {
             "block": {
               "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
-                {
-                  "$ref": "#/components/schemas/EncodedBytes"
-                },
-                {
-                  "$ref": "#/components/schemas/PlatformBlock"
-                }
-              ]
+                { "$ref": "#/components/schemas/EncodedBytes" },
+                { "$ref": "#/components/schemas/PlatformBlock" },
+              ],
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `block`, echoed from the request in lower case."
-            }
+              "description": "The encoding of `block`, echoed from the request in lower case.",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "json"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
           "then": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/PlatformBlock"
-              }
-            }
+            "properties": { "block": { "$ref": "#/components/schemas/PlatformBlock" } },
           },
           "else": {
             "type": "object",
-            "properties": {
-              "block": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
-            },
-            "if": {
-              "type": "object",
-              "properties": {
-                "encoding": {
-                  "const": "hexnc"
-                }
-              }
-            },
+            "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
+            "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
             "then": {
               "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
+              "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": {
-              "type": "object",
-              "properties": {
-                "block": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "couldn't get block at height 99999999999: not found"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "couldn't get block at height 99999999999: not found" },
       ],
       "examples": [
         {
           "name": "hex-encoded block",
-          "params": [
-            {
-              "name": "height",
-              "value": 1000001
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
-          ],
+          "params": [{ "name": "height", "value": 1000001 }, { "name": "encoding", "value": "hex" }],
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
               "block": "0x00000000000309473dc99a0851a29174d84e522da8ccb1a56ac23f7b0ba79f80acce34cf576900000000000f4241000000010000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed738580119286dde",
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "JSON-encoded block",
           "description": "The same block decoded to JSON, with the height given as a string.",
-          "params": [
-            {
-              "name": "height",
-              "value": "1000001"
-            },
-            {
-              "name": "encoding",
-              "value": "json"
-            }
-          ],
+          "params": [{ "name": "height", "value": "1000001" }, { "name": "encoding", "value": "json" }],
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
@@ -589,13 +401,8 @@ export const pChainDocument: OpenrpcDocument = {
                           "outputIndex": 0,
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                          "input": {
-                            "amount": 13839124063,
-                            "signatureIndices": [
-                              0
-                            ]
-                          }
-                        }
+                          "input": { "amount": 13839124063, "signatureIndices": [0] },
+                        },
                       ],
                       "memo": "0x",
                       "destinationChain": "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5",
@@ -604,42 +411,38 @@ export const pChainDocument: OpenrpcDocument = {
                           "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                           "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                           "output": {
-                            "addresses": [
-                              "P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c"
-                            ],
+                            "addresses": ["P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c"],
                             "amount": 13838124063,
                             "locktime": 0,
-                            "threshold": 1
-                          }
-                        }
-                      ]
+                            "threshold": 1,
+                          },
+                        },
+                      ],
                     },
                     "credentials": [
                       {
                         "signatures": [
-                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801"
-                        ]
-                      }
+                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801",
+                        ],
+                      },
                     ],
-                    "id": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
-                  }
-                ]
+                    "id": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ",
+                  },
+                ],
               },
-              "encoding": "json"
-            }
-          }
-        }
+              "encoding": "json",
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.10.8"
-      },
+      "x-node-versions": { "since": "v1.10.8" },
       "x-docs-discrepancies": [
         "The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.",
         "The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.",
         "The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).",
-        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
+        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getBlockchains",
@@ -651,9 +454,7 @@ export const pChainDocument: OpenrpcDocument = {
         "name": "getBlockchainsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "blockchains"
-          ],
+          "required": ["blockchains"],
           "additionalProperties": false,
           "properties": {
             "blockchains": {
@@ -662,42 +463,33 @@ export const pChainDocument: OpenrpcDocument = {
                 "title": "PlatformBlockchain",
                 "type": "object",
                 "description": "A blockchain created by a CreateChainTx.",
-                "required": [
-                  "id",
-                  "name",
-                  "subnetID",
-                  "vmID"
-                ],
+                "required": ["id", "name", "subnetID", "vmID"],
                 "additionalProperties": false,
                 "properties": {
                   "id": {
                     "$ref": "#/components/schemas/ID",
-                    "description": "The blockchain ID (the ID of its CreateChainTx)."
+                    "description": "The blockchain ID (the ID of its CreateChainTx).",
                   },
                   "name": {
                     "type": "string",
-                    "description": "The blockchain's human-readable name, not necessarily unique."
+                    "description": "The blockchain's human-readable name, not necessarily unique.",
                   },
                   "subnetID": {
                     "$ref": "#/components/schemas/ID",
-                    "description": "The Subnet (or L1) that validates it; the all-zero ID for the Primary Network."
+                    "description": "The Subnet (or L1) that validates it; the all-zero ID for the Primary Network.",
                   },
                   "vmID": {
                     "$ref": "#/components/schemas/ID",
-                    "description": "The ID of the virtual machine it runs."
-                  }
-                }
+                    "description": "The ID of the virtual machine it runs.",
+                  },
+                },
               },
-              "description": "Every blockchain except the P-Chain, `[]` when there are none."
-            }
-          }
-        }
+              "description": "Every blockchain except the P-Chain, `[]` when there are none.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "Subnet chains, then the Primary Network's",
@@ -710,58 +502,56 @@ export const pChainDocument: OpenrpcDocument = {
                   "id": "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN",
                   "name": "My new timestamp",
                   "subnetID": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r",
-                  "vmID": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH"
+                  "vmID": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH",
                 },
                 {
                   "id": "2TtHFqEAAJ6b33dromYMqfgavGPF3iCpdG3hwNMiart2aB5QHi",
                   "name": "My new AVM",
                   "subnetID": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r",
-                  "vmID": "jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"
+                  "vmID": "jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq",
                 },
                 {
                   "id": "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM",
                   "name": "X-Chain",
                   "subnetID": "11111111111111111111111111111111LpoYY",
-                  "vmID": "jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"
+                  "vmID": "jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq",
                 },
                 {
                   "id": "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5",
                   "name": "C-Chain",
                   "subnetID": "11111111111111111111111111111111LpoYY",
-                  "vmID": "mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6"
+                  "vmID": "mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6",
                 },
                 {
                   "id": "CqhF97NNugqYLiGaQJ2xckfmkEr8uNeGG5TQbyGcgnZ5ahQwa",
                   "name": "Simple DAG Payments",
                   "subnetID": "11111111111111111111111111111111LpoYY",
-                  "vmID": "sqjdyTKUSrQs1YmKDTUbdUhdstSdtRTGRbUn8sqK8B6pkZkz1"
+                  "vmID": "sqjdyTKUSrQs1YmKDTUbdUhdstSdtRTGRbUn8sqK8B6pkZkz1",
                 },
                 {
                   "id": "VcqKNBJsYanhVFxGyQE5CyNVYxL3ZFD7cnKptKWeVikJKQkjv",
                   "name": "Simple Chain Payments",
                   "subnetID": "11111111111111111111111111111111LpoYY",
-                  "vmID": "sqjchUjzDqDfBPGjfQq2tXW1UCwZTyvzAWHsNzF2cb1eVHt6w"
+                  "vmID": "sqjchUjzDqDfBPGjfQq2tXW1UCwZTyvzAWHsNzF2cb1eVHt6w",
                 },
                 {
                   "id": "2SMYrx4Dj6QqCEA3WjnUTYEFSnpqVTwyV3GPNgQqQZbBbFgoJX",
                   "name": "Simple Timestamp Server",
                   "subnetID": "11111111111111111111111111111111LpoYY",
-                  "vmID": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH"
-                }
-              ]
-            }
-          }
-        }
+                  "vmID": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH",
+                },
+              ],
+            },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM",
       "x-docs-discrepancies": [
-        "The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does."
+        "The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getBlockchainStatus",
@@ -773,48 +563,32 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "blockchainID",
           "required": true,
           "description": "The blockchain's cb58 ID, or an alias of a chain this node runs.",
-          "schema": {
-            "type": "string",
-            "minLength": 1
-          }
-        }
+          "schema": { "type": "string", "minLength": 1 },
+        },
       ],
       "result": {
         "name": "getBlockchainStatusResult",
         "schema": {
           "type": "object",
-          "required": [
-            "status"
-          ],
+          "required": ["status"],
           "additionalProperties": false,
           "properties": {
             "status": {
               "title": "PlatformBlockchainStatus",
               "type": "string",
-              "enum": [
-                "Validating",
-                "Created",
-                "Preferred",
-                "Syncing",
-                "Unknown"
-              ],
-              "description": "The blockchain's status (see the method description)."
-            }
-          }
-        }
+              "enum": ["Validating", "Created", "Preferred", "Syncing", "Unknown"],
+              "description": "The blockchain's status (see the method description).",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "argument 'blockchainID' not given"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "argument 'blockchainID' not given" },
         {
           "code": -32000,
-          "message": "problem parsing blockchainID \"foo\": input string is smaller than the checksum size"
-        }
+          "message": "problem parsing blockchainID \"foo\": input string is smaller than the checksum size",
+        },
       ],
       "examples": [
         {
@@ -822,33 +596,18 @@ export const pChainDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "blockchainID",
-              "value": "2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE"
-            }
+              "value": "2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE",
+            },
           ],
-          "result": {
-            "name": "getBlockchainStatusResult",
-            "value": {
-              "status": "Created"
-            }
-          }
+          "result": { "name": "getBlockchainStatusResult", "value": { "status": "Created" } },
         },
         {
           "name": "by alias, on a Primary Network validator",
-          "params": [
-            {
-              "name": "blockchainID",
-              "value": "X"
-            }
-          ],
-          "result": {
-            "name": "getBlockchainStatusResult",
-            "value": {
-              "status": "Validating"
-            }
-          }
-        }
+          "params": [{ "name": "blockchainID", "value": "X" }],
+          "result": { "name": "getBlockchainStatusResult", "value": { "status": "Validating" } },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getCurrentSupply",
@@ -860,63 +619,43 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "subnetID",
           "required": false,
           "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getCurrentSupplyResult",
         "schema": {
           "type": "object",
-          "required": [
-            "supply",
-            "height"
-          ],
+          "required": ["supply", "height"],
           "additionalProperties": false,
           "properties": {
             "supply": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+              "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary Network).",
             },
             "height": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The height of the last accepted P-Chain block when the supply was read."
-            }
-          }
-        }
+              "description": "The height of the last accepted P-Chain block when the supply was read.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "fetching current supply failed: not found"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "fetching current supply failed: not found" },
       ],
       "examples": [
         {
           "name": "Primary Network",
-          "params": [
-            {
-              "name": "subnetID",
-              "value": "11111111111111111111111111111111LpoYY"
-            }
-          ],
+          "params": [{ "name": "subnetID", "value": "11111111111111111111111111111111LpoYY" }],
           "result": {
             "name": "getCurrentSupplyResult",
-            "value": {
-              "supply": "365865167637779183",
-              "height": "2716324"
-            }
-          }
-        }
+            "value": { "supply": "365865167637779183", "height": "2716324" },
+          },
+        },
       ],
-      "x-docs-discrepancies": [
-        "The API description and the docs' sample give only `supply`; the node also sends `height`."
-      ],
-      "x-side-effects": "none"
+      "x-docs-discrepancies": ["The API description and the docs' sample give only `supply`; the node also sends `height`."],
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getCurrentValidators",
@@ -928,58 +667,36 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "subnetID",
           "required": false,
           "description": "The Subnet or L1 whose validators to list. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network. An ID that names no Subnet gives an empty list.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
+          "schema": { "$ref": "#/components/schemas/ID" },
         },
         {
           "name": "nodeIDs",
           "required": false,
           "description": "Only list these validators. Omitted or empty lists all current validators. Duplicates count once; with exactly one distinct node ID the answer also lists that validator's delegations.",
-          "schema": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/NodeID"
-            }
-          }
-        }
+          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
+        },
       ],
       "result": {
         "name": "getCurrentValidatorsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "validators"
-          ],
+          "required": ["validators"],
           "additionalProperties": false,
           "properties": {
             "validators": {
               "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/PlatformCurrentValidator"
-              },
-              "description": "The current validators, `[]` when there are none (or none of `nodeIDs` validates)."
-            }
-          }
-        }
+              "items": { "$ref": "#/components/schemas/PlatformCurrentValidator" },
+              "description": "The current validators, `[]` when there are none (or none of `nodeIDs` validates).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "Primary Network validator, one node ID",
           "description": "Naming a single node ID adds the validator's delegations. This validator registered no BLS key, so it has no `signer`.",
-          "params": [
-            {
-              "name": "nodeIDs",
-              "value": [
-                "NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD"
-              ]
-            }
-          ],
+          "params": [{ "name": "nodeIDs", "value": ["NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD"] }],
           "result": {
             "name": "getCurrentValidatorsResult",
             "value": {
@@ -993,16 +710,12 @@ export const pChainDocument: OpenrpcDocument = {
                   "validationRewardOwner": {
                     "locktime": "0",
                     "threshold": "1",
-                    "addresses": [
-                      "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-                    ]
+                    "addresses": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"],
                   },
                   "delegationRewardOwner": {
                     "locktime": "0",
                     "threshold": "1",
-                    "addresses": [
-                      "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-                    ]
+                    "addresses": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"],
                   },
                   "potentialReward": "117431493426",
                   "accruedDelegateeReward": "0",
@@ -1021,17 +734,15 @@ export const pChainDocument: OpenrpcDocument = {
                       "rewardOwner": {
                         "locktime": "0",
                         "threshold": "1",
-                        "addresses": [
-                          "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-                        ]
+                        "addresses": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"],
                       },
-                      "potentialReward": "11743144774"
-                    }
-                  ]
-                }
-              ]
-            }
-          }
+                      "potentialReward": "11743144774",
+                    },
+                  ],
+                },
+              ],
+            },
+          },
         },
         {
           "name": "Primary Network, several node IDs",
@@ -1041,9 +752,9 @@ export const pChainDocument: OpenrpcDocument = {
               "name": "nodeIDs",
               "value": [
                 "NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD",
-                "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"
-              ]
-            }
+                "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg",
+              ],
+            },
           ],
           "result": {
             "name": "getCurrentValidatorsResult",
@@ -1058,16 +769,12 @@ export const pChainDocument: OpenrpcDocument = {
                   "validationRewardOwner": {
                     "locktime": "0",
                     "threshold": "1",
-                    "addresses": [
-                      "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-                    ]
+                    "addresses": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"],
                   },
                   "delegationRewardOwner": {
                     "locktime": "0",
                     "threshold": "1",
-                    "addresses": [
-                      "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-                    ]
+                    "addresses": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"],
                   },
                   "potentialReward": "117431493426",
                   "accruedDelegateeReward": "0",
@@ -1075,26 +782,18 @@ export const pChainDocument: OpenrpcDocument = {
                   "uptime": "0.0000",
                   "connected": false,
                   "delegatorCount": "1",
-                  "delegatorWeight": "25000000000"
-                }
-              ]
-            }
-          }
+                  "delegatorWeight": "25000000000",
+                },
+              ],
+            },
+          },
         },
         {
           "name": "L1 validator",
           "description": "For an L1 the entries are L1 validators: no `txID`, no `endTime`.",
           "params": [
-            {
-              "name": "subnetID",
-              "value": "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof"
-            },
-            {
-              "name": "nodeIDs",
-              "value": [
-                "NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD"
-              ]
-            }
+            { "name": "subnetID", "value": "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof" },
+            { "name": "nodeIDs", "value": ["NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD"] },
           ],
           "result": {
             "name": "getCurrentValidatorsResult",
@@ -1109,24 +808,20 @@ export const pChainDocument: OpenrpcDocument = {
                   "remainingBalanceOwner": {
                     "locktime": "0",
                     "threshold": "1",
-                    "addresses": [
-                      "P-fuji1ywzvrftfqexh5g6qa9zyrytj6pqdfetza2hqln"
-                    ]
+                    "addresses": ["P-fuji1ywzvrftfqexh5g6qa9zyrytj6pqdfetza2hqln"],
                   },
                   "deactivationOwner": {
                     "locktime": "0",
                     "threshold": "1",
-                    "addresses": [
-                      "P-fuji1ywzvrftfqexh5g6qa9zyrytj6pqdfetza2hqln"
-                    ]
+                    "addresses": ["P-fuji1ywzvrftfqexh5g6qa9zyrytj6pqdfetza2hqln"],
                   },
                   "minNonce": "0",
-                  "balance": "8780477952"
-                }
-              ]
-            }
-          }
-        }
+                  "balance": "8780477952",
+                },
+              ],
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
         "The API description's prose calls the delegation fee `delegationFeeRate`; the node (and the docs' signature and sample) send `delegationFee`, a string with four decimals.",
@@ -1134,7 +829,7 @@ export const pChainDocument: OpenrpcDocument = {
         "The API description marks `delegationFee`, reward owners, `potentialReward` and the delegation totals as Primary Network only; the node also sends them for validators of elastic (permissionless) Subnets, and only `uptime`, `connected` and `signer` are Primary Network only.",
         "The API description lists `validationID` and the other L1 fields for L1s and says `txID` is always present; an L1 validator entry has no `txID` (and no `endTime`).",
         "The docs' Primary Network sample omits `accruedDelegateeReward`, which the node always sends for permissionless validators.",
-        "The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real node only answers L1 validators when `subnetID` names an L1, as the example here does."
+        "The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real node only answers L1 validators when `subnetID` names an L1, as the example here does.",
       ],
       "x-changes": [
         {
@@ -1143,8 +838,8 @@ export const pChainDocument: OpenrpcDocument = {
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/weight",
             "/result/schema/properties/validators/items/oneOf/1/properties/weight",
-            "/result/schema/properties/validators/items/oneOf/0/properties/stakeAmount"
-          ]
+            "/result/schema/properties/validators/items/oneOf/0/properties/stakeAmount",
+          ],
         },
         {
           "version": "v1.9.9",
@@ -1153,16 +848,16 @@ export const pChainDocument: OpenrpcDocument = {
             "/result/schema/properties/validators/items/oneOf/0/properties/delegatorCount",
             "/result/schema/properties/validators/items/oneOf/0/properties/delegatorWeight",
             "/result/schema/properties/validators/items/oneOf/1/properties/delegatorCount",
-            "/result/schema/properties/validators/items/oneOf/1/properties/delegatorWeight"
-          ]
+            "/result/schema/properties/validators/items/oneOf/1/properties/delegatorWeight",
+          ],
         },
         {
           "version": "v1.11.11",
           "description": "`uptime` and `connected` were deprecated for validators of Subnets other than the Primary Network; earlier releases also send them for elastic Subnet validators, current releases (v1.14.2) only for the Primary Network.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/uptime",
-            "/result/schema/properties/validators/items/oneOf/0/properties/connected"
-          ]
+            "/result/schema/properties/validators/items/oneOf/0/properties/connected",
+          ],
         },
         {
           "version": "v1.12.2",
@@ -1171,19 +866,19 @@ export const pChainDocument: OpenrpcDocument = {
             "/result/schema/properties/validators/items/oneOf/3",
             "/result/schema/properties/validators/items/oneOf/0/properties/stakeAmount",
             "/result/schema/properties/validators/items/oneOf/1/properties/stakeAmount",
-            "/result/schema/properties/validators/items/oneOf/2/properties/stakeAmount"
-          ]
+            "/result/schema/properties/validators/items/oneOf/2/properties/stakeAmount",
+          ],
         },
         {
           "version": "v1.13.1",
           "description": "The deprecated validator-level `rewardOwner` (a copy of `validationRewardOwner`) is no longer sent; v1.13.0 was the last release to send it.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/rewardOwner",
-            "/result/schema/properties/validators/items/oneOf/1/properties/rewardOwner"
-          ]
-        }
+            "/result/schema/properties/validators/items/oneOf/1/properties/rewardOwner",
+          ],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getFeeConfig",
@@ -1201,7 +896,7 @@ export const pChainDocument: OpenrpcDocument = {
             "maxPerSecond",
             "targetPerSecond",
             "minPrice",
-            "excessConversionConstant"
+            "excessConversionConstant",
           ],
           "additionalProperties": false,
           "properties": {
@@ -1209,39 +904,33 @@ export const pChainDocument: OpenrpcDocument = {
               "type": "array",
               "minItems": 4,
               "maxItems": 4,
-              "items": {
-                "$ref": "#/components/schemas/BareUint64"
-              },
-              "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, compute."
+              "items": { "$ref": "#/components/schemas/BareUint64" },
+              "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, compute.",
             },
             "maxCapacity": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Most gas the chain can bank for bursts."
+              "description": "Most gas the chain can bank for bursts.",
             },
             "maxPerSecond": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on average."
+              "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on average.",
             },
             "targetPerSecond": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Gas consumption per second above which the price rises and below which it falls."
+              "description": "Gas consumption per second above which the price rises and below which it falls.",
             },
             "minPrice": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Lowest gas price, in nAVAX per unit of gas."
+              "description": "Lowest gas price, in nAVAX per unit of gas.",
             },
             "excessConversionConstant": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / excessConversionConstant)."
-            }
-          }
-        }
+              "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / excessConversionConstant).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "Mainnet fee configuration",
@@ -1249,25 +938,18 @@ export const pChainDocument: OpenrpcDocument = {
           "result": {
             "name": "getFeeConfigResult",
             "value": {
-              "weights": [
-                1,
-                1000,
-                1000,
-                4
-              ],
+              "weights": [1, 1000, 1000, 4],
               "maxCapacity": 1000000,
               "maxPerSecond": 100000,
               "targetPerSecond": 50000,
               "minPrice": 1,
-              "excessConversionConstant": 2164043
-            }
-          }
-        }
+              "excessConversionConstant": 2164043,
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.11.11"
-      },
-      "x-side-effects": "none"
+      "x-node-versions": { "since": "v1.11.11" },
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getFeeState",
@@ -1279,57 +961,41 @@ export const pChainDocument: OpenrpcDocument = {
         "name": "getFeeStateResult",
         "schema": {
           "type": "object",
-          "required": [
-            "capacity",
-            "excess",
-            "price",
-            "timestamp"
-          ],
+          "required": ["capacity", "excess", "price", "timestamp"],
           "additionalProperties": false,
           "properties": {
             "capacity": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Gas currently available to transactions."
+              "description": "Gas currently available to transactions.",
             },
             "excess": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Gas consumed above the target, accumulated over time; it drives the price."
+              "description": "Gas consumed above the target, accumulated over time; it drives the price.",
             },
             "price": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Current gas price, in nAVAX per unit of gas."
+              "description": "Current gas price, in nAVAX per unit of gas.",
             },
             "timestamp": {
               "$ref": "#/components/schemas/Time",
-              "description": "Chain time at which this state holds (RFC 3339, node's local offset)."
-            }
-          }
-        }
+              "description": "Chain time at which this state holds (RFC 3339, node's local offset).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "current fee state",
           "params": [],
           "result": {
             "name": "getFeeStateResult",
-            "value": {
-              "capacity": 973044,
-              "excess": 26956,
-              "price": 1,
-              "timestamp": "2024-12-16T17:19:07Z"
-            }
-          }
-        }
+            "value": { "capacity": 973044, "excess": 26956, "price": 1, "timestamp": "2024-12-16T17:19:07Z" },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.11.11"
-      },
-      "x-side-effects": "none"
+      "x-node-versions": { "since": "v1.11.11" },
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getHeight",
@@ -1337,30 +1003,16 @@ export const pChainDocument: OpenrpcDocument = {
       "description": "Returns the height of the P-Chain block this node accepted last.",
       "paramStructure": "by-name",
       "params": [],
-      "result": {
-        "name": "getHeightResult",
-        "schema": {
-          "$ref": "#/components/schemas/PlatformHeight"
-        }
-      },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "result": { "name": "getHeightResult", "schema": { "$ref": "#/components/schemas/PlatformHeight" } },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "last accepted height",
           "params": [],
-          "result": {
-            "name": "getHeightResult",
-            "value": {
-              "height": "56"
-            }
-          }
-        }
+          "result": { "name": "getHeightResult", "value": { "height": "56" } },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getL1Validator",
@@ -1372,10 +1024,8 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "validationID",
           "required": true,
           "description": "The validation ID of the L1 validator, as one cb58 string (not a list).",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getL1ValidatorResult",
@@ -1392,78 +1042,66 @@ export const pChainDocument: OpenrpcDocument = {
             "minNonce",
             "balance",
             "subnetID",
-            "height"
+            "height",
           ],
           "additionalProperties": false,
           "properties": {
-            "nodeID": {
-              "$ref": "#/components/schemas/NodeID",
-              "description": "The validator's node ID."
-            },
+            "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
             "weight": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The validator's weight for consensus and cross-chain (ICM) message signing."
+              "description": "The validator's weight for consensus and cross-chain (ICM) message signing.",
             },
             "startTime": {
               "$ref": "#/components/schemas/UnixTime",
-              "description": "When the validator was added (Unix seconds)."
+              "description": "When the validator was added (Unix seconds).",
             },
             "validationID": {
               "$ref": "#/components/schemas/ID",
               "description": "The validation ID that was asked for.",
-              "x-node-versions": {
-                "since": "v1.12.2"
-              }
+              "x-node-versions": { "since": "v1.12.2" },
             },
             "publicKey": {
               "$ref": "#/components/schemas/PlatformBLSPublicKey",
-              "description": "The validator's BLS public key."
+              "description": "The validator's BLS public key.",
             },
             "remainingBalanceOwner": {
               "$ref": "#/components/schemas/OutputOwners",
-              "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`)."
+              "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`).",
             },
             "deactivationOwner": {
               "$ref": "#/components/schemas/OutputOwners",
-              "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`)."
+              "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`).",
             },
             "minNonce": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid."
+              "description": "The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid.",
             },
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is inactive."
+              "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is inactive.",
             },
             "subnetID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The L1 (converted Subnet) the validator validates."
+              "description": "The L1 (converted Subnet) the validator validates.",
             },
             "height": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The height of the last accepted P-Chain block when the answer was read."
-            }
-          }
-        }
+              "description": "The height of the last accepted P-Chain block when the answer was read.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "fetching L1 validator \"9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo\" failed: not found"
-        }
+          "message": "fetching L1 validator \"9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo\" failed: not found",
+        },
       ],
       "examples": [
         {
           "name": "L1 validator",
-          "params": [
-            {
-              "name": "validationID",
-              "value": "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo"
-            }
-          ],
+          "params": [{ "name": "validationID", "value": "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" }],
           "result": {
             "name": "getL1ValidatorResult",
             "value": {
@@ -1472,40 +1110,28 @@ export const pChainDocument: OpenrpcDocument = {
               "startTime": "1731445206",
               "validationID": "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo",
               "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
-              "remainingBalanceOwner": {
-                "locktime": "0",
-                "threshold": "0",
-                "addresses": []
-              },
-              "deactivationOwner": {
-                "locktime": "0",
-                "threshold": "0",
-                "addresses": []
-              },
+              "remainingBalanceOwner": { "locktime": "0", "threshold": "0", "addresses": [] },
+              "deactivationOwner": { "locktime": "0", "threshold": "0", "addresses": [] },
               "minNonce": "0",
               "balance": "1000000000",
               "subnetID": "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof",
-              "height": "3"
-            }
-          }
-        }
+              "height": "3",
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.11.13"
-      },
+      "x-node-versions": { "since": "v1.11.13" },
       "x-docs-discrepancies": [
-        "The docs' sample passes `validationID` inside a list (`[\"9FAft…\"]`); a real node fails that call with \"couldn't unmarshal an argument\", because the param is a single ID string."
+        "The docs' sample passes `validationID` inside a list (`[\"9FAft…\"]`); a real node fails that call with \"couldn't unmarshal an argument\", because the param is a single ID string.",
       ],
       "x-changes": [
         {
           "version": "v1.12.2",
           "description": "`validationID` was added to the result; earlier releases do not echo it.",
-          "pointers": [
-            "/result/schema/properties/validationID"
-          ]
-        }
+          "pointers": ["/result/schema/properties/validationID"],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getProposedHeight",
@@ -1515,31 +1141,18 @@ export const pChainDocument: OpenrpcDocument = {
       "params": [],
       "result": {
         "name": "getProposedHeightResult",
-        "schema": {
-          "$ref": "#/components/schemas/PlatformHeight"
-        }
+        "schema": { "$ref": "#/components/schemas/PlatformHeight" },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "proposed height",
           "params": [],
-          "result": {
-            "name": "getProposedHeightResult",
-            "value": {
-              "height": "56"
-            }
-          }
-        }
+          "result": { "name": "getProposedHeightResult", "value": { "height": "56" } },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.11.13"
-      },
-      "x-side-effects": "none"
+      "x-node-versions": { "since": "v1.11.13" },
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getMinStake",
@@ -1551,63 +1164,48 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "subnetID",
           "required": false,
           "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getMinStakeResult",
         "schema": {
           "type": "object",
-          "required": [
-            "minValidatorStake",
-            "minDelegatorStake"
-          ],
+          "required": ["minValidatorStake", "minDelegatorStake"],
           "additionalProperties": false,
           "properties": {
             "minValidatorStake": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+              "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the Primary Network).",
             },
             "minDelegatorStake": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The minimum stake to add a delegator, in the same unit."
-            }
-          }
-        }
+              "description": "The minimum stake to add a delegator, in the same unit.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found"
-        }
+          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found",
+        },
       ],
       "examples": [
         {
           "name": "Primary Network on Mainnet",
-          "params": [
-            {
-              "name": "subnetID",
-              "value": "11111111111111111111111111111111LpoYY"
-            }
-          ],
+          "params": [{ "name": "subnetID", "value": "11111111111111111111111111111111LpoYY" }],
           "result": {
             "name": "getMinStakeResult",
-            "value": {
-              "minValidatorStake": "2000000000000",
-              "minDelegatorStake": "25000000000"
-            }
-          }
-        }
+            "value": { "minValidatorStake": "2000000000000", "minDelegatorStake": "25000000000" },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result."
+        "The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getRewardUTXOs",
@@ -1620,141 +1218,90 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "ID of the staking transaction (AddValidatorTx, AddDelegatorTx, AddPermissionlessValidatorTx or AddPermissionlessDelegatorTx). Omitted, it is the zero ID and the list is empty.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
+          "schema": { "$ref": "#/components/schemas/ID" },
         },
         {
           "name": "encoding",
           "required": false,
           "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the call once there is a UTXO to encode.",
-          "schema": {
-            "$ref": "#/components/schemas/BytesEncodingParam"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        },
       ],
       "result": {
         "name": "getRewardUTXOsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "numFetched",
-            "utxos",
-            "encoding"
-          ],
+          "required": ["numFetched", "utxos", "encoding"],
           "additionalProperties": false,
           "properties": {
             "numFetched": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "How many UTXOs `utxos` holds."
+              "description": "How many UTXOs `utxos` holds.",
             },
             "utxos": {
               "type": "array",
               "description": "The reward UTXOs' bytes in the requested encoding (`[]` when there are none).",
-              "items": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
+              "items": { "$ref": "#/components/schemas/EncodedBytes" },
             },
-            "encoding": {
-              "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `utxos`."
-            }
+            "encoding": { "$ref": "#/components/schemas/Encoding", "description": "The encoding of `utxos`." },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "hexnc"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
           "then": {
             "type": "object",
             "properties": {
-              "utxos": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
-            }
+              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+            },
           },
           "else": {
             "type": "object",
-            "properties": {
-              "utxos": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+            "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "couldn't encode utxo as json: unsupported encoding in method"
-        }
+          "message": "couldn't encode utxo as json: unsupported encoding in method",
+        },
       ],
       "examples": [
         {
           "name": "rewards of a finished staking period",
-          "params": [
-            {
-              "name": "txID",
-              "value": "2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4"
-            }
-          ],
+          "params": [{ "name": "txID", "value": "2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4" }],
           "result": {
             "name": "getRewardUTXOsResult",
             "value": {
               "numFetched": "2",
               "utxos": [
                 "0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c1f01765",
-                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216473d042a"
+                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
               ],
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "no rewards (yet)",
           "description": "A staking transaction whose period has not ended, or an unknown transaction.",
           "params": [
-            {
-              "name": "txID",
-              "value": "28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb"
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "txID", "value": "28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb" },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getRewardUTXOsResult",
-            "value": {
-              "numFetched": "0",
-              "utxos": [],
-              "encoding": "hex"
-            }
-          }
-        }
+            "value": { "numFetched": "0", "utxos": [], "encoding": "hex" },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "none: reward UTXOs show up in the reward owner's platform.getUTXOs listing",
       "x-docs-discrepancies": [
         "The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.",
-        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
+        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getStake",
@@ -1767,187 +1314,116 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": [],
           "description": "P-Chain addresses (`P-<hrp>1...`) whose stake to sum, at most 256. A bare cb58 short ID is also accepted. Omitted or empty, nothing matches and the totals are zero.",
-          "schema": {
-            "type": "array",
-            "maxItems": 256,
-            "items": {
-              "$ref": "#/components/schemas/Address"
-            }
-          }
+          "schema": { "type": "array", "maxItems": 256, "items": { "$ref": "#/components/schemas/Address" } },
         },
         {
           "name": "validatorsOnly",
           "required": false,
           "description": "When true, only validator stake is counted and delegations are skipped. Default false.",
-          "schema": {
-            "type": "boolean"
-          },
-          "x-node-versions": {
-            "since": "v1.10.1"
-          }
+          "schema": { "type": "boolean" },
+          "x-node-versions": { "since": "v1.10.1" },
         },
         {
           "name": "encoding",
           "required": false,
           "description": "Encoding of `stakedOutputs`: `hex` (the default), `hexc` or `hexnc`. `json` fails the call once there is an output to encode.",
-          "schema": {
-            "$ref": "#/components/schemas/BytesEncodingParam"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        },
       ],
       "result": {
         "name": "getStakeResult",
         "schema": {
           "type": "object",
-          "required": [
-            "staked",
-            "stakeds",
-            "stakedOutputs",
-            "encoding"
-          ],
+          "required": ["staked", "stakeds", "stakedOutputs", "encoding"],
           "additionalProperties": false,
           "properties": {
             "staked": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "AVAX (nAVAX) staked by the addresses: the AVAX entry of `stakeds`, \"0\" when absent."
+              "description": "AVAX (nAVAX) staked by the addresses: the AVAX entry of `stakeds`, \"0\" when absent.",
             },
             "stakeds": {
               "$ref": "#/components/schemas/PlatformBalanceMap",
-              "description": "Amount staked per asset."
+              "description": "Amount staked per asset.",
             },
             "stakedOutputs": {
               "type": "array",
               "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.",
-              "items": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
+              "items": { "$ref": "#/components/schemas/EncodedBytes" },
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `stakedOutputs`."
-            }
+              "description": "The encoding of `stakedOutputs`.",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "hexnc"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
           "then": {
             "type": "object",
             "properties": {
-              "stakedOutputs": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
-            }
+              "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+            },
           },
           "else": {
             "type": "object",
             "properties": {
-              "stakedOutputs": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+              "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "257 addresses provided but this method can take at most 256"
-        },
-        {
-          "$ref": "#/components/errors/PlatformAddressWrongHRP"
-        },
-        {
-          "$ref": "#/components/errors/PlatformAddressWrongChain"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "257 addresses provided but this method can take at most 256" },
+        { "$ref": "#/components/errors/PlatformAddressWrongHRP" },
+        { "$ref": "#/components/errors/PlatformAddressWrongChain" },
         {
           "code": -32000,
-          "message": "couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method"
-        }
+          "message": "couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method",
+        },
       ],
       "examples": [
         {
           "name": "stake of a validator address",
           "params": [
-            {
-              "name": "addresses",
-              "value": [
-                "P-avax1pmgmagjcljjzuz2ve339dx82khm7q8getlegte"
-              ]
-            },
-            {
-              "name": "validatorsOnly",
-              "value": true
-            }
+            { "name": "addresses", "value": ["P-avax1pmgmagjcljjzuz2ve339dx82khm7q8getlegte"] },
+            { "name": "validatorsOnly", "value": true },
           ],
           "result": {
             "name": "getStakeResult",
             "value": {
               "staked": "6500000000000",
-              "stakeds": {
-                "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z": "6500000000000"
-              },
+              "stakeds": { "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z": "6500000000000" },
               "stakedOutputs": [
-                "0x000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000005e96630e800000000000000000000000001000000011f1c933f38da6ba0ba46f8c1b0a7040a9a991a80dd338ed1"
+                "0x000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000005e96630e800000000000000000000000001000000011f1c933f38da6ba0ba46f8c1b0a7040a9a991a80dd338ed1",
               ],
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "address with no stake",
-          "params": [
-            {
-              "name": "addresses",
-              "value": [
-                "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-              ]
-            }
-          ],
+          "params": [{ "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] }],
           "result": {
             "name": "getStakeResult",
-            "value": {
-              "staked": "0",
-              "stakeds": {},
-              "stakedOutputs": [],
-              "encoding": "hex"
-            }
-          }
-        }
+            "value": { "staked": "0", "stakeds": {}, "stakedOutputs": [], "encoding": "hex" },
+          },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "none: derive stake from platform.getCurrentValidators",
       "x-docs-discrepancies": [
         "The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the AVAX total `staked`.",
         "The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).",
-        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally."
+        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
       ],
       "x-changes": [
         {
           "version": "v1.10.1",
           "description": "Added the `validatorsOnly` param.",
-          "pointers": [
-            "/params/1"
-          ]
-        }
+          "pointers": ["/params/1"],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getStakingAssetID",
@@ -1959,54 +1435,41 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "subnetID",
           "required": false,
           "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getStakingAssetIDResult",
         "schema": {
           "type": "object",
-          "required": [
-            "assetID"
-          ],
+          "required": ["assetID"],
           "additionalProperties": false,
           "properties": {
             "assetID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji."
-            }
-          }
-        }
+              "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found"
-        }
+          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found",
+        },
       ],
       "examples": [
         {
           "name": "Primary Network",
-          "params": [
-            {
-              "name": "subnetID",
-              "value": "11111111111111111111111111111111LpoYY"
-            }
-          ],
+          "params": [{ "name": "subnetID", "value": "11111111111111111111111111111111LpoYY" }],
           "result": {
             "name": "getStakingAssetIDResult",
-            "value": {
-              "assetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe"
-            }
-          }
-        }
+            "value": { "assetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe" },
+          },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getSubnet",
@@ -2018,10 +1481,8 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "subnetID",
           "required": true,
           "description": "The Subnet (or L1) to describe. Omitted, it is the all-zero ID of the Primary Network and the call fails.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getSubnetResult",
@@ -2035,122 +1496,94 @@ export const pChainDocument: OpenrpcDocument = {
             "subnetTransformationTxID",
             "conversionID",
             "managerChainID",
-            "managerAddress"
+            "managerAddress",
           ],
           "additionalProperties": false,
           "properties": {
             "isPermissioned": {
               "type": "boolean",
-              "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to an L1."
+              "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to an L1.",
             },
             "controlKeys": {
               "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/Address"
-              },
-              "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a permissioned Subnet. Still the recorded owner after a transformation or conversion."
+              "items": { "$ref": "#/components/schemas/Address" },
+              "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a permissioned Subnet. Still the recorded owner after a transformation or conversion.",
             },
             "threshold": {
               "$ref": "#/components/schemas/Uint32",
-              "description": "How many signatures from `controlKeys` a change needs."
+              "description": "How many signatures from `controlKeys` a change needs.",
             },
             "locktime": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The owner's locktime (Unix seconds): no change is possible before it has passed."
+              "description": "The owner's locktime (Unix seconds): no change is possible before it has passed.",
             },
             "subnetTransformationTxID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The TransformSubnetTx that made the Subnet elastic, or the all-zero ID when there is none."
+              "description": "The TransformSubnetTx that made the Subnet elastic, or the all-zero ID when there is none.",
             },
             "conversionID": {
               "$ref": "#/components/schemas/ID",
               "description": "The ID of the Subnet's conversion to an L1, or the all-zero ID when it was not converted.",
-              "x-node-versions": {
-                "since": "v1.11.13"
-              }
+              "x-node-versions": { "since": "v1.11.13" },
             },
             "managerChainID": {
               "$ref": "#/components/schemas/ID",
               "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted.",
-              "x-node-versions": {
-                "since": "v1.11.12"
-              }
+              "x-node-versions": { "since": "v1.11.12" },
             },
             "managerAddress": {
               "$ref": "#/components/schemas/NullableHexNoChecksum",
               "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted.",
-              "x-node-versions": {
-                "since": "v1.11.12"
-              }
-            }
-          }
-        }
+              "x-node-versions": { "since": "v1.11.12" },
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "the primary network isn't a subnet"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "the primary network isn't a subnet" },
+        { "code": -32000, "message": "not found" },
         {
           "code": -32000,
-          "message": "not found"
+          "message": "\"2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE\" is not a subnet",
         },
-        {
-          "code": -32000,
-          "message": "\"2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE\" is not a subnet"
-        }
       ],
       "examples": [
         {
           "name": "permissioned Subnet",
-          "params": [
-            {
-              "name": "subnetID",
-              "value": "Vz2ArUpigHt7fyE79uF3gAXvTPLJi2LGgZoMpgNPHowUZJxBb"
-            }
-          ],
+          "params": [{ "name": "subnetID", "value": "Vz2ArUpigHt7fyE79uF3gAXvTPLJi2LGgZoMpgNPHowUZJxBb" }],
           "result": {
             "name": "getSubnetResult",
             "value": {
               "isPermissioned": true,
               "controlKeys": [
                 "P-fuji1ztvstx6naeg6aarfd047fzppdt8v4gsah88e0c",
-                "P-fuji193kvt4grqewv6ce2x59wnhydr88xwdgfcedyr3"
+                "P-fuji193kvt4grqewv6ce2x59wnhydr88xwdgfcedyr3",
               ],
               "threshold": "1",
               "locktime": "0",
               "subnetTransformationTxID": "11111111111111111111111111111111LpoYY",
               "conversionID": "11111111111111111111111111111111LpoYY",
               "managerChainID": "11111111111111111111111111111111LpoYY",
-              "managerAddress": null
-            }
-          }
-        }
+              "managerAddress": null,
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.11.0"
-      },
+      "x-node-versions": { "since": "v1.11.0" },
       "x-changes": [
         {
           "version": "v1.11.12",
           "description": "`managerChainID` and `managerAddress` were added, in preparation for L1s (ACP-77).",
-          "pointers": [
-            "/result/schema/properties/managerChainID",
-            "/result/schema/properties/managerAddress"
-          ]
+          "pointers": ["/result/schema/properties/managerChainID", "/result/schema/properties/managerAddress"],
         },
         {
           "version": "v1.11.13",
           "description": "`conversionID` was added (the L1 conversion of ACP-77). The first releases (from v1.11.0) send only `isPermissioned`, `controlKeys`, `threshold`, `locktime` and `subnetTransformationTxID`.",
-          "pointers": [
-            "/result/schema/properties/conversionID"
-          ]
-        }
+          "pointers": ["/result/schema/properties/conversionID"],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getSubnets",
@@ -2162,81 +1595,56 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "ids",
           "required": false,
           "description": "The Subnets to describe. Omitted or empty lists every Subnet plus the Primary Network.",
-          "schema": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/ID"
-            }
-          }
-        }
+          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/ID" } },
+        },
       ],
       "result": {
         "name": "getSubnetsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "subnets"
-          ],
+          "required": ["subnets"],
           "additionalProperties": false,
           "properties": {
             "subnets": {
-              "type": [
-                "array",
-                "null"
-              ],
+              "type": ["array", "null"],
               "items": {
                 "title": "PlatformSubnetOwners",
                 "type": "object",
                 "description": "A Subnet and the keys that control it.",
-                "required": [
-                  "id",
-                  "controlKeys",
-                  "threshold"
-                ],
+                "required": ["id", "controlKeys", "threshold"],
                 "additionalProperties": false,
                 "properties": {
                   "id": {
                     "$ref": "#/components/schemas/ID",
-                    "description": "The Subnet ID (the all-zero ID for the Primary Network)."
+                    "description": "The Subnet ID (the all-zero ID for the Primary Network).",
                   },
                   "controlKeys": {
                     "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Address"
-                    },
-                    "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic Subnets."
+                    "items": { "$ref": "#/components/schemas/Address" },
+                    "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic Subnets.",
                   },
                   "threshold": {
                     "$ref": "#/components/schemas/Uint32",
-                    "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the Primary Network and elastic Subnets."
-                  }
-                }
+                    "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the Primary Network and elastic Subnets.",
+                  },
+                },
               },
-              "description": "The Subnets found. `null` when `ids` was given and none of them names a Subnet."
-            }
-          }
-        }
+              "description": "The Subnets found. `null` when `ids` was given and none of them names a Subnet.",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "\"2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE\" is not a subnet"
-        }
+          "message": "\"2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE\" is not a subnet",
+        },
       ],
       "examples": [
         {
           "name": "one Subnet",
-          "params": [
-            {
-              "name": "ids",
-              "value": [
-                "hW8Ma7dLMA7o4xmJf3AXBbo17bXzE7xnThUd3ypM4VAWo1sNJ"
-              ]
-            }
-          ],
+          "params": [{ "name": "ids", "value": ["hW8Ma7dLMA7o4xmJf3AXBbo17bXzE7xnThUd3ypM4VAWo1sNJ"] }],
           "result": {
             "name": "getSubnetsResult",
             "value": {
@@ -2245,13 +1653,13 @@ export const pChainDocument: OpenrpcDocument = {
                   "id": "hW8Ma7dLMA7o4xmJf3AXBbo17bXzE7xnThUd3ypM4VAWo1sNJ",
                   "controlKeys": [
                     "P-fuji1ex8gpck872x4xj8k9j0q8hmcvunfcpgzuc0u3m",
-                    "P-fuji1d25aru42h4u4dtgcuf364y6gplg03unychxusa"
+                    "P-fuji1d25aru42h4u4dtgcuf364y6gplg03unychxusa",
                   ],
-                  "threshold": "2"
-                }
-              ]
-            }
-          }
+                  "threshold": "2",
+                },
+              ],
+            },
+          },
         },
         {
           "name": "every Subnet",
@@ -2265,46 +1673,32 @@ export const pChainDocument: OpenrpcDocument = {
                   "id": "hW8Ma7dLMA7o4xmJf3AXBbo17bXzE7xnThUd3ypM4VAWo1sNJ",
                   "controlKeys": [
                     "P-fuji1ex8gpck872x4xj8k9j0q8hmcvunfcpgzuc0u3m",
-                    "P-fuji1d25aru42h4u4dtgcuf364y6gplg03unychxusa"
+                    "P-fuji1d25aru42h4u4dtgcuf364y6gplg03unychxusa",
                   ],
-                  "threshold": "2"
+                  "threshold": "2",
                 },
                 {
                   "id": "11111111111111111111111111111111LpoYY",
                   "controlKeys": [],
-                  "threshold": "0"
-                }
-              ]
-            }
-          }
+                  "threshold": "0",
+                },
+              ],
+            },
+          },
         },
         {
           "name": "no Subnet found",
-          "params": [
-            {
-              "name": "ids",
-              "value": [
-                "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H"
-              ]
-            }
-          ],
-          "result": {
-            "name": "getSubnetsResult",
-            "value": {
-              "subnets": null
-            }
-          }
-        }
+          "params": [{ "name": "ids", "value": ["u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H"] }],
+          "result": { "name": "getSubnetsResult", "value": { "subnets": null } },
+        },
       ],
       "deprecated": true,
-      "x-node-versions": {
-        "deprecatedSince": "v1.9.12"
-      },
+      "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "platform.getSubnet",
       "x-docs-discrepancies": [
-        "The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys."
+        "The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getTimestamp",
@@ -2316,40 +1710,29 @@ export const pChainDocument: OpenrpcDocument = {
         "name": "getTimestampResult",
         "schema": {
           "type": "object",
-          "required": [
-            "timestamp"
-          ],
+          "required": ["timestamp"],
           "additionalProperties": false,
           "properties": {
             "timestamp": {
               "$ref": "#/components/schemas/Time",
-              "description": "The chain time, RFC 3339 in whole seconds, with the node's local time-zone offset."
-            }
-          }
-        }
+              "description": "The chain time, RFC 3339 in whole seconds, with the node's local time-zone offset.",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "chain time on a node running in UTC-4",
           "params": [],
-          "result": {
-            "name": "getTimestampResult",
-            "value": {
-              "timestamp": "2021-09-07T00:00:00-04:00"
-            }
-          }
-        }
+          "result": { "name": "getTimestampResult", "value": { "timestamp": "2021-09-07T00:00:00-04:00" } },
+        },
       ],
       "x-docs-discrepancies": [
         "The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.",
-        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally."
+        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getTotalStake",
@@ -2361,90 +1744,58 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "subnetID",
           "required": false,
           "description": "The Subnet or L1 to total. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network. An ID with no validators gives `\"0\"`.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getTotalStakeResult",
         "schema": {
           "type": "object",
-          "required": [
-            "stake",
-            "weight"
-          ],
+          "required": ["stake", "weight"],
           "additionalProperties": false,
           "properties": {
             "stake": {
               "$ref": "#/components/schemas/Uint64",
               "description": "Deprecated since v1.9.12: always equal to `weight`; read `weight` instead.",
-              "x-node-versions": {
-                "deprecatedSince": "v1.9.12"
-              }
+              "x-node-versions": { "deprecatedSince": "v1.9.12" },
             },
             "weight": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including delegations)."
-            }
-          }
-        }
+              "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including delegations).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "Primary Network",
-          "params": [
-            {
-              "name": "subnetID",
-              "value": "11111111111111111111111111111111LpoYY"
-            }
-          ],
+          "params": [{ "name": "subnetID", "value": "11111111111111111111111111111111LpoYY" }],
           "result": {
             "name": "getTotalStakeResult",
-            "value": {
-              "stake": "279825917679866811",
-              "weight": "279825917679866811"
-            }
-          }
+            "value": { "stake": "279825917679866811", "weight": "279825917679866811" },
+          },
         },
         {
           "name": "Subnet",
           "description": "A Subnet's total is its validators' weight; `stake` is sent here too.",
-          "params": [
-            {
-              "name": "subnetID",
-              "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r"
-            }
-          ],
-          "result": {
-            "name": "getTotalStakeResult",
-            "value": {
-              "stake": "100000",
-              "weight": "100000"
-            }
-          }
-        }
+          "params": [{ "name": "subnetID", "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" }],
+          "result": { "name": "getTotalStakeResult", "value": { "stake": "100000", "weight": "100000" } },
+        },
       ],
       "x-docs-discrepancies": [
         "The API description and the docs' Subnet sample show only `weight` for a Subnet; the node always sends both `stake` and `weight`, with the same value.",
         "The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the node ignores.",
-        "The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network."
+        "The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.",
       ],
       "x-changes": [
         {
           "version": "v1.9.12",
           "description": "The `stake` field was deprecated in favour of `weight`; both are still sent.",
-          "pointers": [
-            "/result/schema/properties/stake"
-          ]
-        }
+          "pointers": ["/result/schema/properties/stake"],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getTx",
@@ -2456,132 +1807,71 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "txID",
           "required": true,
           "description": "ID of the transaction (cb58). Omitted, it is the zero ID, which matches no transaction.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
+          "schema": { "$ref": "#/components/schemas/ID" },
         },
-        {
-          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
       ],
       "result": {
         "name": "getTxResult",
         "schema": {
           "type": "object",
-          "required": [
-            "tx",
-            "encoding"
-          ],
+          "required": ["tx", "encoding"],
           "additionalProperties": false,
           "properties": {
             "tx": {
               "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
-                {
-                  "$ref": "#/components/schemas/EncodedBytes"
-                },
-                {
-                  "$ref": "#/components/schemas/PlatformTx"
-                }
-              ]
+                { "$ref": "#/components/schemas/EncodedBytes" },
+                { "$ref": "#/components/schemas/PlatformTx" },
+              ],
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
-              "description": "The encoding of `tx`, echoed from the request in lower case."
-            }
+              "description": "The encoding of `tx`, echoed from the request in lower case.",
+            },
           },
-          "if": {
-            "type": "object",
-            "properties": {
-              "encoding": {
-                "const": "json"
-              }
-            }
-          },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
           "then": {
             "type": "object",
-            "properties": {
-              "tx": {
-                "$ref": "#/components/schemas/PlatformTx"
-              }
-            }
+            "properties": { "tx": { "$ref": "#/components/schemas/PlatformTx" } },
           },
           "else": {
             "type": "object",
-            "properties": {
-              "tx": {
-                "$ref": "#/components/schemas/EncodedBytes"
-              }
-            },
-            "if": {
-              "type": "object",
-              "properties": {
-                "encoding": {
-                  "const": "hexnc"
-                }
-              }
-            },
+            "properties": { "tx": { "$ref": "#/components/schemas/EncodedBytes" } },
+            "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
             "then": {
               "type": "object",
-              "properties": {
-                "tx": {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              }
+              "properties": { "tx": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": {
-              "type": "object",
-              "properties": {
-                "tx": {
-                  "$ref": "#/components/schemas/Hex"
-                }
-              }
-            }
-          }
-        }
+            "else": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/Hex" } } },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "code": -32000,
-          "message": "couldn't get tx: not found"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "couldn't get tx: not found" },
       ],
       "examples": [
         {
           "name": "hex-encoded export transaction",
           "params": [
-            {
-              "name": "txID",
-              "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "txID", "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ" },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getTxResult",
             "value": {
               "tx": "0x00000000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed73858011e8a4db9",
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "JSON-encoded export transaction",
           "description": "The same transaction decoded to JSON.",
           "params": [
-            {
-              "name": "txID",
-              "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
-            },
-            {
-              "name": "encoding",
-              "value": "json"
-            }
+            { "name": "txID", "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ" },
+            { "name": "encoding", "value": "json" },
           ],
           "result": {
             "name": "getTxResult",
@@ -2597,13 +1887,8 @@ export const pChainDocument: OpenrpcDocument = {
                       "outputIndex": 0,
                       "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                       "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                      "input": {
-                        "amount": 13839124063,
-                        "signatureIndices": [
-                          0
-                        ]
-                      }
-                    }
+                      "input": { "amount": 13839124063, "signatureIndices": [0] },
+                    },
                   ],
                   "memo": "0x",
                   "destinationChain": "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5",
@@ -2612,41 +1897,33 @@ export const pChainDocument: OpenrpcDocument = {
                       "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                       "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                       "output": {
-                        "addresses": [
-                          "P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c"
-                        ],
+                        "addresses": ["P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c"],
                         "amount": 13838124063,
                         "locktime": 0,
-                        "threshold": 1
-                      }
-                    }
-                  ]
+                        "threshold": 1,
+                      },
+                    },
+                  ],
                 },
                 "credentials": [
                   {
                     "signatures": [
-                      "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801"
-                    ]
-                  }
+                      "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801",
+                    ],
+                  },
                 ],
-                "id": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
+                "id": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ",
               },
-              "encoding": "json"
-            }
-          }
+              "encoding": "json",
+            },
+          },
         },
         {
           "name": "JSON-encoded delegation",
           "description": "An AddDelegatorTx: a staking transaction with `validator`, `stake` and `rewardsOwner`.",
           "params": [
-            {
-              "name": "txID",
-              "value": "28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb"
-            },
-            {
-              "name": "encoding",
-              "value": "json"
-            }
+            { "name": "txID", "value": "28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb" },
+            { "name": "encoding", "value": "json" },
           ],
           "result": {
             "name": "getTxResult",
@@ -2662,87 +1939,71 @@ export const pChainDocument: OpenrpcDocument = {
                       "outputIndex": 0,
                       "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                       "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                      "input": {
-                        "amount": 20824279595,
-                        "signatureIndices": [
-                          0
-                        ]
-                      }
+                      "input": { "amount": 20824279595, "signatureIndices": [0] },
                     },
                     {
                       "txID": "2ahK5SzD8iqi5KBqpKfxrnWtrEoVwQCqJsMoB9kvChCaHgAQC9",
                       "outputIndex": 1,
                       "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                       "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
-                      "input": {
-                        "amount": 28119890783,
-                        "signatureIndices": [
-                          0
-                        ]
-                      }
-                    }
+                      "input": { "amount": 28119890783, "signatureIndices": [0] },
+                    },
                   ],
                   "memo": "0x",
                   "validator": {
                     "nodeID": "NodeID-VT3YhgFaWEzy4Ap937qMeNEDscCammzG",
                     "start": 1682945406,
                     "end": 1684155006,
-                    "weight": 48944170378
+                    "weight": 48944170378,
                   },
                   "stake": [
                     {
                       "assetID": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
                       "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                       "output": {
-                        "addresses": [
-                          "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"
-                        ],
+                        "addresses": ["P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy"],
                         "amount": 48944170378,
                         "locktime": 0,
-                        "threshold": 1
-                      }
-                    }
+                        "threshold": 1,
+                      },
+                    },
                   ],
                   "rewardsOwner": {
-                    "addresses": [
-                      "P-avax19zfygxaf59stehzedhxjesads0p5jdvfeedal0"
-                    ],
+                    "addresses": ["P-avax19zfygxaf59stehzedhxjesads0p5jdvfeedal0"],
                     "locktime": 0,
-                    "threshold": 1
-                  }
+                    "threshold": 1,
+                  },
                 },
                 "credentials": [
                   {
                     "signatures": [
-                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac20e5c8f097baa9b49ea8a3cb6a41bb272d16601"
-                    ]
+                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac20e5c8f097baa9b49ea8a3cb6a41bb272d16601",
+                    ],
                   },
                   {
                     "signatures": [
-                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac20e5c8f097baa9b49ea8a3cb6a41bb272d16601"
-                    ]
-                  }
+                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac20e5c8f097baa9b49ea8a3cb6a41bb272d16601",
+                    ],
+                  },
                 ],
-                "id": "28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb"
+                "id": "28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb",
               },
-              "encoding": "json"
-            }
-          }
-        }
+              "encoding": "json",
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
+        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
       "x-changes": [
         {
           "version": "v1.10.1",
           "description": "The JSON encoding gained the transaction's `id`.",
-          "pointers": [
-            "/result/schema/properties/tx/anyOf/1/properties/id"
-          ]
-        }
+          "pointers": ["/result/schema/properties/tx/anyOf/1/properties/id"],
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getTxStatus",
@@ -2755,105 +2016,59 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "ID of the transaction (cb58). Omitted, it is the zero ID and the answer is `Unknown`.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getTxStatusResult",
         "schema": {
           "type": "object",
-          "required": [
-            "status"
-          ],
+          "required": ["status"],
           "additionalProperties": false,
           "properties": {
             "status": {
               "type": "string",
-              "enum": [
-                "Committed",
-                "Aborted",
-                "Processing",
-                "Dropped",
-                "Unknown"
-              ],
-              "description": "The transaction's status (see above)."
+              "enum": ["Committed", "Aborted", "Processing", "Dropped", "Unknown"],
+              "description": "The transaction's status (see above).",
             },
             "reason": {
               "type": "string",
               "minLength": 1,
-              "description": "Why the mempool dropped the transaction. Sent only when `status` is `Dropped`."
-            }
-          },
-          "if": {
-            "properties": {
-              "status": {
-                "const": "Dropped"
-              }
-            }
-          },
-          "then": {
-            "properties": {
-              "reason": {
-                "type": "string",
-                "minLength": 1
-              }
+              "description": "Why the mempool dropped the transaction. Sent only when `status` is `Dropped`.",
             },
-            "required": [
-              "reason"
-            ]
           },
-          "else": {
-            "properties": {
-              "reason": false
-            }
-          }
-        }
+          "if": { "properties": { "status": { "const": "Dropped" } } },
+          "then": {
+            "properties": { "reason": { "type": "string", "minLength": 1 } },
+            "required": ["reason"],
+          },
+          "else": { "properties": { "reason": false } },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "committed transaction",
-          "params": [
-            {
-              "name": "txID",
-              "value": "TAG9Ns1sa723mZy1GSoGqWipK6Mvpaj7CAswVJGM6MkVJDF9Q"
-            }
-          ],
-          "result": {
-            "name": "getTxStatusResult",
-            "value": {
-              "status": "Committed"
-            }
-          }
+          "params": [{ "name": "txID", "value": "TAG9Ns1sa723mZy1GSoGqWipK6Mvpaj7CAswVJGM6MkVJDF9Q" }],
+          "result": { "name": "getTxStatusResult", "value": { "status": "Committed" } },
         },
         {
           "name": "dropped transaction",
           "description": "The mempool refused the transaction because another transaction in it spends the same UTXOs.",
-          "params": [
-            {
-              "name": "txID",
-              "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
-            }
-          ],
+          "params": [{ "name": "txID", "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ" }],
           "result": {
             "name": "getTxStatusResult",
             "value": {
               "status": "Dropped",
-              "reason": "tx conflicts with other tx: AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
-            }
-          }
-        }
+              "reason": "tx conflicts with other tx: AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ",
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted."
+        "The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getUTXOs",
@@ -2861,52 +2076,24 @@ export const pChainDocument: OpenrpcDocument = {
       "description": "Returns the P-Chain UTXOs that reference any of the given addresses, as encoded bytes, at most `limit` per call. With `sourceChain` it lists instead the atomic UTXOs that chain exported to the P-Chain and that have not been imported yet.\n\nTo page through a listing, pass the previous answer's `endIndex` as `startIndex`; when `numFetched` is below `limit` the listing is complete. Pages are not a snapshot: UTXOs created or spent between calls may be missed or repeated.\n\n**Where the prose docs differ from the node:**\n- The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.\n- The API description types `limit` as an int; the node also accepts it as a decimal string.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/UTXOAddresses"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOLimit"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOStartIndex"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOSourceChain"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/UTXOEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/UTXOAddresses" },
+        { "$ref": "#/components/contentDescriptors/UTXOLimit" },
+        { "$ref": "#/components/contentDescriptors/UTXOStartIndex" },
+        { "$ref": "#/components/contentDescriptors/UTXOSourceChain" },
+        { "$ref": "#/components/contentDescriptors/UTXOEncoding" },
       ],
-      "result": {
-        "name": "getUTXOsResult",
-        "schema": {
-          "$ref": "#/components/schemas/UTXOPage"
-        }
-      },
+      "result": { "name": "getUTXOsResult", "schema": { "$ref": "#/components/schemas/UTXOPage" } },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/UTXONoAddresses"
-        },
-        {
-          "$ref": "#/components/errors/UTXOTooManyAddresses"
-        },
-        {
-          "$ref": "#/components/errors/PlatformAddressWrongHRP"
-        },
-        {
-          "$ref": "#/components/errors/PlatformAddressWrongChain"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/UTXONoAddresses" },
+        { "$ref": "#/components/errors/UTXOTooManyAddresses" },
+        { "$ref": "#/components/errors/PlatformAddressWrongHRP" },
+        { "$ref": "#/components/errors/PlatformAddressWrongChain" },
+        { "code": -32000, "message": "couldn't parse start index utxo: invalid base58 digit ('0')" },
         {
           "code": -32000,
-          "message": "couldn't parse start index utxo: invalid base58 digit ('0')"
+          "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method",
         },
-        {
-          "code": -32000,
-          "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method"
-        }
       ],
       "examples": [
         {
@@ -2916,17 +2103,11 @@ export const pChainDocument: OpenrpcDocument = {
               "name": "addresses",
               "value": [
                 "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "P-avax1d09qn852zcy03sfc9hay2llmn9hsgnw4tp3dv6"
-              ]
+                "P-avax1d09qn852zcy03sfc9hay2llmn9hsgnw4tp3dv6",
+              ],
             },
-            {
-              "name": "limit",
-              "value": 5
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "limit", "value": 5 },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getUTXOsResult",
@@ -2937,41 +2118,30 @@ export const pChainDocument: OpenrpcDocument = {
                 "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
                 "0x0000731ce04b1feefa9f4291d869adc30a33463f315491e164d89be7d6d2d7890cfc00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21600dd3047",
                 "0x0000b462030cc4734f24c0bc224cf0d16ee452ea6b67615517caffead123ab4fbf1500000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c71b387e",
-                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f2166290e79d"
+                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f2166290e79d",
               ],
               "endIndex": {
                 "address": "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j"
+                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j",
               },
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "next page",
           "description": "Continues the listing from the first page's `endIndex`.",
           "params": [
-            {
-              "name": "addresses",
-              "value": [
-                "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-              ]
-            },
-            {
-              "name": "limit",
-              "value": 5
-            },
+            { "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] },
+            { "name": "limit", "value": 5 },
             {
               "name": "startIndex",
               "value": {
                 "address": "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j"
-              }
+                "utxo": "kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j",
+              },
             },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getUTXOsResult",
@@ -2981,63 +2151,52 @@ export const pChainDocument: OpenrpcDocument = {
                 "0x000020e182dd51ee4dcd31909fddd75bb3438d9431f8e4efce86a88a684f5c7fa09300000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21662861d59",
                 "0x0000a71ba36c475c18eb65dc90f6e85c4fd4a462d51c5de3ac2cbddf47db4d99284e00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21665f6f83f",
                 "0x0000925424f61cb13e0fbdecc66e1270de68de9667b85baa3fdc84741d048daa69fa00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216afecf76a",
-                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216779c2d59"
+                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216779c2d59",
               ],
               "endIndex": {
                 "address": "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "21jG2RfqyHUUgkTLe2tUp6ETGLriSDTW3th8JXFbPRNiSZ11jK"
+                "utxo": "21jG2RfqyHUUgkTLe2tUp6ETGLriSDTW3th8JXFbPRNiSZ11jK",
               },
-              "encoding": "hex"
-            }
-          }
+              "encoding": "hex",
+            },
+          },
         },
         {
           "name": "atomic UTXOs exported from the X-Chain",
           "params": [
-            {
-              "name": "addresses",
-              "value": [
-                "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
-              ]
-            },
-            {
-              "name": "sourceChain",
-              "value": "X"
-            },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] },
+            { "name": "sourceChain", "value": "X" },
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "getUTXOsResult",
             "value": {
               "numFetched": "1",
               "utxos": [
-                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000139c33a499ce4c33a3b09cdd2cfa01ae70dbf2d18b2d7d168524440e55d55008800000007000000746a528800000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29cd704fe76"
+                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000139c33a499ce4c33a3b09cdd2cfa01ae70dbf2d18b2d7d168524440e55d55008800000007000000746a528800000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29cd704fe76",
               ],
               "endIndex": {
                 "address": "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
-                "utxo": "S5UKgWoVpoGFyxfisebmmRf8WqC7ZwcmYwS7XaDVZqoaFcCwK"
+                "utxo": "S5UKgWoVpoGFyxfisebmmRf8WqC7ZwcmYwS7XaDVZqoaFcCwK",
               },
-              "encoding": "hex"
-            }
-          }
-        }
+              "encoding": "hex",
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
         "The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
-        "The API description types `limit` as an int; the node also accepts it as a decimal string."
+        "The API description types `limit` as an int; the node also accepts it as a decimal string.",
       ],
       "x-pagination": {
         "cursorParam": "startIndex",
         "cursorField": "endIndex",
         "pageSizeParam": "limit",
         "maxPageSize": 1024,
-        "itemsField": "utxos"
+        "itemsField": "utxos",
       },
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getValidatorsAt",
@@ -3053,181 +2212,122 @@ export const pChainDocument: OpenrpcDocument = {
           "schema": {
             "title": "PlatformValidatorSetHeight",
             "anyOf": [
-              {
-                "$ref": "#/components/schemas/Uint64Param"
-              },
-              {
-                "const": "proposed",
-                "x-node-versions": {
-                  "since": "v1.11.13"
-                }
-              }
-            ]
-          }
+              { "$ref": "#/components/schemas/Uint64Param" },
+              { "const": "proposed", "x-node-versions": { "since": "v1.11.13" } },
+            ],
+          },
         },
         {
           "name": "subnetID",
           "required": false,
           "description": "The Subnet or L1 whose validator set to return. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network. An ID that names no Subnet gives an empty map.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "getValidatorsAtResult",
         "schema": {
           "type": "object",
           "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.",
-          "propertyNames": {
-            "$ref": "#/components/schemas/NodeID"
-          },
+          "propertyNames": { "$ref": "#/components/schemas/NodeID" },
           "additionalProperties": {
             "title": "PlatformValidatorAtHeight",
             "type": "object",
             "description": "One validator of the set.",
-            "required": [
-              "publicKey",
-              "weight"
-            ],
+            "required": ["publicKey", "weight"],
             "additionalProperties": false,
             "properties": {
               "publicKey": {
                 "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` when it registered none.",
-                "oneOf": [
-                  {
-                    "$ref": "#/components/schemas/PlatformBLSPublicKey"
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "oneOf": [{ "$ref": "#/components/schemas/PlatformBLSPublicKey" }, { "type": "null" }],
               },
               "weight": {
                 "$ref": "#/components/schemas/Uint64",
-                "description": "The validator's weight at that height (its stake plus delegations on the Primary Network)."
-              }
-            }
-          }
-        }
+                "description": "The validator's weight at that height (its stake plus delegations on the Primary Network).",
+              },
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)"
-        }
+          "message": "failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)",
+        },
       ],
       "examples": [
         {
           "name": "Primary Network at a height",
           "description": "The five genesis validators of a local network; they registered no BLS keys.",
-          "params": [
-            {
-              "name": "height",
-              "value": 1
-            }
-          ],
+          "params": [{ "name": "height", "value": 1 }],
           "result": {
             "name": "getValidatorsAtResult",
             "value": {
-              "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg": {
-                "publicKey": null,
-                "weight": "2000000000000000"
-              },
-              "NodeID-GWPcbFJZFfZreETSoWjPimr846mXEKCtu": {
-                "publicKey": null,
-                "weight": "2000000000000000"
-              },
-              "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ": {
-                "publicKey": null,
-                "weight": "2000000000000000"
-              },
-              "NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN": {
-                "publicKey": null,
-                "weight": "2000000000000000"
-              },
-              "NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5": {
-                "publicKey": null,
-                "weight": "2000000000000000"
-              }
-            }
-          }
+              "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg": { "publicKey": null, "weight": "2000000000000000" },
+              "NodeID-GWPcbFJZFfZreETSoWjPimr846mXEKCtu": { "publicKey": null, "weight": "2000000000000000" },
+              "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ": { "publicKey": null, "weight": "2000000000000000" },
+              "NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN": { "publicKey": null, "weight": "2000000000000000" },
+              "NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5": { "publicKey": null, "weight": "2000000000000000" },
+            },
+          },
         },
         {
           "name": "L1 at the proposed height",
           "description": "`\"proposed\"` reads the set at this node's proposer-VM height; L1 validators always carry a BLS key.",
           "params": [
-            {
-              "name": "height",
-              "value": "proposed"
-            },
-            {
-              "name": "subnetID",
-              "value": "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof"
-            }
+            { "name": "height", "value": "proposed" },
+            { "name": "subnetID", "value": "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof" },
           ],
           "result": {
             "name": "getValidatorsAtResult",
             "value": {
               "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg": {
                 "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
-                "weight": "49463"
-              }
-            }
-          }
-        }
+                "weight": "49463",
+              },
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The API description and the docs' sample show the result as `{\"validators\": {\"NodeID-…\": 2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` wrapper, and each value is an object `{\"publicKey\": …, \"weight\": \"…\"}` with the weight as a decimal string."
+        "The API description and the docs' sample show the result as `{\"validators\": {\"NodeID-…\": 2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` wrapper, and each value is an object `{\"publicKey\": …, \"weight\": \"…\"}` with the weight as a decimal string.",
       ],
       "x-changes": [
         {
           "version": "v1.10.6",
           "description": "The result changed from `{\"validators\": {\"NodeID-…\": <weight as a bare number>}}` to a bare map from node ID to `{\"publicKey\": \"0x…\" | null, \"weight\": \"<decimal>\"}`.",
-          "pointers": [
-            "/x-result-history/0"
-          ]
+          "pointers": ["/x-result-history/0"],
         },
         {
           "version": "v1.11.13",
           "description": "`height` also accepts `\"proposed\"`; before, it was a plain integer param.",
-          "pointers": [
-            "/params/0/schema/anyOf/1"
-          ]
-        }
+          "pointers": ["/params/0/schema/anyOf/1"],
+        },
       ],
       "x-side-effects": "none",
       "x-result-history": [
         {
-          "x-node-versions": {
-            "removedIn": "v1.10.6"
-          },
+          "x-node-versions": { "removedIn": "v1.10.6" },
           "description": "The shape before v1.10.6: the validator set wrapped in `validators`, each weight a bare JSON number, no BLS keys.",
           "schema": {
             "type": "object",
-            "required": [
-              "validators"
-            ],
+            "required": ["validators"],
             "additionalProperties": false,
             "properties": {
               "validators": {
                 "type": "object",
                 "description": "The validator set: node ID to weight at the height.",
-                "propertyNames": {
-                  "$ref": "#/components/schemas/NodeID"
-                },
+                "propertyNames": { "$ref": "#/components/schemas/NodeID" },
                 "additionalProperties": {
                   "$ref": "#/components/schemas/BareUint64",
-                  "description": "The validator's weight at that height."
-                }
-              }
-            }
-          }
-        }
-      ]
+                  "description": "The validator's weight at that height.",
+                },
+              },
+            },
+          },
+        },
+      ],
     },
     {
       "name": "platform.getValidatorFeeConfig",
@@ -3239,38 +2339,29 @@ export const pChainDocument: OpenrpcDocument = {
         "name": "getValidatorFeeConfigResult",
         "schema": {
           "type": "object",
-          "required": [
-            "capacity",
-            "target",
-            "minPrice",
-            "excessConversionConstant"
-          ],
+          "required": ["capacity", "target", "minPrice", "excessConversionConstant"],
           "additionalProperties": false,
           "properties": {
             "capacity": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Most L1 validators that can be active at once."
+              "description": "Most L1 validators that can be active at once.",
             },
             "target": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Number of active L1 validators at which the price stays stable; above it the price rises, below it falls."
+              "description": "Number of active L1 validators at which the price stays stable; above it the price rises, below it falls.",
             },
             "minPrice": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Lowest price, in nAVAX per L1 validator per second."
+              "description": "Lowest price, in nAVAX per L1 validator per second.",
             },
             "excessConversionConstant": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / excessConversionConstant)."
-            }
-          }
-        }
+              "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / excessConversionConstant).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "Mainnet validator fee configuration",
@@ -3281,18 +2372,16 @@ export const pChainDocument: OpenrpcDocument = {
               "capacity": 20000,
               "target": 10000,
               "minPrice": 512,
-              "excessConversionConstant": 1246488515
-            }
-          }
-        }
+              "excessConversionConstant": 1246488515,
+            },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.12.2"
-      },
+      "x-node-versions": { "since": "v1.12.2" },
       "x-docs-discrepancies": [
-        "The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`)."
+        "The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`).",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.getValidatorFeeState",
@@ -3304,51 +2393,37 @@ export const pChainDocument: OpenrpcDocument = {
         "name": "getValidatorFeeStateResult",
         "schema": {
           "type": "object",
-          "required": [
-            "excess",
-            "price",
-            "timestamp"
-          ],
+          "required": ["excess", "price", "timestamp"],
           "additionalProperties": false,
           "properties": {
             "excess": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Validator-seconds above the target, accumulated over time; it drives the price."
+              "description": "Validator-seconds above the target, accumulated over time; it drives the price.",
             },
             "price": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Current price, in nAVAX per L1 validator per second."
+              "description": "Current price, in nAVAX per L1 validator per second.",
             },
             "timestamp": {
               "$ref": "#/components/schemas/Time",
-              "description": "Chain time at which this state holds (RFC 3339, node's local offset)."
-            }
-          }
-        }
+              "description": "Chain time at which this state holds (RFC 3339, node's local offset).",
+            },
+          },
+        },
       },
-      "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        }
-      ],
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
           "name": "current validator fee state",
           "params": [],
           "result": {
             "name": "getValidatorFeeStateResult",
-            "value": {
-              "excess": 26956,
-              "price": 512,
-              "timestamp": "2024-12-16T17:19:07Z"
-            }
-          }
-        }
+            "value": { "excess": 26956, "price": 512, "timestamp": "2024-12-16T17:19:07Z" },
+          },
+        },
       ],
-      "x-node-versions": {
-        "since": "v1.12.2"
-      },
-      "x-side-effects": "none"
+      "x-node-versions": { "since": "v1.12.2" },
+      "x-side-effects": "none",
     },
     {
       "name": "platform.issueTx",
@@ -3356,60 +2431,34 @@ export const pChainDocument: OpenrpcDocument = {
       "description": "Decodes the signed transaction bytes, verifies the transaction against the node's preferred state, adds it to the mempool and gossips it to peers. Returns the transaction ID; follow it with `platform.getTxStatus`. A transaction that fails verification is remembered as `Dropped` with the reason.\n\n**Where the prose docs differ from the node:**\n- The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers \"couldn't parse tx: ...\". The example here uses a real signed ExportTx instead.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
-        {
-          "$ref": "#/components/contentDescriptors/SignedTx"
-        },
-        {
-          "$ref": "#/components/contentDescriptors/SignedTxEncoding"
-        }
+        { "$ref": "#/components/contentDescriptors/SignedTx" },
+        { "$ref": "#/components/contentDescriptors/SignedTxEncoding" },
       ],
       "result": {
         "name": "issueTxResult",
         "schema": {
           "type": "object",
-          "required": [
-            "txID"
-          ],
+          "required": ["txID"],
           "additionalProperties": false,
           "properties": {
             "txID": {
               "$ref": "#/components/schemas/ID",
-              "description": "ID of the issued transaction (SHA-256 of its signed bytes)."
-            }
-          }
-        }
+              "description": "ID of the issued transaction (SHA-256 of its signed bytes).",
+            },
+          },
+        },
       },
       "errors": [
-        {
-          "$ref": "#/components/errors/InvalidArgument"
-        },
-        {
-          "$ref": "#/components/errors/TxMissingHexPrefix"
-        },
-        {
-          "$ref": "#/components/errors/TxBadChecksum"
-        },
-        {
-          "$ref": "#/components/errors/TxUnsupportedEncoding"
-        },
-        {
-          "$ref": "#/components/errors/PlatformTxWrongNetworkID"
-        },
-        {
-          "$ref": "#/components/errors/PlatformTxWrongChainID"
-        },
-        {
-          "$ref": "#/components/errors/PlatformTxMissingUTXO"
-        },
-        {
-          "$ref": "#/components/errors/PlatformTxWrongNetworkIDBeforeV1_11_13"
-        },
-        {
-          "$ref": "#/components/errors/PlatformTxWrongChainIDBeforeV1_11_13"
-        },
-        {
-          "$ref": "#/components/errors/PlatformTxMissingUTXOBeforeV1_11_13"
-        }
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "$ref": "#/components/errors/TxMissingHexPrefix" },
+        { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxUnsupportedEncoding" },
+        { "$ref": "#/components/errors/PlatformTxWrongNetworkID" },
+        { "$ref": "#/components/errors/PlatformTxWrongChainID" },
+        { "$ref": "#/components/errors/PlatformTxMissingUTXO" },
+        { "$ref": "#/components/errors/PlatformTxWrongNetworkIDBeforeV1_11_13" },
+        { "$ref": "#/components/errors/PlatformTxWrongChainIDBeforeV1_11_13" },
+        { "$ref": "#/components/errors/PlatformTxMissingUTXOBeforeV1_11_13" },
       ],
       "examples": [
         {
@@ -3418,26 +2467,21 @@ export const pChainDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed73858011e8a4db9"
+              "value": "0x00000000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed73858011e8a4db9",
             },
-            {
-              "name": "encoding",
-              "value": "hex"
-            }
+            { "name": "encoding", "value": "hex" },
           ],
           "result": {
             "name": "issueTxResult",
-            "value": {
-              "txID": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ"
-            }
-          }
-        }
+            "value": { "txID": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ" },
+          },
+        },
       ],
       "x-docs-discrepancies": [
         "The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers \"couldn't parse tx: ...\". The example here uses a real signed ExportTx instead.",
-        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
+        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
-      "x-side-effects": "chain"
+      "x-side-effects": "chain",
     },
     {
       "name": "platform.sampleValidators",
@@ -3450,72 +2494,57 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": 0,
           "description": "How many validators to draw (at most 65535). Omitted or 0 returns an empty list.",
-          "schema": {
-            "$ref": "#/components/schemas/Uint16Param"
-          }
+          "schema": { "$ref": "#/components/schemas/Uint16Param" },
         },
         {
           "name": "subnetID",
           "required": false,
           "description": "The Subnet or L1 to sample from. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "sampleValidatorsResult",
         "schema": {
           "type": "object",
-          "required": [
-            "validators"
-          ],
+          "required": ["validators"],
           "additionalProperties": false,
           "properties": {
             "validators": {
               "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/NodeID"
-              },
-              "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size of 0."
-            }
-          }
-        }
+              "items": { "$ref": "#/components/schemas/NodeID" },
+              "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size of 0.",
+            },
+          },
+        },
       },
       "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
-          "$ref": "#/components/errors/InvalidArgument"
+          "code": -32000,
+          "message": "sampling 11111111111111111111111111111111LpoYY errored with insufficient weight",
         },
         {
           "code": -32000,
-          "message": "sampling 11111111111111111111111111111111LpoYY errored with insufficient weight"
+          "message": "sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators",
         },
-        {
-          "code": -32000,
-          "message": "sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators"
-        }
       ],
       "examples": [
         {
           "name": "two Primary Network validators",
-          "params": [
-            {
-              "name": "size",
-              "value": 2
-            }
-          ],
+          "params": [{ "name": "size", "value": 2 }],
           "result": {
             "name": "sampleValidatorsResult",
             "value": {
               "validators": [
                 "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ",
-                "NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN"
-              ]
-            }
-          }
-        }
+                "NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN",
+              ],
+            },
+          },
+        },
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.validatedBy",
@@ -3528,61 +2557,48 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "The blockchain's cb58 ID. Aliases such as `X` are not accepted (they fail to decode). Omitted, it is the all-zero ID, which is the P-Chain's.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "validatedByResult",
         "schema": {
           "type": "object",
-          "required": [
-            "subnetID"
-          ],
+          "required": ["subnetID"],
           "additionalProperties": false,
           "properties": {
             "subnetID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The Subnet that validates the blockchain; the all-zero ID `11111111111111111111111111111111LpoYY` for the Primary Network."
-            }
-          }
-        }
+              "description": "The Subnet that validates the blockchain; the all-zero ID `11111111111111111111111111111111LpoYY` for the Primary Network.",
+            },
+          },
+        },
       },
       "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
-          "$ref": "#/components/errors/InvalidArgument"
+          "code": -32000,
+          "message": "problem retrieving blockchain \"u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H\": not found",
         },
         {
           "code": -32000,
-          "message": "problem retrieving blockchain \"u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H\": not found"
+          "message": "\"2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r\" is not a blockchain",
         },
-        {
-          "code": -32000,
-          "message": "\"2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r\" is not a blockchain"
-        }
       ],
       "examples": [
         {
           "name": "a Subnet's blockchain",
-          "params": [
-            {
-              "name": "blockchainID",
-              "value": "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN"
-            }
-          ],
+          "params": [{ "name": "blockchainID", "value": "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" }],
           "result": {
             "name": "validatedByResult",
-            "value": {
-              "subnetID": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r"
-            }
-          }
-        }
+            "value": { "subnetID": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases."
+        "The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases.",
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
     },
     {
       "name": "platform.validates",
@@ -3595,68 +2611,55 @@ export const pChainDocument: OpenrpcDocument = {
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "The Subnet or L1 whose blockchains to list; the Primary Network is the all-zero ID `11111111111111111111111111111111LpoYY`. The node does not insist on it: omitted, it lists the Primary Network's blockchains.",
-          "schema": {
-            "$ref": "#/components/schemas/ID"
-          }
-        }
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
       ],
       "result": {
         "name": "validatesResult",
         "schema": {
           "type": "object",
-          "required": [
-            "blockchainIDs"
-          ],
+          "required": ["blockchainIDs"],
           "additionalProperties": false,
           "properties": {
             "blockchainIDs": {
               "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/ID"
-              },
-              "description": "The blockchains the Subnet validates, `[]` when it has none."
-            }
-          }
-        }
+              "items": { "$ref": "#/components/schemas/ID" },
+              "description": "The blockchains the Subnet validates, `[]` when it has none.",
+            },
+          },
+        },
       },
       "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
         {
-          "$ref": "#/components/errors/InvalidArgument"
+          "code": -32000,
+          "message": "problem retrieving subnet \"u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H\": not found",
         },
         {
           "code": -32000,
-          "message": "problem retrieving subnet \"u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H\": not found"
+          "message": "\"KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN\" is not a subnet",
         },
-        {
-          "code": -32000,
-          "message": "\"KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN\" is not a subnet"
-        }
       ],
       "examples": [
         {
           "name": "a Subnet with two blockchains",
-          "params": [
-            {
-              "name": "subnetID",
-              "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r"
-            }
-          ],
+          "params": [{ "name": "subnetID", "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" }],
           "result": {
             "name": "validatesResult",
             "value": {
               "blockchainIDs": [
                 "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN",
-                "2TtHFqEAAJ6b33dromYMqfgavGPF3iCpdG3hwNMiart2aB5QHi"
-              ]
-            }
-          }
-        }
+                "2TtHFqEAAJ6b33dromYMqfgavGPF3iCpdG3hwNMiart2aB5QHi",
+              ],
+            },
+          },
+        },
       ],
       "x-docs-discrepancies": [
-        "The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network."
+        "The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.",
       ],
-      "x-side-effects": "none"
-    }
+      "x-side-effects": "none",
+    },
   ],
   "components": {
     "schemas": {
@@ -3664,266 +2667,207 @@ export const pChainDocument: OpenrpcDocument = {
         "type": "string",
         "format": "avax-address",
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.",
       },
       "AddressOrShortID": {
         "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Address"
-          },
-          {
-            "$ref": "#/components/schemas/ShortID"
-          }
-        ]
+        "anyOf": [{ "$ref": "#/components/schemas/Address" }, { "$ref": "#/components/schemas/ShortID" }],
       },
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
       },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Encoding": {
         "type": "string",
-        "enum": [
-          "hex",
-          "hexnc",
-          "hexc",
-          "json"
-        ],
-        "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
+        "enum": ["hex", "hexnc", "hexc", "json"],
+        "description": "The encoding the node used for the bytes in this answer, echoed in lower case.",
       },
       "EncodingParam": {
         "type": "string",
         "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode.",
       },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "NodeID": {
         "type": "string",
         "format": "avax-node-id",
         "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
+        "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID.",
       },
       "NullableHexNoChecksum": {
         "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
-        "oneOf": [
-          {
-            "$ref": "#/components/schemas/HexNoChecksum"
-          },
-          {
-            "type": "null"
-          }
-        ]
+        "oneOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "type": "null" }],
       },
       "OutputOwners": {
         "type": "object",
         "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).",
-        "required": [
-          "locktime",
-          "threshold",
-          "addresses"
-        ],
+        "required": ["locktime", "threshold", "addresses"],
         "additionalProperties": false,
         "properties": {
           "locktime": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "Unix time in seconds before which the output cannot be spent; 0 means no lock."
+            "description": "Unix time in seconds before which the output cannot be spent; 0 means no lock.",
           },
           "threshold": {
             "$ref": "#/components/schemas/Uint32",
-            "description": "How many of `addresses` must sign to spend."
+            "description": "How many of `addresses` must sign to spend.",
           },
           "addresses": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/Address"
-            },
-            "description": "The addresses that may sign, chain-prefixed."
-          }
-        }
+            "items": { "$ref": "#/components/schemas/Address" },
+            "description": "The addresses that may sign, chain-prefixed.",
+          },
+        },
       },
       "Percent": {
         "type": "string",
         "pattern": "^[0-9]+\\.[0-9]{4}$",
-        "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\"."
+        "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\".",
       },
       "PlatformBLSPublicKey": {
         "type": "string",
         "pattern": "^0x[0-9a-fA-F]{96}$",
-        "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
+        "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum.",
       },
       "PlatformBLSSigner": {
         "type": "object",
         "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
-        "required": [
-          "publicKey",
-          "proofOfPossession"
-        ],
+        "required": ["publicKey", "proofOfPossession"],
         "additionalProperties": false,
         "properties": {
           "publicKey": {
             "$ref": "#/components/schemas/PlatformBLSPublicKey",
-            "description": "The validator's BLS public key."
+            "description": "The validator's BLS public key.",
           },
           "proofOfPossession": {
             "type": "string",
             "pattern": "^0x[0-9a-fA-F]{192}$",
-            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum."
-          }
-        }
+            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum.",
+          },
+        },
       },
       "PlatformBalanceMap": {
         "type": "object",
         "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
-        "propertyNames": {
-          "$ref": "#/components/schemas/ID"
-        },
-        "additionalProperties": {
-          "$ref": "#/components/schemas/Uint64"
-        }
+        "propertyNames": { "$ref": "#/components/schemas/ID" },
+        "additionalProperties": { "$ref": "#/components/schemas/Uint64" },
       },
       "PlatformBlock": {
         "type": "object",
         "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
-        "required": [
-          "parentID",
-          "height"
-        ],
+        "required": ["parentID", "height"],
         "additionalProperties": true,
         "properties": {
-          "parentID": {
-            "$ref": "#/components/schemas/ID",
-            "description": "ID of the parent block."
-          },
+          "parentID": { "$ref": "#/components/schemas/ID", "description": "ID of the parent block." },
           "height": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Height of the block; the genesis block is at 0."
+            "description": "Height of the block; the genesis block is at 0.",
           },
           "id": {
             "$ref": "#/components/schemas/ID",
             "description": "ID of the block (SHA-256 of its bytes). Sent since v1.10.1.",
-            "x-node-versions": {
-              "since": "v1.10.1"
-            }
+            "x-node-versions": { "since": "v1.10.1" },
           },
           "time": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Banff blocks only: the block's timestamp, Unix seconds."
+            "description": "Banff blocks only: the block's timestamp, Unix seconds.",
           },
           "txs": {
             "type": "array",
             "description": "Standard (and Banff proposal) blocks: the transactions the block accepts.",
-            "items": {
-              "$ref": "#/components/schemas/PlatformTx"
-            }
+            "items": { "$ref": "#/components/schemas/PlatformTx" },
           },
           "tx": {
             "$ref": "#/components/schemas/PlatformTx",
-            "description": "Proposal blocks: the proposal transaction."
-          }
-        }
+            "description": "Proposal blocks: the proposal transaction.",
+          },
+        },
       },
       "PlatformCurrentValidator": {
         "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
         "oneOf": [
-          {
-            "$ref": "#/components/schemas/PlatformPrimaryNetworkValidator"
-          },
-          {
-            "$ref": "#/components/schemas/PlatformSubnetPermissionlessValidator"
-          },
-          {
-            "$ref": "#/components/schemas/PlatformPermissionedValidator"
-          },
+          { "$ref": "#/components/schemas/PlatformPrimaryNetworkValidator" },
+          { "$ref": "#/components/schemas/PlatformSubnetPermissionlessValidator" },
+          { "$ref": "#/components/schemas/PlatformPermissionedValidator" },
           {
             "$ref": "#/components/schemas/PlatformL1Validator",
-            "x-node-versions": {
-              "since": "v1.12.2"
-            }
-          }
-        ]
+            "x-node-versions": { "since": "v1.12.2" },
+          },
+        ],
       },
       "PlatformDelegator": {
         "type": "object",
         "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
-        "required": [
-          "txID",
-          "startTime",
-          "endTime",
-          "weight",
-          "nodeID",
-          "potentialReward"
-        ],
+        "required": ["txID", "startTime", "endTime", "weight", "nodeID", "potentialReward"],
         "additionalProperties": false,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction that added this delegation."
+            "description": "The transaction that added this delegation.",
           },
           "startTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When the delegation started (Unix seconds)."
+            "description": "When the delegation started (Unix seconds).",
           },
           "endTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When the delegation ends (Unix seconds)."
+            "description": "When the delegation ends (Unix seconds).",
           },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The amount delegated, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+            "description": "The amount delegated, in the staking asset's smallest unit (nAVAX on the Primary Network).",
           },
           "nodeID": {
             "$ref": "#/components/schemas/NodeID",
-            "description": "The validator this stake is delegated to."
+            "description": "The validator this stake is delegated to.",
           },
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the delegation reward. Omitted when the owner is not a secp256k1 output owner."
+            "description": "Who receives the delegation reward. Omitted when the owner is not a secp256k1 output owner.",
           },
           "potentialReward": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The reward the delegation earns if it completes with enough validator uptime."
-          }
-        }
+            "description": "The reward the delegation earns if it completes with enough validator uptime.",
+          },
+        },
       },
       "PlatformHeight": {
         "type": "object",
         "description": "A P-Chain height.",
-        "required": [
-          "height"
-        ],
+        "required": ["height"],
         "additionalProperties": false,
         "properties": {
           "height": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The height, as a quoted decimal string."
-          }
-        }
+            "description": "The height, as a quoted decimal string.",
+          },
+        },
       },
       "PlatformL1Validator": {
         "type": "object",
@@ -3937,90 +2881,75 @@ export const pChainDocument: OpenrpcDocument = {
           "remainingBalanceOwner",
           "deactivationOwner",
           "minNonce",
-          "balance"
+          "balance",
         ],
         "additionalProperties": false,
         "properties": {
-          "nodeID": {
-            "$ref": "#/components/schemas/NodeID",
-            "description": "The validator's node ID."
-          },
+          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The validator's weight for consensus and cross-chain (ICM) message signing."
+            "description": "The validator's weight for consensus and cross-chain (ICM) message signing.",
           },
           "startTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When the validator was added (Unix seconds)."
+            "description": "When the validator was added (Unix seconds).",
           },
           "validationID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The ID of this validation: the registration it was added by."
+            "description": "The ID of this validation: the registration it was added by.",
           },
           "publicKey": {
             "$ref": "#/components/schemas/PlatformBLSPublicKey",
-            "description": "The validator's BLS public key."
+            "description": "The validator's BLS public key.",
           },
           "remainingBalanceOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`)."
+            "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`).",
           },
           "deactivationOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`)."
+            "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`).",
           },
           "minNonce": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid."
+            "description": "The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid.",
           },
           "balance": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; `\"0\"` when the validator is inactive."
-          }
-        }
+            "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; `\"0\"` when the validator is inactive.",
+          },
+        },
       },
       "PlatformPermissionedValidator": {
         "type": "object",
         "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
-        "required": [
-          "txID",
-          "startTime",
-          "endTime",
-          "weight",
-          "nodeID"
-        ],
+        "required": ["txID", "startTime", "endTime", "weight", "nodeID"],
         "additionalProperties": false,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The AddSubnetValidatorTx that added this validator."
+            "description": "The AddSubnetValidatorTx that added this validator.",
           },
           "startTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When validation started (Unix seconds)."
+            "description": "When validation started (Unix seconds).",
           },
           "endTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When validation ends (Unix seconds)."
+            "description": "When validation ends (Unix seconds).",
           },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The validator's weight on the Subnet."
+            "description": "The validator's weight on the Subnet.",
           },
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
             "x-copy-of": "weight",
-            "x-node-versions": {
-              "deprecatedSince": "v1.9.8",
-              "removedIn": "v1.12.2"
-            }
+            "x-node-versions": { "deprecatedSince": "v1.9.8", "removedIn": "v1.12.2" },
           },
-          "nodeID": {
-            "$ref": "#/components/schemas/NodeID",
-            "description": "The validator's node ID."
-          }
-        }
+          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
+        },
       },
       "PlatformPrimaryNetworkValidator": {
         "type": "object",
@@ -4037,110 +2966,90 @@ export const pChainDocument: OpenrpcDocument = {
           "uptime",
           "connected",
           "delegatorCount",
-          "delegatorWeight"
+          "delegatorWeight",
         ],
         "additionalProperties": false,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction that added this validator."
+            "description": "The transaction that added this validator.",
           },
           "startTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When validation started (Unix seconds)."
+            "description": "When validation started (Unix seconds).",
           },
           "endTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When validation ends (Unix seconds)."
+            "description": "When validation ends (Unix seconds).",
           },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
             "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not included).",
-            "x-node-versions": {
-              "since": "v1.9.8"
-            }
+            "x-node-versions": { "since": "v1.9.8" },
           },
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
             "x-copy-of": "weight",
-            "x-node-versions": {
-              "deprecatedSince": "v1.9.8",
-              "removedIn": "v1.12.2"
-            }
+            "x-node-versions": { "deprecatedSince": "v1.9.8", "removedIn": "v1.12.2" },
           },
-          "nodeID": {
-            "$ref": "#/components/schemas/NodeID",
-            "description": "The validator's node ID."
-          },
+          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
             "x-copy-of": "validationRewardOwner",
-            "x-node-versions": {
-              "removedIn": "v1.13.1"
-            }
+            "x-node-versions": { "removedIn": "v1.13.1" },
           },
           "validationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner."
+            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner.",
           },
           "delegationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner.",
           },
           "potentialReward": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The reward the validator earns if it completes its period with enough uptime."
+            "description": "The reward the validator earns if it completes its period with enough uptime.",
           },
           "accruedDelegateeReward": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends."
+            "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends.",
           },
           "delegationFee": {
             "$ref": "#/components/schemas/Percent",
-            "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`)."
+            "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`).",
           },
           "uptime": {
             "$ref": "#/components/schemas/Percent",
             "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online.",
-            "x-node-versions": {
-              "deprecatedSince": "v1.11.11"
-            }
+            "x-node-versions": { "deprecatedSince": "v1.11.11" },
           },
           "connected": {
             "type": "boolean",
             "description": "Whether the answering node is connected to the validator.",
-            "x-node-versions": {
-              "deprecatedSince": "v1.11.11"
-            }
+            "x-node-versions": { "deprecatedSince": "v1.11.11" },
           },
           "signer": {
             "$ref": "#/components/schemas/PlatformBLSSigner",
-            "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade)."
+            "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade).",
           },
           "delegatorCount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "How many delegations this validator currently has.",
-            "x-node-versions": {
-              "since": "v1.9.9"
-            }
+            "x-node-versions": { "since": "v1.9.9" },
           },
           "delegatorWeight": {
             "$ref": "#/components/schemas/Uint64",
             "description": "The total stake of those delegations, in nAVAX.",
-            "x-node-versions": {
-              "since": "v1.9.9"
-            }
+            "x-node-versions": { "since": "v1.9.9" },
           },
           "delegators": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/PlatformDelegator"
-            },
-            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
-          }
-        }
+            "items": { "$ref": "#/components/schemas/PlatformDelegator" },
+            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID.",
+          },
+        },
       },
       "PlatformSubnetPermissionlessValidator": {
         "type": "object",
@@ -4155,121 +3064,98 @@ export const pChainDocument: OpenrpcDocument = {
           "accruedDelegateeReward",
           "delegationFee",
           "delegatorCount",
-          "delegatorWeight"
+          "delegatorWeight",
         ],
         "additionalProperties": false,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction that added this validator."
+            "description": "The transaction that added this validator.",
           },
           "startTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When validation started (Unix seconds)."
+            "description": "When validation started (Unix seconds).",
           },
           "endTime": {
             "$ref": "#/components/schemas/UnixTime",
-            "description": "When validation ends (Unix seconds)."
+            "description": "When validation ends (Unix seconds).",
           },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
             "description": "The validator's own stake of the Subnet's staking asset, its sampling weight.",
-            "x-node-versions": {
-              "since": "v1.9.8"
-            }
+            "x-node-versions": { "since": "v1.9.8" },
           },
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
             "x-copy-of": "weight",
-            "x-node-versions": {
-              "deprecatedSince": "v1.9.8",
-              "removedIn": "v1.12.2"
-            }
+            "x-node-versions": { "deprecatedSince": "v1.9.8", "removedIn": "v1.12.2" },
           },
-          "nodeID": {
-            "$ref": "#/components/schemas/NodeID",
-            "description": "The validator's node ID."
-          },
+          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
             "x-copy-of": "validationRewardOwner",
-            "x-node-versions": {
-              "removedIn": "v1.13.1"
-            }
+            "x-node-versions": { "removedIn": "v1.13.1" },
           },
           "validationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner."
+            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner.",
           },
           "delegationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner.",
           },
           "potentialReward": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The reward the validator earns if it completes its period."
+            "description": "The reward the validator earns if it completes its period.",
           },
           "accruedDelegateeReward": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "Delegation fees earned so far from delegations that already ended."
+            "description": "Delegation fees earned so far from delegations that already ended.",
           },
           "delegationFee": {
             "$ref": "#/components/schemas/Percent",
-            "description": "The percentage of delegators' rewards this validator keeps, with four decimals."
+            "description": "The percentage of delegators' rewards this validator keeps, with four decimals.",
           },
           "delegatorCount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "How many delegations this validator currently has.",
-            "x-node-versions": {
-              "since": "v1.9.9"
-            }
+            "x-node-versions": { "since": "v1.9.9" },
           },
           "delegatorWeight": {
             "$ref": "#/components/schemas/Uint64",
             "description": "The total stake of those delegations.",
-            "x-node-versions": {
-              "since": "v1.9.9"
-            }
+            "x-node-versions": { "since": "v1.9.9" },
           },
           "delegators": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/PlatformDelegator"
-            },
-            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
-          }
-        }
+            "items": { "$ref": "#/components/schemas/PlatformDelegator" },
+            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID.",
+          },
+        },
       },
       "PlatformTx": {
         "type": "object",
         "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
-        "required": [
-          "unsignedTx",
-          "credentials"
-        ],
+        "required": ["unsignedTx", "credentials"],
         "additionalProperties": true,
         "properties": {
           "unsignedTx": {
             "$ref": "#/components/schemas/PlatformUnsignedTx",
-            "description": "The transaction body."
+            "description": "The transaction body.",
           },
           "credentials": {
             "type": "array",
             "description": "Signatures, in input order.",
-            "items": {
-              "$ref": "#/components/schemas/PlatformTxCredential"
-            }
+            "items": { "$ref": "#/components/schemas/PlatformTxCredential" },
           },
           "id": {
             "$ref": "#/components/schemas/ID",
             "description": "The transaction ID (SHA-256 of the signed bytes). Sent since v1.10.1.",
-            "x-node-versions": {
-              "since": "v1.10.1"
-            }
-          }
-        }
+            "x-node-versions": { "since": "v1.10.1" },
+          },
+        },
       },
       "PlatformTxCredential": {
         "type": "object",
@@ -4279,11 +3165,9 @@ export const pChainDocument: OpenrpcDocument = {
           "signatures": {
             "type": "array",
             "description": "65-byte recoverable secp256k1 signatures, `0x`-prefixed hex without a checksum.",
-            "items": {
-              "$ref": "#/components/schemas/HexNoChecksum"
-            }
-          }
-        }
+            "items": { "$ref": "#/components/schemas/HexNoChecksum" },
+          },
+        },
       },
       "PlatformTxInput": {
         "type": "object",
@@ -4292,46 +3176,40 @@ export const pChainDocument: OpenrpcDocument = {
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "Transaction that produced the consumed UTXO."
+            "description": "Transaction that produced the consumed UTXO.",
           },
           "outputIndex": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Index of the consumed output in that transaction."
+            "description": "Index of the consumed output in that transaction.",
           },
-          "assetID": {
-            "$ref": "#/components/schemas/ID",
-            "description": "Asset of the consumed UTXO."
-          },
+          "assetID": { "$ref": "#/components/schemas/ID", "description": "Asset of the consumed UTXO." },
           "fxID": {
             "$ref": "#/components/schemas/ID",
-            "description": "Feature extension that verifies the input (secp256k1fx)."
+            "description": "Feature extension that verifies the input (secp256k1fx).",
           },
           "input": {
             "type": "object",
             "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a stakeable-locked wrapper around them.",
-            "additionalProperties": true
-          }
-        }
+            "additionalProperties": true,
+          },
+        },
       },
       "PlatformTxOutput": {
         "type": "object",
         "description": "A produced output inside a JSON-encoded transaction.",
         "additionalProperties": true,
         "properties": {
-          "assetID": {
-            "$ref": "#/components/schemas/ID",
-            "description": "Asset of the output."
-          },
+          "assetID": { "$ref": "#/components/schemas/ID", "description": "Asset of the output." },
           "fxID": {
             "$ref": "#/components/schemas/ID",
-            "description": "Feature extension that controls the output (secp256k1fx)."
+            "description": "Feature extension that controls the output (secp256k1fx).",
           },
           "output": {
             "type": "object",
             "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a stakeable-locked wrapper around them.",
-            "additionalProperties": true
-          }
-        }
+            "additionalProperties": true,
+          },
+        },
       },
       "PlatformTxOutputOwners": {
         "type": "object",
@@ -4341,19 +3219,17 @@ export const pChainDocument: OpenrpcDocument = {
           "addresses": {
             "type": "array",
             "description": "Chain-prefixed addresses that own the output.",
-            "items": {
-              "$ref": "#/components/schemas/Address"
-            }
+            "items": { "$ref": "#/components/schemas/Address" },
           },
           "locktime": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Unix time (seconds) before which the output cannot be spent; 0 means no lock."
+            "description": "Unix time (seconds) before which the output cannot be spent; 0 means no lock.",
           },
           "threshold": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "How many of `addresses` must sign."
-          }
-        }
+            "description": "How many of `addresses` must sign.",
+          },
+        },
       },
       "PlatformUnsignedTx": {
         "type": "object",
@@ -4362,262 +3238,199 @@ export const pChainDocument: OpenrpcDocument = {
         "properties": {
           "networkID": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "Network the transaction belongs to (1 = Mainnet, 5 = Fuji)."
+            "description": "Network the transaction belongs to (1 = Mainnet, 5 = Fuji).",
           },
           "blockchainID": {
             "$ref": "#/components/schemas/ID",
-            "description": "Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`)."
+            "description": "Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`).",
           },
           "outputs": {
             "type": "array",
             "description": "Outputs the transaction produces on the P-Chain.",
-            "items": {
-              "$ref": "#/components/schemas/PlatformTxOutput"
-            }
+            "items": { "$ref": "#/components/schemas/PlatformTxOutput" },
           },
           "inputs": {
             "type": "array",
             "description": "UTXOs the transaction consumes.",
-            "items": {
-              "$ref": "#/components/schemas/PlatformTxInput"
-            }
+            "items": { "$ref": "#/components/schemas/PlatformTxInput" },
           },
           "memo": {
             "$ref": "#/components/schemas/HexNoChecksum",
-            "description": "Arbitrary bytes attached to the transaction, `0x`-prefixed hex without a checksum."
+            "description": "Arbitrary bytes attached to the transaction, `0x`-prefixed hex without a checksum.",
           },
           "destinationChain": {
             "$ref": "#/components/schemas/ID",
-            "description": "Export transactions: chain the funds are sent to."
+            "description": "Export transactions: chain the funds are sent to.",
           },
           "exportedOutputs": {
             "type": "array",
             "description": "Export transactions: outputs created in the destination chain's shared memory.",
-            "items": {
-              "$ref": "#/components/schemas/PlatformTxOutput"
-            }
+            "items": { "$ref": "#/components/schemas/PlatformTxOutput" },
           },
           "sourceChain": {
             "$ref": "#/components/schemas/ID",
-            "description": "Import transactions: chain the funds come from."
+            "description": "Import transactions: chain the funds come from.",
           },
           "importedInputs": {
             "type": "array",
             "description": "Import transactions: atomic UTXOs consumed from the source chain.",
-            "items": {
-              "$ref": "#/components/schemas/PlatformTxInput"
-            }
+            "items": { "$ref": "#/components/schemas/PlatformTxInput" },
           },
           "validator": {
             "type": "object",
             "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as bare numbers.",
-            "additionalProperties": true
+            "additionalProperties": true,
           },
           "stake": {
             "type": "array",
             "description": "Staking transactions: the locked stake outputs.",
-            "items": {
-              "$ref": "#/components/schemas/PlatformTxOutput"
-            }
+            "items": { "$ref": "#/components/schemas/PlatformTxOutput" },
           },
           "rewardsOwner": {
             "$ref": "#/components/schemas/PlatformTxOutputOwners",
-            "description": "Staking transactions: who receives the reward."
-          }
-        }
+            "description": "Staking transactions: who receives the reward.",
+          },
+        },
       },
       "ShortID": {
         "type": "string",
         "format": "avax-short-id",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
+        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).",
       },
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
       },
       "UTXOID": {
         "type": "object",
         "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
-        "required": [
-          "txID",
-          "outputIndex"
-        ],
+        "required": ["txID", "outputIndex"],
         "additionalProperties": false,
         "properties": {
           "txID": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction that produced the UTXO."
+            "description": "The transaction that produced the UTXO.",
           },
           "outputIndex": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "The output's index in that transaction, a bare number."
-          }
-        }
+            "description": "The output's index in that transaction, a bare number.",
+          },
+        },
       },
       "UTXOIndex": {
         "type": "object",
         "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
-        "required": [
-          "address",
-          "utxo"
-        ],
+        "required": ["address", "utxo"],
         "additionalProperties": false,
         "properties": {
           "address": {
             "$ref": "#/components/schemas/Address",
-            "description": "The address whose UTXOs the listing had reached."
+            "description": "The address whose UTXOs the listing had reached.",
           },
           "utxo": {
             "$ref": "#/components/schemas/ID",
-            "description": "The last UTXO ID returned, in cb58."
-          }
-        }
+            "description": "The last UTXO ID returned, in cb58.",
+          },
+        },
       },
       "UTXOPage": {
         "type": "object",
         "description": "One page of UTXOs.",
-        "required": [
-          "numFetched",
-          "utxos",
-          "endIndex",
-          "encoding"
-        ],
+        "required": ["numFetched", "utxos", "endIndex", "encoding"],
         "additionalProperties": false,
         "properties": {
           "numFetched": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "How many UTXOs this page holds."
+            "description": "How many UTXOs this page holds.",
           },
           "utxos": {
             "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/EncodedBytes"
-            },
-            "description": "The UTXOs' bytes in `encoding`."
+            "items": { "$ref": "#/components/schemas/EncodedBytes" },
+            "description": "The UTXOs' bytes in `encoding`.",
           },
           "endIndex": {
             "$ref": "#/components/schemas/UTXOIndex",
-            "description": "Where this page ended; pass it as `startIndex` to fetch the next page."
+            "description": "Where this page ended; pass it as `startIndex` to fetch the next page.",
           },
-          "encoding": {
-            "$ref": "#/components/schemas/Encoding",
-            "description": "The encoding of `utxos`."
-          }
+          "encoding": { "$ref": "#/components/schemas/Encoding", "description": "The encoding of `utxos`." },
         },
-        "if": {
-          "type": "object",
-          "properties": {
-            "encoding": {
-              "const": "hexnc"
-            }
-          }
-        },
+        "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
         "then": {
           "type": "object",
           "properties": {
-            "utxos": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/HexNoChecksum"
-              }
-            }
-          }
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+          },
         },
         "else": {
           "type": "object",
-          "properties": {
-            "utxos": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/Hex"
-              }
-            }
-          }
-        }
+          "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+        },
       },
       "Uint16Param": {
         "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"
+            "pattern": "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$",
           },
-          {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 65535
-          }
-        ]
+          { "type": "integer", "minimum": 0, "maximum": 65535 },
+        ],
       },
       "Uint32": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
+        "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32).",
       },
       "Uint32Param": {
         "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
           },
-          {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 4294967295
-          }
-        ]
+          { "type": "integer", "minimum": 0, "maximum": 4294967295 },
+        ],
       },
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
       },
       "Uint64Param": {
         "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
           },
-          {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 18446744073709552000
-          }
-        ]
+          { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
+        ],
       },
       "UnixTime": {
         "$ref": "#/components/schemas/Uint64",
-        "description": "A Unix time in seconds, as a quoted decimal string."
-      }
+        "description": "A Unix time in seconds, as a quoted decimal string.",
+      },
     },
     "contentDescriptors": {
       "SignedTx": {
         "name": "tx",
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
-        "schema": {
-          "$ref": "#/components/schemas/EncodedBytes"
-        }
+        "schema": { "$ref": "#/components/schemas/EncodedBytes" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
         "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
-        "schema": {
-          "$ref": "#/components/schemas/BytesEncodingParam"
-        }
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "TxBlockEncoding": {
         "name": "encoding",
         "required": false,
         "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).",
-        "schema": {
-          "$ref": "#/components/schemas/EncodingParam"
-        }
+        "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOAddresses": {
         "name": "addresses",
@@ -4627,101 +3440,79 @@ export const pChainDocument: OpenrpcDocument = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": {
-            "$ref": "#/components/schemas/AddressOrShortID"
-          }
-        }
+          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+        },
       },
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
         "description": "Encoding of the returned UTXOs.",
-        "schema": {
-          "$ref": "#/components/schemas/BytesEncodingParam"
-        }
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",
         "required": false,
         "description": "The most UTXOs to return. 0, omitted or above 1024 means 1024.",
-        "schema": {
-          "$ref": "#/components/schemas/Uint32Param"
-        }
+        "schema": { "$ref": "#/components/schemas/Uint32Param" },
       },
       "UTXOSourceChain": {
         "name": "sourceChain",
         "required": false,
         "description": "Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) UTXOs instead of this chain's own.",
-        "schema": {
-          "type": "string"
-        }
+        "schema": { "type": "string" },
       },
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
         "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.",
-        "schema": {
-          "$ref": "#/components/schemas/UTXOIndex"
-        }
-      }
+        "schema": { "$ref": "#/components/schemas/UTXOIndex" },
+      },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
       },
       "PlatformAddressWrongChain": {
         "code": -32000,
-        "message": "couldn't parse address \"X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5\": mismatched chainIDs: expected \"11111111111111111111111111111111LpoYY\" but got \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\""
+        "message": "couldn't parse address \"X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5\": mismatched chainIDs: expected \"11111111111111111111111111111111LpoYY\" but got \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\"",
       },
       "PlatformAddressWrongHRP": {
         "code": -32000,
-        "message": "couldn't parse address \"P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\""
+        "message": "couldn't parse address \"P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\"",
       },
       "PlatformTxMissingUTXO": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found"
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found",
       },
       "PlatformTxMissingUTXOBeforeV1_11_13": {
         "code": -32000,
-        "message": "couldn't issue tx: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found"
+        "message": "couldn't issue tx: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found",
       },
       "PlatformTxWrongChainID": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID"
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID",
       },
       "PlatformTxWrongChainIDBeforeV1_11_13": {
         "code": -32000,
-        "message": "couldn't issue tx: metadata failed verification: tx has wrong chain ID"
+        "message": "couldn't issue tx: metadata failed verification: tx has wrong chain ID",
       },
       "PlatformTxWrongNetworkID": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID"
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID",
       },
       "PlatformTxWrongNetworkIDBeforeV1_11_13": {
         "code": -32000,
-        "message": "couldn't issue tx: metadata failed verification: tx has wrong network ID"
+        "message": "couldn't issue tx: metadata failed verification: tx has wrong network ID",
       },
-      "TxBadChecksum": {
-        "code": -32000,
-        "message": "problem decoding transaction: invalid input checksum"
-      },
+      "TxBadChecksum": { "code": -32000, "message": "problem decoding transaction: invalid input checksum" },
       "TxMissingHexPrefix": {
         "code": -32000,
-        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
+        "message": "problem decoding transaction: missing 0x prefix to hex encoding",
       },
-      "TxUnsupportedEncoding": {
-        "code": -32000,
-        "message": "problem decoding transaction: unsupported encoding in method"
-      },
-      "UTXONoAddresses": {
-        "code": -32000,
-        "message": "no addresses provided"
-      },
-      "UTXOTooManyAddresses": {
-        "code": -32000,
-        "message": "number of addresses given, 1025, exceeds maximum, 1024"
-      }
-    }
-  }
+      "TxUnsupportedEncoding": { "code": -32000, "message": "problem decoding transaction: unsupported encoding in method" },
+      "UTXONoAddresses": { "code": -32000, "message": "no addresses provided" },
+      "UTXOTooManyAddresses": { "code": -32000, "message": "number of addresses given, 1025, exceeds maximum, 1024" },
+    },
+  },
 };

@@ -1,0 +1,67 @@
+/**
+ * The client's tables of documented errors, written to be read: each distinct error (code and message pattern) once,
+ * in `DOCUMENTED_ERRORS` under its name, and each method's errors as a list of those names, one a line where a line
+ * would pass 120 columns. The same pattern no longer repeats once per method that may answer it.
+ */
+import { jsLiteral as literal } from '../emit/literal.ts';
+import { messagePattern } from '../model/errors.ts';
+import type { EndpointModel } from '../model/types.ts';
+
+const WIDTH = 120;
+/** The widest piece of a pattern written as a string, so that its line stays within WIDTH. */
+const PIECE = 90;
+
+export interface ErrorsTableView {
+  /** The entries of `DOCUMENTED_ERRORS`, each its lines (without the trailing comma). */
+  documented: string[];
+  /** Each method's entry of `ERRORS`, by its client name, as the value's text. */
+  byMethod: Map<string, string>;
+}
+
+export function errorsTable(endpoint: EndpointModel): ErrorsTableView {
+  const keys = new Map<string, string>();
+  const taken = new Set<string>();
+  const documented: string[] = [];
+  const byMethod = new Map<string, string>();
+  for (const method of endpoint.methods) {
+    const entries = method.errors.map((error) => {
+      const source = messagePattern(error.message).source;
+      const identity = `${error.code} ${source}`;
+      let key = keys.get(identity);
+      if (!key) {
+        key = error.name;
+        for (let n = 2; taken.has(key); n++) key = `${error.name}${n}`;
+        taken.add(key);
+        keys.set(identity, key);
+        documented.push(`  ${key}: ${entry(key, error.code, source)}`);
+      }
+      return `${error.name}: DOCUMENTED_ERRORS.${key}`;
+    });
+    const line = entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+    const fits = `  ${method.shortName}: ${line},`.length <= WIDTH;
+    byMethod.set(method.shortName, fits ? line : `{\n${entries.map((e) => `    ${e},\n`).join('')}  }`);
+  }
+  return { documented, byMethod };
+}
+
+/**
+ * `[code, /pattern/]`, over several lines where one would pass WIDTH, the pattern as string pieces where even its own
+ * line would.
+ */
+function entry(key: string, code: number, source: string): string {
+  const line = `[${code}, /${source}/]`;
+  if (`  ${key}: ${line},`.length <= WIDTH) return line;
+  if (`    /${source}/,`.length <= WIDTH) return `[\n    ${code},\n    /${source}/,\n  ]`;
+  const pieces: string[] = [];
+  let piece = '';
+  for (const word of source.split(/(?<= )/)) {
+    if (piece && piece.length + word.length > PIECE) {
+      pieces.push(piece);
+      piece = '';
+    }
+    piece += word;
+  }
+  pieces.push(piece);
+  const regExp = `new RegExp(\n${pieces.map((p) => `      ${literal(p)}`).join(' +\n')},\n    )`;
+  return `[\n    ${code},\n    ${regExp},\n  ]`;
+}

@@ -1,0 +1,37 @@
+/**
+ * JSON Schema `pattern`s matched in linear time, as the node's Go (RE2) matches them: JavaScript's backtracking engine
+ * takes exponential time on a pattern such as `^(a+)+$` and a hostile value, and a validator blocks every caller
+ * while it runs. RE2 has no lookaround and no backreferences: a pattern using them does not compile, and ajv reports
+ * the compile error with the schema (the spec loader names the file and pointer).
+ */
+import { RE2JS } from 're2js';
+
+export interface LinearPattern {
+  test(text: string): boolean;
+  /** ajv keeps one compiled pattern per distinct text of this. */
+  toString(): string;
+}
+
+/** ajv's `code.regExp` option: compiles a pattern (ajv also passes its flags, which RE2 does not need). */
+export interface LinearRegExp {
+  (pattern: string): LinearPattern;
+  code: string;
+}
+
+/** ajv's `code.regExp` engine (its public option): RE2JS, through its translation of JavaScript's syntax. */
+export const linearRegExp: LinearRegExp = Object.assign(
+  (pattern: string): LinearPattern => {
+    let compiled: RE2JS;
+    try {
+      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    } catch (error) {
+      throw new Error(
+        `pattern ${JSON.stringify(pattern)} is not supported: patterns are matched by RE2 in linear time, which has ` +
+          `no lookaround or backreferences (${(error as Error).message})`,
+      );
+    }
+    return { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
+  },
+  // Only ajv's standalone code would print this; validators are compiled at run time.
+  { code: 're2js' },
+);

@@ -1,0 +1,133 @@
+/**
+ * Schemas a hostile or careless spec may hold, through a server package generated from it and served over HTTP:
+ * a pattern with nested quantifiers answers promptly (patterns are matched by RE2, in linear time), and properties
+ * named `__proto__` and `constructor` are the object's own (a valid `{"__proto__": "x"}` is accepted, an object
+ * missing a required one is refused). A pattern RE2 cannot match is refused when the spec loads, naming where it is.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeOutput } from '../../generators/emit/output.ts';
+import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+import { listen, send } from './raw-http.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const temp = mkdtempSync(join(tmpdir(), 'hostile-schemas-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** Raw text: a JavaScript object literal cannot hold a `__proto__` key, JSON can. */
+const spec = (pattern: string) => `{
+  "openrpc": "1.3.2",
+  "info": { "title": "Hostile", "version": "1.0.0" },
+  "servers": [{ "name": "hostile", "url": "http://127.0.0.1:9650/rpc" }],
+  "methods": [
+    {
+      "name": "check_text",
+      "params": [{ "name": "text", "required": true, "schema": { "type": "string", "pattern": ${JSON.stringify(pattern)} } }],
+      "result": { "name": "ok", "schema": { "type": "boolean" } }
+    },
+    {
+      "name": "check_object",
+      "params": [{ "name": "value", "required": true, "schema": { "$ref": "#/components/schemas/Prototypical" } }],
+      "result": { "name": "ok", "schema": { "type": "boolean" } }
+    }
+  ],
+  "components": {
+    "schemas": {
+      "Prototypical": {
+        "type": "object",
+        "required": ["__proto__", "constructor"],
+        "properties": { "__proto__": { "type": "string" }, "constructor": { "type": "string" } }
+      }
+    }
+  }
+}`;
+
+function specFolder(name: string, pattern: string): string {
+  const dir = join(temp, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'hostile.json'), spec(pattern));
+  return dir;
+}
+
+interface Answer {
+  result?: unknown;
+  error?: { code: number; message: string; data?: Array<{ path: string; message: string }> };
+}
+
+describe('a server generated from hostile schemas', () => {
+  let server: Awaited<ReturnType<typeof listen>>;
+  const seen: unknown[] = [];
+  const call = async (method: string, params: string) =>
+    JSON.parse(
+      (
+        await send(server.port, {
+          path: '/rpc',
+          body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`,
+        })
+      ).text,
+    ) as Answer;
+
+  beforeAll(async () => {
+    const out = join(temp, 'package');
+    const files = await renderArtifacts(loadModel(specFolder('spec', '^(a+)+$')), { artifacts: ['server'] });
+    writeOutput(
+      out,
+      files.map((file) => ({ ...file, path: file.path.replace(/^server\//, '') })),
+      'hostile-schemas.test',
+    );
+    mkdirSync(join(out, 'node_modules/@noble'), { recursive: true });
+    for (const name of ['ajv', 'ajv-formats', '@noble/hashes', 're2js'])
+      symlinkSync(join(ROOT, 'node_modules', name), join(out, 'node_modules', name));
+    const pkg = (await import(join(out, 'dist/index.js'))) as {
+      createHostileEndpoint: (handlers: object) => object;
+      createRouter: (routes: object) => { node: unknown };
+    };
+    const handlers = {
+      checkText: () => true,
+      checkObject: (params: { value: unknown }) => {
+        seen.push(params.value);
+        return true;
+      },
+    };
+    server = await listen(pkg.createRouter({ '/rpc': pkg.createHostileEndpoint(handlers) }).node as never);
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('refuses a 10,000-character value that fails ^(a+)+$ (exponential for a backtracking engine)', async () => {
+    const refused = await call('check_text', JSON.stringify({ text: `${'a'.repeat(10_000)}!` }));
+    expect(refused.error).toMatchObject({
+      code: -32602,
+      data: [{ path: '/text', message: '/text must match pattern "^(a+)+$"' }],
+    });
+    expect((await call('check_text', JSON.stringify({ text: 'a'.repeat(10_000) }))).result).toBe(true);
+  });
+
+  it('accepts {"__proto__": "x"} as an object with that property, and hands it on as one', async () => {
+    const answer = await call('check_object', '{"value":{"__proto__":"x","constructor":"y"}}');
+    expect(answer).toMatchObject({ result: true });
+    const value = seen.at(-1) as Record<string, unknown>;
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toBe('x');
+  });
+
+  it('refuses objects missing a required __proto__ or constructor, which every object inherits', async () => {
+    const missingProto = await call('check_object', '{"value":{"constructor":"y"}}');
+    expect(missingProto.error?.data).toEqual([{ path: '/value', message: 'missing required param "__proto__"' }]);
+    const missingConstructor = await call('check_object', '{"value":{"__proto__":"x"}}');
+    expect(missingConstructor.error?.data).toEqual([
+      { path: '/value', message: 'missing required param "constructor"' },
+    ]);
+    const wrongType = await call('check_object', '{"value":{"__proto__":5,"constructor":"y"}}');
+    expect(wrongType.error?.data).toEqual([{ path: '/value/__proto__', message: '/value/__proto__ must be string' }]);
+  });
+});
+
+describe('a pattern RE2 cannot match', () => {
+  it('is refused when the spec loads, with its file and pointer', () => {
+    expect(() => loadModel(specFolder('lookahead', '^(?=a)a+$'))).toThrow(
+      /hostile\.json#\/methods\/0\/params\/0\/schema: .*pattern "\^\(\?=a\)a\+\$" is not supported: patterns are matched by RE2/,
+    );
+  });
+});
