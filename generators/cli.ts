@@ -17,6 +17,7 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --check             compare with the output folder; exit 1 listing stale, missing and extra files
   --validate          only load and validate the spec
   --watch             regenerate after every save to the spec or templates (prints what changed and how long it took)
+  --debug             print the stack trace of a fault inside the toolkit (a spec problem never has one)
   --help              this text`;
 
 async function run(options: GenerateOptions, validateOnly: boolean): Promise<boolean> {
@@ -54,7 +55,8 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
     return true;
   } catch (error) {
     if (error instanceof SpecError) console.error(error.message);
-    else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    else if (values.debug) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    else console.error(`${error instanceof Error ? error.message : String(error)} (--debug prints where)`);
     return false;
   }
 }
@@ -69,8 +71,11 @@ const { values } = parseArgs({
     validate: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
+    debug: { type: 'boolean', default: false },
   },
 });
+// The loader turns a fault of its own into a spec problem; with --debug it prints the stack as well (load/index.ts).
+if (values.debug) process.env.AVALANCHE_OPENRPC_DEBUG = '1';
 if (values.help) {
   console.log(USAGE);
   process.exit(0);

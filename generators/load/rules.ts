@@ -6,7 +6,7 @@
  * version/deprecation extensions.
  */
 import type { Ajv, ValidateFunction } from 'ajv';
-import { createAjv, describeAjvError } from './ajv.ts';
+import { createAjv, describeAjvError, rebase } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
 import { type BundledDocument, locate } from './bundle.ts';
 import { type SpecProblem, pointerOf, resolvePointer } from './problems.ts';
@@ -47,10 +47,12 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     code: { optimize: false },
     ...(avalanche ? {} : { strict: false, logger: false }),
   });
-  // Schemas are compiled where they sit in the document, so their `#/components/...` refs resolve; the document's own
-  // top-level members are not schema keywords, so strict mode is told to skip them.
-  for (const keyword of Object.keys(document)) ajv.addKeyword({ keyword });
-  ajv.addSchema(document, docId);
+  // Schemas are compiled where they sit in the document, so their `#/components/...` and `#/methods/...` refs
+  // resolve. Only those two members are handed to ajv: any other top-level member (`$schema`, `$id`, `x-...`) would
+  // be read as a keyword or an identifier of the schema, and they hold no schema anyway.
+  ajv.addKeyword({ keyword: 'components' });
+  ajv.addKeyword({ keyword: 'methods' });
+  ajv.addSchema({ components: document.components ?? {}, methods: document.methods ?? [] }, docId);
 
   const compiled = new Map<string, ValidateFunction | undefined>();
   const compile = (pointer: string) => {
@@ -279,16 +281,4 @@ function checkPagination(
           report(at('x-pagination', key), `x-pagination.${key} "${String(p[key])}" is not a param of the method`);
     }
   }
-}
-
-/** A copy of `schema` whose document-local refs (`#/components/...`) name the document `docId`. */
-function rebase(schema: unknown, docId: string): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => rebase(item, docId));
-  if (!isObject(schema)) return schema;
-  return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${docId}${value}` : rebase(value, docId),
-    ]),
-  );
 }
