@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TEMPLATES, type GenerateOptions, generate, loadModel } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
+import type { SpecModel } from './model/types.ts';
 import { watchAndRun } from './watch.ts';
 
 const USAGE = `Usage: avalanche-openrpc [options]
@@ -24,6 +25,7 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
   try {
     if (validateOnly) {
       const model = loadModel(options.spec);
+      printAdvice(model.advice ?? []);
       console.log(
         `spec ok: ${model.endpoints.length} documents, ` +
           `${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`,
@@ -31,6 +33,7 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
       return true;
     }
     const result = await generate(options);
+    printAdvice(result.advice);
     if (result.mode === 'check') {
       const { stale, missing, extra } = result.report;
       for (const path of stale) console.error(`stale:   ${path}`);
@@ -58,6 +61,21 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
     else if (values.debug) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     else console.error(`${error instanceof Error ? error.message : String(error)} (--debug prints where)`);
     return false;
+  }
+}
+
+/** Examples that do not validate, grouped per method: each fault with its file, pointer and rule. */
+function printAdvice(advice: NonNullable<SpecModel['advice']>): void {
+  if (advice.length === 0) return;
+  const byMethod = new Map<string, typeof advice>();
+  for (const fault of advice) byMethod.set(fault.method, [...(byMethod.get(fault.method) ?? []), fault]);
+  console.warn(
+    `warning: ${byMethod.size} method(s) have examples that do not match their own schemas; ` +
+      'those examples are left out of the docs, the published document and the example mock:',
+  );
+  for (const [method, faults] of byMethod) {
+    console.warn(`  ${method}:`);
+    for (const fault of faults) console.warn(`    ${fault.file}#${fault.pointer}: ${fault.message}`);
   }
 }
 

@@ -35,9 +35,10 @@ export interface GenerateOptions {
   templates?: string;
 }
 
-export type GenerateResult =
+export type GenerateResult = (
   | { mode: 'write'; report: WriteReport; files: number }
-  | { mode: 'check'; report: CheckReport; files: number };
+  | { mode: 'check'; report: CheckReport; files: number }
+) & { advice: NonNullable<SpecModel['advice']> };
 
 const TOOLKIT_ROOT = resolve(import.meta.dirname, '..');
 /** The toolkit's own templates, used unless `templates` names another folder. */
@@ -114,7 +115,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // lost.
   const scope: Scope = options.artifacts === undefined ? {} : { folders: output.folders() };
   const { report, files } = output.finish(headerText(model.endpoints.map((e) => e.file)), scope);
+  const advice = model.advice ?? [];
   return mode === 'check'
-    ? { mode, report: report as CheckReport, files }
-    : { mode, report: report as WriteReport, files };
+    ? { mode, report: report as CheckReport, files, advice }
+    : { mode, report: report as WriteReport, files, advice };
 }

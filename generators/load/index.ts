@@ -7,11 +7,12 @@
 import { type BundledDocument, bundleDocument, locate } from './bundle.ts';
 import { checkDocument, checkMethod } from './meta-schema.ts';
 import { displayPath, readJsonFile } from './read.ts';
-import { checkRules } from './rules.ts';
+import { type ExampleAdvice, checkRules } from './rules.ts';
 import { SpecError, type SpecProblem } from './problems.ts';
 import { profileOf } from './profile.ts';
 
 export type { BundledDocument } from './bundle.ts';
+export type { ExampleAdvice } from './rules.ts';
 export { SpecError, type SpecProblem } from './problems.ts';
 export { CONFIG_FILE, type Profile } from './profile.ts';
 
@@ -27,7 +28,11 @@ export function loadSpec(files: string[]): BundledDocument[] {
       }),
     );
   }
-  for (const bundle of bundles) problems.push(...guarded(bundle.file, () => checkBundle(bundle)));
+  for (const bundle of bundles) {
+    const advice: ExampleAdvice[] = [];
+    problems.push(...guarded(bundle.file, () => checkBundle(bundle, advice)));
+    if (advice.length > 0) withoutExamples(bundle, advice);
+  }
 
   const owners = new Map<string, string>();
   for (const bundle of bundles) {
@@ -86,7 +91,20 @@ function unique(problems: SpecProblem[]): SpecProblem[] {
   });
 }
 
-function checkBundle(bundle: BundledDocument): SpecProblem[] {
+/**
+ * Leaves the examples `advice` is about out of the bundle, so the docs, the published document and the example mock
+ * never show them as what the API answers; the advice stays with the bundle for the CLI to print.
+ */
+function withoutExamples(bundle: BundledDocument, advice: ExampleAdvice[]): void {
+  const methods = bundle.document.methods as Array<{ examples?: unknown[] }>;
+  const dropped = new Set(advice.map((a) => `${a.methodIndex}/${a.exampleIndex}`));
+  methods.forEach((method, m) => {
+    if (Array.isArray(method.examples)) method.examples = method.examples.filter((_, x) => !dropped.has(`${m}/${x}`));
+  });
+  bundle.advice = advice;
+}
+
+function checkBundle(bundle: BundledDocument, advice: ExampleAdvice[]): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const written = readJsonFile(bundle.file) as { openrpc?: unknown };
   const options = { relativeUrls: bundle.profile !== 'avalanche' };
@@ -102,7 +120,7 @@ function checkBundle(bundle: BundledDocument): SpecProblem[] {
   for (const p of checkDocument(bundle.document, options))
     problems.push({ ...locate(bundle, p.pointer), message: `${p.message} (bundled)` });
   if (problems.length > 0) return problems;
-  return checkRules(bundle, bundle.profile);
+  return checkRules(bundle, bundle.profile, advice);
 }
 
 export { displayPath };

@@ -29,11 +29,31 @@ export function deref(document: Json, node: unknown): { node: unknown; pointer?:
   return { node };
 }
 
-export function checkRules(bundle: BundledDocument, profile: Profile | undefined): SpecProblem[] {
+/**
+ * A problem of an example in a foreign document: public documents are full of examples that do not match their own
+ * schemas, which their authors never meant as a contract. Generation goes on without the example.
+ */
+export interface ExampleAdvice extends SpecProblem {
+  method: string;
+  /** Where the example sits in the bundled document. */
+  methodIndex: number;
+  exampleIndex: number;
+}
+
+type Report = (bundledPointer: string, message: string) => void;
+
+/**
+ * The document's problems. Outside the avalanche profile an example that does not validate is not one: it goes to
+ * `advice` instead (all of its faults, each with file and pointer).
+ */
+export function checkRules(
+  bundle: BundledDocument,
+  profile: Profile | undefined,
+  advice: ExampleAdvice[] = [],
+): SpecProblem[] {
   const avalanche = profile === 'avalanche';
   const problems: SpecProblem[] = [];
-  const report = (bundledPointer: string, message: string) =>
-    problems.push({ ...locate(bundle, bundledPointer), message });
+  const report: Report = (bundledPointer, message) => problems.push({ ...locate(bundle, bundledPointer), message });
   const document = bundle.document;
   const docId = `openrpc:${bundle.name}`;
   // Each compiled schema runs on a few examples only, so compiling fast is what counts: the code is not optimised.
@@ -88,7 +108,7 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     }
     return validate(value) ? [] : [...(validate.errors ?? [])];
   };
-  const validateValue = (schemaPointer: string, value: unknown, valuePointer: string) => {
+  const validateValue = (schemaPointer: string, value: unknown, valuePointer: string, to: Report = report) => {
     const validate = compile(schemaPointer);
     if (validate && !validate(value)) {
       const seen = new Set<string>();
@@ -96,7 +116,7 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
         const line = `${error.instancePath}\u0000${describeAjvError(error)}`;
         if (seen.has(line)) continue;
         seen.add(line);
-        report(valuePointer + error.instancePath, describeAjvError(error));
+        to(valuePointer + error.instancePath, describeAjvError(error));
       }
     }
   };
@@ -161,6 +181,10 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     const examples = Array.isArray(method.examples) ? method.examples : [];
     if (avalanche && examples.length === 0) report(at(), `method "${name}" needs at least one example`);
     examples.forEach((entry, x) => {
+      const reportExample: Report = avalanche
+        ? report
+        : (bundledPointer, message) =>
+            advice.push({ ...locate(bundle, bundledPointer), message, method: name, methodIndex: m, exampleIndex: x });
       const { node, pointer } = deref(document, entry);
       const example = (node ?? {}) as Json;
       const base = pointer ?? at('examples', x);
@@ -171,23 +195,26 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
         const declared =
           params.find(({ param }) => param.name === exampleParam.name) ?? (avalanche ? undefined : params[p]);
         if (!declared)
-          report(`${base}/params/${p}`, `example param "${String(exampleParam.name)}" is not a param of ${name}`);
+          reportExample(
+            `${base}/params/${p}`,
+            `example param "${String(exampleParam.name)}" is not a param of ${name}`,
+          );
         else if ('value' in exampleParam)
-          validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`);
+          validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`, reportExample);
       });
       for (const { param } of params) {
         const present = given.some(
           (g, i) => isObject(g) && (g.name === param.name || (!avalanche && params[i]?.param === param)),
         );
         if (param.required === true && !present)
-          report(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
+          reportExample(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
       }
       const exampleResult = deref(document, example.result).node;
       if (isObject(result.node)) {
         // Standard OpenRPC lets an example leave its result out (a notification) or give it by `externalValue`.
         if (!isObject(exampleResult) || !('value' in exampleResult)) {
           if (avalanche) report(base, 'example needs a result value');
-        } else validateValue(`${resultPointer}/schema`, exampleResult.value, `${base}/result/value`);
+        } else validateValue(`${resultPointer}/schema`, exampleResult.value, `${base}/result/value`, reportExample);
       }
     });
 

@@ -17,6 +17,7 @@ import {
   clientOptionsName,
   endpointTypeName,
   methodTypeNames,
+  resultIsComponent,
   schemaTypeName,
   serverNames,
   titleTypeName,
@@ -50,10 +51,14 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
   const avalanche = bundles.length > 0 && bundles.every((bundle) => bundle.profile === 'avalanche');
   const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, avalanche));
   if (names.collisions.length > 0) throw new SpecError(names.collisions);
+  const advice = bundles.flatMap((bundle) =>
+    (bundle.advice ?? []).map(({ method, file, pointer, message }) => ({ method, file, pointer, message })),
+  );
   return {
     endpoints,
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
     ...(avalanche ? { profile: 'avalanche' as const } : {}),
+    ...(advice.length > 0 ? { advice } : {}),
   };
 }
 
@@ -258,7 +263,8 @@ function claimNames(
     const where = at(`/methods/${method.index}/name`);
     const identity = `method:${method.name}`;
     names.claim(method.typeNames.params, { identity, what: `the params of ${method.name}`, ...where });
-    names.claim(method.typeNames.result, { identity, what: `the result of ${method.name}`, ...where });
+    if (!resultIsComponent(method))
+      names.claim(method.typeNames.result, { identity, what: `the result of ${method.name}`, ...where });
     const raw = (doc.methods as Obj[])[method.index]!;
     ((raw.params ?? []) as unknown[]).forEach((entry, p) => {
       const pointer = deref(doc, entry).pointer ?? `/methods/${method.index}/params/${p}`;

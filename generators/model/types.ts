@@ -18,6 +18,11 @@ export interface SpecModel {
    * runs the node's release, discovery and coherence rows. Absent for plain OpenRPC, or a mix of both.
    */
   profile?: 'avalanche';
+  /**
+   * Examples of foreign documents that do not validate against their own schemas, one entry per fault, each naming
+   * the method, file, pointer and rule: the generators never see those examples (load/index.ts). Absent when none.
+   */
+  advice?: Array<{ method: string; file: string; pointer: string; message: string }>;
 }
 
 export interface ServerVariable {

@@ -295,8 +295,16 @@ describe('one root cause per problem', () => {
         ),
       ]),
     });
-    expect(lines(problems(dir)).map((line) => line.replace(/^.*api\.json/, 'api.json'))).toEqual([
+    // A foreign document's example is advice: the fault is reported, generation goes on without the example.
+    const model = loadModel(dir);
+    expect(lines(model.advice ?? []).map((line) => line.replace(/^.*api\.json/, 'api.json'))).toEqual([
       'api.json#/methods/0/examples/0/params/0/value/size: must be integer',
     ]);
+    expect(model.endpoints[0]!.methods[0]!.examples).toEqual([]);
+    // Under the avalanche profile the same example stops generation.
+    writeFileSync(join(dir, 'openrpc.config.json'), JSON.stringify({ profile: 'avalanche' }));
+    expect(lines(problems(dir))).toContainEqual(
+      expect.stringMatching(/api\.json#\/methods\/0\/examples\/0\/params\/0\/value\/size: must be integer$/),
+    );
   });
 });
