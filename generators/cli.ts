@@ -5,14 +5,14 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TEMPLATES, type GenerateOptions, generate, loadModel } from './pipeline.ts';
+import { DEFAULT_TEMPLATES, type GenerateOptions, PROJECT_SPECS, generate, loadModel } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
 import type { SpecModel } from './model/types.ts';
 import { watchAndRun } from './watch.ts';
 
 const USAGE = `Usage: avalanche-openrpc [options]
-  --spec <path>       endpoint document or folder of them (repeatable; default openrpc)
-  --out <dir>         output folder (default generated)
+  --spec <path>       endpoint document or folder of them (repeatable; default: the project's spec sets)
+  --out <dir>         output folder (default generated, and generated/c-chain for openrpc/c-chain)
   --artifact <name>   generate only this artifact (repeatable)
   --templates <dir>   Handlebars templates folder (default: the toolkit's templates/)
   --check             compare with the output folder; exit 1 listing stale, missing and extra files
@@ -98,22 +98,30 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const options: GenerateOptions = {
-  ...(values.spec ? { spec: values.spec } : {}),
-  ...(values.out ? { out: values.out } : {}),
+const common: GenerateOptions = {
   ...(values.artifact ? { artifacts: values.artifact } : {}),
   ...(values.templates ? { templates: values.templates } : {}),
   check: values.check,
 };
-const ok = await run(options, values.validate);
+// Without --spec and --out, the project's own spec sets, each into its own packages (pipeline.ts, PROJECT_SPECS).
+const runs: GenerateOptions[] =
+  values.spec || values.out
+    ? [{ ...common, ...(values.spec ? { spec: values.spec } : {}), ...(values.out ? { out: values.out } : {}) }]
+    : PROJECT_SPECS.map((set) => ({ ...common, ...set }));
+const runAll = async () => {
+  let ok = true;
+  for (const options of runs) ok = (await run(options, values.validate)) && ok;
+  return ok;
+};
+const ok = await runAll();
 if (!values.watch) process.exit(ok ? 0 : 1);
 
 // A document's `$ref`s reach files beside it, so a document given alone is watched with its folder.
-const specFolders = (values.spec ?? ['openrpc']).map((path) =>
+const specFolders = (values.spec ?? PROJECT_SPECS.map((set) => set.spec)).map((path) =>
   statSync(path, { throwIfNoEntry: false })?.isFile() ? dirname(path) : path,
 );
 await watchAndRun({
   paths: [...new Set([...specFolders, values.templates ?? DEFAULT_TEMPLATES])],
   ignore: values.out ?? 'generated',
-  run: () => run(options, values.validate),
+  run: runAll,
 });

@@ -44,6 +44,16 @@ const TOOLKIT_ROOT = resolve(import.meta.dirname, '..');
 /** The toolkit's own templates, used unless `templates` names another folder. */
 export const DEFAULT_TEMPLATES = join(TOOLKIT_ROOT, 'templates');
 
+/**
+ * The project's own spec sets, each generated into packages of its own: the Avalanche APIs (`openrpc/`, avalanche
+ * profile), and the C-Chain's EVM API (`openrpc/c-chain/`: plain OpenRPC, ethereum/execution-apis' document and
+ * coreth's additions), whose names (`Address`, `Block`) mean other things than the Avalanche APIs' do.
+ */
+export const PROJECT_SPECS: Array<{ spec: string; out: string }> = [
+  { spec: 'openrpc', out: DEFAULT_OUT },
+  { spec: 'openrpc/c-chain', out: join(DEFAULT_OUT, 'c-chain') },
+];
+
 export function specFiles(spec: string | string[] = 'openrpc'): string[] {
   const entries = Array.isArray(spec) ? spec : [spec];
   return entries.flatMap((entry) =>

@@ -8,7 +8,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Profile } from './profile.ts';
+import { type Profile, specRoot } from './profile.ts';
 import type { ExampleAdvice } from './rules.ts';
 import { displayPath, readJsonFile } from './read.ts';
 import {
@@ -55,7 +55,7 @@ interface Target {
 export function bundleDocument(file: string, read: (file: string) => Json = readJsonFile): BundledDocument {
   const problems: SpecProblem[] = [];
   const rootFile = resolve(file);
-  const folder = dirname(rootFile);
+  const folder = specRoot(dirname(rootFile));
   const realFolder = realpathSync(folder);
   /** Each file is read once; a file that cannot be read or parsed is reported once, however many references it has. */
   const cache = new Map<string, { value: Json } | { failed: true }>();
