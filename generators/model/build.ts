@@ -17,6 +17,7 @@ import {
   clientOptionsName,
   endpointTypeName,
   methodTypeNames,
+  mixesNamespaces,
   resultIsComponent,
   schemaTypeName,
   serverNames,
@@ -87,7 +88,9 @@ function buildEndpoint(
   const componentSchemas = (components.schemas ?? {}) as Record<string, JsonSchema>;
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schema;
   const invalidArgument = ((components.errors ?? {}) as Record<string, Obj>).InvalidArgument?.message;
-  const methods = ((doc.methods ?? []) as Obj[]).map((method, index) => buildMethod(doc, method, index));
+  const rawMethods = (doc.methods ?? []) as Obj[];
+  const namespaced = mixesNamespaces(rawMethods.map((method) => str(method.name)));
+  const methods = rawMethods.map((method, index) => buildMethod(doc, method, index, namespaced));
   claimNames(bundle, typeName, methods, names, titledTypes);
   return {
     name: bundle.name,
@@ -111,10 +114,10 @@ function buildEndpoint(
   };
 }
 
-function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
+function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean): MethodModel {
   const name = str(method.name);
   const service = name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
-  const shortName = clientMethodName(name);
+  const shortName = clientMethodName(name, namespaced);
   const typeNames = methodTypeNames(name);
   const params: ParamModel[] = ((method.params ?? []) as unknown[]).map((entry) => {
     const param = deref(doc, entry).node as Obj;

@@ -13,9 +13,11 @@
  *   name becomes an identifier, the same one on every run;
  * - a type name is the words in PascalCase (`eth_getBalance` -> `EthGetBalanceParams`); a component schema whose name
  *   is already a TypeScript identifier and not SCREAMING_SNAKE keeps it (`Uint64`, `NodeID`, `Pet`);
- * - a client method is the part after the first `.` when the wire name has one (`platform.getHeight` -> `getHeight`,
- *   the endpoint being the namespace), else the whole wire name in camelCase (`eth_getBalance` -> `ethGetBalance`,
- *   `get_versions` -> `getVersions`);
+ * - a client method is the part after the first `.` when the wire name has one and every dotted name of the document
+ *   shares that namespace (`platform.getHeight` -> `getHeight`, the endpoint being the namespace), else the whole wire
+ *   name in camelCase: a document whose names carry several namespaces keeps them (`fraud.Subscribe` ->
+ *   `fraudSubscribe`, `header.Subscribe` -> `headerSubscribe`, `rpc.discover` beside them -> `rpcDiscover`), as do
+ *   prefixes (`eth_getBalance` -> `ethGetBalance`, `get_versions` -> `getVersions`);
  * - the wire name is never changed: it is what the client sends and the server routes.
  */
 import { runtimeExports, runtimeModules } from '../emit/runtime.ts';
@@ -56,11 +58,20 @@ function camelCase(text: string): string {
   );
 }
 
-/** The client method (and server handler key) for a wire method name. */
-export function clientMethodName(wireName: string): string {
+/**
+ * The client method (and server handler key) for a wire method name; `namespaced`: the document's dotted names carry
+ * several namespaces (see `mixesNamespaces`), which then stay in the names.
+ */
+export function clientMethodName(wireName: string, namespaced = false): string {
   const dot = wireName.indexOf('.');
-  const local = dot >= 0 ? wireName.slice(dot + 1) : wireName;
+  const local = dot >= 0 && !namespaced ? wireName.slice(dot + 1) : wireName;
   return IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local);
+}
+
+/** Whether a document's dotted method names carry more than one namespace (`fraud.Subscribe`, `header.Subscribe`). */
+export function mixesNamespaces(wireNames: string[]): boolean {
+  const namespaces = new Set(wireNames.filter((name) => name.includes('.')).map((name) => name.split('.')[0]));
+  return namespaces.size > 1;
 }
 
 export function endpointTypeName(endpointName: string): string {
@@ -121,7 +132,14 @@ export function resultIsComponent(method: {
  */
 export function validatorNames(methodName: string): { params: string; result: string; writer: string } {
   const types = methodTypeNames(methodName);
-  return { params: `validate${types.params}`, result: `validate${types.result}`, writer: `write${types.result}` };
+  // ajv's standalone code takes ASCII export names only: a letter beyond ASCII is spelt by its code point there
+  // (`validateПолучитьParams` -> `validateu41Fu43Eu43B...Params`), an internal name of the server package.
+  const ascii = (name: string) => name.replace(/[^\x00-\x7F]/gu, codePoint);
+  return {
+    params: `validate${ascii(types.params)}`,
+    result: `validate${ascii(types.result)}`,
+    writer: `write${ascii(types.result)}`,
+  };
 }
 
 /** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */

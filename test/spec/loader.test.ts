@@ -126,8 +126,8 @@ describe('standard OpenRPC in', () => {
 
   it('names any naming style idiomatically and keeps the wire name', () => {
     expect(
-      ['eth_getBalance', 'starknet_getBlockWithTxs', 'get_versions', 'platform.getHeight', 'ETH_call'].map(
-        clientMethodName,
+      ['eth_getBalance', 'starknet_getBlockWithTxs', 'get_versions', 'platform.getHeight', 'ETH_call'].map((name) =>
+        clientMethodName(name),
       ),
     ).toEqual(['ethGetBalance', 'starknetGetBlockWithTxs', 'getVersions', 'getHeight', 'ethCall']);
     expect(['Pet', 'BLOCK_ID', 'NodeID', 'Uint64', 'pet', 'block_header'].map(schemaTypeName)).toEqual([
