@@ -36,6 +36,8 @@ export interface EndpointView {
   /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
   sensitiveKeys: string;
   methods: MethodView[];
+  /** A namespaced document's namespaces (`client.fraud.subscribe()`), each a property; empty otherwise. */
+  namespaces: Array<{ property: string; docLines: string[]; members: Array<{ member: string; method: string }> }>;
   /**
    * The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none.
    */
@@ -175,6 +177,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     errorsName: clientErrorsName(endpoint.typeName),
     sensitiveKeys: ((keys) => (keys.length > 0 ? literal(keys) : ''))(sensitiveKeys(endpoint, model.schemas)),
     methods,
+    namespaces: namespacesOf(endpoint),
     releasesLiteral: literal(
       Object.fromEntries(
         endpoint.methods
@@ -192,4 +195,23 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       ) as Json,
     ),
   };
+}
+
+function namespacesOf(endpoint: EndpointModel): EndpointView['namespaces'] {
+  const byProperty = new Map<string, EndpointView['namespaces'][number]>();
+  for (const method of endpoint.methods) {
+    if (!method.namespace) continue;
+    const { property, member } = method.namespace;
+    let namespace = byProperty.get(property);
+    if (!namespace) {
+      namespace = {
+        property,
+        docLines: commentLines([`The \`${method.service}.*\` methods, each as the client method it names.`]),
+        members: [],
+      };
+      byProperty.set(property, namespace);
+    }
+    namespace.members.push({ member, method: method.shortName });
+  }
+  return [...byProperty.values()];
 }

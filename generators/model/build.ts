@@ -18,6 +18,7 @@ import {
   endpointTypeName,
   methodTypeNames,
   mixesNamespaces,
+  namespaceNames,
   resultIsComponent,
   schemaTypeName,
   serverNames,
@@ -118,6 +119,7 @@ function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean):
   const name = str(method.name);
   const service = name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
   const shortName = clientMethodName(name, namespaced);
+  const namespace = namespaced ? namespaceNames(name) : undefined;
   const typeNames = methodTypeNames(name);
   const params: ParamModel[] = ((method.params ?? []) as unknown[]).map((entry) => {
     const param = deref(doc, entry).node as Obj;
@@ -156,6 +158,7 @@ function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean):
     name,
     service,
     shortName,
+    ...(namespace ? { namespace } : {}),
     summary: str(method.summary),
     description: str(method.description),
     params,
@@ -297,6 +300,28 @@ function claimNames(
       });
     }
     methodOwners.set(method.shortName, method.name);
+  }
+  // A namespace is a property of the client beside its methods; two methods of one namespace need two members.
+  const members = new Map<string, string>();
+  for (const method of methods) {
+    if (!method.namespace) continue;
+    const where = at(`/methods/${method.index}/name`);
+    const { property, member } = method.namespace;
+    const owner = methodOwners.get(property);
+    if (RESERVED_METHOD_NAMES.has(property) || owner)
+      names.collisions.push({
+        ...where,
+        message:
+          `the namespace of method "${method.name}" would become ${client}.${property}, ` +
+          `a name ${owner ? `the method ${owner} takes` : 'the client class needs for itself'}`,
+      });
+    const key = `${property}.${member}`;
+    if (members.has(key))
+      names.collisions.push({
+        ...where,
+        message: `${client}.${key} would stand for both ${members.get(key)} and ${method.name}`,
+      });
+    members.set(key, method.name);
   }
 }
 

@@ -17,7 +17,9 @@
  *   shares that namespace (`platform.getHeight` -> `getHeight`, the endpoint being the namespace), else the whole wire
  *   name in camelCase: a document whose names carry several namespaces keeps them (`fraud.Subscribe` ->
  *   `fraudSubscribe`, `header.Subscribe` -> `headerSubscribe`, `rpc.discover` beside them -> `rpcDiscover`), as do
- *   prefixes (`eth_getBalance` -> `ethGetBalance`, `get_versions` -> `getVersions`);
+ *   prefixes (`eth_getBalance` -> `ethGetBalance`, `get_versions` -> `getVersions`); such a document's client also
+ *   has one property per namespace, each method under it by its own name in camelCase (`client.fraud.subscribe()`,
+ *   `client.header.subscribe()`);
  * - the wire name is never changed: it is what the client sends and the server routes.
  */
 import { runtimeExports, runtimeModules } from '../emit/runtime.ts';
@@ -66,6 +68,16 @@ export function clientMethodName(wireName: string, namespaced = false): string {
   const dot = wireName.indexOf('.');
   const local = dot >= 0 && !namespaced ? wireName.slice(dot + 1) : wireName;
   return IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local);
+}
+
+/**
+ * Where a method of a namespaced document also sits on the client: `fraud.Subscribe` is `client.fraud.subscribe()`
+ * (beside `client.fraudSubscribe()`, the name errors and wire tables use); each namespace is one property.
+ */
+export function namespaceNames(wireName: string): { property: string; member: string } | undefined {
+  const dot = wireName.indexOf('.');
+  if (dot < 0) return undefined;
+  return { property: camelCase(wireName.slice(0, dot)), member: camelCase(wireName.slice(dot + 1)) };
 }
 
 /** Whether a document's dotted method names carry more than one namespace (`fraud.Subscribe`, `header.Subscribe`). */

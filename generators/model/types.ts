@@ -124,6 +124,8 @@ export interface MethodModel {
   service: string;
   /** The generated client method's name and server handler key (names.ts), e.g. `getHeight`, `ethGetBalance`. */
   shortName: string;
+  /** In a document whose names carry several namespaces: the client property and member (`client.fraud.subscribe`). */
+  namespace?: { property: string; member: string };
   summary: string;
   description: string;
   params: ParamModel[];
