@@ -48,6 +48,48 @@ const method = (name: string, schema: unknown, extra: Record<string, unknown> = 
   ...extra,
 });
 
+describe('the OpenRPC text over the meta-schema', () => {
+  const messages = (spec: string) => problems(spec).map((p) => `${p.pointer}: ${p.message}`);
+
+  it('reports every meta-schema problem, each by its root cause, in document order', () => {
+    const dir = folder({
+      'api.json': {
+        ...doc([
+          { params: [], result: { name: 'r', schema: { type: 'string' } } },
+          method('ok', { type: 'string' }),
+          { name: 'third', params: 'none' },
+        ]),
+        info: { title: 'T' },
+      },
+    });
+    expect(messages(dir)).toEqual([
+      "/info: OpenRPC meta-schema: must have required property 'version'",
+      "/methods/0: OpenRPC meta-schema: must have required property 'name'",
+      '/methods/2/params: OpenRPC meta-schema: must be array',
+    ]);
+  });
+
+  it('OpenRPC 1.4.x: checked by 1.4 rules, relative server and docs URLs accepted, a 1.5 version refused', () => {
+    const relative = {
+      ...doc([method('ok', { type: 'string' })]),
+      openrpc: '1.4.1',
+      servers: [{ url: '/rpc' }],
+      externalDocs: { url: '../docs/index.html' },
+    };
+    expect(loadSpec(specFiles(folder({ 'api.json': relative })))).toHaveLength(1);
+    expect(messages(folder({ 'api.json': { ...relative, openrpc: '1.5.0' } }))).toEqual([
+      expect.stringMatching(/^\/openrpc: OpenRPC meta-schema: must be equal to one of the allowed values/),
+    ]);
+  });
+
+  it('a `$schema`, `$id` or any extension member never reaches the validator as a keyword', () => {
+    const dir = folder({
+      'api.json': { $schema: 'https://meta.open-rpc.org/', 'x-$id': 'y', ...doc([method('ok', { type: 'string' })]) },
+    });
+    expect(loadSpec(specFiles(dir))).toHaveLength(1);
+  });
+});
+
 describe('standard OpenRPC in', () => {
   it('resolves #/components/<kind>/... of every kind, and any JSON pointer into a file of the spec folder', () => {
     const dir = folder({
