@@ -42,7 +42,12 @@ export function timeNode(args: string[], work: string, timeoutMs?: number): Run 
     ...(timeoutMs ? { timeout: timeoutMs } : {}),
   });
   const ms = performance.now() - start;
-  if (child.status !== 0) throw new Error(`node ${args.join(' ')} exited ${child.status}:\n${child.stderr}`);
+  if (child.status !== 0) {
+    const how = child.signal
+      ? `was stopped by ${child.signal}${timeoutMs && ms >= timeoutMs ? ` after ${timeoutMs} ms` : ''}`
+      : `exited ${child.status}`;
+    throw new Error(`node ${args.join(' ')} ${how}:\n${child.stderr}`);
+  }
   const [, rss = '0', cpu = '0'] = /max-rss-kb (\d+) cpu-us (\d+)/.exec(child.stderr) ?? [];
   return { ms, cpuMs: Number(cpu) / 1000, maxRssKb: Number(rss) };
 }
