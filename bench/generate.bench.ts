@@ -16,7 +16,7 @@ import { median } from './median.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = 3;
 
-interface Run {
+export interface Run {
   ms: number;
   /** CPU time of the process, every thread included: on a loaded host, wall time mostly measures the neighbours. */
   cpuMs: number;
@@ -27,7 +27,7 @@ interface Run {
  * Runs node with `args`, reporting wall time and the child's peak resident memory (from a preload that prints it at
  * exit).
  */
-function timeNode(args: string[], work: string): Run {
+export function timeNode(args: string[], work: string, timeoutMs?: number): Run {
   const preload = join(work, 'max-rss.mjs');
   writeFileSync(
     preload,
@@ -35,9 +35,18 @@ function timeNode(args: string[], work: string): Run {
       'process.stderr.write(`\\nmax-rss-kb ${u.maxRSS} cpu-us ${u.userCPUTime + u.systemCPUTime}\\n`); });\n',
   );
   const start = performance.now();
-  const child = spawnSync(process.execPath, ['--import', preload, ...args], { cwd: ROOT, encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['--import', preload, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    ...(timeoutMs ? { timeout: timeoutMs } : {}),
+  });
   const ms = performance.now() - start;
-  if (child.status !== 0) throw new Error(`node ${args.join(' ')} exited ${child.status}:\n${child.stderr}`);
+  if (child.status !== 0) {
+    const how = child.signal
+      ? `was stopped by ${child.signal}${timeoutMs && ms >= timeoutMs ? ` after ${timeoutMs} ms` : ''}`
+      : `exited ${child.status}`;
+    throw new Error(`node ${args.join(' ')} ${how}:\n${child.stderr}`);
+  }
   const [, rss = '0', cpu = '0'] = /max-rss-kb (\d+) cpu-us (\d+)/.exec(child.stderr) ?? [];
   return { ms, cpuMs: Number(cpu) / 1000, maxRssKb: Number(rss) };
 }

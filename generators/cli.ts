@@ -5,24 +5,27 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TEMPLATES, type GenerateOptions, generate, loadModel } from './pipeline.ts';
+import { DEFAULT_TEMPLATES, type GenerateOptions, PROJECT_SPECS, generate, loadModel } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
+import type { SpecModel } from './model/types.ts';
 import { watchAndRun } from './watch.ts';
 
 const USAGE = `Usage: avalanche-openrpc [options]
-  --spec <path>       endpoint document or folder of them (repeatable; default openrpc)
-  --out <dir>         output folder (default generated)
+  --spec <path>       endpoint document or folder of them (repeatable; default: the project's spec sets)
+  --out <dir>         output folder (default generated, and generated/c-chain for openrpc/c-chain)
   --artifact <name>   generate only this artifact (repeatable)
   --templates <dir>   Handlebars templates folder (default: the toolkit's templates/)
   --check             compare with the output folder; exit 1 listing stale, missing and extra files
   --validate          only load and validate the spec
   --watch             regenerate after every save to the spec or templates (prints what changed and how long it took)
+  --debug             print the stack trace of a fault inside the toolkit (a spec problem never has one)
   --help              this text`;
 
 async function run(options: GenerateOptions, validateOnly: boolean): Promise<boolean> {
   try {
     if (validateOnly) {
       const model = loadModel(options.spec);
+      printAdvice(model.advice ?? []);
       console.log(
         `spec ok: ${model.endpoints.length} documents, ` +
           `${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`,
@@ -30,6 +33,7 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
       return true;
     }
     const result = await generate(options);
+    printAdvice(result.advice);
     if (result.mode === 'check') {
       const { stale, missing, extra } = result.report;
       for (const path of stale) console.error(`stale:   ${path}`);
@@ -54,8 +58,24 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
     return true;
   } catch (error) {
     if (error instanceof SpecError) console.error(error.message);
-    else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    else if (values.debug) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    else console.error(`${error instanceof Error ? error.message : String(error)} (--debug prints where)`);
     return false;
+  }
+}
+
+/** Examples that do not validate, grouped per method: each fault with its file, pointer and rule. */
+function printAdvice(advice: NonNullable<SpecModel['advice']>): void {
+  if (advice.length === 0) return;
+  const byMethod = new Map<string, typeof advice>();
+  for (const fault of advice) byMethod.set(fault.method, [...(byMethod.get(fault.method) ?? []), fault]);
+  console.warn(
+    `warning: ${byMethod.size} method(s) have examples that do not match their own schemas; ` +
+      'those examples are left out of the docs, the published document and the example mock:',
+  );
+  for (const [method, faults] of byMethod) {
+    console.warn(`  ${method}:`);
+    for (const fault of faults) console.warn(`    ${fault.file}#${fault.pointer}: ${fault.message}`);
   }
 }
 
@@ -69,28 +89,39 @@ const { values } = parseArgs({
     validate: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
+    debug: { type: 'boolean', default: false },
   },
 });
+// The loader turns a fault of its own into a spec problem; with --debug it prints the stack as well (load/index.ts).
+if (values.debug) process.env.AVALANCHE_OPENRPC_DEBUG = '1';
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const options: GenerateOptions = {
-  ...(values.spec ? { spec: values.spec } : {}),
-  ...(values.out ? { out: values.out } : {}),
+const common: GenerateOptions = {
   ...(values.artifact ? { artifacts: values.artifact } : {}),
   ...(values.templates ? { templates: values.templates } : {}),
   check: values.check,
 };
-const ok = await run(options, values.validate);
+// Without --spec and --out, the project's own spec sets, each into its own packages (pipeline.ts, PROJECT_SPECS).
+const runs: GenerateOptions[] =
+  values.spec || values.out
+    ? [{ ...common, ...(values.spec ? { spec: values.spec } : {}), ...(values.out ? { out: values.out } : {}) }]
+    : PROJECT_SPECS.map((set) => ({ ...common, ...set }));
+const runAll = async () => {
+  let ok = true;
+  for (const options of runs) ok = (await run(options, values.validate)) && ok;
+  return ok;
+};
+const ok = await runAll();
 if (!values.watch) process.exit(ok ? 0 : 1);
 
 // A document's `$ref`s reach files beside it, so a document given alone is watched with its folder.
-const specFolders = (values.spec ?? ['openrpc']).map((path) =>
+const specFolders = (values.spec ?? PROJECT_SPECS.map((set) => set.spec)).map((path) =>
   statSync(path, { throwIfNoEntry: false })?.isFile() ? dirname(path) : path,
 );
 await watchAndRun({
   paths: [...new Set([...specFolders, values.templates ?? DEFAULT_TEMPLATES])],
   ignore: values.out ?? 'generated',
-  run: () => run(options, values.validate),
+  run: runAll,
 });

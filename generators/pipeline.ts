@@ -33,13 +33,24 @@ export interface GenerateOptions {
   templates?: string;
 }
 
-export type GenerateResult =
+export type GenerateResult = (
   | { mode: 'write'; report: WriteReport; files: number }
-  | { mode: 'check'; report: CheckReport; files: number };
+  | { mode: 'check'; report: CheckReport; files: number }
+) & { advice: NonNullable<SpecModel['advice']> };
 
 const TOOLKIT_ROOT = resolve(import.meta.dirname, '..');
 /** The toolkit's own templates, used unless `templates` names another folder. */
 export const DEFAULT_TEMPLATES = join(TOOLKIT_ROOT, 'templates');
+
+/**
+ * The project's own spec sets, each generated into packages of its own: the Avalanche APIs (`openrpc/`, avalanche
+ * profile), and the C-Chain's EVM API (`openrpc/c-chain/`: plain OpenRPC, ethereum/execution-apis' document and
+ * coreth's additions), whose names (`Address`, `Block`) mean other things than the Avalanche APIs' do.
+ */
+export const PROJECT_SPECS: Array<{ spec: string; out: string }> = [
+  { spec: 'openrpc', out: DEFAULT_OUT },
+  { spec: 'openrpc/c-chain', out: join(DEFAULT_OUT, 'c-chain') },
+];
 
 export function specFiles(spec: string | string[] = 'openrpc'): string[] {
   const entries = Array.isArray(spec) ? spec : [spec];
@@ -96,7 +107,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   // lost.
   const scope: Scope = options.artifacts === undefined ? {} : { folders: output.folders() };
   const { report, files } = output.finish(headerText(model.endpoints.map((e) => e.file)), scope);
+  const advice = model.advice ?? [];
   return mode === 'check'
-    ? { mode, report: report as CheckReport, files }
-    : { mode, report: report as WriteReport, files };
+    ? { mode, report: report as CheckReport, files, advice }
+    : { mode, report: report as WriteReport, files, advice };
 }

@@ -37,6 +37,8 @@ export interface EndpointView {
   /** The entries of `DOCUMENTED_ERRORS`: each distinct documented error once (errors-table.ts). */
   documentedErrors: string[];
   methods: MethodView[];
+  /** A namespaced document's namespaces (`client.fraud.subscribe()`), each a property; empty otherwise. */
+  namespaces: Array<{ property: string; docLines: string[]; members: Array<{ member: string; method: string }> }>;
   /**
    * The constructor's call of the runtime's: base URL, path template and variables, the releases of the methods that
    * have a range (for the runtime's `nodeVersion` check) and the keys whose values error excerpts hide (`x-sensitive`).
@@ -206,6 +208,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     errorsName: clientErrorsName(endpoint.typeName),
     documentedErrors: errors.documented,
     methods,
+    namespaces: namespacesOf(endpoint),
     superCall: callText(
       '    ',
       'super',
@@ -240,4 +243,23 @@ function releases(endpoint: EndpointModel): Json {
         ),
       ]),
   ) as Json;
+}
+
+function namespacesOf(endpoint: EndpointModel): EndpointView['namespaces'] {
+  const byProperty = new Map<string, EndpointView['namespaces'][number]>();
+  for (const method of endpoint.methods) {
+    if (!method.namespace) continue;
+    const { property, member } = method.namespace;
+    let namespace = byProperty.get(property);
+    if (!namespace) {
+      namespace = {
+        property,
+        docLines: commentLines([`The \`${method.service}.*\` methods, each as the client method it names.`]),
+        members: [],
+      };
+      byProperty.set(property, namespace);
+    }
+    namespace.members.push({ member, method: method.shortName });
+  }
+  return [...byProperty.values()];
 }

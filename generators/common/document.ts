@@ -1,4 +1,5 @@
 /** A bundled endpoint document, as the loader hands it to the model, and where each of its parts was written. */
+import type { SpecProblem } from './problems.ts';
 
 /** The rule sets a document's folder may opt into (load/profile.ts). */
 export const PROFILES = ['avalanche'] as const;
@@ -20,6 +21,16 @@ export interface BundledDocument {
   sources: SourceMapping[];
   /** The rule set the document's folder opts into (profile.ts); undefined for plain OpenRPC. */
   profile?: Profile;
+  /** Examples of a foreign document that do not validate, left out of `document` (load/rules.ts). */
+  advice?: ExampleAdvice[];
+}
+
+/** An example of a foreign document that does not validate: a warning, not a stop (outside the avalanche profile). */
+export interface ExampleAdvice extends SpecProblem {
+  method: string;
+  /** Where the example sits in the bundled document. */
+  methodIndex: number;
+  exampleIndex: number;
 }
 
 const locators = new WeakMap<BundledDocument, Map<string, SourceMapping>>();

@@ -105,6 +105,8 @@ export function listFiles(dir: string): string[] {
       // Installing a generated package in place (npm install in generated/client) must not make it look stale.
       if (entry.isDirectory() && entry.name === 'node_modules') continue;
       if (entry.isDirectory() && current === dir && entry.name === STAGING_DIR) continue;
+      // A folder with a manifest of its own is another run's output (generated/c-chain inside generated/).
+      if (entry.isDirectory() && existsSync(join(path, MANIFEST_PATH))) continue;
       if (entry.isDirectory()) visit(path);
       else out.push(relative(dir, path).split('\\').join('/'));
     }

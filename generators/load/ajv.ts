@@ -41,3 +41,15 @@ export function createAjv(options: Options = {}): Ajv {
 
 /** One line per error, e.g. `must match pattern "^[0-9]+$"`: the runtime's wording, so every report reads alike. */
 export const describeAjvError = (error: ErrorObject): string => errorMessage(error);
+
+/** A copy of `schema` whose document-local refs (`#/components/...`) name the document `docId`. */
+export function rebase(schema: unknown, docId: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rebase(item, docId));
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${docId}${value}` : rebase(value, docId),
+    ]),
+  );
+}

@@ -9,6 +9,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { BundledDocument, SourceMapping } from '../common/document.ts';
+import { specRoot } from './profile.ts';
 import { displayPath, readJsonFile } from './read.ts';
 import {
   SpecError,
@@ -34,7 +35,7 @@ interface Target {
 export function bundleDocument(file: string, read: (file: string) => Json = readJsonFile): BundledDocument {
   const problems: SpecProblem[] = [];
   const rootFile = resolve(file);
-  const folder = dirname(rootFile);
+  const folder = specRoot(dirname(rootFile));
   const realFolder = realpathSync(folder);
   /** Each file is read once; a file that cannot be read or parsed is reported once, however many references it has. */
   const cache = new Map<string, { value: Json } | { failed: true }>();
@@ -109,6 +110,9 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       walk(child, currentFile, [...tokens, key], next.role, next.listOf);
     }
   };
+
+  const pointerOrigin = (file: string, tokens: Array<string | number>) => `${displayPath(file)}#${pointerOf(tokens)}`;
+  let aliasHops = 0;
 
   const where = (currentFile: string, tokens: Array<string | number>) => ({
     file: displayPath(currentFile),
@@ -188,22 +192,40 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     const pointerTokens = parsePointer(fragment);
     const named = namedEntry(pointerTokens, targetFile !== rootFile);
+    // A schema inside another (`#/components/schemas/Payload/properties/fee`) that only refers on is what it refers
+    // to: the reference goes on from there, so the schema keeps the one name it has.
+    if (!named && isAlias(value)) {
+      if (aliasHops > MAX_ALIAS_HOPS) {
+        problems.push({ ...here, message: `$ref "${ref}" starts a chain of more than ${MAX_ALIAS_HOPS} references` });
+        return ref;
+      }
+      aliasHops++;
+      try {
+        return rewriteRef(value.$ref, targetFile, pointerTokens, contextKind);
+      } finally {
+        aliasHops--;
+      }
+    }
     const stem = basename(targetFile).replace(/\.json$/i, '');
     const kind = named?.kind ?? contextKind;
-    let name = named?.name ?? pointerTokens.at(-1) ?? stem;
+    let name = named?.name ?? pathName(pointerTokens) ?? stem;
     const registry = components[kind];
     const existing = registry.get(name);
-    if (existing && named) {
+    // A document's own component that is only a reference to an entry of the same name elsewhere (`FELT: {"$ref":
+    // "./api.json#/components/schemas/FELT"}`) is that entry: the entry takes its place.
+    const aliasOfThis = existing !== undefined && existing.origin === pointerOrigin(currentFile, tokens);
+    if (existing && named && !aliasOfThis) {
       problems.push({
         ...here,
         message: `component name "${name}" is defined twice: ${existing.origin} and ${origin}`,
       });
       return `#/components/${kind}/${escapePointerToken(name)}`;
     }
-    // A definition reached by its path (`schemas.json#/definitions/Id`) takes its last token as its name; when that is
-    // taken, the file's stem goes in front (`schemas_Id`), so two files' `Id`s stay two components.
-    if (existing) name = `${stem}_${name}`;
-    if (registry.has(name)) {
+    // A schema reached by its path takes the path's names (`schemas.json#/definitions/Id` is `Id`,
+    // `#/components/schemas/Payload/properties/fee` is `Payload_fee`); when that is taken, the file's stem goes in
+    // front (`schemas_Id`), so two files' `Id`s stay two components.
+    if (existing && !aliasOfThis) name = `${stem}_${name}`;
+    if (registry.has(name) && !aliasOfThis) {
       problems.push({
         ...here,
         message: `component name "${name}" is defined twice: ${registry.get(name)!.origin} and ${origin}`,
@@ -273,4 +295,21 @@ function namedEntry(tokens: string[], inOtherFile: boolean): Target | undefined 
     return { kind: tokens[1], name: tokens[2]! };
   if (inOtherFile && tokens.length === 2 && isKind(tokens[0])) return { kind: tokens[0], name: tokens[1]! };
   return undefined;
+}
+
+/** More hops than any document needs; a longer chain is a cycle of references to references. */
+const MAX_ALIAS_HOPS = 64;
+
+/** A schema that is only a reference (`{"$ref": "..."}`): another name for what it refers to. */
+function isAlias(value: Json): value is { $ref: string } {
+  return isObject(value) && typeof value.$ref === 'string' && Object.keys(value).length === 1;
+}
+
+/** Keywords that only hold schemas by name or position; the path's other tokens name the schema. */
+const CONTAINERS = new Set(['components', ...COMPONENT_KINDS, 'properties', 'definitions', '$defs']);
+
+/** The name of a schema reached by a path (`Payload/properties/fee` -> `Payload_fee`); none for an empty path. */
+function pathName(tokens: string[]): string | undefined {
+  const named = tokens.filter((token) => !CONTAINERS.has(token));
+  return named.length > 0 ? named.join('_') : tokens.at(-1);
 }

@@ -8,11 +8,11 @@ import { bundleDocument } from './bundle.ts';
 import { type BundledDocument, locate } from '../common/document.ts';
 import { checkDocument, checkMethod } from './meta-schema.ts';
 import { displayPath, readJsonFile } from './read.ts';
-import { checkRules } from './rules.ts';
+import { type ExampleAdvice, checkRules } from './rules.ts';
 import { SpecError, type SpecProblem } from '../common/problems.ts';
 import { profileOf } from './profile.ts';
 
-export type { BundledDocument } from '../common/document.ts';
+export type { BundledDocument, ExampleAdvice } from '../common/document.ts';
 export { SpecError, type SpecProblem } from '../common/problems.ts';
 export { CONFIG_FILE, type Profile } from './profile.ts';
 
@@ -20,15 +20,19 @@ export function loadSpec(files: string[]): BundledDocument[] {
   const problems: SpecProblem[] = [];
   const bundles: BundledDocument[] = [];
   for (const file of files) {
-    try {
-      const profile = profileOf(file);
-      bundles.push({ ...bundleDocument(file), ...(profile ? { profile } : {}) });
-    } catch (error) {
-      if (!(error instanceof SpecError)) throw error;
-      problems.push(...error.problems);
-    }
+    problems.push(
+      ...guarded(file, () => {
+        const profile = profileOf(file);
+        bundles.push({ ...bundleDocument(file), ...(profile ? { profile } : {}) });
+        return [];
+      }),
+    );
   }
-  for (const bundle of bundles) problems.push(...checkBundle(bundle));
+  for (const bundle of bundles) {
+    const advice: ExampleAdvice[] = [];
+    problems.push(...guarded(bundle.file, () => checkBundle(bundle, advice)));
+    if (advice.length > 0) withoutExamples(bundle, advice);
+  }
 
   const owners = new Map<string, string>();
   for (const bundle of bundles) {
@@ -59,6 +63,25 @@ export function loadSpec(files: string[]): BundledDocument[] {
   return bundles;
 }
 
+/**
+ * Runs one step of loading `file`: its problems, or a fault of the toolkit's own turned into one problem naming the
+ * file (a document must never crash the loader, nor print a stack trace: `--debug` shows it, see cli.ts).
+ */
+function guarded(file: string, step: () => SpecProblem[]): SpecProblem[] {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof SpecError) return error.problems;
+    return [{ file: displayPath(file), pointer: '', message: internalMessage(error) }];
+  }
+}
+
+/** The one wording of a loader fault; the stack goes to `--debug` only. */
+export function internalMessage(error: unknown): string {
+  if (process.env.AVALANCHE_OPENRPC_DEBUG && error instanceof Error && error.stack) console.error(error.stack);
+  return `the toolkit could not read this document (${error instanceof Error ? error.message : String(error)}); run with --debug for details`;
+}
+
 /** A file several documents share (a broken components file) is reported once, not once per document. */
 function unique(problems: SpecProblem[]): SpecProblem[] {
   const seen = new Set<string>();
@@ -68,20 +91,36 @@ function unique(problems: SpecProblem[]): SpecProblem[] {
   });
 }
 
-function checkBundle(bundle: BundledDocument): SpecProblem[] {
+/**
+ * Leaves the examples `advice` is about out of the bundle, so the docs, the published document and the example mock
+ * never show them as what the API answers; the advice stays with the bundle for the CLI to print.
+ */
+function withoutExamples(bundle: BundledDocument, advice: ExampleAdvice[]): void {
+  const methods = bundle.document.methods as Array<{ examples?: unknown[] }>;
+  const dropped = new Set(advice.map((a) => `${a.methodIndex}/${a.exampleIndex}`));
+  methods.forEach((method, m) => {
+    if (Array.isArray(method.examples)) method.examples = method.examples.filter((_, x) => !dropped.has(`${m}/${x}`));
+  });
+  bundle.advice = advice;
+}
+
+function checkBundle(bundle: BundledDocument, advice: ExampleAdvice[]): SpecProblem[] {
   const problems: SpecProblem[] = [];
-  const written = readJsonFile(bundle.file) as { methods?: unknown };
-  for (const p of checkDocument(written)) problems.push({ file: bundle.file, pointer: p.pointer, message: p.message });
+  const written = readJsonFile(bundle.file) as { openrpc?: unknown };
+  const options = { relativeUrls: bundle.profile !== 'avalanche' };
+  for (const p of checkDocument(written, options))
+    problems.push({ file: bundle.file, pointer: p.pointer, message: p.message });
   const methodFiles = new Set(bundle.sources.filter((s) => s.pointer === '' && s.bundled.startsWith('/methods/')));
+  const version = typeof written.openrpc === 'string' ? written.openrpc : undefined;
   for (const source of methodFiles) {
-    for (const p of checkMethod(readJsonFile(source.file)))
+    for (const p of checkMethod(readJsonFile(source.file), { ...options, ...(version ? { version } : {}) }))
       problems.push({ file: source.file, pointer: p.pointer, message: p.message });
   }
   if (problems.length > 0) return problems;
-  for (const p of checkDocument(bundle.document))
+  for (const p of checkDocument(bundle.document, options))
     problems.push({ ...locate(bundle, p.pointer), message: `${p.message} (bundled)` });
   if (problems.length > 0) return problems;
-  return checkRules(bundle, bundle.profile);
+  return checkRules(bundle, bundle.profile, advice);
 }
 
 export { displayPath };

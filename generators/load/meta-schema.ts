@@ -1,13 +1,18 @@
 /** Validation against the OpenRPC meta-schema, as published in @open-rpc/meta-schema. */
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv, describeAjvError } from './ajv.ts';
+import { createAjv, describeAjvError, rebase } from './ajv.ts';
+import { type CheckBranch, rootCauses } from './causes.ts';
 import { resolvePointer } from '../common/problems.ts';
 
-// Both packages ship their schema as a CommonJS value whose .d.ts declares only types.
+// The packages ship their schemas as CommonJS values or plain JSON whose .d.ts declares only types.
 const require = createRequire(import.meta.url);
-const openrpcDocument = (require('@open-rpc/meta-schema') as { openrpcDocument: Record<string, unknown> })
-  .openrpcDocument;
+/** OpenRPC 1.3.x and earlier as @open-rpc/meta-schema publishes it; 1.4.x from the spec's own package. */
+const OPENRPC_SCHEMAS = {
+  '1.3': () => (require('@open-rpc/meta-schema') as { openrpcDocument: Record<string, unknown> }).openrpcDocument,
+  '1.4': () => require('@open-rpc/spec/1_4/schema.json') as Record<string, unknown>,
+};
+type SpecVersion = keyof typeof OPENRPC_SCHEMAS;
 const jsonSchemaMetaSchema = (require('@json-schema-tools/meta-schema') as { jsonSchema: Record<string, unknown> })
   .jsonSchema;
 const META_ID = 'https://meta.open-rpc.org/';
@@ -17,23 +22,24 @@ const META_ID = 'https://meta.open-rpc.org/';
  * spelt with and without a trailing slash. Folding that one in under `definitions` makes the whole thing one
  * offline, self-contained draft-07 schema.
  */
-function selfContainedMetaSchema(): Record<string, unknown> {
+function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> {
   const {
     $schema: _a,
     $id: _b,
     definitions: jsonDefinitions,
     ...jsonRoot
   } = jsonSchemaMetaSchema as unknown as Record<string, Record<string, unknown>>;
-  const { $schema: _c, ...openrpc } = openrpcDocument as Record<string, Record<string, unknown>>;
+  const { $schema: _c, $id: _d, ...openrpc } = OPENRPC_SCHEMAS[version]() as Record<string, Record<string, unknown>>;
   type Definition = Record<string, unknown> & { properties?: Record<string, unknown> };
   const definitions: Record<string, Definition> = { ...openrpc.definitions, ...jsonDefinitions, JSONSchema: jsonRoot };
   // The meta-schema admits no extension on an error object; the toolkit reads one there, `x-error-name` (the name
   // generated code gives the error), which the published documents leave out (generators/shared/published.ts).
-  const errorObject = definitions.errorObject!;
-  definitions.errorObject = {
-    ...errorObject,
-    properties: { ...errorObject.properties, 'x-error-name': { type: 'string' } },
-  };
+  const errorObject = definitions.errorObject;
+  if (errorObject)
+    definitions.errorObject = {
+      ...errorObject,
+      properties: { ...errorObject.properties, 'x-error-name': { type: 'string' } },
+    };
   const merged = { ...openrpc, definitions };
   const text = JSON.stringify(merged)
     .replaceAll('"$ref":"#"', '"$ref":"#/definitions/JSONSchema"')
@@ -42,33 +48,61 @@ function selfContainedMetaSchema(): Record<string, unknown> {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-let compiled: { document: ValidateFunction; method: ValidateFunction } | undefined;
+interface Validators {
+  document: ValidateFunction;
+  method: ValidateFunction;
+  branch: CheckBranch;
+}
+const compiled = new Map<string, Validators>();
 
-function validators() {
-  if (!compiled) {
+/**
+ * The validators of one OpenRPC version. `relativeUrls`: the OpenRPC text lets a server URL be relative to where the
+ * document is served (and an external doc be a link beside it), which the published schemas' `format: uri` refuses;
+ * the avalanche profile asks for absolute URLs, so its base URL is known.
+ */
+function validators(version: SpecVersion, relativeUrls: boolean): Validators {
+  const key = `${version}:${relativeUrls}`;
+  let found = compiled.get(key);
+  if (!found) {
     // Compiled on every run to check a few dozen documents: compiling fast counts more than validating fast, and the
     // meta-schema, a published one, need not be checked against draft-07 first.
     const ajv = createAjv({
       strict: false,
       allErrors: true,
+      verbose: true,
       validateSchema: false,
       inlineRefs: false,
       code: { optimize: false },
     });
     // Server URLs may hold OpenRPC server variables (`{blockchainID}`); the URI they stand for is checked with the
-    // variables as plain text, so `{baseUrl}/ext/...` (no scheme) still fails as it does in other OpenRPC tools.
-    const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: { uri: (value: string) => boolean } };
+    // variables as plain text, so `{baseUrl}/ext/...` (no scheme) fails where absolute URLs are asked for.
+    const { fullFormats } = require('ajv-formats/dist/formats') as {
+      fullFormats: { uri: (value: string) => boolean; 'uri-reference': RegExp };
+    };
+    const check = relativeUrls ? (value: string) => fullFormats['uri-reference'].test(value) : fullFormats.uri;
     ajv.addFormat('uri', {
       type: 'string',
-      validate: (value: string) => fullFormats.uri(value.replace(/\{([A-Za-z0-9_]+)\}/g, '$1')),
+      validate: (value: string) => check(value.replace(/\{([A-Za-z0-9_]+)\}/g, '$1')),
     });
-    ajv.addSchema(selfContainedMetaSchema(), META_ID);
-    compiled = {
+    ajv.addSchema(selfContainedMetaSchema(version), META_ID);
+    const branches = new WeakMap<object, ValidateFunction>();
+    found = {
       document: ajv.getSchema(META_ID)!,
       method: ajv.compile({ $ref: `${META_ID}#/definitions/methodObject` }),
+      // A `oneOf` branch as written refers into the meta-schema (`#/definitions/methodObject`).
+      branch: (branch, value) => {
+        if (branch === null || typeof branch !== 'object') return [];
+        let validate = branches.get(branch);
+        if (!validate) {
+          validate = ajv.compile(rebase(branch, META_ID) as object);
+          branches.set(branch, validate);
+        }
+        return validate(value) ? [] : [...(validate.errors ?? [])];
+      },
     };
+    compiled.set(key, found);
   }
-  return compiled;
+  return found;
 }
 
 export interface MetaSchemaProblem {
@@ -77,19 +111,24 @@ export interface MetaSchemaProblem {
 }
 
 /**
- * `oneOf` branches (method or reference, schema or reference) make ajv report every branch's failures; the deepest
- * errors are the ones that say what is wrong. A pointer gets one line: an unknown `type` says which one was meant,
- * and a combinator's own line (`must match a schema in anyOf`) is dropped when its branches said more.
+ * Every problem, each by its root cause: a `oneOf` (method or reference, schema or reference) is reduced to the branch
+ * the value came closest to (causes.ts), and a line that only sums up failures found deeper in the same value is
+ * dropped. One line per pointer and message, in document order; an unknown `type` says which one was meant.
  */
-function deepest(errors: ErrorObject[] | null | undefined, document: unknown): MetaSchemaProblem[] {
+function problemsOf(
+  errors: ErrorObject[] | null | undefined,
+  document: unknown,
+  branch: CheckBranch,
+): MetaSchemaProblem[] {
   if (!errors?.length) return [];
-  const depth = (e: ErrorObject) => e.instancePath.split('/').length;
-  const max = Math.max(...errors.map(depth));
-  const atMax = errors.filter((e) => depth(e) === max);
+  const causes = rootCauses(errors, branch);
+  const below = (e: ErrorObject) =>
+    causes.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`));
+  const kept = causes.filter((e) => !below(e) || e.keyword === 'required' || e.keyword === 'additionalProperties');
   const byPointer = new Map<string, ErrorObject[]>();
-  for (const e of atMax) byPointer.set(e.instancePath, [...(byPointer.get(e.instancePath) ?? []), e]);
+  for (const e of kept) byPointer.set(e.instancePath, [...(byPointer.get(e.instancePath) ?? []), e]);
   const problems: MetaSchemaProblem[] = [];
-  for (const [pointer, group] of byPointer) {
+  for (const [pointer, group] of [...byPointer].sort(([a], [b]) => comparePointers(a, b))) {
     const value = resolvePointer(document, pointer).value;
     const allowed = group.find((e) => e.keyword === 'enum')?.params.allowedValues as unknown[] | undefined;
     if (pointer.endsWith('/type') && typeof value === 'string' && allowed) {
@@ -113,6 +152,19 @@ function deepest(errors: ErrorObject[] | null | undefined, document: unknown): M
   return problems;
 }
 
+/** Document order: array indexes compare as numbers (`/methods/2` before `/methods/10`). */
+function comparePointers(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] === y[i]) continue;
+    const [m, n] = [Number(x[i]), Number(y[i])];
+    if (Number.isInteger(m) && Number.isInteger(n)) return m - n;
+    return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
 /** The allowed word within two edits of `word`, if any. */
 function suggestion(word: string, allowed: string[]): string | undefined {
   const distance = (a: string, b: string): number => {
@@ -131,21 +183,30 @@ function suggestion(word: string, allowed: string[]): string | undefined {
   return best && best.d <= 2 ? best.candidate : undefined;
 }
 
-/** OpenRPC 1.4 only adds to 1.3, and the published meta-schema stops at 1.3.2: a 1.4 document is checked as 1.3.2. */
-const asPublished = (document: unknown): unknown => {
+/** The meta-schema a document declares: 1.4.x has its own; anything else is checked as 1.3.2 and earlier are. */
+const versionOf = (document: unknown): SpecVersion => {
   const version = (document as { openrpc?: unknown } | null)?.openrpc;
-  return typeof version === 'string' && /^1\.4\.\d+$/.test(version)
-    ? { ...(document as object), openrpc: '1.3.2' }
-    : document;
+  return typeof version === 'string' && /^1\.4\./.test(version) ? '1.4' : '1.3';
 };
 
-export function checkDocument(written: unknown): MetaSchemaProblem[] {
-  const document = asPublished(written);
-  const validate = validators().document;
-  return validate(document) ? [] : deepest(validate.errors, document);
+export interface MetaSchemaOptions {
+  /** Relative server and external-doc URLs, which the OpenRPC text allows (the avalanche profile does not). */
+  relativeUrls?: boolean;
 }
 
-export function checkMethod(method: unknown): MetaSchemaProblem[] {
-  const validate = validators().method;
-  return validate(method) ? [] : deepest(validate.errors, method);
+export function checkDocument(document: unknown, options: MetaSchemaOptions = {}): MetaSchemaProblem[] {
+  const { document: validate, branch } = validators(versionOf(document), options.relativeUrls ?? true);
+  return validate(document) ? [] : problemsOf(validate.errors, document, branch);
+}
+
+/** A method file, checked by the rules of the document that lists it. */
+export function checkMethod(
+  method: unknown,
+  options: MetaSchemaOptions & { version?: string } = {},
+): MetaSchemaProblem[] {
+  const { method: validate, branch } = validators(
+    versionOf({ openrpc: options.version }),
+    options.relativeUrls ?? true,
+  );
+  return validate(method) ? [] : problemsOf(validate.errors, method, branch);
 }

@@ -14,6 +14,18 @@ export { PROFILES, type Profile };
 
 export const CONFIG_FILE = 'openrpc.config.json';
 
+/**
+ * The folder a document's `$ref`s may read from: the nearest folder at or above the document's own that holds an
+ * `openrpc.config.json` (a spec tree, e.g. `openrpc/`, whose sub-folders share its files, such as a vendored
+ * document), else the document's own folder.
+ */
+export function specRoot(documentFolder: string): string {
+  for (let folder = documentFolder; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, CONFIG_FILE))) return folder;
+    if (dirname(folder) === folder) return documentFolder;
+  }
+}
+
 /** The profile the folder of `documentFile` opts into, or undefined for plain OpenRPC. */
 export function profileOf(documentFile: string): Profile | undefined {
   const config = join(dirname(documentFile), CONFIG_FILE);

@@ -6,9 +6,11 @@
  * version/deprecation extensions.
  */
 import type { Ajv, ValidateFunction } from 'ajv';
-import { createAjv, describeAjvError } from './ajv.ts';
+import { createAjv, describeAjvError, rebase } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
-import { type BundledDocument, locate } from '../common/document.ts';
+import { type BundledDocument, type ExampleAdvice, locate } from '../common/document.ts';
+
+export type { ExampleAdvice } from '../common/document.ts';
 import { deref } from '../common/json.ts';
 import { type SpecProblem, pointerOf, resolvePointer } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
@@ -23,11 +25,20 @@ const ERROR_NAME = /^[A-Z][A-Za-z0-9]*$/;
 export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
 const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
 
-export function checkRules(bundle: BundledDocument, profile: Profile | undefined): SpecProblem[] {
+type Report = (bundledPointer: string, message: string) => void;
+
+/**
+ * The document's problems. Outside the avalanche profile an example that does not validate is not one: it goes to
+ * `advice` instead (all of its faults, each with file and pointer).
+ */
+export function checkRules(
+  bundle: BundledDocument,
+  profile: Profile | undefined,
+  advice: ExampleAdvice[] = [],
+): SpecProblem[] {
   const avalanche = profile === 'avalanche';
   const problems: SpecProblem[] = [];
-  const report = (bundledPointer: string, message: string) =>
-    problems.push({ ...locate(bundle, bundledPointer), message });
+  const report: Report = (bundledPointer, message) => problems.push({ ...locate(bundle, bundledPointer), message });
   const document = bundle.document;
   const docId = `openrpc:${bundle.name}`;
   // Each compiled schema runs on a few examples only, so compiling fast is what counts: the code is not optimised.
@@ -41,10 +52,12 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     code: { optimize: false },
     ...(avalanche ? {} : { strict: false, logger: false }),
   });
-  // Schemas are compiled where they sit in the document, so their `#/components/...` refs resolve; the document's own
-  // top-level members are not schema keywords, so strict mode is told to skip them.
-  for (const keyword of Object.keys(document)) ajv.addKeyword({ keyword });
-  ajv.addSchema(document, docId);
+  // Schemas are compiled where they sit in the document, so their `#/components/...` and `#/methods/...` refs
+  // resolve. Only those two members are handed to ajv: any other top-level member (`$schema`, `$id`, `x-...`) would
+  // be read as a keyword or an identifier of the schema, and they hold no schema anyway.
+  ajv.addKeyword({ keyword: 'components' });
+  ajv.addKeyword({ keyword: 'methods' });
+  ajv.addSchema({ components: document.components ?? {}, methods: document.methods ?? [] }, docId);
 
   const compiled = new Map<string, ValidateFunction | undefined>();
   const compile = (pointer: string) => {
@@ -80,7 +93,7 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     }
     return validate(value) ? [] : [...(validate.errors ?? [])];
   };
-  const validateValue = (schemaPointer: string, value: unknown, valuePointer: string) => {
+  const validateValue = (schemaPointer: string, value: unknown, valuePointer: string, to: Report = report) => {
     const validate = compile(schemaPointer);
     if (validate && !validate(value)) {
       const seen = new Set<string>();
@@ -88,7 +101,7 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
         const line = `${error.instancePath}\u0000${describeAjvError(error)}`;
         if (seen.has(line)) continue;
         seen.add(line);
-        report(valuePointer + error.instancePath, describeAjvError(error));
+        to(valuePointer + error.instancePath, describeAjvError(error));
       }
     }
   };
@@ -159,6 +172,10 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     const examples = Array.isArray(method.examples) ? method.examples : [];
     if (avalanche && examples.length === 0) report(at(), `method "${name}" needs at least one example`);
     examples.forEach((entry, x) => {
+      const reportExample: Report = avalanche
+        ? report
+        : (bundledPointer, message) =>
+            advice.push({ ...locate(bundle, bundledPointer), message, method: name, methodIndex: m, exampleIndex: x });
       const { node, pointer } = deref(document, entry);
       const example = (node ?? {}) as Json;
       const base = pointer ?? at('examples', x);
@@ -169,23 +186,26 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
         const declared =
           params.find(({ param }) => param.name === exampleParam.name) ?? (avalanche ? undefined : params[p]);
         if (!declared)
-          report(`${base}/params/${p}`, `example param "${String(exampleParam.name)}" is not a param of ${name}`);
+          reportExample(
+            `${base}/params/${p}`,
+            `example param "${String(exampleParam.name)}" is not a param of ${name}`,
+          );
         else if ('value' in exampleParam)
-          validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`);
+          validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`, reportExample);
       });
       for (const { param } of params) {
         const present = given.some(
           (g, i) => isObject(g) && (g.name === param.name || (!avalanche && params[i]?.param === param)),
         );
         if (param.required === true && !present)
-          report(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
+          reportExample(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
       }
       const exampleResult = deref(document, example.result).node;
       if (isObject(result.node)) {
         // Standard OpenRPC lets an example leave its result out (a notification) or give it by `externalValue`.
         if (!isObject(exampleResult) || !('value' in exampleResult)) {
           if (avalanche) report(base, 'example needs a result value');
-        } else validateValue(`${resultPointer}/schema`, exampleResult.value, `${base}/result/value`);
+        } else validateValue(`${resultPointer}/schema`, exampleResult.value, `${base}/result/value`, reportExample);
       }
     });
 
@@ -279,16 +299,4 @@ function checkPagination(
           report(at('x-pagination', key), `x-pagination.${key} "${String(p[key])}" is not a param of the method`);
     }
   }
-}
-
-/** A copy of `schema` whose document-local refs (`#/components/...`) name the document `docId`. */
-function rebase(schema: unknown, docId: string): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => rebase(item, docId));
-  if (!isObject(schema)) return schema;
-  return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${docId}${value}` : rebase(value, docId),
-    ]),
-  );
 }

@@ -14,6 +14,9 @@ import {
   clientOptionsName,
   endpointTypeName,
   methodTypeNames,
+  mixesNamespaces,
+  namespaceNames,
+  resultIsComponent,
   schemaTypeName,
   serverNames,
   titleTypeName,
@@ -47,10 +50,14 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
   const avalanche = bundles.length > 0 && bundles.every((bundle) => bundle.profile === 'avalanche');
   const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, avalanche));
   if (names.collisions.length > 0) throw new SpecError(names.collisions);
+  const advice = bundles.flatMap((bundle) =>
+    (bundle.advice ?? []).map(({ method, file, pointer, message }) => ({ method, file, pointer, message })),
+  );
   return {
     endpoints,
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
     ...(avalanche ? { profile: 'avalanche' as const } : {}),
+    ...(advice.length > 0 ? { advice } : {}),
   };
 }
 
@@ -79,7 +86,9 @@ function buildEndpoint(
   const componentSchemas = (components.schemas ?? {}) as Record<string, JsonSchema>;
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schema;
   const invalidArgument = ((components.errors ?? {}) as Record<string, Obj>).InvalidArgument?.message;
-  const methods = ((doc.methods ?? []) as Obj[]).map((method, index) => buildMethod(doc, method, index));
+  const rawMethods = (doc.methods ?? []) as Obj[];
+  const namespaced = mixesNamespaces(rawMethods.map((method) => str(method.name)));
+  const methods = rawMethods.map((method, index) => buildMethod(doc, method, index, namespaced));
   claimNames(bundle, typeName, methods, names, titledTypes);
   return {
     name: bundle.name,
@@ -104,10 +113,11 @@ function buildEndpoint(
   };
 }
 
-function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
+function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean): MethodModel {
   const name = str(method.name);
   const service = name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
-  const shortName = clientMethodName(name);
+  const shortName = clientMethodName(name, namespaced);
+  const namespace = namespaced ? namespaceNames(name) : undefined;
   const typeNames = methodTypeNames(name);
   const params: ParamModel[] = ((method.params ?? []) as unknown[]).map((entry) => {
     const param = deref(doc, entry).node as Obj;
@@ -146,6 +156,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     name,
     service,
     shortName,
+    ...(namespace ? { namespace } : {}),
     summary: str(method.summary),
     description: str(method.description),
     params,
@@ -258,7 +269,8 @@ function claimNames(
     const where = at(`/methods/${method.index}/name`);
     const identity = `method:${method.name}`;
     names.claim(method.typeNames.params, { identity, what: `the params of ${method.name}`, ...where });
-    names.claim(method.typeNames.result, { identity, what: `the result of ${method.name}`, ...where });
+    if (!resultIsComponent(method))
+      names.claim(method.typeNames.result, { identity, what: `the result of ${method.name}`, ...where });
     const raw = (doc.methods as Obj[])[method.index]!;
     ((raw.params ?? []) as unknown[]).forEach((entry, p) => {
       const pointer = deref(doc, entry).pointer ?? `/methods/${method.index}/params/${p}`;
@@ -288,6 +300,28 @@ function claimNames(
       });
     }
     methodOwners.set(method.shortName, method.name);
+  }
+  // A namespace is a property of the client beside its methods; two methods of one namespace need two members.
+  const members = new Map<string, string>();
+  for (const method of methods) {
+    if (!method.namespace) continue;
+    const where = at(`/methods/${method.index}/name`);
+    const { property, member } = method.namespace;
+    const owner = methodOwners.get(property);
+    if (RESERVED_METHOD_NAMES.has(property) || owner)
+      names.collisions.push({
+        ...where,
+        message:
+          `the namespace of method "${method.name}" would become ${client}.${property}, ` +
+          `a name ${owner ? `the method ${owner} takes` : 'the client class needs for itself'}`,
+      });
+    const key = `${property}.${member}`;
+    if (members.has(key))
+      names.collisions.push({
+        ...where,
+        message: `${client}.${key} would stand for both ${members.get(key)} and ${method.name}`,
+      });
+    members.set(key, method.name);
   }
 }
 

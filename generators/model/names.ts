@@ -4,46 +4,86 @@
  * name stop generation with both sources named: a numbered or hashed name never reaches users.
  *
  * The rule, for names in any style the field writes (`platform.getHeight`, `eth_getBalance`, `get_versions`, `Pet`,
- * `BLOCK_ID`, `starknet_getBlockWithTxs`):
- * - words are split at every character that is not a letter or digit; a word keeps its own capitals (`getBalance`
- *   stays `GetBalance`), except in an all-capitals name with separators (`BLOCK_ID`), whose words are capitalised
- *   (`BlockId`);
+ * `BLOCK_ID`, `starknet_getBlockWithTxs`), and for any other string a document may hold (`получить`, `😀`, `-`):
+ * - words are split at every ASCII character that is not a letter or digit and at white space; a symbol beyond ASCII
+ *   (`😀`) is a word of its own, spelt by its code point (`u1F600`); a word keeps its own capitals
+ *   (`getBalance` stays `GetBalance`), except in an all-capitals name with separators (`BLOCK_ID`), whose words are
+ *   capitalised (`BlockId`); letters of other scripts stay as they are (`получить`, `ПолучитьParams`);
+ * - a name without a single word is spelt by its characters' code points, `u` and hex each (`-` -> `u2D`), and a name that would start with a digit gets a `_` in front (`42` -> `_42`), so every
+ *   name becomes an identifier, the same one on every run;
  * - a type name is the words in PascalCase (`eth_getBalance` -> `EthGetBalanceParams`); a component schema whose name
  *   is already a TypeScript identifier and not SCREAMING_SNAKE keeps it (`Uint64`, `NodeID`, `Pet`);
- * - a client method is the part after the first `.` when the wire name has one (`platform.getHeight` -> `getHeight`,
- *   the endpoint being the namespace), else the whole wire name in camelCase (`eth_getBalance` -> `ethGetBalance`,
- *   `get_versions` -> `getVersions`);
+ * - a client method is the part after the first `.` when the wire name has one and every dotted name of the document
+ *   shares that namespace (`platform.getHeight` -> `getHeight`, the endpoint being the namespace), else the whole wire
+ *   name in camelCase: a document whose names carry several namespaces keeps them (`fraud.Subscribe` ->
+ *   `fraudSubscribe`, `header.Subscribe` -> `headerSubscribe`, `rpc.discover` beside them -> `rpcDiscover`), as do
+ *   prefixes (`eth_getBalance` -> `ethGetBalance`, `get_versions` -> `getVersions`); such a document's client also
+ *   has one property per namespace, each method under it by its own name in camelCase (`client.fraud.subscribe()`,
+ *   `client.header.subscribe()`);
  * - the wire name is never changed: it is what the client sends and the server routes.
  */
 import { runtimeExports, runtimeModules } from './runtime-names.ts';
+import { componentName } from './schema-walk.ts';
 
 const SCREAMING_SNAKE = /^[A-Z0-9]+([^A-Za-z0-9]+[A-Z0-9]+)+$/;
+/** A word: letters and digits of any script, with the marks that belong to them. */
+const WORD = /[\p{L}\p{Nd}][\p{L}\p{Nd}\p{Mn}\p{Mc}]*|[^\p{L}\p{Nd}\x00-\x7F\s]/gu;
+const codePoint = (char: string) => `u${char.codePointAt(0)!.toString(16).toUpperCase()}`;
 
 function words(text: string): string[] {
-  const parts = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  // A symbol that is no separator (`😀`) is a word of its own, spelt by its code point.
+  const parts = (text.match(WORD) ?? []).map((word) => (/^[\p{L}\p{Nd}]/u.test(word) ? word : codePoint(word)));
+  if (parts.length === 0) return [...text].map(codePoint);
   return SCREAMING_SNAKE.test(text) ? parts.map((word) => word.toLowerCase()) : parts;
 }
 
+/** An identifier may not start with a digit. */
+const startable = (name: string): string => (/^[\p{ID_Start}_$]/u.test(name) ? name : `_${name}`);
+
 export function pascalCase(text: string): string {
-  return words(text)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join('');
+  return startable(
+    words(text)
+      .map((word) => word[0]!.toUpperCase() + word.slice(1))
+      .join(''),
+  );
 }
 
 function camelCase(text: string): string {
-  const pascal = pascalCase(text);
-  const [first = ''] = words(text);
+  const parts = words(text);
+  const pascal = parts.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+  const [first = ''] = parts;
   // A leading all-capitals word stays as written only when it is the whole name (`ID`); `ETH_call` -> `ethCall`.
-  return /^[A-Z0-9]+$/.test(first) && pascal.length > first.length
-    ? first.toLowerCase() + pascal.slice(first.length)
-    : pascal[0]!.toLowerCase() + pascal.slice(1);
+  return startable(
+    /^[A-Z0-9]+$/.test(first) && pascal.length > first.length
+      ? first.toLowerCase() + pascal.slice(first.length)
+      : pascal.slice(0, 1).toLowerCase() + pascal.slice(1),
+  );
 }
 
-/** The client method (and server handler key) for a wire method name. */
-export function clientMethodName(wireName: string): string {
+/**
+ * The client method (and server handler key) for a wire method name; `namespaced`: the document's dotted names carry
+ * several namespaces (see `mixesNamespaces`), which then stay in the names.
+ */
+export function clientMethodName(wireName: string, namespaced = false): string {
   const dot = wireName.indexOf('.');
-  const local = dot >= 0 ? wireName.slice(dot + 1) : wireName;
+  const local = dot >= 0 && !namespaced ? wireName.slice(dot + 1) : wireName;
   return IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local);
+}
+
+/**
+ * Where a method of a namespaced document also sits on the client: `fraud.Subscribe` is `client.fraud.subscribe()`
+ * (beside `client.fraudSubscribe()`, the name errors and wire tables use); each namespace is one property.
+ */
+export function namespaceNames(wireName: string): { property: string; member: string } | undefined {
+  const dot = wireName.indexOf('.');
+  if (dot < 0) return undefined;
+  return { property: camelCase(wireName.slice(0, dot)), member: camelCase(wireName.slice(dot + 1)) };
+}
+
+/** Whether a document's dotted method names carry more than one namespace (`fraud.Subscribe`, `header.Subscribe`). */
+export function mixesNamespaces(wireNames: string[]): boolean {
+  const namespaces = new Set(wireNames.filter((name) => name.includes('.')).map((name) => name.split('.')[0]));
+  return namespaces.size > 1;
 }
 
 export function endpointTypeName(endpointName: string): string {
@@ -85,12 +125,33 @@ export function methodTypeNames(methodName: string): { params: string; result: s
 }
 
 /**
+ * A method whose result is a shared schema named like its result type (`txpool_contentFrom` returning
+ * `TxpoolContentFromResult`): that schema is the result type, not a second thing of the same name.
+ */
+export function resultIsComponent(method: {
+  typeNames: { result: string };
+  result?: { schema: Record<string, unknown> } | undefined;
+}): boolean {
+  const schema = method.result?.schema;
+  if (!schema || Object.keys(schema).length !== 1) return false;
+  const name = componentName(schema.$ref);
+  return name !== undefined && schemaTypeName(name) === method.typeNames.result;
+}
+
+/**
  * The server package's checks and writer of a method: `validatePlatformGetHeightParams`,
  * `writePlatformGetHeightResult`.
  */
 export function validatorNames(methodName: string): { params: string; result: string; writer: string } {
   const types = methodTypeNames(methodName);
-  return { params: `validate${types.params}`, result: `validate${types.result}`, writer: `write${types.result}` };
+  // ajv's standalone code takes ASCII export names only: a letter beyond ASCII is spelt by its code point there
+  // (`validateПолучитьParams` -> `validateu41Fu43Eu43B...Params`), an internal name of the server package.
+  const ascii = (name: string) => name.replace(/[^\x00-\x7F]/gu, codePoint);
+  return {
+    params: `validate${ascii(types.params)}`,
+    result: `validate${ascii(types.result)}`,
+    writer: `write${ascii(types.result)}`,
+  };
 }
 
 /** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
@@ -108,7 +169,8 @@ export function titleTypeName(title: string): string {
   return pascalCase(title);
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** A TypeScript identifier, in any script (`получить`). */
+const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
 const TYPE_KEYWORDS = new Set([
   'any',
   'unknown',

@@ -18,6 +18,11 @@ export interface SpecModel {
    * runs the node's release, discovery and coherence rows. Absent for plain OpenRPC, or a mix of both.
    */
   profile?: 'avalanche';
+  /**
+   * Examples of foreign documents that do not validate against their own schemas, one entry per fault, each naming
+   * the method, file, pointer and rule: the generators never see those examples (load/index.ts). Absent when none.
+   */
+  advice?: Array<{ method: string; file: string; pointer: string; message: string }>;
 }
 
 export interface ServerVariable {
@@ -121,6 +126,8 @@ export interface MethodModel {
   service: string;
   /** The generated client method's name and server handler key (names.ts), e.g. `getHeight`, `ethGetBalance`. */
   shortName: string;
+  /** In a document whose names carry several namespaces: the client property and member (`client.fraud.subscribe`). */
+  namespace?: { property: string; member: string };
   summary: string;
   description: string;
   params: ParamModel[];

@@ -5,7 +5,7 @@
  * its own, `deprecated` becomes a `@deprecated` tag, and object properties take one canonical order (the `required`
  * list first, in the author's order, then the rest by name), so key order in the input never changes the output.
  */
-import { schemaTypeName, titleTypeName } from '../model/names.ts';
+import { resultIsComponent, schemaTypeName, titleTypeName } from '../model/names.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 
@@ -89,7 +89,8 @@ export function namedTypes(model: SpecModel): NamedType[] {
   for (const endpoint of model.endpoints) {
     for (const method of endpoint.methods) {
       if (method.params.length > 0) emit(method.typeNames.params, () => paramsSchema(method, hoister));
-      if (method.result) emit(method.typeNames.result, () => resultSchema(method, hoister));
+      if (method.result && !resultIsComponent(method))
+        emit(method.typeNames.result, () => resultSchema(method, hoister));
     }
   }
   for (const [name, schema] of Object.entries(model.schemas).sort(([a], [b]) => compareNames(a, b))) {

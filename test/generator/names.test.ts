@@ -12,7 +12,10 @@ import {
   RESERVED_TYPE_NAMES,
   clientClassName,
   clientErrorsName,
+  clientMethodName,
   clientOptionsName,
+  methodTypeNames,
+  schemaTypeName,
   serverNames,
 } from '../../generators/model/names.ts';
 import { loadModel } from '../../generators/pipeline.ts';
@@ -95,16 +98,33 @@ describe('names', () => {
       () => undefined,
       'the endpoint name "runtime" (the document\'s file name) is taken by a file of the generated packages',
     ],
-    [
-      'a title that is no TypeScript name',
-      'ledger',
-      (d: Document) => void (resultProperties(d).balance = { title: '42', type: 'string' }),
-      '"42" (the schema titled "42"',
-    ],
   ])('%s fails loudly', (_label, file, edit, message) => {
     const error = buildError(_label.replace(/\W+/g, '-'), file, edit);
     expect(error).toContain(message);
     expect(error).toMatch(/\.json#/);
+  });
+
+  // The one rule of names.ts: any name a document holds becomes an identifier, the same on every run.
+  it.each([
+    ['platform.getHeight', 'getHeight', 'PlatformGetHeightParams', 'PlatformGetHeight'],
+    ['eth_getBalance', 'ethGetBalance', 'EthGetBalanceParams', 'EthGetBalance'],
+    ['получить', 'получить', 'ПолучитьParams', 'Получить'],
+    ['😀', 'u1F600', 'U1F600Params', 'U1F600'],
+    ['-', 'u2D', 'U2DParams', 'U2D'],
+    ['x.😀', 'u1F600', 'XU1F600Params', 'XU1F600'],
+    ['42', '_42', '_42Params', '_42'],
+    ['hasOwnProperty', 'hasOwnProperty', 'HasOwnPropertyParams', 'HasOwnProperty'],
+    ['', '_', '_Params', '_'],
+  ])('%j: client method %s, params type %s, schema type %s', (wire, client, params, schema) => {
+    expect(clientMethodName(wire)).toBe(client);
+    expect(methodTypeNames(wire).params).toBe(params);
+    expect(schemaTypeName(wire)).toBe(schema);
+  });
+
+  it('a title that is no identifier by itself still names a type', () => {
+    expect(
+      buildError('title-42', 'ledger', (d) => void (resultProperties(d).balance = { title: '42', type: 'string' })),
+    ).toBe('');
   });
 
   it('the same titled schema written twice is one type, not two', () => {

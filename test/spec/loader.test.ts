@@ -48,6 +48,48 @@ const method = (name: string, schema: unknown, extra: Record<string, unknown> = 
   ...extra,
 });
 
+describe('the OpenRPC text over the meta-schema', () => {
+  const messages = (spec: string) => problems(spec).map((p) => `${p.pointer}: ${p.message}`);
+
+  it('reports every meta-schema problem, each by its root cause, in document order', () => {
+    const dir = folder({
+      'api.json': {
+        ...doc([
+          { params: [], result: { name: 'r', schema: { type: 'string' } } },
+          method('ok', { type: 'string' }),
+          { name: 'third', params: 'none' },
+        ]),
+        info: { title: 'T' },
+      },
+    });
+    expect(messages(dir)).toEqual([
+      "/info: OpenRPC meta-schema: must have required property 'version'",
+      "/methods/0: OpenRPC meta-schema: must have required property 'name'",
+      '/methods/2/params: OpenRPC meta-schema: must be array',
+    ]);
+  });
+
+  it('OpenRPC 1.4.x: checked by 1.4 rules, relative server and docs URLs accepted, a 1.5 version refused', () => {
+    const relative = {
+      ...doc([method('ok', { type: 'string' })]),
+      openrpc: '1.4.1',
+      servers: [{ url: '/rpc' }],
+      externalDocs: { url: '../docs/index.html' },
+    };
+    expect(loadSpec(specFiles(folder({ 'api.json': relative })))).toHaveLength(1);
+    expect(messages(folder({ 'api.json': { ...relative, openrpc: '1.5.0' } }))).toEqual([
+      expect.stringMatching(/^\/openrpc: OpenRPC meta-schema: must be equal to one of the allowed values/),
+    ]);
+  });
+
+  it('a `$schema`, `$id` or any extension member never reaches the validator as a keyword', () => {
+    const dir = folder({
+      'api.json': { $schema: 'https://meta.open-rpc.org/', 'x-$id': 'y', ...doc([method('ok', { type: 'string' })]) },
+    });
+    expect(loadSpec(specFiles(dir))).toHaveLength(1);
+  });
+});
+
 describe('standard OpenRPC in', () => {
   it('resolves #/components/<kind>/... of every kind, and any JSON pointer into a file of the spec folder', () => {
     const dir = folder({
@@ -126,8 +168,8 @@ describe('standard OpenRPC in', () => {
 
   it('names any naming style idiomatically and keeps the wire name', () => {
     expect(
-      ['eth_getBalance', 'starknet_getBlockWithTxs', 'get_versions', 'platform.getHeight', 'ETH_call'].map(
-        clientMethodName,
+      ['eth_getBalance', 'starknet_getBlockWithTxs', 'get_versions', 'platform.getHeight', 'ETH_call'].map((name) =>
+        clientMethodName(name),
       ),
     ).toEqual(['ethGetBalance', 'starknetGetBlockWithTxs', 'getVersions', 'getHeight', 'ethCall']);
     expect(['Pet', 'BLOCK_ID', 'NodeID', 'Uint64', 'pet', 'block_header'].map(schemaTypeName)).toEqual([
@@ -295,8 +337,16 @@ describe('one root cause per problem', () => {
         ),
       ]),
     });
-    expect(lines(problems(dir)).map((line) => line.replace(/^.*api\.json/, 'api.json'))).toEqual([
+    // A foreign document's example is advice: the fault is reported, generation goes on without the example.
+    const model = loadModel(dir);
+    expect(lines(model.advice ?? []).map((line) => line.replace(/^.*api\.json/, 'api.json'))).toEqual([
       'api.json#/methods/0/examples/0/params/0/value/size: must be integer',
     ]);
+    expect(model.endpoints[0]!.methods[0]!.examples).toEqual([]);
+    // Under the avalanche profile the same example stops generation.
+    writeFileSync(join(dir, 'openrpc.config.json'), JSON.stringify({ profile: 'avalanche' }));
+    expect(lines(problems(dir))).toContainEqual(
+      expect.stringMatching(/api\.json#\/methods\/0\/examples\/0\/params\/0\/value\/size: must be integer$/),
+    );
   });
 });
