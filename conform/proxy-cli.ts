@@ -5,7 +5,6 @@
  * spec the first time it passes), and prints calls and violations per method on Ctrl-C (SIGINT) or SIGTERM. No line
  * it prints holds a value the spec marks x-sensitive.
  */
-import { getHeapSpaceStatistics } from 'node:v8';
 import { startProxy } from './proxy.ts';
 import { formatSummary, formatViolation } from './proxy-stats.ts';
 import { exitWithUsage, parseCli, requireHttpUrl } from './cli-common.ts';
@@ -18,18 +17,6 @@ const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0
   --record <dir>     write each exchange to <dir>/<seq>-<method>.json (mode 0600, secrets redacted)
   --timeout-ms <n>   how long the upstream may stay silent before the caller gets 504 (default 30000)
   --host-header <h>  send this Host header upstream (default: the caller's, as sent)`;
-
-const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
-function formatMemory(usage: NodeJS.MemoryUsage): string {
-  return (
-    `after the idle collection: rss ${mb(usage.rss)}, heap ${mb(usage.heapUsed)} used of ${mb(usage.heapTotal)}, ` +
-    `external ${mb(usage.external)} (array buffers ${mb(usage.arrayBuffers)}); heap spaces: ` +
-    getHeapSpaceStatistics()
-      .filter((space) => space.space_size > 0)
-      .map((space) => `${space.space_name} ${mb(space.space_used_size)} of ${mb(space.space_size)}`)
-      .join(', ')
-  );
-}
 
 function fail(message: string): never {
   return exitWithUsage('proxy', USAGE, message);
@@ -60,14 +47,6 @@ try {
     port,
     host: args.host,
     timeoutMs,
-    collectWhenIdle: true,
-    // For the memory benchmark: what the process holds once traffic stopped, by kind (no values, only sizes).
-    ...(process.env.PROXY_DEBUG_MEMORY
-      ? {
-          onIdleCollection: (usage: NodeJS.MemoryUsage) =>
-            process.stderr.write(`proxy: memory ${formatMemory(usage)}\n`),
-        }
-      : {}),
     ...(args.record ? { record: args.record } : {}),
     ...(args['host-header'] ? { hostHeader: args['host-header'] } : {}),
     onViolation: (v) => process.stdout.write(`violation ${formatViolation(v)}\n`),

@@ -15,7 +15,6 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { collectWhenIdle } from './idle-gc.ts';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
 import { Redactor } from './redact.ts';
@@ -46,10 +45,6 @@ export interface ProxyOptions {
   hostHeader?: string;
   /** Bodies larger than this are forwarded but not validated. Default 32 MiB. */
   maxInspectBytes?: number;
-  /** Run a full garbage collection once traffic stops (./idle-gc.ts): for a process that is only the proxy. */
-  collectWhenIdle?: boolean;
-  /** With `collectWhenIdle`: called after each idle collection with the process's memory (to measure what stays). */
-  onIdleCollection?: (usage: NodeJS.MemoryUsage) => void;
 }
 
 export interface ValidatingProxy {
@@ -270,9 +265,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
-  const stopCollecting = options.collectWhenIdle
-    ? collectWhenIdle(server, undefined, options.onIdleCollection)
-    : undefined;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const settled = async () => {
@@ -290,7 +282,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       });
       agent.destroy();
-      stopCollecting?.();
       await settled();
     },
   };

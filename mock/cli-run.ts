@@ -6,7 +6,6 @@
  * the packaged `avalanche-mock` (a bundle that cannot have a top-level await) both run it.
  */
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
-import { collectWhenIdle } from '../conform/idle-gc.ts';
 import { bech32Encode } from '../generators/formats.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { Mining } from './engine/engine.ts';
@@ -142,8 +141,6 @@ export async function runCli(argv: string[]): Promise<void> {
       ...(maxBodyBytes ? { maxBodyBytes } : {}),
       ...(values.quiet ? {} : { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }),
     });
-    // Memory taken under load goes back once the node is idle (conform/idle-gc.ts).
-    collectWhenIdle(node.server);
     const release = nodeVersion === 'all' ? 'serving every release' : (nodeVersion ?? newestSpecVersion(mockModel()));
     console.log(`mock AvalancheGo node ${release} listening on ${node.url} (${node.nodeID})`);
     const { world } = node;
