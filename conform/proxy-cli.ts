@@ -6,7 +6,7 @@
  * it prints holds a value the spec marks x-sensitive.
  */
 import { startProxy } from './proxy.ts';
-import { formatSummary, formatViolation } from './proxy-stats.ts';
+import { OTHER_METHODS, UNKNOWN_ROWS, formatSummary, formatViolation } from './proxy-stats.ts';
 import { exitWithUsage, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';
 
@@ -52,7 +52,10 @@ try {
     onViolation: (v) => process.stdout.write(`violation ${formatViolation(v)}\n`),
     onUnknownMethod: (method, seq) =>
       process.stdout.write(
-        `unknown #${seq} ${method}: not in the spec, passed through unchecked (logged once per method)\n`,
+        method === OTHER_METHODS
+          ? `unknown #${seq} ${method}: ${UNKNOWN_ROWS} names outside the spec seen; later ones are counted together ` +
+              'and not logged\n'
+          : `unknown #${seq} ${method}: not in the spec, passed through unchecked (logged once per method)\n`,
       ),
     onUpstreamError: (message) => process.stderr.write(`proxy: ${message}\n`),
     onInternalError: (message) => process.stderr.write(`proxy: ${message}\n`),

@@ -35,7 +35,10 @@ export interface ProxyOptions {
   onUpstreamError?: (message: string) => void;
   /** A failure of the proxy's own while handling one exchange (that exchange only is lost). */
   onInternalError?: (message: string) => void;
-  /** The first call of each method the spec does not describe (it passes through unchecked). */
+  /**
+   * The first call of each method the spec does not describe (it passes through unchecked), by its row's name in the
+   * statistics: cut and escaped (./proxy-stats.ts), or OTHER_METHODS once the rows for such names are all taken.
+   */
   onUnknownMethod?: (method: string, seq: number) => void;
   /**
    * Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s.
@@ -125,7 +128,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
   const redactor = new Redactor(options.validator.model);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const unknownMethods = new Set<string>();
   const internalError = (seq: number, what: string, error: unknown) => {
     // The error's name only: its message may quote the request, and with it a secret.
     options.onInternalError?.(
@@ -143,11 +145,8 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     const work = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
         const { method, label, violations, specified } = inspectExchange(options.validator, exchange);
-        stats.count(label, specified, violations.length);
-        if (!specified && method !== undefined && !unknownMethods.has(method)) {
-          unknownMethods.add(method);
-          options.onUnknownMethod?.(method, exchange.seq);
-        }
+        const opened = stats.count(label, specified, violations.length, !specified && method !== undefined);
+        if (opened !== undefined) options.onUnknownMethod?.(opened, exchange.seq);
         for (const violation of violations) options.onViolation?.(violation);
         step = 'recording';
         if (recorder) await recorder.write(exchange.seq, toTranscript(exchange, method, redactor));

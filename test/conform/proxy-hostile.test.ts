@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProxyOptions, type ProxyViolation, startProxy } from '../../conform/proxy.ts';
-import { formatViolation } from '../../conform/proxy-stats.ts';
+import { NAME_LIMIT, OTHER_METHODS, UNKNOWN_ROWS, formatViolation, printable } from '../../conform/proxy-stats.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { readTranscripts } from '../../conform/transcript.ts';
 import { SpecValidator } from '../../conform/validate.ts';
@@ -171,6 +171,50 @@ describe('the proxy under hostile input', () => {
     // parsing it; a check quadratic in the items would be thousands of times slower.
     expect(invalidMs / validMs).toBeLessThan(20);
   }, 60_000);
+});
+
+describe('method names a caller chooses', () => {
+  it('keeps a bounded number of rows, each name cut, however many distinct names arrive', async () => {
+    const opened: string[] = [];
+    const proxy = await proxyTo(await upstream(echo), { onUnknownMethod: (name) => opened.push(name) });
+    const calls = UNKNOWN_ROWS + 40;
+    for (let i = 0; i < calls; i++) {
+      const method = `${i}.${'m'.repeat(20_000)}`;
+      await call(proxy.url, '/ext/bc/P', JSON.stringify({ jsonrpc: '2.0', id: 1, method }));
+    }
+    await proxy.settled();
+    const methods = proxy.stats.toJSON().methods;
+    expect(Object.keys(methods)).toHaveLength(UNKNOWN_ROWS + 1);
+    expect(methods[OTHER_METHODS]).toEqual({ calls: 40, violations: 0, specified: false });
+    expect(Math.max(...Object.keys(methods).map((name) => name.length))).toBe(NAME_LIMIT + 1);
+    expect(opened).toHaveLength(UNKNOWN_ROWS + 1);
+    expect(opened.at(-1)).toBe(OTHER_METHODS);
+    expect(proxy.stats.calls).toBe(calls);
+  }, 60_000);
+
+  it('cannot forge a log line: line breaks and terminal controls in a name are written as escapes', async () => {
+    const opened: string[] = [];
+    const proxy = await proxyTo(await upstream(echo), { onUnknownMethod: (name) => opened.push(name) });
+    const forged = 'info.x\nviolation #1 platform.getHeight request /params: forged\r\u2028\u202e\u001b[2J\\';
+    await call(proxy.url, '/ext/info', JSON.stringify({ jsonrpc: '2.0', id: 1, method: forged }));
+    await proxy.settled();
+    expect(opened).toEqual([
+      'info.x\\u000aviolation #1 platform.getHeight request /params: forged\\u000d\\u2028\\u202e\\u001b[2J\\\\',
+    ]);
+    expect(
+      formatViolation({
+        seq: 1,
+        endpoint: '/',
+        method: forged,
+        direction: 'request',
+        pointer: '',
+        rule: 'x',
+        message: 'a\nb',
+      }),
+    ).toBe(`#1 ${opened[0]} request (root): a\\u000ab`);
+    // An emoji is one character and stays itself; a lone half of a surrogate pair is escaped.
+    expect(printable('😀\ud800')).toBe('😀\\ud800');
+  });
 });
 
 describe('the proxy after a large answer', () => {
