@@ -17,8 +17,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
-import { Redactor } from './redact.ts';
-import { NOT_RECORDED, type Transcript, TranscriptRecorder, transcriptBody, transcriptResponse } from './transcript.ts';
+import { REDACTED, type RequestReading, Redactor } from './redact.ts';
+import { NOT_RECORDED, type Transcript, TranscriptRecorder, transcriptResponse } from './transcript.ts';
 import type { SpecValidator } from './validate.ts';
 
 export type { ProxyViolation } from './inspect.ts';
@@ -286,27 +286,27 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   };
 }
 
-/** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted. */
+/** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted (./redact.ts). */
 function toTranscript(exchange: Exchange, method: string | undefined, redactor: Redactor): Transcript {
-  const parsed = exchange.request ? transcriptBody(exchange.request) : { text: NOT_RECORDED };
-  const request =
-    'json' in parsed
-      ? { json: redactor.request(method, parsed.json) }
-      : 'text' in parsed
-        ? { text: redactor.text(parsed.text!) }
-        : parsed;
+  const reading: RequestReading =
+    exchange.request === undefined
+      ? { note: NOT_RECORDED, secretive: true }
+      : exchange.request.length === 0
+        ? { secretive: false }
+        : redactor.request(exchange.request);
   const response = transcriptResponse(exchange.status, exchange.contentType, exchange.response);
+  const named = method ?? reading.method;
   return {
     endpoint: exchange.endpoint,
     httpMethod: exchange.httpMethod,
-    ...(method ? { method } : {}),
-    ...('json' in request ? { request: request.json } : {}),
-    ...('text' in request ? { requestText: request.text } : {}),
+    ...(named !== undefined ? { method: named } : {}),
+    ...('json' in reading ? { request: reading.json } : {}),
+    ...(reading.note ? { requestNote: reading.note } : {}),
     response: {
       ...response,
-      ...('body' in response ? { body: redactor.response(method, response.body) } : {}),
-      ...(response.bodyText !== undefined && redactor.has(method)
-        ? { bodyText: redactor.text(response.bodyText) }
+      ...('body' in response ? { body: redactor.response(reading, response.body) } : {}),
+      ...(response.bodyText !== undefined && response.bodyText !== NOT_RECORDED && reading.secretive
+        ? { bodyText: `(${REDACTED}: not JSON, the answer to a request that may hold secrets)` }
         : {}),
     },
   };

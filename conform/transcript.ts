@@ -14,9 +14,10 @@ export interface Transcript {
   httpMethod: string;
   /** The JSON-RPC method, or undefined when the request named none. */
   method?: string;
-  /** The request body parsed as JSON, or `requestText` when it was not JSON. */
+  /** The request body parsed as JSON, secrets redacted (conform/redact.ts). */
   request?: unknown;
-  requestText?: string;
+  /** Why the request, or part of it, was not recorded. */
+  requestNote?: string;
   response: {
     status: number;
     contentType?: string;
@@ -27,7 +28,8 @@ export interface Transcript {
 
 const SEQ_DIGITS = 6;
 export const NOT_RECORDED = '(not recorded: larger than the inspection limit)';
-const safeName = (method: string | undefined) => (method ?? 'no-method').replace(/[^A-Za-z0-9._-]/g, '_');
+// Cut: a caller's method name may be longer than a file name can be.
+const safeName = (method: string | undefined) => (method ?? 'no-method').slice(0, 100).replace(/[^A-Za-z0-9._-]/g, '_');
 
 export class TranscriptRecorder {
   /** The highest sequence number the folder already holds: numbering continues after it. */
@@ -74,8 +76,7 @@ export function readTranscripts(dir: string): Array<{ file: string; transcript: 
 
 /** Sends a transcript's request to `baseUrl` and returns the answer in the transcript's own response form. */
 export async function replayTranscript(transcript: Transcript, baseUrl: string): Promise<Transcript['response']> {
-  const body =
-    transcript.requestText ?? (transcript.request === undefined ? undefined : stringifyJson(transcript.request));
+  const body = transcript.request === undefined ? undefined : stringifyJson(transcript.request);
   const response = await fetch(baseUrl.replace(/\/+$/, '') + transcript.endpoint, {
     method: transcript.httpMethod,
     headers: { 'content-type': 'application/json' },

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ProxyOptions, type ProxyViolation, startProxy } from '../../conform/proxy.ts';
 import { NAME_LIMIT, OTHER_METHODS, UNKNOWN_ROWS, formatViolation, printable } from '../../conform/proxy-stats.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
+import { NOT_JSON, NOT_ONE_REQUEST } from '../../conform/redact.ts';
 import { readTranscripts } from '../../conform/transcript.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { startMockNode } from '../../mock/node.ts';
@@ -276,10 +277,21 @@ describe('secrets through the proxy', () => {
       '/ext/keystore',
       `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"password":"${PASSWORD}"`,
     );
+    // Issue 24: bodies the node accepts (trailing bytes, an escaped key, a folded key) and bodies it refuses.
+    const hostile = [
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"dan","password":"${PASSWORD}"}}xyz`,
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"eve","pass\\u0077ord":"${PASSWORD}"}}`,
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"fay","PAſſWORD":"${PASSWORD}"}}`,
+      `[{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"gus","pwd":"${PASSWORD}"}}]`,
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.CreateUser","params":{"username":"hal","pwd":"${PASSWORD}"}}`,
+      `{"jsonrpc":"2.0","id":1,"params":{"username":"ida","pwd":"${PASSWORD}"}}`,
+      `{"jsonrpc":"1.0","id":1,"method":"keystore.createUser","params":[{"username":"jo","pwd":"${PASSWORD}"}]}`,
+    ];
+    for (const body of hostile) await call(proxy.url, '/ext/keystore', body);
     await proxy.settled();
 
     const files = readdirSync(dir);
-    expect(files).toHaveLength(6);
+    expect(files).toHaveLength(6 + hostile.length);
     for (const file of files) {
       const text = readFileSync(join(dir, file), 'utf8');
       expect(text).not.toContain(PASSWORD);
@@ -291,7 +303,13 @@ describe('secrets through the proxy', () => {
     expect(transcripts[1]!.response.body).toMatchObject({ result: { user: '<redacted>', encoding: 'hex' } });
     expect(transcripts[2]!.request).toMatchObject({ params: { paſſword: '<redacted>', user: '<redacted>' } });
     expect(transcripts[3]!.request).toMatchObject({ params: [{ password: '<redacted>' }] });
-    expect(transcripts[5]!.requestText).toContain('"password":"<redacted>"');
+    expect(transcripts[5]).toMatchObject({ requestNote: NOT_JSON });
+    expect(transcripts[5]).not.toHaveProperty('request');
+    expect(transcripts[6]).toMatchObject({ requestNote: NOT_ONE_REQUEST, request: { params: '<redacted>' } });
+    expect(transcripts[7]!.request).toMatchObject({ params: { username: 'eve', password: '<redacted>' } });
+    expect(transcripts[8]!.request).toMatchObject({ params: { username: 'fay', PAſſWORD: '<redacted>' } });
+    expect(transcripts[9]!.request).toMatchObject([{ params: '<redacted>' }]);
+    for (const refused of transcripts.slice(10, 12)) expect(refused.request).toMatchObject({ params: '<redacted>' });
     expect(lines.some((line) => /password/.test(line))).toBe(true);
     expect(lines.join('\n')).not.toContain(PASSWORD.slice(0, 10));
   });
