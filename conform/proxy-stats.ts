@@ -36,6 +36,8 @@ export function printable(text: string, limit = NAME_LIMIT): string {
 export class ProxyStats {
   readonly methods = new Map<string, MethodStats>();
   upstreamFailures = 0;
+  /** Callers answered 503 for want of connections (./proxy-intake.ts). */
+  refused = 0;
   private unknownRows = 0;
 
   /**
@@ -71,6 +73,7 @@ export class ProxyStats {
       calls: this.calls,
       violations: this.violations,
       upstreamFailures: this.upstreamFailures,
+      refused: this.refused,
       methods: Object.fromEntries([...this.methods].sort(([a], [b]) => (a < b ? -1 : 1))),
     };
   }
@@ -88,7 +91,8 @@ export function formatSummary(stats: ProxyStats): string {
       `violation${stats.violations === 1 ? '' : 's'}` +
       (stats.upstreamFailures > 0
         ? `, ${stats.upstreamFailures} answered 502/504 (upstream unreachable or silent)`
-        : ''),
+        : '') +
+      (stats.refused > 0 ? `, ${stats.refused} connections refused (503: --max-connections reached)` : ''),
   ];
   if (rows.length > 0) {
     lines.push(`${'METHOD'.padEnd(width)}${'CALLS'.padStart(7)}${'VIOLATIONS'.padStart(12)}`);

@@ -15,6 +15,14 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import {
+  MAX_BODY_BYTES,
+  MAX_CONNECTIONS,
+  UPSTREAM_SOCKETS,
+  limitConnections,
+  readBody,
+  refusalText,
+} from './proxy-intake.ts';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
 import { REDACTED, type RequestReading, Redactor } from './redact.ts';
@@ -48,6 +56,14 @@ export interface ProxyOptions {
   hostHeader?: string;
   /** Bodies larger than this are forwarded but not validated. Default 32 MiB. */
   maxInspectBytes?: number;
+  /** Request bodies larger than this are answered 413 (each is read whole before it goes upstream). Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** Caller connections held at once; one more is answered 503 (./proxy-intake.ts). Default MAX_CONNECTIONS. */
+  maxConnections?: number;
+  /** Time a caller has to send a whole request. Default 30 s. */
+  readTimeoutMs?: number;
+  /** A caller refused for want of connections, with the text it was sent. */
+  onRefused?: (message: string) => void;
 }
 
 export interface ValidatingProxy {
@@ -122,9 +138,11 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     throw new Error(`the upstream must be an http(s) URL, not ${upstream.protocol}`);
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const secure = upstream.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const agentOptions = { keepAlive: true, maxSockets: UPSTREAM_SOCKETS };
+  const agent = secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const send = secure ? httpsRequest : httpRequest;
   const limit = options.maxInspectBytes ?? 32 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
   const redactor = new Redactor(options.validator.model);
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -160,7 +178,18 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
 
   const handle = (req: IncomingMessage, res: ServerResponse, id: number) => {
     res.sendDate = false;
-    const requestTap = new Tap(limit);
+    if (refused(req.socket)) return;
+    const tooLarge = () =>
+      res
+        .writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+        .end(`413 Payload Too Large: the proxy takes request bodies of at most ${maxBodyBytes} bytes\n`);
+    void readBody(req, maxBodyBytes, tooLarge).then(
+      (body) => body && guard(id, res, 'forwarding the request', forward)(req, res, id, body),
+    );
+  };
+
+  /** Sends a request, its body read whole, upstream and its answer back as it streams in. */
+  const forward = (req: IncomingMessage, res: ServerResponse, id: number, body: Buffer) => {
     const upstreamRequest = send({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
@@ -177,9 +206,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       upstreamRequest.destroy(new Error('timeout'));
     });
     let callerGone = false;
-    req.on('data', requestTap.push);
-    req.on('error', () => upstreamRequest.destroy());
-    req.pipe(upstreamRequest);
+    upstreamRequest.end(body);
     res.on('close', () => {
       if (res.writableFinished) return;
       callerGone = true;
@@ -199,7 +226,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
             seq: id,
             endpoint: req.url ?? '/',
             httpMethod: req.method ?? 'GET',
-            request: requestTap.overflow ? undefined : requestTap.text(),
+            request: body.length > limit ? undefined : body.toString('utf8'),
             status: answer.statusCode ?? 0,
             contentType: answer.headers['content-type'],
             response: responseTap.overflow ? undefined : responseTap.text(),
@@ -253,9 +280,24 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     };
   }
 
-  const server = createServer((req, res) => {
-    const id = ++seq;
-    guard(id, res, 'forwarding the request', handle)(req, res, id);
+  // A caller has this long to send its whole request, head and body (AvalancheGo's --http-read-timeout): a body
+  // trickling in holds a connection no longer.
+  const readTimeout = options.readTimeoutMs ?? 30_000;
+  const server = createServer(
+    {
+      requestTimeout: readTimeout,
+      headersTimeout: readTimeout,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, readTimeout / 8)),
+    },
+    (req, res) => {
+      const id = ++seq;
+      guard(id, res, 'reading the request', handle)(req, res, id);
+    },
+  );
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  const refused = limitConnections(server, maxConnections, () => {
+    stats.refused += 1;
+    options.onRefused?.(refusalText(maxConnections).trim());
   });
   // Callers keep connections open as they would to the node (AvalancheGo's idle timeout is 120 s). Node's default of
   // 5 s closes a connection whose caller is still reading a large answer, and its next call on it is then reset.
