@@ -60,6 +60,8 @@ export interface ProxyOptions {
   maxBodyBytes?: number;
   /** Caller connections held at once; one more is answered 503 (./proxy-intake.ts). Default MAX_CONNECTIONS. */
   maxConnections?: number;
+  /** Time a caller's connection may stay idle between calls. Default 120 s, as the node's --http-idle-timeout. */
+  idleTimeoutMs?: number;
   /** Time a caller has to send a whole request. Default 30 s. */
   readTimeoutMs?: number;
   /** A caller refused for want of connections, with the text it was sent. */
@@ -301,7 +303,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   });
   // Callers keep connections open as they would to the node (AvalancheGo's idle timeout is 120 s). Node's default of
   // 5 s closes a connection whose caller is still reading a large answer, and its next call on it is then reset.
-  server.keepAliveTimeout = 120_000;
+  server.keepAliveTimeout = options.idleTimeoutMs ?? 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
