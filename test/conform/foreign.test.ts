@@ -134,12 +134,12 @@ describe('proxy --spec <foreign document>', () => {
     const brief = await startProxy({ upstream: server.url, validator, idleTimeoutMs: 1000 });
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_pets', params: { limit: 1 } });
     const call = (url: string) =>
-      new Promise<{ keepAlive: string | undefined; closed: Promise<void> }>((done, fail) => {
+      new Promise<{ keepAlive: string; closed: Promise<void> }>((done, fail) => {
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
           const closed = new Promise<void>((gone) => req.socket!.once('close', () => gone()));
           res.resume();
-          res.on('end', () => done({ keepAlive: res.headers['keep-alive'], closed }));
+          res.on('end', () => done({ keepAlive: String(res.headers['keep-alive']), closed }));
         });
         req.on('error', fail);
         req.end(body);
