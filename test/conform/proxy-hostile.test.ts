@@ -138,40 +138,6 @@ describe('the proxy under hostile input', () => {
     });
     expect(hosts).toEqual(['evil.example', 'localhost:9650']);
   });
-
-  it('checks a request with 1,000,000 invalid items in time proportional to a valid one of the same size', async () => {
-    const proxy = await proxyTo(
-      await upstream((_b, _h, res) =>
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"x"},"id":1}'),
-      ),
-    );
-    const invalid = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'platform.getBalance',
-      params: { addresses: Array(1_000_000).fill('x') },
-    });
-    const shape = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'platform.getBalance',
-      params: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] },
-    });
-    const valid = shape.slice(0, -1) + ' '.repeat(invalid.length - shape.length) + '}';
-    const timed = async (body: string) => {
-      const start = performance.now();
-      await call(proxy.url, '/ext/bc/P', body);
-      await proxy.settled();
-      return performance.now() - start;
-    };
-    const best = async (body: string) => Math.min(await timed(body), await timed(body), await timed(body));
-    const [validMs, invalidMs] = [await best(valid), await best(invalid)];
-    // A ratio, not a time: on a loaded machine both slow down together. Reporting each item is a few times the work of
-    // parsing it; a check quadratic in the items would be thousands of times slower.
-    expect(invalidMs / validMs).toBeLessThan(20);
-  }, 60_000);
 });
 
 describe('method names a caller chooses', () => {
