@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join, resolve } from 'node:path';
+import { watchOutput } from './child-output.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedMethodSpecs } from '../../conform/generated.ts';
 import { type ProxyViolation, startProxy } from '../../conform/proxy.ts';
@@ -172,18 +173,12 @@ describe('proxy --spec <foreign document>', () => {
       ],
       { cwd: ROOT },
     );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const output = watchOutput(child.stdout);
     const exited = new Promise<number | null>((done) => child.on('exit', done));
-    const until = async (pattern: RegExp) => {
-      for (let i = 0; i < 1800 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-      return pattern.exec(out);
-    };
     try {
-      const url = (await until(/listening on (http:\/\/\S+),/))?.[1];
-      expect(url).toBeDefined();
+      const [, url] = await output.until(/listening on (http:\/\/\S+),/);
       await post(url!, { jsonrpc: '2.0', id: 9, method: 'get_pet', params: { petId: 'seven' } });
-      expect((await until(/violation .*/))?.[0]).toMatch(/get_pet.*\/params\/petId/);
+      expect((await output.until(/violation .*/))[0]).toMatch(/get_pet.*\/params\/petId/);
     } finally {
       child.kill('SIGINT');
       await exited;

@@ -12,6 +12,7 @@ import { refusalText } from '../../conform/proxy-intake.ts';
 import { startProxy } from '../../conform/proxy.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
+import { watchOutput } from './child-output.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -94,23 +95,11 @@ describe('slow callers', () => {
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     cleanups.push(() => void child.kill('SIGKILL'));
-    let out = '';
-    const url = await within(
-      new Promise<string>((done, fail) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/\S+),/.exec(out);
-          if (match) done(match[1]!);
-        });
-        child.on('exit', (code) => fail(new Error(`the proxy exited (${code}) before listening: ${out}`)));
-      }),
-      120_000,
-      'the proxy did not start',
-    );
+    const [, url] = await watchOutput(child.stdout).until(/listening on (http:\/\/\S+),/);
     const slow = [];
-    for (let i = 0; i < 500; i++) slow.push(await slowCaller(new URL(url)));
+    for (let i = 0; i < 500; i++) slow.push(await slowCaller(new URL(url!)));
     const answers = await within(
-      Promise.all(Array.from({ length: 8 }, () => honestCall(url))),
+      Promise.all(Array.from({ length: 8 }, () => honestCall(url!))),
       60_000,
       'honest callers were starved',
     );
