@@ -266,12 +266,17 @@ describe('npm run proxy (the CLI)', () => {
     await call(url!, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
     // Logged when it happens, once per method, not only in the summary.
     await output.until(/unknown #2 admin\.getConfig: not in the spec, passed through unchecked/);
+    // A line break in a method name is written as an escape: it cannot start a forged `violation` line.
+    const forged = 'info.x\nviolation #1 platform.getHeight request /params: forged';
+    await call(url!, '/ext/info', JSON.stringify({ jsonrpc: '2.0', id: 4, method: forged }));
+    await output.until(/unknown #4 info\.x\\u000aviolation/);
     child.kill('SIGINT');
     await output.until(/platform\.getHeight\s+1\s+1\n/);
     expect(await exited).toBe(0);
     const out = output.text;
     expect(out).toMatch(/violation #1 platform\.getHeight response \/result\/height: must be string, not integer\n/);
-    expect(out.match(/unknown #/g)).toHaveLength(1);
-    expect(out).toMatch(/Proxy summary: 3 calls, 1 violation/);
+    expect(out.match(/unknown #/g)).toHaveLength(2);
+    expect(out.match(/^violation /gm)).toHaveLength(1);
+    expect(out).toMatch(/Proxy summary: 4 calls, 1 violation/);
   });
 });
