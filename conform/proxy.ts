@@ -1,7 +1,8 @@
 /**
- * `npm run proxy`: a transparent HTTP proxy in front of one node. Bytes, status and headers pass through unchanged
- * and are streamed as they arrive; a copy of each body is validated against the spec only after the answer has been
- * delivered, so checking never delays, alters or drops traffic. It only ever connects to the one upstream URL given.
+ * `npm run proxy`: a transparent HTTP proxy in front of one node. Bytes, status and headers pass through unchanged;
+ * a request's body is read whole before it goes upstream (./proxy-intake.ts), an answer is streamed as it arrives. A
+ * copy of each body is validated against the spec only after the answer has been delivered, so checking never
+ * delays, alters or drops traffic. It only ever connects to the one upstream URL given.
  * The caller's Host header goes upstream as sent, so the node's host allowlist still applies. Whatever one exchange
  * does (a value nested thousands deep, a silent upstream, a failure while checking) fails that exchange only.
  */
