@@ -26,8 +26,8 @@ import {
 } from './proxy-intake.ts';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
-import { REDACTED, type RequestReading, Redactor } from './redact.ts';
-import { NOT_RECORDED, type Transcript, TranscriptRecorder, transcriptResponse } from './transcript.ts';
+import { Redactor } from './redact.ts';
+import { TranscriptRecorder, exchangeTranscript } from './transcript.ts';
 import type { SpecValidator } from './validate.ts';
 
 export type { ProxyViolation } from './inspect.ts';
@@ -170,7 +170,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
         if (opened !== undefined) options.onUnknownMethod?.(opened, exchange.seq);
         for (const violation of violations) options.onViolation?.(violation);
         step = 'recording';
-        if (recorder) await recorder.write(exchange.seq, toTranscript(exchange, method, redactor));
+        if (recorder) await recorder.write(exchange.seq, exchangeTranscript(exchange, method, redactor));
       })
       .catch((error: unknown) => internalError(exchange.seq, step, error))
       // The last string a pattern matched stays reachable (RegExp.input): a whole answer, held until the next match.
@@ -327,32 +327,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       });
       agent.destroy();
       await settled();
-    },
-  };
-}
-
-/** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted (./redact.ts). */
-function toTranscript(exchange: Exchange, method: string | undefined, redactor: Redactor): Transcript {
-  const reading: RequestReading =
-    exchange.request === undefined
-      ? { note: NOT_RECORDED, secretive: true }
-      : exchange.request.length === 0
-        ? { secretive: false }
-        : redactor.request(exchange.request);
-  const response = transcriptResponse(exchange.status, exchange.contentType, exchange.response);
-  const named = method ?? reading.method;
-  return {
-    endpoint: exchange.endpoint,
-    httpMethod: exchange.httpMethod,
-    ...(named !== undefined ? { method: named } : {}),
-    ...('json' in reading ? { request: reading.json } : {}),
-    ...(reading.note ? { requestNote: reading.note } : {}),
-    response: {
-      ...response,
-      ...('body' in response ? { body: redactor.response(reading, response.body) } : {}),
-      ...(response.bodyText !== undefined && response.bodyText !== NOT_RECORDED && reading.secretive
-        ? { bodyText: `(${REDACTED}: not JSON, the answer to a request that may hold secrets)` }
-        : {}),
     },
   };
 }

@@ -6,7 +6,9 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Exchange } from './inspect.ts';
 import { stringifyJson } from './json.ts';
+import { REDACTED, type RequestReading, type Redactor } from './redact.ts';
 
 export interface Transcript {
   /** Path below the node's base URL, e.g. `/ext/bc/P` (query string included, if any). */
@@ -101,5 +103,31 @@ export function transcriptResponse(
     ...(contentType ? { contentType } : {}),
     ...('json' in parsed ? { body: parsed.json } : {}),
     ...('text' in parsed ? { bodyText: parsed.text } : {}),
+  };
+}
+
+/** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted (./redact.ts). */
+export function exchangeTranscript(exchange: Exchange, method: string | undefined, redactor: Redactor): Transcript {
+  const reading: RequestReading =
+    exchange.request === undefined
+      ? { note: NOT_RECORDED, secretive: true }
+      : exchange.request.length === 0
+        ? { secretive: false }
+        : redactor.request(exchange.request);
+  const response = transcriptResponse(exchange.status, exchange.contentType, exchange.response);
+  const named = method ?? reading.method;
+  return {
+    endpoint: exchange.endpoint,
+    httpMethod: exchange.httpMethod,
+    ...(named !== undefined ? { method: named } : {}),
+    ...('json' in reading ? { request: reading.json } : {}),
+    ...(reading.note ? { requestNote: reading.note } : {}),
+    response: {
+      ...response,
+      ...('body' in response ? { body: redactor.response(reading, response.body) } : {}),
+      ...(response.bodyText !== undefined && response.bodyText !== NOT_RECORDED && reading.secretive
+        ? { bodyText: `(${REDACTED}: not JSON, the answer to a request that may hold secrets)` }
+        : {}),
+    },
   };
 }
