@@ -5,8 +5,9 @@
  * spec the first time it passes), and prints calls and violations per method on Ctrl-C (SIGINT) or SIGTERM. No line
  * it prints holds a value the spec marks x-sensitive.
  */
+import { MAX_CONNECTIONS, UPSTREAM_SOCKETS } from './proxy-intake.ts';
 import { startProxy } from './proxy.ts';
-import { formatSummary, formatViolation } from './proxy-stats.ts';
+import { OTHER_METHODS, UNKNOWN_ROWS, formatSummary, formatViolation } from './proxy-stats.ts';
 import { exitWithUsage, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';
 
@@ -16,7 +17,9 @@ const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0
   --host <address>   address to listen on (default 127.0.0.1)
   --record <dir>     write each exchange to <dir>/<seq>-<method>.json (mode 0600, secrets redacted)
   --timeout-ms <n>   how long the upstream may stay silent before the caller gets 504 (default 30000)
-  --host-header <h>  send this Host header upstream (default: the caller's, as sent)`;
+  --host-header <h>  send this Host header upstream (default: the caller's, as sent)
+  --max-connections <n>  caller connections held at once; one more gets 503 at once (default ${MAX_CONNECTIONS}:
+                     with at most ${UPSTREAM_SOCKETS} sockets upstream, within ulimit -n 1024)`;
 
 function fail(message: string): never {
   return exitWithUsage('proxy', USAGE, message);
@@ -30,6 +33,7 @@ const args = parseCli('proxy', USAGE, {
   record: { type: 'string' },
   'timeout-ms': { type: 'string', default: '30000' },
   'host-header': { type: 'string' },
+  'max-connections': { type: 'string', default: String(MAX_CONNECTIONS) },
 });
 const upstream = requireHttpUrl('upstream', args.upstream, fail);
 const port = Number(args.port ?? NaN);
@@ -37,6 +41,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a 
 const timeoutMs = Number(args['timeout-ms']);
 if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
   fail('--timeout-ms must be a positive whole number of milliseconds');
+const maxConnections = Number(args['max-connections']);
+if (!Number.isInteger(maxConnections) || maxConnections <= 0) fail('--max-connections must be a positive whole number');
 const validator = await loadValidator('proxy', args.spec);
 
 let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -47,15 +53,23 @@ try {
     port,
     host: args.host,
     timeoutMs,
+    maxConnections,
     ...(args.record ? { record: args.record } : {}),
     ...(args['host-header'] ? { hostHeader: args['host-header'] } : {}),
     onViolation: (v) => process.stdout.write(`violation ${formatViolation(v)}\n`),
     onUnknownMethod: (method, seq) =>
       process.stdout.write(
-        `unknown #${seq} ${method}: not in the spec, passed through unchecked (logged once per method)\n`,
+        method === OTHER_METHODS
+          ? `unknown #${seq} ${method}: ${UNKNOWN_ROWS} names outside the spec seen; later ones are counted together ` +
+              'and not logged\n'
+          : `unknown #${seq} ${method}: not in the spec, passed through unchecked (logged once per method)\n`,
       ),
     onUpstreamError: (message) => process.stderr.write(`proxy: ${message}\n`),
     onInternalError: (message) => process.stderr.write(`proxy: ${message}\n`),
+    // Once: under a flood of callers a line per refusal would be a flood of its own (the summary counts them).
+    onRefused: (message) => {
+      if (proxy?.stats.refused === 1) process.stderr.write(`proxy: ${message} (said once; the summary counts them)\n`);
+    },
   });
 } catch (error) {
   fail(`cannot listen on ${args.host}:${port}: ${(error as Error).message}`);

@@ -1,7 +1,8 @@
 /**
- * `npm run proxy`: a transparent HTTP proxy in front of one node. Bytes, status and headers pass through unchanged
- * and are streamed as they arrive; a copy of each body is validated against the spec only after the answer has been
- * delivered, so checking never delays, alters or drops traffic. It only ever connects to the one upstream URL given.
+ * `npm run proxy`: a transparent HTTP proxy in front of one node. Bytes, status and headers pass through unchanged;
+ * a request's body is read whole before it goes upstream (./proxy-intake.ts), an answer is streamed as it arrives. A
+ * copy of each body is validated against the spec only after the answer has been delivered, so checking never
+ * delays, alters or drops traffic. It only ever connects to the one upstream URL given.
  * The caller's Host header goes upstream as sent, so the node's host allowlist still applies. Whatever one exchange
  * does (a value nested thousands deep, a silent upstream, a failure while checking) fails that exchange only.
  */
@@ -15,10 +16,18 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import {
+  MAX_BODY_BYTES,
+  MAX_CONNECTIONS,
+  UPSTREAM_SOCKETS,
+  limitConnections,
+  readBody,
+  refusalText,
+} from './proxy-intake.ts';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
 import { Redactor } from './redact.ts';
-import { NOT_RECORDED, type Transcript, TranscriptRecorder, transcriptBody, transcriptResponse } from './transcript.ts';
+import { TranscriptRecorder, exchangeTranscript } from './transcript.ts';
 import type { SpecValidator } from './validate.ts';
 
 export type { ProxyViolation } from './inspect.ts';
@@ -35,7 +44,10 @@ export interface ProxyOptions {
   onUpstreamError?: (message: string) => void;
   /** A failure of the proxy's own while handling one exchange (that exchange only is lost). */
   onInternalError?: (message: string) => void;
-  /** The first call of each method the spec does not describe (it passes through unchecked). */
+  /**
+   * The first call of each method the spec does not describe (it passes through unchecked), by its row's name in the
+   * statistics: cut and escaped (./proxy-stats.ts), or OTHER_METHODS once the rows for such names are all taken.
+   */
   onUnknownMethod?: (method: string, seq: number) => void;
   /**
    * Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s.
@@ -45,6 +57,16 @@ export interface ProxyOptions {
   hostHeader?: string;
   /** Bodies larger than this are forwarded but not validated. Default 32 MiB. */
   maxInspectBytes?: number;
+  /** Request bodies larger than this are answered 413 (each is read whole before it goes upstream). Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** Caller connections held at once; one more is answered 503 (./proxy-intake.ts). Default MAX_CONNECTIONS. */
+  maxConnections?: number;
+  /** Time a caller's connection may stay idle between calls. Default 120 s, as the node's --http-idle-timeout. */
+  idleTimeoutMs?: number;
+  /** Time a caller has to send a whole request. Default 30 s. */
+  readTimeoutMs?: number;
+  /** A caller refused for want of connections, with the text it was sent. */
+  onRefused?: (message: string) => void;
 }
 
 export interface ValidatingProxy {
@@ -122,13 +144,14 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     throw new Error(`the upstream must be an http(s) URL, not ${upstream.protocol}`);
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const secure = upstream.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const agentOptions = { keepAlive: true, maxSockets: UPSTREAM_SOCKETS };
+  const agent = secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const send = secure ? httpsRequest : httpRequest;
   const limit = options.maxInspectBytes ?? 32 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
   const redactor = new Redactor(options.validator.model);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const unknownMethods = new Set<string>();
   const internalError = (seq: number, what: string, error: unknown) => {
     // The error's name only: its message may quote the request, and with it a secret.
     options.onInternalError?.(
@@ -146,14 +169,11 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     const work = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
         const { method, label, violations, specified } = inspectExchange(options.validator, exchange);
-        stats.count(label, specified, violations.length);
-        if (!specified && method !== undefined && !unknownMethods.has(method)) {
-          unknownMethods.add(method);
-          options.onUnknownMethod?.(method, exchange.seq);
-        }
+        const opened = stats.count(label, specified, violations.length, !specified && method !== undefined);
+        if (opened !== undefined) options.onUnknownMethod?.(opened, exchange.seq);
         for (const violation of violations) options.onViolation?.(violation);
         step = 'recording';
-        if (recorder) await recorder.write(exchange.seq, toTranscript(exchange, method, redactor));
+        if (recorder) await recorder.write(exchange.seq, exchangeTranscript(exchange, method, redactor));
       })
       .catch((error: unknown) => internalError(exchange.seq, step, error))
       // The last string a pattern matched stays reachable (RegExp.input): a whole answer, held until the next match.
@@ -164,7 +184,18 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
 
   const handle = (req: IncomingMessage, res: ServerResponse, id: number) => {
     res.sendDate = false;
-    const requestTap = new Tap(limit);
+    if (refused(req.socket)) return;
+    const tooLarge = () =>
+      res
+        .writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+        .end(`413 Payload Too Large: the proxy takes request bodies of at most ${maxBodyBytes} bytes\n`);
+    void readBody(req, maxBodyBytes, tooLarge).then(
+      (body) => body && guard(id, res, 'forwarding the request', forward)(req, res, id, body),
+    );
+  };
+
+  /** Sends a request, its body read whole, upstream and its answer back as it streams in. */
+  const forward = (req: IncomingMessage, res: ServerResponse, id: number, body: Buffer) => {
     const upstreamRequest = send({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
@@ -181,9 +212,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       upstreamRequest.destroy(new Error('timeout'));
     });
     let callerGone = false;
-    req.on('data', requestTap.push);
-    req.on('error', () => upstreamRequest.destroy());
-    req.pipe(upstreamRequest);
+    upstreamRequest.end(body);
     res.on('close', () => {
       if (res.writableFinished) return;
       callerGone = true;
@@ -203,7 +232,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
             seq: id,
             endpoint: req.url ?? '/',
             httpMethod: req.method ?? 'GET',
-            request: requestTap.overflow ? undefined : requestTap.text(),
+            request: body.length > limit ? undefined : body.toString('utf8'),
             status: answer.statusCode ?? 0,
             contentType: answer.headers['content-type'],
             response: responseTap.overflow ? undefined : responseTap.text(),
@@ -257,13 +286,28 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     };
   }
 
-  const server = createServer((req, res) => {
-    const id = ++seq;
-    guard(id, res, 'forwarding the request', handle)(req, res, id);
+  // A caller has this long to send its whole request, head and body (AvalancheGo's --http-read-timeout): a body
+  // trickling in holds a connection no longer.
+  const readTimeout = options.readTimeoutMs ?? 30_000;
+  const server = createServer(
+    {
+      requestTimeout: readTimeout,
+      headersTimeout: readTimeout,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, readTimeout / 8)),
+    },
+    (req, res) => {
+      const id = ++seq;
+      guard(id, res, 'reading the request', handle)(req, res, id);
+    },
+  );
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  const refused = limitConnections(server, maxConnections, () => {
+    stats.refused += 1;
+    options.onRefused?.(refusalText(maxConnections).trim());
   });
   // Callers keep connections open as they would to the node (AvalancheGo's idle timeout is 120 s). Node's default of
   // 5 s closes a connection whose caller is still reading a large answer, and its next call on it is then reset.
-  server.keepAliveTimeout = 120_000;
+  server.keepAliveTimeout = options.idleTimeoutMs ?? 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -286,32 +330,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       });
       agent.destroy();
       await settled();
-    },
-  };
-}
-
-/** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted. */
-function toTranscript(exchange: Exchange, method: string | undefined, redactor: Redactor): Transcript {
-  const parsed = exchange.request ? transcriptBody(exchange.request) : { text: NOT_RECORDED };
-  const request =
-    'json' in parsed
-      ? { json: redactor.request(method, parsed.json) }
-      : 'text' in parsed
-        ? { text: redactor.text(parsed.text!) }
-        : parsed;
-  const response = transcriptResponse(exchange.status, exchange.contentType, exchange.response);
-  return {
-    endpoint: exchange.endpoint,
-    httpMethod: exchange.httpMethod,
-    ...(method ? { method } : {}),
-    ...('json' in request ? { request: request.json } : {}),
-    ...('text' in request ? { requestText: request.text } : {}),
-    response: {
-      ...response,
-      ...('body' in response ? { body: redactor.response(method, response.body) } : {}),
-      ...(response.bodyText !== undefined && redactor.has(method)
-        ? { bodyText: redactor.text(response.bodyText) }
-        : {}),
     },
   };
 }

@@ -1,81 +1,240 @@
 /**
- * Secrets out of everything the proxy writes: the spec marks them `x-sensitive: true` (passwords, exported users), and
- * each marked param or result field is written as "<redacted>" in transcripts. Keys are matched case-insensitively,
- * as the node decodes them. A body that is not JSON cannot be walked: there every
- * string after a sensitive key's name is blanked.
+ * Secrets out of everything the proxy records and the conformance runner reports. The spec marks them
+ * `x-sensitive: true` (passwords, exported users), and they are found as the node finds them:
+ * - keys as Go's encoding/json matches them (./go-fold.ts), after JSON unescaping, at every spelling the node accepts
+ *   (`PASSWORD`, `paſſword`, `"pass\u0077ord"`), including the envelope's own `params` and `method` keys;
+ * - methods as the node's codec resolves them (the initial after the dot raised), so a look-alike of a method with
+ *   secrets (`KEYSTORE.createuser`) or one the node refuses (`keystore.CreateUser`) loses its params;
+ * - a body that is not exactly one request (a batch, JSON followed by more bytes, no method) is recorded without its
+ *   params, and one that is not JSON at all is not recorded;
+ * - a value where the spec expects an object holding a secret (`"params": "hunter2"`) is redacted whole, and so is an
+ *   answer's `error.data` (gorilla/rpc echoes the request's params there) and a non-JSON answer to a secret call.
+ * Keys named like a secret are redacted anywhere, in any method, as a second line of defence.
  */
-import { type Path, fold, sensitivePaths } from '../generators/model/sensitive.ts';
+import { type Path, sensitivePaths } from '../generators/model/sensitive.ts';
 import type { JsonSchema, SpecModel } from '../generators/model/types.ts';
+import { GoSyntaxError, parseFirstValue } from '../runtime/server/json.ts';
+import { type KeyMatcher, goFoldMatcher } from './go-fold.ts';
 
 export const REDACTED = '<redacted>';
+export const NOT_ONE_REQUEST = 'not exactly one JSON-RPC request: recorded without its params';
+export const LOOKALIKE =
+  'a method name the node refuses, or spelled like a method with secrets: recorded without its params';
+export const NOT_JSON = 'not JSON as the node reads it: not recorded';
 
 interface MethodSecrets {
   params: Path[];
   result: Path[];
+  /** The params the method declares: any other key sent to it is unknown, so redacted. */
+  declared: KeyMatcher[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** How the redactor read a request: what its answer is redacted by. */
+export interface RequestReading {
+  /** The method named, when the body is one request naming one as a string. */
+  method?: string;
+  /** The request as it may be recorded (absent when nothing of it may). */
+  json?: unknown;
+  /** Why part or all of the request was left out. */
+  note?: string;
+  /** The spec method the node would run, when it has secrets. */
+  secrets?: MethodSecrets;
+  /** Whether the answer may carry a secret the redactor cannot locate: a non-JSON answer is then not recorded. */
+  secretive: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isParams = goFoldMatcher('params');
+const isMethod = goFoldMatcher('method');
 
 export class Redactor {
+  /** Methods with secrets, by the name the node resolves them to. */
   private readonly methods = new Map<string, MethodSecrets>();
-  private readonly names = new Set<string>();
-  private readonly textPattern: RegExp | undefined;
+  private readonly lookalikes: KeyMatcher[] = [];
+  private readonly matchers = new Map<string, KeyMatcher>();
+  private readonly anyName: KeyMatcher[];
+  private readonly node: boolean;
 
   constructor(model: SpecModel) {
+    this.node = model.profile === 'avalanche';
     const paths = (schema: JsonSchema, prefix: Path) => sensitivePaths(schema, model.schemas, prefix, new Set());
+    const names = new Set<string>();
     for (const method of model.endpoints.flatMap((endpoint) => endpoint.methods)) {
-      const params = method.params.flatMap((param) => paths(param.schema, [fold(param.name)]));
+      const params = method.params.flatMap((param) => paths(param.schema, [param.name]));
       const result = method.result ? paths(method.result.schema, []) : [];
-      if (params.length + result.length > 0) this.methods.set(method.name, { params, result });
-      for (const path of [...params, ...result])
-        if (path.length > 0 && path.at(-1) !== '*') this.names.add(path.at(-1)!);
+      if (params.length + result.length === 0) continue;
+      const declared = method.params.map((param) => goFoldMatcher(param.name));
+      this.methods.set(this.resolve(method.name) ?? method.name, { params, result, declared });
+      this.lookalikes.push(goFoldMatcher(method.name));
+      // The key that holds a secret: the last name on its path (`keys` of `keys/*` holds secrets only).
+      for (const path of [...params, ...result]) {
+        const holder = path.filter((step) => step !== '*').at(-1);
+        if (holder !== undefined) names.add(holder);
+      }
     }
-    const names = [...this.names].map((name) => name.replace(/[^A-Za-z0-9]/g, (c) => `\\${c}`));
-    // `"password" : "..."` in a body that did not parse: the string after the key, escapes included.
-    if (names.length > 0)
-      this.textPattern = new RegExp(`("(?:${names.join('|')})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'gi');
+    this.anyName = [...names].map((name) => this.matcher(name));
   }
 
-  /** Whether a method has anything to hide. */
-  has(method: string | undefined): boolean {
-    return method !== undefined && this.methods.has(method);
+  /** A request body as a transcript may hold it. */
+  request(body: string): RequestReading {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return this.notOneRequest(body);
+    }
+    if (Array.isArray(value)) {
+      for (const call of value) if (isObject(call)) this.withoutParams(call);
+      return { json: value.map(redactString), note: NOT_ONE_REQUEST, secretive: true };
+    }
+    if (!isObject(value)) return { json: redactString(value), secretive: typeof value === 'string' };
+    const method = lastValue(value, isMethod);
+    if (typeof method !== 'string') {
+      this.withoutParams(value);
+      return { json: value, note: NOT_ONE_REQUEST, secretive: true };
+    }
+    const resolved = this.resolve(method);
+    const secrets = resolved === undefined ? undefined : this.methods.get(resolved);
+    if (secrets) {
+      for (const key of Object.keys(value))
+        if (isParams(key)) value[key] = onlyDeclared(this.params(value[key], secrets.params, true), secrets.declared);
+      this.redactNames(value);
+      return { method, json: value, secrets, secretive: true };
+    }
+    // Refused by the node, or spelled like a method with secrets: what the caller meant to send is unknown.
+    if (resolved === undefined || this.lookalikes.some((same) => same(method))) {
+      this.withoutParams(value);
+      return { method, json: value, note: LOOKALIKE, secretive: true };
+    }
+    this.redactNames(value);
+    return { method, json: value, secretive: false };
   }
 
-  /** A copy of a parsed request with the method's secret params replaced (`params` by name, or `[ {...} ]`). */
-  request(method: string | undefined, body: unknown): unknown {
-    const secrets = method === undefined ? undefined : this.methods.get(method);
-    if (!secrets || !isObject(body) || body.params === null || typeof body.params !== 'object') return body;
-    const params = Array.isArray(body.params)
-      ? body.params.map((item) => replaced(item, secrets.params))
-      : replaced(body.params, secrets.params);
-    return { ...body, params };
+  /** A parsed answer to the request read as `reading`, as a transcript may hold it (modified in place). */
+  response(reading: RequestReading, body: unknown): unknown {
+    for (const answer of Array.isArray(body) ? body : [body]) {
+      if (!isObject(answer)) continue;
+      for (const key of Object.keys(answer)) {
+        // gorilla/rpc answers a request it cannot decode with the request itself as the error's data.
+        if (key === 'error' && isObject(answer.error) && answer.error.data != null) answer.error.data = REDACTED;
+        if (key === 'result' && reading.secrets) answer.result = this.params(answer.result, reading.secrets.result);
+      }
+      this.redactNames(answer);
+    }
+    return Array.isArray(body) || isObject(body) ? body : redactString(body);
   }
 
-  /** A copy of a parsed answer with the method's secret result fields replaced. */
-  response(method: string | undefined, body: unknown): unknown {
-    const secrets = method === undefined ? undefined : this.methods.get(method);
-    if (!secrets || !isObject(body) || !('result' in body)) return body;
-    return { ...body, result: replaced(body.result, secrets.result) };
+  /** Params the conformance runner sent to `method` (a spec name), as its report may hold them: a redacted copy. */
+  reportParams<T>(method: string, params: T): T {
+    const copy = structuredClone(params);
+    const secrets = this.methods.get(this.resolve(method) ?? method);
+    const redacted = secrets ? this.params(copy, secrets.params, true) : copy;
+    this.redactNames(redacted);
+    return redacted as T;
   }
 
-  /** Text that did not parse as JSON, with the string after any sensitive key blanked. */
-  text(text: string): string {
-    return this.textPattern ? text.replace(this.textPattern, `$1"${REDACTED}"`) : text;
+  /** The name the node runs for `method`: the initial after the first dot raised; undefined when it refuses it. */
+  private resolve(method: string): string | undefined {
+    if (!this.node) return method;
+    const dot = method.indexOf('.');
+    const first = dot < 0 ? undefined : method.codePointAt(dot + 1);
+    if (first === undefined) return method;
+    const initial = String.fromCodePoint(first);
+    if (/\p{Lu}/u.test(initial)) return undefined;
+    const raised = initial.toUpperCase();
+    const head = [...raised].length === 1 ? raised : initial;
+    return `${method.slice(0, dot + 1)}${head}${method.slice(dot + 1 + initial.length)}`;
+  }
+
+  /** Not JSON.parse's one value: the first value as Go reads it, if any, without its params. */
+  private notOneRequest(body: string): RequestReading {
+    let value: unknown;
+    try {
+      value = parseFirstValue(Buffer.from(body, 'utf8')).value;
+    } catch (error) {
+      if (!(error instanceof GoSyntaxError)) throw error;
+      return { note: NOT_JSON, secretive: true };
+    }
+    const calls = Array.isArray(value) ? value : [value];
+    for (const call of calls) if (isObject(call)) this.withoutParams(call);
+    const method = isObject(value) ? lastValue(value, isMethod) : undefined;
+    return {
+      ...(typeof method === 'string' ? { method } : {}),
+      json: Array.isArray(value) ? value.map(redactString) : redactString(value),
+      note: NOT_ONE_REQUEST,
+      secretive: true,
+    };
+  }
+
+  private withoutParams(call: Obj): void {
+    for (const key of Object.keys(call)) if (isParams(key)) call[key] = REDACTED;
+    this.redactNames(call);
+  }
+
+  /**
+   * `value` with each path's value replaced, in place. A value that cannot hold what a path expects (a string where
+   * an object with a password is due) would be refused by the node with the value echoed: it is replaced whole.
+   * `top`: params, which the node also reads as `[args]`.
+   */
+  private params(value: unknown, paths: Path[], top = false): unknown {
+    if (paths.length === 0 || value === undefined || value === null || typeof value === 'boolean') return value;
+    if (paths.some((path) => path.length === 0) || typeof value !== 'object') return REDACTED;
+    const named = paths.filter((path) => path[0] !== '*');
+    if (Array.isArray(value)) {
+      const items = paths.filter((path) => path[0] === '*').map((path) => path.slice(1));
+      if (top) items.push(...named);
+      else if (named.length > 0) return REDACTED;
+      return value.map((item) => this.params(item, items));
+    }
+    if (named.length < paths.length) return REDACTED;
+    const object = value as Obj;
+    for (const key of Object.keys(object)) {
+      const below = named.filter((path) => this.matcher(path[0]!)(key)).map((path) => path.slice(1));
+      if (below.length > 0) object[key] = this.params(object[key], below);
+    }
+    return object;
+  }
+
+  /** Every value under a key named like any secret of the spec, however deep, replaced (in place, no recursion). */
+  private redactNames(root: unknown): void {
+    const pending = [root];
+    while (pending.length > 0) {
+      const value = pending.pop();
+      if (value === null || typeof value !== 'object') continue;
+      if (Array.isArray(value)) {
+        for (const item of value) pending.push(item);
+        continue;
+      }
+      const object = value as Obj;
+      for (const key of Object.keys(object)) {
+        if (this.anyName.some((same) => same(key))) object[key] = REDACTED;
+        else pending.push(object[key]);
+      }
+    }
+  }
+
+  private matcher(name: string): KeyMatcher {
+    let matcher = this.matchers.get(name);
+    if (!matcher) this.matchers.set(name, (matcher = goFoldMatcher(name)));
+    return matcher;
   }
 }
 
-/** A copy of `value` with every path's value replaced; the original is left as it is. */
-function replaced(value: unknown, paths: Path[]): unknown {
-  if (paths.some((path) => path.length === 0)) return value === undefined ? value : REDACTED;
-  if (Array.isArray(value)) {
-    const items = paths.filter((path) => path[0] === '*').map((path) => path.slice(1));
-    return items.length === 0 ? value : value.map((item) => replaced(item, items));
-  }
-  if (!isObject(value)) return value;
-  const copy: Record<string, unknown> = { ...value };
-  for (const key of Object.keys(copy)) {
-    const below = paths.filter((path) => path[0] === fold(key)).map((path) => path.slice(1));
-    if (below.length > 0) copy[key] = replaced(copy[key], below);
-  }
-  return copy;
+/** Params (an object, or objects in an array) with every key the method does not declare redacted, in place. */
+function onlyDeclared(params: unknown, declared: KeyMatcher[]): unknown {
+  for (const args of Array.isArray(params) ? params : [params])
+    if (isObject(args))
+      for (const key of Object.keys(args)) if (!declared.some((same) => same(key))) args[key] = REDACTED;
+  return params;
 }
+
+/** The value of the last key `same` accepts: Go's decoder keeps the last of duplicate fields. */
+function lastValue(object: Obj, same: KeyMatcher): unknown {
+  let value: unknown;
+  for (const key of Object.keys(object)) if (same(key)) value = object[key];
+  return value;
+}
+
+/** A bare string where a request or answer was expected could be anything, a password too. */
+const redactString = (value: unknown) => (typeof value === 'string' ? REDACTED : value);

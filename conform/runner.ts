@@ -10,6 +10,7 @@ import { type CallCase, type CaseKind, exampleCases, invalidCases } from './case
 import { checkCoherence } from './coherence.ts';
 import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
+import { Redactor } from './redact.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
 import {
   type SpecMethod,
@@ -158,6 +159,9 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   }
   const totals = { PASS: 0, FAIL: 0, SKIP: 0 };
   for (const r of results) totals[r.status] += 1;
+  // The report may be written to a file (--json): the params it shows lose their secrets (x-sensitive) there.
+  const redactor = new Redactor(model);
+  for (const r of results) for (const check of r.checks) check.params = redactor.reportParams(r.method, check.params);
   return {
     url: baseUrl,
     ...(nodeVersion ? { nodeVersion: { version: nodeVersion.version, source: nodeVersion.source } } : {}),

@@ -6,7 +6,9 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Exchange } from './inspect.ts';
 import { stringifyJson } from './json.ts';
+import { REDACTED, type RequestReading, type Redactor } from './redact.ts';
 
 export interface Transcript {
   /** Path below the node's base URL, e.g. `/ext/bc/P` (query string included, if any). */
@@ -14,9 +16,10 @@ export interface Transcript {
   httpMethod: string;
   /** The JSON-RPC method, or undefined when the request named none. */
   method?: string;
-  /** The request body parsed as JSON, or `requestText` when it was not JSON. */
+  /** The request body parsed as JSON, secrets redacted (conform/redact.ts). */
   request?: unknown;
-  requestText?: string;
+  /** Why the request, or part of it, was not recorded. */
+  requestNote?: string;
   response: {
     status: number;
     contentType?: string;
@@ -27,7 +30,8 @@ export interface Transcript {
 
 const SEQ_DIGITS = 6;
 export const NOT_RECORDED = '(not recorded: larger than the inspection limit)';
-const safeName = (method: string | undefined) => (method ?? 'no-method').replace(/[^A-Za-z0-9._-]/g, '_');
+// Cut: a caller's method name may be longer than a file name can be.
+const safeName = (method: string | undefined) => (method ?? 'no-method').slice(0, 100).replace(/[^A-Za-z0-9._-]/g, '_');
 
 export class TranscriptRecorder {
   /** The highest sequence number the folder already holds: numbering continues after it. */
@@ -76,8 +80,7 @@ export function readTranscripts(dir: string): Array<{ file: string; transcript: 
 
 /** Sends a transcript's request to `baseUrl` and returns the answer in the transcript's own response form. */
 export async function replayTranscript(transcript: Transcript, baseUrl: string): Promise<Transcript['response']> {
-  const body =
-    transcript.requestText ?? (transcript.request === undefined ? undefined : stringifyJson(transcript.request));
+  const body = transcript.request === undefined ? undefined : stringifyJson(transcript.request);
   const response = await fetch(baseUrl.replace(/\/+$/, '') + transcript.endpoint, {
     method: transcript.httpMethod,
     headers: { 'content-type': 'application/json' },
@@ -102,5 +105,31 @@ export function transcriptResponse(
     ...(contentType ? { contentType } : {}),
     ...('json' in parsed ? { body: parsed.json } : {}),
     ...('text' in parsed ? { bodyText: parsed.text } : {}),
+  };
+}
+
+/** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted (./redact.ts). */
+export function exchangeTranscript(exchange: Exchange, method: string | undefined, redactor: Redactor): Transcript {
+  const reading: RequestReading =
+    exchange.request === undefined
+      ? { note: NOT_RECORDED, secretive: true }
+      : exchange.request.length === 0
+        ? { secretive: false }
+        : redactor.request(exchange.request);
+  const response = transcriptResponse(exchange.status, exchange.contentType, exchange.response);
+  const named = method ?? reading.method;
+  return {
+    endpoint: exchange.endpoint,
+    httpMethod: exchange.httpMethod,
+    ...(named !== undefined ? { method: named } : {}),
+    ...('json' in reading ? { request: reading.json } : {}),
+    ...(reading.note ? { requestNote: reading.note } : {}),
+    response: {
+      ...response,
+      ...('body' in response ? { body: redactor.response(reading, response.body) } : {}),
+      ...(response.bodyText !== undefined && response.bodyText !== NOT_RECORDED && reading.secretive
+        ? { bodyText: `(${REDACTED}: not JSON, the answer to a request that may hold secrets)` }
+        : {}),
+    },
   };
 }

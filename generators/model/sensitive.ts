@@ -5,10 +5,13 @@
 import { componentName } from './schema-walk.ts';
 import type { EndpointModel, JsonSchema } from './types.ts';
 
-/** A path below params or result: property names (upper-cased) and `*` for every item of an array. */
+/** A path below params or result: property names as the spec writes them, and `*` for every item of an array. */
 export type Path = string[];
 
-/** As Go's encoding/json matches keys: case folded, so `PASSWORD` and `paſſword` (long s) name the password too. */
+/**
+ * Keys case folded for the client's error excerpts, so `PASSWORD` and `paſſword` (long s) name the password too. An
+ * approximation of Go's folding, erring towards more matches (`paßword` too); conform/go-fold.ts matches as Go does.
+ */
 export const fold = (key: string) => key.toLowerCase().toUpperCase();
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -42,7 +45,7 @@ export function sensitivePaths(
     if (isObject(schema[key])) out.push(...sensitivePaths(schema[key] as JsonSchema, shared, prefix, seen));
   if (isObject(schema.properties)) {
     for (const [property, child] of Object.entries(schema.properties)) {
-      if (isObject(child)) out.push(...sensitivePaths(child as JsonSchema, shared, [...prefix, fold(property)], seen));
+      if (isObject(child)) out.push(...sensitivePaths(child as JsonSchema, shared, [...prefix, property], seen));
     }
   }
   if (isObject(schema.items)) out.push(...sensitivePaths(schema.items as JsonSchema, shared, [...prefix, '*'], seen));
@@ -53,9 +56,9 @@ export function sensitivePaths(
 export function sensitiveKeys(endpoint: EndpointModel, shared: Record<string, JsonSchema>): string[] {
   const names = new Set<string>();
   for (const method of endpoint.methods) {
-    const paths = method.params.flatMap((param) => sensitivePaths(param.schema, shared, [fold(param.name)], new Set()));
+    const paths = method.params.flatMap((param) => sensitivePaths(param.schema, shared, [param.name], new Set()));
     if (method.result) paths.push(...sensitivePaths(method.result.schema, shared, [], new Set()));
-    for (const path of paths) if (path.length > 0 && path.at(-1) !== '*') names.add(path.at(-1)!);
+    for (const path of paths) if (path.length > 0 && path.at(-1) !== '*') names.add(fold(path.at(-1)!));
   }
   return [...names].sort();
 }

@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProxyOptions, type ProxyViolation, startProxy } from '../../conform/proxy.ts';
-import { formatViolation } from '../../conform/proxy-stats.ts';
+import { NAME_LIMIT, OTHER_METHODS, UNKNOWN_ROWS, formatViolation, printable } from '../../conform/proxy-stats.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
+import { NOT_JSON, NOT_ONE_REQUEST } from '../../conform/redact.ts';
 import { readTranscripts } from '../../conform/transcript.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { startMockNode } from '../../mock/node.ts';
@@ -137,40 +138,50 @@ describe('the proxy under hostile input', () => {
     });
     expect(hosts).toEqual(['evil.example', 'localhost:9650']);
   });
+});
 
-  it('checks a request with 1,000,000 invalid items in time proportional to a valid one of the same size', async () => {
-    const proxy = await proxyTo(
-      await upstream((_b, _h, res) =>
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"x"},"id":1}'),
-      ),
-    );
-    const invalid = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'platform.getBalance',
-      params: { addresses: Array(1_000_000).fill('x') },
-    });
-    const shape = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'platform.getBalance',
-      params: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] },
-    });
-    const valid = shape.slice(0, -1) + ' '.repeat(invalid.length - shape.length) + '}';
-    const timed = async (body: string) => {
-      const start = performance.now();
-      await call(proxy.url, '/ext/bc/P', body);
-      await proxy.settled();
-      return performance.now() - start;
-    };
-    const best = async (body: string) => Math.min(await timed(body), await timed(body), await timed(body));
-    const [validMs, invalidMs] = [await best(valid), await best(invalid)];
-    // A ratio, not a time: on a loaded machine both slow down together. Reporting each item is a few times the work of
-    // parsing it; a check quadratic in the items would be thousands of times slower.
-    expect(invalidMs / validMs).toBeLessThan(20);
+describe('method names a caller chooses', () => {
+  it('keeps a bounded number of rows, each name cut, however many distinct names arrive', async () => {
+    const opened: string[] = [];
+    const proxy = await proxyTo(await upstream(echo), { onUnknownMethod: (name) => opened.push(name) });
+    const calls = UNKNOWN_ROWS + 40;
+    for (let i = 0; i < calls; i++) {
+      const method = `${i}.${'m'.repeat(20_000)}`;
+      await call(proxy.url, '/ext/bc/P', JSON.stringify({ jsonrpc: '2.0', id: 1, method }));
+    }
+    await proxy.settled();
+    const methods = proxy.stats.toJSON().methods;
+    expect(Object.keys(methods)).toHaveLength(UNKNOWN_ROWS + 1);
+    expect(methods[OTHER_METHODS]).toEqual({ calls: 40, violations: 0, specified: false });
+    expect(Math.max(...Object.keys(methods).map((name) => name.length))).toBe(NAME_LIMIT + 1);
+    expect(opened).toHaveLength(UNKNOWN_ROWS + 1);
+    expect(opened.at(-1)).toBe(OTHER_METHODS);
+    expect(proxy.stats.calls).toBe(calls);
   }, 60_000);
+
+  it('cannot forge a log line: line breaks and terminal controls in a name are written as escapes', async () => {
+    const opened: string[] = [];
+    const proxy = await proxyTo(await upstream(echo), { onUnknownMethod: (name) => opened.push(name) });
+    const forged = 'info.x\nviolation #1 platform.getHeight request /params: forged\r\u2028\u202e\u001b[2J\\';
+    await call(proxy.url, '/ext/info', JSON.stringify({ jsonrpc: '2.0', id: 1, method: forged }));
+    await proxy.settled();
+    expect(opened).toEqual([
+      'info.x\\u000aviolation #1 platform.getHeight request /params: forged\\u000d\\u2028\\u202e\\u001b[2J\\\\',
+    ]);
+    expect(
+      formatViolation({
+        seq: 1,
+        endpoint: '/',
+        method: forged,
+        direction: 'request',
+        pointer: '',
+        rule: 'x',
+        message: 'a\nb',
+      }),
+    ).toBe(`#1 ${opened[0]} request (root): a\\u000ab`);
+    // An emoji is one character and stays itself; a lone half of a surrogate pair is escaped.
+    expect(printable('😀\ud800')).toBe('😀\\ud800');
+  });
 });
 
 describe('the proxy after a large answer', () => {
@@ -232,10 +243,21 @@ describe('secrets through the proxy', () => {
       '/ext/keystore',
       `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"password":"${PASSWORD}"`,
     );
+    // Issue 24: bodies the node accepts (trailing bytes, an escaped key, a folded key) and bodies it refuses.
+    const hostile = [
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"dan","password":"${PASSWORD}"}}xyz`,
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"eve","pass\\u0077ord":"${PASSWORD}"}}`,
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"fay","PAſſWORD":"${PASSWORD}"}}`,
+      `[{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"gus","pwd":"${PASSWORD}"}}]`,
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.CreateUser","params":{"username":"hal","pwd":"${PASSWORD}"}}`,
+      `{"jsonrpc":"2.0","id":1,"params":{"username":"ida","pwd":"${PASSWORD}"}}`,
+      `{"jsonrpc":"1.0","id":1,"method":"keystore.createUser","params":[{"username":"jo","pwd":"${PASSWORD}"}]}`,
+    ];
+    for (const body of hostile) await call(proxy.url, '/ext/keystore', body);
     await proxy.settled();
 
     const files = readdirSync(dir);
-    expect(files).toHaveLength(6);
+    expect(files).toHaveLength(6 + hostile.length);
     for (const file of files) {
       const text = readFileSync(join(dir, file), 'utf8');
       expect(text).not.toContain(PASSWORD);
@@ -247,7 +269,13 @@ describe('secrets through the proxy', () => {
     expect(transcripts[1]!.response.body).toMatchObject({ result: { user: '<redacted>', encoding: 'hex' } });
     expect(transcripts[2]!.request).toMatchObject({ params: { paſſword: '<redacted>', user: '<redacted>' } });
     expect(transcripts[3]!.request).toMatchObject({ params: [{ password: '<redacted>' }] });
-    expect(transcripts[5]!.requestText).toContain('"password":"<redacted>"');
+    expect(transcripts[5]).toMatchObject({ requestNote: NOT_JSON });
+    expect(transcripts[5]).not.toHaveProperty('request');
+    expect(transcripts[6]).toMatchObject({ requestNote: NOT_ONE_REQUEST, request: { params: '<redacted>' } });
+    expect(transcripts[7]!.request).toMatchObject({ params: { username: 'eve', password: '<redacted>' } });
+    expect(transcripts[8]!.request).toMatchObject({ params: { username: 'fay', PAſſWORD: '<redacted>' } });
+    expect(transcripts[9]!.request).toMatchObject([{ params: '<redacted>' }]);
+    for (const refused of transcripts.slice(10, 12)) expect(refused.request).toMatchObject({ params: '<redacted>' });
     expect(lines.some((line) => /password/.test(line))).toBe(true);
     expect(lines.join('\n')).not.toContain(PASSWORD.slice(0, 10));
   });

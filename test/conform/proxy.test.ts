@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProxyViolation, type ValidatingProxy, startProxy } from '../../conform/proxy.ts';
 import { formatViolation } from '../../conform/proxy-stats.ts';
+import { watchOutput } from './child-output.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 
@@ -256,25 +257,26 @@ describe('npm run proxy (the CLI)', () => {
       ['--import', 'tsx', join(root, 'conform/proxy-cli.ts'), '--upstream', node.url, '--port', '0'],
       { cwd: root },
     );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const output = watchOutput(child.stdout);
     const exited = new Promise<number | null>((done) => child.on('exit', done));
-    const until = async (pattern: RegExp) => {
-      for (let i = 0; i < 600 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-      return pattern.exec(out);
-    };
-    const url = (await until(/listening on (http:\/\/127\.0\.0\.1:\d+)/))![1]!;
-    await call(url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
-    await until(/violation/);
-    await call(url, '/ext/admin', '{"jsonrpc":"2.0","id":2,"method":"admin.getConfig"}');
-    await call(url, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
+    const [, url] = await output.until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await call(url!, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
+    await output.until(/violation/);
+    await call(url!, '/ext/admin', '{"jsonrpc":"2.0","id":2,"method":"admin.getConfig"}');
+    await call(url!, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
     // Logged when it happens, once per method, not only in the summary.
-    expect(await until(/unknown #2 admin\.getConfig: not in the spec, passed through unchecked/)).not.toBeNull();
+    await output.until(/unknown #2 admin\.getConfig: not in the spec, passed through unchecked/);
+    // A line break in a method name is written as an escape: it cannot start a forged `violation` line.
+    const forged = 'info.x\nviolation #1 platform.getHeight request /params: forged';
+    await call(url!, '/ext/info', JSON.stringify({ jsonrpc: '2.0', id: 4, method: forged }));
+    await output.until(/unknown #4 info\.x\\u000aviolation/);
     child.kill('SIGINT');
+    await output.until(/platform\.getHeight\s+1\s+1\n/);
     expect(await exited).toBe(0);
+    const out = output.text;
     expect(out).toMatch(/violation #1 platform\.getHeight response \/result\/height: must be string, not integer\n/);
-    expect(out.match(/unknown #/g)).toHaveLength(1);
-    expect(out).toMatch(/Proxy summary: 3 calls, 1 violation/);
-    expect(out).toMatch(/platform\.getHeight\s+1\s+1/);
+    expect(out.match(/unknown #/g)).toHaveLength(2);
+    expect(out.match(/^violation /gm)).toHaveLength(1);
+    expect(out).toMatch(/Proxy summary: 4 calls, 1 violation/);
   });
 });

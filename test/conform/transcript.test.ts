@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProxy } from '../../conform/proxy.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
+import { NOT_JSON } from '../../conform/redact.ts';
 import { readTranscripts, replayTranscript } from '../../conform/transcript.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { startMockNode } from '../../mock/node.ts';
@@ -56,7 +57,9 @@ describe('recording through the proxy', () => {
       },
     });
     expect(second!.endpoint).toBe('/ext/bc/X');
-    expect(third).toMatchObject({ requestText: 'not json' });
+    // Not JSON: nothing of it is recorded, since nothing of it can be shown to hold no secret.
+    expect(third).toMatchObject({ requestNote: NOT_JSON });
+    expect(third).not.toHaveProperty('request');
   });
 
   it('replays a recording against another node with the same answers', async () => {

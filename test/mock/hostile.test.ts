@@ -1,8 +1,8 @@
 /**
  * Issue 14's findings against the mock node (and so the generated server under it), over raw HTTP: a million invalid
- * items cost about what valid ones do while other connections are served, invalid UTF-8 is repaired in linear time,
- * the password rule scores only what the node scores, and exportUser takes as long for an unknown user as for a wrong
- * password.
+ * items are refused while other connections are served, invalid UTF-8 is repaired as Go repairs it, the password rule
+ * scores only what the node scores, and exportUser refuses an unknown user in the words it uses for a wrong password.
+ * How long each takes against its benign twin is a figure of `npm run bench -- hostile`, not a test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bech32Encode } from '../../generators/formats.ts';
@@ -23,10 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => node.close());
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 describe('hostile requests to the mock node', () => {
-  it('answers 1,000,000 invalid items in time proportional to a valid request, serving others too', async () => {
+  it('refuses 1,000,000 invalid items and answers a valid request of the same size, serving others meanwhile', async () => {
     const invalid = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -41,45 +39,20 @@ describe('hostile requests to the mock node', () => {
       params: { addresses: [ADDRESS], ignored: Array(1_000_000).fill('x') },
     });
     const valid = `${shape.slice(0, -1)}${' '.repeat(Math.max(0, invalid.length - shape.length))}}`;
-    const timed = async (body: string) => {
-      const start = performance.now();
-      const answer = await send(port, { path: '/ext/bc/P', body });
-      return { ms: performance.now() - start, text: answer.text };
-    };
-    const others: Array<Promise<string>> = [];
-    const runs: Array<{ valid: number; invalid: number }> = [];
-    for (let round = 0; round < 3; round++) {
-      const g = await timed(valid);
-      const bad = timed(invalid);
-      // Small calls on other connections while the large one is in flight: each must get its own answer.
-      for (let i = 0; i < 5; i++)
-        others.push(send(port, { path: '/ext/bc/P', body: rpc('platform.getHeight') }).then((r) => r.text));
-      const b = await bad;
-      expect(JSON.parse(g.text)).toHaveProperty('result');
-      expect(JSON.parse(b.text).error.message).toBe(INVALID_ARGUMENT);
-      runs.push({ valid: g.ms, invalid: b.ms });
-    }
-    const best = (key: 'valid' | 'invalid') => Math.min(...runs.map((r) => r[key]));
-    // A ratio, not a time: on a loaded machine both slow down together; a check quadratic in the items would be
-    // thousands of times slower, one linear in them a few times at most.
-    expect(best('invalid') / best('valid')).toBeLessThan(20);
-    for (const text of await Promise.all(others)) expect(JSON.parse(text)).toHaveProperty('result.height');
+    const good = await send(port, { path: '/ext/bc/P', body: valid });
+    const bad = send(port, { path: '/ext/bc/P', body: invalid });
+    // Small calls on other connections while the large one is in flight: each must get its own answer.
+    const others = Array.from({ length: 5 }, () => send(port, { path: '/ext/bc/P', body: rpc('platform.getHeight') }));
+    expect(JSON.parse(good.text)).toHaveProperty('result');
+    expect(JSON.parse((await bad).text).error.message).toBe(INVALID_ARGUMENT);
+    for (const other of await Promise.all(others)) expect(JSON.parse(other.text)).toHaveProperty('result.height');
   }, 120_000);
 
-  it('repairs invalid UTF-8 as Go does, in time linear in the input', async () => {
+  it('repairs invalid UTF-8 as Go does, 15 MB of it included', async () => {
     expect(
       decodeUtf8(Uint8Array.from([0x61, 0xe2, 0x82, 0x41, 0xff, 0xc3, 0xa9, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x80])),
     ).toBe('a\ufffd\ufffdA\ufffdé\ufffd\ufffd\ufffd😀');
-    const timed = (bytes: Uint8Array) => {
-      const start = performance.now();
-      const text = decodeUtf8(bytes);
-      return { ms: performance.now() - start, text };
-    };
-    const small = timed(new Uint8Array(1024 * 1024).fill(0xff));
-    const large = timed(new Uint8Array(15 * 1024 * 1024).fill(0xff));
-    expect(large.text.length).toBe(15 * 1024 * 1024);
-    // 15 times the input may cost 15 times as much, with room for noise; a byte-by-byte string was far worse.
-    expect(large.ms).toBeLessThan(Math.max(small.ms, 5) * 40);
+    expect(decodeUtf8(new Uint8Array(15 * 1024 * 1024).fill(0xff))).toBe('\ufffd'.repeat(15 * 1024 * 1024));
     // Through the server: 15 MB of 0xFF inside a param is refused like any bad address.
     const body = Buffer.concat([
       Buffer.from('{"jsonrpc":"2.0","id":1,"method":"platform.getBalance","params":{"addresses":["'),
@@ -158,27 +131,17 @@ describe('hostile requests to the mock node', () => {
     expect(JSON.parse(strongStart.text)).toHaveProperty('result');
   });
 
-  it('takes as long to refuse exportUser for an unknown user as for a wrong password', async () => {
+  it('refuses exportUser for an unknown user in the words it uses for a wrong password', async () => {
     await send(port, {
       path: '/ext/keystore',
-      body: rpc('keystore.createUser', { username: 'timed', password: 'Correct-Horse-Battery-Staple-9' }),
+      body: rpc('keystore.createUser', { username: 'known', password: 'Correct-Horse-Battery-Staple-9' }),
     });
-    const timed = async (username: string) => {
-      const start = performance.now();
+    for (const username of ['nobody', 'known']) {
       const answer = await send(port, {
         path: '/ext/keystore',
         body: rpc('keystore.exportUser', { username, password: 'Wrong-Horse-Battery-Staple-9' }),
       });
       expect(JSON.parse(answer.text).error.message).toBe(`incorrect password: user "${username}"`);
-      return performance.now() - start;
-    };
-    const unknown: number[] = [];
-    const wrong: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      unknown.push(await timed('nobody'));
-      wrong.push(await timed('timed'));
     }
-    // Before, an unknown user was answered about 4 times faster (no hash computed).
-    expect(median(unknown) / median(wrong)).toBeGreaterThan(0.5);
   });
 });
