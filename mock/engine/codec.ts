@@ -3,7 +3,7 @@
  * format by hand. A transaction's ID is sha256 of its signed bytes; what its signatures sign is sha256 of its unsigned
  * bytes (codec version, then the typed transaction), as the node computes them.
  */
-import { avalanche } from './avalanche.ts';
+import { avalanche, forReading } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idOf, sha256, utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';
@@ -42,7 +42,7 @@ export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError(chain, bytes, ''));
   let signed: InstanceType<typeof avaxSerial.SignedTx>;
   try {
-    signed = codecs.unpack(bytes, avaxSerial.SignedTx);
+    signed = codecs.unpack(forReading(bytes), avaxSerial.SignedTx);
   } catch (error) {
     throw new Refusal(parseError(chain, bytes, (error as Error).message));
   }
@@ -170,7 +170,7 @@ export const NFT_TRANSFER_OUTPUT = 11;
 
 /** The fx output a stored X-Chain UTXO holds, decoded by the codec (operations compare its group ID and payload). */
 export function storedOutput(utxo: Utxo): Transaction {
-  return manager('X').unpack(utxo.bytes, avalanche().Utxo).output;
+  return manager('X').unpack(forReading(utxo.bytes), avalanche().Utxo).output;
 }
 
 /** The class the AVM codec registers under `typeID` (avalanchejs exports no nftfx classes by name). */

@@ -4,13 +4,14 @@
  * block per transaction, at once, like anvil) by default; `interval` builds from the pool every `blockTimeMs`;
  * `manual` builds only on `mine`.
  */
+import { compareVersions } from '../../generators/model/versions.ts';
 import { makeBlock } from '../world/codec.ts';
 import type { FeeState, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { type DecodedTx, decodeTx } from './codec.ts';
 import { type Effects, applyEffects } from './effects.ts';
 import { verifyP } from './p.ts';
-import { Refusal, TEXTS } from './refusals.ts';
+import { MAX_TX_BYTES, Refusal, TEXTS } from './refusals.ts';
 import { verifyStaking } from './staking.ts';
 import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
@@ -87,8 +88,8 @@ export class Engine {
   }
 
   /**
-   * The transaction's ID once pooled; the node's refusal otherwise. On the P-Chain, as its gossip mempool's Add: a tx
-   * already pooled is a duplicate, and one refused lately is refused again with its drop reason, unverified.
+   * The transaction's ID once pooled (or when already pooled); the node's refusal otherwise. On the P-Chain, as its
+   * gossip mempool's Add: one refused lately is refused again with its drop reason, unverified.
    */
   issue(chain: UtxoChain, bytes: Uint8Array): string {
     let decoded: DecodedTx;
@@ -102,10 +103,9 @@ export class Engine {
     }
     if (this.nodeVersion) decoded.release = this.nodeVersion;
     const pooled = this.pooled[chain];
-    if (pooled.ids.has(decoded.id)) {
-      if (chain === 'X') return decoded.id;
-      throw new Refusal(`couldn't issue tx: tx ${decoded.id} dropped: duplicate tx`);
-    }
+    // The mempool's ErrDuplicateTx: the chain's issueTxFromRPC (the builder's AddUnverifiedTx before v1.11) takes a
+    // tx already pooled as added.
+    if (pooled.ids.has(decoded.id)) return decoded.id;
     const dropped = chain === 'P' && this.droppedIDs.has(decoded.id) ? this.world.txs.get(decoded.id) : undefined;
     if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
       // The LRU's Get makes it the newest.
@@ -121,7 +121,12 @@ export class Engine {
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
-    // As the node's mempool Add: the budget before conflicts; a full pool is no reason to mark the tx dropped.
+    // As the node's mempool Add: the size (a refusal the gossip mempool marks dropped), then the budget and conflicts.
+    if (bytes.length > MAX_TX_BYTES && this.sizeLimited(chain)) {
+      const text = TEXTS.tooLarge(decoded.id, bytes.length);
+      this.drop(chain, decoded, text);
+      throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
+    }
     const available = this.mempoolBytes - pooled.bytes;
     if (bytes.length > available) {
       const text = TEXTS.mempoolFull(decoded.id, bytes.length, available);
@@ -143,6 +148,14 @@ export class Engine {
     this.droppedIDs.delete(decoded.id);
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
+  }
+
+  /**
+   * The X-Chain's mempool is vms/txs/mempool's, with its MaxTxSize; the P-Chain's was too until v1.14.1 gave it a
+   * mempool of its own that meters gas instead (vms/platformvm/txs/mempool).
+   */
+  private sizeLimited(chain: UtxoChain): boolean {
+    return chain === 'X' || (this.nodeVersion !== undefined && compareVersions(this.nodeVersion, 'v1.14.1') < 0);
   }
 
   private verify(chain: UtxoChain, decoded: DecodedTx): Effects {
