@@ -26,7 +26,7 @@ export function avalanche(): Avalanche {
  * readers are linear. The view is of a private copy, so what the decoded fields share is never changed under them.
  */
 class SharedSlices extends Uint8Array {
-  override slice(start?: number, end?: number): Uint8Array {
+  override slice(start?: number, end?: number): Uint8Array<ArrayBuffer> {
     return this.subarray(start, end);
   }
 }

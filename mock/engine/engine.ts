@@ -43,9 +43,21 @@ interface PoolIndex {
   bytes: number;
 }
 const emptyIndex = (): PoolIndex => ({ ids: new Set(), inputs: new Set(), bytes: 0 });
+const copyIndex = (index: PoolIndex): PoolIndex => ({
+  ...index,
+  ids: new Set(index.ids),
+  inputs: new Set(index.inputs),
+});
+const copyPools = (pools: Record<UtxoChain, Pending[]>) => ({ X: [...pools.X], P: [...pools.P] });
+
+/** What a snapshot keeps of the engine: its pools (the mempools are part of the node's state the dev controls save). */
+export interface SavedPools {
+  pools: Record<UtxoChain, Pending[]>;
+  pooled: Record<UtxoChain, PoolIndex>;
+}
 
 export class Engine {
-  private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
+  private pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
   /**
    * Each pool's tx IDs, consumed inputs (the mempool's consumedUTXOs: a check costs the tx's inputs) and the bytes it
    * holds.
@@ -211,12 +223,22 @@ export class Engine {
     return this.pools[chain].length;
   }
 
-  /** Forgets the pools (after the world is reverted or reset under them), and refusals the revert undid. */
-  clear(): void {
+  /** The pools as they are, for a snapshot of the world to take along (./dev.ts). */
+  savePools(): SavedPools {
+    return { pools: copyPools(this.pools), pooled: { X: copyIndex(this.pooled.X), P: copyIndex(this.pooled.P) } };
+  }
+
+  /**
+   * The pools saved with the world a snapshot reverts to (its pooled txs are still Processing there), or empty ones
+   * after a reset; refusals the revert undid are forgotten. A saved tx's verification holds: the journal is back at
+   * the length it had then.
+   */
+  restorePools(saved?: SavedPools): void {
     for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
-    this.pools.X = [];
-    this.pools.P = [];
-    this.pooled = { X: emptyIndex(), P: emptyIndex() };
+    this.pools = saved ? copyPools(saved.pools) : { X: [], P: [] };
+    this.pooled = saved
+      ? { X: copyIndex(saved.pooled.X), P: copyIndex(saved.pooled.P) }
+      : { X: emptyIndex(), P: emptyIndex() };
   }
 
   /**
