@@ -13,7 +13,8 @@ import type { Mining } from './engine/engine.ts';
 import { loadWorld, saveWorld } from './engine/state-file.ts';
 import { startMockNode } from './node.ts';
 import { mockModel } from './spec.ts';
-import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
+import type { WorldOptions } from './world/genesis.ts';
+import { checkWorldOptions } from './world/world-options.ts';
 
 const USAGE = `Usage: npm run mock -- [options]
   --port <n>                      port to listen on (default 9650; 0 picks a free one)
@@ -94,17 +95,22 @@ export async function runCli(argv: string[]): Promise<void> {
   const maxBodyBytes = values['http-max-body-bytes'] === undefined ? undefined : Number(values['http-max-body-bytes']);
   if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0))
     fail('--http-max-body-bytes must be a positive integer');
-  const network = (values.network ?? 'local') as NetworkName;
-  if (!NETWORK_NAMES.includes(network))
-    fail(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${values.network}"`);
-  const count = (name: 'accounts' | 'utxos-per-account', fallback: number, min: number): number => {
-    const value = values[name] === undefined ? fallback : Number(values[name]);
-    if (!Number.isInteger(value) || value < min || value > 1_000_000)
-      fail(`--${name} must be an integer from ${min} to 1000000`);
-    return value;
-  };
-  const accounts = count('accounts', 10, 0);
-  const utxosPerAccount = count('utxos-per-account', 1, 1);
+  const count = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : value);
+  let worldOptions: WorldOptions;
+  try {
+    worldOptions = checkWorldOptions(
+      {
+        network: values.network ?? 'local',
+        accounts: count(values.accounts) ?? 10,
+        utxosPerAccount: count(values['utxos-per-account']) ?? 1,
+        ...(values.seed === undefined ? {} : { seed: values.seed }),
+      },
+      (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    );
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const network = worldOptions.network!;
   const blockTime = values['block-time'] === undefined ? undefined : Number(values['block-time']);
   if (blockTime !== undefined && !(Number.isInteger(blockTime) && blockTime > 0))
     fail('--block-time must be a positive number of milliseconds');
@@ -118,12 +124,6 @@ export async function runCli(argv: string[]): Promise<void> {
   const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
 
   try {
-    const worldOptions = {
-      network,
-      accounts,
-      utxosPerAccount,
-      ...(values.seed === undefined ? {} : { seed: values.seed }),
-    };
     const loaded = values.state ? loadWorld(values.state) : undefined;
     if (loaded && loaded.options.network !== network && values.network !== undefined)
       fail(`--state ${values.state} holds a ${loaded.options.network} world, not ${network}`);
