@@ -2,7 +2,7 @@
  * The development controls of the mock (`/ext/dev`, openrpc/dev.json), like anvil's and Hardhat's: snapshots, chain
  * time, mining, funds, fee states, reset, accounts. Never part of a generated server: they exist only on the mock.
  */
-import { avalanche } from './avalanche.ts';
+import { createECDH, createHash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
@@ -197,27 +197,40 @@ export class DevControls {
   }
 
   /** The funded keys: on a local network the ewoq key first, then the derived accounts. */
-  listAccounts(): { accounts: Array<{ privateKey: string; xAddress: string; pAddress: string; cAddress: string }> } {
+  listAccounts(): { accounts: Account[] } {
     const keys = [
       ...(this.world.network.name === 'local' ? [EWOQ_PRIVATE_KEY] : []),
       ...this.world.accounts.map((a) => a.privateKey),
     ];
-    const hrp = this.world.network.hrp;
-    return {
-      accounts: keys.map((privateKey) => {
-        const secret = cb58Decode(privateKey.slice('PrivateKey-'.length))!;
-        const { secp256k1 } = avalanche();
-        const publicKey = secp256k1.getPublicKey(secret);
-        const address = bech32Encode(hrp, secp256k1.publicKeyBytesToAddress(publicKey));
-        return {
-          privateKey,
-          xAddress: `X-${address}`,
-          pAddress: `P-${address}`,
-          cAddress: ethChecksum(Buffer.from(secp256k1.publicKeyToEthAddress(publicKey)).toString('hex')),
-        };
-      }),
-    };
+    return { accounts: keys.map((privateKey) => fundedAccount(this.world, privateKey)) };
   }
+}
+
+interface Account {
+  privateKey: string;
+  xAddress: string;
+  pAddress: string;
+  cAddress: string;
+}
+
+/**
+ * A key's addresses on this network: X- and P-Chain (bech32 of the compressed public key's hash) and C-Chain (0x, EIP-55,
+ * of the uncompressed one's keccak-256), by OpenSSL's secp256k1, so that no codec loads for them.
+ */
+export function fundedAccount(world: World, privateKey: string): Account {
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(cb58Decode(privateKey.slice('PrivateKey-'.length))!);
+  const short = createHash('ripemd160')
+    .update(sha256(ecdh.getPublicKey(null, 'compressed')))
+    .digest();
+  const address = bech32Encode(world.network.hrp, short);
+  const eth = keccak_256(ecdh.getPublicKey().subarray(1)).subarray(12);
+  return {
+    privateKey,
+    xAddress: `X-${address}`,
+    pAddress: `P-${address}`,
+    cAddress: ethChecksum(Buffer.from(eth).toString('hex')),
+  };
 }
 
 /** EIP-55: a hex letter is upper case where the keccak-256 of the lower-case address has a nibble of 8 or more. */
