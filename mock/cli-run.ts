@@ -9,6 +9,7 @@ import { exitWithUsage, parseCli } from '../conform/cli-common.ts';
 import { collectWhenIdle } from '../conform/idle-gc.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import { fundedAccount } from './engine/dev.ts';
+import { lineWriter } from './log-lines.ts';
 import { mockModel } from './spec.ts';
 import { type Resolved, type StartOptions, resolveOptions, startWithOptions } from './start-options.ts';
 
@@ -105,6 +106,8 @@ export async function runCli(argv: string[]): Promise<void> {
     },
     normalizeFlags(argv),
   );
+  const lines = lineWriter((text) => process.stdout.write(text));
+  process.once('exit', lines.flush);
   const number = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : value);
   const options = {
     port: number(values.port),
@@ -122,7 +125,7 @@ export async function runCli(argv: string[]): Promise<void> {
     nodeVersion: values['node-version'],
     allowedHosts: values['http-allowed-hosts']?.split(',').map((h) => h.trim()),
     maxBodyBytes: number(values['http-max-body-bytes']),
-    log: values.quiet ? undefined : (line: string) => console.log(`${new Date().toISOString()} ${line}`),
+    log: values.quiet ? undefined : (line: string) => lines.log(`${new Date().toISOString()} ${line}`),
   };
   let resolved: Resolved;
   try {
