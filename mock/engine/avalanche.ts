@@ -22,7 +22,7 @@ export function avalanche(): Avalanche {
 
 /**
  * avalanchejs' readers take each field with `bytes.slice(n)`, a copy of everything after it: decoding n bytes copied
- * O(n²) of them (a 256 KiB transaction took a second). Read through this view, whose slice is a subarray, the same
+ * O(n²) of them (a 256 KiB transaction took seconds). Read through this view, whose slice is a subarray, the same
  * readers are linear. The view is of a private copy, so what the decoded fields share is never changed under them.
  */
 class SharedSlices extends Uint8Array {
@@ -30,7 +30,12 @@ class SharedSlices extends Uint8Array {
     return this.subarray(start, end);
   }
 }
-export const forReading = (bytes: Uint8Array): Uint8Array => new SharedSlices(bytes);
+
+export function forReading(bytes: Uint8Array, zerosAfter = 0): Uint8Array {
+  const view = new SharedSlices(bytes.length + zerosAfter);
+  view.set(bytes);
+  return view;
+}
 
 /**
  * avalanchejs verifies a proof of possession when it decodes one; the node's codec does not (the executor does, with
