@@ -5,10 +5,9 @@
  */
 import { TransferableOutput, Utxo, addTxSignatures, pvm, utils } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
+import { EWOQ, ewoq, sdkContext, sdkFeeState } from './sdk-world.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
@@ -91,17 +90,9 @@ describe('dev.setFeeState', () => {
 
 describe('snapshots and the mempool', () => {
   it('a tx pooled at the snapshot is pooled again after the revert, and builds into a block', async () => {
-    const { capacity, excess } = world.feeState.get();
-    const fee = world.config.fee;
-    const feeState = {
-      capacity,
-      excess,
-      price: gasPrice(fee.minPrice, excess, fee.excessConversionConstant),
-      timestamp: new Date().toISOString(),
-    };
     const unsigned = pvm.newBaseTx(
       {
-        feeState,
+        feeState: sdkFeeState(world),
         fromAddressesBytes: [ewoq],
         utxos: world
           .utxosOf('P', Buffer.from(ewoq).toString('hex'))

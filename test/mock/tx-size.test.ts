@@ -22,10 +22,9 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { describe, expect, it } from 'vitest';
-import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
+import { EWOQ, ewoq, sdkContext, sdkFeeState } from './sdk-world.ts';
 import { decodeTx } from '../../mock/engine/codec.ts';
 import { Engine } from '../../mock/engine/engine.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import type { UtxoChain } from '../../mock/world/types.ts';
@@ -48,16 +47,13 @@ async function sign(unsigned: UnsignedTx): Promise<Uint8Array> {
 }
 
 function pSend(world: World, count: number) {
-  const { capacity, excess } = world.feeState.get();
-  const fee = world.config.fee;
-  const feeState = {
-    capacity,
-    excess,
-    price: gasPrice(fee.minPrice, excess, fee.excessConversionConstant),
-    timestamp: new Date().toISOString(),
-  };
   return pvm.newBaseTx(
-    { feeState, fromAddressesBytes: [ewoq], utxos: utxosOf(world, 'P'), outputs: outputs(world, count) },
+    {
+      feeState: sdkFeeState(world),
+      fromAddressesBytes: [ewoq],
+      utxos: utxosOf(world, 'P'),
+      outputs: outputs(world, count),
+    },
     sdkContext(world),
   );
 }
