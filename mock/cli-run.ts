@@ -5,14 +5,12 @@
  * (method and outcome; never params, so never a password). A function rather than a script, so that ./cli.ts and
  * the packaged `avalanche-mock` (a bundle that cannot have a top-level await) both run it.
  */
-import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
-import { bech32Encode } from '../generators/formats.ts';
+import { exitWithUsage, parseCli } from '../conform/cli-common.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
-import type { Mining } from './engine/engine.ts';
-import { loadWorld, saveWorld } from './engine/state-file.ts';
-import { startMockNode } from './node.ts';
+import { fundedAccount } from './engine/dev.ts';
+import { lineWriter } from './log-lines.ts';
 import { mockModel } from './spec.ts';
-import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
+import { type Resolved, type StartOptions, resolveOptions, startWithOptions } from './start-options.ts';
 
 const USAGE = `Usage: npm run mock -- [options]
   --port <n>                      port to listen on (default 9650; 0 picks a free one)
@@ -34,6 +32,26 @@ const USAGE = `Usage: npm run mock -- [options]
   --http-max-body-bytes <n>       largest request body (default 16777216); larger ones get 413
   --quiet                         do not print a line per call
   --help, -h                      this text`;
+
+/** Each option's flag, for the refusals of mock/start-options.ts. */
+const FLAGS: Record<keyof StartOptions, string> = {
+  port: '--port',
+  host: '--host',
+  network: '--network',
+  accounts: '--accounts',
+  seed: '--seed',
+  utxosPerAccount: '--utxos-per-account',
+  blockTime: '--block-time',
+  mining: '--no-mining',
+  devControls: '--no-dev',
+  state: '--state',
+  adminEnabled: '--api-admin-enabled',
+  keystoreEnabled: '--api-keystore-enabled',
+  nodeVersion: '--node-version',
+  allowedHosts: '--http-allowed-hosts',
+  maxBodyBytes: '--http-max-body-bytes',
+  log: '--quiet',
+};
 
 function fail(message: string): never {
   return exitWithUsage('mock', USAGE, message);
@@ -87,60 +105,38 @@ export async function runCli(argv: string[]): Promise<void> {
     },
     normalizeFlags(argv),
   );
-  const port = Number(values.port ?? 9650);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not "${values.port}"`);
-  const nodeVersion = values['node-version'] === 'all' ? 'all' : optionalNodeVersion(values['node-version'], fail);
-  const maxBodyBytes = values['http-max-body-bytes'] === undefined ? undefined : Number(values['http-max-body-bytes']);
-  if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0))
-    fail('--http-max-body-bytes must be a positive integer');
-  const network = (values.network ?? 'local') as NetworkName;
-  if (!NETWORK_NAMES.includes(network))
-    fail(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${values.network}"`);
-  const count = (name: 'accounts' | 'utxos-per-account', fallback: number, min: number): number => {
-    const value = values[name] === undefined ? fallback : Number(values[name]);
-    if (!Number.isInteger(value) || value < min || value > 1_000_000)
-      fail(`--${name} must be an integer from ${min} to 1000000`);
-    return value;
+  const lines = lineWriter((text) => process.stdout.write(text));
+  process.once('exit', lines.flush);
+  const number = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : value);
+  const options = {
+    port: number(values.port),
+    host: values.host,
+    network: values.network,
+    accounts: number(values.accounts),
+    seed: values.seed,
+    utxosPerAccount: number(values['utxos-per-account']),
+    blockTime: number(values['block-time']),
+    mining: values['no-mining'] ? false : undefined,
+    devControls: values['no-dev'] ? false : undefined,
+    state: values.state,
+    adminEnabled: flag(values['api-admin-enabled'], 'api-admin-enabled'),
+    keystoreEnabled: flag(values['api-keystore-enabled'], 'api-keystore-enabled'),
+    nodeVersion: values['node-version'],
+    allowedHosts: values['http-allowed-hosts']?.split(',').map((h) => h.trim()),
+    maxBodyBytes: number(values['http-max-body-bytes']),
+    log: values.quiet ? undefined : (line: string) => lines.log(`${new Date().toISOString()} ${line}`),
   };
-  const accounts = count('accounts', 10, 0);
-  const utxosPerAccount = count('utxos-per-account', 1, 1);
-  const blockTime = values['block-time'] === undefined ? undefined : Number(values['block-time']);
-  if (blockTime !== undefined && !(Number.isInteger(blockTime) && blockTime > 0))
-    fail('--block-time must be a positive number of milliseconds');
-  if (blockTime !== undefined && values['no-mining']) fail('--block-time and --no-mining exclude each other');
-  const mining: Mining = blockTime
-    ? { mode: 'interval', blockTimeMs: blockTime }
-    : values['no-mining']
-      ? { mode: 'manual' }
-      : { mode: 'auto' };
-  const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
-  const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
+  let resolved: Resolved;
+  try {
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    resolved = resolveOptions(given as StartOptions, (key) => FLAGS[key], 9650);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
 
   try {
-    const worldOptions = {
-      network,
-      accounts,
-      utxosPerAccount,
-      ...(values.seed === undefined ? {} : { seed: values.seed }),
-    };
-    const loaded = values.state ? loadWorld(values.state) : undefined;
-    if (loaded && loaded.options.network !== network && values.network !== undefined)
-      fail(`--state ${values.state} holds a ${loaded.options.network} world, not ${network}`);
-    const node = await startMockNode({
-      port,
-      host: values.host ?? '127.0.0.1',
-      mining,
-      ...(values['no-dev'] ? { devControls: false } : {}),
-      world: loaded?.world ?? worldOptions,
-      ...(adminEnabled === undefined ? {} : { adminEnabled }),
-      ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
-      ...(nodeVersion ? { nodeVersion } : {}),
-      ...(values['http-allowed-hosts']
-        ? { allowedHosts: values['http-allowed-hosts'].split(',').map((h) => h.trim()) }
-        : {}),
-      ...(maxBodyBytes ? { maxBodyBytes } : {}),
-      ...(values.quiet ? {} : { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }),
-    });
+    const node = await startWithOptions(resolved);
+    const { nodeVersion, mining } = resolved.serve;
     const release = nodeVersion === 'all' ? 'serving every release' : (nodeVersion ?? newestSpecVersion(mockModel()));
     console.log(`mock AvalancheGo node ${release} listening on ${node.url} (${node.nodeID})`);
     const { world } = node;
@@ -150,34 +146,38 @@ export async function runCli(argv: string[]): Promise<void> {
     );
     console.log(
       `blocks: ${
-        mining.mode === 'auto'
-          ? 'automine (one per transaction)'
-          : mining.mode === 'interval'
-            ? `every ${mining.blockTimeMs} ms`
-            : 'only when mined (dev.mine)'
+        mining?.mode === 'interval'
+          ? `every ${mining.blockTimeMs} ms`
+          : mining?.mode === 'manual'
+            ? 'only when mined (dev.mine)'
+            : 'automine (one per transaction)'
       }`,
     );
     console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
     if (world.accounts.length > 0) {
-      // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else.
+      // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else. Each
+      // with its addresses as the chains' APIs take them: X-…, P-… and the same key's 0x… on the C-Chain.
       const shown = world.accounts.slice(0, 20);
       console.log(`\nFunded accounts (${world.accounts.length}; 2500 AVAX each on X and P):`);
-      shown.forEach((account, i) =>
-        console.log(
-          `(${i}) ${bech32Encode(world.network.hrp, Buffer.from(account.address, 'hex'))} ${account.privateKey}`,
-        ),
-      );
+      shown.forEach((account, i) => {
+        const { xAddress, pAddress, cAddress } = fundedAccount(world, account.privateKey);
+        console.log(`(${i}) ${xAddress} ${pAddress} ${cAddress} ${account.privateKey}`);
+      });
       if (world.accounts.length > shown.length) console.log(`... and ${world.accounts.length - shown.length} more`);
     }
     if (world.network.name === 'local')
       console.log(
         'The ewoq key PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN holds the local genesis funds.',
       );
-    if (loaded) console.log(`state: loaded from ${values.state}`);
-    const stop = () => {
-      if (values.state) saveWorld(node.world, loaded?.options ?? worldOptions, values.state);
-      void node.close().then(() => process.exit(0));
-    };
+    if (node.loaded) console.log(`state: loaded from ${resolved.state}`);
+    const stop = () =>
+      void node.close().then(
+        () => process.exit(0),
+        (error: Error) => {
+          console.error(`cannot save the state: ${error.message}`);
+          process.exit(1);
+        },
+      );
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } catch (error) {

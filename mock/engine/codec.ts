@@ -3,7 +3,7 @@
  * format by hand. A transaction's ID is sha256 of its signed bytes; what its signatures sign is sha256 of its unsigned
  * bytes (codec version, then the typed transaction), as the node computes them.
  */
-import { avalanche } from '../shared/avalanche.ts';
+import { avalanche, forReading } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idOf, sha256, utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';
@@ -35,27 +35,40 @@ export interface DecodedTx {
 const manager = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
+/**
+ * Zeros after the bytes while decoding: avalanchejs' readers return a short value past the end rather than fail, so
+ * a transaction cut short reads on into them, and a read that ends past the real end tells it.
+ */
+const PAST_END = 256;
+const SIGNATURE_BYTES = 65;
+
 /** Decodes the signed bytes of a transaction of `chain`; the node's parse error (./parse-errors.ts) when they are not one. */
 export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   const { avaxSerial, utils } = avalanche();
   const codecs = manager(chain);
   if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError(chain, bytes, ''));
   let signed: InstanceType<typeof avaxSerial.SignedTx>;
+  let rest: Uint8Array;
   try {
-    signed = codecs.unpack(bytes, avaxSerial.SignedTx);
+    const [codec, body] = codecs.getCodecFromBuffer(forReading(bytes, PAST_END));
+    [signed, rest] = avaxSerial.SignedTx.fromBytes(body, codec);
   } catch (error) {
     throw new Refusal(parseError(chain, bytes, (error as Error).message));
   }
+  const read = bytes.length + PAST_END - rest.length;
+  // Read past the end: where the node's reader stops.
+  if (read > bytes.length) throw new Refusal(parseError(chain, bytes, ''));
   const tx = signed.unsignedTx;
+  if (chain === 'X') checkTransferables(tx);
+  if (read < bytes.length) throw new Refusal(trailing(read, bytes.length));
   const creds: { getSignatures(): string[] }[] = signed.getCredentials();
   const credentials = creds.map((credential) =>
     credential.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
   );
-  if (chain === 'X') checkTransferables(tx);
-  const unsigned = codecs.packCodec(tx);
-  const read = unsigned.length + codecs.getDefaultCodec().PackPrefixList(signed.credentials).length;
-  if (read !== bytes.length)
-    throw new Refusal(read < bytes.length ? trailing(read, bytes.length) : parseError(chain, bytes, ''));
+  // The credentials' encoding (a count, then per credential its type ID, a count and the signatures) ends the bytes;
+  // what comes before is the unsigned tx as the node hashes it.
+  const credentialBytes = 4 + credentials.reduce((sum, sigs) => sum + 8 + SIGNATURE_BYTES * sigs.length, 0);
+  const unsigned = bytes.subarray(0, bytes.length - credentialBytes);
   const credentialTypes = credentialTypesOf(chain, bytes, unsigned.length, creds.length);
   return { chain, tx, credentials, credentialTypes, bytes, id: idOf(bytes), unsignedHash: sha256(unsigned) };
 }
@@ -66,6 +79,7 @@ export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
  * registered type there. avalanchejs names the X-Chain's types after the node's Go packages.
  */
 function checkTransferables(tx: Transaction): void {
+  if (!tx.baseTx) return;
   const refuse = (value: { _type: string }, iface: string) => {
     throw new Refusal(`couldn't unmarshal interface: *${value._type} does not implement interface ${iface}`);
   };
@@ -170,7 +184,7 @@ export const NFT_TRANSFER_OUTPUT = 11;
 
 /** The fx output a stored X-Chain UTXO holds, decoded by the codec (operations compare its group ID and payload). */
 export function storedOutput(utxo: Utxo): Transaction {
-  return manager('X').unpack(utxo.bytes, avalanche().Utxo).output;
+  return manager('X').unpack(forReading(utxo.bytes), avalanche().Utxo).output;
 }
 
 /** The class the AVM codec registers under `typeID` (avalanchejs exports no nftfx classes by name). */

@@ -2,33 +2,54 @@
  * The development controls of the mock (`/ext/dev`, openrpc/dev.json), like anvil's and Hardhat's: snapshots, chain
  * time, mining, funds, fee states, reset, accounts. Never part of a generated server: they exist only on the mock.
  */
-import { avalanche } from '../shared/avalanche.ts';
+import { createECDH, createHash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
 import { EWOQ_PRIVATE_KEY } from '../world/networks.ts';
-import { rfc3339 } from '../world/reads.ts';
+import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
 import type { UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
-import type { Engine } from './engine.ts';
+import type { Engine, SavedPools } from './engine.ts';
 import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
 
 type Params = Record<string, unknown>;
 
-/** A Uint64Param: a decimal string or a bare non-negative integer. */
+const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
+/** The longest interval node:timers takes (a longer one fires after 1 ms). */
+const MAX_INTERVAL_MS = 0x7fff_ffffn;
+
+/** A Uint64Param: a decimal string or a bare non-negative integer, within uint64 as the node's JSON decoder reads it. */
 const uint = (value: unknown, name: string): bigint => {
-  if (
+  const parsed =
     (typeof value === 'string' && /^\d{1,20}$/.test(value)) ||
     (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
-  )
-    return BigInt(value);
-  throw new Error(`${name} must be an unsigned integer, not ${JSON.stringify(value)}`);
+      ? BigInt(value)
+      : undefined;
+  if (parsed === undefined || parsed > MAX_UINT64)
+    throw new Error(`${name} must be an unsigned 64-bit integer, not ${JSON.stringify(value)}`);
+  return parsed;
 };
 
+const optionalFlag = (value: unknown, name: string): boolean | undefined => {
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw new Error(`${name} must be true or false`);
+};
+
+/**
+ * A chain time the node could have: one its JSON answers can write (getTimestamp, getFeeState), at most
+ * 9999-12-31T23:59:59Z, and not before the chain time.
+ */
+function checkChainTime(time: bigint, now: bigint): void {
+  if (time > LAST_RFC3339_SECOND)
+    throw new Error(`time ${time} is after ${rfc3339(LAST_RFC3339_SECOND)}, the last time the node's JSON can write`);
+  if (time < now) throw new Error(`time ${time} is before the chain time ${now}`);
+}
+
 export class DevControls {
-  /** Snapshot IDs to journal marks; IDs only grow, so an old ID never names a newer state. */
-  private readonly snapshots = new Map<string, number>();
+  /** Snapshot IDs to journal marks and the pools then; IDs only grow, so an old ID never names a newer state. */
+  private readonly snapshots = new Map<string, { mark: number; pools: SavedPools }>();
   private nextID = 1;
   private funded = 0;
 
@@ -41,33 +62,36 @@ export class DevControls {
 
   snapshot(): { snapshotID: string } {
     const id = String(this.nextID++);
-    this.snapshots.set(id, this.world.snapshot());
+    this.snapshots.set(id, { mark: this.world.snapshot(), pools: this.engine.savePools() });
     return { snapshotID: id };
   }
 
   /** Back to a snapshot: later snapshots are discarded; this one stays, so reverting to it again does the same. */
   revert(p: Params): Record<string, never> {
     const id = String(uint(p.snapshotID, 'snapshotID'));
-    const mark = this.snapshots.get(id);
-    if (mark === undefined) throw new Error(`unknown snapshot: ${id}`);
-    this.world.revert(mark);
-    this.engine.clear();
+    const saved = this.snapshots.get(id);
+    if (saved === undefined) throw new Error(`unknown snapshot: ${id}`);
+    this.world.revert(saved.mark);
+    this.engine.restorePools(saved.pools);
     for (const other of this.snapshots.keys()) if (Number(other) > Number(id)) this.snapshots.delete(other);
     return {};
   }
 
   /** Moves the chain time (never back), ending the staking periods it passes; with `mine` (default) a P block at it. */
   setTime(p: Params): { timestamp: string } {
-    const time = uint(p.timestamp, 'timestamp');
-    const now = this.world.time.get();
-    if (time < now) throw new Error(`time ${time} is before the chain time ${now}`);
-    advanceTime(this.world, time);
-    if (p.mine !== false) this.engine.mine('P', 1);
-    return { timestamp: rfc3339(this.world.time.get()) };
+    return this.moveTime(uint(p.timestamp, 'timestamp'), p.mine);
   }
 
   increaseTime(p: Params): { timestamp: string } {
-    return this.setTime({ ...p, timestamp: String(this.world.time.get() + uint(p.seconds, 'seconds')) });
+    return this.moveTime(this.world.time.get() + uint(p.seconds, 'seconds'), p.mine);
+  }
+
+  private moveTime(time: bigint, mine: unknown): { timestamp: string } {
+    const build = optionalFlag(mine, 'mine') ?? true;
+    checkChainTime(time, this.world.time.get());
+    advanceTime(this.world, time);
+    if (build) this.engine.mine('P', 1);
+    return { timestamp: rfc3339(this.world.time.get()) };
   }
 
   /** Builds `blocks` blocks (default 1; empty ones too) on X or P, from the pool first. */
@@ -95,25 +119,31 @@ export class DevControls {
     const assetID =
       asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
     if (!this.world.assets.has(assetID)) throw new Error(`asset '${asked}' not found`);
+    const amount = uint(p.amount, 'amount');
+    // secp256k1fx's output verification: the node never makes an output of no value.
+    if (amount === 0n) throw new Error('amount must be more than 0: an output has a value');
+    const locktime = p.locktime === undefined ? 0n : uint(p.locktime, 'locktime');
     const owner = Buffer.from(decoded.payload).toString('hex');
+    const balance =
+      this.world
+        .utxosOf(chain, owner)
+        .filter((u) => u.assetID === assetID)
+        .reduce((sum, u) => sum + u.amount, 0n) + amount;
+    // The node's balances are uint64 sums (safemath.Add): past that, getBalance answers math's ErrOverflow.
+    if (balance > MAX_UINT64) throw new Error(`overflow: ${address} would hold ${balance} of ${assetID}`);
     // The ID of no real transaction, unique per funding.
     const txID = cb58Encode(
       sha256(Buffer.from(`dev.fund ${this.funded++} ${this.world.tip('P').id} ${this.world.tip('X').id} ${owner}`)),
     );
-    const locktime = p.locktime === undefined ? 0n : uint(p.locktime, 'locktime');
     const utxo = makeUtxo({
       txID,
       outputIndex: 0,
       assetID,
-      amount: uint(p.amount, 'amount'),
+      amount,
       owner: { locktime, threshold: 1, addresses: [owner] },
       stakeableLocktime: 0n,
     });
     this.world.utxos[chain].set(utxo.key, utxo);
-    const balance = this.world
-      .utxosOf(chain, owner)
-      .filter((u) => u.assetID === assetID)
-      .reduce((sum, u) => sum + u.amount, 0n);
     return { utxoID: { txID, outputIndex: 0 }, balance: String(balance) };
   }
 
@@ -133,11 +163,11 @@ export class DevControls {
         throw new Error(`capacity ${state.capacity} is above the maximum capacity ${fee.maxCapacity}`);
     }
     if (p.excess !== undefined) state.excess = uint(p.excess, 'excess');
-    this.world.feeState.set(state);
     const validator = { ...this.world.validatorFeeState.get() };
-    if (p.validatorExcess !== undefined)
-      this.world.validatorFeeState.set({ ...validator, excess: uint(p.validatorExcess, 'validatorExcess') });
-    const validatorExcess = this.world.validatorFeeState.get().excess;
+    if (p.validatorExcess !== undefined) validator.excess = uint(p.validatorExcess, 'validatorExcess');
+    this.world.feeState.set(state);
+    this.world.validatorFeeState.set(validator);
+    const validatorExcess = validator.excess;
     return {
       capacity: Number(state.capacity),
       excess: Number(state.excess),
@@ -150,7 +180,7 @@ export class DevControls {
   /** Back to the world as it started (or as `--state` loaded it); every snapshot is discarded. */
   reset(): Record<string, never> {
     this.world.revert(0);
-    this.engine.clear();
+    this.engine.restorePools();
     this.snapshots.clear();
     return {};
   }
@@ -162,32 +192,47 @@ export class DevControls {
   }
 
   setIntervalMining(p: Params): Record<string, never> {
-    this.engine.setInterval(Number(uint(p.interval, 'interval')));
+    const interval = uint(p.interval, 'interval');
+    if (interval > MAX_INTERVAL_MS) throw new Error(`interval must be at most ${MAX_INTERVAL_MS} ms`);
+    this.engine.setInterval(Number(interval));
     return {};
   }
 
   /** The funded keys: on a local network the ewoq key first, then the derived accounts. */
-  listAccounts(): { accounts: Array<{ privateKey: string; xAddress: string; pAddress: string; cAddress: string }> } {
+  listAccounts(): { accounts: Account[] } {
     const keys = [
       ...(this.world.network.name === 'local' ? [EWOQ_PRIVATE_KEY] : []),
       ...this.world.accounts.map((a) => a.privateKey),
     ];
-    const hrp = this.world.network.hrp;
-    return {
-      accounts: keys.map((privateKey) => {
-        const secret = cb58Decode(privateKey.slice('PrivateKey-'.length))!;
-        const { secp256k1 } = avalanche();
-        const publicKey = secp256k1.getPublicKey(secret);
-        const address = bech32Encode(hrp, secp256k1.publicKeyBytesToAddress(publicKey));
-        return {
-          privateKey,
-          xAddress: `X-${address}`,
-          pAddress: `P-${address}`,
-          cAddress: ethChecksum(Buffer.from(secp256k1.publicKeyToEthAddress(publicKey)).toString('hex')),
-        };
-      }),
-    };
+    return { accounts: keys.map((privateKey) => fundedAccount(this.world, privateKey)) };
   }
+}
+
+interface Account {
+  privateKey: string;
+  xAddress: string;
+  pAddress: string;
+  cAddress: string;
+}
+
+/**
+ * A key's addresses on this network: X- and P-Chain (bech32 of the compressed public key's hash) and C-Chain (0x, EIP-55,
+ * of the uncompressed one's keccak-256), by OpenSSL's secp256k1, so that no codec loads for them.
+ */
+export function fundedAccount(world: World, privateKey: string): Account {
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(cb58Decode(privateKey.slice('PrivateKey-'.length))!);
+  const short = createHash('ripemd160')
+    .update(sha256(ecdh.getPublicKey(null, 'compressed')))
+    .digest();
+  const address = bech32Encode(world.network.hrp, short);
+  const eth = keccak_256(ecdh.getPublicKey().subarray(1)).subarray(12);
+  return {
+    privateKey,
+    xAddress: `X-${address}`,
+    pAddress: `P-${address}`,
+    cAddress: ethChecksum(Buffer.from(eth).toString('hex')),
+  };
 }
 
 /** EIP-55: a hex letter is upper case where the keccak-256 of the lower-case address has a nibble of 8 or more. */

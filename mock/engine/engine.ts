@@ -4,13 +4,14 @@
  * block per transaction, at once, like anvil) by default; `interval` builds from the pool every `blockTimeMs`;
  * `manual` builds only on `mine`.
  */
+import { compareVersions } from '../../generators/model/versions.ts';
 import { makeBlock } from '../world/codec.ts';
 import type { FeeState, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { type DecodedTx, decodeTx } from './codec.ts';
 import { type Effects, applyEffects } from './effects.ts';
 import { verifyP } from './p.ts';
-import { Refusal, TEXTS } from './refusals.ts';
+import { MAX_TX_BYTES, Refusal, TEXTS } from './refusals.ts';
 import { verifyStaking } from './staking.ts';
 import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
@@ -42,9 +43,21 @@ interface PoolIndex {
   bytes: number;
 }
 const emptyIndex = (): PoolIndex => ({ ids: new Set(), inputs: new Set(), bytes: 0 });
+const copyIndex = (index: PoolIndex): PoolIndex => ({
+  ...index,
+  ids: new Set(index.ids),
+  inputs: new Set(index.inputs),
+});
+const copyPools = (pools: Record<UtxoChain, Pending[]>) => ({ X: [...pools.X], P: [...pools.P] });
+
+/** What a snapshot keeps of the engine: its pools (the mempools are part of the node's state the dev controls save). */
+export interface SavedPools {
+  pools: Record<UtxoChain, Pending[]>;
+  pooled: Record<UtxoChain, PoolIndex>;
+}
 
 export class Engine {
-  private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
+  private pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
   /**
    * Each pool's tx IDs, consumed inputs (the mempool's consumedUTXOs: a check costs the tx's inputs) and the bytes it
    * holds.
@@ -92,8 +105,8 @@ export class Engine {
   }
 
   /**
-   * The transaction's ID once pooled; the node's refusal otherwise. On the P-Chain, as its gossip mempool's Add: a tx
-   * already pooled is a duplicate, and one refused lately is refused again with its drop reason, unverified.
+   * The transaction's ID once pooled (or when already pooled); the node's refusal otherwise. On the P-Chain, as its
+   * gossip mempool's Add: one refused lately is refused again with its drop reason, unverified.
    */
   issue(chain: UtxoChain, bytes: Uint8Array): string {
     let decoded: DecodedTx;
@@ -107,10 +120,9 @@ export class Engine {
     }
     if (this.nodeVersion) decoded.release = this.nodeVersion;
     const pooled = this.pooled[chain];
-    if (pooled.ids.has(decoded.id)) {
-      if (chain === 'X') return decoded.id;
-      throw new Refusal(`couldn't issue tx: tx ${decoded.id} dropped: duplicate tx`);
-    }
+    // The mempool's ErrDuplicateTx: the chain's issueTxFromRPC (the builder's AddUnverifiedTx before v1.11) takes a
+    // tx already pooled as added.
+    if (pooled.ids.has(decoded.id)) return decoded.id;
     const dropped = chain === 'P' && this.droppedIDs.has(decoded.id) ? this.world.txs.get(decoded.id) : undefined;
     if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
       // The LRU's Get makes it the newest.
@@ -126,7 +138,12 @@ export class Engine {
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
-    // As the node's mempool Add: the budget before conflicts; a full pool is no reason to mark the tx dropped.
+    // As the node's mempool Add: the size (a refusal the gossip mempool marks dropped), then the budget and conflicts.
+    if (bytes.length > MAX_TX_BYTES && this.sizeLimited(chain)) {
+      const text = TEXTS.tooLarge(decoded.id, bytes.length);
+      this.drop(chain, decoded, text);
+      throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
+    }
     const available = this.mempoolBytes - pooled.bytes;
     if (bytes.length > available) {
       const text = TEXTS.mempoolFull(decoded.id, bytes.length, available);
@@ -148,6 +165,14 @@ export class Engine {
     this.droppedIDs.delete(decoded.id);
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
+  }
+
+  /**
+   * The X-Chain's mempool is vms/txs/mempool's, with its MaxTxSize; the P-Chain's was too until v1.14.1 gave it a
+   * mempool of its own that meters gas instead (vms/platformvm/txs/mempool).
+   */
+  private sizeLimited(chain: UtxoChain): boolean {
+    return chain === 'X' || (this.nodeVersion !== undefined && compareVersions(this.nodeVersion, 'v1.14.1') < 0);
   }
 
   private verify(chain: UtxoChain, decoded: DecodedTx): Effects {
@@ -203,12 +228,22 @@ export class Engine {
     return this.pools[chain].length;
   }
 
-  /** Forgets the pools (after the world is reverted or reset under them), and refusals the revert undid. */
-  clear(): void {
+  /** The pools as they are, for a snapshot of the world to take along (./dev.ts). */
+  savePools(): SavedPools {
+    return { pools: copyPools(this.pools), pooled: { X: copyIndex(this.pooled.X), P: copyIndex(this.pooled.P) } };
+  }
+
+  /**
+   * The pools saved with the world a snapshot reverts to (its pooled txs are still Processing there), or empty ones
+   * after a reset; refusals the revert undid are forgotten. A saved tx's verification holds: the journal is back at
+   * the length it had then.
+   */
+  restorePools(saved?: SavedPools): void {
     for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
-    this.pools.X = [];
-    this.pools.P = [];
-    this.pooled = { X: emptyIndex(), P: emptyIndex() };
+    this.pools = saved ? copyPools(saved.pools) : { X: [], P: [] };
+    this.pooled = saved
+      ? { X: copyIndex(saved.pooled.X), P: copyIndex(saved.pooled.P) }
+      : { X: emptyIndex(), P: emptyIndex() };
   }
 
   /**

@@ -27,7 +27,7 @@ import type {
   avaxSerial,
   utils,
 } from '@avalabs/avalanchejs';
-import { avalanche } from '../shared/avalanche.ts';
+import { avalanche, forReading } from '../shared/avalanche.ts';
 import type { UtxoChain } from '../world/types.ts';
 
 /** codec.NewDefaultManager's limit (256 KiB), the same for the X- and P-Chain parsers. */
@@ -162,7 +162,7 @@ function guardPrefix(manager: Manager): void {
 function locate(manager: Manager, type: Readable, bytes: Uint8Array, fallback: string): string {
   install();
   guardPrefix(manager);
-  const padded = new Uint8Array(bytes.length + PADDING);
+  const padded = forReading(new Uint8Array(bytes.length + PADDING));
   padded.set(bytes);
   locating = { total: padded.length, end: bytes.length };
   try {
@@ -193,7 +193,7 @@ export function unmarshal<T>(
   let value: T;
   let rest: Uint8Array;
   try {
-    [value, rest] = type.fromBytes(bytes.subarray(2), manager.getDefaultCodec() as never);
+    [value, rest] = type.fromBytes(forReading(bytes.subarray(2)), manager.getDefaultCodec() as never);
   } catch (error) {
     throw new Error(locate(manager, type as unknown as Readable, bytes, (error as Error).message));
   }

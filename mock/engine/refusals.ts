@@ -9,6 +9,9 @@ export class Refusal extends Error {
   readonly code = -32000;
 }
 
+/** vms/txs/mempool/mempool.go MaxTxSize: the largest transaction a mempool takes (64 KiB). */
+export const MAX_TX_BYTES = 64 * 1024;
+
 export const TEXTS = {
   // vms/components/avax/base_tx.go
   wrongNetworkID: 'tx has wrong network ID',
@@ -64,8 +67,8 @@ export const TEXTS = {
   unknownPeerChain: (chainID: string) => `failed to get subnet of "${chainID}": not found`,
   // vms/txs/mempool/mempool.go
   conflicts: (txID: string) => `tx conflicts with other tx: ${txID}`,
-  duplicate: (txID: string) => `duplicate tx: ${txID}`,
-  // ErrMempoolFull, as Add words it
+  // ErrTxTooLarge and ErrMempoolFull, as Add words them
+  tooLarge: (txID: string, size: number) => `tx too large: ${txID} size (${size}) > max size (${MAX_TX_BYTES})`,
   mempoolFull: (txID: string, size: number, available: number) =>
     `mempool is full: ${txID} size (${size}) > available space (${available})`,
   // vms/avm/txs/executor/syntactic_verifier.go

@@ -49,7 +49,8 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const start = world.time.get();
   const end: bigint = validator.endTime.value();
   const weight: bigint = validator.weight.value();
-  const duration = end - start;
+  // tx.EndTime() is time.Unix(int64(End), 0): an End past 2^63-1 is before 1970, a period too short, not too long.
+  const duration = BigInt.asIntN(64, end) - start;
   const stakeOuts: TransferableOutput[] = [...tx.stake];
   const stakedAsset: string = stakeOuts[0]!.getAssetId();
   let validatorOf: Staker | undefined;

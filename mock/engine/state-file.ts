@@ -4,9 +4,13 @@
  * that the saved chains grow from it, and puts the saved records in place. Funded keys are not written: the seed
  * derives them again. Nothing of the keystore is: its passwords never reach a file.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { type WorldOptions, buildWorld } from '../world/genesis.ts';
 import { Cell, Log, Table } from '../world/journal.ts';
+import { LAST_RFC3339_SECOND } from '../world/reads.ts';
+import { checkWorldOptions } from '../world/world-options.ts';
 import type { World } from '../world/world.ts';
 
 /**
@@ -56,25 +60,59 @@ export function saveWorld(world: World, options: WorldOptions, file: string): vo
     else data[path] = { kind: 'log', items: Array.from({ length: part.length }, (_, i) => part.at(i)) };
   }
   const { accounts, network, seed, utxosPerAccount } = options;
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(
-    temporary,
+  writeAtomically(
+    file,
     JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer),
   );
-  renameSync(temporary, file);
+}
+
+/** The file a path names, through any symbolic links (to a file that may not exist yet). */
+function target(file: string): string {
+  let path = resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(path).isSymbolicLink()) return path;
+      link = readlinkSync(path);
+    } catch {
+      return path;
+    }
+    path = resolve(dirname(path), link);
+  }
+  throw new Error(`${file}: too many levels of symbolic links`);
+}
+
+/**
+ * Replaces the file `file` names, following a link to it, by a rename in its own folder: a reader sees the old world
+ * or the new one whole. The temporary file's name cannot be guessed and is created only if absent, so no link laid
+ * in advance redirects the write.
+ */
+function writeAtomically(file: string, text: string): void {
+  const path = target(file);
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(12).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temporary, text, { flag: 'wx', mode: 0o600 });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** The world saved in `file`, or undefined when there is no such file. Throws when the file is not a saved world. */
 export function loadWorld(file: string): { world: World; options: WorldOptions } | undefined {
   if (!existsSync(file)) return undefined;
-  const saved = JSON.parse(readFileSync(file, 'utf8'), reviver) as {
-    version?: number;
-    options: WorldOptions;
-    data: Record<string, Stored>;
-  };
-  if (saved.version !== VERSION || !saved.data)
+  let saved: { version?: number; options?: Record<string, unknown>; data?: Record<string, Stored> };
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8'), reviver);
+  } catch (error) {
+    throw new Error(`${file} is not a world saved by this mock: ${(error as Error).message}`);
+  }
+  if (!saved || saved.version !== VERSION || !saved.data || typeof saved.options !== 'object' || !saved.options)
     throw new Error(`${file} is not a world saved by this mock (version ${VERSION})`);
-  const world = buildWorld(saved.options);
+  // The options the CLI's flags would refuse are refused here too, before a world is built from them.
+  const options = checkWorldOptions(saved.options, (key) => `${file}: ${key}`);
+  const world = buildWorld(options);
   for (const [path, part] of parts(world)) {
     const stored = saved.data[path];
     if (!stored) throw new Error(`${file} has no ${path}`);
@@ -90,6 +128,9 @@ export function loadWorld(file: string): { world: World; options: WorldOptions }
       for (const item of stored.items.slice(part.length)) part.push(item);
     } else throw new Error(`${file}: ${path} is not a ${stored.kind}`);
   }
+  const time = world.time.get();
+  if (typeof time !== 'bigint' || time < 0n || time > LAST_RFC3339_SECOND)
+    throw new Error(`${file}: time must be a Unix time from 0 to ${LAST_RFC3339_SECOND}`);
   world.journal.clear();
-  return { world, options: saved.options };
+  return { world, options };
 }

@@ -32,8 +32,7 @@ const staticRequires: Plugin = {
     // (LAZY_FILES), so start-up does not even parse them.
     b.onLoad(
       {
-        filter:
-          /[\\/]mock[\\/](password|l33t-matching|password-scoring|shared[\\/]avalanche|world[\\/](bls12-381|signers))\.ts$/,
+        filter: /[\\/]mock[\\/](password|shared[\\/]avalanche|world[\\/](bls12-381|signers))\.ts$/,
       },
       (args) => ({
         contents: readFileSync(args.path, 'utf8').replace(
@@ -52,16 +51,7 @@ const staticRequires: Plugin = {
 
 /** Files beside the bundle, each the packages it holds by name, required when the mock first needs one. */
 const LAZY_FILES: Record<string, string[]> = {
-  // The core's modules the mock's faster matching and scoring use, by path, in the same file as the core: one copy.
-  'zxcvbn.cjs': [
-    '@zxcvbn-ts/core',
-    '@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.cjs',
-    '@zxcvbn-ts/core/dist/scoring/estimate.cjs',
-    '@zxcvbn-ts/core/dist/scoring/utils.cjs',
-    '@zxcvbn-ts/core/dist/data/const.cjs',
-    '@zxcvbn-ts/language-common',
-    '@zxcvbn-ts/language-en',
-  ],
+  'zxcvbn.cjs': ['@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
   'avalanchejs.cjs': ['@avalabs/avalanchejs'],
   'bls12-381.cjs': ['@noble/curves/bls12-381'],
   'secp256k1.cjs': ['@noble/curves/secp256k1'],

@@ -5,24 +5,11 @@
  */
 import { DevClient } from '../../generated/client/dist/index.js';
 import { bech32Encode } from '../../generators/formats.ts';
-import type { DevControls } from '../engine/dev.ts';
-import type { Mining } from '../engine/engine.ts';
-import { startMockNode as serve } from '../node.ts';
-import type { NetworkName } from '../world/networks.ts';
+import { type DevControls, fundedAccount } from '../engine/dev.ts';
+import { type StartOptions, resolveOptions, startWithOptions } from '../start-options.ts';
 import type { World } from '../world/world.ts';
 
-export interface StartOptions {
-  /** `local` (default), `fuji` or `mainnet`: that network's IDs, HRP and genesis. */
-  network?: NetworkName;
-  /** Funded keys beyond the network's own (default 10), 2,500 AVAX each on X and P. */
-  accounts?: number;
-  /** Seeds the funded keys (default `avalanche-mock`): the same seed, the same keys and world. */
-  seed?: string;
-  /** 0 (default) picks a free port. */
-  port?: number;
-  /** Automine (default), `{ mode: 'interval', blockTimeMs }` or `{ mode: 'manual' }`. */
-  mining?: Mining;
-}
+export type { StartOptions };
 
 export interface FundedKey {
   /** `PrivateKey-<cb58>`. */
@@ -30,6 +17,8 @@ export interface FundedKey {
   /** The key's address on the X-Chain (`X-local1…`) and on the P-Chain (`P-local1…`). */
   x: string;
   p: string;
+  /** The same key's C-Chain address, `0x…` (EIP-55). */
+  c: string;
 }
 
 export interface MockNodeHandle {
@@ -44,25 +33,25 @@ export interface MockNodeHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Takes the CLI's options under their own names (mock/start-options.ts), with its defaults but for the port: 0, a
+ * free one. An option it does not know is refused by name.
+ */
 export async function startMockNode(options: StartOptions = {}): Promise<MockNodeHandle> {
-  const node = await serve({
-    port: options.port ?? 0,
-    host: '127.0.0.1',
-    world: {
-      network: options.network ?? 'local',
-      accounts: options.accounts ?? 10,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-    },
-    ...(options.mining ? { mining: options.mining } : {}),
-  });
+  const node = await startWithOptions(resolveOptions(options, (key) => `startMockNode: ${key}`, 0));
   const { world } = node;
-  const address = (chain: string, hex: string) => `${chain}-${bech32(world.network.hrp, hex)}`;
+  const address = (chain: string, hex: string) =>
+    `${chain}-${bech32Encode(world.network.hrp, Buffer.from(hex, 'hex'))}`;
   return {
     url: node.url,
     keys: world.accounts.map((a) => ({
       privateKey: a.privateKey,
       x: address('X', a.address),
       p: address('P', a.address),
+      // Derived when read: a secp256k1 multiplication per key is more than a start-up should pay for unread keys.
+      get c() {
+        return fundedAccount(world, a.privateKey).cAddress;
+      },
     })),
     dev: node.state.dev,
     devClient: new DevClient({ baseUrl: node.url }),
@@ -70,5 +59,3 @@ export async function startMockNode(options: StartOptions = {}): Promise<MockNod
     close: () => node.close(),
   };
 }
-
-const bech32 = (hrp: string, hex: string) => bech32Encode(hrp, Buffer.from(hex, 'hex'));

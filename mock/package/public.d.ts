@@ -2,17 +2,40 @@
 export type NetworkName = 'local' | 'fuji' | 'mainnet';
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
+/** The CLI's options under their own names, with its defaults (but port 0); an unknown one is refused by name. */
 export interface StartOptions {
-  /** `local` (default), `fuji` or `mainnet`: that network's IDs, HRP and genesis. */
+  /** `local` (default), `fuji` or `mainnet`: that network's IDs, HRP and genesis (`--network`). */
   network?: NetworkName;
-  /** Funded keys beyond the network's own (default 10), 2,500 AVAX each on X and P. */
+  /** Funded keys beyond the network's own (default 10, at most 1,000,000), 2,500 AVAX each on X and P (`--accounts`). */
   accounts?: number;
-  /** Seeds the funded keys (default `avalanche-mock`): the same seed, the same keys and world. */
+  /** Seeds the funded keys (default `avalanche-mock`): the same seed, the same keys and world (`--seed`). */
   seed?: string;
-  /** 0 (default) picks a free port of 127.0.0.1. */
+  /** UTXOs each account's funds are split into, per chain (default 1; `--utxos-per-account`). */
+  utxosPerAccount?: number;
+  /** Answer as this release did, e.g. `v1.11.0`, or `all` (default: the newest the spec describes; `--node-version`). */
+  nodeVersion?: string;
+  /** Build a block from the pool every `blockTime` ms (`--block-time`; default automine). */
+  blockTime?: number;
+  /** `false`: blocks only on `dev.mine` (`--no-mining`); or a Mining mode. Default automine. */
+  mining?: boolean | Mining;
+  /** Serve `/ext/dev` (default true; `--no-dev`). */
+  devControls?: boolean;
+  /** Serve `/ext/admin` (default true; `--api-admin-enabled`). */
+  adminEnabled?: boolean;
+  /** Serve `/ext/keystore` where the release has it (default true; `--api-keystore-enabled`). */
+  keystoreEnabled?: boolean;
+  /** Load the world saved in this file if it exists, and save it there on close() (`--state`). */
+  state?: string;
+  /** 0 (default) picks a free port (the CLI's `--port` defaults to 9650). */
   port?: number;
-  /** Automine (default), on an interval, or only on `dev.mine`. */
-  mining?: Mining;
+  /** Address to listen on (default 127.0.0.1; `--host`). */
+  host?: string;
+  /** Host names accepted in the Host header (default localhost; `*` for any; `--http-allowed-hosts`). */
+  allowedHosts?: string[];
+  /** Largest request body in bytes (default 16 MiB; `--http-max-body-bytes`). */
+  maxBodyBytes?: number;
+  /** Receives one line per call (method and outcome, never params); none by default. */
+  log?: (line: string) => void;
 }
 
 export interface FundedKey {
@@ -21,6 +44,8 @@ export interface FundedKey {
   /** The key's X- and P-Chain addresses. */
   x: string;
   p: string;
+  /** The same key's C-Chain address, `0x…` (EIP-55). */
+  c: string;
 }
 
 /**

@@ -7,7 +7,7 @@
  * indexed, nor are imported inputs (not in the chain's UTXO set). The index is derived from the world's accepted
  * blocks, kept per world and extended as blocks are added; a world reverted below it is indexed again.
  */
-import { avalanche } from '../shared/avalanche.ts';
+import { avalanche, forReading } from '../shared/avalanche.ts';
 import type { World } from './world.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: avalanchejs keeps the decoded fields private; they are read by name
@@ -53,8 +53,9 @@ function utxosOf(index: Index, world: World, txID: string) {
   if (list) return list;
   const tx = world.txs.get(txID);
   if (tx?.chain !== 'X') return undefined;
-  const unsigned = avalanche().utils.getManagerForVM('AVM').unpack(tx.bytes, avalanche().avaxSerial.SignedTx)
-    .unsignedTx as Decoded;
+  const unsigned = avalanche()
+    .utils.getManagerForVM('AVM')
+    .unpack(forReading(tx.bytes), avalanche().avaxSerial.SignedTx).unsignedTx as Decoded;
   const base = unsigned.baseTx;
   list = base.outputs.map((o: Decoded) => ({ assetID: o.assetId.toString(), addresses: ownersOf(o.output) }));
   if (unsigned._type === 'avm.CreateAssetTx') {
@@ -73,7 +74,7 @@ function utxosOf(index: Index, world: World, txID: string) {
 function accept(index: Index, world: World, txID: string, inBlock: ReadonlySet<string>): void {
   const unsigned = avalanche()
     .utils.getManagerForVM('AVM')
-    .unpack(world.txs.get(txID)!.bytes, avalanche().avaxSerial.SignedTx).unsignedTx as Decoded;
+    .unpack(forReading(world.txs.get(txID)!.bytes), avalanche().avaxSerial.SignedTx).unsignedTx as Decoded;
   const touched = [...utxosOf(index, world, txID)!];
   const consumed = [
     ...unsigned.baseTx.inputs.map((input: Decoded) => input.utxoID),

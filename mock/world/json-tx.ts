@@ -7,7 +7,7 @@
  * array of numbers. The X-Chain sets each input's, output's and credential's `fxID` (txInit); the P-Chain only
  * knows secp256k1fx.
  */
-import { avalanche } from '../shared/avalanche.ts';
+import { avalanche, forReading } from '../shared/avalanche.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
 import { FX_IDS } from './networks.ts';
 import { type GoJson, goMap } from './json-go.ts';
@@ -354,7 +354,7 @@ function credentialFxs(bytes: Uint8Array, credentialsLength: number, count: numb
 /** A signed transaction of `chain` (codec bytes, version first) in the node's JSON form. */
 export function txJson(ctx: JsonContext, bytes: Uint8Array, txID: string): GoJson {
   const manager = avalanche().utils.getManagerForVM(ctx.chain === 'X' ? 'AVM' : 'PVM');
-  const signed = manager.unpack(bytes, avalanche().avaxSerial.SignedTx);
+  const signed = manager.unpack(forReading(bytes), avalanche().avaxSerial.SignedTx);
   const json = new TxJson(ctx);
   const credentials = signed.credentials as Decoded[];
   const fxs =

@@ -79,8 +79,12 @@ function addressForm(address: string): AddressForm {
   return { alias: address.slice(0, dash), hrp: decoded.hrp, payload: hex(decoded.payload) };
 }
 
+/** The last second Go's time.Time writes in JSON: MarshalJSON refuses a year past 9999 (RFC 3339 has four digits). */
+export const LAST_RFC3339_SECOND = 253_402_300_799n;
+
 /** Go's time.Time in JSON: RFC 3339 in UTC, without fractional seconds when there are none. */
 export function rfc3339(seconds: bigint): string {
+  if (seconds > LAST_RFC3339_SECOND) throw new Error('Time.MarshalJSON: year outside of range [0,9999]');
   return new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z');
 }
 

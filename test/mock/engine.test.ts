@@ -574,7 +574,7 @@ describe('snapshots', () => {
     engine.issue('X', await sign(xSend(AVAX)));
     expect(balanceOf('X', recipient)).toBe(AVAX);
     world.revert(mark);
-    engine.clear();
+    engine.restorePools();
     expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
   });
 });

@@ -173,6 +173,10 @@ describe('AddPermissionlessValidatorTx.SyntacticVerify', () => {
     await refused(validatorTx({ weight: 1n }), 'weight of this validator is too low');
     // Since Durango a staker starts at the chain time: an end before it is a period too short.
     await refused(validatorTx({ end: world.time.get() - 1n }), 'staking period is too short');
+    // EndTime() reads int64(End): 2^64-1 is -1, 2^63 the least int64, both before the chain time.
+    await refused(validatorTx({ end: 2n ** 64n - 1n }), 'staking period is too short');
+    await refused(validatorTx({ end: 2n ** 63n }), 'staking period is too short');
+    await refused(validatorTx({ end: 2n ** 63n - 1n }), 'staking period is too long');
     await refused(
       validatorTx({ subnetId: OTHER_SUBNET, publicKey: undefined, signature: undefined, weight: 1n }),
       'not found',

@@ -4,6 +4,7 @@
  */
 import { secp256k1, utils } from '@avalabs/avalanchejs';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import { gasPrice } from '../../mock/engine/p.ts';
 import type { World } from '../../mock/world/world.ts';
 
 export const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
@@ -29,5 +30,17 @@ export function sdkContext(world: World, networkID = world.network.networkID) {
       minPrice: f.minPrice,
       excessConversionConstant: f.excessConversionConstant,
     },
+  };
+}
+
+/** The P-Chain fee state as avalanchejs' builders take it, at `world`'s current state. */
+export function sdkFeeState(world: World) {
+  const { capacity, excess } = world.feeState.get();
+  const fee = world.config.fee;
+  return {
+    capacity,
+    excess,
+    price: gasPrice(fee.minPrice, excess, fee.excessConversionConstant),
+    timestamp: new Date().toISOString(),
   };
 }

@@ -1,0 +1,38 @@
+/**
+ * The CLI's line per call goes out in batches (issue 25: a synchronous write per call cost a fifth of the mock's
+ * throughput; `npm run bench -- server` measures the logged mock against the quiet one).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { lineWriter } from '../../mock/log-lines.ts';
+
+afterEach(() => void vi.useRealTimers());
+
+describe('lineWriter', () => {
+  it('writes many calls’ lines in one write, in order, when its timer fires or on flush', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const lines = lineWriter((text) => writes.push(text));
+    for (let i = 0; i < 1000; i++) lines.log(`call ${i} ok`);
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(50);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split('\n').slice(0, 3)).toEqual(['call 0 ok', 'call 1 ok', 'call 2 ok']);
+    expect(writes[0]!.endsWith('call 999 ok\n')).toBe(true);
+    lines.log('last');
+    lines.flush();
+    lines.flush();
+    expect(writes).toEqual([writes[0], 'last\n']);
+  });
+
+  it('writes at 64 KiB waiting rather than holding more', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const lines = lineWriter((text) => writes.push(text));
+    const line = 'x'.repeat(99);
+    for (let i = 0; i < 2000; i++) lines.log(line);
+    lines.flush();
+    expect(writes.join('')).toBe(`${line}\n`.repeat(2000));
+    expect(writes.length).toBe(4);
+    expect(Math.max(...writes.map((w) => w.length))).toBeLessThan(64 * 1024 + 100);
+  });
+});
