@@ -3,19 +3,26 @@ import { JsonRpcClient } from "./runtime.js";
 const ERRORS = {
   alias: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32e3, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32e3, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
   aliasChain: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32e3, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32e3, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32e3, /^\S* is already used as an alias for an ID$/] },
+  dbGet: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], MissingPrefixToHexEncoding: [-32e3, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/], EncodingHexOddLengthHexString: [-32e3, /^encoding\/hex: odd length hex string$/] },
   getChainAliases: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32e3, /^invalid input checksum$/], InputStringIsSmallerThanTheChecksumSize: [-32e3, /^input string is smaller than the checksum size$/] },
+  getConfig: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   getLoggerLevel: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32e3, /^logger with name "[^"]*" not found$/] },
   loadVMs: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   lockProfile: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   memoryProfile: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   setLoggerLevel: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32e3, /^need to specify either displayLevel or logLevel$/], AdminLoggerNotFound: [-32e3, /^logger with name "[^"]*" not found$/] },
+  stacktrace: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   startCPUProfiler: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerAlreadyRunning: [-32e3, /^cpu profiler already running$/] },
   stopCPUProfiler: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerDoesntExist: [-32e3, /^cpu profiler doesn't exist$/] }
 };
 export class AdminClient extends JsonRpcClient {
-  wireNames = { alias: "admin.alias", aliasChain: "admin.aliasChain", getChainAliases: "admin.getChainAliases", getLoggerLevel: "admin.getLoggerLevel", loadVMs: "admin.loadVMs", lockProfile: "admin.lockProfile", memoryProfile: "admin.memoryProfile", setLoggerLevel: "admin.setLoggerLevel", startCPUProfiler: "admin.startCPUProfiler", stopCPUProfiler: "admin.stopCPUProfiler" };
+  wireNames = { alias: "admin.alias", aliasChain: "admin.aliasChain", dbGet: "admin.dbGet", getChainAliases: "admin.getChainAliases", getConfig: "admin.getConfig", getLoggerLevel: "admin.getLoggerLevel", loadVMs: "admin.loadVMs", lockProfile: "admin.lockProfile", memoryProfile: "admin.memoryProfile", setLoggerLevel: "admin.setLoggerLevel", stacktrace: "admin.stacktrace", startCPUProfiler: "admin.startCPUProfiler", stopCPUProfiler: "admin.stopCPUProfiler" };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/admin", {}, {});
+    super(options, "http://127.0.0.1:9650", "/ext/admin", {}, {
+      "admin.dbGet": {
+        since: "v1.10.19"
+      }
+    });
   }
   /**
    * Give an API endpoint an additional path on this node.
@@ -53,6 +60,23 @@ export class AdminClient extends JsonRpcClient {
     return this.request("admin.aliasChain", params, options, ERRORS.aliasChain);
   }
   /**
+   * Read one key of the node's database.
+   *
+   * Reads the value stored under `key` in the node's database. A key with no value is not an error: the answer then has an empty `value` and `errorCode` 2 (not found).
+   *
+   * JSON-RPC method `admin.dbGet` at `http://127.0.0.1:9650/ext/admin`. Served since AvalancheGo v1.10.19.
+   *
+   * @param params - The params, sent by name ({@link AdminDbGetParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminDbGetResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: missing 0x prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: encoding/hex: odd length hex string
+   */
+  dbGet(params, options) {
+    return this.request("admin.dbGet", params, options, ERRORS.dbGet);
+  }
+  /**
    * List the aliases of a blockchain.
    *
    * Returns every alias this node knows for a blockchain, in the order they were added. A chain the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an error: the list is `null`.
@@ -71,6 +95,20 @@ export class AdminClient extends JsonRpcClient {
    */
   getChainAliases(params, options) {
     return this.request("admin.getChainAliases", params, options, ERRORS.getChainAliases);
+  }
+  /**
+   * Get the configuration the node was started with.
+   *
+   * Returns the node's configuration as it resolved it at start-up (flags, config file and defaults): its HTTP, staking, network, database, logging, chain and subnet settings, among others. The object is Go's JSON of the node's `config.Config`, whose fields change from release to release, so the spec does not close it.
+   *
+   * JSON-RPC method `admin.getConfig` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminGetConfigResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   */
+  getConfig(options) {
+    return this.request("admin.getConfig", {}, options, ERRORS.getConfig);
   }
   /**
    * Read the log level and display level of the node's loggers.
@@ -149,6 +187,20 @@ export class AdminClient extends JsonRpcClient {
    */
   setLoggerLevel(params = {}, options) {
     return this.request("admin.setLoggerLevel", params, options, ERRORS.setLoggerLevel);
+  }
+  /**
+   * Write the stack traces of all goroutines to stacktrace.txt.
+   *
+   * Writes the stack traces of every goroutine of the node to the file `stacktrace.txt` in the node's working directory and answers nothing more.
+   *
+   * JSON-RPC method `admin.stacktrace` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns An empty object once the file is written.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   */
+  stacktrace(options) {
+    return this.request("admin.stacktrace", {}, options, ERRORS.stacktrace);
   }
   /**
    * Start profiling the node's CPU use.

@@ -2,6 +2,7 @@
 import { JsonRpcClient } from "./runtime.js";
 const ERRORS = {
   getBalance: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], PlatformAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], PlatformAddressWrongChain: [-32e3, /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/] },
+  getAllValidatorsAt: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], FailedToGetValidatorSetsAtFailedTo: [-32e3, /^failed to get validator sets at \d+: failed to fetch validator set at unfinalized height: current P-chain height \(\d+\) < requested P-Chain height \(\d+\)$/] },
   getBlock: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CouldntGetBlockWithIdNotFound: [-32e3, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/] },
   getBlockByHeight: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CouldntGetBlockAtHeightNotFound: [-32e3, /^couldn't get block at height \d+: not found$/] },
   getBlockchains: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
@@ -33,9 +34,12 @@ const ERRORS = {
   validates: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ProblemRetrievingSubnetNotFound: [-32e3, /^problem retrieving subnet "[^"]*": not found$/], IsNotASubnet: [-32e3, /^"[^"]*" is not a subnet$/] }
 };
 export class PChainClient extends JsonRpcClient {
-  wireNames = { getBalance: "platform.getBalance", getBlock: "platform.getBlock", getBlockByHeight: "platform.getBlockByHeight", getBlockchains: "platform.getBlockchains", getBlockchainStatus: "platform.getBlockchainStatus", getCurrentSupply: "platform.getCurrentSupply", getCurrentValidators: "platform.getCurrentValidators", getFeeConfig: "platform.getFeeConfig", getFeeState: "platform.getFeeState", getHeight: "platform.getHeight", getL1Validator: "platform.getL1Validator", getProposedHeight: "platform.getProposedHeight", getMinStake: "platform.getMinStake", getRewardUTXOs: "platform.getRewardUTXOs", getStake: "platform.getStake", getStakingAssetID: "platform.getStakingAssetID", getSubnet: "platform.getSubnet", getSubnets: "platform.getSubnets", getTimestamp: "platform.getTimestamp", getTotalStake: "platform.getTotalStake", getTx: "platform.getTx", getTxStatus: "platform.getTxStatus", getUTXOs: "platform.getUTXOs", getValidatorsAt: "platform.getValidatorsAt", getValidatorFeeConfig: "platform.getValidatorFeeConfig", getValidatorFeeState: "platform.getValidatorFeeState", issueTx: "platform.issueTx", sampleValidators: "platform.sampleValidators", validatedBy: "platform.validatedBy", validates: "platform.validates" };
+  wireNames = { getBalance: "platform.getBalance", getAllValidatorsAt: "platform.getAllValidatorsAt", getBlock: "platform.getBlock", getBlockByHeight: "platform.getBlockByHeight", getBlockchains: "platform.getBlockchains", getBlockchainStatus: "platform.getBlockchainStatus", getCurrentSupply: "platform.getCurrentSupply", getCurrentValidators: "platform.getCurrentValidators", getFeeConfig: "platform.getFeeConfig", getFeeState: "platform.getFeeState", getHeight: "platform.getHeight", getL1Validator: "platform.getL1Validator", getProposedHeight: "platform.getProposedHeight", getMinStake: "platform.getMinStake", getRewardUTXOs: "platform.getRewardUTXOs", getStake: "platform.getStake", getStakingAssetID: "platform.getStakingAssetID", getSubnet: "platform.getSubnet", getSubnets: "platform.getSubnets", getTimestamp: "platform.getTimestamp", getTotalStake: "platform.getTotalStake", getTx: "platform.getTx", getTxStatus: "platform.getTxStatus", getUTXOs: "platform.getUTXOs", getValidatorsAt: "platform.getValidatorsAt", getValidatorFeeConfig: "platform.getValidatorFeeConfig", getValidatorFeeState: "platform.getValidatorFeeState", issueTx: "platform.issueTx", sampleValidators: "platform.sampleValidators", validatedBy: "platform.validatedBy", validates: "platform.validates" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/bc/P", {}, {
+      "platform.getAllValidatorsAt": {
+        since: "v1.14.0"
+      },
       "platform.getBlockByHeight": {
         since: "v1.10.8"
       },
@@ -83,6 +87,22 @@ export class PChainClient extends JsonRpcClient {
    */
   getBalance(params, options) {
     return this.request("platform.getBalance", params, options, ERRORS.getBalance);
+  }
+  /**
+   * Get the Warp validator set of every Subnet and L1 at a P-Chain height.
+   *
+   * Returns, for every Subnet (the Primary Network included) and L1 with at least one validator at the height, its validator set in the canonical form Warp signatures are checked against: validators with a BLS public key merged by key (weights summed, node IDs listed) and sorted by the key's uncompressed bytes, and the total weight of the set, validators without a key included.
+   *
+   * JSON-RPC method `platform.getAllValidatorsAt` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.14.0.
+   *
+   * @param params - The params, sent by name ({@link PlatformGetAllValidatorsAtParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link PlatformGetAllValidatorsAtResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: failed to get validator sets at 2000: failed to fetch validator set at unfinalized height: current P-chain height (1000) < requested P-Chain height (2000)
+   */
+  getAllValidatorsAt(params, options) {
+    return this.request("platform.getAllValidatorsAt", params, options, ERRORS.getAllValidatorsAt);
   }
   getBlock(params, options) {
     return this.request("platform.getBlock", params, options, ERRORS.getBlock);

@@ -5,8 +5,11 @@ import type {
   AdminAliasChainResult,
   AdminAliasParams,
   AdminAliasResult,
+  AdminDbGetParams,
+  AdminDbGetResult,
   AdminGetChainAliasesParams,
   AdminGetChainAliasesResult,
+  AdminGetConfigResult,
   AdminGetLoggerLevelParams,
   AdminGetLoggerLevelResult,
   AdminLoadVMsResult,
@@ -14,6 +17,7 @@ import type {
   AdminMemoryProfileResult,
   AdminSetLoggerLevelParams,
   AdminSetLoggerLevelResult,
+  AdminStacktraceResult,
   AdminStartCPUProfilerResult,
   AdminStopCPUProfilerResult,
 } from './types.js';
@@ -25,12 +29,15 @@ export interface AdminClientOptions extends ClientOptions {}
 export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
+  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'EncodingHexOddLengthHexString';
   getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
+  getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';
   lockProfile: 'InvalidArgument';
   memoryProfile: 'InvalidArgument';
   setLoggerLevel: 'InvalidArgument' | 'NeedToSpecifyEitherDisplayLevelOrLogLevel' | 'AdminLoggerNotFound';
+  stacktrace: 'InvalidArgument';
   startCPUProfiler: 'InvalidArgument' | 'CpuProfilerAlreadyRunning';
   stopCPUProfiler: 'InvalidArgument' | 'CpuProfilerDoesntExist';
 };
@@ -38,12 +45,15 @@ export type AdminClientErrors = {
 const ERRORS = {
   alias: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
   aliasChain: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32000, /^\S* is already used as an alias for an ID$/] },
+  dbGet: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], MissingPrefixToHexEncoding: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/], EncodingHexOddLengthHexString: [-32000, /^encoding\/hex: odd length hex string$/] },
   getChainAliases: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32000, /^invalid input checksum$/], InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/] },
+  getConfig: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   getLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
   loadVMs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   lockProfile: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   memoryProfile: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   setLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32000, /^need to specify either displayLevel or logLevel$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
+  stacktrace: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   startCPUProfiler: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerAlreadyRunning: [-32000, /^cpu profiler already running$/] },
   stopCPUProfiler: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerDoesntExist: [-32000, /^cpu profiler doesn't exist$/] },
 } as const;
@@ -56,10 +66,14 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
 export class AdminClient extends JsonRpcClient<AdminClientErrors> {
-  protected override readonly wireNames = { alias: 'admin.alias', aliasChain: 'admin.aliasChain', getChainAliases: 'admin.getChainAliases', getLoggerLevel: 'admin.getLoggerLevel', loadVMs: 'admin.loadVMs', lockProfile: 'admin.lockProfile', memoryProfile: 'admin.memoryProfile', setLoggerLevel: 'admin.setLoggerLevel', startCPUProfiler: 'admin.startCPUProfiler', stopCPUProfiler: 'admin.stopCPUProfiler' };
+  protected override readonly wireNames = { alias: 'admin.alias', aliasChain: 'admin.aliasChain', dbGet: 'admin.dbGet', getChainAliases: 'admin.getChainAliases', getConfig: 'admin.getConfig', getLoggerLevel: 'admin.getLoggerLevel', loadVMs: 'admin.loadVMs', lockProfile: 'admin.lockProfile', memoryProfile: 'admin.memoryProfile', setLoggerLevel: 'admin.setLoggerLevel', stacktrace: 'admin.stacktrace', startCPUProfiler: 'admin.startCPUProfiler', stopCPUProfiler: 'admin.stopCPUProfiler' };
 
   constructor(options: AdminClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/admin', {}, {});
+    super(options, 'http://127.0.0.1:9650', '/ext/admin', {}, {
+  'admin.dbGet': {
+    since: 'v1.10.19',
+  },
+});
   }
 
   /**
@@ -100,6 +114,24 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   }
 
   /**
+   * Read one key of the node's database.
+   *
+   * Reads the value stored under `key` in the node's database. A key with no value is not an error: the answer then has an empty `value` and `errorCode` 2 (not found).
+   *
+   * JSON-RPC method `admin.dbGet` at `http://127.0.0.1:9650/ext/admin`. Served since AvalancheGo v1.10.19.
+   *
+   * @param params - The params, sent by name ({@link AdminDbGetParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminDbGetResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: missing 0x prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: encoding/hex: odd length hex string
+   */
+  dbGet(params: AdminDbGetParams, options?: CallOptions): Promise<AdminDbGetResult> {
+    return this.request<AdminDbGetResult>('admin.dbGet', params, options, ERRORS.dbGet);
+  }
+
+  /**
    * List the aliases of a blockchain.
    *
    * Returns every alias this node knows for a blockchain, in the order they were added. A chain the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an error: the list is `null`.
@@ -118,6 +150,21 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    */
   getChainAliases(params: AdminGetChainAliasesParams, options?: CallOptions): Promise<AdminGetChainAliasesResult> {
     return this.request<AdminGetChainAliasesResult>('admin.getChainAliases', params, options, ERRORS.getChainAliases);
+  }
+
+  /**
+   * Get the configuration the node was started with.
+   *
+   * Returns the node's configuration as it resolved it at start-up (flags, config file and defaults): its HTTP, staking, network, database, logging, chain and subnet settings, among others. The object is Go's JSON of the node's `config.Config`, whose fields change from release to release, so the spec does not close it.
+   *
+   * JSON-RPC method `admin.getConfig` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminGetConfigResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   */
+  getConfig(options?: CallOptions): Promise<AdminGetConfigResult> {
+    return this.request<AdminGetConfigResult>('admin.getConfig', {}, options, ERRORS.getConfig);
   }
 
   /**
@@ -201,6 +248,21 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    */
   setLoggerLevel(params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {}, options?: CallOptions): Promise<AdminSetLoggerLevelResult> {
     return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options, ERRORS.setLoggerLevel);
+  }
+
+  /**
+   * Write the stack traces of all goroutines to stacktrace.txt.
+   *
+   * Writes the stack traces of every goroutine of the node to the file `stacktrace.txt` in the node's working directory and answers nothing more.
+   *
+   * JSON-RPC method `admin.stacktrace` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns An empty object once the file is written.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   */
+  stacktrace(options?: CallOptions): Promise<AdminStacktraceResult> {
+    return this.request<AdminStacktraceResult>('admin.stacktrace', {}, options, ERRORS.stacktrace);
   }
 
   /**

@@ -24,6 +24,16 @@ export const adminMethods = [
     writeResult: validators.writeAdminAliasChainResult
   },
   {
+    name: "admin.dbGet",
+    handler: "dbGet",
+    params: ["key"],
+    byName: true,
+    shape: { properties: { KEY: { name: "key" } } },
+    validateParams: validators.validateAdminDbGetParams,
+    validateResult: validators.validateAdminDbGetResult,
+    writeResult: validators.writeAdminDbGetResult
+  },
+  {
     name: "admin.getChainAliases",
     handler: "getChainAliases",
     params: ["chain"],
@@ -32,6 +42,16 @@ export const adminMethods = [
     validateParams: validators.validateAdminGetChainAliasesParams,
     validateResult: validators.validateAdminGetChainAliasesResult,
     writeResult: validators.writeAdminGetChainAliasesResult
+  },
+  {
+    name: "admin.getConfig",
+    handler: "getConfig",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminGetConfigParams,
+    validateResult: validators.validateAdminGetConfigResult,
+    writeResult: validators.writeAdminGetConfigResult
   },
   {
     name: "admin.getLoggerLevel",
@@ -88,6 +108,16 @@ export const adminMethods = [
     validateParams: validators.validateAdminSetLoggerLevelParams,
     validateResult: validators.validateAdminSetLoggerLevelResult,
     writeResult: validators.writeAdminSetLoggerLevelResult
+  },
+  {
+    name: "admin.stacktrace",
+    handler: "stacktrace",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminStacktraceParams,
+    validateResult: validators.validateAdminStacktraceResult,
+    writeResult: validators.writeAdminStacktraceResult
   },
   {
     name: "admin.startCPUProfiler",

@@ -14,6 +14,16 @@ export const pChainMethods = [
     writeResult: validators.writePlatformGetBalanceResult
   },
   {
+    name: "platform.getAllValidatorsAt",
+    handler: "getAllValidatorsAt",
+    params: ["height"],
+    byName: true,
+    shape: { properties: { HEIGHT: { name: "height" } } },
+    validateParams: validators.validatePlatformGetAllValidatorsAtParams,
+    validateResult: validators.validatePlatformGetAllValidatorsAtResult,
+    writeResult: validators.writePlatformGetAllValidatorsAtResult
+  },
+  {
     name: "platform.getBlock",
     handler: "getBlock",
     params: ["blockID", "encoding"],

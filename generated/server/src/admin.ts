@@ -6,8 +6,11 @@ import type {
   AdminAliasChainResult,
   AdminAliasParams,
   AdminAliasResult,
+  AdminDbGetParams,
+  AdminDbGetResult,
   AdminGetChainAliasesParams,
   AdminGetChainAliasesResult,
+  AdminGetConfigResult,
   AdminGetLoggerLevelParams,
   AdminGetLoggerLevelResult,
   AdminLoadVMsResult,
@@ -15,6 +18,7 @@ import type {
   AdminMemoryProfileResult,
   AdminSetLoggerLevelParams,
   AdminSetLoggerLevelResult,
+  AdminStacktraceResult,
   AdminStartCPUProfilerResult,
   AdminStopCPUProfilerResult,
 } from './types.js';
@@ -47,6 +51,14 @@ export interface AdminHandlers {
    */
   aliasChain(params: AdminAliasChainParams, context: HandlerContext): Answer<AdminAliasChainResult>;
   /**
+   * Read one key of the node's database.
+   *
+   * Answers `admin.dbGet` at `/ext/admin`. Served since AvalancheGo v1.10.19.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  dbGet(params: AdminDbGetParams, context: HandlerContext): Answer<AdminDbGetResult>;
+  /**
    * List the aliases of a blockchain.
    *
    * Answers `admin.getChainAliases` at `/ext/admin`.
@@ -54,6 +66,14 @@ export interface AdminHandlers {
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
    */
   getChainAliases(params: AdminGetChainAliasesParams, context: HandlerContext): Answer<AdminGetChainAliasesResult>;
+  /**
+   * Get the configuration the node was started with.
+   *
+   * Answers `admin.getConfig` at `/ext/admin`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  getConfig(params: Record<string, never>, context: HandlerContext): Answer<AdminGetConfigResult>;
   /**
    * Read the log level and display level of the node's loggers.
    *
@@ -95,6 +115,14 @@ export interface AdminHandlers {
    */
   setLoggerLevel(params: AdminSetLoggerLevelParams, context: HandlerContext): Answer<AdminSetLoggerLevelResult>;
   /**
+   * Write the stack traces of all goroutines to stacktrace.txt.
+   *
+   * Answers `admin.stacktrace` at `/ext/admin`.
+   *
+   * @returns An empty object once the file is written. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  stacktrace(params: Record<string, never>, context: HandlerContext): Answer<AdminStacktraceResult>;
+  /**
    * Start profiling the node's CPU use.
    *
    * Answers `admin.startCPUProfiler` at `/ext/admin`.
@@ -135,6 +163,16 @@ export const adminMethods: readonly MethodSpec[] = [
     writeResult: validators.writeAdminAliasChainResult,
   },
   {
+    name: 'admin.dbGet',
+    handler: 'dbGet',
+    params: ['key'],
+    byName: true,
+    shape: { properties: { KEY: { name: 'key' } } },
+    validateParams: validators.validateAdminDbGetParams,
+    validateResult: validators.validateAdminDbGetResult,
+    writeResult: validators.writeAdminDbGetResult,
+  },
+  {
     name: 'admin.getChainAliases',
     handler: 'getChainAliases',
     params: ['chain'],
@@ -143,6 +181,16 @@ export const adminMethods: readonly MethodSpec[] = [
     validateParams: validators.validateAdminGetChainAliasesParams,
     validateResult: validators.validateAdminGetChainAliasesResult,
     writeResult: validators.writeAdminGetChainAliasesResult,
+  },
+  {
+    name: 'admin.getConfig',
+    handler: 'getConfig',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminGetConfigParams,
+    validateResult: validators.validateAdminGetConfigResult,
+    writeResult: validators.writeAdminGetConfigResult,
   },
   {
     name: 'admin.getLoggerLevel',
@@ -199,6 +247,16 @@ export const adminMethods: readonly MethodSpec[] = [
     validateParams: validators.validateAdminSetLoggerLevelParams,
     validateResult: validators.validateAdminSetLoggerLevelResult,
     writeResult: validators.writeAdminSetLoggerLevelResult,
+  },
+  {
+    name: 'admin.stacktrace',
+    handler: 'stacktrace',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminStacktraceParams,
+    validateResult: validators.validateAdminStacktraceResult,
+    writeResult: validators.writeAdminStacktraceResult,
   },
   {
     name: 'admin.startCPUProfiler',

@@ -2,6 +2,8 @@
 import { type Endpoint, type EndpointOptions, createEndpoint } from './runtime/endpoint.js';
 import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
+  PlatformGetAllValidatorsAtParams,
+  PlatformGetAllValidatorsAtResult,
   PlatformGetBalanceParams,
   PlatformGetBalanceResult,
   PlatformGetBlockByHeightParams,
@@ -76,6 +78,17 @@ export interface PChainHandlers {
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead.
    */
   getBalance(params: PlatformGetBalanceParams, context: HandlerContext): Answer<PlatformGetBalanceResult>;
+  /**
+   * Get the Warp validator set of every Subnet and L1 at a P-Chain height.
+   *
+   * Answers `platform.getAllValidatorsAt` at `/ext/bc/P`. Served since AvalancheGo v1.14.0.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  getAllValidatorsAt(
+    params: PlatformGetAllValidatorsAtParams,
+    context: HandlerContext,
+  ): Answer<PlatformGetAllValidatorsAtResult>;
   /**
    * Fetch an accepted P-Chain block by its ID.
    *
@@ -352,6 +365,16 @@ export const pChainMethods: readonly MethodSpec[] = [
     validateParams: validators.validatePlatformGetBalanceParams,
     validateResult: validators.validatePlatformGetBalanceResult,
     writeResult: validators.writePlatformGetBalanceResult,
+  },
+  {
+    name: 'platform.getAllValidatorsAt',
+    handler: 'getAllValidatorsAt',
+    params: ['height'],
+    byName: true,
+    shape: { properties: { HEIGHT: { name: 'height' } } },
+    validateParams: validators.validatePlatformGetAllValidatorsAtParams,
+    validateResult: validators.validatePlatformGetAllValidatorsAtResult,
+    writeResult: validators.writePlatformGetAllValidatorsAtResult,
   },
   {
     name: 'platform.getBlock',

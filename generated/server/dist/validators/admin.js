@@ -360,8 +360,399 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-export const validateAdminGetChainAliasesParams = budgeted(validate29);
+export const validateAdminDbGetParams = budgeted(validate29);
 const schema12 = {
+  "type": "object",
+  "properties": {
+    "key": {
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        },
+        {
+          "const": ""
+        }
+      ]
+    }
+  },
+  "required": [
+    "key"
+  ]
+};
+const schema13 = {
+  "type": "string",
+  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.key === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "key"},
+        message: "must have required property '"+"key"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.key !== undefined){
+      let data0 = data.key;
+      const _errs2 = errors;
+      let valid1 = false;
+      const _errs3 = errors;
+      if(!(validate30(data0, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+      var _valid0 = _errs3 === errors;
+      valid1 = valid1 || _valid0;
+      if(!valid1){
+        const _errs4 = errors;
+        if("" !== data0){
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/key",
+            schemaPath: "#/properties/key/anyOf/1/const",
+            keyword: "const",
+            params: {allowedValue: ""},
+            message: "must be equal to constant"
+          };
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+        var _valid0 = _errs4 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if(!valid1){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/key",
+          schemaPath: "#/properties/key/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if(vErrors !== null){
+          if(_errs2){
+            budget.left += Math.max(0, vErrors.length - _errs2);
+            if(_errs2 < vErrors.length) vErrors.length = _errs2;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminDbGetResult = budgeted(validate32);
+const schema14 = {
+  "type": "object",
+  "required": [
+    "value",
+    "errorCode"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "value": {
+      "description": "The value as `0x` hex without a checksum; `\"\"` when the key has none.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        },
+        {
+          "const": ""
+        }
+      ]
+    },
+    "errorCode": {
+      "type": "integer",
+      "enum": [
+        0,
+        1,
+        2
+      ],
+      "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database closed, 2 not "
+        + "found."
+    }
+  }
+};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.value === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "value"},
+        message: "must have required property '"+"value"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.errorCode === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "errorCode"},
+        message: "must have required property '"+"errorCode"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "value") || (key0 === "errorCode"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.value !== undefined){
+      let data0 = data.value;
+      const _errs3 = errors;
+      let valid1 = false;
+      const _errs4 = errors;
+      if(!(validate30(data0, {
+        instancePath: instancePath+"/value",
+        parentData: data,
+        parentDataProperty: "value",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+      var _valid0 = _errs4 === errors;
+      valid1 = valid1 || _valid0;
+      if(!valid1){
+        const _errs5 = errors;
+        if("" !== data0){
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/value",
+            schemaPath: "#/properties/value/anyOf/1/const",
+            keyword: "const",
+            params: {allowedValue: ""},
+            message: "must be equal to constant"
+          };
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            keep(vErrors, err3);
+          }
+          errors++;
+        }
+        var _valid0 = _errs5 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if(!valid1){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/value",
+          schemaPath: "#/properties/value/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs3;
+        if(vErrors !== null){
+          if(_errs3){
+            budget.left += Math.max(0, vErrors.length - _errs3);
+            if(_errs3 < vErrors.length) vErrors.length = _errs3;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.errorCode !== undefined){
+      let data1 = data.errorCode;
+      if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/errorCode",
+          schemaPath: "#/properties/errorCode/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      if(!(((data1 === 0) || (data1 === 1)) || (data1 === 2))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/errorCode",
+          schemaPath: "#/properties/errorCode/enum",
+          keyword: "enum",
+          params: {allowedValues: schema14.properties.errorCode.enum},
+          message: "must be equal to one of the allowed values"
+        };
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      keep(vErrors, err7);
+    }
+    errors++;
+  }
+  validate32.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminGetChainAliasesParams = budgeted(validate34);
+const schema15 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -372,7 +763,7 @@ const schema12 = {
     "chain"
   ]
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -380,13 +771,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -435,12 +826,12 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -461,19 +852,19 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.chain !== undefined){
-      if(!(validate30(data.chain, {
+      if(!(validate35(data.chain, {
         instancePath: instancePath+"/chain",
         parentData: data,
         parentDataProperty: "chain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -493,12 +884,12 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetChainAliasesResult = budgeted(validate32);
-const schema14 = {
+export const validateAdminGetChainAliasesResult = budgeted(validate37);
+const schema17 = {
   "type": "object",
   "required": [
     "aliases"
@@ -518,7 +909,7 @@ const schema14 = {
   }
 };
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -563,7 +954,7 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
           instancePath: instancePath+"/aliases",
           schemaPath: "#/properties/aliases/type",
           keyword: "type",
-          params: {type: schema14.properties.aliases.type},
+          params: {type: schema17.properties.aliases.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -613,12 +1004,75 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetLoggerLevelParams = budgeted(validate33);
-const schema15 = {
+export const validateAdminGetConfigParams = budgeted(validate38);
+const schema18 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate38.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminGetConfigResult = budgeted(validate39);
+const schema19 = {
+  "title": "AdminNodeConfig",
+  "type": "object",
+  "description": "The node's configuration; its keys are the Go field names' JSON forms (`httpHost`, `networkID`, "
+    + "`stakingConfig`, ...).",
+  "additionalProperties": true
+};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate39.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminGetLoggerLevelParams = budgeted(validate40);
+const schema20 = {
   "type": "object",
   "properties": {
     "loggerName": {
@@ -627,7 +1081,7 @@ const schema15 = {
   }
 };
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -666,12 +1120,12 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate33.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetLoggerLevelResult = budgeted(validate34);
-const schema16 = {
+export const validateAdminGetLoggerLevelResult = budgeted(validate41);
+const schema21 = {
   "type": "object",
   "required": [
     "loggerLevels"
@@ -684,7 +1138,7 @@ const schema16 = {
     }
   }
 };
-const schema17 = {
+const schema22 = {
   "type": "object",
   "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` "
     + "or `X`, or the node's own loggers such as `main`).",
@@ -692,7 +1146,7 @@ const schema17 = {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogAndDisplayLevels"
   }
 };
-const schema18 = {
+const schema23 = {
   "type": "object",
   "description": "The two levels of one logger.",
   "required": [
@@ -711,7 +1165,7 @@ const schema18 = {
     }
   }
 };
-const schema19 = {
+const schema24 = {
   "type": "string",
   "enum": [
     "OFF",
@@ -727,7 +1181,7 @@ const schema19 = {
     + "`FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
 };
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -758,7 +1212,7 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
       instancePath,
       schemaPath: "#/enum",
       keyword: "enum",
-      params: {allowedValues: schema19.enum},
+      params: {allowedValues: schema24.enum},
       message: "must be equal to one of the allowed values"
     };
     if(vErrors === null){
@@ -769,12 +1223,12 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -829,35 +1283,35 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate37(data.logLevel, {
+      if(!(validate44(data.logLevel, {
         instancePath: instancePath+"/logLevel",
         parentData: data,
         parentDataProperty: "logLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate37.errors;
+          vErrors = validate44.errors;
         }
         else {
-          for (const e of validate37.errors) keep(vErrors, e);
+          for (const e of validate44.errors) keep(vErrors, e);
         }
-        errors += validate37.errors.length;
+        errors += validate44.errors.length;
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate37(data.displayLevel, {
+      if(!(validate44(data.displayLevel, {
         instancePath: instancePath+"/displayLevel",
         parentData: data,
         parentDataProperty: "displayLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate37.errors;
+          vErrors = validate44.errors;
         }
         else {
-          for (const e of validate37.errors) keep(vErrors, e);
+          for (const e of validate44.errors) keep(vErrors, e);
         }
-        errors += validate37.errors.length;
+        errors += validate44.errors.length;
       }
     }
   }
@@ -877,29 +1331,29 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate36.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      if(!(validate36(data[key0], {
+      if(!(validate43(data[key0], {
         instancePath: instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key0,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate36.errors;
+          vErrors = validate43.errors;
         }
         else {
-          for (const e of validate36.errors) keep(vErrors, e);
+          for (const e of validate43.errors) keep(vErrors, e);
         }
-        errors += validate36.errors.length;
+        errors += validate43.errors.length;
       }
     }
   }
@@ -919,12 +1373,12 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -963,19 +1417,19 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate35(data.loggerLevels, {
+      if(!(validate42(data.loggerLevels, {
         instancePath: instancePath+"/loggerLevels",
         parentData: data,
         parentDataProperty: "loggerLevels",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate42.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate42.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate42.errors.length;
       }
     }
   }
@@ -995,17 +1449,17 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate34.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLoadVMsParams = budgeted(validate42);
-const schema20 = {
+export const validateAdminLoadVMsParams = budgeted(validate49);
+const schema25 = {
   "type": "object",
   "properties": {}
 };
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1024,12 +1478,12 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLoadVMsResult = budgeted(validate43);
-const schema21 = {
+export const validateAdminLoadVMsResult = budgeted(validate50);
+const schema26 = {
   "type": "object",
   "required": [
     "newVMs"
@@ -1064,7 +1518,7 @@ const schema21 = {
   }
 };
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1107,19 +1561,19 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate30(key1, {
+          if(!(validate35(key1, {
             instancePath: instancePath+"/newVMs",
             parentData: data0,
             parentDataProperty: "newVMs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate35.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate35.errors.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1202,19 +1656,19 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs12 = errors;
-          if(!(validate30(key3, {
+          if(!(validate35(key3, {
             instancePath: instancePath+"/failedVMs",
             parentData: data3,
             parentDataProperty: "failedVMs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate35.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate35.errors.length;
           }
           var valid5 = _errs12 === errors;
           if(!valid5){
@@ -1287,17 +1741,17 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLockProfileParams = budgeted(validate46);
-const schema22 = {
+export const validateAdminLockProfileParams = budgeted(validate53);
+const schema27 = {
   "type": "object",
   "properties": {}
 };
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1316,13 +1770,13 @@ function validate46(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLockProfileResult = budgeted(validate47);
+export const validateAdminLockProfileResult = budgeted(validate54);
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1359,17 +1813,17 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate47.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminMemoryProfileParams = budgeted(validate48);
-const schema24 = {
+export const validateAdminMemoryProfileParams = budgeted(validate55);
+const schema29 = {
   "type": "object",
   "properties": {}
 };
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1388,13 +1842,13 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate48.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminMemoryProfileResult = budgeted(validate49);
+export const validateAdminMemoryProfileResult = budgeted(validate56);
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1431,12 +1885,12 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate49.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminSetLoggerLevelParams = budgeted(validate50);
-const schema26 = {
+export const validateAdminSetLoggerLevelParams = budgeted(validate57);
+const schema31 = {
   "type": "object",
   "properties": {
     "loggerName": {
@@ -1450,7 +1904,7 @@ const schema26 = {
     }
   }
 };
-const schema27 = {
+const schema32 = {
   "type": "string",
   "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|"
     + "[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
@@ -1458,15 +1912,15 @@ const schema27 = {
     + "matched case-insensitively (`debug` works). Any other string, the empty "
     + "string included, fails to decode."
 };
-const pattern1 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|"
+const pattern2 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|"
   + "[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|"
   + "[vV][eE][rR][bB][oO])$", "u");
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern1.test(data)){
+    if(!pattern2.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1503,12 +1957,12 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate51.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1531,35 +1985,35 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate51(data.logLevel, {
+      if(!(validate58(data.logLevel, {
         instancePath: instancePath+"/logLevel",
         parentData: data,
         parentDataProperty: "logLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate51.errors;
+          vErrors = validate58.errors;
         }
         else {
-          for (const e of validate51.errors) keep(vErrors, e);
+          for (const e of validate58.errors) keep(vErrors, e);
         }
-        errors += validate51.errors.length;
+        errors += validate58.errors.length;
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate51(data.displayLevel, {
+      if(!(validate58(data.displayLevel, {
         instancePath: instancePath+"/displayLevel",
         parentData: data,
         parentDataProperty: "displayLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate51.errors;
+          vErrors = validate58.errors;
         }
         else {
-          for (const e of validate51.errors) keep(vErrors, e);
+          for (const e of validate58.errors) keep(vErrors, e);
         }
-        errors += validate51.errors.length;
+        errors += validate58.errors.length;
       }
     }
   }
@@ -1579,12 +2033,12 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminSetLoggerLevelResult = budgeted(validate54);
-const schema28 = {
+export const validateAdminSetLoggerLevelResult = budgeted(validate61);
+const schema33 = {
   "type": "object",
   "required": [
     "loggerLevels"
@@ -1599,7 +2053,7 @@ const schema28 = {
   }
 };
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1638,19 +2092,19 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate35(data.loggerLevels, {
+      if(!(validate42(data.loggerLevels, {
         instancePath: instancePath+"/loggerLevels",
         parentData: data,
         parentDataProperty: "loggerLevels",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate42.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate42.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate42.errors.length;
       }
     }
   }
@@ -1670,17 +2124,17 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStartCPUProfilerParams = budgeted(validate56);
-const schema29 = {
+export const validateAdminStacktraceParams = budgeted(validate63);
+const schema34 = {
   "type": "object",
   "properties": {}
 };
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1699,13 +2153,13 @@ function validate56(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate56.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStartCPUProfilerResult = budgeted(validate57);
+export const validateAdminStacktraceResult = budgeted(validate64);
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1742,17 +2196,17 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate57.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStopCPUProfilerParams = budgeted(validate58);
-const schema31 = {
+export const validateAdminStartCPUProfilerParams = budgeted(validate65);
+const schema36 = {
   "type": "object",
   "properties": {}
 };
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1771,13 +2225,13 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate58.errors = vErrors;
+  validate65.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStopCPUProfilerResult = budgeted(validate59);
+export const validateAdminStartCPUProfilerResult = budgeted(validate66);
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1814,7 +2268,79 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate59.errors = vErrors;
+  validate66.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStopCPUProfilerParams = budgeted(validate67);
+const schema38 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate67.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStopCPUProfilerResult = budgeted(validate68);
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate68.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {
@@ -1836,6 +2362,31 @@ function emptyFieldsJson(v) {
   return out + '}';
 }
 function emptyJson(v) { return emptyFieldsJson(v); }
+const valueKey = writeString("value") + ':';
+const errorCodeKey = writeString("errorCode") + ':';
+function numberJson(v) {
+  return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
+}
+function adminDbGetResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "value": key = valueKey; s = writeScalar(x); break;
+      case "errorCode": key = errorCodeKey; s = numberJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 const aliasesKey = writeString("aliases") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
@@ -1873,6 +2424,27 @@ function adminGetChainAliasesResultJson(v) {
     switch (k) {
       case "aliases": key = aliasesKey; s = adminGetChainAliasesResultAliasesJson(x); break;
       default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function adminGetConfigResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -2011,11 +2583,14 @@ function adminLoadVMsResultJson(v) {
 }
 export const writeAdminAliasResult = emptyJson;
 export const writeAdminAliasChainResult = emptyJson;
+export const writeAdminDbGetResult = adminDbGetResultJson;
 export const writeAdminGetChainAliasesResult = adminGetChainAliasesResultJson;
+export const writeAdminGetConfigResult = adminGetConfigResultJson;
 export const writeAdminGetLoggerLevelResult = adminGetLoggerLevelResultJson;
 export const writeAdminLoadVMsResult = adminLoadVMsResultJson;
 export const writeAdminLockProfileResult = emptyJson;
 export const writeAdminMemoryProfileResult = emptyJson;
 export const writeAdminSetLoggerLevelResult = adminGetLoggerLevelResultJson;
+export const writeAdminStacktraceResult = emptyJson;
 export const writeAdminStartCPUProfilerResult = emptyJson;
 export const writeAdminStopCPUProfilerResult = emptyJson;

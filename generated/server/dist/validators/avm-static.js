@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmBuildGenesisParams = budgeted(validate60);
-const schema33 = {
+export const validateAvmBuildGenesisParams = budgeted(validate69);
+const schema40 = {
   "type": "object",
   "properties": {
     "networkID": {
@@ -104,7 +104,7 @@ const schema33 = {
     "genesisData"
   ]
 };
-const schema34 = {
+const schema41 = {
   "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
     + "which the string pattern spells out digit by digit), fail to decode.",
@@ -122,18 +122,18 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern2.test(data)){
+    if(!pattern3.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -258,11 +258,11 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate61.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const schema35 = {
+const schema42 = {
   "description": "An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 255, fail to decode.",
   "anyOf": [
@@ -277,16 +277,16 @@ const schema35 = {
     }
   ]
 };
-const pattern3 = new RegExp("^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "u");
+const pattern4 = new RegExp("^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "u");
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern3.test(data)){
+    if(!pattern4.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -405,11 +405,11 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate63.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
 
-const schema36 = {
+const schema43 = {
   "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
     + "or a bare JSON number; negative, fractional and exponent forms, and "
     + "anything above 18446744073709551615 (2^64-1, which the string pattern "
@@ -432,7 +432,7 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
   + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
   + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
   + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
@@ -440,14 +440,14 @@ const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern4.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -580,24 +580,24 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate65.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
 
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -630,12 +630,12 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -672,19 +672,19 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate61(data.networkID, {
+      if(!(validate70(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate61.errors;
+          vErrors = validate70.errors;
         }
         else {
-          for (const e of validate61.errors) keep(vErrors, e);
+          for (const e of validate70.errors) keep(vErrors, e);
         }
-        errors += validate61.errors.length;
+        errors += validate70.errors.length;
       }
     }
     if(data.genesisData !== undefined){
@@ -730,7 +730,7 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             if(data2.denomination !== undefined){
-              if(!(validate63(data2.denomination, {
+              if(!(validate72(data2.denomination, {
                 instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                   +"/denomination",
                 parentData: data2,
@@ -738,12 +738,12 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate63.errors;
+                  vErrors = validate72.errors;
                 }
                 else {
-                  for (const e of validate63.errors) keep(vErrors, e);
+                  for (const e of validate72.errors) keep(vErrors, e);
                 }
-                errors += validate63.errors.length;
+                errors += validate72.errors.length;
               }
             }
             if(data2.memo !== undefined){
@@ -822,7 +822,7 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                       let data11 = data10[i1];
                       if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
                         if(data11.amount !== undefined){
-                          if(!(validate65(data11.amount, {
+                          if(!(validate74(data11.amount, {
                             instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                               +"/initialState/fixedCap/" + i1 +"/amount",
                             parentData: data11,
@@ -830,12 +830,12 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate65.errors;
+                              vErrors = validate74.errors;
                             }
                             else {
-                              for (const e of validate65.errors) keep(vErrors, e);
+                              for (const e of validate74.errors) keep(vErrors, e);
                             }
-                            errors += validate65.errors.length;
+                            errors += validate74.errors.length;
                           }
                         }
                         if(data11.address !== undefined){
@@ -953,7 +953,7 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                           }
                         }
                         if(data15.threshold !== undefined){
-                          if(!(validate61(data15.threshold, {
+                          if(!(validate70(data15.threshold, {
                             instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                               +"/initialState/variableCap/" + i2 +"/threshold",
                             parentData: data15,
@@ -961,12 +961,12 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate61.errors;
+                              vErrors = validate70.errors;
                             }
                             else {
-                              for (const e of validate61.errors) keep(vErrors, e);
+                              for (const e of validate70.errors) keep(vErrors, e);
                             }
-                            errors += validate61.errors.length;
+                            errors += validate70.errors.length;
                           }
                         }
                       }
@@ -1065,19 +1065,19 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate68.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -1097,12 +1097,12 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate60.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmBuildGenesisResult = budgeted(validate70);
-const schema38 = {
+export const validateAvmBuildGenesisResult = budgeted(validate79);
+const schema45 = {
   "type": "object",
   "required": [
     "bytes",
@@ -1144,18 +1144,18 @@ const schema38 = {
     }
   }
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1188,11 +1188,11 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
-const schema40 = {
+const schema46 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
@@ -1202,7 +1202,7 @@ const schema40 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1255,16 +1255,16 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1297,11 +1297,11 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-const schema42 = {
+const schema48 = {
   "type": "string",
   "enum": [
     "hex",
@@ -1312,7 +1312,7 @@ const schema42 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -1336,7 +1336,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
       instancePath,
       schemaPath: "#/enum",
       keyword: "enum",
-      params: {allowedValues: schema42.enum},
+      params: {allowedValues: schema48.enum},
       message: "must be equal to one of the allowed values"
     };
     if(vErrors === null){
@@ -1347,12 +1347,12 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1401,19 +1401,19 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate71(data.bytes, {
+        if(!(validate30(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate71.errors;
+            vErrors = validate30.errors;
           }
           else {
-            for (const e of validate71.errors) keep(vErrors, e);
+            for (const e of validate30.errors) keep(vErrors, e);
           }
-          errors += validate71.errors.length;
+          errors += validate30.errors.length;
         }
       }
     }
@@ -1441,19 +1441,19 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate73(data.bytes, {
+        if(!(validate81(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate73.errors;
+            vErrors = validate81.errors;
           }
           else {
-            for (const e of validate73.errors) keep(vErrors, e);
+            for (const e of validate81.errors) keep(vErrors, e);
           }
-          errors += validate73.errors.length;
+          errors += validate81.errors.length;
         }
       }
     }
@@ -1545,35 +1545,35 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate75(data.bytes, {
+      if(!(validate83(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate85.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate85.errors.length;
       }
     }
   }
@@ -1593,7 +1593,7 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
 

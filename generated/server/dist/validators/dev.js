@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateDevSnapshotParams = budgeted(validate79);
-const schema43 = {
+export const validateDevSnapshotParams = budgeted(validate87);
+const schema49 = {
   "type": "object",
   "properties": {}
 };
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,12 +28,12 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult = budgeted(validate80);
-const schema44 = {
+export const validateDevSnapshotResult = budgeted(validate88);
+const schema50 = {
   "type": "object",
   "required": [
     "snapshotID"
@@ -46,7 +46,7 @@ const schema44 = {
     }
   }
 };
-const schema45 = {
+const schema51 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
@@ -54,7 +54,7 @@ const schema45 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -91,12 +91,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -135,19 +135,19 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate81(data.snapshotID, {
+      if(!(validate89(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -167,12 +167,12 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams = budgeted(validate83);
-const schema46 = {
+export const validateDevRevertParams = budgeted(validate91);
+const schema52 = {
   "type": "object",
   "properties": {
     "snapshotID": {
@@ -183,7 +183,7 @@ const schema46 = {
     "snapshotID"
   ]
 };
-const schema36 = {
+const schema43 = {
   "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
     + "or a bare JSON number; negative, fractional and exponent forms, and "
     + "anything above 18446744073709551615 (2^64-1, which the string pattern "
@@ -206,7 +206,7 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
   + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
   + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
   + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
@@ -214,14 +214,14 @@ const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern4.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -354,12 +354,12 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate65.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -380,19 +380,19 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.snapshotID !== undefined){
-      if(!(validate65(data.snapshotID, {
+      if(!(validate74(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
   }
@@ -412,11 +412,11 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult = budgeted(validate85);
+export const validateDevRevertResult = budgeted(validate93);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -424,7 +424,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -461,12 +461,12 @@ function validate85(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams = budgeted(validate86);
-const schema48 = {
+export const validateDevSetTimeParams = budgeted(validate94);
+const schema54 = {
   "type": "object",
   "properties": {
     "timestamp": {
@@ -481,7 +481,7 @@ const schema48 = {
   ]
 };
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -502,19 +502,19 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.timestamp !== undefined){
-      if(!(validate65(data.timestamp, {
+      if(!(validate74(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
     if(data.mine !== undefined){
@@ -552,12 +552,12 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult = budgeted(validate88);
-const schema49 = {
+export const validateDevSetTimeResult = budgeted(validate96);
+const schema55 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -571,7 +571,7 @@ const schema49 = {
     }
   }
 };
-const schema50 = {
+const schema56 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
@@ -579,7 +579,7 @@ const schema50 = {
 };
 const formats4 = formats["date-time"];
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -616,12 +616,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -660,19 +660,19 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
   }
@@ -692,12 +692,12 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams = budgeted(validate91);
-const schema51 = {
+export const validateDevIncreaseTimeParams = budgeted(validate99);
+const schema57 = {
   "type": "object",
   "properties": {
     "seconds": {
@@ -712,7 +712,7 @@ const schema51 = {
   ]
 };
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -733,19 +733,19 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.seconds !== undefined){
-      if(!(validate65(data.seconds, {
+      if(!(validate74(data.seconds, {
         instancePath: instancePath+"/seconds",
         parentData: data,
         parentDataProperty: "seconds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
     if(data.mine !== undefined){
@@ -783,12 +783,12 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult = budgeted(validate93);
-const schema52 = {
+export const validateDevIncreaseTimeResult = budgeted(validate101);
+const schema58 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -803,7 +803,7 @@ const schema52 = {
   }
 };
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -842,19 +842,19 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
   }
@@ -874,12 +874,12 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate101.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams = budgeted(validate95);
-const schema53 = {
+export const validateDevMineParams = budgeted(validate103);
+const schema59 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -907,7 +907,7 @@ const schema53 = {
 const func2 = ucs2length;
 const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1107,12 +1107,12 @@ function validate95(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult = budgeted(validate96);
-const schema54 = {
+export const validateDevMineResult = budgeted(validate104);
+const schema60 = {
   "type": "object",
   "required": [
     "blockIDs",
@@ -1133,7 +1133,7 @@ const schema54 = {
     }
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -1141,13 +1141,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1196,12 +1196,12 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1260,19 +1260,19 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate35(data0[i0], {
             instancePath: instancePath+"/blockIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate35.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate35.errors.length;
           }
         }
       }
@@ -1294,19 +1294,19 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -1326,12 +1326,12 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams = budgeted(validate99);
-const schema55 = {
+export const validateDevFundParams = budgeted(validate107);
+const schema61 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1353,7 +1353,7 @@ const schema55 = {
     "amount"
   ]
 };
-const schema56 = {
+const schema62 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
@@ -1363,7 +1363,7 @@ const schema56 = {
 const formats6 = formats["avax-address"];
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1416,12 +1416,12 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1458,35 +1458,35 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate108(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate108.errors;
         }
         else {
-          for (const e of validate100.errors) keep(vErrors, e);
+          for (const e of validate108.errors) keep(vErrors, e);
         }
-        errors += validate100.errors.length;
+        errors += validate108.errors.length;
       }
     }
     if(data.amount !== undefined){
-      if(!(validate65(data.amount, {
+      if(!(validate74(data.amount, {
         instancePath: instancePath+"/amount",
         parentData: data,
         parentDataProperty: "amount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1527,19 +1527,19 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate65(data.locktime, {
+      if(!(validate74(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
   }
@@ -1559,12 +1559,12 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult = budgeted(validate104);
-const schema57 = {
+export const validateDevFundResult = budgeted(validate112);
+const schema63 = {
   "type": "object",
   "required": [
     "utxoID",
@@ -1582,7 +1582,7 @@ const schema57 = {
     }
   }
 };
-const schema58 = {
+const schema64 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -1602,7 +1602,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema65 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -1610,7 +1610,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1647,12 +1647,12 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1707,35 +1707,35 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate115(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
   }
@@ -1755,12 +1755,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1815,35 +1815,35 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate105(data.utxoID, {
+      if(!(validate113(data.utxoID, {
         instancePath: instancePath+"/utxoID",
         parentData: data,
         parentDataProperty: "utxoID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate105.errors;
+          vErrors = validate113.errors;
         }
         else {
-          for (const e of validate105.errors) keep(vErrors, e);
+          for (const e of validate113.errors) keep(vErrors, e);
         }
-        errors += validate105.errors.length;
+        errors += validate113.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate89(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -1863,12 +1863,12 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams = budgeted(validate111);
-const schema60 = {
+export const validateDevSetFeeStateParams = budgeted(validate119);
+const schema66 = {
   "type": "object",
   "properties": {
     "capacity": {
@@ -1883,56 +1883,56 @@ const schema60 = {
   }
 };
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity !== undefined){
-      if(!(validate65(data.capacity, {
+      if(!(validate74(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate65(data.excess, {
+      if(!(validate74(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate65(data.validatorExcess, {
+      if(!(validate74(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
   }
@@ -1952,12 +1952,12 @@ function validate111(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate111.errors = vErrors;
+  validate119.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult = budgeted(validate115);
-const schema61 = {
+export const validateDevSetFeeStateResult = budgeted(validate123);
+const schema67 = {
   "type": "object",
   "required": [
     "capacity",
@@ -1991,7 +1991,7 @@ const schema61 = {
   }
 };
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2098,83 +2098,83 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate115(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate115(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate115(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate107(data.validatorExcess, {
+      if(!(validate115(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate107(data.validatorPrice, {
+      if(!(validate115(data.validatorPrice, {
         instancePath: instancePath+"/validatorPrice",
         parentData: data,
         parentDataProperty: "validatorPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
   }
@@ -2194,17 +2194,17 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams = budgeted(validate121);
-const schema62 = {
+export const validateDevResetParams = budgeted(validate129);
+const schema68 = {
   "type": "object",
   "properties": {}
 };
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2223,13 +2223,13 @@ function validate121(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate121.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult = budgeted(validate122);
+export const validateDevResetResult = budgeted(validate130);
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2266,12 +2266,12 @@ function validate122(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams = budgeted(validate123);
-const schema64 = {
+export const validateDevSetAutomineParams = budgeted(validate131);
+const schema70 = {
   "type": "object",
   "properties": {
     "enabled": {
@@ -2283,7 +2283,7 @@ const schema64 = {
   ]
 };
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2338,13 +2338,13 @@ function validate123(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult = budgeted(validate124);
+export const validateDevSetAutomineResult = budgeted(validate132);
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2381,12 +2381,12 @@ function validate124(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams = budgeted(validate125);
-const schema66 = {
+export const validateDevSetIntervalMiningParams = budgeted(validate133);
+const schema72 = {
   "type": "object",
   "properties": {
     "interval": {
@@ -2397,7 +2397,7 @@ const schema66 = {
     "interval"
   ]
 };
-const schema34 = {
+const schema41 = {
   "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
     + "which the string pattern spells out digit by digit), fail to decode.",
@@ -2415,18 +2415,18 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern2.test(data)){
+    if(!pattern3.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -2551,12 +2551,12 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate61.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2577,19 +2577,19 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.interval !== undefined){
-      if(!(validate61(data.interval, {
+      if(!(validate70(data.interval, {
         instancePath: instancePath+"/interval",
         parentData: data,
         parentDataProperty: "interval",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate61.errors;
+          vErrors = validate70.errors;
         }
         else {
-          for (const e of validate61.errors) keep(vErrors, e);
+          for (const e of validate70.errors) keep(vErrors, e);
         }
-        errors += validate61.errors.length;
+        errors += validate70.errors.length;
       }
     }
   }
@@ -2609,13 +2609,13 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult = budgeted(validate127);
+export const validateDevSetIntervalMiningResult = budgeted(validate135);
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2652,17 +2652,17 @@ function validate127(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams = budgeted(validate128);
-const schema68 = {
+export const validateDevListAccountsParams = budgeted(validate136);
+const schema74 = {
   "type": "object",
   "properties": {}
 };
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2681,12 +2681,12 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult = budgeted(validate129);
-const schema69 = {
+export const validateDevListAccountsResult = budgeted(validate137);
+const schema75 = {
   "type": "object",
   "required": [
     "accounts"
@@ -2733,7 +2733,7 @@ const schema69 = {
 const pattern12 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
 const pattern13 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2901,35 +2901,35 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate100(data1.xAddress, {
+              if(!(validate108(data1.xAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/xAddress",
                 parentData: data1,
                 parentDataProperty: "xAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate108.errors;
                 }
                 else {
-                  for (const e of validate100.errors) keep(vErrors, e);
+                  for (const e of validate108.errors) keep(vErrors, e);
                 }
-                errors += validate100.errors.length;
+                errors += validate108.errors.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate100(data1.pAddress, {
+              if(!(validate108(data1.pAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/pAddress",
                 parentData: data1,
                 parentDataProperty: "pAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate108.errors;
                 }
                 else {
-                  for (const e of validate100.errors) keep(vErrors, e);
+                  for (const e of validate108.errors) keep(vErrors, e);
                 }
-                errors += validate100.errors.length;
+                errors += validate108.errors.length;
               }
             }
             if(data1.cAddress !== undefined){
@@ -3022,7 +3022,7 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate137.errors = vErrors;
   return errors === 0;
 }
 const snapshotIDKey = writeString("snapshotID") + ':';

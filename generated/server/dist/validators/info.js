@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate146);
-const schema77 = {
+export const validateInfoGetNetworkIDParams = budgeted(validate200);
+const schema97 = {
   "type": "object",
   "properties": {}
 };
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,12 +28,12 @@ function validate146(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult = budgeted(validate147);
-const schema78 = {
+export const validateInfoGetNetworkIDResult = budgeted(validate201);
+const schema98 = {
   "type": "object",
   "required": [
     "networkID"
@@ -46,14 +46,14 @@ const schema78 = {
     }
   }
 };
-const schema79 = {
+const schema99 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -90,12 +90,12 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -134,19 +134,19 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate148(data.networkID, {
+      if(!(validate202(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate202.errors.length;
       }
     }
   }
@@ -166,17 +166,17 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams = budgeted(validate150);
-const schema80 = {
+export const validateInfoGetNetworkNameParams = budgeted(validate204);
+const schema100 = {
   "type": "object",
   "properties": {}
 };
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,12 +195,12 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult = budgeted(validate151);
-const schema81 = {
+export const validateInfoGetNetworkNameResult = budgeted(validate205);
+const schema101 = {
   "type": "object",
   "required": [
     "networkName"
@@ -214,7 +214,7 @@ const schema81 = {
   }
 };
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams = budgeted(validate152);
-const schema82 = {
+export const validateInfoGetBlockchainIDParams = budgeted(validate206);
+const schema102 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -304,7 +304,7 @@ const schema82 = {
   ]
 };
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -359,12 +359,12 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult = budgeted(validate153);
-const schema83 = {
+export const validateInfoGetBlockchainIDResult = budgeted(validate207);
+const schema103 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -377,7 +377,7 @@ const schema83 = {
     }
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -385,13 +385,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -440,12 +440,12 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -484,19 +484,19 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {
+      if(!(validate35(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -516,17 +516,17 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams = budgeted(validate155);
-const schema84 = {
+export const validateInfoGetNodeIDParams = budgeted(validate209);
+const schema104 = {
   "type": "object",
   "properties": {}
 };
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -545,12 +545,12 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate209.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult = budgeted(validate156);
-const schema85 = {
+export const validateInfoGetNodeIDResult = budgeted(validate210);
+const schema105 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -568,20 +568,20 @@ const schema85 = {
     }
   }
 };
-const schema86 = {
+const schema106 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
-const formats8 = formats["avax-node-id"];
-const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats18 = formats["avax-node-id"];
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern15.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -597,7 +597,7 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats8.validate(data))){
+    if(!(formats18.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -630,11 +630,11 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
-const schema87 = {
+const schema107 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -653,18 +653,18 @@ const schema87 = {
     }
   }
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -697,12 +697,12 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -757,35 +757,35 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate71(data.publicKey, {
+      if(!(validate30(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate30.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate30.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate30.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
-      if(!(validate71(data.proofOfPossession, {
+      if(!(validate30(data.proofOfPossession, {
         instancePath: instancePath+"/proofOfPossession",
         parentData: data,
         parentDataProperty: "proofOfPossession",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate30.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate30.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate30.errors.length;
       }
     }
   }
@@ -805,12 +805,12 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate213.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -865,35 +865,35 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate159(data.nodePOP, {
+      if(!(validate213(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate213.errors;
         }
         else {
-          for (const e of validate159.errors) keep(vErrors, e);
+          for (const e of validate213.errors) keep(vErrors, e);
         }
-        errors += validate159.errors.length;
+        errors += validate213.errors.length;
       }
     }
   }
@@ -913,17 +913,17 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams = budgeted(validate163);
-const schema88 = {
+export const validateInfoGetNodeIPParams = budgeted(validate217);
+const schema108 = {
   "type": "object",
   "properties": {}
 };
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -942,12 +942,12 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult = budgeted(validate164);
-const schema89 = {
+export const validateInfoGetNodeIPResult = budgeted(validate218);
+const schema109 = {
   "type": "object",
   "required": [
     "ip"
@@ -961,7 +961,7 @@ const schema89 = {
   }
 };
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1034,17 +1034,17 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams = budgeted(validate165);
-const schema90 = {
+export const validateInfoGetNodeVersionParams = budgeted(validate219);
+const schema110 = {
   "type": "object",
   "properties": {}
 };
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1063,12 +1063,12 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate165.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult = budgeted(validate166);
-const schema91 = {
+export const validateInfoGetNodeVersionResult = budgeted(validate220);
+const schema111 = {
   "type": "object",
   "required": [
     "version",
@@ -1105,7 +1105,7 @@ const schema91 = {
   }
 };
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1248,19 +1248,19 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate148(data.rpcProtocolVersion, {
+      if(!(validate202(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate202.errors.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1337,17 +1337,17 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams = budgeted(validate168);
-const schema92 = {
+export const validateInfoGetVMsParams = budgeted(validate222);
+const schema112 = {
   "type": "object",
   "properties": {}
 };
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1366,12 +1366,12 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult = budgeted(validate169);
-const schema93 = {
+export const validateInfoGetVMsResult = budgeted(validate223);
+const schema113 = {
   "type": "object",
   "required": [
     "vms",
@@ -1409,7 +1409,7 @@ const schema93 = {
   }
 };
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1468,19 +1468,19 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate30(key1, {
+          if(!(validate35(key1, {
             instancePath: instancePath+"/vms",
             parentData: data0,
             parentDataProperty: "vms",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate35.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate35.errors.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1563,19 +1563,19 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs13 = errors;
-          if(!(validate30(key3, {
+          if(!(validate35(key3, {
             instancePath: instancePath+"/fxs",
             parentData: data3,
             parentDataProperty: "fxs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate35.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate35.errors.length;
           }
           var valid5 = _errs13 === errors;
           if(!valid5){
@@ -1648,17 +1648,17 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams = budgeted(validate172);
-const schema94 = {
+export const validateInfoGetTxFeeParams = budgeted(validate226);
+const schema114 = {
   "type": "object",
   "properties": {}
 };
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1677,12 +1677,12 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate226.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult = budgeted(validate173);
-const schema95 = {
+export const validateInfoGetTxFeeResult = budgeted(validate227);
+const schema115 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1736,14 +1736,14 @@ const schema95 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema45 = {
+const schema51 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
     + "it with `toBigInt` to keep every digit."
 };
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1780,12 +1780,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1934,7 +1934,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema95.properties, key0))){
+      if(!(func5.call(schema115.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -1952,147 +1952,147 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {
+      if(!(validate89(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {
+      if(!(validate89(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate81(data.createSubnetTxFee, {
+      if(!(validate89(data.createSubnetTxFee, {
         instancePath: instancePath+"/createSubnetTxFee",
         parentData: data,
         parentDataProperty: "createSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate81(data.transformSubnetTxFee, {
+      if(!(validate89(data.transformSubnetTxFee, {
         instancePath: instancePath+"/transformSubnetTxFee",
         parentData: data,
         parentDataProperty: "transformSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate81(data.createBlockchainTxFee, {
+      if(!(validate89(data.createBlockchainTxFee, {
         instancePath: instancePath+"/createBlockchainTxFee",
         parentData: data,
         parentDataProperty: "createBlockchainTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkValidatorFee, {
+      if(!(validate89(data.addPrimaryNetworkValidatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkValidatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {
+      if(!(validate89(data.addPrimaryNetworkDelegatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkDelegatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate81(data.addSubnetValidatorFee, {
+      if(!(validate89(data.addSubnetValidatorFee, {
         instancePath: instancePath+"/addSubnetValidatorFee",
         parentData: data,
         parentDataProperty: "addSubnetValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate81(data.addSubnetDelegatorFee, {
+      if(!(validate89(data.addSubnetDelegatorFee, {
         instancePath: instancePath+"/addSubnetDelegatorFee",
         parentData: data,
         parentDataProperty: "addSubnetDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -2112,12 +2112,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams = budgeted(validate183);
-const schema96 = {
+export const validateInfoIsBootstrappedParams = budgeted(validate237);
+const schema116 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2129,7 +2129,7 @@ const schema96 = {
   ]
 };
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2184,12 +2184,12 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate183.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult = budgeted(validate184);
-const schema97 = {
+export const validateInfoIsBootstrappedResult = budgeted(validate238);
+const schema117 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2203,7 +2203,7 @@ const schema97 = {
   }
 };
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2276,12 +2276,12 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams = budgeted(validate185);
-const schema98 = {
+export const validateInfoPeersParams = budgeted(validate239);
+const schema118 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2296,7 +2296,7 @@ const schema98 = {
   }
 };
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2307,7 +2307,7 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema98.properties.nodeIDs.type},
+          params: {type: schema118.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2321,19 +2321,19 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate211(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate157.errors) keep(vErrors, e);
+              for (const e of validate211.errors) keep(vErrors, e);
             }
-            errors += validate157.errors.length;
+            errors += validate211.errors.length;
           }
         }
       }
@@ -2355,12 +2355,12 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult = budgeted(validate187);
-const schema99 = {
+export const validateInfoPeersResult = budgeted(validate241);
+const schema119 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2381,7 +2381,7 @@ const schema99 = {
     }
   }
 };
-const schema100 = {
+const schema120 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2493,7 +2493,7 @@ const schema100 = {
     }
   }
 };
-const schema59 = {
+const schema65 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -2501,7 +2501,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -2538,11 +2538,11 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
-const schema50 = {
+const schema56 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
@@ -2550,7 +2550,7 @@ const schema50 = {
 };
 const formats4 = formats["date-time"];
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2587,12 +2587,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2789,7 +2789,7 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema100.properties, key0))){
+      if(!(func5.call(schema120.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2843,19 +2843,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.version !== undefined){
@@ -2877,86 +2877,86 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate107(data.upgradeTime, {
+      if(!(validate115(data.upgradeTime, {
         instancePath: instancePath+"/upgradeTime",
         parentData: data,
         parentDataProperty: "upgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate89(data.lastSent, {
+      if(!(validate97(data.lastSent, {
         instancePath: instancePath+"/lastSent",
         parentData: data,
         parentDataProperty: "lastSent",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate89(data.lastReceived, {
+      if(!(validate97(data.lastReceived, {
         instancePath: instancePath+"/lastReceived",
         parentData: data,
         parentDataProperty: "lastReceived",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate148(data.observedUptime, {
+      if(!(validate202(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate202.errors.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate148(data8[key1], {
+          if(!(validate202(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate148.errors;
+              vErrors = validate202.errors;
             }
             else {
-              for (const e of validate148.errors) keep(vErrors, e);
+              for (const e of validate202.errors) keep(vErrors, e);
             }
-            errors += validate148.errors.length;
+            errors += validate202.errors.length;
           }
         }
       }
@@ -2982,19 +2982,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data10)){
         const len0 = data10.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data10[i0], {
+          if(!(validate35(data10[i0], {
             instancePath: instancePath+"/trackedSubnets/" + i0,
             parentData: data10,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate35.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate35.errors.length;
           }
         }
       }
@@ -3020,19 +3020,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate107(data12[i1], {
+          if(!(validate115(data12[i1], {
             instancePath: instancePath+"/supportedACPs/" + i1,
             parentData: data12,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate115.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate115.errors.length;
           }
         }
       }
@@ -3058,19 +3058,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate107(data14[i2], {
+          if(!(validate115(data14[i2], {
             instancePath: instancePath+"/objectedACPs/" + i2,
             parentData: data14,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate115.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate115.errors.length;
           }
         }
       }
@@ -3148,12 +3148,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3208,19 +3208,19 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate81(data.numPeers, {
+      if(!(validate89(data.numPeers, {
         instancePath: instancePath+"/numPeers",
         parentData: data,
         parentDataProperty: "numPeers",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.peers !== undefined){
@@ -3228,19 +3228,19 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate189(data1[i0], {
+          if(!(validate243(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate189.errors;
+              vErrors = validate243.errors;
             }
             else {
-              for (const e of validate189.errors) keep(vErrors, e);
+              for (const e of validate243.errors) keep(vErrors, e);
             }
-            errors += validate189.errors.length;
+            errors += validate243.errors.length;
           }
         }
       }
@@ -3278,12 +3278,12 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams = budgeted(validate200);
-const schema101 = {
+export const validateInfoUptimeParams = budgeted(validate254);
+const schema121 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3292,24 +3292,24 @@ const schema101 = {
   }
 };
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -3329,12 +3329,12 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult = budgeted(validate202);
-const schema102 = {
+export const validateInfoUptimeResult = budgeted(validate256);
+const schema122 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3356,9 +3356,9 @@ const schema102 = {
     }
   }
 };
-const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3415,7 +3415,7 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern16.test(data0)){
+        if(!pattern17.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3452,7 +3452,7 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern16.test(data1)){
+        if(!pattern17.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",
@@ -3503,17 +3503,17 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams = budgeted(validate203);
-const schema103 = {
+export const validateInfoUpgradesParams = budgeted(validate257);
+const schema123 = {
   "type": "object",
   "properties": {}
 };
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3532,12 +3532,12 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult = budgeted(validate204);
-const schema104 = {
+export const validateInfoUpgradesResult = budgeted(validate258);
+const schema124 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3661,7 +3661,7 @@ const schema104 = {
   }
 };
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3954,7 +3954,7 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema104.properties, key0))){
+      if(!(func5.call(schema124.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -3972,307 +3972,307 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate89(data.apricotPhase1Time, {
+      if(!(validate97(data.apricotPhase1Time, {
         instancePath: instancePath+"/apricotPhase1Time",
         parentData: data,
         parentDataProperty: "apricotPhase1Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate89(data.apricotPhase2Time, {
+      if(!(validate97(data.apricotPhase2Time, {
         instancePath: instancePath+"/apricotPhase2Time",
         parentData: data,
         parentDataProperty: "apricotPhase2Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate89(data.apricotPhase3Time, {
+      if(!(validate97(data.apricotPhase3Time, {
         instancePath: instancePath+"/apricotPhase3Time",
         parentData: data,
         parentDataProperty: "apricotPhase3Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate89(data.apricotPhase4Time, {
+      if(!(validate97(data.apricotPhase4Time, {
         instancePath: instancePath+"/apricotPhase4Time",
         parentData: data,
         parentDataProperty: "apricotPhase4Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate107(data.apricotPhase4MinPChainHeight, {
+      if(!(validate115(data.apricotPhase4MinPChainHeight, {
         instancePath: instancePath+"/apricotPhase4MinPChainHeight",
         parentData: data,
         parentDataProperty: "apricotPhase4MinPChainHeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate89(data.apricotPhase5Time, {
+      if(!(validate97(data.apricotPhase5Time, {
         instancePath: instancePath+"/apricotPhase5Time",
         parentData: data,
         parentDataProperty: "apricotPhase5Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate89(data.apricotPhasePre6Time, {
+      if(!(validate97(data.apricotPhasePre6Time, {
         instancePath: instancePath+"/apricotPhasePre6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePre6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate89(data.apricotPhase6Time, {
+      if(!(validate97(data.apricotPhase6Time, {
         instancePath: instancePath+"/apricotPhase6Time",
         parentData: data,
         parentDataProperty: "apricotPhase6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate89(data.apricotPhasePost6Time, {
+      if(!(validate97(data.apricotPhasePost6Time, {
         instancePath: instancePath+"/apricotPhasePost6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePost6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate89(data.banffTime, {
+      if(!(validate97(data.banffTime, {
         instancePath: instancePath+"/banffTime",
         parentData: data,
         parentDataProperty: "banffTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate89(data.cortinaTime, {
+      if(!(validate97(data.cortinaTime, {
         instancePath: instancePath+"/cortinaTime",
         parentData: data,
         parentDataProperty: "cortinaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
-      if(!(validate30(data.cortinaXChainStopVertexID, {
+      if(!(validate35(data.cortinaXChainStopVertexID, {
         instancePath: instancePath+"/cortinaXChainStopVertexID",
         parentData: data,
         parentDataProperty: "cortinaXChainStopVertexID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate89(data.durangoTime, {
+      if(!(validate97(data.durangoTime, {
         instancePath: instancePath+"/durangoTime",
         parentData: data,
         parentDataProperty: "durangoTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate89(data.etnaTime, {
+      if(!(validate97(data.etnaTime, {
         instancePath: instancePath+"/etnaTime",
         parentData: data,
         parentDataProperty: "etnaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate89(data.fUpgradeTime, {
+      if(!(validate97(data.fUpgradeTime, {
         instancePath: instancePath+"/fUpgradeTime",
         parentData: data,
         parentDataProperty: "fUpgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate89(data.fortunaTime, {
+      if(!(validate97(data.fortunaTime, {
         instancePath: instancePath+"/fortunaTime",
         parentData: data,
         parentDataProperty: "fortunaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate89(data.graniteTime, {
+      if(!(validate97(data.graniteTime, {
         instancePath: instancePath+"/graniteTime",
         parentData: data,
         parentDataProperty: "graniteTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate107(data.graniteEpochDuration, {
+      if(!(validate115(data.graniteEpochDuration, {
         instancePath: instancePath+"/graniteEpochDuration",
         parentData: data,
         parentDataProperty: "graniteEpochDuration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate89(data.heliconTime, {
+      if(!(validate97(data.heliconTime, {
         instancePath: instancePath+"/heliconTime",
         parentData: data,
         parentDataProperty: "heliconTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate97.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate97.errors.length;
       }
     }
   }
@@ -4292,17 +4292,17 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams = budgeted(validate224);
-const schema105 = {
+export const validateInfoAcpsParams = budgeted(validate278);
+const schema125 = {
   "type": "object",
   "properties": {}
 };
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4321,12 +4321,12 @@ function validate224(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult = budgeted(validate225);
-const schema106 = {
+export const validateInfoAcpsResult = budgeted(validate279);
+const schema126 = {
   "type": "object",
   "required": [
     "acps"
@@ -4384,7 +4384,7 @@ const schema106 = {
   }
 };
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4570,19 +4570,19 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate81(data1.supportWeight, {
+              if(!(validate89(data1.supportWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",
                 parentData: data1,
                 parentDataProperty: "supportWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate89.errors;
                 }
                 else {
-                  for (const e of validate81.errors) keep(vErrors, e);
+                  for (const e of validate89.errors) keep(vErrors, e);
                 }
-                errors += validate81.errors.length;
+                errors += validate89.errors.length;
               }
             }
             if(data1.supporters !== undefined){
@@ -4590,7 +4590,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate157(data3[i0], {
+                  if(!(validate211(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4598,12 +4598,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate211.errors;
                     }
                     else {
-                      for (const e of validate157.errors) keep(vErrors, e);
+                      for (const e of validate211.errors) keep(vErrors, e);
                     }
-                    errors += validate157.errors.length;
+                    errors += validate211.errors.length;
                   }
                 }
               }
@@ -4625,19 +4625,19 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate81(data1.objectWeight, {
+              if(!(validate89(data1.objectWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",
                 parentData: data1,
                 parentDataProperty: "objectWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate89.errors;
                 }
                 else {
-                  for (const e of validate81.errors) keep(vErrors, e);
+                  for (const e of validate89.errors) keep(vErrors, e);
                 }
-                errors += validate81.errors.length;
+                errors += validate89.errors.length;
               }
             }
             if(data1.objectors !== undefined){
@@ -4645,7 +4645,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate157(data6[i1], {
+                  if(!(validate211(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4653,12 +4653,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate211.errors;
                     }
                     else {
-                      for (const e of validate157.errors) keep(vErrors, e);
+                      for (const e of validate211.errors) keep(vErrors, e);
                     }
-                    errors += validate157.errors.length;
+                    errors += validate211.errors.length;
                   }
                 }
               }
@@ -4680,19 +4680,19 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate81(data1.abstainWeight, {
+              if(!(validate89(data1.abstainWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",
                 parentData: data1,
                 parentDataProperty: "abstainWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate89.errors;
                 }
                 else {
-                  for (const e of validate81.errors) keep(vErrors, e);
+                  for (const e of validate89.errors) keep(vErrors, e);
                 }
-                errors += validate81.errors.length;
+                errors += validate89.errors.length;
               }
             }
           }
@@ -4748,7 +4748,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 const networkIDKey = writeString("networkID") + ':';

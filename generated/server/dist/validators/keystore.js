@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateKeystoreCreateUserParams = budgeted(validate231);
-const schema107 = {
+export const validateKeystoreCreateUserParams = budgeted(validate285);
+const schema127 = {
   "type": "object",
   "properties": {
     "username": {
@@ -19,7 +19,7 @@ const schema107 = {
     "password"
   ]
 };
-const schema108 = {
+const schema128 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -29,7 +29,7 @@ const schema108 = {
 };
 const func2 = ucs2length;
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -82,11 +82,11 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate232.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
 
-const schema109 = {
+const schema129 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -95,7 +95,7 @@ const schema109 = {
   "x-sensitive": true
 };
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -148,12 +148,12 @@ function validate234(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate234.errors = vErrors;
+  validate288.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -190,35 +190,35 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate288.errors.length;
       }
     }
   }
@@ -238,11 +238,11 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate231.errors = vErrors;
+  validate285.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult = budgeted(validate236);
+export const validateKeystoreCreateUserResult = budgeted(validate290);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -250,7 +250,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate236(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate290.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams = budgeted(validate237);
-const schema111 = {
+export const validateKeystoreDeleteUserParams = budgeted(validate291);
+const schema131 = {
   "type": "object",
   "properties": {
     "username": {
@@ -308,7 +308,7 @@ const schema111 = {
   ]
 };
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -345,35 +345,35 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate288.errors.length;
       }
     }
   }
@@ -393,13 +393,13 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult = budgeted(validate240);
+export const validateKeystoreDeleteUserResult = budgeted(validate294);
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -436,12 +436,12 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams = budgeted(validate241);
-const schema113 = {
+export const validateKeystoreExportUserParams = budgeted(validate295);
+const schema133 = {
   "type": "object",
   "properties": {
     "username": {
@@ -459,20 +459,20 @@ const schema113 = {
     "password"
   ]
 };
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -505,12 +505,12 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -547,51 +547,51 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate288.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate68.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -611,12 +611,12 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult = budgeted(validate245);
-const schema114 = {
+export const validateKeystoreExportUserResult = budgeted(validate299);
+const schema134 = {
   "type": "object",
   "required": [
     "user",
@@ -666,18 +666,18 @@ const schema114 = {
     }
   }
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -710,11 +710,11 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
-const schema40 = {
+const schema46 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
@@ -724,7 +724,7 @@ const schema40 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -777,16 +777,16 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -819,12 +819,12 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -873,19 +873,19 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate71(data.user, {
+        if(!(validate30(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate71.errors;
+            vErrors = validate30.errors;
           }
           else {
-            for (const e of validate71.errors) keep(vErrors, e);
+            for (const e of validate30.errors) keep(vErrors, e);
           }
-          errors += validate71.errors.length;
+          errors += validate30.errors.length;
         }
       }
     }
@@ -913,19 +913,19 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate73(data.user, {
+        if(!(validate81(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate73.errors;
+            vErrors = validate81.errors;
           }
           else {
-            for (const e of validate73.errors) keep(vErrors, e);
+            for (const e of validate81.errors) keep(vErrors, e);
           }
-          errors += validate73.errors.length;
+          errors += validate81.errors.length;
         }
       }
     }
@@ -1017,19 +1017,19 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {
+      if(!(validate83(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -1055,7 +1055,7 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema114.properties.encoding.enum},
+          params: {allowedValues: schema134.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1084,12 +1084,12 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate245.errors = vErrors;
+  validate299.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams = budgeted(validate249);
-const schema115 = {
+export const validateKeystoreImportUserParams = budgeted(validate303);
+const schema135 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1113,7 +1113,7 @@ const schema115 = {
   ]
 };
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1166,67 +1166,67 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate288.errors.length;
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {
+      if(!(validate83(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate68.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -1246,13 +1246,13 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult = budgeted(validate254);
+export const validateKeystoreImportUserResult = budgeted(validate308);
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1289,17 +1289,17 @@ function validate254(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate254.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams = budgeted(validate255);
-const schema117 = {
+export const validateKeystoreListUsersParams = budgeted(validate309);
+const schema137 = {
   "type": "object",
   "properties": {}
 };
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1318,12 +1318,12 @@ function validate255(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult = budgeted(validate256);
-const schema118 = {
+export const validateKeystoreListUsersResult = budgeted(validate310);
+const schema138 = {
   "type": "object",
   "required": [
     "users"
@@ -1340,7 +1340,7 @@ const schema118 = {
   }
 };
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1435,7 +1435,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate256.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {

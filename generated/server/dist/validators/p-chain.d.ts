@@ -2,6 +2,8 @@
 import type { ValidateFunction } from '../runtime/params.js';
 export declare const validatePlatformGetBalanceParams: ValidateFunction;
 export declare const validatePlatformGetBalanceResult: ValidateFunction;
+export declare const validatePlatformGetAllValidatorsAtParams: ValidateFunction;
+export declare const validatePlatformGetAllValidatorsAtResult: ValidateFunction;
 export declare const validatePlatformGetBlockParams: ValidateFunction;
 export declare const validatePlatformGetBlockResult: ValidateFunction;
 export declare const validatePlatformGetBlockByHeightParams: ValidateFunction;
@@ -61,6 +63,7 @@ export declare const validatePlatformValidatedByResult: ValidateFunction;
 export declare const validatePlatformValidatesParams: ValidateFunction;
 export declare const validatePlatformValidatesResult: ValidateFunction;
 export declare const writePlatformGetBalanceResult: (value: unknown) => string | undefined;
+export declare const writePlatformGetAllValidatorsAtResult: (value: unknown) => string | undefined;
 export declare const writePlatformGetBlockResult: (value: unknown) => string | undefined;
 export declare const writePlatformGetBlockByHeightResult: (value: unknown) => string | undefined;
 export declare const writePlatformGetBlockchainsResult: (value: unknown) => string | undefined;

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmGetAddressTxsParams = budgeted(validate581);
-const schema204 = {
+export const validateAvmGetAddressTxsParams = budgeted(validate653);
+const schema231 = {
   "type": "object",
   "properties": {
     "address": {
@@ -25,7 +25,7 @@ const schema204 = {
     "assetID"
   ]
 };
-const schema185 = {
+const schema208 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -38,7 +38,7 @@ const schema185 = {
     }
   ]
 };
-const schema56 = {
+const schema62 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
@@ -48,7 +48,7 @@ const schema56 = {
 const formats6 = formats["avax-address"];
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -101,24 +101,24 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
-const schema186 = {
+const schema209 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
-const formats10 = formats["avax-short-id"];
-const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats20 = formats["avax-short-id"];
+const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern24.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -134,7 +134,7 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats10.validate(data))){
+    if(!(formats20.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -167,38 +167,38 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate592.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate100.errors;
+      vErrors = validate108.errors;
     }
     else {
-      for (const e of validate100.errors) keep(vErrors, e);
+      for (const e of validate108.errors) keep(vErrors, e);
     }
-    errors += validate100.errors.length;
+    errors += validate108.errors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate592(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate528.errors;
+        vErrors = validate592.errors;
       }
       else {
-        for (const e of validate528.errors) keep(vErrors, e);
+        for (const e of validate592.errors) keep(vErrors, e);
       }
-      errors += validate528.errors.length;
+      errors += validate592.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -232,11 +232,11 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate526.errors = vErrors;
+  validate590.errors = vErrors;
   return errors === 0;
 }
 
-const schema205 = {
+const schema232 = {
   "type": "string",
   "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, "
     + "such as `AVAX` for the X-Chain's native asset. The node first looks the "
@@ -244,7 +244,7 @@ const schema205 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -263,11 +263,11 @@ function validate583(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate583.errors = vErrors;
+  validate655.errors = vErrors;
   return errors === 0;
 }
 
-const schema36 = {
+const schema43 = {
   "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
     + "or a bare JSON number; negative, fractional and exponent forms, and "
     + "anything above 18446744073709551615 (2^64-1, which the string pattern "
@@ -290,7 +290,7 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
   + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
   + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
   + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
@@ -298,14 +298,14 @@ const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern4.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -438,12 +438,12 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate65.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -480,67 +480,67 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {
+      if(!(validate590(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate526.errors;
+          vErrors = validate590.errors;
         }
         else {
-          for (const e of validate526.errors) keep(vErrors, e);
+          for (const e of validate590.errors) keep(vErrors, e);
         }
-        errors += validate526.errors.length;
+        errors += validate590.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {
+      if(!(validate655(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate583.errors;
+          vErrors = validate655.errors;
         }
         else {
-          for (const e of validate583.errors) keep(vErrors, e);
+          for (const e of validate655.errors) keep(vErrors, e);
         }
-        errors += validate583.errors.length;
+        errors += validate655.errors.length;
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate65(data.cursor, {
+      if(!(validate74(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
     if(data.pageSize !== undefined){
-      if(!(validate65(data.pageSize, {
+      if(!(validate74(data.pageSize, {
         instancePath: instancePath+"/pageSize",
         parentData: data,
         parentDataProperty: "pageSize",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
   }
@@ -560,12 +560,12 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate581.errors = vErrors;
+  validate653.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult = budgeted(validate587);
-const schema206 = {
+export const validateAvmGetAddressTxsResult = budgeted(validate659);
+const schema233 = {
   "type": "object",
   "required": [
     "txIDs",
@@ -590,7 +590,7 @@ const schema206 = {
     }
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -598,13 +598,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -653,11 +653,11 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
-const schema45 = {
+const schema51 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
@@ -665,7 +665,7 @@ const schema45 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -702,12 +702,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -768,7 +768,7 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/txIDs",
           schemaPath: "#/properties/txIDs/type",
           keyword: "type",
-          params: {type: schema206.properties.txIDs.type},
+          params: {type: schema233.properties.txIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -782,37 +782,37 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate35(data0[i0], {
             instancePath: instancePath+"/txIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate35.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate35.errors.length;
           }
         }
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate81(data.cursor, {
+      if(!(validate89(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -832,12 +832,12 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate587.errors = vErrors;
+  validate659.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams = budgeted(validate590);
-const schema207 = {
+export const validateAvmGetAllBalancesParams = budgeted(validate662);
+const schema234 = {
   "type": "object",
   "properties": {
     "address": {
@@ -852,7 +852,7 @@ const schema207 = {
   ]
 };
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -873,19 +873,19 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {
+      if(!(validate590(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate526.errors;
+          vErrors = validate590.errors;
         }
         else {
-          for (const e of validate526.errors) keep(vErrors, e);
+          for (const e of validate590.errors) keep(vErrors, e);
         }
-        errors += validate526.errors.length;
+        errors += validate590.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -923,12 +923,12 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate590.errors = vErrors;
+  validate662.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult = budgeted(validate592);
-const schema208 = {
+export const validateAvmGetAllBalancesResult = budgeted(validate664);
+const schema235 = {
   "type": "object",
   "required": [
     "balances"
@@ -961,7 +961,7 @@ const schema208 = {
   }
 };
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1075,19 +1075,19 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate81(data1.balance, {
+              if(!(validate89(data1.balance, {
                 instancePath: instancePath+"/balances/" + i0+"/balance",
                 parentData: data1,
                 parentDataProperty: "balance",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate89.errors;
                 }
                 else {
-                  for (const e of validate81.errors) keep(vErrors, e);
+                  for (const e of validate89.errors) keep(vErrors, e);
                 }
-                errors += validate81.errors.length;
+                errors += validate89.errors.length;
               }
             }
           }
@@ -1143,12 +1143,12 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate592.errors = vErrors;
+  validate664.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams = budgeted(validate594);
-const schema209 = {
+export const validateAvmGetAssetDescriptionParams = budgeted(validate666);
+const schema236 = {
   "type": "object",
   "properties": {
     "assetID": {
@@ -1160,7 +1160,7 @@ const schema209 = {
   ]
 };
 
-function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1181,19 +1181,19 @@ function validate594(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {
+      if(!(validate655(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate583.errors;
+          vErrors = validate655.errors;
         }
         else {
-          for (const e of validate583.errors) keep(vErrors, e);
+          for (const e of validate655.errors) keep(vErrors, e);
         }
-        errors += validate583.errors.length;
+        errors += validate655.errors.length;
       }
     }
   }
@@ -1213,12 +1213,12 @@ function validate594(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate594.errors = vErrors;
+  validate666.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult = budgeted(validate596);
-const schema210 = {
+export const validateAvmGetAssetDescriptionResult = budgeted(validate668);
+const schema237 = {
   "type": "object",
   "required": [
     "assetID",
@@ -1246,18 +1246,18 @@ const schema210 = {
     }
   }
 };
-const schema211 = {
+const schema238 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]{0,2})$",
   "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
 };
-const pattern26 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern27.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1290,12 +1290,12 @@ function validate598(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate598.errors = vErrors;
+  validate670.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1382,19 +1382,19 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
+      if(!(validate35(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.name !== undefined){
@@ -1434,19 +1434,19 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate598(data.denomination, {
+      if(!(validate670(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate598.errors;
+          vErrors = validate670.errors;
         }
         else {
-          for (const e of validate598.errors) keep(vErrors, e);
+          for (const e of validate670.errors) keep(vErrors, e);
         }
-        errors += validate598.errors.length;
+        errors += validate670.errors.length;
       }
     }
   }
@@ -1466,12 +1466,12 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate668.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams = budgeted(validate600);
-const schema212 = {
+export const validateAvmGetBalanceParams = budgeted(validate672);
+const schema239 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1490,7 +1490,7 @@ const schema212 = {
   ]
 };
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1527,35 +1527,35 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {
+      if(!(validate590(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate526.errors;
+          vErrors = validate590.errors;
         }
         else {
-          for (const e of validate526.errors) keep(vErrors, e);
+          for (const e of validate590.errors) keep(vErrors, e);
         }
-        errors += validate526.errors.length;
+        errors += validate590.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {
+      if(!(validate655(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate583.errors;
+          vErrors = validate655.errors;
         }
         else {
-          for (const e of validate583.errors) keep(vErrors, e);
+          for (const e of validate655.errors) keep(vErrors, e);
         }
-        errors += validate583.errors.length;
+        errors += validate655.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1593,12 +1593,12 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate600.errors = vErrors;
+  validate672.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult = budgeted(validate603);
-const schema213 = {
+export const validateAvmGetBalanceResult = budgeted(validate675);
+const schema240 = {
   "type": "object",
   "required": [
     "balance",
@@ -1619,7 +1619,7 @@ const schema213 = {
     }
   }
 };
-const schema58 = {
+const schema64 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -1639,7 +1639,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema65 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -1647,7 +1647,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1684,12 +1684,12 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1744,35 +1744,35 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate115(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
   }
@@ -1792,12 +1792,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1852,19 +1852,19 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate89(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -1872,19 +1872,19 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data1[i0], {
+          if(!(validate113(data1[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate105.errors;
+              vErrors = validate113.errors;
             }
             else {
-              for (const e of validate105.errors) keep(vErrors, e);
+              for (const e of validate113.errors) keep(vErrors, e);
             }
-            errors += validate105.errors.length;
+            errors += validate113.errors.length;
           }
         }
       }
@@ -1922,12 +1922,12 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate603.errors = vErrors;
+  validate675.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams = budgeted(validate606);
-const schema214 = {
+export const validateAvmGetBlockParams = budgeted(validate678);
+const schema241 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1941,7 +1941,7 @@ const schema214 = {
     "blockID"
   ]
 };
-const schema123 = {
+const schema147 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1949,13 +1949,13 @@ const schema123 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern19.test(data)){
+    if(!pattern21.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1988,12 +1988,12 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate275.errors = vErrors;
+  validate340.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2014,35 +2014,35 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate30(data.blockID, {
+      if(!(validate35(data.blockID, {
         instancePath: instancePath+"/blockID",
         parentData: data,
         parentDataProperty: "blockID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate340(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate340.errors;
         }
         else {
-          for (const e of validate275.errors) keep(vErrors, e);
+          for (const e of validate340.errors) keep(vErrors, e);
         }
-        errors += validate275.errors.length;
+        errors += validate340.errors.length;
       }
     }
   }
@@ -2062,12 +2062,12 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate606.errors = vErrors;
+  validate678.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult = budgeted(validate609);
-const schema215 = {
+export const validateAvmGetBlockResult = budgeted(validate681);
+const schema242 = {
   "type": "object",
   "required": [
     "block",
@@ -2140,7 +2140,7 @@ const schema215 = {
     }
   }
 };
-const schema216 = {
+const schema243 = {
   "type": "object",
   "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON "
     + "numbers.",
@@ -2183,7 +2183,7 @@ const schema216 = {
     }
   }
 };
-const schema217 = {
+const schema244 = {
   "type": "object",
   "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its "
     + "ID.",
@@ -2211,7 +2211,7 @@ const schema217 = {
     }
   }
 };
-const schema218 = {
+const schema245 = {
   "type": "object",
   "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, "
     + "export, asset-creation and operation transactions add their own (listed "
@@ -2305,7 +2305,7 @@ const schema218 = {
     }
   }
 };
-const schema219 = {
+const schema246 = {
   "type": "object",
   "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that "
     + "defines it, and the fx-specific output object. All integers inside are "
@@ -2359,7 +2359,7 @@ const schema219 = {
   }
 };
 
-function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2412,35 +2412,35 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
+      if(!(validate35(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
+      if(!(validate35(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.output !== undefined){
@@ -2451,19 +2451,19 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate100(data3[i0], {
+              if(!(validate108(data3[i0], {
                 instancePath: instancePath+"/output/addresses/" + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate108.errors;
                 }
                 else {
-                  for (const e of validate100.errors) keep(vErrors, e);
+                  for (const e of validate108.errors) keep(vErrors, e);
                 }
-                errors += validate100.errors.length;
+                errors += validate108.errors.length;
               }
             }
           }
@@ -2485,51 +2485,51 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate107(data2.amount, {
+          if(!(validate115(data2.amount, {
             instancePath: instancePath+"/output/amount",
             parentData: data2,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate115.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate115.errors.length;
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate107(data2.locktime, {
+          if(!(validate115(data2.locktime, {
             instancePath: instancePath+"/output/locktime",
             parentData: data2,
             parentDataProperty: "locktime",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate115.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate115.errors.length;
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate107(data2.threshold, {
+          if(!(validate115(data2.threshold, {
             instancePath: instancePath+"/output/threshold",
             parentData: data2,
             parentDataProperty: "threshold",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate115.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate115.errors.length;
           }
         }
       }
@@ -2567,11 +2567,11 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate619.errors = vErrors;
+  validate691.errors = vErrors;
   return errors === 0;
 }
 
-const schema220 = {
+const schema247 = {
   "type": "object",
   "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its "
     + "asset, its fx and the fx-specific input object. All integers inside are "
@@ -2623,7 +2623,7 @@ const schema220 = {
   }
 };
 
-function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2708,86 +2708,86 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate115(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
+      if(!(validate35(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
+      if(!(validate35(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.input !== undefined){
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate107(data4.amount, {
+          if(!(validate115(data4.amount, {
             instancePath: instancePath+"/input/amount",
             parentData: data4,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate115.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate115.errors.length;
           }
         }
         if(data4.signatureIndices !== undefined){
@@ -2795,19 +2795,19 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate107(data6[i0], {
+              if(!(validate115(data6[i0], {
                 instancePath: instancePath+"/input/signatureIndices/" + i0,
                 parentData: data6,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate107.errors;
+                  vErrors = validate115.errors;
                 }
                 else {
-                  for (const e of validate107.errors) keep(vErrors, e);
+                  for (const e of validate115.errors) keep(vErrors, e);
                 }
-                errors += validate107.errors.length;
+                errors += validate115.errors.length;
               }
             }
           }
@@ -2863,11 +2863,11 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate627.errors = vErrors;
+  validate699.errors = vErrors;
   return errors === 0;
 }
 
-const schema173 = {
+const schema196 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -2879,18 +2879,18 @@ const schema173 = {
     }
   ]
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -2923,26 +2923,26 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate71.errors;
+      vErrors = validate30.errors;
     }
     else {
-      for (const e of validate71.errors) keep(vErrors, e);
+      for (const e of validate30.errors) keep(vErrors, e);
     }
-    errors += validate71.errors.length;
+    errors += validate30.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -3006,12 +3006,12 @@ function validate494(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate494.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3096,35 +3096,35 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {
+      if(!(validate115(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {
+      if(!(validate35(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.outputs !== undefined){
@@ -3132,19 +3132,19 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate619(data2[i0], {
+          if(!(validate691(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate619.errors;
+              vErrors = validate691.errors;
             }
             else {
-              for (const e of validate619.errors) keep(vErrors, e);
+              for (const e of validate691.errors) keep(vErrors, e);
             }
-            errors += validate619.errors.length;
+            errors += validate691.errors.length;
           }
         }
       }
@@ -3170,19 +3170,19 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate627(data4[i1], {
+          if(!(validate699(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate627.errors;
+              vErrors = validate699.errors;
             }
             else {
-              for (const e of validate627.errors) keep(vErrors, e);
+              for (const e of validate699.errors) keep(vErrors, e);
             }
-            errors += validate627.errors.length;
+            errors += validate699.errors.length;
           }
         }
       }
@@ -3204,35 +3204,35 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate494(data.memo, {
+      if(!(validate558(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate494.errors;
+          vErrors = validate558.errors;
         }
         else {
-          for (const e of validate494.errors) keep(vErrors, e);
+          for (const e of validate558.errors) keep(vErrors, e);
         }
-        errors += validate494.errors.length;
+        errors += validate558.errors.length;
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate30(data.destinationChain, {
+      if(!(validate35(data.destinationChain, {
         instancePath: instancePath+"/destinationChain",
         parentData: data,
         parentDataProperty: "destinationChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.exportedOutputs !== undefined){
@@ -3240,19 +3240,19 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate619(data8[i2], {
+          if(!(validate691(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate619.errors;
+              vErrors = validate691.errors;
             }
             else {
-              for (const e of validate619.errors) keep(vErrors, e);
+              for (const e of validate691.errors) keep(vErrors, e);
             }
-            errors += validate619.errors.length;
+            errors += validate691.errors.length;
           }
         }
       }
@@ -3274,19 +3274,19 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate30(data.sourceChain, {
+      if(!(validate35(data.sourceChain, {
         instancePath: instancePath+"/sourceChain",
         parentData: data,
         parentDataProperty: "sourceChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.importedInputs !== undefined){
@@ -3294,19 +3294,19 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate627(data11[i3], {
+          if(!(validate699(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate627.errors;
+              vErrors = validate699.errors;
             }
             else {
-              for (const e of validate627.errors) keep(vErrors, e);
+              for (const e of validate699.errors) keep(vErrors, e);
             }
-            errors += validate627.errors.length;
+            errors += validate699.errors.length;
           }
         }
       }
@@ -3364,19 +3364,19 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate107(data.denomination, {
+      if(!(validate115(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.initialStates !== undefined){
@@ -3482,11 +3482,11 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate616.errors = vErrors;
+  validate688.errors = vErrors;
   return errors === 0;
 }
 
-const schema221 = {
+const schema248 = {
   "type": "object",
   "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is "
     + "one per input or operation, in the same order.",
@@ -3517,7 +3517,7 @@ const schema221 = {
   }
 };
 
-function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate714(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3554,19 +3554,19 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
+      if(!(validate35(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.credential !== undefined){
@@ -3577,19 +3577,19 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate71(data2[i0], {
+              if(!(validate30(data2[i0], {
                 instancePath: instancePath+"/credential/signatures/" + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate71.errors;
+                  vErrors = validate30.errors;
                 }
                 else {
-                  for (const e of validate71.errors) keep(vErrors, e);
+                  for (const e of validate30.errors) keep(vErrors, e);
                 }
-                errors += validate71.errors.length;
+                errors += validate30.errors.length;
               }
             }
           }
@@ -3645,12 +3645,12 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate642.errors = vErrors;
+  validate714.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3703,19 +3703,19 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate616(data.unsignedTx, {
+      if(!(validate688(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate616.errors;
+          vErrors = validate688.errors;
         }
         else {
-          for (const e of validate616.errors) keep(vErrors, e);
+          for (const e of validate688.errors) keep(vErrors, e);
         }
-        errors += validate616.errors.length;
+        errors += validate688.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3723,19 +3723,19 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate642(data1[i0], {
+          if(!(validate714(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate642.errors;
+              vErrors = validate714.errors;
             }
             else {
-              for (const e of validate642.errors) keep(vErrors, e);
+              for (const e of validate714.errors) keep(vErrors, e);
             }
-            errors += validate642.errors.length;
+            errors += validate714.errors.length;
           }
         }
       }
@@ -3757,14 +3757,14 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -3784,12 +3784,12 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3890,67 +3890,67 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate30(data.parentID, {
+      if(!(validate35(data.parentID, {
         instancePath: instancePath+"/parentID",
         parentData: data,
         parentDataProperty: "parentID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {
+      if(!(validate115(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {
+      if(!(validate115(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate115.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate115.errors.length;
       }
     }
     if(data.merkleRoot !== undefined){
-      if(!(validate30(data.merkleRoot, {
+      if(!(validate35(data.merkleRoot, {
         instancePath: instancePath+"/merkleRoot",
         parentData: data,
         parentDataProperty: "merkleRoot",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.txs !== undefined){
@@ -3958,19 +3958,19 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate615(data4[i0], {
+          if(!(validate687(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate615.errors;
+              vErrors = validate687.errors;
             }
             else {
-              for (const e of validate615.errors) keep(vErrors, e);
+              for (const e of validate687.errors) keep(vErrors, e);
             }
-            errors += validate615.errors.length;
+            errors += validate687.errors.length;
           }
         }
       }
@@ -3992,14 +3992,14 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -4019,11 +4019,11 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate610.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
 
-const schema40 = {
+const schema46 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
@@ -4033,7 +4033,7 @@ const schema40 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4086,16 +4086,16 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4128,11 +4128,11 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-const schema42 = {
+const schema48 = {
   "type": "string",
   "enum": [
     "hex",
@@ -4143,7 +4143,7 @@ const schema42 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -4167,7 +4167,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
       instancePath,
       schemaPath: "#/enum",
       keyword: "enum",
-      params: {allowedValues: schema42.enum},
+      params: {allowedValues: schema48.enum},
       message: "must be equal to one of the allowed values"
     };
     if(vErrors === null){
@@ -4178,12 +4178,12 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4232,19 +4232,19 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {
+        if(!(validate682(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors) keep(vErrors, e);
+            for (const e of validate682.errors) keep(vErrors, e);
           }
-          errors += validate610.errors.length;
+          errors += validate682.errors.length;
         }
       }
     }
@@ -4316,19 +4316,19 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {
+          if(!(validate30(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors) keep(vErrors, e);
+              for (const e of validate30.errors) keep(vErrors, e);
             }
-            errors += validate71.errors.length;
+            errors += validate30.errors.length;
           }
         }
       }
@@ -4356,19 +4356,19 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {
+          if(!(validate81(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors) keep(vErrors, e);
+              for (const e of validate81.errors) keep(vErrors, e);
             }
-            errors += validate73.errors.length;
+            errors += validate81.errors.length;
           }
         }
       }
@@ -4410,19 +4410,19 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {
+        if(!(validate83(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors) keep(vErrors, e);
+            for (const e of validate83.errors) keep(vErrors, e);
           }
-          errors += validate75.errors.length;
+          errors += validate83.errors.length;
         }
       }
     }
@@ -4518,37 +4518,37 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {
+      if(!(validate83(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {
+        if(!(validate682(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors) keep(vErrors, e);
+            for (const e of validate682.errors) keep(vErrors, e);
           }
-          errors += validate610.errors.length;
+          errors += validate682.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4584,19 +4584,19 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate85.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate85.errors.length;
       }
     }
   }
@@ -4616,12 +4616,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate609.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams = budgeted(validate656);
-const schema222 = {
+export const validateAvmGetBlockByHeightParams = budgeted(validate728);
+const schema249 = {
   "type": "object",
   "properties": {
     "height": {
@@ -4636,7 +4636,7 @@ const schema222 = {
   ]
 };
 
-function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4657,35 +4657,35 @@ function validate656(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate65(data.height, {
+      if(!(validate74(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors) keep(vErrors, e);
+          for (const e of validate74.errors) keep(vErrors, e);
         }
-        errors += validate65.errors.length;
+        errors += validate74.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate340(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate340.errors;
         }
         else {
-          for (const e of validate275.errors) keep(vErrors, e);
+          for (const e of validate340.errors) keep(vErrors, e);
         }
-        errors += validate275.errors.length;
+        errors += validate340.errors.length;
       }
     }
   }
@@ -4705,12 +4705,12 @@ function validate656(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate656.errors = vErrors;
+  validate728.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult = budgeted(validate659);
-const schema223 = {
+export const validateAvmGetBlockByHeightResult = budgeted(validate731);
+const schema250 = {
   "type": "object",
   "required": [
     "block",
@@ -4784,7 +4784,7 @@ const schema223 = {
   }
 };
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4833,19 +4833,19 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {
+        if(!(validate682(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors) keep(vErrors, e);
+            for (const e of validate682.errors) keep(vErrors, e);
           }
-          errors += validate610.errors.length;
+          errors += validate682.errors.length;
         }
       }
     }
@@ -4917,19 +4917,19 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {
+          if(!(validate30(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors) keep(vErrors, e);
+              for (const e of validate30.errors) keep(vErrors, e);
             }
-            errors += validate71.errors.length;
+            errors += validate30.errors.length;
           }
         }
       }
@@ -4957,19 +4957,19 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {
+          if(!(validate81(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors) keep(vErrors, e);
+              for (const e of validate81.errors) keep(vErrors, e);
             }
-            errors += validate73.errors.length;
+            errors += validate81.errors.length;
           }
         }
       }
@@ -5011,19 +5011,19 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {
+        if(!(validate83(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors) keep(vErrors, e);
+            for (const e of validate83.errors) keep(vErrors, e);
           }
-          errors += validate75.errors.length;
+          errors += validate83.errors.length;
         }
       }
     }
@@ -5119,37 +5119,37 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {
+      if(!(validate83(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {
+        if(!(validate682(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors) keep(vErrors, e);
+            for (const e of validate682.errors) keep(vErrors, e);
           }
-          errors += validate610.errors.length;
+          errors += validate682.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5185,19 +5185,19 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate85.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate85.errors.length;
       }
     }
   }
@@ -5217,17 +5217,17 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate659.errors = vErrors;
+  validate731.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams = budgeted(validate667);
-const schema224 = {
+export const validateAvmGetHeightParams = budgeted(validate739);
+const schema251 = {
   "type": "object",
   "properties": {}
 };
 
-function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5246,12 +5246,12 @@ function validate667(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate667.errors = vErrors;
+  validate739.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult = budgeted(validate668);
-const schema225 = {
+export const validateAvmGetHeightResult = budgeted(validate740);
+const schema252 = {
   "type": "object",
   "required": [
     "height"
@@ -5265,7 +5265,7 @@ const schema225 = {
   }
 };
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5304,19 +5304,19 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -5336,12 +5336,12 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate668.errors = vErrors;
+  validate740.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams = budgeted(validate670);
-const schema226 = {
+export const validateAvmGetTxParams = budgeted(validate742);
+const schema253 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -5356,7 +5356,7 @@ const schema226 = {
   ]
 };
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5377,35 +5377,35 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate340(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate340.errors;
         }
         else {
-          for (const e of validate275.errors) keep(vErrors, e);
+          for (const e of validate340.errors) keep(vErrors, e);
         }
-        errors += validate275.errors.length;
+        errors += validate340.errors.length;
       }
     }
   }
@@ -5425,12 +5425,12 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate670.errors = vErrors;
+  validate742.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult = budgeted(validate673);
-const schema227 = {
+export const validateAvmGetTxResult = budgeted(validate745);
+const schema254 = {
   "type": "object",
   "required": [
     "tx",
@@ -5504,7 +5504,7 @@ const schema227 = {
   }
 };
 
-function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5553,14 +5553,14 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate615(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate687(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate615.errors;
+            vErrors = validate687.errors;
           }
           else {
-            for (const e of validate615.errors) keep(vErrors, e);
+            for (const e of validate687.errors) keep(vErrors, e);
           }
-          errors += validate615.errors.length;
+          errors += validate687.errors.length;
         }
       }
     }
@@ -5632,19 +5632,19 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate71(data.tx, {
+          if(!(validate30(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors) keep(vErrors, e);
+              for (const e of validate30.errors) keep(vErrors, e);
             }
-            errors += validate71.errors.length;
+            errors += validate30.errors.length;
           }
         }
       }
@@ -5672,19 +5672,19 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate73(data.tx, {
+          if(!(validate81(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors) keep(vErrors, e);
+              for (const e of validate81.errors) keep(vErrors, e);
             }
-            errors += validate73.errors.length;
+            errors += validate81.errors.length;
           }
         }
       }
@@ -5726,14 +5726,14 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors) keep(vErrors, e);
+            for (const e of validate83.errors) keep(vErrors, e);
           }
-          errors += validate75.errors.length;
+          errors += validate83.errors.length;
         }
       }
     }
@@ -5829,27 +5829,27 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate615(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate687(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate615.errors;
+            vErrors = validate687.errors;
           }
           else {
-            for (const e of validate615.errors) keep(vErrors, e);
+            for (const e of validate687.errors) keep(vErrors, e);
           }
-          errors += validate615.errors.length;
+          errors += validate687.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5885,19 +5885,19 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate85.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate85.errors.length;
       }
     }
   }
@@ -5917,17 +5917,17 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate673.errors = vErrors;
+  validate745.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams = budgeted(validate681);
-const schema228 = {
+export const validateAvmGetTxFeeParams = budgeted(validate753);
+const schema255 = {
   "type": "object",
   "properties": {}
 };
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5946,12 +5946,12 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate681.errors = vErrors;
+  validate753.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult = budgeted(validate682);
-const schema229 = {
+export const validateAvmGetTxFeeResult = budgeted(validate754);
+const schema256 = {
   "type": "object",
   "required": [
     "txFee",
@@ -5970,7 +5970,7 @@ const schema229 = {
   }
 };
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6025,35 +6025,35 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {
+      if(!(validate89(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {
+      if(!(validate89(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -6073,12 +6073,12 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate682.errors = vErrors;
+  validate754.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams = budgeted(validate685);
-const schema230 = {
+export const validateAvmGetTxStatusParams = budgeted(validate757);
+const schema257 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -6090,7 +6090,7 @@ const schema230 = {
   ]
 };
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6111,19 +6111,19 @@ function validate685(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -6143,12 +6143,12 @@ function validate685(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate685.errors = vErrors;
+  validate757.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult = budgeted(validate687);
-const schema231 = {
+export const validateAvmGetTxStatusResult = budgeted(validate759);
+const schema258 = {
   "type": "object",
   "required": [
     "status"
@@ -6178,7 +6178,7 @@ const schema231 = {
   }
 };
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6239,7 +6239,7 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema231.properties.status.enum},
+          params: {allowedValues: schema258.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -6268,12 +6268,12 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate687.errors = vErrors;
+  validate759.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams = budgeted(validate688);
-const schema232 = {
+export const validateAvmGetUTXOsParams = budgeted(validate760);
+const schema259 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -6301,7 +6301,7 @@ const schema232 = {
     "addresses"
   ]
 };
-const schema34 = {
+const schema41 = {
   "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
     + "which the string pattern spells out digit by digit), fail to decode.",
@@ -6319,18 +6319,18 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern2.test(data)){
+    if(!pattern3.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -6455,11 +6455,11 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate61.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const schema187 = {
+const schema210 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -6480,7 +6480,7 @@ const schema187 = {
   }
 };
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6535,35 +6535,35 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate108(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate108.errors;
         }
         else {
-          for (const e of validate100.errors) keep(vErrors, e);
+          for (const e of validate108.errors) keep(vErrors, e);
         }
-        errors += validate100.errors.length;
+        errors += validate108.errors.length;
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate30(data.utxo, {
+      if(!(validate35(data.utxo, {
         instancePath: instancePath+"/utxo",
         parentData: data,
         parentDataProperty: "utxo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -6583,24 +6583,24 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate532.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -6633,12 +6633,12 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6695,19 +6695,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {
+          if(!(validate590(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate526.errors;
+              vErrors = validate590.errors;
             }
             else {
-              for (const e of validate526.errors) keep(vErrors, e);
+              for (const e of validate590.errors) keep(vErrors, e);
             }
-            errors += validate526.errors.length;
+            errors += validate590.errors.length;
           }
         }
       }
@@ -6729,35 +6729,35 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.limit !== undefined){
-      if(!(validate61(data.limit, {
+      if(!(validate70(data.limit, {
         instancePath: instancePath+"/limit",
         parentData: data,
         parentDataProperty: "limit",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate61.errors;
+          vErrors = validate70.errors;
         }
         else {
-          for (const e of validate61.errors) keep(vErrors, e);
+          for (const e of validate70.errors) keep(vErrors, e);
         }
-        errors += validate61.errors.length;
+        errors += validate70.errors.length;
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {
+      if(!(validate596(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate596.errors;
         }
         else {
-          for (const e of validate532.errors) keep(vErrors, e);
+          for (const e of validate596.errors) keep(vErrors, e);
         }
-        errors += validate532.errors.length;
+        errors += validate596.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6779,19 +6779,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate68.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -6811,12 +6811,12 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate688.errors = vErrors;
+  validate760.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult = budgeted(validate693);
-const schema188 = {
+export const validateAvmGetUTXOsResult = budgeted(validate765);
+const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -6879,7 +6879,7 @@ const schema188 = {
   }
 };
 
-function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -6932,19 +6932,19 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {
+            if(!(validate30(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate71.errors;
+                vErrors = validate30.errors;
               }
               else {
-                for (const e of validate71.errors) keep(vErrors, e);
+                for (const e of validate30.errors) keep(vErrors, e);
               }
-              errors += validate71.errors.length;
+              errors += validate30.errors.length;
             }
           }
         }
@@ -6994,19 +6994,19 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {
+            if(!(validate81(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate73.errors;
+                vErrors = validate81.errors;
               }
               else {
-                for (const e of validate73.errors) keep(vErrors, e);
+                for (const e of validate81.errors) keep(vErrors, e);
               }
-              errors += validate73.errors.length;
+              errors += validate81.errors.length;
             }
           }
         }
@@ -7148,19 +7148,19 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate89(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -7168,19 +7168,19 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {
+          if(!(validate83(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate75.errors;
+              vErrors = validate83.errors;
             }
             else {
-              for (const e of validate75.errors) keep(vErrors, e);
+              for (const e of validate83.errors) keep(vErrors, e);
             }
-            errors += validate75.errors.length;
+            errors += validate83.errors.length;
           }
         }
       }
@@ -7202,35 +7202,35 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {
+      if(!(validate596(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate596.errors;
         }
         else {
-          for (const e of validate532.errors) keep(vErrors, e);
+          for (const e of validate596.errors) keep(vErrors, e);
         }
-        errors += validate532.errors.length;
+        errors += validate596.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate85.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate85.errors.length;
       }
     }
   }
@@ -7250,12 +7250,12 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate693.errors = vErrors;
+  validate765.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams = budgeted(validate700);
-const schema234 = {
+export const validateAvmIssueTxParams = budgeted(validate772);
+const schema261 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -7270,7 +7270,7 @@ const schema234 = {
   ]
 };
 
-function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7291,30 +7291,30 @@ function validate700(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate68.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -7334,12 +7334,12 @@ function validate700(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate700.errors = vErrors;
+  validate772.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult = budgeted(validate703);
-const schema235 = {
+export const validateAvmIssueTxResult = budgeted(validate775);
+const schema262 = {
   "type": "object",
   "required": [
     "txID"
@@ -7353,7 +7353,7 @@ const schema235 = {
   }
 };
 
-function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7392,19 +7392,19 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -7424,7 +7424,7 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate703.errors = vErrors;
+  validate775.errors = vErrors;
   return errors === 0;
 }
 const txIDsKey = writeString("txIDs") + ':';

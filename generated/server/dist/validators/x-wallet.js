@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateWalletIssueTxParams = budgeted(validate705);
-const schema236 = {
+export const validateWalletIssueTxParams = budgeted(validate777);
+const schema263 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -18,18 +18,18 @@ const schema236 = {
     "tx"
   ]
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -62,24 +62,24 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -112,12 +112,12 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate777(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -138,30 +138,30 @@ function validate705(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors) keep(vErrors, e);
+          for (const e of validate83.errors) keep(vErrors, e);
         }
-        errors += validate75.errors.length;
+        errors += validate83.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate68.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -181,12 +181,12 @@ function validate705(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate705.errors = vErrors;
+  validate777.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult = budgeted(validate708);
-const schema237 = {
+export const validateWalletIssueTxResult = budgeted(validate780);
+const schema264 = {
   "type": "object",
   "required": [
     "txID"
@@ -199,7 +199,7 @@ const schema237 = {
     }
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -207,13 +207,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -262,12 +262,12 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate780(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -306,19 +306,19 @@ function validate708(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate35.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate35.errors.length;
       }
     }
   }
@@ -338,7 +338,7 @@ function validate708(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate708.errors = vErrors;
+  validate780.errors = vErrors;
   return errors === 0;
 }
 const txIDKey = writeString("txID") + ':';

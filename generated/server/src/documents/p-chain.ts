@@ -219,6 +219,155 @@ export const pChainDocument: OpenrpcDocument = {
       "x-side-effects": "none"
     },
     {
+      "name": "platform.getAllValidatorsAt",
+      "summary": "Get the Warp validator set of every Subnet and L1 at a P-Chain height.",
+      "description": "Returns, for every Subnet (the Primary Network included) and L1 with at least one validator at the height, its validator set in the canonical form Warp signatures are checked against: validators with a BLS public key merged by key (weights summed, node IDs listed) and sorted by the key's uncompressed bytes, and the total weight of the set, validators without a key included.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "height",
+          "required": true,
+          "x-zero-when-absent": 0,
+          "description": "The P-Chain height: a decimal string, a bare JSON number, or `\"proposed\"` for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator sets. A height above the last accepted one fails.",
+          "schema": {
+            "$ref": "#/components/schemas/PlatformValidatorSetHeight"
+          }
+        }
+      ],
+      "result": {
+        "name": "getAllValidatorsAtResult",
+        "schema": {
+          "type": "object",
+          "required": [
+            "validatorSets"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "validatorSets": {
+              "type": "object",
+              "description": "The validator sets by Subnet or L1 ID (the Primary Network's is `11111111111111111111111111111111LpoYY`).",
+              "propertyNames": {
+                "$ref": "#/components/schemas/ID"
+              },
+              "additionalProperties": {
+                "title": "PlatformWarpValidatorSet",
+                "type": "object",
+                "description": "One Subnet's or L1's canonical validator set.",
+                "required": [
+                  "validators",
+                  "totalWeight"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "validators": {
+                    "type": "array",
+                    "description": "The validators with a BLS public key, one entry per key, sorted by the key's uncompressed bytes; `[]` when none has a key.",
+                    "items": {
+                      "title": "PlatformWarpValidator",
+                      "type": "object",
+                      "description": "The validators that share one BLS public key.",
+                      "required": [
+                        "publicKey",
+                        "weight",
+                        "nodeIDs"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "publicKey": {
+                          "$ref": "#/components/schemas/PlatformBLSPublicKey",
+                          "description": "The 48-byte compressed BLS public key, `0x` hex without a checksum."
+                        },
+                        "weight": {
+                          "$ref": "#/components/schemas/Uint64",
+                          "description": "The summed weight of the validators with this key."
+                        },
+                        "nodeIDs": {
+                          "type": "array",
+                          "items": {
+                            "$ref": "#/components/schemas/NodeID"
+                          },
+                          "description": "The validators with this key."
+                        }
+                      }
+                    }
+                  },
+                  "totalWeight": {
+                    "$ref": "#/components/schemas/Uint64",
+                    "description": "The weight of the whole set, validators without a BLS key included."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "failed to get validator sets at 2000: failed to fetch validator set at unfinalized height: current P-chain height (1000) < requested P-Chain height (2000)"
+        }
+      ],
+      "examples": [
+        {
+          "name": "local network at genesis",
+          "description": "The five genesis validators of a local network registered no BLS keys: the set has their weight and no Warp signers.",
+          "params": [
+            {
+              "name": "height",
+              "value": 0
+            }
+          ],
+          "result": {
+            "name": "getAllValidatorsAtResult",
+            "value": {
+              "validatorSets": {
+                "11111111111111111111111111111111LpoYY": {
+                  "validators": [],
+                  "totalWeight": "10000000000000000"
+                }
+              }
+            }
+          }
+        },
+        {
+          "name": "at the proposed height",
+          "description": "One validator with a BLS key.",
+          "params": [
+            {
+              "name": "height",
+              "value": "proposed"
+            }
+          ],
+          "result": {
+            "name": "getAllValidatorsAtResult",
+            "value": {
+              "validatorSets": {
+                "11111111111111111111111111111111LpoYY": {
+                  "validators": [
+                    {
+                      "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
+                      "weight": "49463",
+                      "nodeIDs": [
+                        "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"
+                      ]
+                    }
+                  ],
+                  "totalWeight": "49463"
+                }
+              }
+            }
+          }
+        }
+      ],
+      "x-node-versions": {
+        "since": "v1.14.0"
+      },
+      "x-side-effects": "none"
+    },
+    {
       "name": "platform.getBlock",
       "summary": "Fetch an accepted P-Chain block by its ID.",
       "description": "Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes (hex, the default) or decoded into a JSON object. Blocks still being decided are not returned.\n\n**Where the prose docs differ from the node:**\n- The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.\n- The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).\n- The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
@@ -3051,18 +3200,7 @@ export const pChainDocument: OpenrpcDocument = {
           "x-zero-when-absent": 0,
           "description": "The P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator set. 18446744073709551615 is reserved and rejected as a number.",
           "schema": {
-            "title": "PlatformValidatorSetHeight",
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/Uint64Param"
-              },
-              {
-                "const": "proposed",
-                "x-node-versions": {
-                  "since": "v1.11.13"
-                }
-              }
-            ]
+            "$ref": "#/components/schemas/PlatformValidatorSetHeight"
           }
         },
         {
@@ -4425,6 +4563,20 @@ export const pChainDocument: OpenrpcDocument = {
             "description": "Staking transactions: who receives the reward."
           }
         }
+      },
+      "PlatformValidatorSetHeight": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/Uint64Param"
+          },
+          {
+            "const": "proposed",
+            "x-node-versions": {
+              "since": "v1.11.13"
+            }
+          }
+        ],
+        "description": "A P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height."
       },
       "ShortID": {
         "type": "string",

@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateDevSnapshotParams: ValidateFunction = budgeted(validate79);
-const schema43 = {
+export const validateDevSnapshotParams: ValidateFunction = budgeted(validate87);
+const schema49 = {
   "type": "object",
   "properties": {}
 };
 
-function validate79(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate87(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,12 +30,12 @@ function validate79(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult: ValidateFunction = budgeted(validate80);
-const schema44 = {
+export const validateDevSnapshotResult: ValidateFunction = budgeted(validate88);
+const schema50 = {
   "type": "object",
   "required": [
     "snapshotID"
@@ -48,7 +48,7 @@ const schema44 = {
     }
   }
 };
-const schema45 = {
+const schema51 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
@@ -56,7 +56,7 @@ const schema45 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -93,12 +93,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -137,19 +137,19 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate81(data.snapshotID, {
+      if(!(validate89(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -169,12 +169,12 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams: ValidateFunction = budgeted(validate83);
-const schema46 = {
+export const validateDevRevertParams: ValidateFunction = budgeted(validate91);
+const schema52 = {
   "type": "object",
   "properties": {
     "snapshotID": {
@@ -185,7 +185,7 @@ const schema46 = {
     "snapshotID"
   ]
 };
-const schema36 = {
+const schema43 = {
   "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
     + "or a bare JSON number; negative, fractional and exponent forms, and "
     + "anything above 18446744073709551615 (2^64-1, which the string pattern "
@@ -208,7 +208,7 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
   + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
   + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
   + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
@@ -216,14 +216,14 @@ const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate65(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern4.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -356,12 +356,12 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate65.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate91(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -382,19 +382,19 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.snapshotID !== undefined){
-      if(!(validate65(data.snapshotID, {
+      if(!(validate74(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
   }
@@ -414,11 +414,11 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult: ValidateFunction = budgeted(validate85);
+export const validateDevRevertResult: ValidateFunction = budgeted(validate93);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -426,7 +426,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate93(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -463,12 +463,12 @@ function validate85(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams: ValidateFunction = budgeted(validate86);
-const schema48 = {
+export const validateDevSetTimeParams: ValidateFunction = budgeted(validate94);
+const schema54 = {
   "type": "object",
   "properties": {
     "timestamp": {
@@ -483,7 +483,7 @@ const schema48 = {
   ]
 };
 
-function validate86(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate94(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -504,19 +504,19 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.timestamp !== undefined){
-      if(!(validate65(data.timestamp, {
+      if(!(validate74(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
     if(data.mine !== undefined){
@@ -554,12 +554,12 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult: ValidateFunction = budgeted(validate88);
-const schema49 = {
+export const validateDevSetTimeResult: ValidateFunction = budgeted(validate96);
+const schema55 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -573,7 +573,7 @@ const schema49 = {
     }
   }
 };
-const schema50 = {
+const schema56 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
@@ -581,7 +581,7 @@ const schema50 = {
 };
 const formats4 = formats["date-time"]!;
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate97(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -618,12 +618,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -662,19 +662,19 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate97.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate97.errors!.length;
       }
     }
   }
@@ -694,12 +694,12 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate91);
-const schema51 = {
+export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate99);
+const schema57 = {
   "type": "object",
   "properties": {
     "seconds": {
@@ -714,7 +714,7 @@ const schema51 = {
   ]
 };
 
-function validate91(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate99(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -735,19 +735,19 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.seconds !== undefined){
-      if(!(validate65(data.seconds, {
+      if(!(validate74(data.seconds, {
         instancePath: instancePath+"/seconds",
         parentData: data,
         parentDataProperty: "seconds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
     if(data.mine !== undefined){
@@ -785,12 +785,12 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate93);
-const schema52 = {
+export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate101);
+const schema58 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -805,7 +805,7 @@ const schema52 = {
   }
 };
 
-function validate93(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate101(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -844,19 +844,19 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate97.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate97.errors!.length;
       }
     }
   }
@@ -876,12 +876,12 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate101.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams: ValidateFunction = budgeted(validate95);
-const schema53 = {
+export const validateDevMineParams: ValidateFunction = budgeted(validate103);
+const schema59 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -909,7 +909,7 @@ const schema53 = {
 const func2 = ucs2length;
 const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate95(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate103(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1109,12 +1109,12 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult: ValidateFunction = budgeted(validate96);
-const schema54 = {
+export const validateDevMineResult: ValidateFunction = budgeted(validate104);
+const schema60 = {
   "type": "object",
   "required": [
     "blockIDs",
@@ -1135,7 +1135,7 @@ const schema54 = {
     }
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -1143,13 +1143,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1198,12 +1198,12 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate104(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1262,19 +1262,19 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate35(data0[i0], {
             instancePath: instancePath+"/blockIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate35.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate35.errors!.length;
           }
         }
       }
@@ -1296,19 +1296,19 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -1328,12 +1328,12 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams: ValidateFunction = budgeted(validate99);
-const schema55 = {
+export const validateDevFundParams: ValidateFunction = budgeted(validate107);
+const schema61 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1355,7 +1355,7 @@ const schema55 = {
     "amount"
   ]
 };
-const schema56 = {
+const schema62 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
@@ -1365,7 +1365,7 @@ const schema56 = {
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1418,12 +1418,12 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate99(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1460,35 +1460,35 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate108(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate108.errors;
         }
         else {
-          for (const e of validate100.errors!) keep(vErrors, e);
+          for (const e of validate108.errors!) keep(vErrors, e);
         }
-        errors += validate100.errors!.length;
+        errors += validate108.errors!.length;
       }
     }
     if(data.amount !== undefined){
-      if(!(validate65(data.amount, {
+      if(!(validate74(data.amount, {
         instancePath: instancePath+"/amount",
         parentData: data,
         parentDataProperty: "amount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1529,19 +1529,19 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate65(data.locktime, {
+      if(!(validate74(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
   }
@@ -1561,12 +1561,12 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult: ValidateFunction = budgeted(validate104);
-const schema57 = {
+export const validateDevFundResult: ValidateFunction = budgeted(validate112);
+const schema63 = {
   "type": "object",
   "required": [
     "utxoID",
@@ -1584,7 +1584,7 @@ const schema57 = {
     }
   }
 };
-const schema58 = {
+const schema64 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -1604,7 +1604,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema65 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -1612,7 +1612,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1649,12 +1649,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate113(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1709,35 +1709,35 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate115(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
   }
@@ -1757,12 +1757,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate104(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate112(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1817,35 +1817,35 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate105(data.utxoID, {
+      if(!(validate113(data.utxoID, {
         instancePath: instancePath+"/utxoID",
         parentData: data,
         parentDataProperty: "utxoID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate105.errors;
+          vErrors = validate113.errors;
         }
         else {
-          for (const e of validate105.errors!) keep(vErrors, e);
+          for (const e of validate113.errors!) keep(vErrors, e);
         }
-        errors += validate105.errors!.length;
+        errors += validate113.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate89(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -1865,12 +1865,12 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate111);
-const schema60 = {
+export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate119);
+const schema66 = {
   "type": "object",
   "properties": {
     "capacity": {
@@ -1885,56 +1885,56 @@ const schema60 = {
   }
 };
 
-function validate111(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate119(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity !== undefined){
-      if(!(validate65(data.capacity, {
+      if(!(validate74(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate65(data.excess, {
+      if(!(validate74(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate65(data.validatorExcess, {
+      if(!(validate74(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
   }
@@ -1954,12 +1954,12 @@ function validate111(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate111.errors = vErrors;
+  validate119.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate115);
-const schema61 = {
+export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate123);
+const schema67 = {
   "type": "object",
   "required": [
     "capacity",
@@ -1993,7 +1993,7 @@ const schema61 = {
   }
 };
 
-function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate123(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2100,83 +2100,83 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate115(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate115(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate115(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate107(data.validatorExcess, {
+      if(!(validate115(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate107(data.validatorPrice, {
+      if(!(validate115(data.validatorPrice, {
         instancePath: instancePath+"/validatorPrice",
         parentData: data,
         parentDataProperty: "validatorPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
   }
@@ -2196,17 +2196,17 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams: ValidateFunction = budgeted(validate121);
-const schema62 = {
+export const validateDevResetParams: ValidateFunction = budgeted(validate129);
+const schema68 = {
   "type": "object",
   "properties": {}
 };
 
-function validate121(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate129(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2225,13 +2225,13 @@ function validate121(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate121.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult: ValidateFunction = budgeted(validate122);
+export const validateDevResetResult: ValidateFunction = budgeted(validate130);
 
-function validate122(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate130(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2268,12 +2268,12 @@ function validate122(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate123);
-const schema64 = {
+export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate131);
+const schema70 = {
   "type": "object",
   "properties": {
     "enabled": {
@@ -2285,7 +2285,7 @@ const schema64 = {
   ]
 };
 
-function validate123(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate131(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2340,13 +2340,13 @@ function validate123(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate124);
+export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate132);
 
-function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2383,12 +2383,12 @@ function validate124(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate125);
-const schema66 = {
+export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate133);
+const schema72 = {
   "type": "object",
   "properties": {
     "interval": {
@@ -2399,7 +2399,7 @@ const schema66 = {
     "interval"
   ]
 };
-const schema34 = {
+const schema41 = {
   "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
     + "which the string pattern spells out digit by digit), fail to decode.",
@@ -2417,18 +2417,18 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate61(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate70(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern2.test(data)){
+    if(!pattern3.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -2553,12 +2553,12 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate61.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate125(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate133(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2579,19 +2579,19 @@ function validate125(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.interval !== undefined){
-      if(!(validate61(data.interval, {
+      if(!(validate70(data.interval, {
         instancePath: instancePath+"/interval",
         parentData: data,
         parentDataProperty: "interval",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate61.errors;
+          vErrors = validate70.errors;
         }
         else {
-          for (const e of validate61.errors!) keep(vErrors, e);
+          for (const e of validate70.errors!) keep(vErrors, e);
         }
-        errors += validate61.errors!.length;
+        errors += validate70.errors!.length;
       }
     }
   }
@@ -2611,13 +2611,13 @@ function validate125(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate127);
+export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate135);
 
-function validate127(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate135(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2654,17 +2654,17 @@ function validate127(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams: ValidateFunction = budgeted(validate128);
-const schema68 = {
+export const validateDevListAccountsParams: ValidateFunction = budgeted(validate136);
+const schema74 = {
   "type": "object",
   "properties": {}
 };
 
-function validate128(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate136(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2683,12 +2683,12 @@ function validate128(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult: ValidateFunction = budgeted(validate129);
-const schema69 = {
+export const validateDevListAccountsResult: ValidateFunction = budgeted(validate137);
+const schema75 = {
   "type": "object",
   "required": [
     "accounts"
@@ -2735,7 +2735,7 @@ const schema69 = {
 const pattern12 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
 const pattern13 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate129(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate137(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2903,35 +2903,35 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate100(data1.xAddress, {
+              if(!(validate108(data1.xAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/xAddress",
                 parentData: data1,
                 parentDataProperty: "xAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate108.errors;
                 }
                 else {
-                  for (const e of validate100.errors!) keep(vErrors, e);
+                  for (const e of validate108.errors!) keep(vErrors, e);
                 }
-                errors += validate100.errors!.length;
+                errors += validate108.errors!.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate100(data1.pAddress, {
+              if(!(validate108(data1.pAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/pAddress",
                 parentData: data1,
                 parentDataProperty: "pAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate108.errors;
                 }
                 else {
-                  for (const e of validate100.errors!) keep(vErrors, e);
+                  for (const e of validate108.errors!) keep(vErrors, e);
                 }
-                errors += validate100.errors!.length;
+                errors += validate108.errors!.length;
               }
             }
             if(data1.cAddress !== undefined){
@@ -3024,41 +3024,41 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate137.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate79 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate80 { let errors: ValidationError[] | null; }
-declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate85 { let errors: ValidationError[] | null; }
-declare namespace validate86 { let errors: ValidationError[] | null; }
+declare namespace validate87 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
 declare namespace validate88 { let errors: ValidationError[] | null; }
+declare namespace validate74 { let errors: ValidationError[] | null; }
 declare namespace validate91 { let errors: ValidationError[] | null; }
 declare namespace validate93 { let errors: ValidationError[] | null; }
-declare namespace validate95 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate94 { let errors: ValidationError[] | null; }
+declare namespace validate97 { let errors: ValidationError[] | null; }
 declare namespace validate96 { let errors: ValidationError[] | null; }
-declare namespace validate100 { let errors: ValidationError[] | null; }
 declare namespace validate99 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate105 { let errors: ValidationError[] | null; }
+declare namespace validate101 { let errors: ValidationError[] | null; }
+declare namespace validate103 { let errors: ValidationError[] | null; }
+declare namespace validate35 { let errors: ValidationError[] | null; }
 declare namespace validate104 { let errors: ValidationError[] | null; }
-declare namespace validate111 { let errors: ValidationError[] | null; }
+declare namespace validate108 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
 declare namespace validate115 { let errors: ValidationError[] | null; }
-declare namespace validate121 { let errors: ValidationError[] | null; }
-declare namespace validate122 { let errors: ValidationError[] | null; }
+declare namespace validate113 { let errors: ValidationError[] | null; }
+declare namespace validate112 { let errors: ValidationError[] | null; }
+declare namespace validate119 { let errors: ValidationError[] | null; }
 declare namespace validate123 { let errors: ValidationError[] | null; }
-declare namespace validate124 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate125 { let errors: ValidationError[] | null; }
-declare namespace validate127 { let errors: ValidationError[] | null; }
-declare namespace validate128 { let errors: ValidationError[] | null; }
 declare namespace validate129 { let errors: ValidationError[] | null; }
+declare namespace validate130 { let errors: ValidationError[] | null; }
+declare namespace validate131 { let errors: ValidationError[] | null; }
+declare namespace validate132 { let errors: ValidationError[] | null; }
+declare namespace validate70 { let errors: ValidationError[] | null; }
+declare namespace validate133 { let errors: ValidationError[] | null; }
+declare namespace validate135 { let errors: ValidationError[] | null; }
+declare namespace validate136 { let errors: ValidationError[] | null; }
+declare namespace validate137 { let errors: ValidationError[] | null; }
 const snapshotIDKey = writeString("snapshotID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

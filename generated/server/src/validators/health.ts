@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateHealthHealthParams: ValidateFunction = budgeted(validate132);
-const schema70 = {
+export const validateHealthHealthParams: ValidateFunction = budgeted(validate140);
+const schema76 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -21,7 +21,7 @@ const schema70 = {
   }
 };
 
-function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate140(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32,7 +32,7 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema70.properties.tags.type},
+          params: {type: schema76.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -82,12 +82,12 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult: ValidateFunction = budgeted(validate133);
-const schema71 = {
+export const validateHealthHealthResult: ValidateFunction = budgeted(validate141);
+const schema77 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
     + "object.",
@@ -111,7 +111,7 @@ const schema71 = {
     }
   }
 };
-const schema72 = {
+const schema78 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -146,7 +146,7 @@ const schema72 = {
     }
   }
 };
-const schema50 = {
+const schema56 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
@@ -154,7 +154,7 @@ const schema50 = {
 };
 const formats4 = formats["date-time"]!;
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate97(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -191,11 +191,11 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
 
-const schema59 = {
+const schema65 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -203,7 +203,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -240,12 +240,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate134(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate142(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -323,67 +323,67 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate97.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate97.errors!.length;
       }
     }
     if(data.duration !== undefined){
-      if(!(validate107(data.duration, {
+      if(!(validate115(data.duration, {
         instancePath: instancePath+"/duration",
         parentData: data,
         parentDataProperty: "duration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate107(data.contiguousFailures, {
+      if(!(validate115(data.contiguousFailures, {
         instancePath: instancePath+"/contiguousFailures",
         parentData: data,
         parentDataProperty: "contiguousFailures",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate89(data.timeOfFirstFailure, {
+      if(!(validate97(data.timeOfFirstFailure, {
         instancePath: instancePath+"/timeOfFirstFailure",
         parentData: data,
         parentDataProperty: "timeOfFirstFailure",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate97.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate97.errors!.length;
       }
     }
   }
@@ -403,223 +403,10 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate142.errors = vErrors;
   return errors === 0;
 }
 
-
-function validate133(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "checks"},
-        message: "must have required property '"+"checks"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "healthy"},
-        message: "must have required property '"+"healthy"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    for(const key0 in data){
-      if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: {additionalProperty: key0},
-          message: "must NOT have additional properties"
-        };
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-    }
-    if(data.checks !== undefined){
-      let data0 = data.checks;
-      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-        for(const key1 in data0){
-          if(!(validate134(data0[key1], {
-            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
-            parentData: data0,
-            parentDataProperty: key1,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate134.errors;
-            }
-            else {
-              for (const e of validate134.errors!) keep(vErrors, e);
-            }
-            errors += validate134.errors!.length;
-          }
-        }
-      }
-      else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/checks",
-          schemaPath: "#/properties/checks/type",
-          keyword: "type",
-          params: {type: "object"},
-          message: "must be object"
-        };
-        if(vErrors === null){
-          vErrors = [err3];
-        }
-        else {
-          keep(vErrors, err3);
-        }
-        errors++;
-      }
-    }
-    if(data.healthy !== undefined){
-      if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/healthy",
-          schemaPath: "#/properties/healthy/type",
-          keyword: "type",
-          params: {type: "boolean"},
-          message: "must be boolean"
-        };
-        if(vErrors === null){
-          vErrors = [err4];
-        }
-        else {
-          keep(vErrors, err4);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err5];
-    }
-    else {
-      keep(vErrors, err5);
-    }
-    errors++;
-  }
-  validate133.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateHealthReadinessParams: ValidateFunction = budgeted(validate140);
-const schema73 = {
-  "type": "object",
-  "properties": {
-    "tags": {
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "type": "string"
-      }
-    }
-  }
-};
-
-function validate140(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.tags !== undefined){
-      let data0 = data.tags;
-      if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/tags",
-          schemaPath: "#/properties/tags/type",
-          keyword: "type",
-          params: {type: schema73.properties.tags.type},
-          message: "must be array,null"
-        };
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          keep(vErrors, err0);
-        }
-        errors++;
-      }
-      if(Array.isArray(data0)){
-        const len0 = data0.length;
-        for(let i0=0; i0<len0; i0++){
-          if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {
-              instancePath: instancePath+"/tags/" + i0,
-              schemaPath: "#/properties/tags/items/type",
-              keyword: "type",
-              params: {type: "string"},
-              message: "must be string"
-            };
-            if(vErrors === null){
-              vErrors = [err1];
-            }
-            else {
-              keep(vErrors, err1);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate140.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateHealthReadinessResult: ValidateFunction = budgeted(validate141);
 
 function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -679,19 +466,19 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate142(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate142.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate142.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate142.errors!.length;
           }
         }
       }
@@ -751,8 +538,8 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-export const validateHealthLivenessParams: ValidateFunction = budgeted(validate143);
-const schema75 = {
+export const validateHealthReadinessParams: ValidateFunction = budgeted(validate148);
+const schema79 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -767,7 +554,7 @@ const schema75 = {
   }
 };
 
-function validate143(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -778,7 +565,7 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema75.properties.tags.type},
+          params: {type: schema79.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -828,13 +615,13 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate143.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult: ValidateFunction = budgeted(validate144);
+export const validateHealthReadinessResult: ValidateFunction = budgeted(validate149);
 
-function validate144(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate149(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -892,19 +679,19 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate142(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate142.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate142.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate142.errors!.length;
           }
         }
       }
@@ -960,20 +747,233 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate149.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthLivenessParams: ValidateFunction = budgeted(validate151);
+const schema81 = {
+  "type": "object",
+  "properties": {
+    "tags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    }
+  }
+};
+
+function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tags !== undefined){
+      let data0 = data.tags;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tags",
+          schemaPath: "#/properties/tags/type",
+          keyword: "type",
+          params: {type: schema81.properties.tags.type},
+          message: "must be array,null"
+        };
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(typeof data0[i0] !== "string"){
+            const err1 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/tags/" + i0,
+              schemaPath: "#/properties/tags/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              keep(vErrors, err1);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate151.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthLivenessResult: ValidateFunction = budgeted(validate152);
+
+function validate152(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.checks === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "checks"},
+        message: "must have required property '"+"checks"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.healthy === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "healthy"},
+        message: "must have required property '"+"healthy"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "checks") || (key0 === "healthy"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.checks !== undefined){
+      let data0 = data.checks;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          if(!(validate142(data0[key1], {
+            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data0,
+            parentDataProperty: key1,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate142.errors;
+            }
+            else {
+              for (const e of validate142.errors!) keep(vErrors, e);
+            }
+            errors += validate142.errors!.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/checks",
+          schemaPath: "#/properties/checks/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.healthy !== undefined){
+      if(typeof data.healthy !== "boolean"){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/healthy",
+          schemaPath: "#/properties/healthy/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate152.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate132 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate134 { let errors: ValidationError[] | null; }
-declare namespace validate133 { let errors: ValidationError[] | null; }
 declare namespace validate140 { let errors: ValidationError[] | null; }
+declare namespace validate97 { let errors: ValidationError[] | null; }
+declare namespace validate115 { let errors: ValidationError[] | null; }
+declare namespace validate142 { let errors: ValidationError[] | null; }
 declare namespace validate141 { let errors: ValidationError[] | null; }
-declare namespace validate143 { let errors: ValidationError[] | null; }
-declare namespace validate144 { let errors: ValidationError[] | null; }
+declare namespace validate148 { let errors: ValidationError[] | null; }
+declare namespace validate149 { let errors: ValidationError[] | null; }
+declare namespace validate151 { let errors: ValidationError[] | null; }
+declare namespace validate152 { let errors: ValidationError[] | null; }
 const checksKey = writeString("checks") + ':';
 const messageKey = writeString("message") + ':';
 const errorKey = writeString("error") + ':';

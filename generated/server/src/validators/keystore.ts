@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate231);
-const schema107 = {
+export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate285);
+const schema127 = {
   "type": "object",
   "properties": {
     "username": {
@@ -21,7 +21,7 @@ const schema107 = {
     "password"
   ]
 };
-const schema108 = {
+const schema128 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -31,7 +31,7 @@ const schema108 = {
 };
 const func2 = ucs2length;
 
-function validate232(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate286(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -84,11 +84,11 @@ function validate232(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate232.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
 
-const schema109 = {
+const schema129 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -97,7 +97,7 @@ const schema109 = {
   "x-sensitive": true
 };
 
-function validate234(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate288(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -150,12 +150,12 @@ function validate234(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate234.errors = vErrors;
+  validate288.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate231(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate285(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -192,35 +192,35 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
   }
@@ -240,11 +240,11 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate231.errors = vErrors;
+  validate285.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate236);
+export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate290);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -252,7 +252,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate236(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate290(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate236(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate290.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate237);
-const schema111 = {
+export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate291);
+const schema131 = {
   "type": "object",
   "properties": {
     "username": {
@@ -310,7 +310,7 @@ const schema111 = {
   ]
 };
 
-function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -347,35 +347,35 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
   }
@@ -395,13 +395,13 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate240);
+export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate294);
 
-function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate294(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -438,12 +438,12 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate241);
-const schema113 = {
+export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate295);
+const schema133 = {
   "type": "object",
   "properties": {
     "username": {
@@ -461,20 +461,20 @@ const schema113 = {
     "password"
   ]
 };
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -507,12 +507,12 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate241(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate295(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -549,51 +549,51 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -613,12 +613,12 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate245);
-const schema114 = {
+export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate299);
+const schema134 = {
   "type": "object",
   "required": [
     "user",
@@ -668,18 +668,18 @@ const schema114 = {
     }
   }
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -712,11 +712,11 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
-const schema40 = {
+const schema46 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
@@ -726,7 +726,7 @@ const schema40 = {
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -779,16 +779,16 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -821,12 +821,12 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate245(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate299(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -875,19 +875,19 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate71(data.user, {
+        if(!(validate30(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate71.errors;
+            vErrors = validate30.errors;
           }
           else {
-            for (const e of validate71.errors!) keep(vErrors, e);
+            for (const e of validate30.errors!) keep(vErrors, e);
           }
-          errors += validate71.errors!.length;
+          errors += validate30.errors!.length;
         }
       }
     }
@@ -915,19 +915,19 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate73(data.user, {
+        if(!(validate81(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate73.errors;
+            vErrors = validate81.errors;
           }
           else {
-            for (const e of validate73.errors!) keep(vErrors, e);
+            for (const e of validate81.errors!) keep(vErrors, e);
           }
-          errors += validate73.errors!.length;
+          errors += validate81.errors!.length;
         }
       }
     }
@@ -1019,19 +1019,19 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {
+      if(!(validate83(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -1057,7 +1057,7 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema114.properties.encoding.enum},
+          params: {allowedValues: schema134.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1086,12 +1086,12 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate245.errors = vErrors;
+  validate299.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate249);
-const schema115 = {
+export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate303);
+const schema135 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1115,7 +1115,7 @@ const schema115 = {
   ]
 };
 
-function validate249(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1168,67 +1168,67 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {
+      if(!(validate83(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -1248,13 +1248,13 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate254);
+export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate308);
 
-function validate254(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate308(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1291,17 +1291,17 @@ function validate254(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate254.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate255);
-const schema117 = {
+export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate309);
+const schema137 = {
   "type": "object",
   "properties": {}
 };
 
-function validate255(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1320,12 +1320,12 @@ function validate255(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate256);
-const schema118 = {
+export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate310);
+const schema138 = {
   "type": "object",
   "required": [
     "users"
@@ -1342,7 +1342,7 @@ const schema118 = {
   }
 };
 
-function validate256(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate310(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1437,27 +1437,27 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate256.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate232 { let errors: ValidationError[] | null; }
-declare namespace validate234 { let errors: ValidationError[] | null; }
-declare namespace validate231 { let errors: ValidationError[] | null; }
-declare namespace validate236 { let errors: ValidationError[] | null; }
-declare namespace validate237 { let errors: ValidationError[] | null; }
-declare namespace validate240 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate241 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate73 { let errors: ValidationError[] | null; }
-declare namespace validate75 { let errors: ValidationError[] | null; }
-declare namespace validate245 { let errors: ValidationError[] | null; }
-declare namespace validate249 { let errors: ValidationError[] | null; }
-declare namespace validate254 { let errors: ValidationError[] | null; }
-declare namespace validate255 { let errors: ValidationError[] | null; }
-declare namespace validate256 { let errors: ValidationError[] | null; }
+declare namespace validate286 { let errors: ValidationError[] | null; }
+declare namespace validate288 { let errors: ValidationError[] | null; }
+declare namespace validate285 { let errors: ValidationError[] | null; }
+declare namespace validate290 { let errors: ValidationError[] | null; }
+declare namespace validate291 { let errors: ValidationError[] | null; }
+declare namespace validate294 { let errors: ValidationError[] | null; }
+declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate295 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate83 { let errors: ValidationError[] | null; }
+declare namespace validate299 { let errors: ValidationError[] | null; }
+declare namespace validate303 { let errors: ValidationError[] | null; }
+declare namespace validate308 { let errors: ValidationError[] | null; }
+declare namespace validate309 { let errors: ValidationError[] | null; }
+declare namespace validate310 { let errors: ValidationError[] | null; }
 function emptyFieldsJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);

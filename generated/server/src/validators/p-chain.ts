@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate257);
-const schema119 = {
+export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate311);
+const schema139 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -23,7 +23,7 @@ const schema119 = {
     "addresses"
   ]
 };
-const schema56 = {
+const schema62 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
@@ -33,7 +33,7 @@ const schema56 = {
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -86,12 +86,12 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -116,19 +116,19 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate108(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate108.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate108.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate108.errors!.length;
           }
         }
       }
@@ -150,19 +150,19 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate108(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate108.errors;
         }
         else {
-          for (const e of validate100.errors!) keep(vErrors, e);
+          for (const e of validate108.errors!) keep(vErrors, e);
         }
-        errors += validate100.errors!.length;
+        errors += validate108.errors!.length;
       }
     }
   }
@@ -182,12 +182,12 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate260);
-const schema120 = {
+export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate314);
+const schema140 = {
   "type": "object",
   "required": [
     "balance",
@@ -247,7 +247,7 @@ const schema120 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema45 = {
+const schema51 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
@@ -255,7 +255,7 @@ const schema45 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -292,11 +292,11 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
-const schema121 = {
+const schema141 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
     + "unit as a quoted decimal string. Assets with no amount are absent, so "
@@ -308,7 +308,7 @@ const schema121 = {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64"
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -316,13 +316,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -371,25 +371,25 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate265(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate319(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate30(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate35(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -410,19 +410,19 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     for(const key1 in data){
-      if(!(validate81(data[key1], {
+      if(!(validate89(data[key1], {
         instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key1,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -442,11 +442,11 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate265.errors = vErrors;
+  validate319.errors = vErrors;
   return errors === 0;
 }
 
-const schema58 = {
+const schema64 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -466,7 +466,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema65 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -474,7 +474,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -511,12 +511,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate113(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -571,35 +571,35 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate115(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
   }
@@ -619,12 +619,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate260(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate314(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -773,7 +773,7 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema120.properties, key0))){
+      if(!(func5.call(schema140.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -791,131 +791,131 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate89(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate81(data.unlocked, {
+      if(!(validate89(data.unlocked, {
         instancePath: instancePath+"/unlocked",
         parentData: data,
         parentDataProperty: "unlocked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate81(data.lockedStakeable, {
+      if(!(validate89(data.lockedStakeable, {
         instancePath: instancePath+"/lockedStakeable",
         parentData: data,
         parentDataProperty: "lockedStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate81(data.lockedNotStakeable, {
+      if(!(validate89(data.lockedNotStakeable, {
         instancePath: instancePath+"/lockedNotStakeable",
         parentData: data,
         parentDataProperty: "lockedNotStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.balances !== undefined){
-      if(!(validate265(data.balances, {
+      if(!(validate319(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate265(data.unlockeds, {
+      if(!(validate319(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate265(data.lockedStakeables, {
+      if(!(validate319(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate265(data.lockedNotStakeables, {
+      if(!(validate319(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -925,7 +925,7 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/utxoIDs",
           schemaPath: "#/properties/utxoIDs/type",
           keyword: "type",
-          params: {type: schema120.properties.utxoIDs.type},
+          params: {type: schema140.properties.utxoIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -939,19 +939,19 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data8[i0], {
+          if(!(validate113(data8[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data8,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate105.errors;
+              vErrors = validate113.errors;
             }
             else {
-              for (const e of validate105.errors!) keep(vErrors, e);
+              for (const e of validate113.errors!) keep(vErrors, e);
             }
-            errors += validate105.errors!.length;
+            errors += validate113.errors!.length;
           }
         }
       }
@@ -973,2097 +973,38 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate260.errors = vErrors;
+  validate314.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate273);
-const schema122 = {
+export const validatePlatformGetAllValidatorsAtParams: ValidateFunction = budgeted(validate327);
+const schema142 = {
   "type": "object",
   "properties": {
-    "blockID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
-    },
-    "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformValidatorSetHeight"
     }
   },
   "required": [
-    "blockID"
+    "height"
   ]
 };
-const schema123 = {
-  "type": "string",
-  "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
-    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
-    + "that return a transaction or block). Matched case-insensitively; any "
-    + "other value fails to decode."
-};
-const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
-
-function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern19.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/pattern",
-        keyword: "pattern",
-        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
-        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate275.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate273(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.blockID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "blockID"},
-        message: "must have required property '"+"blockID"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.blockID !== undefined){
-      if(!(validate30(data.blockID, {
-        instancePath: instancePath+"/blockID",
-        parentData: data,
-        parentDataProperty: "blockID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
-        instancePath: instancePath+"/encoding",
-        parentData: data,
-        parentDataProperty: "encoding",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate275.errors;
-        }
-        else {
-          for (const e of validate275.errors!) keep(vErrors, e);
-        }
-        errors += validate275.errors!.length;
-      }
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate273.errors = vErrors;
-  return errors === 0;
-}
-
-export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate277);
-const schema124 = {
-  "type": "object",
-  "required": [
-    "block",
-    "encoding"
-  ],
-  "additionalProperties": false,
-  "properties": {
-    "block": {
-      "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
-      "anyOf": [
-        {
-          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
-        },
-        {
-          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
-        }
-      ]
-    },
-    "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
-      "description": "The encoding of `block`, echoed from the request in lower case."
-    }
-  },
-  "if": {
-    "type": "object",
-    "properties": {
-      "encoding": {
-        "const": "json"
-      }
-    }
-  },
-  "then": {
-    "type": "object",
-    "properties": {
-      "block": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
-      }
-    }
-  },
-  "else": {
-    "type": "object",
-    "properties": {
-      "block": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
-      }
-    },
-    "if": {
-      "type": "object",
-      "properties": {
-        "encoding": {
-          "const": "hexnc"
-        }
-      }
-    },
-    "then": {
-      "type": "object",
-      "properties": {
-        "block": {
-          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
-        }
-      }
-    },
-    "else": {
-      "type": "object",
-      "properties": {
-        "block": {
-          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
-        }
-      }
-    }
-  }
-};
-const schema125 = {
-  "type": "object",
-  "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
-    + "`time`; standard blocks carry `txs`, proposal blocks carry their "
-    + "proposal transaction in `tx`, commit and abort blocks carry no "
-    + "transaction. Integers are bare JSON numbers.",
-  "required": [
-    "parentID",
-    "height"
-  ],
-  "additionalProperties": true,
-  "properties": {
-    "parentID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "ID of the parent block."
-    },
-    "height": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Height of the block; the genesis block is at 0."
-    },
-    "id": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "ID of the block (SHA-256 of its bytes). Sent since v1.10.1.",
-      "x-node-versions": {
-        "since": "v1.10.1"
-      }
-    },
-    "time": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Banff blocks only: the block's timestamp, Unix seconds."
-    },
-    "txs": {
-      "type": "array",
-      "description": "Standard (and Banff proposal) blocks: the transactions the block accepts.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"
-      }
-    },
-    "tx": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx",
-      "description": "Proposal blocks: the proposal transaction."
-    }
-  }
-};
-const schema126 = {
-  "type": "object",
-  "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
-    + "and the transaction ID. The shape of `unsignedTx` depends on the "
-    + "transaction type, so the object stays open.",
-  "required": [
-    "unsignedTx",
-    "credentials"
-  ],
-  "additionalProperties": true,
-  "properties": {
-    "unsignedTx": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformUnsignedTx",
-      "description": "The transaction body."
-    },
-    "credentials": {
-      "type": "array",
-      "description": "Signatures, in input order.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxCredential"
-      }
-    },
-    "id": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The transaction ID (SHA-256 of the signed bytes). Sent since v1.10.1.",
-      "x-node-versions": {
-        "since": "v1.10.1"
-      }
-    }
-  }
-};
-const schema127 = {
-  "type": "object",
-  "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
-    + "start with the base fields listed here (`networkID`, `blockchainID`, "
-    + "`outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` "
-    + "and `exportedOutputs` for an export, `validator`, `stake` and "
-    + "`rewardsOwner` for a staking transaction. Integers are bare JSON "
-    + "numbers.",
-  "additionalProperties": true,
-  "properties": {
-    "networkID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Network the transaction belongs to (1 = Mainnet, 5 = Fuji)."
-    },
-    "blockchainID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`)."
-    },
-    "outputs": {
-      "type": "array",
-      "description": "Outputs the transaction produces on the P-Chain.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
-      }
-    },
-    "inputs": {
-      "type": "array",
-      "description": "UTXOs the transaction consumes.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"
-      }
-    },
-    "memo": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum",
-      "description": "Arbitrary bytes attached to the transaction, `0x`-prefixed hex without a checksum."
-    },
-    "destinationChain": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Export transactions: chain the funds are sent to."
-    },
-    "exportedOutputs": {
-      "type": "array",
-      "description": "Export transactions: outputs created in the destination chain's shared memory.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
-      }
-    },
-    "sourceChain": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Import transactions: chain the funds come from."
-    },
-    "importedInputs": {
-      "type": "array",
-      "description": "Import transactions: atomic UTXOs consumed from the source chain.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"
-      }
-    },
-    "validator": {
-      "type": "object",
-      "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as "
-        + "bare numbers.",
-      "additionalProperties": true
-    },
-    "stake": {
-      "type": "array",
-      "description": "Staking transactions: the locked stake outputs.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
-      }
-    },
-    "rewardsOwner": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners",
-      "description": "Staking transactions: who receives the reward."
-    }
-  }
-};
-const schema128 = {
-  "type": "object",
-  "description": "A produced output inside a JSON-encoded transaction.",
-  "additionalProperties": true,
-  "properties": {
-    "assetID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Asset of the output."
-    },
-    "fxID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Feature extension that controls the output (secp256k1fx)."
-    },
-    "output": {
-      "type": "object",
-      "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a "
-        + "stakeable-locked wrapper around them.",
-      "additionalProperties": true
-    }
-  }
-};
-
-function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
-        instancePath: instancePath+"/assetID",
-        parentData: data,
-        parentDataProperty: "assetID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
-        instancePath: instancePath+"/fxID",
-        parentData: data,
-        parentDataProperty: "fxID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.output !== undefined){
-      let data2 = data.output;
-      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-      }
-      else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/output",
-          schemaPath: "#/properties/output/type",
-          keyword: "type",
-          params: {type: "object"},
-          message: "must be object"
-        };
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          keep(vErrors, err0);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate287.errors = vErrors;
-  return errors === 0;
-}
-
-const schema129 = {
-  "type": "object",
-  "description": "A consumed UTXO inside a JSON-encoded transaction.",
-  "additionalProperties": true,
-  "properties": {
-    "txID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Transaction that produced the consumed UTXO."
-    },
-    "outputIndex": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Index of the consumed output in that transaction."
-    },
-    "assetID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Asset of the consumed UTXO."
-    },
-    "fxID": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "Feature extension that verifies the input (secp256k1fx)."
-    },
-    "input": {
-      "type": "object",
-      "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a "
-        + "stakeable-locked wrapper around them.",
-      "additionalProperties": true
-    }
-  }
-};
-
-function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
-        instancePath: instancePath+"/txID",
-        parentData: data,
-        parentDataProperty: "txID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
-        instancePath: instancePath+"/outputIndex",
-        parentData: data,
-        parentDataProperty: "outputIndex",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate107.errors;
-        }
-        else {
-          for (const e of validate107.errors!) keep(vErrors, e);
-        }
-        errors += validate107.errors!.length;
-      }
-    }
-    if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
-        instancePath: instancePath+"/assetID",
-        parentData: data,
-        parentDataProperty: "assetID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
-        instancePath: instancePath+"/fxID",
-        parentData: data,
-        parentDataProperty: "fxID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.input !== undefined){
-      let data4 = data.input;
-      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-      }
-      else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/input",
-          schemaPath: "#/properties/input/type",
-          keyword: "type",
-          params: {type: "object"},
-          message: "must be object"
-        };
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          keep(vErrors, err0);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate291.errors = vErrors;
-  return errors === 0;
-}
-
-const schema39 = {
-  "type": "string",
-  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
-};
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
-
-function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/pattern",
-        keyword: "pattern",
-        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate71.errors = vErrors;
-  return errors === 0;
-}
-
-const schema130 = {
-  "type": "object",
-  "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
-    + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
-    + "here are bare JSON numbers.",
-  "additionalProperties": true,
-  "properties": {
-    "addresses": {
-      "type": "array",
-      "description": "Chain-prefixed addresses that own the output.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
-      }
-    },
-    "locktime": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Unix time (seconds) before which the output cannot be spent; 0 means no lock."
-    },
-    "threshold": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "How many of `addresses` must sign."
-    }
-  }
-};
-
-function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.addresses !== undefined){
-      let data0 = data.addresses;
-      if(Array.isArray(data0)){
-        const len0 = data0.length;
-        for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
-            instancePath: instancePath+"/addresses/" + i0,
-            parentData: data0,
-            parentDataProperty: i0,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate100.errors;
-            }
-            else {
-              for (const e of validate100.errors!) keep(vErrors, e);
-            }
-            errors += validate100.errors!.length;
-          }
-        }
-      }
-      else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/addresses",
-          schemaPath: "#/properties/addresses/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          keep(vErrors, err0);
-        }
-        errors++;
-      }
-    }
-    if(data.locktime !== undefined){
-      if(!(validate107(data.locktime, {
-        instancePath: instancePath+"/locktime",
-        parentData: data,
-        parentDataProperty: "locktime",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate107.errors;
-        }
-        else {
-          for (const e of validate107.errors!) keep(vErrors, e);
-        }
-        errors += validate107.errors!.length;
-      }
-    }
-    if(data.threshold !== undefined){
-      if(!(validate107(data.threshold, {
-        instancePath: instancePath+"/threshold",
-        parentData: data,
-        parentDataProperty: "threshold",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate107.errors;
-        }
-        else {
-          for (const e of validate107.errors!) keep(vErrors, e);
-        }
-        errors += validate107.errors!.length;
-      }
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate303.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate284(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {
-        instancePath: instancePath+"/networkID",
-        parentData: data,
-        parentDataProperty: "networkID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate107.errors;
-        }
-        else {
-          for (const e of validate107.errors!) keep(vErrors, e);
-        }
-        errors += validate107.errors!.length;
-      }
-    }
-    if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {
-        instancePath: instancePath+"/blockchainID",
-        parentData: data,
-        parentDataProperty: "blockchainID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.outputs !== undefined){
-      let data2 = data.outputs;
-      if(Array.isArray(data2)){
-        const len0 = data2.length;
-        for(let i0=0; i0<len0; i0++){
-          if(!(validate287(data2[i0], {
-            instancePath: instancePath+"/outputs/" + i0,
-            parentData: data2,
-            parentDataProperty: i0,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate287.errors;
-            }
-            else {
-              for (const e of validate287.errors!) keep(vErrors, e);
-            }
-            errors += validate287.errors!.length;
-          }
-        }
-      }
-      else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/outputs",
-          schemaPath: "#/properties/outputs/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          keep(vErrors, err0);
-        }
-        errors++;
-      }
-    }
-    if(data.inputs !== undefined){
-      let data4 = data.inputs;
-      if(Array.isArray(data4)){
-        const len1 = data4.length;
-        for(let i1=0; i1<len1; i1++){
-          if(!(validate291(data4[i1], {
-            instancePath: instancePath+"/inputs/" + i1,
-            parentData: data4,
-            parentDataProperty: i1,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate291.errors;
-            }
-            else {
-              for (const e of validate291.errors!) keep(vErrors, e);
-            }
-            errors += validate291.errors!.length;
-          }
-        }
-      }
-      else {
-        const err1 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/inputs",
-          schemaPath: "#/properties/inputs/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err1];
-        }
-        else {
-          keep(vErrors, err1);
-        }
-        errors++;
-      }
-    }
-    if(data.memo !== undefined){
-      if(!(validate71(data.memo, {
-        instancePath: instancePath+"/memo",
-        parentData: data,
-        parentDataProperty: "memo",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate71.errors;
-        }
-        else {
-          for (const e of validate71.errors!) keep(vErrors, e);
-        }
-        errors += validate71.errors!.length;
-      }
-    }
-    if(data.destinationChain !== undefined){
-      if(!(validate30(data.destinationChain, {
-        instancePath: instancePath+"/destinationChain",
-        parentData: data,
-        parentDataProperty: "destinationChain",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.exportedOutputs !== undefined){
-      let data8 = data.exportedOutputs;
-      if(Array.isArray(data8)){
-        const len2 = data8.length;
-        for(let i2=0; i2<len2; i2++){
-          if(!(validate287(data8[i2], {
-            instancePath: instancePath+"/exportedOutputs/" + i2,
-            parentData: data8,
-            parentDataProperty: i2,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate287.errors;
-            }
-            else {
-              for (const e of validate287.errors!) keep(vErrors, e);
-            }
-            errors += validate287.errors!.length;
-          }
-        }
-      }
-      else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/exportedOutputs",
-          schemaPath: "#/properties/exportedOutputs/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-    }
-    if(data.sourceChain !== undefined){
-      if(!(validate30(data.sourceChain, {
-        instancePath: instancePath+"/sourceChain",
-        parentData: data,
-        parentDataProperty: "sourceChain",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.importedInputs !== undefined){
-      let data11 = data.importedInputs;
-      if(Array.isArray(data11)){
-        const len3 = data11.length;
-        for(let i3=0; i3<len3; i3++){
-          if(!(validate291(data11[i3], {
-            instancePath: instancePath+"/importedInputs/" + i3,
-            parentData: data11,
-            parentDataProperty: i3,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate291.errors;
-            }
-            else {
-              for (const e of validate291.errors!) keep(vErrors, e);
-            }
-            errors += validate291.errors!.length;
-          }
-        }
-      }
-      else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/importedInputs",
-          schemaPath: "#/properties/importedInputs/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err3];
-        }
-        else {
-          keep(vErrors, err3);
-        }
-        errors++;
-      }
-    }
-    if(data.validator !== undefined){
-      let data13 = data.validator;
-      if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-      }
-      else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/validator",
-          schemaPath: "#/properties/validator/type",
-          keyword: "type",
-          params: {type: "object"},
-          message: "must be object"
-        };
-        if(vErrors === null){
-          vErrors = [err4];
-        }
-        else {
-          keep(vErrors, err4);
-        }
-        errors++;
-      }
-    }
-    if(data.stake !== undefined){
-      let data14 = data.stake;
-      if(Array.isArray(data14)){
-        const len4 = data14.length;
-        for(let i4=0; i4<len4; i4++){
-          if(!(validate287(data14[i4], {
-            instancePath: instancePath+"/stake/" + i4,
-            parentData: data14,
-            parentDataProperty: i4,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate287.errors;
-            }
-            else {
-              for (const e of validate287.errors!) keep(vErrors, e);
-            }
-            errors += validate287.errors!.length;
-          }
-        }
-      }
-      else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/stake",
-          schemaPath: "#/properties/stake/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err5];
-        }
-        else {
-          keep(vErrors, err5);
-        }
-        errors++;
-      }
-    }
-    if(data.rewardsOwner !== undefined){
-      if(!(validate303(data.rewardsOwner, {
-        instancePath: instancePath+"/rewardsOwner",
-        parentData: data,
-        parentDataProperty: "rewardsOwner",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate303.errors;
-        }
-        else {
-          for (const e of validate303.errors!) keep(vErrors, e);
-        }
-        errors += validate303.errors!.length;
-      }
-    }
-  }
-  else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err6];
-    }
-    else {
-      keep(vErrors, err6);
-    }
-    errors++;
-  }
-  validate284.errors = vErrors;
-  return errors === 0;
-}
-
-const schema131 = {
-  "type": "object",
-  "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
-  "additionalProperties": true,
-  "properties": {
-    "signatures": {
-      "type": "array",
-      "description": "65-byte recoverable secp256k1 signatures, `0x`-prefixed hex without a checksum.",
-      "items": {
-        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
-      }
-    }
-  }
-};
-
-function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.signatures !== undefined){
-      let data0 = data.signatures;
-      if(Array.isArray(data0)){
-        const len0 = data0.length;
-        for(let i0=0; i0<len0; i0++){
-          if(!(validate71(data0[i0], {
-            instancePath: instancePath+"/signatures/" + i0,
-            parentData: data0,
-            parentDataProperty: i0,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate71.errors;
-            }
-            else {
-              for (const e of validate71.errors!) keep(vErrors, e);
-            }
-            errors += validate71.errors!.length;
-          }
-        }
-      }
-      else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/signatures",
-          schemaPath: "#/properties/signatures/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          keep(vErrors, err0);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate309.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate283(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.unsignedTx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "unsignedTx"},
-        message: "must have required property '"+"unsignedTx"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.credentials === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "credentials"},
-        message: "must have required property '"+"credentials"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    if(data.unsignedTx !== undefined){
-      if(!(validate284(data.unsignedTx, {
-        instancePath: instancePath+"/unsignedTx",
-        parentData: data,
-        parentDataProperty: "unsignedTx",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate284.errors;
-        }
-        else {
-          for (const e of validate284.errors!) keep(vErrors, e);
-        }
-        errors += validate284.errors!.length;
-      }
-    }
-    if(data.credentials !== undefined){
-      let data1 = data.credentials;
-      if(Array.isArray(data1)){
-        const len0 = data1.length;
-        for(let i0=0; i0<len0; i0++){
-          if(!(validate309(data1[i0], {
-            instancePath: instancePath+"/credentials/" + i0,
-            parentData: data1,
-            parentDataProperty: i0,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate309.errors;
-            }
-            else {
-              for (const e of validate309.errors!) keep(vErrors, e);
-            }
-            errors += validate309.errors!.length;
-          }
-        }
-      }
-      else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/credentials",
-          schemaPath: "#/properties/credentials/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-    }
-    if(data.id !== undefined){
-      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-  }
-  else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err3];
-    }
-    else {
-      keep(vErrors, err3);
-    }
-    errors++;
-  }
-  validate283.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.parentID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "parentID"},
-        message: "must have required property '"+"parentID"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "height"},
-        message: "must have required property '"+"height"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    if(data.parentID !== undefined){
-      if(!(validate30(data.parentID, {
-        instancePath: instancePath+"/parentID",
-        parentData: data,
-        parentDataProperty: "parentID",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.height !== undefined){
-      if(!(validate107(data.height, {
-        instancePath: instancePath+"/height",
-        parentData: data,
-        parentDataProperty: "height",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate107.errors;
-        }
-        else {
-          for (const e of validate107.errors!) keep(vErrors, e);
-        }
-        errors += validate107.errors!.length;
-      }
-    }
-    if(data.id !== undefined){
-      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-    }
-    if(data.time !== undefined){
-      if(!(validate107(data.time, {
-        instancePath: instancePath+"/time",
-        parentData: data,
-        parentDataProperty: "time",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate107.errors;
-        }
-        else {
-          for (const e of validate107.errors!) keep(vErrors, e);
-        }
-        errors += validate107.errors!.length;
-      }
-    }
-    if(data.txs !== undefined){
-      let data4 = data.txs;
-      if(Array.isArray(data4)){
-        const len0 = data4.length;
-        for(let i0=0; i0<len0; i0++){
-          if(!(validate283(data4[i0], {
-            instancePath: instancePath+"/txs/" + i0,
-            parentData: data4,
-            parentDataProperty: i0,
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate283.errors;
-            }
-            else {
-              for (const e of validate283.errors!) keep(vErrors, e);
-            }
-            errors += validate283.errors!.length;
-          }
-        }
-      }
-      else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/txs",
-          schemaPath: "#/properties/txs/type",
-          keyword: "type",
-          params: {type: "array"},
-          message: "must be array"
-        };
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-    }
-    if(data.tx !== undefined){
-      if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
-        if(vErrors === null){
-          vErrors = validate283.errors;
-        }
-        else {
-          for (const e of validate283.errors!) keep(vErrors, e);
-        }
-        errors += validate283.errors!.length;
-      }
-    }
-  }
-  else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err3];
-    }
-    else {
-      keep(vErrors, err3);
-    }
-    errors++;
-  }
-  validate278.errors = vErrors;
-  return errors === 0;
-}
-
-const schema40 = {
-  "type": "string",
-  "format": "avax-hex",
-  "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
-    + "bytes of the bytes' SHA-256)."
-};
-const formats2 = formats["avax-hex"]!;
-const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
-
-function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/pattern",
-        keyword: "pattern",
-        params: {pattern: "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/format",
-        keyword: "format",
-        params: {format: "avax-hex"},
-        message: "must match format \""+"avax-hex"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate73.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/pattern",
-        keyword: "pattern",
-        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate75.errors = vErrors;
-  return errors === 0;
-}
-
-const schema42 = {
-  "type": "string",
-  "enum": [
-    "hex",
-    "hexnc",
-    "hexc",
-    "json"
-  ],
-  "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
-};
-
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      keep(vErrors, err0);
-    }
-    errors++;
-  }
-  if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: {allowedValues: schema42.enum},
-      message: "must be equal to one of the allowed values"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate77.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate277(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  const _errs1 = errors;
-  let valid0 = true;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.encoding !== undefined){
-        if("json" !== data.encoding){
-          const err0 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
-          if(vErrors === null){
-            vErrors = [err0];
-          }
-          else {
-            keep(vErrors, err0);
-          }
-          errors++;
-        }
-      }
-    }
-    else {
-      const err1 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs2 === errors;
-  errors = _errs1;
-  if(vErrors !== null){
-    if(_errs1){
-      budget.left += Math.max(0, vErrors.length - _errs1);
-      if(_errs1 < vErrors.length) vErrors.length = _errs1;
-    }
-    else {
-      budget.left += vErrors.length;
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if(_valid0){
-    const _errs5 = errors;
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.block !== undefined){
-        if(!(validate278(data.block, {
-          instancePath: instancePath+"/block",
-          parentData: data,
-          parentDataProperty: "block",
-          rootData
-        }))){
-          if(vErrors === null){
-            vErrors = validate278.errors;
-          }
-          else {
-            for (const e of validate278.errors!) keep(vErrors, e);
-          }
-          errors += validate278.errors!.length;
-        }
-      }
-    }
-    else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/then/type",
-        keyword: "type",
-        params: {type: "object"},
-        message: "must be object"
-      };
-      if(vErrors === null){
-        vErrors = [err2];
-      }
-      else {
-        keep(vErrors, err2);
-      }
-      errors++;
-    }
-    var _valid0 = _errs5 === errors;
-    valid0 = _valid0;
-    ifClause0 = "then";
-  }
-  else {
-    const _errs8 = errors;
-    const _errs10 = errors;
-    let valid3 = true;
-    const _errs11 = errors;
-    if(errors === _errs11){
-      if(data && typeof data == "object" && !Array.isArray(data)){
-        if(data.encoding !== undefined){
-          if("hexnc" !== data.encoding){
-            const err3 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
-            if(vErrors === null){
-              vErrors = [err3];
-            }
-            else {
-              keep(vErrors, err3);
-            }
-            errors++;
-          }
-        }
-      }
-      else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
-        if(vErrors === null){
-          vErrors = [err4];
-        }
-        else {
-          keep(vErrors, err4);
-        }
-        errors++;
-      }
-    }
-    var _valid1 = _errs11 === errors;
-    errors = _errs10;
-    if(vErrors !== null){
-      if(_errs10){
-        budget.left += Math.max(0, vErrors.length - _errs10);
-        if(_errs10 < vErrors.length) vErrors.length = _errs10;
-      }
-      else {
-        budget.left += vErrors.length;
-        vErrors = null;
-      }
-    }
-    let ifClause1;
-    if(_valid1){
-      const _errs14 = errors;
-      if(data && typeof data == "object" && !Array.isArray(data)){
-        if(data.block !== undefined){
-          if(!(validate71(data.block, {
-            instancePath: instancePath+"/block",
-            parentData: data,
-            parentDataProperty: "block",
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate71.errors;
-            }
-            else {
-              for (const e of validate71.errors!) keep(vErrors, e);
-            }
-            errors += validate71.errors!.length;
-          }
-        }
-      }
-      else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {
-          instancePath,
-          schemaPath: "#/else/then/type",
-          keyword: "type",
-          params: {type: "object"},
-          message: "must be object"
-        };
-        if(vErrors === null){
-          vErrors = [err5];
-        }
-        else {
-          keep(vErrors, err5);
-        }
-        errors++;
-      }
-      var _valid1 = _errs14 === errors;
-      valid3 = _valid1;
-      ifClause1 = "then";
-    }
-    else {
-      const _errs17 = errors;
-      if(data && typeof data == "object" && !Array.isArray(data)){
-        if(data.block !== undefined){
-          if(!(validate73(data.block, {
-            instancePath: instancePath+"/block",
-            parentData: data,
-            parentDataProperty: "block",
-            rootData
-          }))){
-            if(vErrors === null){
-              vErrors = validate73.errors;
-            }
-            else {
-              for (const e of validate73.errors!) keep(vErrors, e);
-            }
-            errors += validate73.errors!.length;
-          }
-        }
-      }
-      else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {
-          instancePath,
-          schemaPath: "#/else/else/type",
-          keyword: "type",
-          params: {type: "object"},
-          message: "must be object"
-        };
-        if(vErrors === null){
-          vErrors = [err6];
-        }
-        else {
-          keep(vErrors, err6);
-        }
-        errors++;
-      }
-      var _valid1 = _errs17 === errors;
-      valid3 = _valid1;
-      ifClause1 = "else";
-    }
-    if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/else/if",
-        keyword: "if",
-        params: {failingKeyword: ifClause1},
-        message: "must match \""+ifClause1+"\" schema"
-      };
-      if(vErrors === null){
-        vErrors = [err7];
-      }
-      else {
-        keep(vErrors, err7);
-      }
-      errors++;
-    }
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.block !== undefined){
-        if(!(validate75(data.block, {
-          instancePath: instancePath+"/block",
-          parentData: data,
-          parentDataProperty: "block",
-          rootData
-        }))){
-          if(vErrors === null){
-            vErrors = validate75.errors;
-          }
-          else {
-            for (const e of validate75.errors!) keep(vErrors, e);
-          }
-          errors += validate75.errors!.length;
-        }
-      }
-    }
-    else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/else/type",
-        keyword: "type",
-        params: {type: "object"},
-        message: "must be object"
-      };
-      if(vErrors === null){
-        vErrors = [err8];
-      }
-      else {
-        keep(vErrors, err8);
-      }
-      errors++;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = _valid0;
-    ifClause0 = "else";
-  }
-  if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/if",
-      keyword: "if",
-      params: {failingKeyword: ifClause0},
-      message: "must match \""+ifClause0+"\" schema"
-    };
-    if(vErrors === null){
-      vErrors = [err9];
-    }
-    else {
-      keep(vErrors, err9);
-    }
-    errors++;
-  }
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "block"},
-        message: "must have required property '"+"block"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err10];
-      }
-      else {
-        keep(vErrors, err10);
-      }
-      errors++;
-    }
-    if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "encoding"},
-        message: "must have required property '"+"encoding"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err11];
-      }
-      else {
-        keep(vErrors, err11);
-      }
-      errors++;
-    }
-    for(const key0 in data){
-      if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: {additionalProperty: key0},
-          message: "must NOT have additional properties"
-        };
-        if(vErrors === null){
-          vErrors = [err12];
-        }
-        else {
-          keep(vErrors, err12);
-        }
-        errors++;
-      }
-    }
-    if(data.block !== undefined){
-      let data6 = data.block;
-      const _errs23 = errors;
-      let valid9 = false;
-      const _errs24 = errors;
-      if(!(validate75(data6, {
-        instancePath: instancePath+"/block",
-        parentData: data,
-        parentDataProperty: "block",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate75.errors;
-        }
-        else {
-          for (const e of validate75.errors!) keep(vErrors, e);
-        }
-        errors += validate75.errors!.length;
-      }
-      var _valid2 = _errs24 === errors;
-      valid9 = valid9 || _valid2;
-      if(!valid9){
-        const _errs25 = errors;
-        if(!(validate278(data6, {
-          instancePath: instancePath+"/block",
-          parentData: data,
-          parentDataProperty: "block",
-          rootData
-        }))){
-          if(vErrors === null){
-            vErrors = validate278.errors;
-          }
-          else {
-            for (const e of validate278.errors!) keep(vErrors, e);
-          }
-          errors += validate278.errors!.length;
-        }
-        var _valid2 = _errs25 === errors;
-        valid9 = valid9 || _valid2;
-      }
-      if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/block",
-          schemaPath: "#/properties/block/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf"
-        };
-        if(vErrors === null){
-          vErrors = [err13];
-        }
-        else {
-          keep(vErrors, err13);
-        }
-        errors++;
-      }
-      else {
-        errors = _errs23;
-        if(vErrors !== null){
-          if(_errs23){
-            budget.left += Math.max(0, vErrors.length - _errs23);
-            if(_errs23 < vErrors.length) vErrors.length = _errs23;
-          }
-          else {
-            budget.left += vErrors.length;
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
-        instancePath: instancePath+"/encoding",
-        parentData: data,
-        parentDataProperty: "encoding",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate77.errors;
-        }
-        else {
-          for (const e of validate77.errors!) keep(vErrors, e);
-        }
-        errors += validate77.errors!.length;
-      }
-    }
-  }
-  else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err14];
-    }
-    else {
-      keep(vErrors, err14);
-    }
-    errors++;
-  }
-  validate277.errors = vErrors;
-  return errors === 0;
-}
-
-export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate322);
-const schema132 = {
-  "type": "object",
-  "properties": {
-    "height": {
+const schema143 = {
+  "anyOf": [
+    {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
     },
-    "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    {
+      "const": "proposed",
+      "x-node-versions": {
+        "since": "v1.11.13"
+      }
     }
-  },
-  "required": [
-    "height"
-  ]
+  ],
+  "description": "A P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` "
+    + "(lower case) for this node's proposer-VM height."
 };
-const schema36 = {
+const schema43 = {
   "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
     + "or a bare JSON number; negative, fractional and exponent forms, and "
     + "anything above 18446744073709551615 (2^64-1, which the string pattern "
@@ -3086,7 +1027,7 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
   + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
   + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
   + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
@@ -3094,14 +1035,14 @@ const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate65(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern4.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -3234,12 +1175,84 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate65.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate322(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate328(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(vErrors === null){
+      vErrors = validate74.errors;
+    }
+    else {
+      for (const e of validate74.errors!) keep(vErrors, e);
+    }
+    errors += validate74.errors!.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs2 = errors;
+    if("proposed" !== data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/const",
+        keyword: "const",
+        params: {allowedValue: "proposed"},
+        message: "must be equal to constant"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    var _valid0 = _errs2 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate328.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate327(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3260,35 +1273,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate65(data.height, {
+      if(!(validate328(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate328.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate328.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
-      }
-    }
-    if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
-        instancePath: instancePath+"/encoding",
-        parentData: data,
-        parentDataProperty: "encoding",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate275.errors;
-        }
-        else {
-          for (const e of validate275.errors!) keep(vErrors, e);
-        }
-        errors += validate275.errors!.length;
+        errors += validate328.errors!.length;
       }
     }
   }
@@ -3308,12 +1305,730 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate322.errors = vErrors;
+  validate327.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate325);
-const schema133 = {
+export const validatePlatformGetAllValidatorsAtResult: ValidateFunction = budgeted(validate331);
+const schema144 = {
+  "type": "object",
+  "required": [
+    "validatorSets"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "validatorSets": {
+      "type": "object",
+      "description": "The validator sets by Subnet or L1 ID (the Primary Network's is "
+        + "`11111111111111111111111111111111LpoYY`).",
+      "propertyNames": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "additionalProperties": {
+        "title": "PlatformWarpValidatorSet",
+        "type": "object",
+        "description": "One Subnet's or L1's canonical validator set.",
+        "required": [
+          "validators",
+          "totalWeight"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "validators": {
+            "type": "array",
+            "description": "The validators with a BLS public key, one entry per key, sorted by the key's "
+              + "uncompressed bytes; `[]` when none has a key.",
+            "items": {
+              "title": "PlatformWarpValidator",
+              "type": "object",
+              "description": "The validators that share one BLS public key.",
+              "required": [
+                "publicKey",
+                "weight",
+                "nodeIDs"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "publicKey": {
+                  "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey",
+                  "description": "The 48-byte compressed BLS public key, `0x` hex without a checksum."
+                },
+                "weight": {
+                  "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+                  "description": "The summed weight of the validators with this key."
+                },
+                "nodeIDs": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+                  },
+                  "description": "The validators with this key."
+                }
+              }
+            }
+          },
+          "totalWeight": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+            "description": "The weight of the whole set, validators without a BLS key included."
+          }
+        }
+      }
+    }
+  }
+};
+const schema145 = {
+  "type": "string",
+  "pattern": "^0x[0-9a-fA-F]{96}$",
+  "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
+};
+const pattern20 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+
+function validate333(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern20.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x[0-9a-fA-F]{96}$"},
+        message: "must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate333.errors = vErrors;
+  return errors === 0;
+}
+
+const schema106 = {
+  "type": "string",
+  "format": "avax-node-id",
+  "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
+  "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
+};
+const formats18 = formats["avax-node-id"]!;
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+
+function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern16.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats18.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-node-id"},
+        message: "must match format \""+"avax-node-id"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate211.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate331(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.validatorSets === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validatorSets"},
+        message: "must have required property '"+"validatorSets"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "validatorSets")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.validatorSets !== undefined){
+      let data0 = data.validatorSets;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          const _errs4 = errors;
+          if(!(validate35(key1, {
+            instancePath: instancePath+"/validatorSets",
+            parentData: data0,
+            parentDataProperty: "validatorSets",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate35.errors;
+            }
+            else {
+              for (const e of validate35.errors!) keep(vErrors, e);
+            }
+            errors += validate35.errors!.length;
+          }
+          var valid1 = _errs4 === errors;
+          if(!valid1){
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/validatorSets",
+              schemaPath: "#/properties/validatorSets/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key1},
+              message: "property name must be valid"
+            };
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              keep(vErrors, err2);
+            }
+            errors++;
+          }
+        }
+        for(const key2 in data0){
+          let data1 = data0[key2];
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.validators === undefined){
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/validatorSets/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "validators"},
+                message: "must have required property '"+"validators"+"'"
+              };
+              if(vErrors === null){
+                vErrors = [err3];
+              }
+              else {
+                keep(vErrors, err3);
+              }
+              errors++;
+            }
+            if(data1.totalWeight === undefined){
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/validatorSets/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "totalWeight"},
+                message: "must have required property '"+"totalWeight"+"'"
+              };
+              if(vErrors === null){
+                vErrors = [err4];
+              }
+              else {
+                keep(vErrors, err4);
+              }
+              errors++;
+            }
+            for(const key3 in data1){
+              if(!((key3 === "validators") || (key3 === "totalWeight"))){
+                const err5 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                  schemaPath: "#/properties/validatorSets/additionalProperties/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key3},
+                  message: "must NOT have additional properties"
+                };
+                if(vErrors === null){
+                  vErrors = [err5];
+                }
+                else {
+                  keep(vErrors, err5);
+                }
+                errors++;
+              }
+            }
+            if(data1.validators !== undefined){
+              let data2 = data1.validators;
+              if(Array.isArray(data2)){
+                const len0 = data2.length;
+                for(let i0=0; i0<len0; i0++){
+                  let data3 = data2[i0];
+                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                    if(data3.publicKey === undefined){
+                      const err6 = --budget.left < 0 ? TOO_MANY : {
+                        instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                          +"/validators/" + i0,
+                        schemaPath: "#/properties/validatorSets/additionalProperties/properties/validators/items/requi"
+                          + "red",
+                        keyword: "required",
+                        params: {missingProperty: "publicKey"},
+                        message: "must have required property '"+"publicKey"+"'"
+                      };
+                      if(vErrors === null){
+                        vErrors = [err6];
+                      }
+                      else {
+                        keep(vErrors, err6);
+                      }
+                      errors++;
+                    }
+                    if(data3.weight === undefined){
+                      const err7 = --budget.left < 0 ? TOO_MANY : {
+                        instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                          +"/validators/" + i0,
+                        schemaPath: "#/properties/validatorSets/additionalProperties/properties/validators/items/requi"
+                          + "red",
+                        keyword: "required",
+                        params: {missingProperty: "weight"},
+                        message: "must have required property '"+"weight"+"'"
+                      };
+                      if(vErrors === null){
+                        vErrors = [err7];
+                      }
+                      else {
+                        keep(vErrors, err7);
+                      }
+                      errors++;
+                    }
+                    if(data3.nodeIDs === undefined){
+                      const err8 = --budget.left < 0 ? TOO_MANY : {
+                        instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                          +"/validators/" + i0,
+                        schemaPath: "#/properties/validatorSets/additionalProperties/properties/validators/items/requi"
+                          + "red",
+                        keyword: "required",
+                        params: {missingProperty: "nodeIDs"},
+                        message: "must have required property '"+"nodeIDs"+"'"
+                      };
+                      if(vErrors === null){
+                        vErrors = [err8];
+                      }
+                      else {
+                        keep(vErrors, err8);
+                      }
+                      errors++;
+                    }
+                    for(const key4 in data3){
+                      if(!(((key4 === "publicKey") || (key4 === "weight")) || (key4 === "nodeIDs"))){
+                        const err9 = --budget.left < 0 ? TOO_MANY : {
+                          instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                            +"/validators/" + i0,
+                          schemaPath: "#/properties/validatorSets/additionalProperties/properties/validators/items/add"
+                            + "itionalProperties",
+                          keyword: "additionalProperties",
+                          params: {additionalProperty: key4},
+                          message: "must NOT have additional properties"
+                        };
+                        if(vErrors === null){
+                          vErrors = [err9];
+                        }
+                        else {
+                          keep(vErrors, err9);
+                        }
+                        errors++;
+                      }
+                    }
+                    if(data3.publicKey !== undefined){
+                      if(!(validate333(data3.publicKey, {
+                        instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                          +"/validators/" + i0 +"/publicKey",
+                        parentData: data3,
+                        parentDataProperty: "publicKey",
+                        rootData
+                      }))){
+                        if(vErrors === null){
+                          vErrors = validate333.errors;
+                        }
+                        else {
+                          for (const e of validate333.errors!) keep(vErrors, e);
+                        }
+                        errors += validate333.errors!.length;
+                      }
+                    }
+                    if(data3.weight !== undefined){
+                      if(!(validate89(data3.weight, {
+                        instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                          +"/validators/" + i0 +"/weight",
+                        parentData: data3,
+                        parentDataProperty: "weight",
+                        rootData
+                      }))){
+                        if(vErrors === null){
+                          vErrors = validate89.errors;
+                        }
+                        else {
+                          for (const e of validate89.errors!) keep(vErrors, e);
+                        }
+                        errors += validate89.errors!.length;
+                      }
+                    }
+                    if(data3.nodeIDs !== undefined){
+                      let data6 = data3.nodeIDs;
+                      if(Array.isArray(data6)){
+                        const len1 = data6.length;
+                        for(let i1=0; i1<len1; i1++){
+                          if(!(validate211(data6[i1], {
+                            instancePath: instancePath +"/validatorSets/"
+                              + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/validators/" + i0 +"/nodeIDs/" + i1,
+                            parentData: data6,
+                            parentDataProperty: i1,
+                            rootData
+                          }))){
+                            if(vErrors === null){
+                              vErrors = validate211.errors;
+                            }
+                            else {
+                              for (const e of validate211.errors!) keep(vErrors, e);
+                            }
+                            errors += validate211.errors!.length;
+                          }
+                        }
+                      }
+                      else {
+                        const err10 = --budget.left < 0 ? TOO_MANY : {
+                          instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                            +"/validators/" + i0 +"/nodeIDs",
+                          schemaPath: "#/properties/validatorSets/additionalProperties/properties/validators/items/pro"
+                            + "perties/nodeIDs/type",
+                          keyword: "type",
+                          params: {type: "array"},
+                          message: "must be array"
+                        };
+                        if(vErrors === null){
+                          vErrors = [err10];
+                        }
+                        else {
+                          keep(vErrors, err10);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                  else {
+                    const err11 = --budget.left < 0 ? TOO_MANY : {
+                      instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                        +"/validators/" + i0,
+                      schemaPath: "#/properties/validatorSets/additionalProperties/properties/validators/items/type",
+                      keyword: "type",
+                      params: {type: "object"},
+                      message: "must be object"
+                    };
+                    if(vErrors === null){
+                      vErrors = [err11];
+                    }
+                    else {
+                      keep(vErrors, err11);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              else {
+                const err12 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                    +"/validators",
+                  schemaPath: "#/properties/validatorSets/additionalProperties/properties/validators/type",
+                  keyword: "type",
+                  params: {type: "array"},
+                  message: "must be array"
+                };
+                if(vErrors === null){
+                  vErrors = [err12];
+                }
+                else {
+                  keep(vErrors, err12);
+                }
+                errors++;
+              }
+            }
+            if(data1.totalWeight !== undefined){
+              if(!(validate89(data1.totalWeight, {
+                instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
+                  +"/totalWeight",
+                parentData: data1,
+                parentDataProperty: "totalWeight",
+                rootData
+              }))){
+                if(vErrors === null){
+                  vErrors = validate89.errors;
+                }
+                else {
+                  for (const e of validate89.errors!) keep(vErrors, e);
+                }
+                errors += validate89.errors!.length;
+              }
+            }
+          }
+          else {
+            const err13 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/validatorSets/additionalProperties/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
+            if(vErrors === null){
+              vErrors = [err13];
+            }
+            else {
+              keep(vErrors, err13);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err14 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validatorSets",
+          schemaPath: "#/properties/validatorSets/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err14];
+        }
+        else {
+          keep(vErrors, err14);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err15 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err15];
+    }
+    else {
+      keep(vErrors, err15);
+    }
+    errors++;
+  }
+  validate331.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate338);
+const schema146 = {
+  "type": "object",
+  "properties": {
+    "blockID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "blockID"
+  ]
+};
+const schema147 = {
+  "type": "string",
+  "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
+    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
+    + "that return a transaction or block). Matched case-insensitively; any "
+    + "other value fails to decode."
+};
+const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+
+function validate340(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern21.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
+        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate340.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate338(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockID"},
+        message: "must have required property '"+"blockID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.blockID !== undefined){
+      if(!(validate35(data.blockID, {
+        instancePath: instancePath+"/blockID",
+        parentData: data,
+        parentDataProperty: "blockID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate340(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate340.errors;
+        }
+        else {
+          for (const e of validate340.errors!) keep(vErrors, e);
+        }
+        errors += validate340.errors!.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate338.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate342);
+const schema148 = {
   "type": "object",
   "required": [
     "block",
@@ -3386,8 +2101,1427 @@ const schema133 = {
     }
   }
 };
+const schema149 = {
+  "type": "object",
+  "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
+    + "`time`; standard blocks carry `txs`, proposal blocks carry their "
+    + "proposal transaction in `tx`, commit and abort blocks carry no "
+    + "transaction. Integers are bare JSON numbers.",
+  "required": [
+    "parentID",
+    "height"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "parentID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the parent block."
+    },
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Height of the block; the genesis block is at 0."
+    },
+    "id": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the block (SHA-256 of its bytes). Sent since v1.10.1.",
+      "x-node-versions": {
+        "since": "v1.10.1"
+      }
+    },
+    "time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Banff blocks only: the block's timestamp, Unix seconds."
+    },
+    "txs": {
+      "type": "array",
+      "description": "Standard (and Banff proposal) blocks: the transactions the block accepts.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"
+      }
+    },
+    "tx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx",
+      "description": "Proposal blocks: the proposal transaction."
+    }
+  }
+};
+const schema150 = {
+  "type": "object",
+  "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
+    + "and the transaction ID. The shape of `unsignedTx` depends on the "
+    + "transaction type, so the object stays open.",
+  "required": [
+    "unsignedTx",
+    "credentials"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "unsignedTx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformUnsignedTx",
+      "description": "The transaction body."
+    },
+    "credentials": {
+      "type": "array",
+      "description": "Signatures, in input order.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxCredential"
+      }
+    },
+    "id": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction ID (SHA-256 of the signed bytes). Sent since v1.10.1.",
+      "x-node-versions": {
+        "since": "v1.10.1"
+      }
+    }
+  }
+};
+const schema151 = {
+  "type": "object",
+  "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
+    + "start with the base fields listed here (`networkID`, `blockchainID`, "
+    + "`outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` "
+    + "and `exportedOutputs` for an export, `validator`, `stake` and "
+    + "`rewardsOwner` for a staking transaction. Integers are bare JSON "
+    + "numbers.",
+  "additionalProperties": true,
+  "properties": {
+    "networkID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Network the transaction belongs to (1 = Mainnet, 5 = Fuji)."
+    },
+    "blockchainID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`)."
+    },
+    "outputs": {
+      "type": "array",
+      "description": "Outputs the transaction produces on the P-Chain.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
+      }
+    },
+    "inputs": {
+      "type": "array",
+      "description": "UTXOs the transaction consumes.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"
+      }
+    },
+    "memo": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum",
+      "description": "Arbitrary bytes attached to the transaction, `0x`-prefixed hex without a checksum."
+    },
+    "destinationChain": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Export transactions: chain the funds are sent to."
+    },
+    "exportedOutputs": {
+      "type": "array",
+      "description": "Export transactions: outputs created in the destination chain's shared memory.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
+      }
+    },
+    "sourceChain": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Import transactions: chain the funds come from."
+    },
+    "importedInputs": {
+      "type": "array",
+      "description": "Import transactions: atomic UTXOs consumed from the source chain.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"
+      }
+    },
+    "validator": {
+      "type": "object",
+      "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as "
+        + "bare numbers.",
+      "additionalProperties": true
+    },
+    "stake": {
+      "type": "array",
+      "description": "Staking transactions: the locked stake outputs.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
+      }
+    },
+    "rewardsOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners",
+      "description": "Staking transactions: who receives the reward."
+    }
+  }
+};
+const schema152 = {
+  "type": "object",
+  "description": "A produced output inside a JSON-encoded transaction.",
+  "additionalProperties": true,
+  "properties": {
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Asset of the output."
+    },
+    "fxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Feature extension that controls the output (secp256k1fx)."
+    },
+    "output": {
+      "type": "object",
+      "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a "
+        + "stakeable-locked wrapper around them.",
+      "additionalProperties": true
+    }
+  }
+};
 
-function validate325(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate352(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.assetID !== undefined){
+      if(!(validate35(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.fxID !== undefined){
+      if(!(validate35(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.output !== undefined){
+      let data2 = data.output;
+      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/output",
+          schemaPath: "#/properties/output/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate352.errors = vErrors;
+  return errors === 0;
+}
+
+const schema153 = {
+  "type": "object",
+  "description": "A consumed UTXO inside a JSON-encoded transaction.",
+  "additionalProperties": true,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Transaction that produced the consumed UTXO."
+    },
+    "outputIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Index of the consumed output in that transaction."
+    },
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Asset of the consumed UTXO."
+    },
+    "fxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Feature extension that verifies the input (secp256k1fx)."
+    },
+    "input": {
+      "type": "object",
+      "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a "
+        + "stakeable-locked wrapper around them.",
+      "additionalProperties": true
+    }
+  }
+};
+
+function validate356(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID !== undefined){
+      if(!(validate35(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      if(!(validate115(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate115.errors;
+        }
+        else {
+          for (const e of validate115.errors!) keep(vErrors, e);
+        }
+        errors += validate115.errors!.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate35(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.fxID !== undefined){
+      if(!(validate35(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.input !== undefined){
+      let data4 = data.input;
+      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/input",
+          schemaPath: "#/properties/input/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate356.errors = vErrors;
+  return errors === 0;
+}
+
+const schema13 = {
+  "type": "string",
+  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+
+function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+const schema154 = {
+  "type": "object",
+  "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
+    + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
+    + "here are bare JSON numbers.",
+  "additionalProperties": true,
+  "properties": {
+    "addresses": {
+      "type": "array",
+      "description": "Chain-prefixed addresses that own the output.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Unix time (seconds) before which the output cannot be spent; 0 means no lock."
+    },
+    "threshold": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "How many of `addresses` must sign."
+    }
+  }
+};
+
+function validate368(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.addresses !== undefined){
+      let data0 = data.addresses;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate108(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate108.errors;
+            }
+            else {
+              for (const e of validate108.errors!) keep(vErrors, e);
+            }
+            errors += validate108.errors!.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate115(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate115.errors;
+        }
+        else {
+          for (const e of validate115.errors!) keep(vErrors, e);
+        }
+        errors += validate115.errors!.length;
+      }
+    }
+    if(data.threshold !== undefined){
+      if(!(validate115(data.threshold, {
+        instancePath: instancePath+"/threshold",
+        parentData: data,
+        parentDataProperty: "threshold",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate115.errors;
+        }
+        else {
+          for (const e of validate115.errors!) keep(vErrors, e);
+        }
+        errors += validate115.errors!.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate368.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate349(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.networkID !== undefined){
+      if(!(validate115(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate115.errors;
+        }
+        else {
+          for (const e of validate115.errors!) keep(vErrors, e);
+        }
+        errors += validate115.errors!.length;
+      }
+    }
+    if(data.blockchainID !== undefined){
+      if(!(validate35(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.outputs !== undefined){
+      let data2 = data.outputs;
+      if(Array.isArray(data2)){
+        const len0 = data2.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate352(data2[i0], {
+            instancePath: instancePath+"/outputs/" + i0,
+            parentData: data2,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate352.errors;
+            }
+            else {
+              for (const e of validate352.errors!) keep(vErrors, e);
+            }
+            errors += validate352.errors!.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/outputs",
+          schemaPath: "#/properties/outputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+    if(data.inputs !== undefined){
+      let data4 = data.inputs;
+      if(Array.isArray(data4)){
+        const len1 = data4.length;
+        for(let i1=0; i1<len1; i1++){
+          if(!(validate356(data4[i1], {
+            instancePath: instancePath+"/inputs/" + i1,
+            parentData: data4,
+            parentDataProperty: i1,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate356.errors;
+            }
+            else {
+              for (const e of validate356.errors!) keep(vErrors, e);
+            }
+            errors += validate356.errors!.length;
+          }
+        }
+      }
+      else {
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/inputs",
+          schemaPath: "#/properties/inputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.memo !== undefined){
+      if(!(validate30(data.memo, {
+        instancePath: instancePath+"/memo",
+        parentData: data,
+        parentDataProperty: "memo",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors!) keep(vErrors, e);
+        }
+        errors += validate30.errors!.length;
+      }
+    }
+    if(data.destinationChain !== undefined){
+      if(!(validate35(data.destinationChain, {
+        instancePath: instancePath+"/destinationChain",
+        parentData: data,
+        parentDataProperty: "destinationChain",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.exportedOutputs !== undefined){
+      let data8 = data.exportedOutputs;
+      if(Array.isArray(data8)){
+        const len2 = data8.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate352(data8[i2], {
+            instancePath: instancePath+"/exportedOutputs/" + i2,
+            parentData: data8,
+            parentDataProperty: i2,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate352.errors;
+            }
+            else {
+              for (const e of validate352.errors!) keep(vErrors, e);
+            }
+            errors += validate352.errors!.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/exportedOutputs",
+          schemaPath: "#/properties/exportedOutputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.sourceChain !== undefined){
+      if(!(validate35(data.sourceChain, {
+        instancePath: instancePath+"/sourceChain",
+        parentData: data,
+        parentDataProperty: "sourceChain",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.importedInputs !== undefined){
+      let data11 = data.importedInputs;
+      if(Array.isArray(data11)){
+        const len3 = data11.length;
+        for(let i3=0; i3<len3; i3++){
+          if(!(validate356(data11[i3], {
+            instancePath: instancePath+"/importedInputs/" + i3,
+            parentData: data11,
+            parentDataProperty: i3,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate356.errors;
+            }
+            else {
+              for (const e of validate356.errors!) keep(vErrors, e);
+            }
+            errors += validate356.errors!.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/importedInputs",
+          schemaPath: "#/properties/importedInputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.validator !== undefined){
+      let data13 = data.validator;
+      if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validator",
+          schemaPath: "#/properties/validator/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.stake !== undefined){
+      let data14 = data.stake;
+      if(Array.isArray(data14)){
+        const len4 = data14.length;
+        for(let i4=0; i4<len4; i4++){
+          if(!(validate352(data14[i4], {
+            instancePath: instancePath+"/stake/" + i4,
+            parentData: data14,
+            parentDataProperty: i4,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate352.errors;
+            }
+            else {
+              for (const e of validate352.errors!) keep(vErrors, e);
+            }
+            errors += validate352.errors!.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/stake",
+          schemaPath: "#/properties/stake/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.rewardsOwner !== undefined){
+      if(!(validate368(data.rewardsOwner, {
+        instancePath: instancePath+"/rewardsOwner",
+        parentData: data,
+        parentDataProperty: "rewardsOwner",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate368.errors;
+        }
+        else {
+          for (const e of validate368.errors!) keep(vErrors, e);
+        }
+        errors += validate368.errors!.length;
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate349.errors = vErrors;
+  return errors === 0;
+}
+
+const schema155 = {
+  "type": "object",
+  "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
+  "additionalProperties": true,
+  "properties": {
+    "signatures": {
+      "type": "array",
+      "description": "65-byte recoverable secp256k1 signatures, `0x`-prefixed hex without a checksum.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+      }
+    }
+  }
+};
+
+function validate374(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.signatures !== undefined){
+      let data0 = data.signatures;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/signatures/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors!) keep(vErrors, e);
+            }
+            errors += validate30.errors!.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/signatures",
+          schemaPath: "#/properties/signatures/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate374.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.unsignedTx === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unsignedTx"},
+        message: "must have required property '"+"unsignedTx"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.credentials === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "credentials"},
+        message: "must have required property '"+"credentials"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.unsignedTx !== undefined){
+      if(!(validate349(data.unsignedTx, {
+        instancePath: instancePath+"/unsignedTx",
+        parentData: data,
+        parentDataProperty: "unsignedTx",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate349.errors;
+        }
+        else {
+          for (const e of validate349.errors!) keep(vErrors, e);
+        }
+        errors += validate349.errors!.length;
+      }
+    }
+    if(data.credentials !== undefined){
+      let data1 = data.credentials;
+      if(Array.isArray(data1)){
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate374(data1[i0], {
+            instancePath: instancePath+"/credentials/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate374.errors;
+            }
+            else {
+              for (const e of validate374.errors!) keep(vErrors, e);
+            }
+            errors += validate374.errors!.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/credentials",
+          schemaPath: "#/properties/credentials/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.id !== undefined){
+      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate348.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate343(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.parentID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "parentID"},
+        message: "must have required property '"+"parentID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.parentID !== undefined){
+      if(!(validate35(data.parentID, {
+        instancePath: instancePath+"/parentID",
+        parentData: data,
+        parentDataProperty: "parentID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate115(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate115.errors;
+        }
+        else {
+          for (const e of validate115.errors!) keep(vErrors, e);
+        }
+        errors += validate115.errors!.length;
+      }
+    }
+    if(data.id !== undefined){
+      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors!) keep(vErrors, e);
+        }
+        errors += validate35.errors!.length;
+      }
+    }
+    if(data.time !== undefined){
+      if(!(validate115(data.time, {
+        instancePath: instancePath+"/time",
+        parentData: data,
+        parentDataProperty: "time",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate115.errors;
+        }
+        else {
+          for (const e of validate115.errors!) keep(vErrors, e);
+        }
+        errors += validate115.errors!.length;
+      }
+    }
+    if(data.txs !== undefined){
+      let data4 = data.txs;
+      if(Array.isArray(data4)){
+        const len0 = data4.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate348(data4[i0], {
+            instancePath: instancePath+"/txs/" + i0,
+            parentData: data4,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate348.errors;
+            }
+            else {
+              for (const e of validate348.errors!) keep(vErrors, e);
+            }
+            errors += validate348.errors!.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/txs",
+          schemaPath: "#/properties/txs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.tx !== undefined){
+      if(!(validate348(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate348.errors;
+        }
+        else {
+          for (const e of validate348.errors!) keep(vErrors, e);
+        }
+        errors += validate348.errors!.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate343.errors = vErrors;
+  return errors === 0;
+}
+
+const schema46 = {
+  "type": "string",
+  "format": "avax-hex",
+  "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
+};
+const formats2 = formats["avax-hex"]!;
+const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
+
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats2.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate81.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate83.errors = vErrors;
+  return errors === 0;
+}
+
+const schema48 = {
+  "type": "string",
+  "enum": [
+    "hex",
+    "hexnc",
+    "hexc",
+    "json"
+  ],
+  "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
+};
+
+function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema48.enum},
+      message: "must be equal to one of the allowed values"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate85.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate342(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3436,19 +3570,19 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {
+        if(!(validate343(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate343.errors;
           }
           else {
-            for (const e of validate278.errors!) keep(vErrors, e);
+            for (const e of validate343.errors!) keep(vErrors, e);
           }
-          errors += validate278.errors!.length;
+          errors += validate343.errors!.length;
         }
       }
     }
@@ -3520,19 +3654,19 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {
+          if(!(validate30(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors!) keep(vErrors, e);
+              for (const e of validate30.errors!) keep(vErrors, e);
             }
-            errors += validate71.errors!.length;
+            errors += validate30.errors!.length;
           }
         }
       }
@@ -3560,19 +3694,19 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {
+          if(!(validate81(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors!) keep(vErrors, e);
+              for (const e of validate81.errors!) keep(vErrors, e);
             }
-            errors += validate73.errors!.length;
+            errors += validate81.errors!.length;
           }
         }
       }
@@ -3614,19 +3748,19 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {
+        if(!(validate83(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors!) keep(vErrors, e);
+            for (const e of validate83.errors!) keep(vErrors, e);
           }
-          errors += validate75.errors!.length;
+          errors += validate83.errors!.length;
         }
       }
     }
@@ -3722,37 +3856,37 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {
+      if(!(validate83(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {
+        if(!(validate343(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate343.errors;
           }
           else {
-            for (const e of validate278.errors!) keep(vErrors, e);
+            for (const e of validate343.errors!) keep(vErrors, e);
           }
-          errors += validate278.errors!.length;
+          errors += validate343.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3788,19 +3922,19 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -3820,17 +3954,618 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate325.errors = vErrors;
+  validate342.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate333);
-const schema134 = {
+export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate387);
+const schema156 = {
+  "type": "object",
+  "properties": {
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "height"
+  ]
+};
+
+function validate387(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.height === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height !== undefined){
+      if(!(validate74(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate74.errors;
+        }
+        else {
+          for (const e of validate74.errors!) keep(vErrors, e);
+        }
+        errors += validate74.errors!.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate340(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate340.errors;
+        }
+        else {
+          for (const e of validate340.errors!) keep(vErrors, e);
+        }
+        errors += validate340.errors!.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate387.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate390);
+const schema157 = {
+  "type": "object",
+  "required": [
+    "block",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "block": {
+      "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+        },
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
+        }
+      ]
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `block`, echoed from the request in lower case."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "json"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "if": {
+      "type": "object",
+      "properties": {
+        "encoding": {
+          "const": "hexnc"
+        }
+      }
+    },
+    "then": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    },
+    "else": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate390(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("json" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate343(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
+          if(vErrors === null){
+            vErrors = validate343.errors;
+          }
+          else {
+            for (const e of validate343.errors!) keep(vErrors, e);
+          }
+          errors += validate343.errors!.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    const _errs10 = errors;
+    let valid3 = true;
+    const _errs11 = errors;
+    if(errors === _errs11){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.encoding !== undefined){
+          if("hexnc" !== data.encoding){
+            const err3 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {} as ValidationError;
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs11 === errors;
+    errors = _errs10;
+    if(vErrors !== null){
+      if(_errs10){
+        budget.left += Math.max(0, vErrors.length - _errs10);
+        if(_errs10 < vErrors.length) vErrors.length = _errs10;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+    let ifClause1;
+    if(_valid1){
+      const _errs14 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate30(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors!) keep(vErrors, e);
+            }
+            errors += validate30.errors!.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      var _valid1 = _errs14 === errors;
+      valid3 = _valid1;
+      ifClause1 = "then";
+    }
+    else {
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate81(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate81.errors;
+            }
+            else {
+              for (const e of validate81.errors!) keep(vErrors, e);
+            }
+            errors += validate81.errors!.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      var _valid1 = _errs17 === errors;
+      valid3 = _valid1;
+      ifClause1 = "else";
+    }
+    if(!valid3){
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate83(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
+          if(vErrors === null){
+            vErrors = validate83.errors;
+          }
+          else {
+            for (const e of validate83.errors!) keep(vErrors, e);
+          }
+          errors += validate83.errors!.length;
+        }
+      }
+    }
+    else {
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.block === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "block") || (key0 === "encoding"))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.block !== undefined){
+      let data6 = data.block;
+      const _errs23 = errors;
+      let valid9 = false;
+      const _errs24 = errors;
+      if(!(validate83(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate83.errors;
+        }
+        else {
+          for (const e of validate83.errors!) keep(vErrors, e);
+        }
+        errors += validate83.errors!.length;
+      }
+      var _valid2 = _errs24 === errors;
+      valid9 = valid9 || _valid2;
+      if(!valid9){
+        const _errs25 = errors;
+        if(!(validate343(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
+          if(vErrors === null){
+            vErrors = validate343.errors;
+          }
+          else {
+            for (const e of validate343.errors!) keep(vErrors, e);
+          }
+          errors += validate343.errors!.length;
+        }
+        var _valid2 = _errs25 === errors;
+        valid9 = valid9 || _valid2;
+      }
+      if(!valid9){
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs23;
+        if(vErrors !== null){
+          if(_errs23){
+            budget.left += Math.max(0, vErrors.length - _errs23);
+            if(_errs23 < vErrors.length) vErrors.length = _errs23;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate85(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate85.errors;
+        }
+        else {
+          for (const e of validate85.errors!) keep(vErrors, e);
+        }
+        errors += validate85.errors!.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate390.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate398);
+const schema158 = {
   "type": "object",
   "properties": {}
 };
 
-function validate333(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate398(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3849,12 +4584,12 @@ function validate333(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate333.errors = vErrors;
+  validate398.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate334);
-const schema135 = {
+export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate399);
+const schema159 = {
   "type": "object",
   "required": [
     "blockchains"
@@ -3898,7 +4633,7 @@ const schema135 = {
   }
 };
 
-function validate334(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate399(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4026,19 +4761,19 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.id !== undefined){
-              if(!(validate30(data1.id, {
+              if(!(validate35(data1.id, {
                 instancePath: instancePath+"/blockchains/" + i0+"/id",
                 parentData: data1,
                 parentDataProperty: "id",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate30.errors;
+                  vErrors = validate35.errors;
                 }
                 else {
-                  for (const e of validate30.errors!) keep(vErrors, e);
+                  for (const e of validate35.errors!) keep(vErrors, e);
                 }
-                errors += validate30.errors!.length;
+                errors += validate35.errors!.length;
               }
             }
             if(data1.name !== undefined){
@@ -4060,35 +4795,35 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.subnetID !== undefined){
-              if(!(validate30(data1.subnetID, {
+              if(!(validate35(data1.subnetID, {
                 instancePath: instancePath+"/blockchains/" + i0+"/subnetID",
                 parentData: data1,
                 parentDataProperty: "subnetID",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate30.errors;
+                  vErrors = validate35.errors;
                 }
                 else {
-                  for (const e of validate30.errors!) keep(vErrors, e);
+                  for (const e of validate35.errors!) keep(vErrors, e);
                 }
-                errors += validate30.errors!.length;
+                errors += validate35.errors!.length;
               }
             }
             if(data1.vmID !== undefined){
-              if(!(validate30(data1.vmID, {
+              if(!(validate35(data1.vmID, {
                 instancePath: instancePath+"/blockchains/" + i0+"/vmID",
                 parentData: data1,
                 parentDataProperty: "vmID",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate30.errors;
+                  vErrors = validate35.errors;
                 }
                 else {
-                  for (const e of validate30.errors!) keep(vErrors, e);
+                  for (const e of validate35.errors!) keep(vErrors, e);
                 }
-                errors += validate30.errors!.length;
+                errors += validate35.errors!.length;
               }
             }
           }
@@ -4144,12 +4879,12 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate334.errors = vErrors;
+  validate399.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate338);
-const schema136 = {
+export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate403);
+const schema160 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -4163,7 +4898,7 @@ const schema136 = {
 };
 const func2 = ucs2length;
 
-function validate338(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4237,12 +4972,12 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate338.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate339);
-const schema137 = {
+export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate404);
+const schema161 = {
   "type": "object",
   "required": [
     "status"
@@ -4264,7 +4999,7 @@ const schema137 = {
   }
 };
 
-function validate339(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate404(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4329,7 +5064,7 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema137.properties.status.enum},
+          params: {allowedValues: schema161.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -4358,12 +5093,12 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate339.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate340);
-const schema138 = {
+export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate405);
+const schema162 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4372,24 +5107,24 @@ const schema138 = {
   }
 };
 
-function validate340(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate405(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -4409,12 +5144,12 @@ function validate340(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate405.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate342);
-const schema139 = {
+export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate407);
+const schema163 = {
   "type": "object",
   "required": [
     "supply",
@@ -4434,7 +5169,7 @@ const schema139 = {
   }
 };
 
-function validate342(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate407(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4489,35 +5224,35 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.supply !== undefined){
-      if(!(validate81(data.supply, {
+      if(!(validate89(data.supply, {
         instancePath: instancePath+"/supply",
         parentData: data,
         parentDataProperty: "supply",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -4537,12 +5272,12 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate407.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate345);
-const schema140 = {
+export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate410);
+const schema164 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4556,91 +5291,25 @@ const schema140 = {
     }
   }
 };
-const schema86 = {
-  "type": "string",
-  "format": "avax-node-id",
-  "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
-  "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
-};
-const formats8 = formats["avax-node-id"]!;
-const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern15.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/pattern",
-        keyword: "pattern",
-        params: {pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},
-        message: "must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(!(formats8.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/format",
-        keyword: "format",
-        params: {format: "avax-node-id"},
-        message: "must match format \""+"avax-node-id"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate157.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate345(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate410(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.nodeIDs !== undefined){
@@ -4648,19 +5317,19 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data1[i0], {
+          if(!(validate211(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate157.errors!) keep(vErrors, e);
+              for (const e of validate211.errors!) keep(vErrors, e);
             }
-            errors += validate157.errors!.length;
+            errors += validate211.errors!.length;
           }
         }
       }
@@ -4698,12 +5367,12 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate345.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate348);
-const schema141 = {
+export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate413);
+const schema165 = {
   "type": "object",
   "required": [
     "validators"
@@ -4719,7 +5388,7 @@ const schema141 = {
     }
   }
 };
-const schema142 = {
+const schema166 = {
   "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind "
     + "has required fields the others lack (`uptime` for the Primary Network, "
     + "`delegationFee` without `uptime` for elastic Subnets, `validationID` "
@@ -4743,7 +5412,7 @@ const schema142 = {
     }
   ]
 };
-const schema143 = {
+const schema167 = {
   "type": "object",
   "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told "
     + "apart from the other kinds by `uptime` and `connected`, which only "
@@ -4873,7 +5542,7 @@ const schema143 = {
   }
 };
 
-function validate352(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate417(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4910,11 +5579,11 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate417.errors = vErrors;
   return errors === 0;
 }
 
-const schema145 = {
+const schema169 = {
   "type": "object",
   "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in "
     + "seconds; 0 means no lock).",
@@ -4942,13 +5611,13 @@ const schema145 = {
     }
   }
 };
-const schema79 = {
+const schema99 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4985,12 +5654,12 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate358(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate423(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5061,35 +5730,35 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {
+      if(!(validate89(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {
+      if(!(validate202(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate202.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate202.errors!.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5097,19 +5766,19 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data2[i0], {
+          if(!(validate108(data2[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate108.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate108.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate108.errors!.length;
           }
         }
       }
@@ -5147,23 +5816,23 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate358.errors = vErrors;
+  validate423.errors = vErrors;
   return errors === 0;
 }
 
-const schema146 = {
+const schema170 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
     + "\"2.0000\"."
 };
-const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate367(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate432(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5196,11 +5865,11 @@ function validate367(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate367.errors = vErrors;
+  validate432.errors = vErrors;
   return errors === 0;
 }
 
-const schema147 = {
+const schema171 = {
   "type": "object",
   "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its "
     + "AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
@@ -5221,57 +5890,9 @@ const schema147 = {
     }
   }
 };
-const schema148 = {
-  "type": "string",
-  "pattern": "^0x[0-9a-fA-F]{96}$",
-  "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
-};
-const pattern22 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate371(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern22.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/pattern",
-        keyword: "pattern",
-        params: {pattern: "^0x[0-9a-fA-F]{96}$"},
-        message: "must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate371.errors = vErrors;
-  return errors === 0;
-}
-
-const pattern23 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
-
-function validate370(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate435(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5326,25 +5947,25 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate371.errors!) keep(vErrors, e);
+          for (const e of validate333.errors!) keep(vErrors, e);
         }
-        errors += validate371.errors!.length;
+        errors += validate333.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
-        if(!pattern23.test(data1)){
+        if(!pattern24.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/proofOfPossession",
             schemaPath: "#/properties/proofOfPossession/pattern",
@@ -5395,11 +6016,11 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate370.errors = vErrors;
+  validate435.errors = vErrors;
   return errors === 0;
 }
 
-const schema149 = {
+const schema172 = {
   "type": "object",
   "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node "
     + "ID.",
@@ -5444,7 +6065,7 @@ const schema149 = {
   }
 };
 
-function validate376(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate440(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5569,115 +6190,115 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate417(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate417(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate89(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate423(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate89(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -5697,12 +6318,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate376.errors = vErrors;
+  validate440.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate350(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate415(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5899,7 +6520,7 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema143.properties, key0))){
+      if(!(func5.call(schema167.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -5917,211 +6538,211 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate417(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate417(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate89(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate89(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate423(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {
+      if(!(validate423(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {
+      if(!(validate423(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate89(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {
+      if(!(validate89(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {
+      if(!(validate432(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate432.errors;
         }
         else {
-          for (const e of validate367.errors!) keep(vErrors, e);
+          for (const e of validate432.errors!) keep(vErrors, e);
         }
-        errors += validate367.errors!.length;
+        errors += validate432.errors!.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate367(data.uptime, {
+      if(!(validate432(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate432.errors;
         }
         else {
-          for (const e of validate367.errors!) keep(vErrors, e);
+          for (const e of validate432.errors!) keep(vErrors, e);
         }
-        errors += validate367.errors!.length;
+        errors += validate432.errors!.length;
       }
     }
     if(data.connected !== undefined){
@@ -6143,51 +6764,51 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.signer !== undefined){
-      if(!(validate370(data.signer, {
+      if(!(validate435(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate435.errors;
         }
         else {
-          for (const e of validate370.errors!) keep(vErrors, e);
+          for (const e of validate435.errors!) keep(vErrors, e);
         }
-        errors += validate370.errors!.length;
+        errors += validate435.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {
+      if(!(validate89(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {
+      if(!(validate89(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6195,19 +6816,19 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data17[i0], {
+          if(!(validate440(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate376.errors;
+              vErrors = validate440.errors;
             }
             else {
-              for (const e of validate376.errors!) keep(vErrors, e);
+              for (const e of validate440.errors!) keep(vErrors, e);
             }
-            errors += validate376.errors!.length;
+            errors += validate440.errors!.length;
           }
         }
       }
@@ -6245,11 +6866,11 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate350.errors = vErrors;
+  validate415.errors = vErrors;
   return errors === 0;
 }
 
-const schema150 = {
+const schema173 = {
   "type": "object",
   "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary "
     + "Network validator except `uptime`, `connected` and `signer`, which the "
@@ -6354,7 +6975,7 @@ const schema150 = {
   }
 };
 
-function validate386(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate450(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6519,7 +7140,7 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema150.properties, key0))){
+      if(!(func5.call(schema173.properties, key0))){
         const err10 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -6537,227 +7158,227 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate417(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate417(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate89(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate89(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate423(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {
+      if(!(validate423(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {
+      if(!(validate423(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate89(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {
+      if(!(validate89(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {
+      if(!(validate432(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate432.errors;
         }
         else {
-          for (const e of validate367.errors!) keep(vErrors, e);
+          for (const e of validate432.errors!) keep(vErrors, e);
         }
-        errors += validate367.errors!.length;
+        errors += validate432.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {
+      if(!(validate89(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {
+      if(!(validate89(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6765,19 +7386,19 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data14[i0], {
+          if(!(validate440(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate376.errors;
+              vErrors = validate440.errors;
             }
             else {
-              for (const e of validate376.errors!) keep(vErrors, e);
+              for (const e of validate440.errors!) keep(vErrors, e);
             }
-            errors += validate376.errors!.length;
+            errors += validate440.errors!.length;
           }
         }
       }
@@ -6815,11 +7436,11 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate386.errors = vErrors;
+  validate450.errors = vErrors;
   return errors === 0;
 }
 
-const schema151 = {
+const schema174 = {
   "type": "object",
   "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet "
     + "converted to an L1: only the staker basics.",
@@ -6864,7 +7485,7 @@ const schema151 = {
   }
 };
 
-function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate467(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6972,99 +7593,99 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate417(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate417(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate89(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate89(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
   }
@@ -7084,11 +7705,11 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate403.errors = vErrors;
+  validate467.errors = vErrors;
   return errors === 0;
 }
 
-const schema152 = {
+const schema175 = {
   "type": "object",
   "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its "
     + "validator manager. It has no `txID` and no `endTime`: it validates "
@@ -7146,7 +7767,7 @@ const schema152 = {
   }
 };
 
-function validate411(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate475(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7295,7 +7916,7 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema152.properties, key0))){
+      if(!(func5.call(schema175.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -7313,147 +7934,147 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate89(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate417(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {
+      if(!(validate35(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate371.errors!) keep(vErrors, e);
+          for (const e of validate333.errors!) keep(vErrors, e);
         }
-        errors += validate371.errors!.length;
+        errors += validate333.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {
+      if(!(validate423(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {
+      if(!(validate423(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {
+      if(!(validate89(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate89(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -7473,26 +8094,26 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate411.errors = vErrors;
+  validate475.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate349(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate414(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate415(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate350.errors;
+      vErrors = validate415.errors;
     }
     else {
-      for (const e of validate350.errors!) keep(vErrors, e);
+      for (const e of validate415.errors!) keep(vErrors, e);
     }
-    errors += validate350.errors!.length;
+    errors += validate415.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -7500,14 +8121,14 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate386(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate450(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate386.errors;
+      vErrors = validate450.errors;
     }
     else {
-      for (const e of validate386.errors!) keep(vErrors, e);
+      for (const e of validate450.errors!) keep(vErrors, e);
     }
-    errors += validate386.errors!.length;
+    errors += validate450.errors!.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -7520,14 +8141,14 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate403(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate467(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate403.errors;
+        vErrors = validate467.errors;
       }
       else {
-        for (const e of validate403.errors!) keep(vErrors, e);
+        for (const e of validate467.errors!) keep(vErrors, e);
       }
-      errors += validate403.errors!.length;
+      errors += validate467.errors!.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -7540,14 +8161,14 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate411(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate475(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate411.errors;
+          vErrors = validate475.errors;
         }
         else {
-          for (const e of validate411.errors!) keep(vErrors, e);
+          for (const e of validate475.errors!) keep(vErrors, e);
         }
-        errors += validate411.errors!.length;
+        errors += validate475.errors!.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -7591,12 +8212,12 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate349.errors = vErrors;
+  validate414.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate413(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7639,19 +8260,19 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate349(data0[i0], {
+          if(!(validate414(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate349.errors;
+              vErrors = validate414.errors;
             }
             else {
-              for (const e of validate349.errors!) keep(vErrors, e);
+              for (const e of validate414.errors!) keep(vErrors, e);
             }
-            errors += validate349.errors!.length;
+            errors += validate414.errors!.length;
           }
         }
       }
@@ -7689,17 +8310,17 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate413.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate423);
-const schema153 = {
+export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate487);
+const schema176 = {
   "type": "object",
   "properties": {}
 };
 
-function validate423(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate487(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -7718,12 +8339,12 @@ function validate423(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate423.errors = vErrors;
+  validate487.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate424);
-const schema154 = {
+export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate488);
+const schema177 = {
   "type": "object",
   "required": [
     "weights",
@@ -7770,7 +8391,7 @@ const schema154 = {
   }
 };
 
-function validate424(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate488(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7930,19 +8551,19 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate107(data0[i0], {
+          if(!(validate115(data0[i0], {
             instancePath: instancePath+"/weights/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate115.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate115.errors!.length;
           }
         }
       }
@@ -7964,83 +8585,83 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate107(data.maxCapacity, {
+      if(!(validate115(data.maxCapacity, {
         instancePath: instancePath+"/maxCapacity",
         parentData: data,
         parentDataProperty: "maxCapacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate107(data.maxPerSecond, {
+      if(!(validate115(data.maxPerSecond, {
         instancePath: instancePath+"/maxPerSecond",
         parentData: data,
         parentDataProperty: "maxPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate107(data.targetPerSecond, {
+      if(!(validate115(data.targetPerSecond, {
         instancePath: instancePath+"/targetPerSecond",
         parentData: data,
         parentDataProperty: "targetPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {
+      if(!(validate115(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {
+      if(!(validate115(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
   }
@@ -8060,17 +8681,17 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate424.errors = vErrors;
+  validate488.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate431);
-const schema155 = {
+export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate495);
+const schema178 = {
   "type": "object",
   "properties": {}
 };
 
-function validate431(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate495(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8089,12 +8710,12 @@ function validate431(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate431.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate432);
-const schema156 = {
+export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate496);
+const schema179 = {
   "type": "object",
   "required": [
     "capacity",
@@ -8122,7 +8743,7 @@ const schema156 = {
     }
   }
 };
-const schema50 = {
+const schema56 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
@@ -8130,7 +8751,7 @@ const schema50 = {
 };
 const formats4 = formats["date-time"]!;
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate97(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -8167,12 +8788,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate432(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate496(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8259,67 +8880,67 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate115(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate115(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate115(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate97.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate97.errors!.length;
       }
     }
   }
@@ -8339,17 +8960,17 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate432.errors = vErrors;
+  validate496.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate437);
-const schema157 = {
+export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate501);
+const schema180 = {
   "type": "object",
   "properties": {}
 };
 
-function validate437(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate501(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8368,12 +8989,12 @@ function validate437(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate437.errors = vErrors;
+  validate501.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate438);
-const schema158 = {
+export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate502);
+const schema181 = {
   "type": "object",
   "description": "A P-Chain height.",
   "required": [
@@ -8388,7 +9009,7 @@ const schema158 = {
   }
 };
 
-function validate438(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate502(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8427,19 +9048,19 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -8459,12 +9080,12 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate438.errors = vErrors;
+  validate502.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate440);
-const schema159 = {
+export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate504);
+const schema182 = {
   "type": "object",
   "properties": {
     "validationID": {
@@ -8476,7 +9097,7 @@ const schema159 = {
   ]
 };
 
-function validate440(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate504(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8497,19 +9118,19 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {
+      if(!(validate35(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -8529,12 +9150,12 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate440.errors = vErrors;
+  validate504.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate442);
-const schema160 = {
+export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate506);
+const schema183 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -8602,7 +9223,7 @@ const schema160 = {
   }
 };
 
-function validate442(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate506(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8783,7 +9404,7 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema160.properties, key0))){
+      if(!(func5.call(schema183.properties, key0))){
         const err11 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -8801,179 +9422,179 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate89(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate417(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate417.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate417.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate417.errors!.length;
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {
+      if(!(validate35(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate371.errors!) keep(vErrors, e);
+          for (const e of validate333.errors!) keep(vErrors, e);
         }
-        errors += validate371.errors!.length;
+        errors += validate333.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {
+      if(!(validate423(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {
+      if(!(validate423(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {
+      if(!(validate89(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate89(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -8993,17 +9614,17 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate442.errors = vErrors;
+  validate506.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate454);
-const schema161 = {
+export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate518);
+const schema184 = {
   "type": "object",
   "properties": {}
 };
 
-function validate454(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate518(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9022,13 +9643,13 @@ function validate454(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate454.errors = vErrors;
+  validate518.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate455);
+export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate519);
 
-function validate455(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate519(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9067,19 +9688,19 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -9099,12 +9720,12 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate455.errors = vErrors;
+  validate519.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate457);
-const schema163 = {
+export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate521);
+const schema186 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -9113,24 +9734,24 @@ const schema163 = {
   }
 };
 
-function validate457(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate521(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -9150,12 +9771,12 @@ function validate457(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate457.errors = vErrors;
+  validate521.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate459);
-const schema164 = {
+export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate523);
+const schema187 = {
   "type": "object",
   "required": [
     "minValidatorStake",
@@ -9175,7 +9796,7 @@ const schema164 = {
   }
 };
 
-function validate459(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate523(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9230,35 +9851,35 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate81(data.minValidatorStake, {
+      if(!(validate89(data.minValidatorStake, {
         instancePath: instancePath+"/minValidatorStake",
         parentData: data,
         parentDataProperty: "minValidatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate81(data.minDelegatorStake, {
+      if(!(validate89(data.minDelegatorStake, {
         instancePath: instancePath+"/minDelegatorStake",
         parentData: data,
         parentDataProperty: "minDelegatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -9278,12 +9899,12 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate459.errors = vErrors;
+  validate523.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate462);
-const schema165 = {
+export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate526);
+const schema188 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -9297,20 +9918,20 @@ const schema165 = {
     "txID"
   ]
 };
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -9343,12 +9964,12 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate462(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9369,35 +9990,35 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -9417,12 +10038,12 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate465);
-const schema166 = {
+export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate529);
+const schema189 = {
   "type": "object",
   "required": [
     "numFetched",
@@ -9479,7 +10100,7 @@ const schema166 = {
   }
 };
 
-function validate465(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate529(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -9532,19 +10153,19 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {
+            if(!(validate30(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate71.errors;
+                vErrors = validate30.errors;
               }
               else {
-                for (const e of validate71.errors!) keep(vErrors, e);
+                for (const e of validate30.errors!) keep(vErrors, e);
               }
-              errors += validate71.errors!.length;
+              errors += validate30.errors!.length;
             }
           }
         }
@@ -9594,19 +10215,19 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {
+            if(!(validate81(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate73.errors;
+                vErrors = validate81.errors;
               }
               else {
-                for (const e of validate73.errors!) keep(vErrors, e);
+                for (const e of validate81.errors!) keep(vErrors, e);
               }
-              errors += validate73.errors!.length;
+              errors += validate81.errors!.length;
             }
           }
         }
@@ -9732,19 +10353,19 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate89(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -9752,19 +10373,19 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {
+          if(!(validate83(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate75.errors;
+              vErrors = validate83.errors;
             }
             else {
-              for (const e of validate75.errors!) keep(vErrors, e);
+              for (const e of validate83.errors!) keep(vErrors, e);
             }
-            errors += validate75.errors!.length;
+            errors += validate83.errors!.length;
           }
         }
       }
@@ -9786,19 +10407,19 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -9818,12 +10439,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate465.errors = vErrors;
+  validate529.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate471);
-const schema167 = {
+export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate535);
+const schema190 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -9845,7 +10466,7 @@ const schema167 = {
   ]
 };
 
-function validate471(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate535(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9886,19 +10507,19 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate108(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate108.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate108.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate108.errors!.length;
           }
         }
       }
@@ -9938,19 +10559,19 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -9970,12 +10591,12 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate471.errors = vErrors;
+  validate535.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate474);
-const schema168 = {
+export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate538);
+const schema191 = {
   "type": "object",
   "required": [
     "staked",
@@ -10038,7 +10659,7 @@ const schema168 = {
   }
 };
 
-function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate538(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10091,19 +10712,19 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {
+            if(!(validate30(data1[i0], {
               instancePath: instancePath+"/stakedOutputs/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate71.errors;
+                vErrors = validate30.errors;
               }
               else {
-                for (const e of validate71.errors!) keep(vErrors, e);
+                for (const e of validate30.errors!) keep(vErrors, e);
               }
-              errors += validate71.errors!.length;
+              errors += validate30.errors!.length;
             }
           }
         }
@@ -10153,19 +10774,19 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {
+            if(!(validate81(data3[i1], {
               instancePath: instancePath+"/stakedOutputs/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate73.errors;
+                vErrors = validate81.errors;
               }
               else {
-                for (const e of validate73.errors!) keep(vErrors, e);
+                for (const e of validate81.errors!) keep(vErrors, e);
               }
-              errors += validate73.errors!.length;
+              errors += validate81.errors!.length;
             }
           }
         }
@@ -10307,35 +10928,35 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.staked !== undefined){
-      if(!(validate81(data.staked, {
+      if(!(validate89(data.staked, {
         instancePath: instancePath+"/staked",
         parentData: data,
         parentDataProperty: "staked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate265(data.stakeds, {
+      if(!(validate319(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -10343,19 +10964,19 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data7)){
         const len2 = data7.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data7[i2], {
+          if(!(validate83(data7[i2], {
             instancePath: instancePath+"/stakedOutputs/" + i2,
             parentData: data7,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate75.errors;
+              vErrors = validate83.errors;
             }
             else {
-              for (const e of validate75.errors!) keep(vErrors, e);
+              for (const e of validate83.errors!) keep(vErrors, e);
             }
-            errors += validate75.errors!.length;
+            errors += validate83.errors!.length;
           }
         }
       }
@@ -10377,19 +10998,19 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -10409,12 +11030,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate474.errors = vErrors;
+  validate538.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate481);
-const schema169 = {
+export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate545);
+const schema192 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10423,24 +11044,24 @@ const schema169 = {
   }
 };
 
-function validate481(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate545(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -10460,12 +11081,12 @@ function validate481(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate481.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate483);
-const schema170 = {
+export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate547);
+const schema193 = {
   "type": "object",
   "required": [
     "assetID"
@@ -10480,7 +11101,7 @@ const schema170 = {
   }
 };
 
-function validate483(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate547(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10519,19 +11140,19 @@ function validate483(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
+      if(!(validate35(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -10551,12 +11172,12 @@ function validate483(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate483.errors = vErrors;
+  validate547.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate485);
-const schema171 = {
+export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate549);
+const schema194 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10568,7 +11189,7 @@ const schema171 = {
   ]
 };
 
-function validate485(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate549(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10589,19 +11210,19 @@ function validate485(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -10621,12 +11242,12 @@ function validate485(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate485.errors = vErrors;
+  validate549.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate487);
-const schema172 = {
+export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate551);
+const schema195 = {
   "type": "object",
   "required": [
     "isPermissioned",
@@ -10691,7 +11312,7 @@ const schema172 = {
     }
   }
 };
-const schema173 = {
+const schema196 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -10704,21 +11325,21 @@ const schema173 = {
   ]
 };
 
-function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate71.errors;
+      vErrors = validate30.errors;
     }
     else {
-      for (const e of validate71.errors!) keep(vErrors, e);
+      for (const e of validate30.errors!) keep(vErrors, e);
     }
-    errors += validate71.errors!.length;
+    errors += validate30.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -10782,12 +11403,12 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate494.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate487(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate551(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10967,19 +11588,19 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data1[i0], {
+          if(!(validate108(data1[i0], {
             instancePath: instancePath+"/controlKeys/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate108.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate108.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate108.errors!.length;
           }
         }
       }
@@ -11001,99 +11622,99 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {
+      if(!(validate202(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate202.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate202.errors!.length;
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {
+      if(!(validate89(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.subnetTransformationTxID !== undefined){
-      if(!(validate30(data.subnetTransformationTxID, {
+      if(!(validate35(data.subnetTransformationTxID, {
         instancePath: instancePath+"/subnetTransformationTxID",
         parentData: data,
         parentDataProperty: "subnetTransformationTxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.conversionID !== undefined){
-      if(!(validate30(data.conversionID, {
+      if(!(validate35(data.conversionID, {
         instancePath: instancePath+"/conversionID",
         parentData: data,
         parentDataProperty: "conversionID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.managerChainID !== undefined){
-      if(!(validate30(data.managerChainID, {
+      if(!(validate35(data.managerChainID, {
         instancePath: instancePath+"/managerChainID",
         parentData: data,
         parentDataProperty: "managerChainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate494(data.managerAddress, {
+      if(!(validate558(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate494.errors;
+          vErrors = validate558.errors;
         }
         else {
-          for (const e of validate494.errors!) keep(vErrors, e);
+          for (const e of validate558.errors!) keep(vErrors, e);
         }
-        errors += validate494.errors!.length;
+        errors += validate558.errors!.length;
       }
     }
   }
@@ -11113,12 +11734,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate487.errors = vErrors;
+  validate551.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate497);
-const schema174 = {
+export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate561);
+const schema197 = {
   "type": "object",
   "properties": {
     "ids": {
@@ -11130,7 +11751,7 @@ const schema174 = {
   }
 };
 
-function validate497(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate561(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11139,19 +11760,19 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate35(data0[i0], {
             instancePath: instancePath+"/ids/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate35.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate35.errors!.length;
           }
         }
       }
@@ -11189,12 +11810,12 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate497.errors = vErrors;
+  validate561.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate499);
-const schema175 = {
+export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate563);
+const schema198 = {
   "type": "object",
   "required": [
     "subnets"
@@ -11241,7 +11862,7 @@ const schema175 = {
   }
 };
 
-function validate499(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate563(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11286,7 +11907,7 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/subnets",
           schemaPath: "#/properties/subnets/type",
           keyword: "type",
-          params: {type: schema175.properties.subnets.type},
+          params: {type: schema198.properties.subnets.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -11369,19 +11990,19 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.id !== undefined){
-              if(!(validate30(data1.id, {
+              if(!(validate35(data1.id, {
                 instancePath: instancePath+"/subnets/" + i0+"/id",
                 parentData: data1,
                 parentDataProperty: "id",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate30.errors;
+                  vErrors = validate35.errors;
                 }
                 else {
-                  for (const e of validate30.errors!) keep(vErrors, e);
+                  for (const e of validate35.errors!) keep(vErrors, e);
                 }
-                errors += validate30.errors!.length;
+                errors += validate35.errors!.length;
               }
             }
             if(data1.controlKeys !== undefined){
@@ -11389,19 +12010,19 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate100(data3[i1], {
+                  if(!(validate108(data3[i1], {
                     instancePath: instancePath+"/subnets/" + i0+"/controlKeys/" + i1,
                     parentData: data3,
                     parentDataProperty: i1,
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate100.errors;
+                      vErrors = validate108.errors;
                     }
                     else {
-                      for (const e of validate100.errors!) keep(vErrors, e);
+                      for (const e of validate108.errors!) keep(vErrors, e);
                     }
-                    errors += validate100.errors!.length;
+                    errors += validate108.errors!.length;
                   }
                 }
               }
@@ -11423,19 +12044,19 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate148(data1.threshold, {
+              if(!(validate202(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate148.errors;
+                  vErrors = validate202.errors;
                 }
                 else {
-                  for (const e of validate148.errors!) keep(vErrors, e);
+                  for (const e of validate202.errors!) keep(vErrors, e);
                 }
-                errors += validate148.errors!.length;
+                errors += validate202.errors!.length;
               }
             }
           }
@@ -11475,17 +12096,17 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate499.errors = vErrors;
+  validate563.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate503);
-const schema176 = {
+export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate567);
+const schema199 = {
   "type": "object",
   "properties": {}
 };
 
-function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate567(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -11504,12 +12125,12 @@ function validate503(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate503.errors = vErrors;
+  validate567.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate504);
-const schema177 = {
+export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate568);
+const schema200 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -11523,7 +12144,7 @@ const schema177 = {
   }
 };
 
-function validate504(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11562,19 +12183,19 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate97.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate97.errors!.length;
       }
     }
   }
@@ -11594,12 +12215,12 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate504.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate506);
-const schema178 = {
+export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate570);
+const schema201 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -11608,24 +12229,24 @@ const schema178 = {
   }
 };
 
-function validate506(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate570(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -11645,12 +12266,12 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate506.errors = vErrors;
+  validate570.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate508);
-const schema179 = {
+export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate572);
+const schema202 = {
   "type": "object",
   "required": [
     "stake",
@@ -11673,7 +12294,7 @@ const schema179 = {
   }
 };
 
-function validate508(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate572(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11728,35 +12349,35 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stake !== undefined){
-      if(!(validate81(data.stake, {
+      if(!(validate89(data.stake, {
         instancePath: instancePath+"/stake",
         parentData: data,
         parentDataProperty: "stake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate89(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -11776,12 +12397,12 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate508.errors = vErrors;
+  validate572.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate511);
-const schema180 = {
+export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate575);
+const schema203 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -11796,7 +12417,7 @@ const schema180 = {
   ]
 };
 
-function validate511(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11817,35 +12438,35 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate340(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate340.errors;
         }
         else {
-          for (const e of validate275.errors!) keep(vErrors, e);
+          for (const e of validate340.errors!) keep(vErrors, e);
         }
-        errors += validate275.errors!.length;
+        errors += validate340.errors!.length;
       }
     }
   }
@@ -11865,12 +12486,12 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate511.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate514);
-const schema181 = {
+export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate578);
+const schema204 = {
   "type": "object",
   "required": [
     "tx",
@@ -11944,7 +12565,7 @@ const schema181 = {
   }
 };
 
-function validate514(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate578(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -11993,14 +12614,14 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate348(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate283.errors;
+            vErrors = validate348.errors;
           }
           else {
-            for (const e of validate283.errors!) keep(vErrors, e);
+            for (const e of validate348.errors!) keep(vErrors, e);
           }
-          errors += validate283.errors!.length;
+          errors += validate348.errors!.length;
         }
       }
     }
@@ -12072,19 +12693,19 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate71(data.tx, {
+          if(!(validate30(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors!) keep(vErrors, e);
+              for (const e of validate30.errors!) keep(vErrors, e);
             }
-            errors += validate71.errors!.length;
+            errors += validate30.errors!.length;
           }
         }
       }
@@ -12112,19 +12733,19 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate73(data.tx, {
+          if(!(validate81(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors!) keep(vErrors, e);
+              for (const e of validate81.errors!) keep(vErrors, e);
             }
-            errors += validate73.errors!.length;
+            errors += validate81.errors!.length;
           }
         }
       }
@@ -12166,14 +12787,14 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors!) keep(vErrors, e);
+            for (const e of validate83.errors!) keep(vErrors, e);
           }
-          errors += validate75.errors!.length;
+          errors += validate83.errors!.length;
         }
       }
     }
@@ -12269,27 +12890,27 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate283(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate348(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate283.errors;
+            vErrors = validate348.errors;
           }
           else {
-            for (const e of validate283.errors!) keep(vErrors, e);
+            for (const e of validate348.errors!) keep(vErrors, e);
           }
-          errors += validate283.errors!.length;
+          errors += validate348.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -12325,19 +12946,19 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -12357,12 +12978,12 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate514.errors = vErrors;
+  validate578.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate522);
-const schema182 = {
+export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate586);
+const schema205 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -12374,7 +12995,7 @@ const schema182 = {
   ]
 };
 
-function validate522(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate586(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12395,19 +13016,19 @@ function validate522(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -12427,12 +13048,12 @@ function validate522(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate522.errors = vErrors;
+  validate586.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate524);
-const schema183 = {
+export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate588);
+const schema206 = {
   "type": "object",
   "required": [
     "status"
@@ -12481,7 +13102,7 @@ const schema183 = {
   }
 };
 
-function validate524(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate588(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12677,7 +13298,7 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema183.properties.status.enum},
+          params: {allowedValues: schema206.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -12743,12 +13364,12 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate524.errors = vErrors;
+  validate588.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate525);
-const schema184 = {
+export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate589);
+const schema207 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -12776,7 +13397,7 @@ const schema184 = {
     "addresses"
   ]
 };
-const schema185 = {
+const schema208 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -12789,20 +13410,20 @@ const schema185 = {
     }
   ]
 };
-const schema186 = {
+const schema209 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
-const formats10 = formats["avax-short-id"]!;
-const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats20 = formats["avax-short-id"]!;
+const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate592(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern24.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -12818,7 +13439,7 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats10.validate(data))){
+    if(!(formats20.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -12851,38 +13472,38 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate592.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate100.errors;
+      vErrors = validate108.errors;
     }
     else {
-      for (const e of validate100.errors!) keep(vErrors, e);
+      for (const e of validate108.errors!) keep(vErrors, e);
     }
-    errors += validate100.errors!.length;
+    errors += validate108.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate592(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate528.errors;
+        vErrors = validate592.errors;
       }
       else {
-        for (const e of validate528.errors!) keep(vErrors, e);
+        for (const e of validate592.errors!) keep(vErrors, e);
       }
-      errors += validate528.errors!.length;
+      errors += validate592.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -12916,11 +13537,11 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate526.errors = vErrors;
+  validate590.errors = vErrors;
   return errors === 0;
 }
 
-const schema34 = {
+const schema41 = {
   "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
     + "which the string pattern spells out digit by digit), fail to decode.",
@@ -12938,18 +13559,18 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate61(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate70(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern2.test(data)){
+    if(!pattern3.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -13074,11 +13695,11 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate61.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const schema187 = {
+const schema210 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -13099,7 +13720,7 @@ const schema187 = {
   }
 };
 
-function validate532(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13154,35 +13775,35 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate108(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate108.errors;
         }
         else {
-          for (const e of validate100.errors!) keep(vErrors, e);
+          for (const e of validate108.errors!) keep(vErrors, e);
         }
-        errors += validate100.errors!.length;
+        errors += validate108.errors!.length;
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate30(data.utxo, {
+      if(!(validate35(data.utxo, {
         instancePath: instancePath+"/utxo",
         parentData: data,
         parentDataProperty: "utxo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -13202,12 +13823,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate532.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13264,19 +13885,19 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {
+          if(!(validate590(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate526.errors;
+              vErrors = validate590.errors;
             }
             else {
-              for (const e of validate526.errors!) keep(vErrors, e);
+              for (const e of validate590.errors!) keep(vErrors, e);
             }
-            errors += validate526.errors!.length;
+            errors += validate590.errors!.length;
           }
         }
       }
@@ -13298,35 +13919,35 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.limit !== undefined){
-      if(!(validate61(data.limit, {
+      if(!(validate70(data.limit, {
         instancePath: instancePath+"/limit",
         parentData: data,
         parentDataProperty: "limit",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate61.errors;
+          vErrors = validate70.errors;
         }
         else {
-          for (const e of validate61.errors!) keep(vErrors, e);
+          for (const e of validate70.errors!) keep(vErrors, e);
         }
-        errors += validate61.errors!.length;
+        errors += validate70.errors!.length;
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {
+      if(!(validate596(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate596.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate596.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate596.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13348,19 +13969,19 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -13380,12 +14001,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate537);
-const schema188 = {
+export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate601);
+const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -13448,7 +14069,7 @@ const schema188 = {
   }
 };
 
-function validate537(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate601(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13501,19 +14122,19 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {
+            if(!(validate30(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate71.errors;
+                vErrors = validate30.errors;
               }
               else {
-                for (const e of validate71.errors!) keep(vErrors, e);
+                for (const e of validate30.errors!) keep(vErrors, e);
               }
-              errors += validate71.errors!.length;
+              errors += validate30.errors!.length;
             }
           }
         }
@@ -13563,19 +14184,19 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {
+            if(!(validate81(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate73.errors;
+                vErrors = validate81.errors;
               }
               else {
-                for (const e of validate73.errors!) keep(vErrors, e);
+                for (const e of validate81.errors!) keep(vErrors, e);
               }
-              errors += validate73.errors!.length;
+              errors += validate81.errors!.length;
             }
           }
         }
@@ -13717,19 +14338,19 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate89(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -13737,19 +14358,19 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {
+          if(!(validate83(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate75.errors;
+              vErrors = validate83.errors;
             }
             else {
-              for (const e of validate75.errors!) keep(vErrors, e);
+              for (const e of validate83.errors!) keep(vErrors, e);
             }
-            errors += validate75.errors!.length;
+            errors += validate83.errors!.length;
           }
         }
       }
@@ -13771,35 +14392,35 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {
+      if(!(validate596(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate596.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate596.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate596.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -13819,27 +14440,16 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate601.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate544);
-const schema189 = {
+export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate608);
+const schema212 = {
   "type": "object",
   "properties": {
     "height": {
-      "title": "PlatformValidatorSetHeight",
-      "anyOf": [
-        {
-          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
-        },
-        {
-          "const": "proposed",
-          "x-node-versions": {
-            "since": "v1.11.13"
-          }
-        }
-      ]
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformValidatorSetHeight"
     },
     "subnetID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
@@ -13850,7 +14460,7 @@ const schema189 = {
   ]
 };
 
-function validate544(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate608(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13871,96 +14481,40 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      let data0 = data.height;
-      const _errs2 = errors;
-      let valid1 = false;
-      const _errs3 = errors;
-      if(!(validate65(data0, {
+      if(!(validate328(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate328.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate328.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid1 = valid1 || _valid0;
-      if(!valid1){
-        const _errs4 = errors;
-        if("proposed" !== data0){
-          const err1 = --budget.left < 0 ? TOO_MANY : {
-            instancePath: instancePath+"/height",
-            schemaPath: "#/properties/height/anyOf/1/const",
-            keyword: "const",
-            params: {allowedValue: "proposed"},
-            message: "must be equal to constant"
-          };
-          if(vErrors === null){
-            vErrors = [err1];
-          }
-          else {
-            keep(vErrors, err1);
-          }
-          errors++;
-        }
-        var _valid0 = _errs4 === errors;
-        valid1 = valid1 || _valid0;
-      }
-      if(!valid1){
-        const err2 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/height",
-          schemaPath: "#/properties/height/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf"
-        };
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-      else {
-        errors = _errs2;
-        if(vErrors !== null){
-          if(_errs2){
-            budget.left += Math.max(0, vErrors.length - _errs2);
-            if(_errs2 < vErrors.length) vErrors.length = _errs2;
-          }
-          else {
-            budget.left += vErrors.length;
-            vErrors = null;
-          }
-        }
+        errors += validate328.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -13968,19 +14522,19 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err3];
+      vErrors = [err1];
     }
     else {
-      keep(vErrors, err3);
+      keep(vErrors, err1);
     }
     errors++;
   }
-  validate544.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate547);
-const schema190 = {
+export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate611);
+const schema213 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
     + "at the height. `{}` when the set is empty.",
@@ -14017,20 +14571,20 @@ const schema190 = {
   }
 };
 
-function validate547(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate611(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate157(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate211(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate211.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14109,19 +14663,19 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate371(data1, {
+          if(!(validate333(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate371.errors;
+              vErrors = validate333.errors;
             }
             else {
-              for (const e of validate371.errors!) keep(vErrors, e);
+              for (const e of validate333.errors!) keep(vErrors, e);
             }
-            errors += validate371.errors!.length;
+            errors += validate333.errors!.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -14187,19 +14741,19 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate81(data0.weight, {
+          if(!(validate89(data0.weight, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",
             parentData: data0,
             parentDataProperty: "weight",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate89.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate89.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate89.errors!.length;
           }
         }
       }
@@ -14237,17 +14791,17 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate547.errors = vErrors;
+  validate611.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate551);
-const schema191 = {
+export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate615);
+const schema214 = {
   "type": "object",
   "properties": {}
 };
 
-function validate551(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14266,12 +14820,12 @@ function validate551(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate551.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate552);
-const schema192 = {
+export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate616);
+const schema215 = {
   "type": "object",
   "required": [
     "capacity",
@@ -14302,7 +14856,7 @@ const schema192 = {
   }
 };
 
-function validate552(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate616(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14392,67 +14946,67 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate115(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.target !== undefined){
-      if(!(validate107(data.target, {
+      if(!(validate115(data.target, {
         instancePath: instancePath+"/target",
         parentData: data,
         parentDataProperty: "target",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {
+      if(!(validate115(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {
+      if(!(validate115(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
   }
@@ -14472,17 +15026,17 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate552.errors = vErrors;
+  validate616.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate557);
-const schema193 = {
+export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate621);
+const schema216 = {
   "type": "object",
   "properties": {}
 };
 
-function validate557(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate621(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14501,12 +15055,12 @@ function validate557(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate557.errors = vErrors;
+  validate621.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate558);
-const schema194 = {
+export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate622);
+const schema217 = {
   "type": "object",
   "required": [
     "excess",
@@ -14530,7 +15084,7 @@ const schema194 = {
   }
 };
 
-function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate622(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14601,51 +15155,51 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate115(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate115(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate97(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate97.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate97.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate97.errors!.length;
       }
     }
   }
@@ -14665,12 +15219,12 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate558.errors = vErrors;
+  validate622.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate562);
-const schema195 = {
+export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate626);
+const schema218 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -14685,7 +15239,7 @@ const schema195 = {
   ]
 };
 
-function validate562(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate626(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14706,30 +15260,30 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -14749,12 +15303,12 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate562.errors = vErrors;
+  validate626.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate565);
-const schema196 = {
+export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate629);
+const schema219 = {
   "type": "object",
   "required": [
     "txID"
@@ -14768,7 +15322,7 @@ const schema196 = {
   }
 };
 
-function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate629(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14807,19 +15361,19 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -14839,12 +15393,12 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate565.errors = vErrors;
+  validate629.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate567);
-const schema197 = {
+export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate631);
+const schema220 = {
   "type": "object",
   "properties": {
     "size": {
@@ -14858,7 +15412,7 @@ const schema197 = {
     "size"
   ]
 };
-const schema198 = {
+const schema221 = {
   "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
@@ -14873,17 +15427,17 @@ const schema198 = {
     }
   ]
 };
-const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate632(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern25.test(data)){
+    if(!pattern26.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -15004,12 +15558,12 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate568.errors = vErrors;
+  validate632.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate567(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate631(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15030,35 +15584,35 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate568(data.size, {
+      if(!(validate632(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate568.errors;
+          vErrors = validate632.errors;
         }
         else {
-          for (const e of validate568.errors!) keep(vErrors, e);
+          for (const e of validate632.errors!) keep(vErrors, e);
         }
-        errors += validate568.errors!.length;
+        errors += validate632.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -15078,12 +15632,12 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate567.errors = vErrors;
+  validate631.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate571);
-const schema199 = {
+export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate635);
+const schema222 = {
   "type": "object",
   "required": [
     "validators"
@@ -15101,7 +15655,7 @@ const schema199 = {
   }
 };
 
-function validate571(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate635(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15144,19 +15698,19 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate211(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate157.errors!) keep(vErrors, e);
+              for (const e of validate211.errors!) keep(vErrors, e);
             }
-            errors += validate157.errors!.length;
+            errors += validate211.errors!.length;
           }
         }
       }
@@ -15194,12 +15748,12 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate571.errors = vErrors;
+  validate635.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate573);
-const schema200 = {
+export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate637);
+const schema223 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -15211,7 +15765,7 @@ const schema200 = {
   ]
 };
 
-function validate573(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate637(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15232,19 +15786,19 @@ function validate573(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {
+      if(!(validate35(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -15264,12 +15818,12 @@ function validate573(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate573.errors = vErrors;
+  validate637.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate575);
-const schema201 = {
+export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate639);
+const schema224 = {
   "type": "object",
   "required": [
     "subnetID"
@@ -15284,7 +15838,7 @@ const schema201 = {
   }
 };
 
-function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate639(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15323,19 +15877,19 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -15355,12 +15909,12 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate575.errors = vErrors;
+  validate639.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate577);
-const schema202 = {
+export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate641);
+const schema225 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -15372,7 +15926,7 @@ const schema202 = {
   ]
 };
 
-function validate577(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate641(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15393,19 +15947,19 @@ function validate577(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {
+      if(!(validate35(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -15425,12 +15979,12 @@ function validate577(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate577.errors = vErrors;
+  validate641.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate579);
-const schema203 = {
+export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate643);
+const schema226 = {
   "type": "object",
   "required": [
     "blockchainIDs"
@@ -15447,7 +16001,7 @@ const schema203 = {
   }
 };
 
-function validate579(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate643(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15490,19 +16044,19 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate35(data0[i0], {
             instancePath: instancePath+"/blockchainIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate35.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate35.errors!.length;
           }
         }
       }
@@ -15540,111 +16094,114 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate579.errors = vErrors;
+  validate643.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate100 { let errors: ValidationError[] | null; }
-declare namespace validate257 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate265 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate105 { let errors: ValidationError[] | null; }
-declare namespace validate260 { let errors: ValidationError[] | null; }
-declare namespace validate275 { let errors: ValidationError[] | null; }
-declare namespace validate273 { let errors: ValidationError[] | null; }
-declare namespace validate287 { let errors: ValidationError[] | null; }
-declare namespace validate291 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate303 { let errors: ValidationError[] | null; }
-declare namespace validate284 { let errors: ValidationError[] | null; }
-declare namespace validate309 { let errors: ValidationError[] | null; }
-declare namespace validate283 { let errors: ValidationError[] | null; }
-declare namespace validate278 { let errors: ValidationError[] | null; }
-declare namespace validate73 { let errors: ValidationError[] | null; }
-declare namespace validate75 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate277 { let errors: ValidationError[] | null; }
-declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate322 { let errors: ValidationError[] | null; }
-declare namespace validate325 { let errors: ValidationError[] | null; }
-declare namespace validate333 { let errors: ValidationError[] | null; }
-declare namespace validate334 { let errors: ValidationError[] | null; }
-declare namespace validate338 { let errors: ValidationError[] | null; }
-declare namespace validate339 { let errors: ValidationError[] | null; }
-declare namespace validate340 { let errors: ValidationError[] | null; }
-declare namespace validate342 { let errors: ValidationError[] | null; }
-declare namespace validate157 { let errors: ValidationError[] | null; }
-declare namespace validate345 { let errors: ValidationError[] | null; }
-declare namespace validate352 { let errors: ValidationError[] | null; }
-declare namespace validate148 { let errors: ValidationError[] | null; }
-declare namespace validate358 { let errors: ValidationError[] | null; }
-declare namespace validate367 { let errors: ValidationError[] | null; }
-declare namespace validate371 { let errors: ValidationError[] | null; }
-declare namespace validate370 { let errors: ValidationError[] | null; }
-declare namespace validate376 { let errors: ValidationError[] | null; }
-declare namespace validate350 { let errors: ValidationError[] | null; }
-declare namespace validate386 { let errors: ValidationError[] | null; }
-declare namespace validate403 { let errors: ValidationError[] | null; }
-declare namespace validate411 { let errors: ValidationError[] | null; }
-declare namespace validate349 { let errors: ValidationError[] | null; }
-declare namespace validate348 { let errors: ValidationError[] | null; }
-declare namespace validate423 { let errors: ValidationError[] | null; }
-declare namespace validate424 { let errors: ValidationError[] | null; }
-declare namespace validate431 { let errors: ValidationError[] | null; }
+declare namespace validate108 { let errors: ValidationError[] | null; }
+declare namespace validate311 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate35 { let errors: ValidationError[] | null; }
+declare namespace validate319 { let errors: ValidationError[] | null; }
+declare namespace validate115 { let errors: ValidationError[] | null; }
+declare namespace validate113 { let errors: ValidationError[] | null; }
+declare namespace validate314 { let errors: ValidationError[] | null; }
+declare namespace validate74 { let errors: ValidationError[] | null; }
+declare namespace validate328 { let errors: ValidationError[] | null; }
+declare namespace validate327 { let errors: ValidationError[] | null; }
+declare namespace validate333 { let errors: ValidationError[] | null; }
+declare namespace validate211 { let errors: ValidationError[] | null; }
+declare namespace validate331 { let errors: ValidationError[] | null; }
+declare namespace validate340 { let errors: ValidationError[] | null; }
+declare namespace validate338 { let errors: ValidationError[] | null; }
+declare namespace validate352 { let errors: ValidationError[] | null; }
+declare namespace validate356 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate368 { let errors: ValidationError[] | null; }
+declare namespace validate349 { let errors: ValidationError[] | null; }
+declare namespace validate374 { let errors: ValidationError[] | null; }
+declare namespace validate348 { let errors: ValidationError[] | null; }
+declare namespace validate343 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate83 { let errors: ValidationError[] | null; }
+declare namespace validate85 { let errors: ValidationError[] | null; }
+declare namespace validate342 { let errors: ValidationError[] | null; }
+declare namespace validate387 { let errors: ValidationError[] | null; }
+declare namespace validate390 { let errors: ValidationError[] | null; }
+declare namespace validate398 { let errors: ValidationError[] | null; }
+declare namespace validate399 { let errors: ValidationError[] | null; }
+declare namespace validate403 { let errors: ValidationError[] | null; }
+declare namespace validate404 { let errors: ValidationError[] | null; }
+declare namespace validate405 { let errors: ValidationError[] | null; }
+declare namespace validate407 { let errors: ValidationError[] | null; }
+declare namespace validate410 { let errors: ValidationError[] | null; }
+declare namespace validate417 { let errors: ValidationError[] | null; }
+declare namespace validate202 { let errors: ValidationError[] | null; }
+declare namespace validate423 { let errors: ValidationError[] | null; }
 declare namespace validate432 { let errors: ValidationError[] | null; }
-declare namespace validate437 { let errors: ValidationError[] | null; }
-declare namespace validate438 { let errors: ValidationError[] | null; }
+declare namespace validate435 { let errors: ValidationError[] | null; }
 declare namespace validate440 { let errors: ValidationError[] | null; }
-declare namespace validate442 { let errors: ValidationError[] | null; }
-declare namespace validate454 { let errors: ValidationError[] | null; }
-declare namespace validate455 { let errors: ValidationError[] | null; }
-declare namespace validate457 { let errors: ValidationError[] | null; }
-declare namespace validate459 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate462 { let errors: ValidationError[] | null; }
-declare namespace validate465 { let errors: ValidationError[] | null; }
-declare namespace validate471 { let errors: ValidationError[] | null; }
-declare namespace validate474 { let errors: ValidationError[] | null; }
-declare namespace validate481 { let errors: ValidationError[] | null; }
-declare namespace validate483 { let errors: ValidationError[] | null; }
-declare namespace validate485 { let errors: ValidationError[] | null; }
-declare namespace validate494 { let errors: ValidationError[] | null; }
+declare namespace validate415 { let errors: ValidationError[] | null; }
+declare namespace validate450 { let errors: ValidationError[] | null; }
+declare namespace validate467 { let errors: ValidationError[] | null; }
+declare namespace validate475 { let errors: ValidationError[] | null; }
+declare namespace validate414 { let errors: ValidationError[] | null; }
+declare namespace validate413 { let errors: ValidationError[] | null; }
 declare namespace validate487 { let errors: ValidationError[] | null; }
-declare namespace validate497 { let errors: ValidationError[] | null; }
-declare namespace validate499 { let errors: ValidationError[] | null; }
-declare namespace validate503 { let errors: ValidationError[] | null; }
+declare namespace validate488 { let errors: ValidationError[] | null; }
+declare namespace validate495 { let errors: ValidationError[] | null; }
+declare namespace validate97 { let errors: ValidationError[] | null; }
+declare namespace validate496 { let errors: ValidationError[] | null; }
+declare namespace validate501 { let errors: ValidationError[] | null; }
+declare namespace validate502 { let errors: ValidationError[] | null; }
 declare namespace validate504 { let errors: ValidationError[] | null; }
 declare namespace validate506 { let errors: ValidationError[] | null; }
-declare namespace validate508 { let errors: ValidationError[] | null; }
-declare namespace validate511 { let errors: ValidationError[] | null; }
-declare namespace validate514 { let errors: ValidationError[] | null; }
-declare namespace validate522 { let errors: ValidationError[] | null; }
-declare namespace validate524 { let errors: ValidationError[] | null; }
-declare namespace validate528 { let errors: ValidationError[] | null; }
+declare namespace validate518 { let errors: ValidationError[] | null; }
+declare namespace validate519 { let errors: ValidationError[] | null; }
+declare namespace validate521 { let errors: ValidationError[] | null; }
+declare namespace validate523 { let errors: ValidationError[] | null; }
+declare namespace validate77 { let errors: ValidationError[] | null; }
 declare namespace validate526 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate532 { let errors: ValidationError[] | null; }
-declare namespace validate525 { let errors: ValidationError[] | null; }
-declare namespace validate537 { let errors: ValidationError[] | null; }
-declare namespace validate544 { let errors: ValidationError[] | null; }
+declare namespace validate529 { let errors: ValidationError[] | null; }
+declare namespace validate535 { let errors: ValidationError[] | null; }
+declare namespace validate538 { let errors: ValidationError[] | null; }
+declare namespace validate545 { let errors: ValidationError[] | null; }
 declare namespace validate547 { let errors: ValidationError[] | null; }
-declare namespace validate551 { let errors: ValidationError[] | null; }
-declare namespace validate552 { let errors: ValidationError[] | null; }
-declare namespace validate557 { let errors: ValidationError[] | null; }
+declare namespace validate549 { let errors: ValidationError[] | null; }
 declare namespace validate558 { let errors: ValidationError[] | null; }
-declare namespace validate562 { let errors: ValidationError[] | null; }
-declare namespace validate565 { let errors: ValidationError[] | null; }
-declare namespace validate568 { let errors: ValidationError[] | null; }
+declare namespace validate551 { let errors: ValidationError[] | null; }
+declare namespace validate561 { let errors: ValidationError[] | null; }
+declare namespace validate563 { let errors: ValidationError[] | null; }
 declare namespace validate567 { let errors: ValidationError[] | null; }
-declare namespace validate571 { let errors: ValidationError[] | null; }
-declare namespace validate573 { let errors: ValidationError[] | null; }
+declare namespace validate568 { let errors: ValidationError[] | null; }
+declare namespace validate570 { let errors: ValidationError[] | null; }
+declare namespace validate572 { let errors: ValidationError[] | null; }
 declare namespace validate575 { let errors: ValidationError[] | null; }
-declare namespace validate577 { let errors: ValidationError[] | null; }
-declare namespace validate579 { let errors: ValidationError[] | null; }
+declare namespace validate578 { let errors: ValidationError[] | null; }
+declare namespace validate586 { let errors: ValidationError[] | null; }
+declare namespace validate588 { let errors: ValidationError[] | null; }
+declare namespace validate592 { let errors: ValidationError[] | null; }
+declare namespace validate590 { let errors: ValidationError[] | null; }
+declare namespace validate70 { let errors: ValidationError[] | null; }
+declare namespace validate596 { let errors: ValidationError[] | null; }
+declare namespace validate589 { let errors: ValidationError[] | null; }
+declare namespace validate601 { let errors: ValidationError[] | null; }
+declare namespace validate608 { let errors: ValidationError[] | null; }
+declare namespace validate611 { let errors: ValidationError[] | null; }
+declare namespace validate615 { let errors: ValidationError[] | null; }
+declare namespace validate616 { let errors: ValidationError[] | null; }
+declare namespace validate621 { let errors: ValidationError[] | null; }
+declare namespace validate622 { let errors: ValidationError[] | null; }
+declare namespace validate626 { let errors: ValidationError[] | null; }
+declare namespace validate629 { let errors: ValidationError[] | null; }
+declare namespace validate632 { let errors: ValidationError[] | null; }
+declare namespace validate631 { let errors: ValidationError[] | null; }
+declare namespace validate635 { let errors: ValidationError[] | null; }
+declare namespace validate637 { let errors: ValidationError[] | null; }
+declare namespace validate639 { let errors: ValidationError[] | null; }
+declare namespace validate641 { let errors: ValidationError[] | null; }
+declare namespace validate643 { let errors: ValidationError[] | null; }
 const balanceKey = writeString("balance") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
@@ -15755,6 +16312,117 @@ function platformGetBalanceResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
+const validatorSetsKey = writeString("validatorSets") + ':';
+const validatorsKey = writeString("validators") + ':';
+const publicKeyKey = writeString("publicKey") + ':';
+function platformBLSPublicKeyJson(v: any): string | undefined { return stringJson(v); }
+const weightKey = writeString("weight") + ':';
+const nodeIDsKey = writeString("nodeIDs") + ':';
+function nodeIDJson(v: any): string | undefined { return stringJson(v); }
+function nodeIDListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : nodeIDJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+function platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "publicKey": key = publicKeyKey; s = platformBLSPublicKeyJson(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
+      case "nodeIDs": key = nodeIDsKey; s = nodeIDListJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const totalWeightKey = writeString("totalWeight") + ':';
+function platformGetAllValidatorsAtResultValidatorSetsValueJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "validators": key = validatorsKey; s = platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(x); break;
+      case "totalWeight": key = totalWeightKey; s = uint64Json(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultValidatorSetsJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = platformGetAllValidatorsAtResultValidatorSetsValueJson(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "validatorSets": key = validatorSetsKey; s = platformGetAllValidatorsAtResultValidatorSetsJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 const blockchainsKey = writeString("blockchains") + ':';
 const idKey = writeString("id") + ':';
 const nameKey = writeString("name") + ':';
@@ -15854,7 +16522,6 @@ function platformGetCurrentSupplyResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
-const validatorsKey = writeString("validators") + ':';
 function platformCurrentValidatorJson(v: any): string | undefined { return writeScalar(v); }
 function platformCurrentValidatorListJson(v: any): string | undefined {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
@@ -15975,13 +16642,9 @@ function platformHeightFieldsJson(v: any): string | undefined {
 }
 function platformHeightJson(v: any): string | undefined { return platformHeightFieldsJson(v); }
 const nodeIDKey = writeString("nodeID") + ':';
-function nodeIDJson(v: any): string | undefined { return stringJson(v); }
-const weightKey = writeString("weight") + ':';
 const startTimeKey = writeString("startTime") + ':';
 function unixTimeJson(v: any): string | undefined { return uint64Json(v); }
 const validationIDKey = writeString("validationID") + ':';
-const publicKeyKey = writeString("publicKey") + ':';
-function platformBLSPublicKeyJson(v: any): string | undefined { return stringJson(v); }
 const remainingBalanceOwnerKey = writeString("remainingBalanceOwner") + ':';
 const locktimeKey = writeString("locktime") + ':';
 const thresholdKey = writeString("threshold") + ':';
@@ -16333,17 +16996,6 @@ function platformIssueTxResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
-function nodeIDListJson(v: any): string | undefined {
-  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
-  let out = '[';
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    const s = x === undefined ? 'null' : nodeIDJson(x);
-    if (s === undefined) return undefined;
-    out += i === 0 ? s : ',' + s;
-  }
-  return out + ']';
-}
 function platformSampleValidatorsResultJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
@@ -16414,6 +17066,7 @@ function platformValidatesResultJson(v: any): string | undefined {
   return out + '}';
 }
 export const writePlatformGetBalanceResult = platformGetBalanceResultJson;
+export const writePlatformGetAllValidatorsAtResult = platformGetAllValidatorsAtResultJson;
 export const writePlatformGetBlockResult = writeScalar;
 export const writePlatformGetBlockByHeightResult = writeScalar;
 export const writePlatformGetBlockchainsResult = platformGetBlockchainsResultJson;

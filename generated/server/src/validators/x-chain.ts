@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate581);
-const schema204 = {
+export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate653);
+const schema231 = {
   "type": "object",
   "properties": {
     "address": {
@@ -27,7 +27,7 @@ const schema204 = {
     "assetID"
   ]
 };
-const schema185 = {
+const schema208 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -40,7 +40,7 @@ const schema185 = {
     }
   ]
 };
-const schema56 = {
+const schema62 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
@@ -50,7 +50,7 @@ const schema56 = {
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -103,24 +103,24 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
-const schema186 = {
+const schema209 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
-const formats10 = formats["avax-short-id"]!;
-const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats20 = formats["avax-short-id"]!;
+const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate592(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern24.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -136,7 +136,7 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats10.validate(data))){
+    if(!(formats20.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -169,38 +169,38 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate592.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate100.errors;
+      vErrors = validate108.errors;
     }
     else {
-      for (const e of validate100.errors!) keep(vErrors, e);
+      for (const e of validate108.errors!) keep(vErrors, e);
     }
-    errors += validate100.errors!.length;
+    errors += validate108.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate592(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate528.errors;
+        vErrors = validate592.errors;
       }
       else {
-        for (const e of validate528.errors!) keep(vErrors, e);
+        for (const e of validate592.errors!) keep(vErrors, e);
       }
-      errors += validate528.errors!.length;
+      errors += validate592.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -234,11 +234,11 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate526.errors = vErrors;
+  validate590.errors = vErrors;
   return errors === 0;
 }
 
-const schema205 = {
+const schema232 = {
   "type": "string",
   "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, "
     + "such as `AVAX` for the X-Chain's native asset. The node first looks the "
@@ -246,7 +246,7 @@ const schema205 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate583(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate655(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -265,11 +265,11 @@ function validate583(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate583.errors = vErrors;
+  validate655.errors = vErrors;
   return errors === 0;
 }
 
-const schema36 = {
+const schema43 = {
   "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
     + "or a bare JSON number; negative, fractional and exponent forms, and "
     + "anything above 18446744073709551615 (2^64-1, which the string pattern "
@@ -292,7 +292,7 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
   + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
   + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
   + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
@@ -300,14 +300,14 @@ const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate65(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern4.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -440,12 +440,12 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate65.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate581(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate653(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -482,67 +482,67 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {
+      if(!(validate590(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate526.errors;
+          vErrors = validate590.errors;
         }
         else {
-          for (const e of validate526.errors!) keep(vErrors, e);
+          for (const e of validate590.errors!) keep(vErrors, e);
         }
-        errors += validate526.errors!.length;
+        errors += validate590.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {
+      if(!(validate655(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate583.errors;
+          vErrors = validate655.errors;
         }
         else {
-          for (const e of validate583.errors!) keep(vErrors, e);
+          for (const e of validate655.errors!) keep(vErrors, e);
         }
-        errors += validate583.errors!.length;
+        errors += validate655.errors!.length;
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate65(data.cursor, {
+      if(!(validate74(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
     if(data.pageSize !== undefined){
-      if(!(validate65(data.pageSize, {
+      if(!(validate74(data.pageSize, {
         instancePath: instancePath+"/pageSize",
         parentData: data,
         parentDataProperty: "pageSize",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
   }
@@ -562,12 +562,12 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate581.errors = vErrors;
+  validate653.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate587);
-const schema206 = {
+export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate659);
+const schema233 = {
   "type": "object",
   "required": [
     "txIDs",
@@ -592,7 +592,7 @@ const schema206 = {
     }
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -600,13 +600,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -655,11 +655,11 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
-const schema45 = {
+const schema51 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
@@ -667,7 +667,7 @@ const schema45 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -704,12 +704,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate587(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate659(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -770,7 +770,7 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/txIDs",
           schemaPath: "#/properties/txIDs/type",
           keyword: "type",
-          params: {type: schema206.properties.txIDs.type},
+          params: {type: schema233.properties.txIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -784,37 +784,37 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate35(data0[i0], {
             instancePath: instancePath+"/txIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate35.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate35.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate35.errors!.length;
           }
         }
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate81(data.cursor, {
+      if(!(validate89(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -834,12 +834,12 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate587.errors = vErrors;
+  validate659.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate590);
-const schema207 = {
+export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate662);
+const schema234 = {
   "type": "object",
   "properties": {
     "address": {
@@ -854,7 +854,7 @@ const schema207 = {
   ]
 };
 
-function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate662(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -875,19 +875,19 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {
+      if(!(validate590(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate526.errors;
+          vErrors = validate590.errors;
         }
         else {
-          for (const e of validate526.errors!) keep(vErrors, e);
+          for (const e of validate590.errors!) keep(vErrors, e);
         }
-        errors += validate526.errors!.length;
+        errors += validate590.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -925,12 +925,12 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate590.errors = vErrors;
+  validate662.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate592);
-const schema208 = {
+export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate664);
+const schema235 = {
   "type": "object",
   "required": [
     "balances"
@@ -963,7 +963,7 @@ const schema208 = {
   }
 };
 
-function validate592(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate664(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1077,19 +1077,19 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate81(data1.balance, {
+              if(!(validate89(data1.balance, {
                 instancePath: instancePath+"/balances/" + i0+"/balance",
                 parentData: data1,
                 parentDataProperty: "balance",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate89.errors;
                 }
                 else {
-                  for (const e of validate81.errors!) keep(vErrors, e);
+                  for (const e of validate89.errors!) keep(vErrors, e);
                 }
-                errors += validate81.errors!.length;
+                errors += validate89.errors!.length;
               }
             }
           }
@@ -1145,12 +1145,12 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate592.errors = vErrors;
+  validate664.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate594);
-const schema209 = {
+export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate666);
+const schema236 = {
   "type": "object",
   "properties": {
     "assetID": {
@@ -1162,7 +1162,7 @@ const schema209 = {
   ]
 };
 
-function validate594(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate666(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1183,19 +1183,19 @@ function validate594(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {
+      if(!(validate655(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate583.errors;
+          vErrors = validate655.errors;
         }
         else {
-          for (const e of validate583.errors!) keep(vErrors, e);
+          for (const e of validate655.errors!) keep(vErrors, e);
         }
-        errors += validate583.errors!.length;
+        errors += validate655.errors!.length;
       }
     }
   }
@@ -1215,12 +1215,12 @@ function validate594(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate594.errors = vErrors;
+  validate666.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate596);
-const schema210 = {
+export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate668);
+const schema237 = {
   "type": "object",
   "required": [
     "assetID",
@@ -1248,18 +1248,18 @@ const schema210 = {
     }
   }
 };
-const schema211 = {
+const schema238 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]{0,2})$",
   "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
 };
-const pattern26 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate598(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate670(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern27.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1292,12 +1292,12 @@ function validate598(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate598.errors = vErrors;
+  validate670.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate668(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1384,19 +1384,19 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
+      if(!(validate35(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.name !== undefined){
@@ -1436,19 +1436,19 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate598(data.denomination, {
+      if(!(validate670(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate598.errors;
+          vErrors = validate670.errors;
         }
         else {
-          for (const e of validate598.errors!) keep(vErrors, e);
+          for (const e of validate670.errors!) keep(vErrors, e);
         }
-        errors += validate598.errors!.length;
+        errors += validate670.errors!.length;
       }
     }
   }
@@ -1468,12 +1468,12 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate668.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate600);
-const schema212 = {
+export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate672);
+const schema239 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1492,7 +1492,7 @@ const schema212 = {
   ]
 };
 
-function validate600(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate672(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1529,35 +1529,35 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {
+      if(!(validate590(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate526.errors;
+          vErrors = validate590.errors;
         }
         else {
-          for (const e of validate526.errors!) keep(vErrors, e);
+          for (const e of validate590.errors!) keep(vErrors, e);
         }
-        errors += validate526.errors!.length;
+        errors += validate590.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {
+      if(!(validate655(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate583.errors;
+          vErrors = validate655.errors;
         }
         else {
-          for (const e of validate583.errors!) keep(vErrors, e);
+          for (const e of validate655.errors!) keep(vErrors, e);
         }
-        errors += validate583.errors!.length;
+        errors += validate655.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1595,12 +1595,12 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate600.errors = vErrors;
+  validate672.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate603);
-const schema213 = {
+export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate675);
+const schema240 = {
   "type": "object",
   "required": [
     "balance",
@@ -1621,7 +1621,7 @@ const schema213 = {
     }
   }
 };
-const schema58 = {
+const schema64 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -1641,7 +1641,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema65 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -1649,7 +1649,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1686,12 +1686,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate113(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1746,35 +1746,35 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate115(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
   }
@@ -1794,12 +1794,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate675(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1854,19 +1854,19 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate89(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -1874,19 +1874,19 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data1[i0], {
+          if(!(validate113(data1[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate105.errors;
+              vErrors = validate113.errors;
             }
             else {
-              for (const e of validate105.errors!) keep(vErrors, e);
+              for (const e of validate113.errors!) keep(vErrors, e);
             }
-            errors += validate105.errors!.length;
+            errors += validate113.errors!.length;
           }
         }
       }
@@ -1924,12 +1924,12 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate603.errors = vErrors;
+  validate675.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate606);
-const schema214 = {
+export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate678);
+const schema241 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1943,7 +1943,7 @@ const schema214 = {
     "blockID"
   ]
 };
-const schema123 = {
+const schema147 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1951,13 +1951,13 @@ const schema123 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate340(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern19.test(data)){
+    if(!pattern21.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1990,12 +1990,12 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate275.errors = vErrors;
+  validate340.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate606(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate678(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2016,35 +2016,35 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate30(data.blockID, {
+      if(!(validate35(data.blockID, {
         instancePath: instancePath+"/blockID",
         parentData: data,
         parentDataProperty: "blockID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate340(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate340.errors;
         }
         else {
-          for (const e of validate275.errors!) keep(vErrors, e);
+          for (const e of validate340.errors!) keep(vErrors, e);
         }
-        errors += validate275.errors!.length;
+        errors += validate340.errors!.length;
       }
     }
   }
@@ -2064,12 +2064,12 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate606.errors = vErrors;
+  validate678.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate609);
-const schema215 = {
+export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate681);
+const schema242 = {
   "type": "object",
   "required": [
     "block",
@@ -2142,7 +2142,7 @@ const schema215 = {
     }
   }
 };
-const schema216 = {
+const schema243 = {
   "type": "object",
   "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON "
     + "numbers.",
@@ -2185,7 +2185,7 @@ const schema216 = {
     }
   }
 };
-const schema217 = {
+const schema244 = {
   "type": "object",
   "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its "
     + "ID.",
@@ -2213,7 +2213,7 @@ const schema217 = {
     }
   }
 };
-const schema218 = {
+const schema245 = {
   "type": "object",
   "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, "
     + "export, asset-creation and operation transactions add their own (listed "
@@ -2307,7 +2307,7 @@ const schema218 = {
     }
   }
 };
-const schema219 = {
+const schema246 = {
   "type": "object",
   "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that "
     + "defines it, and the fx-specific output object. All integers inside are "
@@ -2361,7 +2361,7 @@ const schema219 = {
   }
 };
 
-function validate619(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate691(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2414,35 +2414,35 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
+      if(!(validate35(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
+      if(!(validate35(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.output !== undefined){
@@ -2453,19 +2453,19 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate100(data3[i0], {
+              if(!(validate108(data3[i0], {
                 instancePath: instancePath+"/output/addresses/" + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate108.errors;
                 }
                 else {
-                  for (const e of validate100.errors!) keep(vErrors, e);
+                  for (const e of validate108.errors!) keep(vErrors, e);
                 }
-                errors += validate100.errors!.length;
+                errors += validate108.errors!.length;
               }
             }
           }
@@ -2487,51 +2487,51 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate107(data2.amount, {
+          if(!(validate115(data2.amount, {
             instancePath: instancePath+"/output/amount",
             parentData: data2,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate115.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate115.errors!.length;
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate107(data2.locktime, {
+          if(!(validate115(data2.locktime, {
             instancePath: instancePath+"/output/locktime",
             parentData: data2,
             parentDataProperty: "locktime",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate115.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate115.errors!.length;
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate107(data2.threshold, {
+          if(!(validate115(data2.threshold, {
             instancePath: instancePath+"/output/threshold",
             parentData: data2,
             parentDataProperty: "threshold",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate115.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate115.errors!.length;
           }
         }
       }
@@ -2569,11 +2569,11 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate619.errors = vErrors;
+  validate691.errors = vErrors;
   return errors === 0;
 }
 
-const schema220 = {
+const schema247 = {
   "type": "object",
   "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its "
     + "asset, its fx and the fx-specific input object. All integers inside are "
@@ -2625,7 +2625,7 @@ const schema220 = {
   }
 };
 
-function validate627(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate699(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2710,86 +2710,86 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate115(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {
+      if(!(validate35(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
+      if(!(validate35(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.input !== undefined){
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate107(data4.amount, {
+          if(!(validate115(data4.amount, {
             instancePath: instancePath+"/input/amount",
             parentData: data4,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate115.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate115.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate115.errors!.length;
           }
         }
         if(data4.signatureIndices !== undefined){
@@ -2797,19 +2797,19 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate107(data6[i0], {
+              if(!(validate115(data6[i0], {
                 instancePath: instancePath+"/input/signatureIndices/" + i0,
                 parentData: data6,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate107.errors;
+                  vErrors = validate115.errors;
                 }
                 else {
-                  for (const e of validate107.errors!) keep(vErrors, e);
+                  for (const e of validate115.errors!) keep(vErrors, e);
                 }
-                errors += validate107.errors!.length;
+                errors += validate115.errors!.length;
               }
             }
           }
@@ -2865,11 +2865,11 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate627.errors = vErrors;
+  validate699.errors = vErrors;
   return errors === 0;
 }
 
-const schema173 = {
+const schema196 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -2881,18 +2881,18 @@ const schema173 = {
     }
   ]
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -2925,26 +2925,26 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate71.errors;
+      vErrors = validate30.errors;
     }
     else {
-      for (const e of validate71.errors!) keep(vErrors, e);
+      for (const e of validate30.errors!) keep(vErrors, e);
     }
-    errors += validate71.errors!.length;
+    errors += validate30.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -3008,12 +3008,12 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate494.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate616(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate688(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3098,35 +3098,35 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {
+      if(!(validate115(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {
+      if(!(validate35(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.outputs !== undefined){
@@ -3134,19 +3134,19 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate619(data2[i0], {
+          if(!(validate691(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate619.errors;
+              vErrors = validate691.errors;
             }
             else {
-              for (const e of validate619.errors!) keep(vErrors, e);
+              for (const e of validate691.errors!) keep(vErrors, e);
             }
-            errors += validate619.errors!.length;
+            errors += validate691.errors!.length;
           }
         }
       }
@@ -3172,19 +3172,19 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate627(data4[i1], {
+          if(!(validate699(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate627.errors;
+              vErrors = validate699.errors;
             }
             else {
-              for (const e of validate627.errors!) keep(vErrors, e);
+              for (const e of validate699.errors!) keep(vErrors, e);
             }
-            errors += validate627.errors!.length;
+            errors += validate699.errors!.length;
           }
         }
       }
@@ -3206,35 +3206,35 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate494(data.memo, {
+      if(!(validate558(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate494.errors;
+          vErrors = validate558.errors;
         }
         else {
-          for (const e of validate494.errors!) keep(vErrors, e);
+          for (const e of validate558.errors!) keep(vErrors, e);
         }
-        errors += validate494.errors!.length;
+        errors += validate558.errors!.length;
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate30(data.destinationChain, {
+      if(!(validate35(data.destinationChain, {
         instancePath: instancePath+"/destinationChain",
         parentData: data,
         parentDataProperty: "destinationChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.exportedOutputs !== undefined){
@@ -3242,19 +3242,19 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate619(data8[i2], {
+          if(!(validate691(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate619.errors;
+              vErrors = validate691.errors;
             }
             else {
-              for (const e of validate619.errors!) keep(vErrors, e);
+              for (const e of validate691.errors!) keep(vErrors, e);
             }
-            errors += validate619.errors!.length;
+            errors += validate691.errors!.length;
           }
         }
       }
@@ -3276,19 +3276,19 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate30(data.sourceChain, {
+      if(!(validate35(data.sourceChain, {
         instancePath: instancePath+"/sourceChain",
         parentData: data,
         parentDataProperty: "sourceChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.importedInputs !== undefined){
@@ -3296,19 +3296,19 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate627(data11[i3], {
+          if(!(validate699(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate627.errors;
+              vErrors = validate699.errors;
             }
             else {
-              for (const e of validate627.errors!) keep(vErrors, e);
+              for (const e of validate699.errors!) keep(vErrors, e);
             }
-            errors += validate627.errors!.length;
+            errors += validate699.errors!.length;
           }
         }
       }
@@ -3366,19 +3366,19 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate107(data.denomination, {
+      if(!(validate115(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.initialStates !== undefined){
@@ -3484,11 +3484,11 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate616.errors = vErrors;
+  validate688.errors = vErrors;
   return errors === 0;
 }
 
-const schema221 = {
+const schema248 = {
   "type": "object",
   "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is "
     + "one per input or operation, in the same order.",
@@ -3519,7 +3519,7 @@ const schema221 = {
   }
 };
 
-function validate642(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate714(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3556,19 +3556,19 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {
+      if(!(validate35(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.credential !== undefined){
@@ -3579,19 +3579,19 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate71(data2[i0], {
+              if(!(validate30(data2[i0], {
                 instancePath: instancePath+"/credential/signatures/" + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate71.errors;
+                  vErrors = validate30.errors;
                 }
                 else {
-                  for (const e of validate71.errors!) keep(vErrors, e);
+                  for (const e of validate30.errors!) keep(vErrors, e);
                 }
-                errors += validate71.errors!.length;
+                errors += validate30.errors!.length;
               }
             }
           }
@@ -3647,12 +3647,12 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate642.errors = vErrors;
+  validate714.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate687(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3705,19 +3705,19 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate616(data.unsignedTx, {
+      if(!(validate688(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate616.errors;
+          vErrors = validate688.errors;
         }
         else {
-          for (const e of validate616.errors!) keep(vErrors, e);
+          for (const e of validate688.errors!) keep(vErrors, e);
         }
-        errors += validate616.errors!.length;
+        errors += validate688.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3725,19 +3725,19 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate642(data1[i0], {
+          if(!(validate714(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate642.errors;
+              vErrors = validate714.errors;
             }
             else {
-              for (const e of validate642.errors!) keep(vErrors, e);
+              for (const e of validate714.errors!) keep(vErrors, e);
             }
-            errors += validate642.errors!.length;
+            errors += validate714.errors!.length;
           }
         }
       }
@@ -3759,14 +3759,14 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -3786,12 +3786,12 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate610(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate682(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3892,67 +3892,67 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate30(data.parentID, {
+      if(!(validate35(data.parentID, {
         instancePath: instancePath+"/parentID",
         parentData: data,
         parentDataProperty: "parentID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {
+      if(!(validate115(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {
+      if(!(validate115(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate115.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate115.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate115.errors!.length;
       }
     }
     if(data.merkleRoot !== undefined){
-      if(!(validate30(data.merkleRoot, {
+      if(!(validate35(data.merkleRoot, {
         instancePath: instancePath+"/merkleRoot",
         parentData: data,
         parentDataProperty: "merkleRoot",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.txs !== undefined){
@@ -3960,19 +3960,19 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate615(data4[i0], {
+          if(!(validate687(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate615.errors;
+              vErrors = validate687.errors;
             }
             else {
-              for (const e of validate615.errors!) keep(vErrors, e);
+              for (const e of validate687.errors!) keep(vErrors, e);
             }
-            errors += validate615.errors!.length;
+            errors += validate687.errors!.length;
           }
         }
       }
@@ -3994,14 +3994,14 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -4021,11 +4021,11 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate610.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
 
-const schema40 = {
+const schema46 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
@@ -4035,7 +4035,7 @@ const schema40 = {
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4088,16 +4088,16 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4130,11 +4130,11 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-const schema42 = {
+const schema48 = {
   "type": "string",
   "enum": [
     "hex",
@@ -4145,7 +4145,7 @@ const schema42 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -4169,7 +4169,7 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
       instancePath,
       schemaPath: "#/enum",
       keyword: "enum",
-      params: {allowedValues: schema42.enum},
+      params: {allowedValues: schema48.enum},
       message: "must be equal to one of the allowed values"
     };
     if(vErrors === null){
@@ -4180,12 +4180,12 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate609(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate681(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4234,19 +4234,19 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {
+        if(!(validate682(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors!) keep(vErrors, e);
+            for (const e of validate682.errors!) keep(vErrors, e);
           }
-          errors += validate610.errors!.length;
+          errors += validate682.errors!.length;
         }
       }
     }
@@ -4318,19 +4318,19 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {
+          if(!(validate30(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors!) keep(vErrors, e);
+              for (const e of validate30.errors!) keep(vErrors, e);
             }
-            errors += validate71.errors!.length;
+            errors += validate30.errors!.length;
           }
         }
       }
@@ -4358,19 +4358,19 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {
+          if(!(validate81(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors!) keep(vErrors, e);
+              for (const e of validate81.errors!) keep(vErrors, e);
             }
-            errors += validate73.errors!.length;
+            errors += validate81.errors!.length;
           }
         }
       }
@@ -4412,19 +4412,19 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {
+        if(!(validate83(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors!) keep(vErrors, e);
+            for (const e of validate83.errors!) keep(vErrors, e);
           }
-          errors += validate75.errors!.length;
+          errors += validate83.errors!.length;
         }
       }
     }
@@ -4520,37 +4520,37 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {
+      if(!(validate83(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {
+        if(!(validate682(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors!) keep(vErrors, e);
+            for (const e of validate682.errors!) keep(vErrors, e);
           }
-          errors += validate610.errors!.length;
+          errors += validate682.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4586,19 +4586,19 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -4618,12 +4618,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate609.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate656);
-const schema222 = {
+export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate728);
+const schema249 = {
   "type": "object",
   "properties": {
     "height": {
@@ -4638,7 +4638,7 @@ const schema222 = {
   ]
 };
 
-function validate656(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate728(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4659,35 +4659,35 @@ function validate656(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate65(data.height, {
+      if(!(validate74(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate65.errors;
+          vErrors = validate74.errors;
         }
         else {
-          for (const e of validate65.errors!) keep(vErrors, e);
+          for (const e of validate74.errors!) keep(vErrors, e);
         }
-        errors += validate65.errors!.length;
+        errors += validate74.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate340(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate340.errors;
         }
         else {
-          for (const e of validate275.errors!) keep(vErrors, e);
+          for (const e of validate340.errors!) keep(vErrors, e);
         }
-        errors += validate275.errors!.length;
+        errors += validate340.errors!.length;
       }
     }
   }
@@ -4707,12 +4707,12 @@ function validate656(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate656.errors = vErrors;
+  validate728.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate659);
-const schema223 = {
+export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate731);
+const schema250 = {
   "type": "object",
   "required": [
     "block",
@@ -4786,7 +4786,7 @@ const schema223 = {
   }
 };
 
-function validate659(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate731(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4835,19 +4835,19 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {
+        if(!(validate682(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors!) keep(vErrors, e);
+            for (const e of validate682.errors!) keep(vErrors, e);
           }
-          errors += validate610.errors!.length;
+          errors += validate682.errors!.length;
         }
       }
     }
@@ -4919,19 +4919,19 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {
+          if(!(validate30(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors!) keep(vErrors, e);
+              for (const e of validate30.errors!) keep(vErrors, e);
             }
-            errors += validate71.errors!.length;
+            errors += validate30.errors!.length;
           }
         }
       }
@@ -4959,19 +4959,19 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {
+          if(!(validate81(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors!) keep(vErrors, e);
+              for (const e of validate81.errors!) keep(vErrors, e);
             }
-            errors += validate73.errors!.length;
+            errors += validate81.errors!.length;
           }
         }
       }
@@ -5013,19 +5013,19 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {
+        if(!(validate83(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors!) keep(vErrors, e);
+            for (const e of validate83.errors!) keep(vErrors, e);
           }
-          errors += validate75.errors!.length;
+          errors += validate83.errors!.length;
         }
       }
     }
@@ -5121,37 +5121,37 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {
+      if(!(validate83(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {
+        if(!(validate682(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate610.errors;
+            vErrors = validate682.errors;
           }
           else {
-            for (const e of validate610.errors!) keep(vErrors, e);
+            for (const e of validate682.errors!) keep(vErrors, e);
           }
-          errors += validate610.errors!.length;
+          errors += validate682.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5187,19 +5187,19 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -5219,17 +5219,17 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate659.errors = vErrors;
+  validate731.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate667);
-const schema224 = {
+export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate739);
+const schema251 = {
   "type": "object",
   "properties": {}
 };
 
-function validate667(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate739(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5248,12 +5248,12 @@ function validate667(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate667.errors = vErrors;
+  validate739.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate668);
-const schema225 = {
+export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate740);
+const schema252 = {
   "type": "object",
   "required": [
     "height"
@@ -5267,7 +5267,7 @@ const schema225 = {
   }
 };
 
-function validate668(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate740(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5306,19 +5306,19 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate89(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -5338,12 +5338,12 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate668.errors = vErrors;
+  validate740.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams: ValidateFunction = budgeted(validate670);
-const schema226 = {
+export const validateAvmGetTxParams: ValidateFunction = budgeted(validate742);
+const schema253 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -5358,7 +5358,7 @@ const schema226 = {
   ]
 };
 
-function validate670(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate742(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5379,35 +5379,35 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate340(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate340.errors;
         }
         else {
-          for (const e of validate275.errors!) keep(vErrors, e);
+          for (const e of validate340.errors!) keep(vErrors, e);
         }
-        errors += validate275.errors!.length;
+        errors += validate340.errors!.length;
       }
     }
   }
@@ -5427,12 +5427,12 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate670.errors = vErrors;
+  validate742.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult: ValidateFunction = budgeted(validate673);
-const schema227 = {
+export const validateAvmGetTxResult: ValidateFunction = budgeted(validate745);
+const schema254 = {
   "type": "object",
   "required": [
     "tx",
@@ -5506,7 +5506,7 @@ const schema227 = {
   }
 };
 
-function validate673(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate745(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5555,14 +5555,14 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate615(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate687(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate615.errors;
+            vErrors = validate687.errors;
           }
           else {
-            for (const e of validate615.errors!) keep(vErrors, e);
+            for (const e of validate687.errors!) keep(vErrors, e);
           }
-          errors += validate615.errors!.length;
+          errors += validate687.errors!.length;
         }
       }
     }
@@ -5634,19 +5634,19 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate71(data.tx, {
+          if(!(validate30(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate71.errors;
+              vErrors = validate30.errors;
             }
             else {
-              for (const e of validate71.errors!) keep(vErrors, e);
+              for (const e of validate30.errors!) keep(vErrors, e);
             }
-            errors += validate71.errors!.length;
+            errors += validate30.errors!.length;
           }
         }
       }
@@ -5674,19 +5674,19 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate73(data.tx, {
+          if(!(validate81(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate73.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate73.errors!) keep(vErrors, e);
+              for (const e of validate81.errors!) keep(vErrors, e);
             }
-            errors += validate73.errors!.length;
+            errors += validate81.errors!.length;
           }
         }
       }
@@ -5728,14 +5728,14 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate75.errors;
+            vErrors = validate83.errors;
           }
           else {
-            for (const e of validate75.errors!) keep(vErrors, e);
+            for (const e of validate83.errors!) keep(vErrors, e);
           }
-          errors += validate75.errors!.length;
+          errors += validate83.errors!.length;
         }
       }
     }
@@ -5831,27 +5831,27 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate615(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate687(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate615.errors;
+            vErrors = validate687.errors;
           }
           else {
-            for (const e of validate615.errors!) keep(vErrors, e);
+            for (const e of validate687.errors!) keep(vErrors, e);
           }
-          errors += validate615.errors!.length;
+          errors += validate687.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5887,19 +5887,19 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -5919,17 +5919,17 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate673.errors = vErrors;
+  validate745.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate681);
-const schema228 = {
+export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate753);
+const schema255 = {
   "type": "object",
   "properties": {}
 };
 
-function validate681(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate753(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5948,12 +5948,12 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate681.errors = vErrors;
+  validate753.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate682);
-const schema229 = {
+export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate754);
+const schema256 = {
   "type": "object",
   "required": [
     "txFee",
@@ -5972,7 +5972,7 @@ const schema229 = {
   }
 };
 
-function validate682(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate754(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6027,35 +6027,35 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {
+      if(!(validate89(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {
+      if(!(validate89(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -6075,12 +6075,12 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate682.errors = vErrors;
+  validate754.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate685);
-const schema230 = {
+export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate757);
+const schema257 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -6092,7 +6092,7 @@ const schema230 = {
   ]
 };
 
-function validate685(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate757(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6113,19 +6113,19 @@ function validate685(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -6145,12 +6145,12 @@ function validate685(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate685.errors = vErrors;
+  validate757.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate687);
-const schema231 = {
+export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate759);
+const schema258 = {
   "type": "object",
   "required": [
     "status"
@@ -6180,7 +6180,7 @@ const schema231 = {
   }
 };
 
-function validate687(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate759(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6241,7 +6241,7 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema231.properties.status.enum},
+          params: {allowedValues: schema258.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -6270,12 +6270,12 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate687.errors = vErrors;
+  validate759.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate688);
-const schema232 = {
+export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate760);
+const schema259 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -6303,7 +6303,7 @@ const schema232 = {
     "addresses"
   ]
 };
-const schema34 = {
+const schema41 = {
   "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
     + "which the string pattern spells out digit by digit), fail to decode.",
@@ -6321,18 +6321,18 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate61(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate70(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern2.test(data)){
+    if(!pattern3.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -6457,11 +6457,11 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate61.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const schema187 = {
+const schema210 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -6482,7 +6482,7 @@ const schema187 = {
   }
 };
 
-function validate532(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6537,35 +6537,35 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate108(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate108.errors;
         }
         else {
-          for (const e of validate100.errors!) keep(vErrors, e);
+          for (const e of validate108.errors!) keep(vErrors, e);
         }
-        errors += validate100.errors!.length;
+        errors += validate108.errors!.length;
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate30(data.utxo, {
+      if(!(validate35(data.utxo, {
         instancePath: instancePath+"/utxo",
         parentData: data,
         parentDataProperty: "utxo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -6585,24 +6585,24 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate532.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -6635,12 +6635,12 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate688(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate760(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6697,19 +6697,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {
+          if(!(validate590(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate526.errors;
+              vErrors = validate590.errors;
             }
             else {
-              for (const e of validate526.errors!) keep(vErrors, e);
+              for (const e of validate590.errors!) keep(vErrors, e);
             }
-            errors += validate526.errors!.length;
+            errors += validate590.errors!.length;
           }
         }
       }
@@ -6731,35 +6731,35 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.limit !== undefined){
-      if(!(validate61(data.limit, {
+      if(!(validate70(data.limit, {
         instancePath: instancePath+"/limit",
         parentData: data,
         parentDataProperty: "limit",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate61.errors;
+          vErrors = validate70.errors;
         }
         else {
-          for (const e of validate61.errors!) keep(vErrors, e);
+          for (const e of validate70.errors!) keep(vErrors, e);
         }
-        errors += validate61.errors!.length;
+        errors += validate70.errors!.length;
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {
+      if(!(validate596(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate596.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate596.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate596.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6781,19 +6781,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -6813,12 +6813,12 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate688.errors = vErrors;
+  validate760.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate693);
-const schema188 = {
+export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate765);
+const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -6881,7 +6881,7 @@ const schema188 = {
   }
 };
 
-function validate693(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate765(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -6934,19 +6934,19 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {
+            if(!(validate30(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate71.errors;
+                vErrors = validate30.errors;
               }
               else {
-                for (const e of validate71.errors!) keep(vErrors, e);
+                for (const e of validate30.errors!) keep(vErrors, e);
               }
-              errors += validate71.errors!.length;
+              errors += validate30.errors!.length;
             }
           }
         }
@@ -6996,19 +6996,19 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {
+            if(!(validate81(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate73.errors;
+                vErrors = validate81.errors;
               }
               else {
-                for (const e of validate73.errors!) keep(vErrors, e);
+                for (const e of validate81.errors!) keep(vErrors, e);
               }
-              errors += validate73.errors!.length;
+              errors += validate81.errors!.length;
             }
           }
         }
@@ -7150,19 +7150,19 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate89(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -7170,19 +7170,19 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {
+          if(!(validate83(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate75.errors;
+              vErrors = validate83.errors;
             }
             else {
-              for (const e of validate75.errors!) keep(vErrors, e);
+              for (const e of validate83.errors!) keep(vErrors, e);
             }
-            errors += validate75.errors!.length;
+            errors += validate83.errors!.length;
           }
         }
       }
@@ -7204,35 +7204,35 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {
+      if(!(validate596(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate596.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate596.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate596.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate85(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate85.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate85.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate85.errors!.length;
       }
     }
   }
@@ -7252,12 +7252,12 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate693.errors = vErrors;
+  validate765.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate700);
-const schema234 = {
+export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate772);
+const schema261 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -7272,7 +7272,7 @@ const schema234 = {
   ]
 };
 
-function validate700(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate772(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7293,30 +7293,30 @@ function validate700(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -7336,12 +7336,12 @@ function validate700(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate700.errors = vErrors;
+  validate772.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate703);
-const schema235 = {
+export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate775);
+const schema262 = {
   "type": "object",
   "required": [
     "txID"
@@ -7355,7 +7355,7 @@ const schema235 = {
   }
 };
 
-function validate703(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate775(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7394,19 +7394,19 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -7426,60 +7426,60 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate703.errors = vErrors;
+  validate775.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate100 { let errors: ValidationError[] | null; }
-declare namespace validate528 { let errors: ValidationError[] | null; }
-declare namespace validate526 { let errors: ValidationError[] | null; }
-declare namespace validate583 { let errors: ValidationError[] | null; }
-declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate581 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate587 { let errors: ValidationError[] | null; }
-declare namespace validate590 { let errors: ValidationError[] | null; }
+declare namespace validate108 { let errors: ValidationError[] | null; }
 declare namespace validate592 { let errors: ValidationError[] | null; }
-declare namespace validate594 { let errors: ValidationError[] | null; }
-declare namespace validate598 { let errors: ValidationError[] | null; }
-declare namespace validate596 { let errors: ValidationError[] | null; }
-declare namespace validate600 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate105 { let errors: ValidationError[] | null; }
-declare namespace validate603 { let errors: ValidationError[] | null; }
-declare namespace validate275 { let errors: ValidationError[] | null; }
-declare namespace validate606 { let errors: ValidationError[] | null; }
-declare namespace validate619 { let errors: ValidationError[] | null; }
-declare namespace validate627 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate494 { let errors: ValidationError[] | null; }
-declare namespace validate616 { let errors: ValidationError[] | null; }
-declare namespace validate642 { let errors: ValidationError[] | null; }
-declare namespace validate615 { let errors: ValidationError[] | null; }
-declare namespace validate610 { let errors: ValidationError[] | null; }
-declare namespace validate73 { let errors: ValidationError[] | null; }
-declare namespace validate75 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate609 { let errors: ValidationError[] | null; }
-declare namespace validate656 { let errors: ValidationError[] | null; }
+declare namespace validate590 { let errors: ValidationError[] | null; }
+declare namespace validate655 { let errors: ValidationError[] | null; }
+declare namespace validate74 { let errors: ValidationError[] | null; }
+declare namespace validate653 { let errors: ValidationError[] | null; }
+declare namespace validate35 { let errors: ValidationError[] | null; }
+declare namespace validate89 { let errors: ValidationError[] | null; }
 declare namespace validate659 { let errors: ValidationError[] | null; }
-declare namespace validate667 { let errors: ValidationError[] | null; }
-declare namespace validate668 { let errors: ValidationError[] | null; }
+declare namespace validate662 { let errors: ValidationError[] | null; }
+declare namespace validate664 { let errors: ValidationError[] | null; }
+declare namespace validate666 { let errors: ValidationError[] | null; }
 declare namespace validate670 { let errors: ValidationError[] | null; }
-declare namespace validate673 { let errors: ValidationError[] | null; }
-declare namespace validate681 { let errors: ValidationError[] | null; }
-declare namespace validate682 { let errors: ValidationError[] | null; }
-declare namespace validate685 { let errors: ValidationError[] | null; }
-declare namespace validate687 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate532 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate668 { let errors: ValidationError[] | null; }
+declare namespace validate672 { let errors: ValidationError[] | null; }
+declare namespace validate115 { let errors: ValidationError[] | null; }
+declare namespace validate113 { let errors: ValidationError[] | null; }
+declare namespace validate675 { let errors: ValidationError[] | null; }
+declare namespace validate340 { let errors: ValidationError[] | null; }
+declare namespace validate678 { let errors: ValidationError[] | null; }
+declare namespace validate691 { let errors: ValidationError[] | null; }
+declare namespace validate699 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate558 { let errors: ValidationError[] | null; }
 declare namespace validate688 { let errors: ValidationError[] | null; }
-declare namespace validate693 { let errors: ValidationError[] | null; }
-declare namespace validate700 { let errors: ValidationError[] | null; }
-declare namespace validate703 { let errors: ValidationError[] | null; }
+declare namespace validate714 { let errors: ValidationError[] | null; }
+declare namespace validate687 { let errors: ValidationError[] | null; }
+declare namespace validate682 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate83 { let errors: ValidationError[] | null; }
+declare namespace validate85 { let errors: ValidationError[] | null; }
+declare namespace validate681 { let errors: ValidationError[] | null; }
+declare namespace validate728 { let errors: ValidationError[] | null; }
+declare namespace validate731 { let errors: ValidationError[] | null; }
+declare namespace validate739 { let errors: ValidationError[] | null; }
+declare namespace validate740 { let errors: ValidationError[] | null; }
+declare namespace validate742 { let errors: ValidationError[] | null; }
+declare namespace validate745 { let errors: ValidationError[] | null; }
+declare namespace validate753 { let errors: ValidationError[] | null; }
+declare namespace validate754 { let errors: ValidationError[] | null; }
+declare namespace validate757 { let errors: ValidationError[] | null; }
+declare namespace validate759 { let errors: ValidationError[] | null; }
+declare namespace validate70 { let errors: ValidationError[] | null; }
+declare namespace validate596 { let errors: ValidationError[] | null; }
+declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate760 { let errors: ValidationError[] | null; }
+declare namespace validate765 { let errors: ValidationError[] | null; }
+declare namespace validate772 { let errors: ValidationError[] | null; }
+declare namespace validate775 { let errors: ValidationError[] | null; }
 const txIDsKey = writeString("txIDs") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate705);
-const schema236 = {
+export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate777);
+const schema263 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -20,18 +20,18 @@ const schema236 = {
     "tx"
   ]
 };
-const schema39 = {
+const schema13 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern0.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -64,24 +64,24 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-const schema37 = {
+const schema44 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
     + "(same as hex). Matched case-insensitively. The node also decodes `json` "
     + "here but then fails the call, because these bytes have no JSON form."
 };
-const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern5.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -114,12 +114,12 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate705(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate777(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -140,30 +140,30 @@ function validate705(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate75.errors;
+          vErrors = validate83.errors;
         }
         else {
-          for (const e of validate75.errors!) keep(vErrors, e);
+          for (const e of validate83.errors!) keep(vErrors, e);
         }
-        errors += validate75.errors!.length;
+        errors += validate83.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {
+      if(!(validate77(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate68.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate68.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate68.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -183,12 +183,12 @@ function validate705(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate705.errors = vErrors;
+  validate777.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate708);
-const schema237 = {
+export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate780);
+const schema264 = {
   "type": "object",
   "required": [
     "txID"
@@ -201,7 +201,7 @@ const schema237 = {
     }
   }
 };
-const schema13 = {
+const schema16 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
@@ -209,13 +209,13 @@ const schema13 = {
     + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
-const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern0.test(data)){
+    if(!pattern1.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -264,12 +264,12 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate708(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate780(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -308,19 +308,19 @@ function validate708(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {
+      if(!(validate35(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate35.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate35.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate35.errors!.length;
       }
     }
   }
@@ -340,16 +340,16 @@ function validate708(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate708.errors = vErrors;
+  validate780.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate75 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate705 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate708 { let errors: ValidationError[] | null; }
+declare namespace validate83 { let errors: ValidationError[] | null; }
+declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate777 { let errors: ValidationError[] | null; }
+declare namespace validate35 { let errors: ValidationError[] | null; }
+declare namespace validate780 { let errors: ValidationError[] | null; }
 const txIDKey = writeString("txID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
