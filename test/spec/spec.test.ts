@@ -212,7 +212,9 @@ describe('the spec', () => {
 
   it('names every method <service>.<lowerCamelCase>, the only form the node accepts', () => {
     for (const { method } of methods)
-      expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore|info|health|dev|index|proposervm)\.[a-z][a-zA-Z0-9]*$/);
+      expect(method.name).toMatch(
+        /^(avm|wallet|platform|admin|keystore|info|health|dev|index|proposervm)\.[a-z][a-zA-Z0-9]*$/,
+      );
   });
 
   it('serves each endpoint on the default base URL, with the blockchain ID as a variable on AVM chains', () => {
