@@ -21,6 +21,8 @@ import { DevControls } from './engine/dev.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { staticReads } from './world/reads-static.ts';
 import { xChainReads } from './world/reads-x.ts';
+import { indexReads, proposervmReads } from './world/reads-index.ts';
+import type { IndexName } from './world/indexer.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
 import { issueHandlers } from './engine/handlers.ts';
@@ -133,11 +135,18 @@ export class MockState {
     return { ...example, version: built, vmVersions };
   }
 
+  /** The reads of an endpoint; of an index or a chain's proposervm, those of the one `scope` names (`P/block`, `C`). */
+  private readsAt(name: string, scope: string | undefined): Record<string, Read> | undefined {
+    if (name === 'indexer') return indexReads(this.world, scope as IndexName);
+    if (name === 'proposervm') return proposervmReads(this.world, scope === 'C' ? 'C' : 'P');
+    return this.reads[name];
+  }
+
   /**
    * Every method of the endpoint by wire name: its handler, and for a method whose refusals the node words itself, a
    * check that throws the handler's error for params that break the schema without changing anything.
    */
-  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[]): Map<string, MockMethod> {
+  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[], scope?: string): Map<string, MockMethod> {
     const alias: MockHandler = (p) => checkAlias(String(p.alias ?? ''));
     const stateful: Record<string, MockMethod> = {
       'keystore.createUser': { answer: (p) => this.keystore.createUser(p), check: (p) => this.keystore.checkCreate(p) },
@@ -172,11 +181,12 @@ export class MockState {
       ...devHandlers(this.dev),
       ...issueHandlers(this.engine),
     };
+    const reads = this.readsAt(endpoint.name, scope);
     const out = new Map<string, MockMethod>();
     for (const method of endpoint.methods) {
       const spec = specs.find((s) => s.name === method.name);
       if (!spec) throw new Error(`the generated server has no method ${method.name}`);
-      const read = this.reads[endpoint.name]?.[method.shortName];
+      const read = reads?.[method.shortName];
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
       // A read changes nothing, so it also words the refusal of params the schema rejects.
       else if (read) out.set(method.name, { answer: read, check: read });

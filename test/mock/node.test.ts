@@ -65,7 +65,7 @@ describe('paths', () => {
   });
 
   it("returns every endpoint's bundled document from rpc.discover", async () => {
-    const port = await start();
+    const port = await start({ indexEnabled: true });
     const paths: Record<EndpointName, string> = {
       dev: '/ext/dev',
       'x-chain': '/ext/bc/X',
@@ -76,6 +76,8 @@ describe('paths', () => {
       keystore: '/ext/keystore',
       info: '/ext/info',
       health: '/ext/health',
+      indexer: '/ext/index/X/tx',
+      proposervm: '/ext/bc/C/proposervm',
     };
     for (const [name, path] of Object.entries(paths)) {
       const published = JSON.parse(
