@@ -29,6 +29,7 @@ const USAGE = `Usage: npm run mock -- [options]
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
+  --index-enabled=<bool>          serve the indexes /ext/index/{X,P,C}/... (default false, as on the node)
   --node-version <vX.Y.Z|all>     answer as that AvalancheGo release did: its methods, params, fields and shapes
                                   (default: the newest release the spec describes; all: every release's methods)
   --http-allowed-hosts <list>     host names accepted in the Host header, comma-separated (default localhost; * for any)
@@ -52,7 +53,7 @@ function normalizeFlags(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--api-admin-enabled' || arg === '--api-keystore-enabled') {
+    if (arg === '--api-admin-enabled' || arg === '--api-keystore-enabled' || arg === '--index-enabled') {
       const next = argv[i + 1];
       if (next === 'true' || next === 'false') {
         out.push(`${arg}=${next}`);
@@ -81,6 +82,7 @@ export async function runCli(argv: string[]): Promise<void> {
       state: { type: 'string' },
       'api-admin-enabled': { type: 'string' },
       'api-keystore-enabled': { type: 'string' },
+      'index-enabled': { type: 'string' },
       'node-version': { type: 'string' },
       'http-allowed-hosts': { type: 'string' },
       'http-max-body-bytes': { type: 'string' },
@@ -116,6 +118,7 @@ export async function runCli(argv: string[]): Promise<void> {
       : { mode: 'auto' };
   const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
   const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
+  const indexEnabled = flag(values['index-enabled'], 'index-enabled');
 
   try {
     const worldOptions = {
@@ -135,6 +138,7 @@ export async function runCli(argv: string[]): Promise<void> {
       world: loaded?.world ?? worldOptions,
       ...(adminEnabled === undefined ? {} : { adminEnabled }),
       ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
+      ...(indexEnabled === undefined ? {} : { indexEnabled }),
       ...(nodeVersion ? { nodeVersion } : {}),
       ...(values['http-allowed-hosts']
         ? { allowedHosts: values['http-allowed-hosts'].split(',').map((h) => h.trim()) }

@@ -22,6 +22,8 @@ export interface StartOptions {
   port?: number;
   /** Automine (default), `{ mode: 'interval', blockTimeMs }` or `{ mode: 'manual' }`. */
   mining?: Mining;
+  /** Serve the indexes `/ext/index/...` (default false, as the node's `--index-enabled`). */
+  indexEnabled?: boolean;
 }
 
 export interface FundedKey {
@@ -54,6 +56,7 @@ export async function startMockNode(options: StartOptions = {}): Promise<MockNod
       ...(options.seed === undefined ? {} : { seed: options.seed }),
     },
     ...(options.mining ? { mining: options.mining } : {}),
+    ...(options.indexEnabled ? { indexEnabled: true } : {}),
   });
   const { world } = node;
   const address = (chain: string, hex: string) => `${chain}-${bech32(world.network.hrp, hex)}`;

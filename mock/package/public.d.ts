@@ -13,6 +13,8 @@ export interface StartOptions {
   port?: number;
   /** Automine (default), on an interval, or only on `dev.mine`. */
   mining?: Mining;
+  /** Serve the indexes `/ext/index/...` (default false, as the node's `--index-enabled`). */
+  indexEnabled?: boolean;
 }
 
 export interface FundedKey {

@@ -57,7 +57,7 @@ export declare class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
 	* @throws {@link JsonRpcError} -32000: unsupported encoding in method
 	*/
 	getLastAccepted(params?: IndexGetLastAcceptedParams & {
-		encoding?: "hex" | "hexnc" | "hexc";
+		encoding?: "hex" | "hexnc" | "hexc" | "json";
 	}, options?: CallOptions): Promise<IndexGetLastAcceptedResult>;
 	/**
 	* Get the container at an index.
@@ -77,7 +77,7 @@ export declare class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
 	* @throws {@link JsonRpcError} -32000: unsupported encoding in method
 	*/
 	getContainerByIndex(params: IndexGetContainerByIndexParams & {
-		encoding?: "hex" | "hexnc" | "hexc";
+		encoding?: "hex" | "hexnc" | "hexc" | "json";
 	}, options?: CallOptions): Promise<IndexGetContainerByIndexResult>;
 	/**
 	* List consecutive containers of the index.
@@ -100,7 +100,7 @@ export declare class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
 	* @throws {@link JsonRpcError} -32000: unsupported encoding in method
 	*/
 	getContainerRange(params: IndexGetContainerRangeParams & {
-		encoding?: "hex" | "hexnc" | "hexc";
+		encoding?: "hex" | "hexnc" | "hexc" | "json";
 	}, options?: CallOptions): Promise<IndexGetContainerRangeResult>;
 	/**
 	* Get the index of a container.
@@ -153,6 +153,6 @@ export declare class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
 	* @throws {@link JsonRpcError} -32000: unsupported encoding in method
 	*/
 	getContainerByID(params: IndexGetContainerByIDParams & {
-		encoding?: "hex" | "hexnc" | "hexc";
+		encoding?: "hex" | "hexnc" | "hexc" | "json";
 	}, options?: CallOptions): Promise<IndexGetContainerByIDResult>;
 }

@@ -78,7 +78,7 @@ export class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
    * @throws {@link JsonRpcError} -32000: no containers have been accepted
    * @throws {@link JsonRpcError} -32000: unsupported encoding in method
    */
-  getLastAccepted(params: IndexGetLastAcceptedParams & { encoding?: 'hex' | 'hexnc' | 'hexc' } = {}, options?: CallOptions): Promise<IndexGetLastAcceptedResult> {
+  getLastAccepted(params: IndexGetLastAcceptedParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' } = {}, options?: CallOptions): Promise<IndexGetLastAcceptedResult> {
     return this.request<IndexGetLastAcceptedResult>('index.getLastAccepted', params, options, ERRORS.getLastAccepted);
   }
 
@@ -99,7 +99,7 @@ export class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
    * @throws {@link JsonRpcError} -32000: no container at index 5
    * @throws {@link JsonRpcError} -32000: unsupported encoding in method
    */
-  getContainerByIndex(params: IndexGetContainerByIndexParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<IndexGetContainerByIndexResult> {
+  getContainerByIndex(params: IndexGetContainerByIndexParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<IndexGetContainerByIndexResult> {
     return this.request<IndexGetContainerByIndexResult>('index.getContainerByIndex', params, options, ERRORS.getContainerByIndex);
   }
 
@@ -123,7 +123,7 @@ export class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
    * @throws {@link JsonRpcError} -32000: no containers have been accepted
    * @throws {@link JsonRpcError} -32000: unsupported encoding in method
    */
-  getContainerRange(params: IndexGetContainerRangeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<IndexGetContainerRangeResult> {
+  getContainerRange(params: IndexGetContainerRangeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<IndexGetContainerRangeResult> {
     return this.request<IndexGetContainerRangeResult>('index.getContainerRange', params, options, ERRORS.getContainerRange);
   }
 
@@ -183,7 +183,7 @@ export class IndexerClient extends JsonRpcClient<IndexerClientErrors> {
    * @throws {@link JsonRpcError} -32000: not found
    * @throws {@link JsonRpcError} -32000: unsupported encoding in method
    */
-  getContainerByID(params: IndexGetContainerByIDParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<IndexGetContainerByIDResult> {
+  getContainerByID(params: IndexGetContainerByIDParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<IndexGetContainerByIDResult> {
     return this.request<IndexGetContainerByIDResult>('index.getContainerByID', params, options, ERRORS.getContainerByID);
   }
 }

@@ -577,7 +577,7 @@ export interface IndexGetLastAcceptedParams {
   /**
    * The encoding of the container's bytes: `hex` (the default), `hexc` (the same) or `hexnc` (no checksum), matched case-insensitively. `json` decodes but the call then fails with "unsupported encoding in method": containers have no JSON form here.
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**
@@ -596,7 +596,7 @@ export interface IndexGetContainerByIndexParams {
   /**
    * The encoding of the container's bytes: `hex` (the default), `hexc` (the same) or `hexnc` (no checksum), matched case-insensitively. `json` decodes but the call then fails with "unsupported encoding in method": containers have no JSON form here.
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**
@@ -619,7 +619,7 @@ export interface IndexGetContainerRangeParams {
   /**
    * The encoding of the container's bytes: `hex` (the default), `hexc` (the same) or `hexnc` (no checksum), matched case-insensitively. `json` decodes but the call then fails with "unsupported encoding in method": containers have no JSON form here.
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**
@@ -685,7 +685,7 @@ export interface IndexGetContainerByIDParams {
   /**
    * The encoding of the container's bytes: `hex` (the default), `hexc` (the same) or `hexnc` (no checksum), matched case-insensitively. `json` decodes but the call then fails with "unsupported encoding in method": containers have no JSON form here.
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**

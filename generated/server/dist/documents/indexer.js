@@ -491,14 +491,14 @@ export const indexerDocument = {
   ],
   "components": {
     "schemas": {
-      "BytesEncodingParam": {
-        "type": "string",
-        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
-      },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
         "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
+      },
+      "EncodingParam": {
+        "type": "string",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
+        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
       },
       "Hex": {
         "type": "string",
@@ -611,7 +611,7 @@ export const indexerDocument = {
         "required": false,
         "description": "The encoding of the container's bytes: `hex` (the default), `hexc` (the same) or `hexnc` (no checksum), matched case-insensitively. `json` decodes but the call then fails with \"unsupported encoding in method\": containers have no JSON form here.",
         "schema": {
-          "$ref": "#/components/schemas/BytesEncodingParam"
+          "$ref": "#/components/schemas/EncodingParam"
         }
       }
     },

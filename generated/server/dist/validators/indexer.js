@@ -8,30 +8,31 @@ const schema83 = {
   "type": "object",
   "properties": {
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   }
 };
-const schema44 = {
+const schema84 = {
   "type": "string",
-  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
-    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
-    + "here but then fails the call, because these bytes have no JSON form."
+  "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
+    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
+    + "that return a transaction or block). Matched case-insensitively; any "
+    + "other value fails to decode."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern14.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
-        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
+        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];
@@ -58,7 +59,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
@@ -68,19 +69,19 @@ function validate154(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -104,8 +105,8 @@ function validate154(data, {instancePath="", parentData, parentDataProperty, roo
   return errors === 0;
 }
 
-export const validateIndexGetLastAcceptedResult = budgeted(validate156);
-const schema84 = {
+export const validateIndexGetLastAcceptedResult = budgeted(validate157);
+const schema85 = {
   "title": "IndexContainer",
   "type": "object",
   "description": "One accepted container of the index: a block, a transaction or a vertex, with where it sits in "
@@ -300,7 +301,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"];
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -353,7 +354,7 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate160.errors = vErrors;
   return errors === 0;
 }
 
@@ -450,7 +451,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
 
 const formats4 = formats["date-time"];
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -695,14 +696,14 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors) keep(vErrors, e);
+          for (const e of validate160.errors) keep(vErrors, e);
         }
-        errors += validate159.errors.length;
+        errors += validate160.errors.length;
       }
     }
     if(data.bytes !== undefined){
@@ -781,7 +782,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -826,19 +827,19 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexParams = budgeted(validate163);
-const schema86 = {
+export const validateIndexGetContainerByIndexParams = budgeted(validate164);
+const schema87 = {
   "type": "object",
   "properties": {
     "index": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
     },
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   },
   "required": [
@@ -1021,7 +1022,7 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1058,19 +1059,19 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -1090,13 +1091,13 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate164.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexResult = budgeted(validate166);
+export const validateIndexGetContainerByIndexResult = budgeted(validate167);
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1341,14 +1342,14 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors) keep(vErrors, e);
+          for (const e of validate160.errors) keep(vErrors, e);
         }
-        errors += validate159.errors.length;
+        errors += validate160.errors.length;
       }
     }
     if(data.bytes !== undefined){
@@ -1427,7 +1428,7 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1472,12 +1473,12 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeParams = budgeted(validate172);
-const schema88 = {
+export const validateIndexGetContainerRangeParams = budgeted(validate173);
+const schema89 = {
   "type": "object",
   "properties": {
     "startIndex": {
@@ -1487,7 +1488,7 @@ const schema88 = {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
     },
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   },
   "required": [
@@ -1496,7 +1497,7 @@ const schema88 = {
   ]
 };
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1565,19 +1566,19 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -1597,12 +1598,12 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeResult = budgeted(validate176);
-const schema89 = {
+export const validateIndexGetContainerRangeResult = budgeted(validate177);
+const schema90 = {
   "title": "IndexContainerRange",
   "type": "object",
   "required": [
@@ -1621,7 +1622,7 @@ const schema89 = {
   }
 };
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1866,14 +1867,14 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors) keep(vErrors, e);
+          for (const e of validate160.errors) keep(vErrors, e);
         }
-        errors += validate159.errors.length;
+        errors += validate160.errors.length;
       }
     }
     if(data.bytes !== undefined){
@@ -1952,7 +1953,7 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1997,12 +1998,12 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate177.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2045,19 +2046,19 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate177(data0[i0], {
+          if(!(validate178(data0[i0], {
             instancePath: instancePath+"/containers/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate177.errors;
+              vErrors = validate178.errors;
             }
             else {
-              for (const e of validate177.errors) keep(vErrors, e);
+              for (const e of validate178.errors) keep(vErrors, e);
             }
-            errors += validate177.errors.length;
+            errors += validate178.errors.length;
           }
         }
       }
@@ -2095,12 +2096,12 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate176.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexParams = budgeted(validate184);
-const schema91 = {
+export const validateIndexGetIndexParams = budgeted(validate185);
+const schema92 = {
   "type": "object",
   "properties": {
     "id": {
@@ -2170,7 +2171,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2218,12 +2219,12 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexResult = budgeted(validate186);
-const schema92 = {
+export const validateIndexGetIndexResult = budgeted(validate187);
+const schema93 = {
   "type": "object",
   "required": [
     "index"
@@ -2237,7 +2238,7 @@ const schema92 = {
   }
 };
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2308,12 +2309,12 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedParams = budgeted(validate188);
-const schema93 = {
+export const validateIndexIsAcceptedParams = budgeted(validate189);
+const schema94 = {
   "type": "object",
   "properties": {
     "id": {
@@ -2325,7 +2326,7 @@ const schema93 = {
   ]
 };
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2373,12 +2374,12 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate188.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedResult = budgeted(validate190);
-const schema94 = {
+export const validateIndexIsAcceptedResult = budgeted(validate191);
+const schema95 = {
   "type": "object",
   "required": [
     "isAccepted"
@@ -2392,7 +2393,7 @@ const schema94 = {
   }
 };
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2465,19 +2466,19 @@ function validate190(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate190.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDParams = budgeted(validate191);
-const schema95 = {
+export const validateIndexGetContainerByIDParams = budgeted(validate192);
+const schema96 = {
   "type": "object",
   "properties": {
     "id": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
     },
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   },
   "required": [
@@ -2485,7 +2486,7 @@ const schema95 = {
   ]
 };
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2517,19 +2518,19 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -2549,13 +2550,13 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate191.errors = vErrors;
+  validate192.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDResult = budgeted(validate194);
+export const validateIndexGetContainerByIDResult = budgeted(validate195);
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2800,14 +2801,14 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors) keep(vErrors, e);
+          for (const e of validate160.errors) keep(vErrors, e);
         }
-        errors += validate159.errors.length;
+        errors += validate160.errors.length;
       }
     }
     if(data.bytes !== undefined){
@@ -2886,7 +2887,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -2931,7 +2932,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate194.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
 function indexContainerJson(v) { return writeScalar(v); }

@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate200);
-const schema97 = {
+export const validateInfoGetNetworkIDParams = budgeted(validate201);
+const schema98 = {
   "type": "object",
   "properties": {}
 };
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,12 +28,12 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult = budgeted(validate201);
-const schema98 = {
+export const validateInfoGetNetworkIDResult = budgeted(validate202);
+const schema99 = {
   "type": "object",
   "required": [
     "networkID"
@@ -46,14 +46,14 @@ const schema98 = {
     }
   }
 };
-const schema99 = {
+const schema100 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -90,12 +90,12 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -134,19 +134,19 @@ function validate201(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate202(data.networkID, {
+      if(!(validate203(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors) keep(vErrors, e);
+          for (const e of validate203.errors) keep(vErrors, e);
         }
-        errors += validate202.errors.length;
+        errors += validate203.errors.length;
       }
     }
   }
@@ -166,17 +166,17 @@ function validate201(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate201.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams = budgeted(validate204);
-const schema100 = {
+export const validateInfoGetNetworkNameParams = budgeted(validate205);
+const schema101 = {
   "type": "object",
   "properties": {}
 };
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,12 +195,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult = budgeted(validate205);
-const schema101 = {
+export const validateInfoGetNetworkNameResult = budgeted(validate206);
+const schema102 = {
   "type": "object",
   "required": [
     "networkName"
@@ -214,7 +214,7 @@ const schema101 = {
   }
 };
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate205(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams = budgeted(validate206);
-const schema102 = {
+export const validateInfoGetBlockchainIDParams = budgeted(validate207);
+const schema103 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -304,7 +304,7 @@ const schema102 = {
   ]
 };
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -359,12 +359,12 @@ function validate206(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult = budgeted(validate207);
-const schema103 = {
+export const validateInfoGetBlockchainIDResult = budgeted(validate208);
+const schema104 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -445,7 +445,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -516,17 +516,17 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate208.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams = budgeted(validate209);
-const schema104 = {
+export const validateInfoGetNodeIDParams = budgeted(validate210);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -545,12 +545,12 @@ function validate209(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate209.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult = budgeted(validate210);
-const schema105 = {
+export const validateInfoGetNodeIDResult = budgeted(validate211);
+const schema106 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -568,20 +568,20 @@ const schema105 = {
     }
   }
 };
-const schema106 = {
+const schema107 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats18 = formats["avax-node-id"];
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -630,11 +630,11 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
 
-const schema107 = {
+const schema108 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -702,7 +702,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -805,12 +805,12 @@ function validate213(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate213.errors = vErrors;
+  validate214.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -865,35 +865,35 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate213(data.nodePOP, {
+      if(!(validate214(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate213.errors;
+          vErrors = validate214.errors;
         }
         else {
-          for (const e of validate213.errors) keep(vErrors, e);
+          for (const e of validate214.errors) keep(vErrors, e);
         }
-        errors += validate213.errors.length;
+        errors += validate214.errors.length;
       }
     }
   }
@@ -913,17 +913,17 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate210.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams = budgeted(validate217);
-const schema108 = {
+export const validateInfoGetNodeIPParams = budgeted(validate218);
+const schema109 = {
   "type": "object",
   "properties": {}
 };
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -942,12 +942,12 @@ function validate217(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate217.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult = budgeted(validate218);
-const schema109 = {
+export const validateInfoGetNodeIPResult = budgeted(validate219);
+const schema110 = {
   "type": "object",
   "required": [
     "ip"
@@ -961,7 +961,7 @@ const schema109 = {
   }
 };
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1034,17 +1034,17 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate218.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams = budgeted(validate219);
-const schema110 = {
+export const validateInfoGetNodeVersionParams = budgeted(validate220);
+const schema111 = {
   "type": "object",
   "properties": {}
 };
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1063,12 +1063,12 @@ function validate219(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate219.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult = budgeted(validate220);
-const schema111 = {
+export const validateInfoGetNodeVersionResult = budgeted(validate221);
+const schema112 = {
   "type": "object",
   "required": [
     "version",
@@ -1105,7 +1105,7 @@ const schema111 = {
   }
 };
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1248,19 +1248,19 @@ function validate220(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate202(data.rpcProtocolVersion, {
+      if(!(validate203(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors) keep(vErrors, e);
+          for (const e of validate203.errors) keep(vErrors, e);
         }
-        errors += validate202.errors.length;
+        errors += validate203.errors.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1337,17 +1337,17 @@ function validate220(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate220.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams = budgeted(validate222);
-const schema112 = {
+export const validateInfoGetVMsParams = budgeted(validate223);
+const schema113 = {
   "type": "object",
   "properties": {}
 };
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1366,12 +1366,12 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult = budgeted(validate223);
-const schema113 = {
+export const validateInfoGetVMsResult = budgeted(validate224);
+const schema114 = {
   "type": "object",
   "required": [
     "vms",
@@ -1409,7 +1409,7 @@ const schema113 = {
   }
 };
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1648,17 +1648,17 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams = budgeted(validate226);
-const schema114 = {
+export const validateInfoGetTxFeeParams = budgeted(validate227);
+const schema115 = {
   "type": "object",
   "properties": {}
 };
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1677,12 +1677,12 @@ function validate226(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate226.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult = budgeted(validate227);
-const schema115 = {
+export const validateInfoGetTxFeeResult = budgeted(validate228);
+const schema116 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1785,7 +1785,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1934,7 +1934,7 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema115.properties, key0))){
+      if(!(func5.call(schema116.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2112,12 +2112,12 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate228.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams = budgeted(validate237);
-const schema116 = {
+export const validateInfoIsBootstrappedParams = budgeted(validate238);
+const schema117 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2129,7 +2129,7 @@ const schema116 = {
   ]
 };
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2184,12 +2184,12 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult = budgeted(validate238);
-const schema117 = {
+export const validateInfoIsBootstrappedResult = budgeted(validate239);
+const schema118 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2203,7 +2203,7 @@ const schema117 = {
   }
 };
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2276,12 +2276,12 @@ function validate238(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams = budgeted(validate239);
-const schema118 = {
+export const validateInfoPeersParams = budgeted(validate240);
+const schema119 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2296,7 +2296,7 @@ const schema118 = {
   }
 };
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2307,7 +2307,7 @@ function validate239(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema118.properties.nodeIDs.type},
+          params: {type: schema119.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2321,19 +2321,19 @@ function validate239(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate211(data0[i0], {
+          if(!(validate212(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate211.errors;
+              vErrors = validate212.errors;
             }
             else {
-              for (const e of validate211.errors) keep(vErrors, e);
+              for (const e of validate212.errors) keep(vErrors, e);
             }
-            errors += validate211.errors.length;
+            errors += validate212.errors.length;
           }
         }
       }
@@ -2355,12 +2355,12 @@ function validate239(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult = budgeted(validate241);
-const schema119 = {
+export const validateInfoPeersResult = budgeted(validate242);
+const schema120 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2381,7 +2381,7 @@ const schema119 = {
     }
   }
 };
-const schema120 = {
+const schema121 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2592,7 +2592,7 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2789,7 +2789,7 @@ function validate243(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema120.properties, key0))){
+      if(!(func5.call(schema121.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2843,19 +2843,19 @@ function validate243(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
     if(data.version !== undefined){
@@ -2925,38 +2925,38 @@ function validate243(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate202(data.observedUptime, {
+      if(!(validate203(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors) keep(vErrors, e);
+          for (const e of validate203.errors) keep(vErrors, e);
         }
-        errors += validate202.errors.length;
+        errors += validate203.errors.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate202(data8[key1], {
+          if(!(validate203(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate202.errors;
+              vErrors = validate203.errors;
             }
             else {
-              for (const e of validate202.errors) keep(vErrors, e);
+              for (const e of validate203.errors) keep(vErrors, e);
             }
-            errors += validate202.errors.length;
+            errors += validate203.errors.length;
           }
         }
       }
@@ -3148,12 +3148,12 @@ function validate243(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate243.errors = vErrors;
+  validate244.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3228,19 +3228,19 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate243(data1[i0], {
+          if(!(validate244(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate243.errors;
+              vErrors = validate244.errors;
             }
             else {
-              for (const e of validate243.errors) keep(vErrors, e);
+              for (const e of validate244.errors) keep(vErrors, e);
             }
-            errors += validate243.errors.length;
+            errors += validate244.errors.length;
           }
         }
       }
@@ -3278,12 +3278,12 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams = budgeted(validate254);
-const schema121 = {
+export const validateInfoUptimeParams = budgeted(validate255);
+const schema122 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3292,7 +3292,7 @@ const schema121 = {
   }
 };
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3329,12 +3329,12 @@ function validate254(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate254.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult = budgeted(validate256);
-const schema122 = {
+export const validateInfoUptimeResult = budgeted(validate257);
+const schema123 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3356,9 +3356,9 @@ const schema122 = {
     }
   }
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3415,7 +3415,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern17.test(data0)){
+        if(!pattern18.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3452,7 +3452,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern17.test(data1)){
+        if(!pattern18.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",
@@ -3503,17 +3503,17 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate256.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams = budgeted(validate257);
-const schema123 = {
+export const validateInfoUpgradesParams = budgeted(validate258);
+const schema124 = {
   "type": "object",
   "properties": {}
 };
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3532,12 +3532,12 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult = budgeted(validate258);
-const schema124 = {
+export const validateInfoUpgradesResult = budgeted(validate259);
+const schema125 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3661,7 +3661,7 @@ const schema124 = {
   }
 };
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3954,7 +3954,7 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema124.properties, key0))){
+      if(!(func5.call(schema125.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -4292,17 +4292,17 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams = budgeted(validate278);
-const schema125 = {
+export const validateInfoAcpsParams = budgeted(validate279);
+const schema126 = {
   "type": "object",
   "properties": {}
 };
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4321,12 +4321,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult = budgeted(validate279);
-const schema126 = {
+export const validateInfoAcpsResult = budgeted(validate280);
+const schema127 = {
   "type": "object",
   "required": [
     "acps"
@@ -4384,7 +4384,7 @@ const schema126 = {
   }
 };
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4590,7 +4590,7 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate211(data3[i0], {
+                  if(!(validate212(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4598,12 +4598,12 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate211.errors;
+                      vErrors = validate212.errors;
                     }
                     else {
-                      for (const e of validate211.errors) keep(vErrors, e);
+                      for (const e of validate212.errors) keep(vErrors, e);
                     }
-                    errors += validate211.errors.length;
+                    errors += validate212.errors.length;
                   }
                 }
               }
@@ -4645,7 +4645,7 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate211(data6[i1], {
+                  if(!(validate212(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4653,12 +4653,12 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate211.errors;
+                      vErrors = validate212.errors;
                     }
                     else {
-                      for (const e of validate211.errors) keep(vErrors, e);
+                      for (const e of validate212.errors) keep(vErrors, e);
                     }
-                    errors += validate211.errors.length;
+                    errors += validate212.errors.length;
                   }
                 }
               }
@@ -4748,7 +4748,7 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate280.errors = vErrors;
   return errors === 0;
 }
 const networkIDKey = writeString("networkID") + ':';

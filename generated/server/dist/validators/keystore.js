@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateKeystoreCreateUserParams = budgeted(validate285);
-const schema127 = {
+export const validateKeystoreCreateUserParams = budgeted(validate286);
+const schema128 = {
   "type": "object",
   "properties": {
     "username": {
@@ -19,7 +19,7 @@ const schema127 = {
     "password"
   ]
 };
-const schema128 = {
+const schema129 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -29,7 +29,7 @@ const schema128 = {
 };
 const func2 = ucs2length;
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -73,6 +73,162 @@ function validate286(data, {instancePath="", parentData, parentDataProperty, roo
       keyword: "type",
       params: {type: "string"},
       message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate287.errors = vErrors;
+  return errors === 0;
+}
+
+const schema130 = {
+  "type": "string",
+  "minLength": 1,
+  "maxLength": 1024,
+  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it "
+    + "receives the password in clear text.",
+  "x-sensitive": true
+};
+
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(func2(data) > 1024){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 1024},
+        message: "must NOT have more than 1024 characters"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(func2(data) < 1){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minLength",
+        keyword: "minLength",
+        params: {limit: 1},
+        message: "must NOT have fewer than 1 characters"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate289.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate287(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate287.errors;
+        }
+        else {
+          for (const e of validate287.errors) keep(vErrors, e);
+        }
+        errors += validate287.errors.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate289(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate289.errors;
+        }
+        else {
+          for (const e of validate289.errors) keep(vErrors, e);
+        }
+        errors += validate289.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
     };
     if(vErrors === null){
       vErrors = [err2];
@@ -86,163 +242,7 @@ function validate286(data, {instancePath="", parentData, parentDataProperty, roo
   return errors === 0;
 }
 
-const schema129 = {
-  "type": "string",
-  "minLength": 1,
-  "maxLength": 1024,
-  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it "
-    + "receives the password in clear text.",
-  "x-sensitive": true
-};
-
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(func2(data) > 1024){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: {limit: 1024},
-        message: "must NOT have more than 1024 characters"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(func2(data) < 1){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: {limit: 1},
-        message: "must NOT have fewer than 1 characters"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate288.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "username"},
-        message: "must have required property '"+"username"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "password"},
-        message: "must have required property '"+"password"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    if(data.username !== undefined){
-      if(!(validate286(data.username, {
-        instancePath: instancePath+"/username",
-        parentData: data,
-        parentDataProperty: "username",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate286.errors;
-        }
-        else {
-          for (const e of validate286.errors) keep(vErrors, e);
-        }
-        errors += validate286.errors.length;
-      }
-    }
-    if(data.password !== undefined){
-      if(!(validate288(data.password, {
-        instancePath: instancePath+"/password",
-        parentData: data,
-        parentDataProperty: "password",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate288.errors;
-        }
-        else {
-          for (const e of validate288.errors) keep(vErrors, e);
-        }
-        errors += validate288.errors.length;
-      }
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate285.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateKeystoreCreateUserResult = budgeted(validate290);
+export const validateKeystoreCreateUserResult = budgeted(validate291);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -250,7 +250,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate290(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate290.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams = budgeted(validate291);
-const schema131 = {
+export const validateKeystoreDeleteUserParams = budgeted(validate292);
+const schema132 = {
   "type": "object",
   "properties": {
     "username": {
@@ -308,7 +308,7 @@ const schema131 = {
   ]
 };
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -345,35 +345,35 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate286(data.username, {
+      if(!(validate287(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate287.errors;
         }
         else {
-          for (const e of validate286.errors) keep(vErrors, e);
+          for (const e of validate287.errors) keep(vErrors, e);
         }
-        errors += validate286.errors.length;
+        errors += validate287.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate288(data.password, {
+      if(!(validate289(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate288.errors;
+          vErrors = validate289.errors;
         }
         else {
-          for (const e of validate288.errors) keep(vErrors, e);
+          for (const e of validate289.errors) keep(vErrors, e);
         }
-        errors += validate288.errors.length;
+        errors += validate289.errors.length;
       }
     }
   }
@@ -393,13 +393,13 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate291.errors = vErrors;
+  validate292.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult = budgeted(validate294);
+export const validateKeystoreDeleteUserResult = budgeted(validate295);
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -436,12 +436,12 @@ function validate294(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate294.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams = budgeted(validate295);
-const schema133 = {
+export const validateKeystoreExportUserParams = budgeted(validate296);
+const schema134 = {
   "type": "object",
   "properties": {
     "username": {
@@ -510,7 +510,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -547,35 +547,35 @@ function validate295(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate286(data.username, {
+      if(!(validate287(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate287.errors;
         }
         else {
-          for (const e of validate286.errors) keep(vErrors, e);
+          for (const e of validate287.errors) keep(vErrors, e);
         }
-        errors += validate286.errors.length;
+        errors += validate287.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate288(data.password, {
+      if(!(validate289(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate288.errors;
+          vErrors = validate289.errors;
         }
         else {
-          for (const e of validate288.errors) keep(vErrors, e);
+          for (const e of validate289.errors) keep(vErrors, e);
         }
-        errors += validate288.errors.length;
+        errors += validate289.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -611,12 +611,12 @@ function validate295(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate295.errors = vErrors;
+  validate296.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult = budgeted(validate299);
-const schema134 = {
+export const validateKeystoreExportUserResult = budgeted(validate300);
+const schema135 = {
   "type": "object",
   "required": [
     "user",
@@ -824,7 +824,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1055,7 +1055,7 @@ function validate299(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema134.properties.encoding.enum},
+          params: {allowedValues: schema135.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1084,12 +1084,12 @@ function validate299(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate299.errors = vErrors;
+  validate300.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams = budgeted(validate303);
-const schema135 = {
+export const validateKeystoreImportUserParams = budgeted(validate304);
+const schema136 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1113,7 +1113,7 @@ const schema135 = {
   ]
 };
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1166,35 +1166,35 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate286(data.username, {
+      if(!(validate287(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate287.errors;
         }
         else {
-          for (const e of validate286.errors) keep(vErrors, e);
+          for (const e of validate287.errors) keep(vErrors, e);
         }
-        errors += validate286.errors.length;
+        errors += validate287.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate288(data.password, {
+      if(!(validate289(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate288.errors;
+          vErrors = validate289.errors;
         }
         else {
-          for (const e of validate288.errors) keep(vErrors, e);
+          for (const e of validate289.errors) keep(vErrors, e);
         }
-        errors += validate288.errors.length;
+        errors += validate289.errors.length;
       }
     }
     if(data.user !== undefined){
@@ -1246,13 +1246,13 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate303.errors = vErrors;
+  validate304.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult = budgeted(validate308);
+export const validateKeystoreImportUserResult = budgeted(validate309);
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1289,17 +1289,17 @@ function validate308(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate308.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams = budgeted(validate309);
-const schema137 = {
+export const validateKeystoreListUsersParams = budgeted(validate310);
+const schema138 = {
   "type": "object",
   "properties": {}
 };
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1318,12 +1318,12 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate309.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult = budgeted(validate310);
-const schema138 = {
+export const validateKeystoreListUsersResult = budgeted(validate311);
+const schema139 = {
   "type": "object",
   "required": [
     "users"
@@ -1340,7 +1340,7 @@ const schema138 = {
   }
 };
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1435,7 +1435,7 @@ function validate310(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate310.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validatePlatformGetBalanceParams = budgeted(validate311);
-const schema139 = {
+export const validatePlatformGetBalanceParams = budgeted(validate312);
+const schema140 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -89,7 +89,7 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -180,12 +180,12 @@ function validate311(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate311.errors = vErrors;
+  validate312.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult = budgeted(validate314);
-const schema140 = {
+export const validatePlatformGetBalanceResult = budgeted(validate315);
+const schema141 = {
   "type": "object",
   "required": [
     "balance",
@@ -294,7 +294,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema141 = {
+const schema142 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
     + "unit as a quoted decimal string. Assets with no amount are absent, so "
@@ -374,7 +374,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -440,7 +440,7 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate319.errors = vErrors;
+  validate320.errors = vErrors;
   return errors === 0;
 }
 
@@ -622,7 +622,7 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -771,7 +771,7 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema140.properties, key0))){
+      if(!(func5.call(schema141.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -853,67 +853,67 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balances !== undefined){
-      if(!(validate319(data.balances, {
+      if(!(validate320(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors) keep(vErrors, e);
+          for (const e of validate320.errors) keep(vErrors, e);
         }
-        errors += validate319.errors.length;
+        errors += validate320.errors.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate319(data.unlockeds, {
+      if(!(validate320(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors) keep(vErrors, e);
+          for (const e of validate320.errors) keep(vErrors, e);
         }
-        errors += validate319.errors.length;
+        errors += validate320.errors.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate319(data.lockedStakeables, {
+      if(!(validate320(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors) keep(vErrors, e);
+          for (const e of validate320.errors) keep(vErrors, e);
         }
-        errors += validate319.errors.length;
+        errors += validate320.errors.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate319(data.lockedNotStakeables, {
+      if(!(validate320(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors) keep(vErrors, e);
+          for (const e of validate320.errors) keep(vErrors, e);
         }
-        errors += validate319.errors.length;
+        errors += validate320.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -923,7 +923,7 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/utxoIDs",
           schemaPath: "#/properties/utxoIDs/type",
           keyword: "type",
-          params: {type: schema140.properties.utxoIDs.type},
+          params: {type: schema141.properties.utxoIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -971,12 +971,12 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate314.errors = vErrors;
+  validate315.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtParams = budgeted(validate327);
-const schema142 = {
+export const validatePlatformGetAllValidatorsAtParams = budgeted(validate328);
+const schema143 = {
   "type": "object",
   "properties": {
     "height": {
@@ -987,7 +987,7 @@ const schema142 = {
     "height"
   ]
 };
-const schema143 = {
+const schema144 = {
   "anyOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
@@ -1178,7 +1178,7 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1245,12 +1245,12 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate328.errors = vErrors;
+  validate329.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1271,19 +1271,19 @@ function validate327(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate328(data.height, {
+      if(!(validate329(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate328.errors;
+          vErrors = validate329.errors;
         }
         else {
-          for (const e of validate328.errors) keep(vErrors, e);
+          for (const e of validate329.errors) keep(vErrors, e);
         }
-        errors += validate328.errors.length;
+        errors += validate329.errors.length;
       }
     }
   }
@@ -1303,12 +1303,12 @@ function validate327(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate327.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtResult = budgeted(validate331);
-const schema144 = {
+export const validatePlatformGetAllValidatorsAtResult = budgeted(validate332);
+const schema145 = {
   "type": "object",
   "required": [
     "validatorSets"
@@ -1374,18 +1374,18 @@ const schema144 = {
     }
   }
 };
-const schema145 = {
+const schema146 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
-const pattern20 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern21 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern20.test(data)){
+    if(!pattern21.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1418,24 +1418,24 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate333.errors = vErrors;
+  validate334.errors = vErrors;
   return errors === 0;
 }
 
-const schema106 = {
+const schema107 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats18 = formats["avax-node-id"];
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1484,12 +1484,12 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1699,7 +1699,7 @@ function validate331(data, {instancePath="", parentData, parentDataProperty, roo
                       }
                     }
                     if(data3.publicKey !== undefined){
-                      if(!(validate333(data3.publicKey, {
+                      if(!(validate334(data3.publicKey, {
                         instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                           +"/validators/" + i0 +"/publicKey",
                         parentData: data3,
@@ -1707,12 +1707,12 @@ function validate331(data, {instancePath="", parentData, parentDataProperty, roo
                         rootData
                       }))){
                         if(vErrors === null){
-                          vErrors = validate333.errors;
+                          vErrors = validate334.errors;
                         }
                         else {
-                          for (const e of validate333.errors) keep(vErrors, e);
+                          for (const e of validate334.errors) keep(vErrors, e);
                         }
-                        errors += validate333.errors.length;
+                        errors += validate334.errors.length;
                       }
                     }
                     if(data3.weight !== undefined){
@@ -1737,7 +1737,7 @@ function validate331(data, {instancePath="", parentData, parentDataProperty, roo
                       if(Array.isArray(data6)){
                         const len1 = data6.length;
                         for(let i1=0; i1<len1; i1++){
-                          if(!(validate211(data6[i1], {
+                          if(!(validate212(data6[i1], {
                             instancePath: instancePath +"/validatorSets/"
                               + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/validators/" + i0 +"/nodeIDs/" + i1,
                             parentData: data6,
@@ -1745,12 +1745,12 @@ function validate331(data, {instancePath="", parentData, parentDataProperty, roo
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate211.errors;
+                              vErrors = validate212.errors;
                             }
                             else {
-                              for (const e of validate211.errors) keep(vErrors, e);
+                              for (const e of validate212.errors) keep(vErrors, e);
                             }
-                            errors += validate211.errors.length;
+                            errors += validate212.errors.length;
                           }
                         }
                       }
@@ -1881,12 +1881,12 @@ function validate331(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate331.errors = vErrors;
+  validate332.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams = budgeted(validate338);
-const schema146 = {
+export const validatePlatformGetBlockParams = budgeted(validate339);
+const schema147 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1900,7 +1900,7 @@ const schema146 = {
     "blockID"
   ]
 };
-const schema147 = {
+const schema84 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1908,13 +1908,13 @@ const schema147 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern14.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1947,12 +1947,12 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1989,19 +1989,19 @@ function validate338(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate340.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -2021,7 +2021,7 @@ function validate338(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate338.errors = vErrors;
+  validate339.errors = vErrors;
   return errors === 0;
 }
 
@@ -4009,19 +4009,19 @@ function validate387(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate340.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -5315,19 +5315,19 @@ function validate410(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate211(data1[i0], {
+          if(!(validate212(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate211.errors;
+              vErrors = validate212.errors;
             }
             else {
-              for (const e of validate211.errors) keep(vErrors, e);
+              for (const e of validate212.errors) keep(vErrors, e);
             }
-            errors += validate211.errors.length;
+            errors += validate212.errors.length;
           }
         }
       }
@@ -5609,13 +5609,13 @@ const schema169 = {
     }
   }
 };
-const schema99 = {
+const schema100 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5652,7 +5652,7 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
@@ -5744,19 +5744,19 @@ function validate423(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate202(data.threshold, {
+      if(!(validate203(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors) keep(vErrors, e);
+          for (const e of validate203.errors) keep(vErrors, e);
         }
-        errors += validate202.errors.length;
+        errors += validate203.errors.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5824,13 +5824,13 @@ const schema170 = {
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
     + "\"2.0000\"."
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
 function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern18.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5945,19 +5945,19 @@ function validate435(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate333(data.publicKey, {
+      if(!(validate334(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate333.errors;
+          vErrors = validate334.errors;
         }
         else {
-          for (const e of validate333.errors) keep(vErrors, e);
+          for (const e of validate334.errors) keep(vErrors, e);
         }
-        errors += validate333.errors.length;
+        errors += validate334.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
@@ -6252,19 +6252,19 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
@@ -6616,19 +6616,19 @@ function validate415(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
@@ -7236,19 +7236,19 @@ function validate450(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
@@ -7671,19 +7671,19 @@ function validate467(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
   }
@@ -7932,19 +7932,19 @@ function validate475(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -7996,19 +7996,19 @@ function validate475(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate333(data.publicKey, {
+      if(!(validate334(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate333.errors;
+          vErrors = validate334.errors;
         }
         else {
-          for (const e of validate333.errors) keep(vErrors, e);
+          for (const e of validate334.errors) keep(vErrors, e);
         }
-        errors += validate333.errors.length;
+        errors += validate334.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
@@ -9420,19 +9420,19 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -9484,19 +9484,19 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate333(data.publicKey, {
+      if(!(validate334(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate333.errors;
+          vErrors = validate334.errors;
         }
         else {
-          for (const e of validate333.errors) keep(vErrors, e);
+          for (const e of validate334.errors) keep(vErrors, e);
         }
-        errors += validate333.errors.length;
+        errors += validate334.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
@@ -10942,19 +10942,19 @@ function validate538(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate319(data.stakeds, {
+      if(!(validate320(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors) keep(vErrors, e);
+          for (const e of validate320.errors) keep(vErrors, e);
         }
-        errors += validate319.errors.length;
+        errors += validate320.errors.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -11620,19 +11620,19 @@ function validate551(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate202(data.threshold, {
+      if(!(validate203(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors) keep(vErrors, e);
+          for (const e of validate203.errors) keep(vErrors, e);
         }
-        errors += validate202.errors.length;
+        errors += validate203.errors.length;
       }
     }
     if(data.locktime !== undefined){
@@ -12042,19 +12042,19 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate202(data1.threshold, {
+              if(!(validate203(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate202.errors;
+                  vErrors = validate203.errors;
                 }
                 else {
-                  for (const e of validate202.errors) keep(vErrors, e);
+                  for (const e of validate203.errors) keep(vErrors, e);
                 }
-                errors += validate202.errors.length;
+                errors += validate203.errors.length;
               }
             }
           }
@@ -12452,19 +12452,19 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate340.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -14479,19 +14479,19 @@ function validate608(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate328(data.height, {
+      if(!(validate329(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate328.errors;
+          vErrors = validate329.errors;
         }
         else {
-          for (const e of validate328.errors) keep(vErrors, e);
+          for (const e of validate329.errors) keep(vErrors, e);
         }
-        errors += validate328.errors.length;
+        errors += validate329.errors.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -14575,14 +14575,14 @@ function validate611(data, {instancePath="", parentData, parentDataProperty, roo
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate211(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate212(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors) keep(vErrors, e);
+          for (const e of validate212.errors) keep(vErrors, e);
         }
-        errors += validate211.errors.length;
+        errors += validate212.errors.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14661,19 +14661,19 @@ function validate611(data, {instancePath="", parentData, parentDataProperty, roo
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate333(data1, {
+          if(!(validate334(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate333.errors;
+              vErrors = validate334.errors;
             }
             else {
-              for (const e of validate333.errors) keep(vErrors, e);
+              for (const e of validate334.errors) keep(vErrors, e);
             }
-            errors += validate333.errors.length;
+            errors += validate334.errors.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -15696,19 +15696,19 @@ function validate635(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate211(data0[i0], {
+          if(!(validate212(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate211.errors;
+              vErrors = validate212.errors;
             }
             else {
-              for (const e of validate211.errors) keep(vErrors, e);
+              for (const e of validate212.errors) keep(vErrors, e);
             }
-            errors += validate211.errors.length;
+            errors += validate212.errors.length;
           }
         }
       }

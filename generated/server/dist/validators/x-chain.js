@@ -1941,7 +1941,7 @@ const schema241 = {
     "blockID"
   ]
 };
-const schema147 = {
+const schema84 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1949,13 +1949,13 @@ const schema147 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern14.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1988,7 +1988,7 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
@@ -2030,19 +2030,19 @@ function validate678(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate340.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -4673,19 +4673,19 @@ function validate728(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate340.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }
@@ -5393,19 +5393,19 @@ function validate742(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors) keep(vErrors, e);
+          for (const e of validate155.errors) keep(vErrors, e);
         }
-        errors += validate340.errors.length;
+        errors += validate155.errors.length;
       }
     }
   }

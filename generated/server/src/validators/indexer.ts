@@ -10,30 +10,31 @@ const schema83 = {
   "type": "object",
   "properties": {
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   }
 };
-const schema44 = {
+const schema84 = {
   "type": "string",
-  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
-    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
-    + "here but then fails the call, because these bytes have no JSON form."
+  "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
+    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
+    + "that return a transaction or block). Matched case-insensitively; any "
+    + "other value fails to decode."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern14.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
-        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
+        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];
@@ -60,7 +61,7 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
@@ -70,19 +71,19 @@ function validate154(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -106,8 +107,8 @@ function validate154(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-export const validateIndexGetLastAcceptedResult: ValidateFunction = budgeted(validate156);
-const schema84 = {
+export const validateIndexGetLastAcceptedResult: ValidateFunction = budgeted(validate157);
+const schema85 = {
   "title": "IndexContainer",
   "type": "object",
   "description": "One accepted container of the index: a block, a transaction or a vertex, with where it sits in "
@@ -302,7 +303,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate159(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate160(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -355,7 +356,7 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate160.errors = vErrors;
   return errors === 0;
 }
 
@@ -452,7 +453,7 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
 
 const formats4 = formats["date-time"]!;
 
-function validate156(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -697,14 +698,14 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors!) keep(vErrors, e);
+          for (const e of validate160.errors!) keep(vErrors, e);
         }
-        errors += validate159.errors!.length;
+        errors += validate160.errors!.length;
       }
     }
     if(data.bytes !== undefined){
@@ -783,7 +784,7 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -828,19 +829,19 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexParams: ValidateFunction = budgeted(validate163);
-const schema86 = {
+export const validateIndexGetContainerByIndexParams: ValidateFunction = budgeted(validate164);
+const schema87 = {
   "type": "object",
   "properties": {
     "index": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
     },
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   },
   "required": [
@@ -1023,7 +1024,7 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate163(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate164(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1060,19 +1061,19 @@ function validate163(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -1092,13 +1093,13 @@ function validate163(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate164.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexResult: ValidateFunction = budgeted(validate166);
+export const validateIndexGetContainerByIndexResult: ValidateFunction = budgeted(validate167);
 
-function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate167(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1343,14 +1344,14 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors!) keep(vErrors, e);
+          for (const e of validate160.errors!) keep(vErrors, e);
         }
-        errors += validate159.errors!.length;
+        errors += validate160.errors!.length;
       }
     }
     if(data.bytes !== undefined){
@@ -1429,7 +1430,7 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1474,12 +1475,12 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeParams: ValidateFunction = budgeted(validate172);
-const schema88 = {
+export const validateIndexGetContainerRangeParams: ValidateFunction = budgeted(validate173);
+const schema89 = {
   "type": "object",
   "properties": {
     "startIndex": {
@@ -1489,7 +1490,7 @@ const schema88 = {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
     },
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   },
   "required": [
@@ -1498,7 +1499,7 @@ const schema88 = {
   ]
 };
 
-function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate173(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1567,19 +1568,19 @@ function validate172(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -1599,12 +1600,12 @@ function validate172(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeResult: ValidateFunction = budgeted(validate176);
-const schema89 = {
+export const validateIndexGetContainerRangeResult: ValidateFunction = budgeted(validate177);
+const schema90 = {
   "title": "IndexContainerRange",
   "type": "object",
   "required": [
@@ -1623,7 +1624,7 @@ const schema89 = {
   }
 };
 
-function validate177(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate178(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1868,14 +1869,14 @@ function validate177(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors!) keep(vErrors, e);
+          for (const e of validate160.errors!) keep(vErrors, e);
         }
-        errors += validate159.errors!.length;
+        errors += validate160.errors!.length;
       }
     }
     if(data.bytes !== undefined){
@@ -1954,7 +1955,7 @@ function validate177(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1999,12 +2000,12 @@ function validate177(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate177.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate176(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate177(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2047,19 +2048,19 @@ function validate176(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate177(data0[i0], {
+          if(!(validate178(data0[i0], {
             instancePath: instancePath+"/containers/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate177.errors;
+              vErrors = validate178.errors;
             }
             else {
-              for (const e of validate177.errors!) keep(vErrors, e);
+              for (const e of validate178.errors!) keep(vErrors, e);
             }
-            errors += validate177.errors!.length;
+            errors += validate178.errors!.length;
           }
         }
       }
@@ -2097,12 +2098,12 @@ function validate176(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate176.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexParams: ValidateFunction = budgeted(validate184);
-const schema91 = {
+export const validateIndexGetIndexParams: ValidateFunction = budgeted(validate185);
+const schema92 = {
   "type": "object",
   "properties": {
     "id": {
@@ -2172,7 +2173,7 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2220,12 +2221,12 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexResult: ValidateFunction = budgeted(validate186);
-const schema92 = {
+export const validateIndexGetIndexResult: ValidateFunction = budgeted(validate187);
+const schema93 = {
   "type": "object",
   "required": [
     "index"
@@ -2239,7 +2240,7 @@ const schema92 = {
   }
 };
 
-function validate186(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate187(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2310,12 +2311,12 @@ function validate186(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedParams: ValidateFunction = budgeted(validate188);
-const schema93 = {
+export const validateIndexIsAcceptedParams: ValidateFunction = budgeted(validate189);
+const schema94 = {
   "type": "object",
   "properties": {
     "id": {
@@ -2327,7 +2328,7 @@ const schema93 = {
   ]
 };
 
-function validate188(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2375,12 +2376,12 @@ function validate188(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate188.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedResult: ValidateFunction = budgeted(validate190);
-const schema94 = {
+export const validateIndexIsAcceptedResult: ValidateFunction = budgeted(validate191);
+const schema95 = {
   "type": "object",
   "required": [
     "isAccepted"
@@ -2394,7 +2395,7 @@ const schema94 = {
   }
 };
 
-function validate190(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2467,19 +2468,19 @@ function validate190(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate190.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDParams: ValidateFunction = budgeted(validate191);
-const schema95 = {
+export const validateIndexGetContainerByIDParams: ValidateFunction = budgeted(validate192);
+const schema96 = {
   "type": "object",
   "properties": {
     "id": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
     },
     "encoding": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
     }
   },
   "required": [
@@ -2487,7 +2488,7 @@ const schema95 = {
   ]
 };
 
-function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate192(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2519,19 +2520,19 @@ function validate191(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -2551,13 +2552,13 @@ function validate191(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate191.errors = vErrors;
+  validate192.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDResult: ValidateFunction = budgeted(validate194);
+export const validateIndexGetContainerByIDResult: ValidateFunction = budgeted(validate195);
 
-function validate194(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate195(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2802,14 +2803,14 @@ function validate194(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate160.errors;
         }
         else {
-          for (const e of validate159.errors!) keep(vErrors, e);
+          for (const e of validate160.errors!) keep(vErrors, e);
         }
-        errors += validate159.errors!.length;
+        errors += validate160.errors!.length;
       }
     }
     if(data.bytes !== undefined){
@@ -2888,7 +2889,7 @@ function validate194(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema84.properties.encoding.enum},
+          params: {allowedValues: schema85.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -2933,32 +2934,32 @@ function validate194(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate194.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate155 { let errors: ValidationError[] | null; }
 declare namespace validate154 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
 declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate159 { let errors: ValidationError[] | null; }
+declare namespace validate160 { let errors: ValidationError[] | null; }
 declare namespace validate83 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate156 { let errors: ValidationError[] | null; }
+declare namespace validate157 { let errors: ValidationError[] | null; }
 declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate163 { let errors: ValidationError[] | null; }
-declare namespace validate166 { let errors: ValidationError[] | null; }
-declare namespace validate172 { let errors: ValidationError[] | null; }
+declare namespace validate164 { let errors: ValidationError[] | null; }
+declare namespace validate167 { let errors: ValidationError[] | null; }
+declare namespace validate173 { let errors: ValidationError[] | null; }
+declare namespace validate178 { let errors: ValidationError[] | null; }
 declare namespace validate177 { let errors: ValidationError[] | null; }
-declare namespace validate176 { let errors: ValidationError[] | null; }
 declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate184 { let errors: ValidationError[] | null; }
-declare namespace validate186 { let errors: ValidationError[] | null; }
-declare namespace validate188 { let errors: ValidationError[] | null; }
-declare namespace validate190 { let errors: ValidationError[] | null; }
+declare namespace validate185 { let errors: ValidationError[] | null; }
+declare namespace validate187 { let errors: ValidationError[] | null; }
+declare namespace validate189 { let errors: ValidationError[] | null; }
 declare namespace validate191 { let errors: ValidationError[] | null; }
-declare namespace validate194 { let errors: ValidationError[] | null; }
+declare namespace validate192 { let errors: ValidationError[] | null; }
+declare namespace validate195 { let errors: ValidationError[] | null; }
 function indexContainerJson(v: any): string | undefined { return writeScalar(v); }
 const containersKey = writeString("containers") + ':';
 function indexContainerListJson(v: any): string | undefined {

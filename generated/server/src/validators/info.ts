@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate200);
-const schema97 = {
+export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate201);
+const schema98 = {
   "type": "object",
   "properties": {}
 };
 
-function validate200(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate201(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,12 +30,12 @@ function validate200(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate201);
-const schema98 = {
+export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate202);
+const schema99 = {
   "type": "object",
   "required": [
     "networkID"
@@ -48,14 +48,14 @@ const schema98 = {
     }
   }
 };
-const schema99 = {
+const schema100 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -92,12 +92,12 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate201(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -136,19 +136,19 @@ function validate201(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate202(data.networkID, {
+      if(!(validate203(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors!) keep(vErrors, e);
+          for (const e of validate203.errors!) keep(vErrors, e);
         }
-        errors += validate202.errors!.length;
+        errors += validate203.errors!.length;
       }
     }
   }
@@ -168,17 +168,17 @@ function validate201(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate201.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate204);
-const schema100 = {
+export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate205);
+const schema101 = {
   "type": "object",
   "properties": {}
 };
 
-function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate205(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -197,12 +197,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate205);
-const schema101 = {
+export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate206);
+const schema102 = {
   "type": "object",
   "required": [
     "networkName"
@@ -216,7 +216,7 @@ const schema101 = {
   }
 };
 
-function validate205(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate205(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate206);
-const schema102 = {
+export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate207);
+const schema103 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -306,7 +306,7 @@ const schema102 = {
   ]
 };
 
-function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -361,12 +361,12 @@ function validate206(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate207);
-const schema103 = {
+export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate208);
+const schema104 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -447,7 +447,7 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate208(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -518,17 +518,17 @@ function validate207(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate208.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate209);
-const schema104 = {
+export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate210);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate209(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate210(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -547,12 +547,12 @@ function validate209(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate209.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate210);
-const schema105 = {
+export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate211);
+const schema106 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -570,20 +570,20 @@ const schema105 = {
     }
   }
 };
-const schema106 = {
+const schema107 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats18 = formats["avax-node-id"]!;
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate212(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -632,11 +632,11 @@ function validate211(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
 
-const schema107 = {
+const schema108 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -704,7 +704,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate213(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate214(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -807,12 +807,12 @@ function validate213(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate213.errors = vErrors;
+  validate214.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate210(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -867,35 +867,35 @@ function validate210(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate213(data.nodePOP, {
+      if(!(validate214(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate213.errors;
+          vErrors = validate214.errors;
         }
         else {
-          for (const e of validate213.errors!) keep(vErrors, e);
+          for (const e of validate214.errors!) keep(vErrors, e);
         }
-        errors += validate213.errors!.length;
+        errors += validate214.errors!.length;
       }
     }
   }
@@ -915,17 +915,17 @@ function validate210(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate210.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate217);
-const schema108 = {
+export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate218);
+const schema109 = {
   "type": "object",
   "properties": {}
 };
 
-function validate217(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate218(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -944,12 +944,12 @@ function validate217(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate217.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate218);
-const schema109 = {
+export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate219);
+const schema110 = {
   "type": "object",
   "required": [
     "ip"
@@ -963,7 +963,7 @@ const schema109 = {
   }
 };
 
-function validate218(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate219(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1036,17 +1036,17 @@ function validate218(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate218.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate219);
-const schema110 = {
+export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate220);
+const schema111 = {
   "type": "object",
   "properties": {}
 };
 
-function validate219(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate220(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1065,12 +1065,12 @@ function validate219(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate219.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate220);
-const schema111 = {
+export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate221);
+const schema112 = {
   "type": "object",
   "required": [
     "version",
@@ -1107,7 +1107,7 @@ const schema111 = {
   }
 };
 
-function validate220(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate221(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1250,19 +1250,19 @@ function validate220(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate202(data.rpcProtocolVersion, {
+      if(!(validate203(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors!) keep(vErrors, e);
+          for (const e of validate203.errors!) keep(vErrors, e);
         }
-        errors += validate202.errors!.length;
+        errors += validate203.errors!.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1339,17 +1339,17 @@ function validate220(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate220.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate222);
-const schema112 = {
+export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate223);
+const schema113 = {
   "type": "object",
   "properties": {}
 };
 
-function validate222(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1368,12 +1368,12 @@ function validate222(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate223);
-const schema113 = {
+export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate224);
+const schema114 = {
   "type": "object",
   "required": [
     "vms",
@@ -1411,7 +1411,7 @@ const schema113 = {
   }
 };
 
-function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate224(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1650,17 +1650,17 @@ function validate223(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate226);
-const schema114 = {
+export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate227);
+const schema115 = {
   "type": "object",
   "properties": {}
 };
 
-function validate226(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1679,12 +1679,12 @@ function validate226(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate226.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate227);
-const schema115 = {
+export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate228);
+const schema116 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1787,7 +1787,7 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate228(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1936,7 +1936,7 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema115.properties, key0))){
+      if(!(func5.call(schema116.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2114,12 +2114,12 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate228.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate237);
-const schema116 = {
+export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate238);
+const schema117 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2131,7 +2131,7 @@ const schema116 = {
   ]
 };
 
-function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate238(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2186,12 +2186,12 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate238);
-const schema117 = {
+export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate239);
+const schema118 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2205,7 +2205,7 @@ const schema117 = {
   }
 };
 
-function validate238(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate239(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2278,12 +2278,12 @@ function validate238(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams: ValidateFunction = budgeted(validate239);
-const schema118 = {
+export const validateInfoPeersParams: ValidateFunction = budgeted(validate240);
+const schema119 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2298,7 +2298,7 @@ const schema118 = {
   }
 };
 
-function validate239(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2309,7 +2309,7 @@ function validate239(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema118.properties.nodeIDs.type},
+          params: {type: schema119.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2323,19 +2323,19 @@ function validate239(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate211(data0[i0], {
+          if(!(validate212(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate211.errors;
+              vErrors = validate212.errors;
             }
             else {
-              for (const e of validate211.errors!) keep(vErrors, e);
+              for (const e of validate212.errors!) keep(vErrors, e);
             }
-            errors += validate211.errors!.length;
+            errors += validate212.errors!.length;
           }
         }
       }
@@ -2357,12 +2357,12 @@ function validate239(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult: ValidateFunction = budgeted(validate241);
-const schema119 = {
+export const validateInfoPeersResult: ValidateFunction = budgeted(validate242);
+const schema120 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2383,7 +2383,7 @@ const schema119 = {
     }
   }
 };
-const schema120 = {
+const schema121 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2594,7 +2594,7 @@ function validate97(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate243(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate244(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2791,7 +2791,7 @@ function validate243(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema120.properties, key0))){
+      if(!(func5.call(schema121.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2845,19 +2845,19 @@ function validate243(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
     if(data.version !== undefined){
@@ -2927,38 +2927,38 @@ function validate243(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate202(data.observedUptime, {
+      if(!(validate203(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors!) keep(vErrors, e);
+          for (const e of validate203.errors!) keep(vErrors, e);
         }
-        errors += validate202.errors!.length;
+        errors += validate203.errors!.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate202(data8[key1], {
+          if(!(validate203(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate202.errors;
+              vErrors = validate203.errors;
             }
             else {
-              for (const e of validate202.errors!) keep(vErrors, e);
+              for (const e of validate203.errors!) keep(vErrors, e);
             }
-            errors += validate202.errors!.length;
+            errors += validate203.errors!.length;
           }
         }
       }
@@ -3150,12 +3150,12 @@ function validate243(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate243.errors = vErrors;
+  validate244.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate241(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate242(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3230,19 +3230,19 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate243(data1[i0], {
+          if(!(validate244(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate243.errors;
+              vErrors = validate244.errors;
             }
             else {
-              for (const e of validate243.errors!) keep(vErrors, e);
+              for (const e of validate244.errors!) keep(vErrors, e);
             }
-            errors += validate243.errors!.length;
+            errors += validate244.errors!.length;
           }
         }
       }
@@ -3280,12 +3280,12 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams: ValidateFunction = budgeted(validate254);
-const schema121 = {
+export const validateInfoUptimeParams: ValidateFunction = budgeted(validate255);
+const schema122 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3294,7 +3294,7 @@ const schema121 = {
   }
 };
 
-function validate254(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate255(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3331,12 +3331,12 @@ function validate254(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate254.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult: ValidateFunction = budgeted(validate256);
-const schema122 = {
+export const validateInfoUptimeResult: ValidateFunction = budgeted(validate257);
+const schema123 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3358,9 +3358,9 @@ const schema122 = {
     }
   }
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate256(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3417,7 +3417,7 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern17.test(data0)){
+        if(!pattern18.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3454,7 +3454,7 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern17.test(data1)){
+        if(!pattern18.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",
@@ -3505,17 +3505,17 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate256.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate257);
-const schema123 = {
+export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate258);
+const schema124 = {
   "type": "object",
   "properties": {}
 };
 
-function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate258(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3534,12 +3534,12 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate258);
-const schema124 = {
+export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate259);
+const schema125 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3663,7 +3663,7 @@ const schema124 = {
   }
 };
 
-function validate258(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate259(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3956,7 +3956,7 @@ function validate258(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema124.properties, key0))){
+      if(!(func5.call(schema125.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -4294,17 +4294,17 @@ function validate258(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams: ValidateFunction = budgeted(validate278);
-const schema125 = {
+export const validateInfoAcpsParams: ValidateFunction = budgeted(validate279);
+const schema126 = {
   "type": "object",
   "properties": {}
 };
 
-function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate279(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4323,12 +4323,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult: ValidateFunction = budgeted(validate279);
-const schema126 = {
+export const validateInfoAcpsResult: ValidateFunction = budgeted(validate280);
+const schema127 = {
   "type": "object",
   "required": [
     "acps"
@@ -4386,7 +4386,7 @@ const schema126 = {
   }
 };
 
-function validate279(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate280(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4592,7 +4592,7 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate211(data3[i0], {
+                  if(!(validate212(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4600,12 +4600,12 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate211.errors;
+                      vErrors = validate212.errors;
                     }
                     else {
-                      for (const e of validate211.errors!) keep(vErrors, e);
+                      for (const e of validate212.errors!) keep(vErrors, e);
                     }
-                    errors += validate211.errors!.length;
+                    errors += validate212.errors!.length;
                   }
                 }
               }
@@ -4647,7 +4647,7 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate211(data6[i1], {
+                  if(!(validate212(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4655,12 +4655,12 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate211.errors;
+                      vErrors = validate212.errors;
                     }
                     else {
-                      for (const e of validate211.errors!) keep(vErrors, e);
+                      for (const e of validate212.errors!) keep(vErrors, e);
                     }
-                    errors += validate211.errors!.length;
+                    errors += validate212.errors!.length;
                   }
                 }
               }
@@ -4750,46 +4750,46 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate280.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate200 { let errors: ValidationError[] | null; }
-declare namespace validate202 { let errors: ValidationError[] | null; }
 declare namespace validate201 { let errors: ValidationError[] | null; }
-declare namespace validate204 { let errors: ValidationError[] | null; }
+declare namespace validate203 { let errors: ValidationError[] | null; }
+declare namespace validate202 { let errors: ValidationError[] | null; }
 declare namespace validate205 { let errors: ValidationError[] | null; }
 declare namespace validate206 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
 declare namespace validate207 { let errors: ValidationError[] | null; }
-declare namespace validate209 { let errors: ValidationError[] | null; }
-declare namespace validate211 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate213 { let errors: ValidationError[] | null; }
+declare namespace validate35 { let errors: ValidationError[] | null; }
+declare namespace validate208 { let errors: ValidationError[] | null; }
 declare namespace validate210 { let errors: ValidationError[] | null; }
-declare namespace validate217 { let errors: ValidationError[] | null; }
+declare namespace validate212 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate214 { let errors: ValidationError[] | null; }
+declare namespace validate211 { let errors: ValidationError[] | null; }
 declare namespace validate218 { let errors: ValidationError[] | null; }
 declare namespace validate219 { let errors: ValidationError[] | null; }
 declare namespace validate220 { let errors: ValidationError[] | null; }
-declare namespace validate222 { let errors: ValidationError[] | null; }
+declare namespace validate221 { let errors: ValidationError[] | null; }
 declare namespace validate223 { let errors: ValidationError[] | null; }
-declare namespace validate226 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate224 { let errors: ValidationError[] | null; }
 declare namespace validate227 { let errors: ValidationError[] | null; }
-declare namespace validate237 { let errors: ValidationError[] | null; }
+declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate228 { let errors: ValidationError[] | null; }
 declare namespace validate238 { let errors: ValidationError[] | null; }
 declare namespace validate239 { let errors: ValidationError[] | null; }
+declare namespace validate240 { let errors: ValidationError[] | null; }
 declare namespace validate115 { let errors: ValidationError[] | null; }
 declare namespace validate97 { let errors: ValidationError[] | null; }
-declare namespace validate243 { let errors: ValidationError[] | null; }
-declare namespace validate241 { let errors: ValidationError[] | null; }
-declare namespace validate254 { let errors: ValidationError[] | null; }
-declare namespace validate256 { let errors: ValidationError[] | null; }
+declare namespace validate244 { let errors: ValidationError[] | null; }
+declare namespace validate242 { let errors: ValidationError[] | null; }
+declare namespace validate255 { let errors: ValidationError[] | null; }
 declare namespace validate257 { let errors: ValidationError[] | null; }
 declare namespace validate258 { let errors: ValidationError[] | null; }
-declare namespace validate278 { let errors: ValidationError[] | null; }
+declare namespace validate259 { let errors: ValidationError[] | null; }
 declare namespace validate279 { let errors: ValidationError[] | null; }
+declare namespace validate280 { let errors: ValidationError[] | null; }
 const networkIDKey = writeString("networkID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate285);
-const schema127 = {
+export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate286);
+const schema128 = {
   "type": "object",
   "properties": {
     "username": {
@@ -21,7 +21,7 @@ const schema127 = {
     "password"
   ]
 };
-const schema128 = {
+const schema129 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -31,7 +31,7 @@ const schema128 = {
 };
 const func2 = ucs2length;
 
-function validate286(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -75,6 +75,162 @@ function validate286(data: any, {instancePath="", parentData, parentDataProperty
       keyword: "type",
       params: {type: "string"},
       message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate287.errors = vErrors;
+  return errors === 0;
+}
+
+const schema130 = {
+  "type": "string",
+  "minLength": 1,
+  "maxLength": 1024,
+  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it "
+    + "receives the password in clear text.",
+  "x-sensitive": true
+};
+
+function validate289(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(func2(data) > 1024){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 1024},
+        message: "must NOT have more than 1024 characters"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(func2(data) < 1){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minLength",
+        keyword: "minLength",
+        params: {limit: 1},
+        message: "must NOT have fewer than 1 characters"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate289.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate286(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate287(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate287.errors;
+        }
+        else {
+          for (const e of validate287.errors!) keep(vErrors, e);
+        }
+        errors += validate287.errors!.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate289(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate289.errors;
+        }
+        else {
+          for (const e of validate289.errors!) keep(vErrors, e);
+        }
+        errors += validate289.errors!.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
     };
     if(vErrors === null){
       vErrors = [err2];
@@ -88,163 +244,7 @@ function validate286(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-const schema129 = {
-  "type": "string",
-  "minLength": 1,
-  "maxLength": 1024,
-  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it "
-    + "receives the password in clear text.",
-  "x-sensitive": true
-};
-
-function validate288(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(func2(data) > 1024){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: {limit: 1024},
-        message: "must NOT have more than 1024 characters"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(func2(data) < 1){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: {limit: 1},
-        message: "must NOT have fewer than 1 characters"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "string"},
-      message: "must be string"
-    };
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate288.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate285(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "username"},
-        message: "must have required property '"+"username"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "password"},
-        message: "must have required property '"+"password"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    if(data.username !== undefined){
-      if(!(validate286(data.username, {
-        instancePath: instancePath+"/username",
-        parentData: data,
-        parentDataProperty: "username",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate286.errors;
-        }
-        else {
-          for (const e of validate286.errors!) keep(vErrors, e);
-        }
-        errors += validate286.errors!.length;
-      }
-    }
-    if(data.password !== undefined){
-      if(!(validate288(data.password, {
-        instancePath: instancePath+"/password",
-        parentData: data,
-        parentDataProperty: "password",
-        rootData
-      }))){
-        if(vErrors === null){
-          vErrors = validate288.errors;
-        }
-        else {
-          for (const e of validate288.errors!) keep(vErrors, e);
-        }
-        errors += validate288.errors!.length;
-      }
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate285.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate290);
+export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate291);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -252,7 +252,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate290(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate290(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate290.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate291);
-const schema131 = {
+export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate292);
+const schema132 = {
   "type": "object",
   "properties": {
     "username": {
@@ -310,7 +310,7 @@ const schema131 = {
   ]
 };
 
-function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate292(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -347,35 +347,35 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate286(data.username, {
+      if(!(validate287(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate287.errors;
         }
         else {
-          for (const e of validate286.errors!) keep(vErrors, e);
+          for (const e of validate287.errors!) keep(vErrors, e);
         }
-        errors += validate286.errors!.length;
+        errors += validate287.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate288(data.password, {
+      if(!(validate289(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate288.errors;
+          vErrors = validate289.errors;
         }
         else {
-          for (const e of validate288.errors!) keep(vErrors, e);
+          for (const e of validate289.errors!) keep(vErrors, e);
         }
-        errors += validate288.errors!.length;
+        errors += validate289.errors!.length;
       }
     }
   }
@@ -395,13 +395,13 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate291.errors = vErrors;
+  validate292.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate294);
+export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate295);
 
-function validate294(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate295(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -438,12 +438,12 @@ function validate294(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate294.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate295);
-const schema133 = {
+export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate296);
+const schema134 = {
   "type": "object",
   "properties": {
     "username": {
@@ -512,7 +512,7 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate295(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate296(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -549,35 +549,35 @@ function validate295(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate286(data.username, {
+      if(!(validate287(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate287.errors;
         }
         else {
-          for (const e of validate286.errors!) keep(vErrors, e);
+          for (const e of validate287.errors!) keep(vErrors, e);
         }
-        errors += validate286.errors!.length;
+        errors += validate287.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate288(data.password, {
+      if(!(validate289(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate288.errors;
+          vErrors = validate289.errors;
         }
         else {
-          for (const e of validate288.errors!) keep(vErrors, e);
+          for (const e of validate289.errors!) keep(vErrors, e);
         }
-        errors += validate288.errors!.length;
+        errors += validate289.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -613,12 +613,12 @@ function validate295(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate295.errors = vErrors;
+  validate296.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate299);
-const schema134 = {
+export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate300);
+const schema135 = {
   "type": "object",
   "required": [
     "user",
@@ -826,7 +826,7 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate299(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate300(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1057,7 +1057,7 @@ function validate299(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema134.properties.encoding.enum},
+          params: {allowedValues: schema135.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1086,12 +1086,12 @@ function validate299(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate299.errors = vErrors;
+  validate300.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate303);
-const schema135 = {
+export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate304);
+const schema136 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1115,7 +1115,7 @@ const schema135 = {
   ]
 };
 
-function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate304(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1168,35 +1168,35 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate286(data.username, {
+      if(!(validate287(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate287.errors;
         }
         else {
-          for (const e of validate286.errors!) keep(vErrors, e);
+          for (const e of validate287.errors!) keep(vErrors, e);
         }
-        errors += validate286.errors!.length;
+        errors += validate287.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate288(data.password, {
+      if(!(validate289(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate288.errors;
+          vErrors = validate289.errors;
         }
         else {
-          for (const e of validate288.errors!) keep(vErrors, e);
+          for (const e of validate289.errors!) keep(vErrors, e);
         }
-        errors += validate288.errors!.length;
+        errors += validate289.errors!.length;
       }
     }
     if(data.user !== undefined){
@@ -1248,13 +1248,13 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate303.errors = vErrors;
+  validate304.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate308);
+export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate309);
 
-function validate308(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1291,17 +1291,17 @@ function validate308(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate308.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate309);
-const schema137 = {
+export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate310);
+const schema138 = {
   "type": "object",
   "properties": {}
 };
 
-function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate310(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1320,12 +1320,12 @@ function validate309(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate309.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate310);
-const schema138 = {
+export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate311);
+const schema139 = {
   "type": "object",
   "required": [
     "users"
@@ -1342,7 +1342,7 @@ const schema138 = {
   }
 };
 
-function validate310(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1437,27 +1437,27 @@ function validate310(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate310.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
 
+declare namespace validate287 { let errors: ValidationError[] | null; }
+declare namespace validate289 { let errors: ValidationError[] | null; }
 declare namespace validate286 { let errors: ValidationError[] | null; }
-declare namespace validate288 { let errors: ValidationError[] | null; }
-declare namespace validate285 { let errors: ValidationError[] | null; }
-declare namespace validate290 { let errors: ValidationError[] | null; }
 declare namespace validate291 { let errors: ValidationError[] | null; }
-declare namespace validate294 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate292 { let errors: ValidationError[] | null; }
 declare namespace validate295 { let errors: ValidationError[] | null; }
+declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate296 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
 declare namespace validate81 { let errors: ValidationError[] | null; }
 declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate299 { let errors: ValidationError[] | null; }
-declare namespace validate303 { let errors: ValidationError[] | null; }
-declare namespace validate308 { let errors: ValidationError[] | null; }
+declare namespace validate300 { let errors: ValidationError[] | null; }
+declare namespace validate304 { let errors: ValidationError[] | null; }
 declare namespace validate309 { let errors: ValidationError[] | null; }
 declare namespace validate310 { let errors: ValidationError[] | null; }
+declare namespace validate311 { let errors: ValidationError[] | null; }
 function emptyFieldsJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate311);
-const schema139 = {
+export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate312);
+const schema140 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -91,7 +91,7 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate312(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -182,12 +182,12 @@ function validate311(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate311.errors = vErrors;
+  validate312.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate314);
-const schema140 = {
+export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate315);
+const schema141 = {
   "type": "object",
   "required": [
     "balance",
@@ -296,7 +296,7 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema141 = {
+const schema142 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
     + "unit as a quoted decimal string. Assets with no amount are absent, so "
@@ -376,7 +376,7 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate319(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate320(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -442,7 +442,7 @@ function validate319(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate319.errors = vErrors;
+  validate320.errors = vErrors;
   return errors === 0;
 }
 
@@ -624,7 +624,7 @@ function validate113(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate314(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate315(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -773,7 +773,7 @@ function validate314(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema140.properties, key0))){
+      if(!(func5.call(schema141.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -855,67 +855,67 @@ function validate314(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balances !== undefined){
-      if(!(validate319(data.balances, {
+      if(!(validate320(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors!) keep(vErrors, e);
+          for (const e of validate320.errors!) keep(vErrors, e);
         }
-        errors += validate319.errors!.length;
+        errors += validate320.errors!.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate319(data.unlockeds, {
+      if(!(validate320(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors!) keep(vErrors, e);
+          for (const e of validate320.errors!) keep(vErrors, e);
         }
-        errors += validate319.errors!.length;
+        errors += validate320.errors!.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate319(data.lockedStakeables, {
+      if(!(validate320(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors!) keep(vErrors, e);
+          for (const e of validate320.errors!) keep(vErrors, e);
         }
-        errors += validate319.errors!.length;
+        errors += validate320.errors!.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate319(data.lockedNotStakeables, {
+      if(!(validate320(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors!) keep(vErrors, e);
+          for (const e of validate320.errors!) keep(vErrors, e);
         }
-        errors += validate319.errors!.length;
+        errors += validate320.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -925,7 +925,7 @@ function validate314(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/utxoIDs",
           schemaPath: "#/properties/utxoIDs/type",
           keyword: "type",
-          params: {type: schema140.properties.utxoIDs.type},
+          params: {type: schema141.properties.utxoIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -973,12 +973,12 @@ function validate314(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate314.errors = vErrors;
+  validate315.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtParams: ValidateFunction = budgeted(validate327);
-const schema142 = {
+export const validatePlatformGetAllValidatorsAtParams: ValidateFunction = budgeted(validate328);
+const schema143 = {
   "type": "object",
   "properties": {
     "height": {
@@ -989,7 +989,7 @@ const schema142 = {
     "height"
   ]
 };
-const schema143 = {
+const schema144 = {
   "anyOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
@@ -1180,7 +1180,7 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate328(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate329(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1247,12 +1247,12 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate328.errors = vErrors;
+  validate329.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate327(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate328(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1273,19 +1273,19 @@ function validate327(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate328(data.height, {
+      if(!(validate329(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate328.errors;
+          vErrors = validate329.errors;
         }
         else {
-          for (const e of validate328.errors!) keep(vErrors, e);
+          for (const e of validate329.errors!) keep(vErrors, e);
         }
-        errors += validate328.errors!.length;
+        errors += validate329.errors!.length;
       }
     }
   }
@@ -1305,12 +1305,12 @@ function validate327(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate327.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtResult: ValidateFunction = budgeted(validate331);
-const schema144 = {
+export const validatePlatformGetAllValidatorsAtResult: ValidateFunction = budgeted(validate332);
+const schema145 = {
   "type": "object",
   "required": [
     "validatorSets"
@@ -1376,18 +1376,18 @@ const schema144 = {
     }
   }
 };
-const schema145 = {
+const schema146 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
-const pattern20 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern21 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate333(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate334(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern20.test(data)){
+    if(!pattern21.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1420,24 +1420,24 @@ function validate333(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate333.errors = vErrors;
+  validate334.errors = vErrors;
   return errors === 0;
 }
 
-const schema106 = {
+const schema107 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats18 = formats["avax-node-id"]!;
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate212(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1486,12 +1486,12 @@ function validate211(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate331(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate332(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1701,7 +1701,7 @@ function validate331(data: any, {instancePath="", parentData, parentDataProperty
                       }
                     }
                     if(data3.publicKey !== undefined){
-                      if(!(validate333(data3.publicKey, {
+                      if(!(validate334(data3.publicKey, {
                         instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                           +"/validators/" + i0 +"/publicKey",
                         parentData: data3,
@@ -1709,12 +1709,12 @@ function validate331(data: any, {instancePath="", parentData, parentDataProperty
                         rootData
                       }))){
                         if(vErrors === null){
-                          vErrors = validate333.errors;
+                          vErrors = validate334.errors;
                         }
                         else {
-                          for (const e of validate333.errors!) keep(vErrors, e);
+                          for (const e of validate334.errors!) keep(vErrors, e);
                         }
-                        errors += validate333.errors!.length;
+                        errors += validate334.errors!.length;
                       }
                     }
                     if(data3.weight !== undefined){
@@ -1739,7 +1739,7 @@ function validate331(data: any, {instancePath="", parentData, parentDataProperty
                       if(Array.isArray(data6)){
                         const len1 = data6.length;
                         for(let i1=0; i1<len1; i1++){
-                          if(!(validate211(data6[i1], {
+                          if(!(validate212(data6[i1], {
                             instancePath: instancePath +"/validatorSets/"
                               + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/validators/" + i0 +"/nodeIDs/" + i1,
                             parentData: data6,
@@ -1747,12 +1747,12 @@ function validate331(data: any, {instancePath="", parentData, parentDataProperty
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate211.errors;
+                              vErrors = validate212.errors;
                             }
                             else {
-                              for (const e of validate211.errors!) keep(vErrors, e);
+                              for (const e of validate212.errors!) keep(vErrors, e);
                             }
-                            errors += validate211.errors!.length;
+                            errors += validate212.errors!.length;
                           }
                         }
                       }
@@ -1883,12 +1883,12 @@ function validate331(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate331.errors = vErrors;
+  validate332.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate338);
-const schema146 = {
+export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate339);
+const schema147 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1902,7 +1902,7 @@ const schema146 = {
     "blockID"
   ]
 };
-const schema147 = {
+const schema84 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1910,13 +1910,13 @@ const schema147 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate340(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern14.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1949,12 +1949,12 @@ function validate340(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate338(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate339(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1991,19 +1991,19 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate340.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -2023,7 +2023,7 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate338.errors = vErrors;
+  validate339.errors = vErrors;
   return errors === 0;
 }
 
@@ -4011,19 +4011,19 @@ function validate387(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate340.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -5317,19 +5317,19 @@ function validate410(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate211(data1[i0], {
+          if(!(validate212(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate211.errors;
+              vErrors = validate212.errors;
             }
             else {
-              for (const e of validate211.errors!) keep(vErrors, e);
+              for (const e of validate212.errors!) keep(vErrors, e);
             }
-            errors += validate211.errors!.length;
+            errors += validate212.errors!.length;
           }
         }
       }
@@ -5611,13 +5611,13 @@ const schema169 = {
     }
   }
 };
-const schema99 = {
+const schema100 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5654,7 +5654,7 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
@@ -5746,19 +5746,19 @@ function validate423(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate202(data.threshold, {
+      if(!(validate203(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors!) keep(vErrors, e);
+          for (const e of validate203.errors!) keep(vErrors, e);
         }
-        errors += validate202.errors!.length;
+        errors += validate203.errors!.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5826,13 +5826,13 @@ const schema170 = {
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
     + "\"2.0000\"."
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
 function validate432(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern18.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5947,19 +5947,19 @@ function validate435(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate333(data.publicKey, {
+      if(!(validate334(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate333.errors;
+          vErrors = validate334.errors;
         }
         else {
-          for (const e of validate333.errors!) keep(vErrors, e);
+          for (const e of validate334.errors!) keep(vErrors, e);
         }
-        errors += validate333.errors!.length;
+        errors += validate334.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
@@ -6254,19 +6254,19 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
@@ -6618,19 +6618,19 @@ function validate415(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
@@ -7238,19 +7238,19 @@ function validate450(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
@@ -7673,19 +7673,19 @@ function validate467(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
   }
@@ -7934,19 +7934,19 @@ function validate475(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -7998,19 +7998,19 @@ function validate475(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate333(data.publicKey, {
+      if(!(validate334(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate333.errors;
+          vErrors = validate334.errors;
         }
         else {
-          for (const e of validate333.errors!) keep(vErrors, e);
+          for (const e of validate334.errors!) keep(vErrors, e);
         }
-        errors += validate333.errors!.length;
+        errors += validate334.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
@@ -9422,19 +9422,19 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate211(data.nodeID, {
+      if(!(validate212(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -9486,19 +9486,19 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate333(data.publicKey, {
+      if(!(validate334(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate333.errors;
+          vErrors = validate334.errors;
         }
         else {
-          for (const e of validate333.errors!) keep(vErrors, e);
+          for (const e of validate334.errors!) keep(vErrors, e);
         }
-        errors += validate333.errors!.length;
+        errors += validate334.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
@@ -10944,19 +10944,19 @@ function validate538(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate319(data.stakeds, {
+      if(!(validate320(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate319.errors;
+          vErrors = validate320.errors;
         }
         else {
-          for (const e of validate319.errors!) keep(vErrors, e);
+          for (const e of validate320.errors!) keep(vErrors, e);
         }
-        errors += validate319.errors!.length;
+        errors += validate320.errors!.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -11622,19 +11622,19 @@ function validate551(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate202(data.threshold, {
+      if(!(validate203(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate202.errors;
+          vErrors = validate203.errors;
         }
         else {
-          for (const e of validate202.errors!) keep(vErrors, e);
+          for (const e of validate203.errors!) keep(vErrors, e);
         }
-        errors += validate202.errors!.length;
+        errors += validate203.errors!.length;
       }
     }
     if(data.locktime !== undefined){
@@ -12044,19 +12044,19 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate202(data1.threshold, {
+              if(!(validate203(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate202.errors;
+                  vErrors = validate203.errors;
                 }
                 else {
-                  for (const e of validate202.errors!) keep(vErrors, e);
+                  for (const e of validate203.errors!) keep(vErrors, e);
                 }
-                errors += validate202.errors!.length;
+                errors += validate203.errors!.length;
               }
             }
           }
@@ -12454,19 +12454,19 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate340.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -14481,19 +14481,19 @@ function validate608(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate328(data.height, {
+      if(!(validate329(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate328.errors;
+          vErrors = validate329.errors;
         }
         else {
-          for (const e of validate328.errors!) keep(vErrors, e);
+          for (const e of validate329.errors!) keep(vErrors, e);
         }
-        errors += validate328.errors!.length;
+        errors += validate329.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -14577,14 +14577,14 @@ function validate611(data: any, {instancePath="", parentData, parentDataProperty
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate211(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate212(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate211.errors;
+          vErrors = validate212.errors;
         }
         else {
-          for (const e of validate211.errors!) keep(vErrors, e);
+          for (const e of validate212.errors!) keep(vErrors, e);
         }
-        errors += validate211.errors!.length;
+        errors += validate212.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14663,19 +14663,19 @@ function validate611(data: any, {instancePath="", parentData, parentDataProperty
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate333(data1, {
+          if(!(validate334(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate333.errors;
+              vErrors = validate334.errors;
             }
             else {
-              for (const e of validate333.errors!) keep(vErrors, e);
+              for (const e of validate334.errors!) keep(vErrors, e);
             }
-            errors += validate333.errors!.length;
+            errors += validate334.errors!.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -15698,19 +15698,19 @@ function validate635(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate211(data0[i0], {
+          if(!(validate212(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate211.errors;
+              vErrors = validate212.errors;
             }
             else {
-              for (const e of validate211.errors!) keep(vErrors, e);
+              for (const e of validate212.errors!) keep(vErrors, e);
             }
-            errors += validate211.errors!.length;
+            errors += validate212.errors!.length;
           }
         }
       }
@@ -16100,21 +16100,21 @@ function validate643(data: any, {instancePath="", parentData, parentDataProperty
 
 
 declare namespace validate108 { let errors: ValidationError[] | null; }
-declare namespace validate311 { let errors: ValidationError[] | null; }
+declare namespace validate312 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
 declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate319 { let errors: ValidationError[] | null; }
+declare namespace validate320 { let errors: ValidationError[] | null; }
 declare namespace validate115 { let errors: ValidationError[] | null; }
 declare namespace validate113 { let errors: ValidationError[] | null; }
-declare namespace validate314 { let errors: ValidationError[] | null; }
+declare namespace validate315 { let errors: ValidationError[] | null; }
 declare namespace validate74 { let errors: ValidationError[] | null; }
+declare namespace validate329 { let errors: ValidationError[] | null; }
 declare namespace validate328 { let errors: ValidationError[] | null; }
-declare namespace validate327 { let errors: ValidationError[] | null; }
-declare namespace validate333 { let errors: ValidationError[] | null; }
-declare namespace validate211 { let errors: ValidationError[] | null; }
-declare namespace validate331 { let errors: ValidationError[] | null; }
-declare namespace validate340 { let errors: ValidationError[] | null; }
-declare namespace validate338 { let errors: ValidationError[] | null; }
+declare namespace validate334 { let errors: ValidationError[] | null; }
+declare namespace validate212 { let errors: ValidationError[] | null; }
+declare namespace validate332 { let errors: ValidationError[] | null; }
+declare namespace validate155 { let errors: ValidationError[] | null; }
+declare namespace validate339 { let errors: ValidationError[] | null; }
 declare namespace validate352 { let errors: ValidationError[] | null; }
 declare namespace validate356 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
@@ -16137,7 +16137,7 @@ declare namespace validate405 { let errors: ValidationError[] | null; }
 declare namespace validate407 { let errors: ValidationError[] | null; }
 declare namespace validate410 { let errors: ValidationError[] | null; }
 declare namespace validate417 { let errors: ValidationError[] | null; }
-declare namespace validate202 { let errors: ValidationError[] | null; }
+declare namespace validate203 { let errors: ValidationError[] | null; }
 declare namespace validate423 { let errors: ValidationError[] | null; }
 declare namespace validate432 { let errors: ValidationError[] | null; }
 declare namespace validate435 { let errors: ValidationError[] | null; }

@@ -1943,7 +1943,7 @@ const schema241 = {
     "blockID"
   ]
 };
-const schema147 = {
+const schema84 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1951,13 +1951,13 @@ const schema147 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate340(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern14.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1990,7 +1990,7 @@ function validate340(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
@@ -2032,19 +2032,19 @@ function validate678(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate340.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -4675,19 +4675,19 @@ function validate728(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate340.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -5395,19 +5395,19 @@ function validate742(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate340(data.encoding, {
+      if(!(validate155(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate340.errors;
+          vErrors = validate155.errors;
         }
         else {
-          for (const e of validate340.errors!) keep(vErrors, e);
+          for (const e of validate155.errors!) keep(vErrors, e);
         }
-        errors += validate340.errors!.length;
+        errors += validate155.errors!.length;
       }
     }
   }
@@ -7449,7 +7449,7 @@ declare namespace validate672 { let errors: ValidationError[] | null; }
 declare namespace validate115 { let errors: ValidationError[] | null; }
 declare namespace validate113 { let errors: ValidationError[] | null; }
 declare namespace validate675 { let errors: ValidationError[] | null; }
-declare namespace validate340 { let errors: ValidationError[] | null; }
+declare namespace validate155 { let errors: ValidationError[] | null; }
 declare namespace validate678 { let errors: ValidationError[] | null; }
 declare namespace validate691 { let errors: ValidationError[] | null; }
 declare namespace validate699 { let errors: ValidationError[] | null; }
