@@ -9,6 +9,8 @@ import type { MethodSpec } from '../generated/server/dist/index.js';
 import { indexMethods } from '../generators/model/build.ts';
 import { type AdminSetup, AdminState, checkAlias } from './admin.ts';
 import { HealthState } from './health.ts';
+import { dbGet, nodeConfig } from './admin-node.ts';
+import { allValidatorsAt } from './world/warp-sets.ts';
 import { mockModel } from './spec.ts';
 import { Keystore, decodeBytes } from './keystore.ts';
 import { NETWORKS } from './world/networks.ts';
@@ -71,7 +73,7 @@ export class MockState {
 
   constructor(
     readonly world: World,
-    routes: string[],
+    private readonly routes: string[],
     mining: Mining = { mode: 'auto' },
     /**
      * The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when
@@ -83,7 +85,7 @@ export class MockState {
     this.dev = new DevControls(world, this.engine);
     this.reads = {
       'x-chain': xChainReads(world),
-      'p-chain': pChainReads(world),
+      'p-chain': { ...pChainReads(world), getAllValidatorsAt: (p) => allValidatorsAt(world, p) },
       'avm-static': staticReads(),
       info: { ...infoReads(world), ...nodeReads(world, () => this.version().version) },
     };
@@ -162,6 +164,10 @@ export class MockState {
       'admin.startCPUProfiler': { answer: () => this.admin.startCPUProfiler() },
       'admin.stopCPUProfiler': { answer: () => this.admin.stopCPUProfiler() },
       'admin.loadVMs': { answer: () => this.admin.loadVMs() },
+      'admin.getConfig': { answer: () => nodeConfig(this.world, this.routes) },
+      'admin.dbGet': { answer: dbGet, check: dbGet },
+      // The node writes the goroutines' stacks to a file and answers nothing more.
+      'admin.stacktrace': { answer: () => ({}) },
       // The node writes the profile to a file and answers nothing more.
       'admin.lockProfile': { answer: () => ({}) },
       'admin.memoryProfile': { answer: () => ({}) },

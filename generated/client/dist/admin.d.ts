@@ -7,7 +7,7 @@ export interface AdminClientOptions extends ClientOptions {}
 export type AdminClientErrors = {
 	alias: "InvalidArgument" | "AdminAliasTooLong" | "RouteIsEitherAlreadyAliasedOrAlreadyMaps";
 	aliasChain: "InvalidArgument" | "AdminAliasTooLong" | "ThereIsNoIDWithAlias" | "IsAlreadyUsedAsAnAliasForAn";
-	dbGet: "InvalidArgument" | "MissingPrefixToHexEncoding" | "EncodingHexOddLengthHexString";
+	dbGet: "InvalidArgument" | "MissingPrefixToHexEncoding" | "EncodingHexOddLengthHexString" | "EncodingHexInvalidByteU";
 	getChainAliases: "InvalidArgument" | "InvalidInputChecksum" | "InputStringIsSmallerThanTheChecksumSize";
 	getConfig: "InvalidArgument";
 	getLoggerLevel: "InvalidArgument" | "AdminLoggerNotFound";
@@ -87,6 +87,7 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
 	* @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
 	* @throws {@link JsonRpcError} -32000: missing 0x prefix to hex encoding
 	* @throws {@link JsonRpcError} -32000: encoding/hex: odd length hex string
+	* @throws {@link JsonRpcError} -32000: encoding/hex: invalid byte: U+0067 'g'
 	*/
 	dbGet(params: AdminDbGetParams, options?: CallOptions): Promise<AdminDbGetResult>;
 	/**

@@ -3,7 +3,7 @@ import { JsonRpcClient } from "./runtime.js";
 const ERRORS = {
   alias: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32e3, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32e3, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
   aliasChain: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32e3, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32e3, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32e3, /^\S* is already used as an alias for an ID$/] },
-  dbGet: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], MissingPrefixToHexEncoding: [-32e3, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/], EncodingHexOddLengthHexString: [-32e3, /^encoding\/hex: odd length hex string$/] },
+  dbGet: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], MissingPrefixToHexEncoding: [-32e3, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/], EncodingHexOddLengthHexString: [-32e3, /^encoding\/hex: odd length hex string$/], EncodingHexInvalidByteU: [-32e3, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/] },
   getChainAliases: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32e3, /^invalid input checksum$/], InputStringIsSmallerThanTheChecksumSize: [-32e3, /^input string is smaller than the checksum size$/] },
   getConfig: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   getLoggerLevel: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32e3, /^logger with name "[^"]*" not found$/] },
@@ -72,6 +72,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: encoding/hex: odd length hex string
+   * @throws {@link JsonRpcError} -32000: encoding/hex: invalid byte: U+0067 'g'
    */
   dbGet(params, options) {
     return this.request("admin.dbGet", params, options, ERRORS.dbGet);

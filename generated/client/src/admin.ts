@@ -29,7 +29,7 @@ export interface AdminClientOptions extends ClientOptions {}
 export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
-  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'EncodingHexOddLengthHexString';
+  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'EncodingHexOddLengthHexString' | 'EncodingHexInvalidByteU';
   getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
   getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
@@ -45,7 +45,7 @@ export type AdminClientErrors = {
 const ERRORS = {
   alias: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
   aliasChain: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32000, /^\S* is already used as an alias for an ID$/] },
-  dbGet: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], MissingPrefixToHexEncoding: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/], EncodingHexOddLengthHexString: [-32000, /^encoding\/hex: odd length hex string$/] },
+  dbGet: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], MissingPrefixToHexEncoding: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/], EncodingHexOddLengthHexString: [-32000, /^encoding\/hex: odd length hex string$/], EncodingHexInvalidByteU: [-32000, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/] },
   getChainAliases: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32000, /^invalid input checksum$/], InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/] },
   getConfig: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   getLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
@@ -126,6 +126,7 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: encoding/hex: odd length hex string
+   * @throws {@link JsonRpcError} -32000: encoding/hex: invalid byte: U+0067 'g'
    */
   dbGet(params: AdminDbGetParams, options?: CallOptions): Promise<AdminDbGetResult> {
     return this.request<AdminDbGetResult>('admin.dbGet', params, options, ERRORS.dbGet);

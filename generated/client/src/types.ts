@@ -43,9 +43,9 @@ export type AdminAliasChainResult = Empty;
  */
 export interface AdminDbGetParams {
   /**
-   * The key as `0x` hex without a checksum. Omitted or `""`, it is the empty key; any other string without the `0x` prefix fails.
+   * The key as `0x` hex without a checksum. Omitted or `""`, it is the empty key. Any other string without the `0x` prefix, or with an odd number of hex digits or a character that is not one, fails in the handler.
    */
-  key: HexNoChecksum | "";
+  key: string;
 }
 
 /**
@@ -88,7 +88,7 @@ export interface AdminGetChainAliasesResult {
 export type AdminGetConfigResult = AdminNodeConfig;
 
 /**
- * The node's configuration; its keys are the Go field names' JSON forms (`httpHost`, `networkID`, `stakingConfig`, ...).
+ * The node's configuration, Go's JSON of `config.Config`: nested objects by area (`httpConfig` with its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), top-level values such as `networkID` and `avaxAssetID`; durations are integers of nanoseconds.
  */
 export interface AdminNodeConfig {
   [k: string]: unknown;

@@ -162,16 +162,9 @@ export const adminDocument = {
           "name": "key",
           "required": true,
           "x-zero-when-absent": "",
-          "description": "The key as `0x` hex without a checksum. Omitted or `\"\"`, it is the empty key; any other string without the `0x` prefix fails.",
+          "description": "The key as `0x` hex without a checksum. Omitted or `\"\"`, it is the empty key. Any other string without the `0x` prefix, or with an odd number of hex digits or a character that is not one, fails in the handler.",
           "schema": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/HexNoChecksum"
-              },
-              {
-                "const": ""
-              }
-            ]
+            "type": "string"
           }
         }
       ],
@@ -219,6 +212,10 @@ export const adminDocument = {
         {
           "code": -32000,
           "message": "encoding/hex: odd length hex string"
+        },
+        {
+          "code": -32000,
+          "message": "encoding/hex: invalid byte: U+0067 'g'"
         }
       ],
       "examples": [
@@ -381,7 +378,7 @@ export const adminDocument = {
         "schema": {
           "title": "AdminNodeConfig",
           "type": "object",
-          "description": "The node's configuration; its keys are the Go field names' JSON forms (`httpHost`, `networkID`, `stakingConfig`, ...).",
+          "description": "The node's configuration, Go's JSON of `config.Config`: nested objects by area (`httpConfig` with its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), top-level values such as `networkID` and `avaxAssetID`; durations are integers of nanoseconds.",
           "additionalProperties": true
         }
       },
@@ -393,19 +390,28 @@ export const adminDocument = {
       "examples": [
         {
           "name": "part of a local node's config",
-          "description": "A few of the fields, as a node on a local network answers them.",
+          "description": "A few of the fields, as a node on a local network started with `--index-enabled` answers them.",
           "params": [],
           "result": {
             "name": "getConfigResult",
             "value": {
-              "httpHost": "127.0.0.1",
-              "httpPort": 9650,
-              "networkID": 12345,
-              "dbConfig": {
-                "name": "leveldb"
+              "httpConfig": {
+                "apiConfig": {
+                  "indexerConfig": {
+                    "indexAPIEnabled": true,
+                    "indexAllowIncomplete": false
+                  },
+                  "adminAPIEnabled": true,
+                  "infoAPIEnabled": true,
+                  "metricsAPIEnabled": true,
+                  "healthAPIEnabled": true
+                },
+                "httpHost": "127.0.0.1",
+                "httpPort": 9650,
+                "shutdownTimeout": 10000000000
               },
-              "indexEnabled": false,
-              "indexAllowIncomplete": false
+              "avaxAssetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+              "networkID": 12345
             }
           }
         }

@@ -365,6 +365,84 @@ const schema12 = {
   "type": "object",
   "properties": {
     "key": {
+      "type": "string"
+    }
+  },
+  "required": [
+    "key"
+  ]
+};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.key === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "key"},
+        message: "must have required property '"+"key"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.key !== undefined){
+      if(typeof data.key !== "string"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/key",
+          schemaPath: "#/properties/key/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminDbGetResult = budgeted(validate30);
+const schema13 = {
+  "type": "object",
+  "required": [
+    "value",
+    "errorCode"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "value": {
+      "description": "The value as `0x` hex without a checksum; `\"\"` when the key has none.",
       "anyOf": [
         {
           "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
@@ -373,20 +451,27 @@ const schema12 = {
           "const": ""
         }
       ]
+    },
+    "errorCode": {
+      "type": "integer",
+      "enum": [
+        0,
+        1,
+        2
+      ],
+      "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database closed, 2 not "
+        + "found."
     }
-  },
-  "required": [
-    "key"
-  ]
+  }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -423,153 +508,12 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.key === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "key"},
-        message: "must have required property '"+"key"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.key !== undefined){
-      let data0 = data.key;
-      const _errs2 = errors;
-      let valid1 = false;
-      const _errs3 = errors;
-      if(!(validate30(data0, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors) keep(vErrors, e);
-        }
-        errors += validate30.errors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid1 = valid1 || _valid0;
-      if(!valid1){
-        const _errs4 = errors;
-        if("" !== data0){
-          const err1 = --budget.left < 0 ? TOO_MANY : {
-            instancePath: instancePath+"/key",
-            schemaPath: "#/properties/key/anyOf/1/const",
-            keyword: "const",
-            params: {allowedValue: ""},
-            message: "must be equal to constant"
-          };
-          if(vErrors === null){
-            vErrors = [err1];
-          }
-          else {
-            keep(vErrors, err1);
-          }
-          errors++;
-        }
-        var _valid0 = _errs4 === errors;
-        valid1 = valid1 || _valid0;
-      }
-      if(!valid1){
-        const err2 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/key",
-          schemaPath: "#/properties/key/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf"
-        };
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-      else {
-        errors = _errs2;
-        if(vErrors !== null){
-          if(_errs2){
-            budget.left += Math.max(0, vErrors.length - _errs2);
-            if(_errs2 < vErrors.length) vErrors.length = _errs2;
-          }
-          else {
-            budget.left += vErrors.length;
-            vErrors = null;
-          }
-        }
-      }
-    }
-  }
-  else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err3];
-    }
-    else {
-      keep(vErrors, err3);
-    }
-    errors++;
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateAdminDbGetResult = budgeted(validate32);
-const schema14 = {
-  "type": "object",
-  "required": [
-    "value",
-    "errorCode"
-  ],
-  "additionalProperties": false,
-  "properties": {
-    "value": {
-      "description": "The value as `0x` hex without a checksum; `\"\"` when the key has none.",
-      "anyOf": [
-        {
-          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
-        },
-        {
-          "const": ""
-        }
-      ]
-    },
-    "errorCode": {
-      "type": "integer",
-      "enum": [
-        0,
-        1,
-        2
-      ],
-      "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database closed, 2 not "
-        + "found."
-    }
-  }
-};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -628,19 +572,19 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
       const _errs3 = errors;
       let valid1 = false;
       const _errs4 = errors;
-      if(!(validate30(data0, {
+      if(!(validate31(data0, {
         instancePath: instancePath+"/value",
         parentData: data,
         parentDataProperty: "value",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate31.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate31.errors.length;
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
@@ -718,7 +662,7 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
           instancePath: instancePath+"/errorCode",
           schemaPath: "#/properties/errorCode/enum",
           keyword: "enum",
-          params: {allowedValues: schema14.properties.errorCode.enum},
+          params: {allowedValues: schema13.properties.errorCode.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -747,11 +691,11 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetChainAliasesParams = budgeted(validate34);
+export const validateAdminGetChainAliasesParams = budgeted(validate33);
 const schema15 = {
   "type": "object",
   "properties": {
@@ -773,7 +717,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"];
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -826,12 +770,12 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -852,19 +796,19 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.chain !== undefined){
-      if(!(validate35(data.chain, {
+      if(!(validate34(data.chain, {
         instancePath: instancePath+"/chain",
         parentData: data,
         parentDataProperty: "chain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -884,11 +828,11 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate34.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetChainAliasesResult = budgeted(validate37);
+export const validateAdminGetChainAliasesResult = budgeted(validate36);
 const schema17 = {
   "type": "object",
   "required": [
@@ -909,7 +853,7 @@ const schema17 = {
   }
 };
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1004,17 +948,17 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetConfigParams = budgeted(validate38);
+export const validateAdminGetConfigParams = budgeted(validate37);
 const schema18 = {
   "type": "object",
   "properties": {}
 };
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1033,20 +977,22 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate38.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetConfigResult = budgeted(validate39);
+export const validateAdminGetConfigResult = budgeted(validate38);
 const schema19 = {
   "title": "AdminNodeConfig",
   "type": "object",
-  "description": "The node's configuration; its keys are the Go field names' JSON forms (`httpHost`, `networkID`, "
-    + "`stakingConfig`, ...).",
+  "description": "The node's configuration, Go's JSON of `config.Config`: nested objects by area (`httpConfig` with "
+    + "its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), "
+    + "top-level values such as `networkID` and `avaxAssetID`; durations are "
+    + "integers of nanoseconds.",
   "additionalProperties": true
 };
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1067,11 +1013,11 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetLoggerLevelParams = budgeted(validate40);
+export const validateAdminGetLoggerLevelParams = budgeted(validate39);
 const schema20 = {
   "type": "object",
   "properties": {
@@ -1081,7 +1027,7 @@ const schema20 = {
   }
 };
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1120,11 +1066,11 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetLoggerLevelResult = budgeted(validate41);
+export const validateAdminGetLoggerLevelResult = budgeted(validate40);
 const schema21 = {
   "type": "object",
   "required": [
@@ -1181,7 +1127,7 @@ const schema24 = {
     + "`FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
 };
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -1223,12 +1169,12 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1283,35 +1229,35 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate44(data.logLevel, {
+      if(!(validate43(data.logLevel, {
         instancePath: instancePath+"/logLevel",
         parentData: data,
         parentDataProperty: "logLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate44.errors;
+          vErrors = validate43.errors;
         }
         else {
-          for (const e of validate44.errors) keep(vErrors, e);
+          for (const e of validate43.errors) keep(vErrors, e);
         }
-        errors += validate44.errors.length;
+        errors += validate43.errors.length;
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate44(data.displayLevel, {
+      if(!(validate43(data.displayLevel, {
         instancePath: instancePath+"/displayLevel",
         parentData: data,
         parentDataProperty: "displayLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate44.errors;
+          vErrors = validate43.errors;
         }
         else {
-          for (const e of validate44.errors) keep(vErrors, e);
+          for (const e of validate43.errors) keep(vErrors, e);
         }
-        errors += validate44.errors.length;
+        errors += validate43.errors.length;
       }
     }
   }
@@ -1331,29 +1277,29 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      if(!(validate43(data[key0], {
+      if(!(validate42(data[key0], {
         instancePath: instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key0,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate43.errors;
+          vErrors = validate42.errors;
         }
         else {
-          for (const e of validate43.errors) keep(vErrors, e);
+          for (const e of validate42.errors) keep(vErrors, e);
         }
-        errors += validate43.errors.length;
+        errors += validate42.errors.length;
       }
     }
   }
@@ -1373,12 +1319,12 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1417,19 +1363,19 @@ function validate41(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate42(data.loggerLevels, {
+      if(!(validate41(data.loggerLevels, {
         instancePath: instancePath+"/loggerLevels",
         parentData: data,
         parentDataProperty: "loggerLevels",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate42.errors;
+          vErrors = validate41.errors;
         }
         else {
-          for (const e of validate42.errors) keep(vErrors, e);
+          for (const e of validate41.errors) keep(vErrors, e);
         }
-        errors += validate42.errors.length;
+        errors += validate41.errors.length;
       }
     }
   }
@@ -1449,17 +1395,17 @@ function validate41(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLoadVMsParams = budgeted(validate49);
+export const validateAdminLoadVMsParams = budgeted(validate48);
 const schema25 = {
   "type": "object",
   "properties": {}
 };
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1478,11 +1424,11 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate49.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLoadVMsResult = budgeted(validate50);
+export const validateAdminLoadVMsResult = budgeted(validate49);
 const schema26 = {
   "type": "object",
   "required": [
@@ -1518,7 +1464,7 @@ const schema26 = {
   }
 };
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1561,19 +1507,19 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate35(key1, {
+          if(!(validate34(key1, {
             instancePath: instancePath+"/newVMs",
             parentData: data0,
             parentDataProperty: "newVMs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1656,19 +1602,19 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs12 = errors;
-          if(!(validate35(key3, {
+          if(!(validate34(key3, {
             instancePath: instancePath+"/failedVMs",
             parentData: data3,
             parentDataProperty: "failedVMs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
           var valid5 = _errs12 === errors;
           if(!valid5){
@@ -1741,17 +1687,17 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLockProfileParams = budgeted(validate53);
+export const validateAdminLockProfileParams = budgeted(validate52);
 const schema27 = {
   "type": "object",
   "properties": {}
 };
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1767,6 +1713,49 @@ function validate53(data, {instancePath="", parentData, parentDataProperty, root
     }
     else {
       keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate52.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminLockProfileResult = budgeted(validate53);
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
     }
     errors++;
   }
@@ -1774,56 +1763,13 @@ function validate53(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-export const validateAdminLockProfileResult = budgeted(validate54);
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/additionalProperties",
-        keyword: "additionalProperties",
-        params: {additionalProperty: key0},
-        message: "must NOT have additional properties"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate54.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateAdminMemoryProfileParams = budgeted(validate55);
+export const validateAdminMemoryProfileParams = budgeted(validate54);
 const schema29 = {
   "type": "object",
   "properties": {}
 };
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1842,13 +1788,13 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminMemoryProfileResult = budgeted(validate56);
+export const validateAdminMemoryProfileResult = budgeted(validate55);
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1885,11 +1831,11 @@ function validate56(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate56.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminSetLoggerLevelParams = budgeted(validate57);
+export const validateAdminSetLoggerLevelParams = budgeted(validate56);
 const schema31 = {
   "type": "object",
   "properties": {
@@ -1916,7 +1862,7 @@ const pattern2 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO
   + "[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|"
   + "[vV][eE][rR][bB][oO])$", "u");
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1957,12 +1903,12 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate58.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1985,35 +1931,35 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate58(data.logLevel, {
+      if(!(validate57(data.logLevel, {
         instancePath: instancePath+"/logLevel",
         parentData: data,
         parentDataProperty: "logLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate58.errors;
+          vErrors = validate57.errors;
         }
         else {
-          for (const e of validate58.errors) keep(vErrors, e);
+          for (const e of validate57.errors) keep(vErrors, e);
         }
-        errors += validate58.errors.length;
+        errors += validate57.errors.length;
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate58(data.displayLevel, {
+      if(!(validate57(data.displayLevel, {
         instancePath: instancePath+"/displayLevel",
         parentData: data,
         parentDataProperty: "displayLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate58.errors;
+          vErrors = validate57.errors;
         }
         else {
-          for (const e of validate58.errors) keep(vErrors, e);
+          for (const e of validate57.errors) keep(vErrors, e);
         }
-        errors += validate58.errors.length;
+        errors += validate57.errors.length;
       }
     }
   }
@@ -2033,11 +1979,11 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate57.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminSetLoggerLevelResult = budgeted(validate61);
+export const validateAdminSetLoggerLevelResult = budgeted(validate60);
 const schema33 = {
   "type": "object",
   "required": [
@@ -2053,7 +1999,7 @@ const schema33 = {
   }
 };
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2092,19 +2038,19 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate42(data.loggerLevels, {
+      if(!(validate41(data.loggerLevels, {
         instancePath: instancePath+"/loggerLevels",
         parentData: data,
         parentDataProperty: "loggerLevels",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate42.errors;
+          vErrors = validate41.errors;
         }
         else {
-          for (const e of validate42.errors) keep(vErrors, e);
+          for (const e of validate41.errors) keep(vErrors, e);
         }
-        errors += validate42.errors.length;
+        errors += validate41.errors.length;
       }
     }
   }
@@ -2124,17 +2070,17 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate61.errors = vErrors;
+  validate60.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStacktraceParams = budgeted(validate63);
+export const validateAdminStacktraceParams = budgeted(validate62);
 const schema34 = {
   "type": "object",
   "properties": {}
 };
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2150,6 +2096,49 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
     }
     else {
       keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate62.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStacktraceResult = budgeted(validate63);
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
     }
     errors++;
   }
@@ -2157,31 +2146,17 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-export const validateAdminStacktraceResult = budgeted(validate64);
+export const validateAdminStartCPUProfilerParams = budgeted(validate64);
+const schema36 = {
+  "type": "object",
+  "properties": {}
+};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/additionalProperties",
-        keyword: "additionalProperties",
-        params: {additionalProperty: key0},
-        message: "must NOT have additional properties"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -2189,10 +2164,10 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err1];
+      vErrors = [err0];
     }
     else {
-      keep(vErrors, err1);
+      keep(vErrors, err0);
     }
     errors++;
   }
@@ -2200,17 +2175,31 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-export const validateAdminStartCPUProfilerParams = budgeted(validate65);
-const schema36 = {
-  "type": "object",
-  "properties": {}
-};
+export const validateAdminStartCPUProfilerResult = budgeted(validate65);
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -2218,10 +2207,10 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err1];
     }
     else {
-      keep(vErrors, err0);
+      keep(vErrors, err1);
     }
     errors++;
   }
@@ -2229,56 +2218,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-export const validateAdminStartCPUProfilerResult = budgeted(validate66);
-
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/additionalProperties",
-        keyword: "additionalProperties",
-        params: {additionalProperty: key0},
-        message: "must NOT have additional properties"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateAdminStopCPUProfilerParams = budgeted(validate67);
+export const validateAdminStopCPUProfilerParams = budgeted(validate66);
 const schema38 = {
   "type": "object",
   "properties": {}
 };
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2297,13 +2243,13 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStopCPUProfilerResult = budgeted(validate68);
+export const validateAdminStopCPUProfilerResult = budgeted(validate67);
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2340,7 +2286,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {

@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmBuildGenesisParams = budgeted(validate69);
+export const validateAvmBuildGenesisParams = budgeted(validate68);
 const schema40 = {
   "type": "object",
   "properties": {
@@ -126,7 +126,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -258,7 +258,7 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
@@ -279,7 +279,7 @@ const schema42 = {
 };
 const pattern4 = new RegExp("^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "u");
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -405,7 +405,7 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate72.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
@@ -440,7 +440,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -580,7 +580,7 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
@@ -593,7 +593,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -630,12 +630,12 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -672,19 +672,19 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate70(data.networkID, {
+      if(!(validate69(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors) keep(vErrors, e);
+          for (const e of validate69.errors) keep(vErrors, e);
         }
-        errors += validate70.errors.length;
+        errors += validate69.errors.length;
       }
     }
     if(data.genesisData !== undefined){
@@ -730,7 +730,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             if(data2.denomination !== undefined){
-              if(!(validate72(data2.denomination, {
+              if(!(validate71(data2.denomination, {
                 instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                   +"/denomination",
                 parentData: data2,
@@ -738,12 +738,12 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate72.errors;
+                  vErrors = validate71.errors;
                 }
                 else {
-                  for (const e of validate72.errors) keep(vErrors, e);
+                  for (const e of validate71.errors) keep(vErrors, e);
                 }
-                errors += validate72.errors.length;
+                errors += validate71.errors.length;
               }
             }
             if(data2.memo !== undefined){
@@ -822,7 +822,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
                       let data11 = data10[i1];
                       if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
                         if(data11.amount !== undefined){
-                          if(!(validate74(data11.amount, {
+                          if(!(validate73(data11.amount, {
                             instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                               +"/initialState/fixedCap/" + i1 +"/amount",
                             parentData: data11,
@@ -830,12 +830,12 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate74.errors;
+                              vErrors = validate73.errors;
                             }
                             else {
-                              for (const e of validate74.errors) keep(vErrors, e);
+                              for (const e of validate73.errors) keep(vErrors, e);
                             }
-                            errors += validate74.errors.length;
+                            errors += validate73.errors.length;
                           }
                         }
                         if(data11.address !== undefined){
@@ -953,7 +953,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
                           }
                         }
                         if(data15.threshold !== undefined){
-                          if(!(validate70(data15.threshold, {
+                          if(!(validate69(data15.threshold, {
                             instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                               +"/initialState/variableCap/" + i2 +"/threshold",
                             parentData: data15,
@@ -961,12 +961,12 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate70.errors;
+                              vErrors = validate69.errors;
                             }
                             else {
-                              for (const e of validate70.errors) keep(vErrors, e);
+                              for (const e of validate69.errors) keep(vErrors, e);
                             }
-                            errors += validate70.errors.length;
+                            errors += validate69.errors.length;
                           }
                         }
                       }
@@ -1065,19 +1065,19 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -1097,11 +1097,11 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmBuildGenesisResult = budgeted(validate79);
+export const validateAvmBuildGenesisResult = budgeted(validate78);
 const schema45 = {
   "type": "object",
   "required": [
@@ -1144,14 +1144,14 @@ const schema45 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1188,7 +1188,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -1202,7 +1202,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1255,12 +1255,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1297,7 +1297,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -1312,7 +1312,7 @@ const schema48 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -1347,12 +1347,12 @@ function validate85(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1401,19 +1401,19 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors) keep(vErrors, e);
+            for (const e of validate31.errors) keep(vErrors, e);
           }
-          errors += validate30.errors.length;
+          errors += validate31.errors.length;
         }
       }
     }
@@ -1441,19 +1441,19 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors) keep(vErrors, e);
+            for (const e of validate80.errors) keep(vErrors, e);
           }
-          errors += validate81.errors.length;
+          errors += validate80.errors.length;
         }
       }
     }
@@ -1545,35 +1545,35 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -1593,7 +1593,7 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
 

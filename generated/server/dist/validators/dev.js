@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateDevSnapshotParams = budgeted(validate87);
+export const validateDevSnapshotParams = budgeted(validate86);
 const schema49 = {
   "type": "object",
   "properties": {}
 };
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,11 +28,11 @@ function validate87(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate87.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult = budgeted(validate88);
+export const validateDevSnapshotResult = budgeted(validate87);
 const schema50 = {
   "type": "object",
   "required": [
@@ -54,7 +54,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -91,12 +91,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -135,19 +135,19 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate89(data.snapshotID, {
+      if(!(validate88(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -167,11 +167,11 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams = budgeted(validate91);
+export const validateDevRevertParams = budgeted(validate90);
 const schema52 = {
   "type": "object",
   "properties": {
@@ -214,7 +214,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -354,12 +354,12 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -380,19 +380,19 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.snapshotID !== undefined){
-      if(!(validate74(data.snapshotID, {
+      if(!(validate73(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
   }
@@ -412,11 +412,11 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult = budgeted(validate93);
+export const validateDevRevertResult = budgeted(validate92);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -424,7 +424,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -461,11 +461,11 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams = budgeted(validate94);
+export const validateDevSetTimeParams = budgeted(validate93);
 const schema54 = {
   "type": "object",
   "properties": {
@@ -481,7 +481,7 @@ const schema54 = {
   ]
 };
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -502,19 +502,19 @@ function validate94(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.timestamp !== undefined){
-      if(!(validate74(data.timestamp, {
+      if(!(validate73(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.mine !== undefined){
@@ -552,11 +552,11 @@ function validate94(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate94.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult = budgeted(validate96);
+export const validateDevSetTimeResult = budgeted(validate95);
 const schema55 = {
   "type": "object",
   "required": [
@@ -579,7 +579,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"];
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -616,12 +616,12 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -660,19 +660,19 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
   }
@@ -692,11 +692,11 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams = budgeted(validate99);
+export const validateDevIncreaseTimeParams = budgeted(validate98);
 const schema57 = {
   "type": "object",
   "properties": {
@@ -712,7 +712,7 @@ const schema57 = {
   ]
 };
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -733,19 +733,19 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.seconds !== undefined){
-      if(!(validate74(data.seconds, {
+      if(!(validate73(data.seconds, {
         instancePath: instancePath+"/seconds",
         parentData: data,
         parentDataProperty: "seconds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.mine !== undefined){
@@ -783,11 +783,11 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult = budgeted(validate101);
+export const validateDevIncreaseTimeResult = budgeted(validate100);
 const schema58 = {
   "type": "object",
   "required": [
@@ -803,7 +803,7 @@ const schema58 = {
   }
 };
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -842,19 +842,19 @@ function validate101(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
   }
@@ -874,11 +874,11 @@ function validate101(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams = budgeted(validate103);
+export const validateDevMineParams = budgeted(validate102);
 const schema59 = {
   "type": "object",
   "properties": {
@@ -907,7 +907,7 @@ const schema59 = {
 const func2 = ucs2length;
 const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1107,11 +1107,11 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult = budgeted(validate104);
+export const validateDevMineResult = budgeted(validate103);
 const schema60 = {
   "type": "object",
   "required": [
@@ -1143,7 +1143,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"];
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1196,12 +1196,12 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1260,19 +1260,19 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/blockIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
         }
       }
@@ -1294,19 +1294,19 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -1326,11 +1326,11 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams = budgeted(validate107);
+export const validateDevFundParams = budgeted(validate106);
 const schema61 = {
   "type": "object",
   "properties": {
@@ -1363,7 +1363,7 @@ const schema62 = {
 const formats6 = formats["avax-address"];
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1416,12 +1416,12 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1458,35 +1458,35 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate108.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.amount !== undefined){
-      if(!(validate74(data.amount, {
+      if(!(validate73(data.amount, {
         instancePath: instancePath+"/amount",
         parentData: data,
         parentDataProperty: "amount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1527,19 +1527,19 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate74(data.locktime, {
+      if(!(validate73(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
   }
@@ -1559,11 +1559,11 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult = budgeted(validate112);
+export const validateDevFundResult = budgeted(validate111);
 const schema63 = {
   "type": "object",
   "required": [
@@ -1610,7 +1610,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1647,12 +1647,12 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1707,35 +1707,35 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
   }
@@ -1755,12 +1755,12 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1815,35 +1815,35 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate113(data.utxoID, {
+      if(!(validate112(data.utxoID, {
         instancePath: instancePath+"/utxoID",
         parentData: data,
         parentDataProperty: "utxoID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate113.errors;
+          vErrors = validate112.errors;
         }
         else {
-          for (const e of validate113.errors) keep(vErrors, e);
+          for (const e of validate112.errors) keep(vErrors, e);
         }
-        errors += validate113.errors.length;
+        errors += validate112.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -1863,11 +1863,11 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate112.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams = budgeted(validate119);
+export const validateDevSetFeeStateParams = budgeted(validate118);
 const schema66 = {
   "type": "object",
   "properties": {
@@ -1883,56 +1883,56 @@ const schema66 = {
   }
 };
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity !== undefined){
-      if(!(validate74(data.capacity, {
+      if(!(validate73(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate74(data.excess, {
+      if(!(validate73(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate74(data.validatorExcess, {
+      if(!(validate73(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
   }
@@ -1952,11 +1952,11 @@ function validate119(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate119.errors = vErrors;
+  validate118.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult = budgeted(validate123);
+export const validateDevSetFeeStateResult = budgeted(validate122);
 const schema67 = {
   "type": "object",
   "required": [
@@ -1991,7 +1991,7 @@ const schema67 = {
   }
 };
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2098,83 +2098,83 @@ function validate123(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate115(data.capacity, {
+      if(!(validate114(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate115(data.excess, {
+      if(!(validate114(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate115(data.price, {
+      if(!(validate114(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate115(data.validatorExcess, {
+      if(!(validate114(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate115(data.validatorPrice, {
+      if(!(validate114(data.validatorPrice, {
         instancePath: instancePath+"/validatorPrice",
         parentData: data,
         parentDataProperty: "validatorPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
   }
@@ -2194,17 +2194,17 @@ function validate123(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams = budgeted(validate129);
+export const validateDevResetParams = budgeted(validate128);
 const schema68 = {
   "type": "object",
   "properties": {}
 };
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2223,13 +2223,13 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult = budgeted(validate130);
+export const validateDevResetResult = budgeted(validate129);
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2266,11 +2266,11 @@ function validate130(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams = budgeted(validate131);
+export const validateDevSetAutomineParams = budgeted(validate130);
 const schema70 = {
   "type": "object",
   "properties": {
@@ -2283,7 +2283,7 @@ const schema70 = {
   ]
 };
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2338,13 +2338,13 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult = budgeted(validate132);
+export const validateDevSetAutomineResult = budgeted(validate131);
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2381,11 +2381,11 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams = budgeted(validate133);
+export const validateDevSetIntervalMiningParams = budgeted(validate132);
 const schema72 = {
   "type": "object",
   "properties": {
@@ -2419,7 +2419,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -2551,12 +2551,12 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2577,19 +2577,19 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.interval !== undefined){
-      if(!(validate70(data.interval, {
+      if(!(validate69(data.interval, {
         instancePath: instancePath+"/interval",
         parentData: data,
         parentDataProperty: "interval",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors) keep(vErrors, e);
+          for (const e of validate69.errors) keep(vErrors, e);
         }
-        errors += validate70.errors.length;
+        errors += validate69.errors.length;
       }
     }
   }
@@ -2609,13 +2609,13 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult = budgeted(validate135);
+export const validateDevSetIntervalMiningResult = budgeted(validate134);
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2652,17 +2652,17 @@ function validate135(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate135.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams = budgeted(validate136);
+export const validateDevListAccountsParams = budgeted(validate135);
 const schema74 = {
   "type": "object",
   "properties": {}
 };
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2681,11 +2681,11 @@ function validate136(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult = budgeted(validate137);
+export const validateDevListAccountsResult = budgeted(validate136);
 const schema75 = {
   "type": "object",
   "required": [
@@ -2733,7 +2733,7 @@ const schema75 = {
 const pattern12 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
 const pattern13 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2901,35 +2901,35 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate108(data1.xAddress, {
+              if(!(validate107(data1.xAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/xAddress",
                 parentData: data1,
                 parentDataProperty: "xAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate108.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate108.errors) keep(vErrors, e);
+                  for (const e of validate107.errors) keep(vErrors, e);
                 }
-                errors += validate108.errors.length;
+                errors += validate107.errors.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate108(data1.pAddress, {
+              if(!(validate107(data1.pAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/pAddress",
                 parentData: data1,
                 parentDataProperty: "pAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate108.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate108.errors) keep(vErrors, e);
+                  for (const e of validate107.errors) keep(vErrors, e);
                 }
-                errors += validate108.errors.length;
+                errors += validate107.errors.length;
               }
             }
             if(data1.cAddress !== undefined){
@@ -3022,7 +3022,7 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate137.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
 const snapshotIDKey = writeString("snapshotID") + ':';

@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateHealthHealthParams = budgeted(validate140);
+export const validateHealthHealthParams = budgeted(validate139);
 const schema76 = {
   "type": "object",
   "properties": {
@@ -19,7 +19,7 @@ const schema76 = {
   }
 };
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -80,11 +80,11 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult = budgeted(validate141);
+export const validateHealthHealthResult = budgeted(validate140);
 const schema77 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
@@ -152,7 +152,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"];
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -189,7 +189,7 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
@@ -201,7 +201,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -238,12 +238,12 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -321,67 +321,67 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.duration !== undefined){
-      if(!(validate115(data.duration, {
+      if(!(validate114(data.duration, {
         instancePath: instancePath+"/duration",
         parentData: data,
         parentDataProperty: "duration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate115(data.contiguousFailures, {
+      if(!(validate114(data.contiguousFailures, {
         instancePath: instancePath+"/contiguousFailures",
         parentData: data,
         parentDataProperty: "contiguousFailures",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate97(data.timeOfFirstFailure, {
+      if(!(validate96(data.timeOfFirstFailure, {
         instancePath: instancePath+"/timeOfFirstFailure",
         parentData: data,
         parentDataProperty: "timeOfFirstFailure",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
   }
@@ -401,12 +401,12 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate142.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -464,19 +464,19 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate142(data0[key1], {
+          if(!(validate141(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate142.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate142.errors) keep(vErrors, e);
+              for (const e of validate141.errors) keep(vErrors, e);
             }
-            errors += validate142.errors.length;
+            errors += validate141.errors.length;
           }
         }
       }
@@ -532,11 +532,11 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams = budgeted(validate148);
+export const validateHealthReadinessParams = budgeted(validate147);
 const schema79 = {
   "type": "object",
   "properties": {
@@ -552,7 +552,7 @@ const schema79 = {
   }
 };
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -613,13 +613,13 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult = budgeted(validate149);
+export const validateHealthReadinessResult = budgeted(validate148);
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -677,19 +677,19 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate142(data0[key1], {
+          if(!(validate141(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate142.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate142.errors) keep(vErrors, e);
+              for (const e of validate141.errors) keep(vErrors, e);
             }
-            errors += validate142.errors.length;
+            errors += validate141.errors.length;
           }
         }
       }
@@ -745,11 +745,11 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate149.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams = budgeted(validate151);
+export const validateHealthLivenessParams = budgeted(validate150);
 const schema81 = {
   "type": "object",
   "properties": {
@@ -765,7 +765,7 @@ const schema81 = {
   }
 };
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -826,13 +826,13 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult = budgeted(validate152);
+export const validateHealthLivenessResult = budgeted(validate151);
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -890,19 +890,19 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate142(data0[key1], {
+          if(!(validate141(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate142.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate142.errors) keep(vErrors, e);
+              for (const e of validate141.errors) keep(vErrors, e);
             }
-            errors += validate142.errors.length;
+            errors += validate141.errors.length;
           }
         }
       }
@@ -958,7 +958,7 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate151.errors = vErrors;
   return errors === 0;
 }
 const checksKey = writeString("checks") + ':';

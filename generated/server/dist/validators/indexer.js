@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateIndexGetLastAcceptedParams = budgeted(validate154);
+export const validateIndexGetLastAcceptedParams = budgeted(validate153);
 const schema83 = {
   "type": "object",
   "properties": {
@@ -22,7 +22,7 @@ const schema84 = {
 };
 const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -59,29 +59,29 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -101,11 +101,11 @@ function validate154(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate154.errors = vErrors;
+  validate153.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetLastAcceptedResult = budgeted(validate157);
+export const validateIndexGetLastAcceptedResult = budgeted(validate156);
 const schema85 = {
   "title": "IndexContainer",
   "type": "object",
@@ -176,14 +176,14 @@ const schema85 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -220,7 +220,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -234,7 +234,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -287,7 +287,7 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
@@ -301,7 +301,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"];
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -354,12 +354,12 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -396,7 +396,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -408,7 +408,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -445,13 +445,13 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 const formats4 = formats["date-time"];
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -500,19 +500,19 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors) keep(vErrors, e);
+            for (const e of validate31.errors) keep(vErrors, e);
           }
-          errors += validate30.errors.length;
+          errors += validate31.errors.length;
         }
       }
     }
@@ -540,19 +540,19 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors) keep(vErrors, e);
+            for (const e of validate80.errors) keep(vErrors, e);
           }
-          errors += validate81.errors.length;
+          errors += validate80.errors.length;
         }
       }
     }
@@ -696,30 +696,30 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate159.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate159.errors.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -795,19 +795,19 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -827,11 +827,11 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexParams = budgeted(validate164);
+export const validateIndexGetContainerByIndexParams = budgeted(validate163);
 const schema87 = {
   "type": "object",
   "properties": {
@@ -877,7 +877,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1017,12 +1017,12 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1043,35 +1043,35 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.index !== undefined){
-      if(!(validate74(data.index, {
+      if(!(validate73(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -1091,13 +1091,13 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexResult = budgeted(validate167);
+export const validateIndexGetContainerByIndexResult = budgeted(validate166);
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1146,19 +1146,19 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors) keep(vErrors, e);
+            for (const e of validate31.errors) keep(vErrors, e);
           }
-          errors += validate30.errors.length;
+          errors += validate31.errors.length;
         }
       }
     }
@@ -1186,19 +1186,19 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors) keep(vErrors, e);
+            for (const e of validate80.errors) keep(vErrors, e);
           }
-          errors += validate81.errors.length;
+          errors += validate80.errors.length;
         }
       }
     }
@@ -1342,30 +1342,30 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate159.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate159.errors.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -1441,19 +1441,19 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -1473,11 +1473,11 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate167.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeParams = budgeted(validate173);
+export const validateIndexGetContainerRangeParams = budgeted(validate172);
 const schema89 = {
   "type": "object",
   "properties": {
@@ -1497,7 +1497,7 @@ const schema89 = {
   ]
 };
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1534,51 +1534,51 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.startIndex !== undefined){
-      if(!(validate74(data.startIndex, {
+      if(!(validate73(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.numToFetch !== undefined){
-      if(!(validate74(data.numToFetch, {
+      if(!(validate73(data.numToFetch, {
         instancePath: instancePath+"/numToFetch",
         parentData: data,
         parentDataProperty: "numToFetch",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -1598,11 +1598,11 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeResult = budgeted(validate177);
+export const validateIndexGetContainerRangeResult = budgeted(validate176);
 const schema90 = {
   "title": "IndexContainerRange",
   "type": "object",
@@ -1622,7 +1622,7 @@ const schema90 = {
   }
 };
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1671,19 +1671,19 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors) keep(vErrors, e);
+            for (const e of validate31.errors) keep(vErrors, e);
           }
-          errors += validate30.errors.length;
+          errors += validate31.errors.length;
         }
       }
     }
@@ -1711,19 +1711,19 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors) keep(vErrors, e);
+            for (const e of validate80.errors) keep(vErrors, e);
           }
-          errors += validate81.errors.length;
+          errors += validate80.errors.length;
         }
       }
     }
@@ -1867,30 +1867,30 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate159.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate159.errors.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -1966,19 +1966,19 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -1998,12 +1998,12 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate178.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2046,19 +2046,19 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate178(data0[i0], {
+          if(!(validate177(data0[i0], {
             instancePath: instancePath+"/containers/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate178.errors;
+              vErrors = validate177.errors;
             }
             else {
-              for (const e of validate178.errors) keep(vErrors, e);
+              for (const e of validate177.errors) keep(vErrors, e);
             }
-            errors += validate178.errors.length;
+            errors += validate177.errors.length;
           }
         }
       }
@@ -2096,11 +2096,11 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate177.errors = vErrors;
+  validate176.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexParams = budgeted(validate185);
+export const validateIndexGetIndexParams = budgeted(validate184);
 const schema92 = {
   "type": "object",
   "properties": {
@@ -2113,7 +2113,7 @@ const schema92 = {
   ]
 };
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2166,12 +2166,12 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2192,14 +2192,14 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -2219,11 +2219,11 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexResult = budgeted(validate187);
+export const validateIndexGetIndexResult = budgeted(validate186);
 const schema93 = {
   "type": "object",
   "required": [
@@ -2238,7 +2238,7 @@ const schema93 = {
   }
 };
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2277,19 +2277,19 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -2309,11 +2309,11 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedParams = budgeted(validate189);
+export const validateIndexIsAcceptedParams = budgeted(validate188);
 const schema94 = {
   "type": "object",
   "properties": {
@@ -2326,7 +2326,7 @@ const schema94 = {
   ]
 };
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2347,14 +2347,14 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -2374,11 +2374,11 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate188.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedResult = budgeted(validate191);
+export const validateIndexIsAcceptedResult = budgeted(validate190);
 const schema95 = {
   "type": "object",
   "required": [
@@ -2393,7 +2393,7 @@ const schema95 = {
   }
 };
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2466,11 +2466,11 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate191.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDParams = budgeted(validate192);
+export const validateIndexGetContainerByIDParams = budgeted(validate191);
 const schema96 = {
   "type": "object",
   "properties": {
@@ -2486,7 +2486,7 @@ const schema96 = {
   ]
 };
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2507,30 +2507,30 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -2550,13 +2550,13 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDResult = budgeted(validate195);
+export const validateIndexGetContainerByIDResult = budgeted(validate194);
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2605,19 +2605,19 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors) keep(vErrors, e);
+            for (const e of validate31.errors) keep(vErrors, e);
           }
-          errors += validate30.errors.length;
+          errors += validate31.errors.length;
         }
       }
     }
@@ -2645,19 +2645,19 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors) keep(vErrors, e);
+            for (const e of validate80.errors) keep(vErrors, e);
           }
-          errors += validate81.errors.length;
+          errors += validate80.errors.length;
         }
       }
     }
@@ -2801,30 +2801,30 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate159.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate159.errors.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -2900,19 +2900,19 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -2932,7 +2932,7 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate195.errors = vErrors;
+  validate194.errors = vErrors;
   return errors === 0;
 }
 function indexContainerJson(v) { return writeScalar(v); }

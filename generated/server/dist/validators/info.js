@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate201);
+export const validateInfoGetNetworkIDParams = budgeted(validate200);
 const schema98 = {
   "type": "object",
   "properties": {}
 };
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,11 +28,11 @@ function validate201(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate201.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult = budgeted(validate202);
+export const validateInfoGetNetworkIDResult = budgeted(validate201);
 const schema99 = {
   "type": "object",
   "required": [
@@ -53,7 +53,7 @@ const schema100 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -90,12 +90,12 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -134,19 +134,19 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate203(data.networkID, {
+      if(!(validate202(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate203.errors.length;
+        errors += validate202.errors.length;
       }
     }
   }
@@ -166,17 +166,17 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams = budgeted(validate205);
+export const validateInfoGetNetworkNameParams = budgeted(validate204);
 const schema101 = {
   "type": "object",
   "properties": {}
 };
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,11 +195,11 @@ function validate205(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult = budgeted(validate206);
+export const validateInfoGetNetworkNameResult = budgeted(validate205);
 const schema102 = {
   "type": "object",
   "required": [
@@ -214,7 +214,7 @@ const schema102 = {
   }
 };
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,11 +287,11 @@ function validate206(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams = budgeted(validate207);
+export const validateInfoGetBlockchainIDParams = budgeted(validate206);
 const schema103 = {
   "type": "object",
   "properties": {
@@ -304,7 +304,7 @@ const schema103 = {
   ]
 };
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -359,11 +359,11 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult = budgeted(validate208);
+export const validateInfoGetBlockchainIDResult = budgeted(validate207);
 const schema104 = {
   "type": "object",
   "required": [
@@ -387,7 +387,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"];
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -440,12 +440,12 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -484,19 +484,19 @@ function validate208(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -516,17 +516,17 @@ function validate208(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate208.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams = budgeted(validate210);
+export const validateInfoGetNodeIDParams = budgeted(validate209);
 const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -545,11 +545,11 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate210.errors = vErrors;
+  validate209.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult = budgeted(validate211);
+export const validateInfoGetNodeIDResult = budgeted(validate210);
 const schema106 = {
   "type": "object",
   "required": [
@@ -577,7 +577,7 @@ const schema107 = {
 const formats18 = formats["avax-node-id"];
 const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -630,7 +630,7 @@ function validate212(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate212.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
@@ -653,14 +653,14 @@ const schema108 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -697,12 +697,12 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -757,35 +757,35 @@ function validate214(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate30(data.publicKey, {
+      if(!(validate31(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate31.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate31.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
-      if(!(validate30(data.proofOfPossession, {
+      if(!(validate31(data.proofOfPossession, {
         instancePath: instancePath+"/proofOfPossession",
         parentData: data,
         parentDataProperty: "proofOfPossession",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate31.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate31.errors.length;
       }
     }
   }
@@ -805,12 +805,12 @@ function validate214(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate214.errors = vErrors;
+  validate213.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -865,35 +865,35 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate214(data.nodePOP, {
+      if(!(validate213(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate214.errors;
+          vErrors = validate213.errors;
         }
         else {
-          for (const e of validate214.errors) keep(vErrors, e);
+          for (const e of validate213.errors) keep(vErrors, e);
         }
-        errors += validate214.errors.length;
+        errors += validate213.errors.length;
       }
     }
   }
@@ -913,17 +913,17 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams = budgeted(validate218);
+export const validateInfoGetNodeIPParams = budgeted(validate217);
 const schema109 = {
   "type": "object",
   "properties": {}
 };
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -942,11 +942,11 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate218.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult = budgeted(validate219);
+export const validateInfoGetNodeIPResult = budgeted(validate218);
 const schema110 = {
   "type": "object",
   "required": [
@@ -961,7 +961,7 @@ const schema110 = {
   }
 };
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1034,17 +1034,17 @@ function validate219(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate219.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams = budgeted(validate220);
+export const validateInfoGetNodeVersionParams = budgeted(validate219);
 const schema111 = {
   "type": "object",
   "properties": {}
 };
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1063,11 +1063,11 @@ function validate220(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate220.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult = budgeted(validate221);
+export const validateInfoGetNodeVersionResult = budgeted(validate220);
 const schema112 = {
   "type": "object",
   "required": [
@@ -1105,7 +1105,7 @@ const schema112 = {
   }
 };
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1248,19 +1248,19 @@ function validate221(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate203(data.rpcProtocolVersion, {
+      if(!(validate202(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate203.errors.length;
+        errors += validate202.errors.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1337,17 +1337,17 @@ function validate221(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate221.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams = budgeted(validate223);
+export const validateInfoGetVMsParams = budgeted(validate222);
 const schema113 = {
   "type": "object",
   "properties": {}
 };
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1366,11 +1366,11 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult = budgeted(validate224);
+export const validateInfoGetVMsResult = budgeted(validate223);
 const schema114 = {
   "type": "object",
   "required": [
@@ -1409,7 +1409,7 @@ const schema114 = {
   }
 };
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1468,19 +1468,19 @@ function validate224(data, {instancePath="", parentData, parentDataProperty, roo
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate35(key1, {
+          if(!(validate34(key1, {
             instancePath: instancePath+"/vms",
             parentData: data0,
             parentDataProperty: "vms",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1563,19 +1563,19 @@ function validate224(data, {instancePath="", parentData, parentDataProperty, roo
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs13 = errors;
-          if(!(validate35(key3, {
+          if(!(validate34(key3, {
             instancePath: instancePath+"/fxs",
             parentData: data3,
             parentDataProperty: "fxs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
           var valid5 = _errs13 === errors;
           if(!valid5){
@@ -1648,17 +1648,17 @@ function validate224(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams = budgeted(validate227);
+export const validateInfoGetTxFeeParams = budgeted(validate226);
 const schema115 = {
   "type": "object",
   "properties": {}
 };
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1677,11 +1677,11 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate226.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult = budgeted(validate228);
+export const validateInfoGetTxFeeResult = budgeted(validate227);
 const schema116 = {
   "type": "object",
   "required": [
@@ -1743,7 +1743,7 @@ const schema51 = {
     + "it with `toBigInt` to keep every digit."
 };
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1780,12 +1780,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1952,147 +1952,147 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate89(data.txFee, {
+      if(!(validate88(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate89(data.createAssetTxFee, {
+      if(!(validate88(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate89(data.createSubnetTxFee, {
+      if(!(validate88(data.createSubnetTxFee, {
         instancePath: instancePath+"/createSubnetTxFee",
         parentData: data,
         parentDataProperty: "createSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate89(data.transformSubnetTxFee, {
+      if(!(validate88(data.transformSubnetTxFee, {
         instancePath: instancePath+"/transformSubnetTxFee",
         parentData: data,
         parentDataProperty: "transformSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate89(data.createBlockchainTxFee, {
+      if(!(validate88(data.createBlockchainTxFee, {
         instancePath: instancePath+"/createBlockchainTxFee",
         parentData: data,
         parentDataProperty: "createBlockchainTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate89(data.addPrimaryNetworkValidatorFee, {
+      if(!(validate88(data.addPrimaryNetworkValidatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkValidatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate89(data.addPrimaryNetworkDelegatorFee, {
+      if(!(validate88(data.addPrimaryNetworkDelegatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkDelegatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate89(data.addSubnetValidatorFee, {
+      if(!(validate88(data.addSubnetValidatorFee, {
         instancePath: instancePath+"/addSubnetValidatorFee",
         parentData: data,
         parentDataProperty: "addSubnetValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate89(data.addSubnetDelegatorFee, {
+      if(!(validate88(data.addSubnetDelegatorFee, {
         instancePath: instancePath+"/addSubnetDelegatorFee",
         parentData: data,
         parentDataProperty: "addSubnetDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -2112,11 +2112,11 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate228.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams = budgeted(validate238);
+export const validateInfoIsBootstrappedParams = budgeted(validate237);
 const schema117 = {
   "type": "object",
   "properties": {
@@ -2129,7 +2129,7 @@ const schema117 = {
   ]
 };
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2184,11 +2184,11 @@ function validate238(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult = budgeted(validate239);
+export const validateInfoIsBootstrappedResult = budgeted(validate238);
 const schema118 = {
   "type": "object",
   "required": [
@@ -2203,7 +2203,7 @@ const schema118 = {
   }
 };
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2276,11 +2276,11 @@ function validate239(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams = budgeted(validate240);
+export const validateInfoPeersParams = budgeted(validate239);
 const schema119 = {
   "type": "object",
   "properties": {
@@ -2296,7 +2296,7 @@ const schema119 = {
   }
 };
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2321,19 +2321,19 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate212(data0[i0], {
+          if(!(validate211(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate212.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate212.errors) keep(vErrors, e);
+              for (const e of validate211.errors) keep(vErrors, e);
             }
-            errors += validate212.errors.length;
+            errors += validate211.errors.length;
           }
         }
       }
@@ -2355,11 +2355,11 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult = budgeted(validate242);
+export const validateInfoPeersResult = budgeted(validate241);
 const schema120 = {
   "type": "object",
   "required": [
@@ -2501,7 +2501,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -2538,7 +2538,7 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
@@ -2550,7 +2550,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"];
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2587,12 +2587,12 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2843,19 +2843,19 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.version !== undefined){
@@ -2877,86 +2877,86 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate115(data.upgradeTime, {
+      if(!(validate114(data.upgradeTime, {
         instancePath: instancePath+"/upgradeTime",
         parentData: data,
         parentDataProperty: "upgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate97(data.lastSent, {
+      if(!(validate96(data.lastSent, {
         instancePath: instancePath+"/lastSent",
         parentData: data,
         parentDataProperty: "lastSent",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate97(data.lastReceived, {
+      if(!(validate96(data.lastReceived, {
         instancePath: instancePath+"/lastReceived",
         parentData: data,
         parentDataProperty: "lastReceived",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate203(data.observedUptime, {
+      if(!(validate202(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate203.errors.length;
+        errors += validate202.errors.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate203(data8[key1], {
+          if(!(validate202(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate203.errors;
+              vErrors = validate202.errors;
             }
             else {
-              for (const e of validate203.errors) keep(vErrors, e);
+              for (const e of validate202.errors) keep(vErrors, e);
             }
-            errors += validate203.errors.length;
+            errors += validate202.errors.length;
           }
         }
       }
@@ -2982,19 +2982,19 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data10)){
         const len0 = data10.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data10[i0], {
+          if(!(validate34(data10[i0], {
             instancePath: instancePath+"/trackedSubnets/" + i0,
             parentData: data10,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
         }
       }
@@ -3020,19 +3020,19 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate115(data12[i1], {
+          if(!(validate114(data12[i1], {
             instancePath: instancePath+"/supportedACPs/" + i1,
             parentData: data12,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors) keep(vErrors, e);
+              for (const e of validate114.errors) keep(vErrors, e);
             }
-            errors += validate115.errors.length;
+            errors += validate114.errors.length;
           }
         }
       }
@@ -3058,19 +3058,19 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate115(data14[i2], {
+          if(!(validate114(data14[i2], {
             instancePath: instancePath+"/objectedACPs/" + i2,
             parentData: data14,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors) keep(vErrors, e);
+              for (const e of validate114.errors) keep(vErrors, e);
             }
-            errors += validate115.errors.length;
+            errors += validate114.errors.length;
           }
         }
       }
@@ -3148,12 +3148,12 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate244.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3208,19 +3208,19 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate89(data.numPeers, {
+      if(!(validate88(data.numPeers, {
         instancePath: instancePath+"/numPeers",
         parentData: data,
         parentDataProperty: "numPeers",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.peers !== undefined){
@@ -3228,19 +3228,19 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate244(data1[i0], {
+          if(!(validate243(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate244.errors;
+              vErrors = validate243.errors;
             }
             else {
-              for (const e of validate244.errors) keep(vErrors, e);
+              for (const e of validate243.errors) keep(vErrors, e);
             }
-            errors += validate244.errors.length;
+            errors += validate243.errors.length;
           }
         }
       }
@@ -3278,11 +3278,11 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate242.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams = budgeted(validate255);
+export const validateInfoUptimeParams = budgeted(validate254);
 const schema122 = {
   "type": "object",
   "properties": {
@@ -3292,24 +3292,24 @@ const schema122 = {
   }
 };
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -3329,11 +3329,11 @@ function validate255(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult = budgeted(validate257);
+export const validateInfoUptimeResult = budgeted(validate256);
 const schema123 = {
   "type": "object",
   "required": [
@@ -3358,7 +3358,7 @@ const schema123 = {
 };
 const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3503,17 +3503,17 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams = budgeted(validate258);
+export const validateInfoUpgradesParams = budgeted(validate257);
 const schema124 = {
   "type": "object",
   "properties": {}
 };
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3532,11 +3532,11 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult = budgeted(validate259);
+export const validateInfoUpgradesResult = budgeted(validate258);
 const schema125 = {
   "type": "object",
   "required": [
@@ -3661,7 +3661,7 @@ const schema125 = {
   }
 };
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3972,307 +3972,307 @@ function validate259(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate97(data.apricotPhase1Time, {
+      if(!(validate96(data.apricotPhase1Time, {
         instancePath: instancePath+"/apricotPhase1Time",
         parentData: data,
         parentDataProperty: "apricotPhase1Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate97(data.apricotPhase2Time, {
+      if(!(validate96(data.apricotPhase2Time, {
         instancePath: instancePath+"/apricotPhase2Time",
         parentData: data,
         parentDataProperty: "apricotPhase2Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate97(data.apricotPhase3Time, {
+      if(!(validate96(data.apricotPhase3Time, {
         instancePath: instancePath+"/apricotPhase3Time",
         parentData: data,
         parentDataProperty: "apricotPhase3Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate97(data.apricotPhase4Time, {
+      if(!(validate96(data.apricotPhase4Time, {
         instancePath: instancePath+"/apricotPhase4Time",
         parentData: data,
         parentDataProperty: "apricotPhase4Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate115(data.apricotPhase4MinPChainHeight, {
+      if(!(validate114(data.apricotPhase4MinPChainHeight, {
         instancePath: instancePath+"/apricotPhase4MinPChainHeight",
         parentData: data,
         parentDataProperty: "apricotPhase4MinPChainHeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate97(data.apricotPhase5Time, {
+      if(!(validate96(data.apricotPhase5Time, {
         instancePath: instancePath+"/apricotPhase5Time",
         parentData: data,
         parentDataProperty: "apricotPhase5Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate97(data.apricotPhasePre6Time, {
+      if(!(validate96(data.apricotPhasePre6Time, {
         instancePath: instancePath+"/apricotPhasePre6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePre6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate97(data.apricotPhase6Time, {
+      if(!(validate96(data.apricotPhase6Time, {
         instancePath: instancePath+"/apricotPhase6Time",
         parentData: data,
         parentDataProperty: "apricotPhase6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate97(data.apricotPhasePost6Time, {
+      if(!(validate96(data.apricotPhasePost6Time, {
         instancePath: instancePath+"/apricotPhasePost6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePost6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate97(data.banffTime, {
+      if(!(validate96(data.banffTime, {
         instancePath: instancePath+"/banffTime",
         parentData: data,
         parentDataProperty: "banffTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate97(data.cortinaTime, {
+      if(!(validate96(data.cortinaTime, {
         instancePath: instancePath+"/cortinaTime",
         parentData: data,
         parentDataProperty: "cortinaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
-      if(!(validate35(data.cortinaXChainStopVertexID, {
+      if(!(validate34(data.cortinaXChainStopVertexID, {
         instancePath: instancePath+"/cortinaXChainStopVertexID",
         parentData: data,
         parentDataProperty: "cortinaXChainStopVertexID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate97(data.durangoTime, {
+      if(!(validate96(data.durangoTime, {
         instancePath: instancePath+"/durangoTime",
         parentData: data,
         parentDataProperty: "durangoTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate97(data.etnaTime, {
+      if(!(validate96(data.etnaTime, {
         instancePath: instancePath+"/etnaTime",
         parentData: data,
         parentDataProperty: "etnaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate97(data.fUpgradeTime, {
+      if(!(validate96(data.fUpgradeTime, {
         instancePath: instancePath+"/fUpgradeTime",
         parentData: data,
         parentDataProperty: "fUpgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate97(data.fortunaTime, {
+      if(!(validate96(data.fortunaTime, {
         instancePath: instancePath+"/fortunaTime",
         parentData: data,
         parentDataProperty: "fortunaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate97(data.graniteTime, {
+      if(!(validate96(data.graniteTime, {
         instancePath: instancePath+"/graniteTime",
         parentData: data,
         parentDataProperty: "graniteTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate115(data.graniteEpochDuration, {
+      if(!(validate114(data.graniteEpochDuration, {
         instancePath: instancePath+"/graniteEpochDuration",
         parentData: data,
         parentDataProperty: "graniteEpochDuration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate97(data.heliconTime, {
+      if(!(validate96(data.heliconTime, {
         instancePath: instancePath+"/heliconTime",
         parentData: data,
         parentDataProperty: "heliconTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
   }
@@ -4292,17 +4292,17 @@ function validate259(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate259.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams = budgeted(validate279);
+export const validateInfoAcpsParams = budgeted(validate278);
 const schema126 = {
   "type": "object",
   "properties": {}
 };
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4321,11 +4321,11 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult = budgeted(validate280);
+export const validateInfoAcpsResult = budgeted(validate279);
 const schema127 = {
   "type": "object",
   "required": [
@@ -4384,7 +4384,7 @@ const schema127 = {
   }
 };
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4570,19 +4570,19 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate89(data1.supportWeight, {
+              if(!(validate88(data1.supportWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",
                 parentData: data1,
                 parentDataProperty: "supportWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors) keep(vErrors, e);
+                  for (const e of validate88.errors) keep(vErrors, e);
                 }
-                errors += validate89.errors.length;
+                errors += validate88.errors.length;
               }
             }
             if(data1.supporters !== undefined){
@@ -4590,7 +4590,7 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate212(data3[i0], {
+                  if(!(validate211(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4598,12 +4598,12 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate212.errors;
+                      vErrors = validate211.errors;
                     }
                     else {
-                      for (const e of validate212.errors) keep(vErrors, e);
+                      for (const e of validate211.errors) keep(vErrors, e);
                     }
-                    errors += validate212.errors.length;
+                    errors += validate211.errors.length;
                   }
                 }
               }
@@ -4625,19 +4625,19 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate89(data1.objectWeight, {
+              if(!(validate88(data1.objectWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",
                 parentData: data1,
                 parentDataProperty: "objectWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors) keep(vErrors, e);
+                  for (const e of validate88.errors) keep(vErrors, e);
                 }
-                errors += validate89.errors.length;
+                errors += validate88.errors.length;
               }
             }
             if(data1.objectors !== undefined){
@@ -4645,7 +4645,7 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate212(data6[i1], {
+                  if(!(validate211(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4653,12 +4653,12 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate212.errors;
+                      vErrors = validate211.errors;
                     }
                     else {
-                      for (const e of validate212.errors) keep(vErrors, e);
+                      for (const e of validate211.errors) keep(vErrors, e);
                     }
-                    errors += validate212.errors.length;
+                    errors += validate211.errors.length;
                   }
                 }
               }
@@ -4680,19 +4680,19 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate89(data1.abstainWeight, {
+              if(!(validate88(data1.abstainWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",
                 parentData: data1,
                 parentDataProperty: "abstainWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors) keep(vErrors, e);
+                  for (const e of validate88.errors) keep(vErrors, e);
                 }
-                errors += validate89.errors.length;
+                errors += validate88.errors.length;
               }
             }
           }
@@ -4748,7 +4748,7 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate280.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 const networkIDKey = writeString("networkID") + ':';

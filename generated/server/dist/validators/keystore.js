@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateKeystoreCreateUserParams = budgeted(validate286);
+export const validateKeystoreCreateUserParams = budgeted(validate285);
 const schema128 = {
   "type": "object",
   "properties": {
@@ -29,7 +29,7 @@ const schema129 = {
 };
 const func2 = ucs2length;
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -82,7 +82,7 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
 
@@ -95,7 +95,7 @@ const schema130 = {
   "x-sensitive": true
 };
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -148,12 +148,12 @@ function validate289(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate289.errors = vErrors;
+  validate288.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -190,35 +190,35 @@ function validate286(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate287.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate289.errors.length;
+        errors += validate288.errors.length;
       }
     }
   }
@@ -238,11 +238,11 @@ function validate286(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate286.errors = vErrors;
+  validate285.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult = budgeted(validate291);
+export const validateKeystoreCreateUserResult = budgeted(validate290);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -250,7 +250,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,11 +287,11 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate291.errors = vErrors;
+  validate290.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams = budgeted(validate292);
+export const validateKeystoreDeleteUserParams = budgeted(validate291);
 const schema132 = {
   "type": "object",
   "properties": {
@@ -308,7 +308,7 @@ const schema132 = {
   ]
 };
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -345,35 +345,35 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate287.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate289.errors.length;
+        errors += validate288.errors.length;
       }
     }
   }
@@ -393,13 +393,13 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate292.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult = budgeted(validate295);
+export const validateKeystoreDeleteUserResult = budgeted(validate294);
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -436,11 +436,11 @@ function validate295(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate295.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams = budgeted(validate296);
+export const validateKeystoreExportUserParams = budgeted(validate295);
 const schema134 = {
   "type": "object",
   "properties": {
@@ -468,7 +468,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -505,12 +505,12 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -547,51 +547,51 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate287.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate289.errors.length;
+        errors += validate288.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -611,11 +611,11 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate296.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult = budgeted(validate300);
+export const validateKeystoreExportUserResult = budgeted(validate299);
 const schema135 = {
   "type": "object",
   "required": [
@@ -666,14 +666,14 @@ const schema135 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -710,7 +710,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -724,7 +724,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -777,12 +777,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -819,12 +819,12 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -873,19 +873,19 @@ function validate300(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate30(data.user, {
+        if(!(validate31(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors) keep(vErrors, e);
+            for (const e of validate31.errors) keep(vErrors, e);
           }
-          errors += validate30.errors.length;
+          errors += validate31.errors.length;
         }
       }
     }
@@ -913,19 +913,19 @@ function validate300(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate81(data.user, {
+        if(!(validate80(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors) keep(vErrors, e);
+            for (const e of validate80.errors) keep(vErrors, e);
           }
-          errors += validate81.errors.length;
+          errors += validate80.errors.length;
         }
       }
     }
@@ -1017,19 +1017,19 @@ function validate300(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.user !== undefined){
-      if(!(validate83(data.user, {
+      if(!(validate82(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -1084,11 +1084,11 @@ function validate300(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate300.errors = vErrors;
+  validate299.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams = budgeted(validate304);
+export const validateKeystoreImportUserParams = budgeted(validate303);
 const schema136 = {
   "type": "object",
   "properties": {
@@ -1113,7 +1113,7 @@ const schema136 = {
   ]
 };
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1166,67 +1166,67 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors) keep(vErrors, e);
+          for (const e of validate286.errors) keep(vErrors, e);
         }
-        errors += validate287.errors.length;
+        errors += validate286.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors) keep(vErrors, e);
+          for (const e of validate288.errors) keep(vErrors, e);
         }
-        errors += validate289.errors.length;
+        errors += validate288.errors.length;
       }
     }
     if(data.user !== undefined){
-      if(!(validate83(data.user, {
+      if(!(validate82(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -1246,13 +1246,13 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate304.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult = budgeted(validate309);
+export const validateKeystoreImportUserResult = budgeted(validate308);
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1289,17 +1289,17 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate309.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams = budgeted(validate310);
+export const validateKeystoreListUsersParams = budgeted(validate309);
 const schema138 = {
   "type": "object",
   "properties": {}
 };
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1318,11 +1318,11 @@ function validate310(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate310.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult = budgeted(validate311);
+export const validateKeystoreListUsersResult = budgeted(validate310);
 const schema139 = {
   "type": "object",
   "required": [
@@ -1340,7 +1340,7 @@ const schema139 = {
   }
 };
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1435,7 +1435,7 @@ function validate311(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate311.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {

@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validatePlatformGetBalanceParams = budgeted(validate312);
+export const validatePlatformGetBalanceParams = budgeted(validate311);
 const schema140 = {
   "type": "object",
   "properties": {
@@ -31,7 +31,7 @@ const schema62 = {
 const formats6 = formats["avax-address"];
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -84,12 +84,12 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -114,19 +114,19 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data0[i0], {
+          if(!(validate107(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate108.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -148,19 +148,19 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate108.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -180,11 +180,11 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate312.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult = budgeted(validate315);
+export const validatePlatformGetBalanceResult = budgeted(validate314);
 const schema141 = {
   "type": "object",
   "required": [
@@ -253,7 +253,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -290,7 +290,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
@@ -316,7 +316,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"];
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -369,25 +369,25 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate35(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate34(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -408,19 +408,19 @@ function validate320(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     for(const key1 in data){
-      if(!(validate89(data[key1], {
+      if(!(validate88(data[key1], {
         instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key1,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -440,7 +440,7 @@ function validate320(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate320.errors = vErrors;
+  validate319.errors = vErrors;
   return errors === 0;
 }
 
@@ -472,7 +472,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -509,12 +509,12 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -569,35 +569,35 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
   }
@@ -617,12 +617,12 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -789,131 +789,131 @@ function validate315(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate89(data.unlocked, {
+      if(!(validate88(data.unlocked, {
         instancePath: instancePath+"/unlocked",
         parentData: data,
         parentDataProperty: "unlocked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate89(data.lockedStakeable, {
+      if(!(validate88(data.lockedStakeable, {
         instancePath: instancePath+"/lockedStakeable",
         parentData: data,
         parentDataProperty: "lockedStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate89(data.lockedNotStakeable, {
+      if(!(validate88(data.lockedNotStakeable, {
         instancePath: instancePath+"/lockedNotStakeable",
         parentData: data,
         parentDataProperty: "lockedNotStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.balances !== undefined){
-      if(!(validate320(data.balances, {
+      if(!(validate319(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors) keep(vErrors, e);
+          for (const e of validate319.errors) keep(vErrors, e);
         }
-        errors += validate320.errors.length;
+        errors += validate319.errors.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate320(data.unlockeds, {
+      if(!(validate319(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors) keep(vErrors, e);
+          for (const e of validate319.errors) keep(vErrors, e);
         }
-        errors += validate320.errors.length;
+        errors += validate319.errors.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate320(data.lockedStakeables, {
+      if(!(validate319(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors) keep(vErrors, e);
+          for (const e of validate319.errors) keep(vErrors, e);
         }
-        errors += validate320.errors.length;
+        errors += validate319.errors.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate320(data.lockedNotStakeables, {
+      if(!(validate319(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors) keep(vErrors, e);
+          for (const e of validate319.errors) keep(vErrors, e);
         }
-        errors += validate320.errors.length;
+        errors += validate319.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -937,19 +937,19 @@ function validate315(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate113(data8[i0], {
+          if(!(validate112(data8[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data8,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate113.errors;
+              vErrors = validate112.errors;
             }
             else {
-              for (const e of validate113.errors) keep(vErrors, e);
+              for (const e of validate112.errors) keep(vErrors, e);
             }
-            errors += validate113.errors.length;
+            errors += validate112.errors.length;
           }
         }
       }
@@ -971,11 +971,11 @@ function validate315(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate315.errors = vErrors;
+  validate314.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtParams = budgeted(validate328);
+export const validatePlatformGetAllValidatorsAtParams = budgeted(validate327);
 const schema143 = {
   "type": "object",
   "properties": {
@@ -1033,7 +1033,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1173,25 +1173,25 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate74.errors;
+      vErrors = validate73.errors;
     }
     else {
-      for (const e of validate74.errors) keep(vErrors, e);
+      for (const e of validate73.errors) keep(vErrors, e);
     }
-    errors += validate74.errors.length;
+    errors += validate73.errors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
@@ -1245,12 +1245,12 @@ function validate329(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate329.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1271,19 +1271,19 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate329(data.height, {
+      if(!(validate328(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate329.errors;
+          vErrors = validate328.errors;
         }
         else {
-          for (const e of validate329.errors) keep(vErrors, e);
+          for (const e of validate328.errors) keep(vErrors, e);
         }
-        errors += validate329.errors.length;
+        errors += validate328.errors.length;
       }
     }
   }
@@ -1303,11 +1303,11 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate328.errors = vErrors;
+  validate327.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtResult = budgeted(validate332);
+export const validatePlatformGetAllValidatorsAtResult = budgeted(validate331);
 const schema145 = {
   "type": "object",
   "required": [
@@ -1381,7 +1381,7 @@ const schema146 = {
 };
 const pattern21 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1418,7 +1418,7 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate334.errors = vErrors;
+  validate333.errors = vErrors;
   return errors === 0;
 }
 
@@ -1431,7 +1431,7 @@ const schema107 = {
 const formats18 = formats["avax-node-id"];
 const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1484,12 +1484,12 @@ function validate212(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate212.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1532,19 +1532,19 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate35(key1, {
+          if(!(validate34(key1, {
             instancePath: instancePath+"/validatorSets",
             parentData: data0,
             parentDataProperty: "validatorSets",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1699,7 +1699,7 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
                       }
                     }
                     if(data3.publicKey !== undefined){
-                      if(!(validate334(data3.publicKey, {
+                      if(!(validate333(data3.publicKey, {
                         instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                           +"/validators/" + i0 +"/publicKey",
                         parentData: data3,
@@ -1707,16 +1707,16 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
                         rootData
                       }))){
                         if(vErrors === null){
-                          vErrors = validate334.errors;
+                          vErrors = validate333.errors;
                         }
                         else {
-                          for (const e of validate334.errors) keep(vErrors, e);
+                          for (const e of validate333.errors) keep(vErrors, e);
                         }
-                        errors += validate334.errors.length;
+                        errors += validate333.errors.length;
                       }
                     }
                     if(data3.weight !== undefined){
-                      if(!(validate89(data3.weight, {
+                      if(!(validate88(data3.weight, {
                         instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                           +"/validators/" + i0 +"/weight",
                         parentData: data3,
@@ -1724,12 +1724,12 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
                         rootData
                       }))){
                         if(vErrors === null){
-                          vErrors = validate89.errors;
+                          vErrors = validate88.errors;
                         }
                         else {
-                          for (const e of validate89.errors) keep(vErrors, e);
+                          for (const e of validate88.errors) keep(vErrors, e);
                         }
-                        errors += validate89.errors.length;
+                        errors += validate88.errors.length;
                       }
                     }
                     if(data3.nodeIDs !== undefined){
@@ -1737,7 +1737,7 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
                       if(Array.isArray(data6)){
                         const len1 = data6.length;
                         for(let i1=0; i1<len1; i1++){
-                          if(!(validate212(data6[i1], {
+                          if(!(validate211(data6[i1], {
                             instancePath: instancePath +"/validatorSets/"
                               + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/validators/" + i0 +"/nodeIDs/" + i1,
                             parentData: data6,
@@ -1745,12 +1745,12 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate212.errors;
+                              vErrors = validate211.errors;
                             }
                             else {
-                              for (const e of validate212.errors) keep(vErrors, e);
+                              for (const e of validate211.errors) keep(vErrors, e);
                             }
-                            errors += validate212.errors.length;
+                            errors += validate211.errors.length;
                           }
                         }
                       }
@@ -1812,7 +1812,7 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.totalWeight !== undefined){
-              if(!(validate89(data1.totalWeight, {
+              if(!(validate88(data1.totalWeight, {
                 instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                   +"/totalWeight",
                 parentData: data1,
@@ -1820,12 +1820,12 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors) keep(vErrors, e);
+                  for (const e of validate88.errors) keep(vErrors, e);
                 }
-                errors += validate89.errors.length;
+                errors += validate88.errors.length;
               }
             }
           }
@@ -1881,11 +1881,11 @@ function validate332(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate332.errors = vErrors;
+  validate331.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams = budgeted(validate339);
+export const validatePlatformGetBlockParams = budgeted(validate338);
 const schema147 = {
   "type": "object",
   "properties": {
@@ -1910,7 +1910,7 @@ const schema84 = {
 };
 const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1947,12 +1947,12 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1973,35 +1973,35 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate35(data.blockID, {
+      if(!(validate34(data.blockID, {
         instancePath: instancePath+"/blockID",
         parentData: data,
         parentDataProperty: "blockID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -2021,11 +2021,11 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate339.errors = vErrors;
+  validate338.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult = budgeted(validate342);
+export const validatePlatformGetBlockResult = budgeted(validate341);
 const schema148 = {
   "type": "object",
   "required": [
@@ -2273,40 +2273,40 @@ const schema152 = {
   }
 };
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.output !== undefined){
@@ -2347,7 +2347,7 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate351.errors = vErrors;
   return errors === 0;
 }
 
@@ -2381,72 +2381,72 @@ const schema153 = {
   }
 };
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.input !== undefined){
@@ -2487,18 +2487,18 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate356.errors = vErrors;
+  validate355.errors = vErrors;
   return errors === 0;
 }
 
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2535,7 +2535,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -2564,7 +2564,7 @@ const schema154 = {
   }
 };
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2573,19 +2573,19 @@ function validate368(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data0[i0], {
+          if(!(validate107(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate108.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -2607,35 +2607,35 @@ function validate368(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate115(data.locktime, {
+      if(!(validate114(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate115(data.threshold, {
+      if(!(validate114(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
   }
@@ -2655,45 +2655,45 @@ function validate368(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate368.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate115(data.networkID, {
+      if(!(validate114(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.outputs !== undefined){
@@ -2701,19 +2701,19 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate352(data2[i0], {
+          if(!(validate351(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate351.errors;
             }
             else {
-              for (const e of validate352.errors) keep(vErrors, e);
+              for (const e of validate351.errors) keep(vErrors, e);
             }
-            errors += validate352.errors.length;
+            errors += validate351.errors.length;
           }
         }
       }
@@ -2739,19 +2739,19 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate356(data4[i1], {
+          if(!(validate355(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate356.errors;
+              vErrors = validate355.errors;
             }
             else {
-              for (const e of validate356.errors) keep(vErrors, e);
+              for (const e of validate355.errors) keep(vErrors, e);
             }
-            errors += validate356.errors.length;
+            errors += validate355.errors.length;
           }
         }
       }
@@ -2773,35 +2773,35 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate30(data.memo, {
+      if(!(validate31(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors) keep(vErrors, e);
+          for (const e of validate31.errors) keep(vErrors, e);
         }
-        errors += validate30.errors.length;
+        errors += validate31.errors.length;
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate35(data.destinationChain, {
+      if(!(validate34(data.destinationChain, {
         instancePath: instancePath+"/destinationChain",
         parentData: data,
         parentDataProperty: "destinationChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.exportedOutputs !== undefined){
@@ -2809,19 +2809,19 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate352(data8[i2], {
+          if(!(validate351(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate351.errors;
             }
             else {
-              for (const e of validate352.errors) keep(vErrors, e);
+              for (const e of validate351.errors) keep(vErrors, e);
             }
-            errors += validate352.errors.length;
+            errors += validate351.errors.length;
           }
         }
       }
@@ -2843,19 +2843,19 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate35(data.sourceChain, {
+      if(!(validate34(data.sourceChain, {
         instancePath: instancePath+"/sourceChain",
         parentData: data,
         parentDataProperty: "sourceChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.importedInputs !== undefined){
@@ -2863,19 +2863,19 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate356(data11[i3], {
+          if(!(validate355(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate356.errors;
+              vErrors = validate355.errors;
             }
             else {
-              for (const e of validate356.errors) keep(vErrors, e);
+              for (const e of validate355.errors) keep(vErrors, e);
             }
-            errors += validate356.errors.length;
+            errors += validate355.errors.length;
           }
         }
       }
@@ -2922,19 +2922,19 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate352(data14[i4], {
+          if(!(validate351(data14[i4], {
             instancePath: instancePath+"/stake/" + i4,
             parentData: data14,
             parentDataProperty: i4,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate351.errors;
             }
             else {
-              for (const e of validate352.errors) keep(vErrors, e);
+              for (const e of validate351.errors) keep(vErrors, e);
             }
-            errors += validate352.errors.length;
+            errors += validate351.errors.length;
           }
         }
       }
@@ -2956,19 +2956,19 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate368(data.rewardsOwner, {
+      if(!(validate367(data.rewardsOwner, {
         instancePath: instancePath+"/rewardsOwner",
         parentData: data,
         parentDataProperty: "rewardsOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate368.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate368.errors) keep(vErrors, e);
+          for (const e of validate367.errors) keep(vErrors, e);
         }
-        errors += validate368.errors.length;
+        errors += validate367.errors.length;
       }
     }
   }
@@ -2988,7 +2988,7 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate349.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
 
@@ -3007,7 +3007,7 @@ const schema155 = {
   }
 };
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3016,19 +3016,19 @@ function validate374(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate31(data0[i0], {
             instancePath: instancePath+"/signatures/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate31.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate31.errors.length;
           }
         }
       }
@@ -3066,12 +3066,12 @@ function validate374(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate374.errors = vErrors;
+  validate373.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3108,19 +3108,19 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate349(data.unsignedTx, {
+      if(!(validate348(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate349.errors;
+          vErrors = validate348.errors;
         }
         else {
-          for (const e of validate349.errors) keep(vErrors, e);
+          for (const e of validate348.errors) keep(vErrors, e);
         }
-        errors += validate349.errors.length;
+        errors += validate348.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3128,19 +3128,19 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate374(data1[i0], {
+          if(!(validate373(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate374.errors;
+              vErrors = validate373.errors;
             }
             else {
-              for (const e of validate374.errors) keep(vErrors, e);
+              for (const e of validate373.errors) keep(vErrors, e);
             }
-            errors += validate374.errors.length;
+            errors += validate373.errors.length;
           }
         }
       }
@@ -3162,14 +3162,14 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -3189,12 +3189,12 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate347.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3231,62 +3231,62 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate35(data.parentID, {
+      if(!(validate34(data.parentID, {
         instancePath: instancePath+"/parentID",
         parentData: data,
         parentDataProperty: "parentID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate115(data.height, {
+      if(!(validate114(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate115(data.time, {
+      if(!(validate114(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.txs !== undefined){
@@ -3294,19 +3294,19 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate348(data4[i0], {
+          if(!(validate347(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate348.errors;
+              vErrors = validate347.errors;
             }
             else {
-              for (const e of validate348.errors) keep(vErrors, e);
+              for (const e of validate347.errors) keep(vErrors, e);
             }
-            errors += validate348.errors.length;
+            errors += validate347.errors.length;
           }
         }
       }
@@ -3328,14 +3328,14 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.tx !== undefined){
-      if(!(validate348(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate347(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate348.errors;
+          vErrors = validate347.errors;
         }
         else {
-          for (const e of validate348.errors) keep(vErrors, e);
+          for (const e of validate347.errors) keep(vErrors, e);
         }
-        errors += validate348.errors.length;
+        errors += validate347.errors.length;
       }
     }
   }
@@ -3355,7 +3355,7 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate343.errors = vErrors;
+  validate342.errors = vErrors;
   return errors === 0;
 }
 
@@ -3369,7 +3369,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -3422,12 +3422,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -3464,7 +3464,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -3479,7 +3479,7 @@ const schema48 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -3514,12 +3514,12 @@ function validate85(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3568,19 +3568,19 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate343(data.block, {
+        if(!(validate342(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors) keep(vErrors, e);
+            for (const e of validate342.errors) keep(vErrors, e);
           }
-          errors += validate343.errors.length;
+          errors += validate342.errors.length;
         }
       }
     }
@@ -3652,19 +3652,19 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate31.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate31.errors.length;
           }
         }
       }
@@ -3692,19 +3692,19 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors) keep(vErrors, e);
+              for (const e of validate80.errors) keep(vErrors, e);
             }
-            errors += validate81.errors.length;
+            errors += validate80.errors.length;
           }
         }
       }
@@ -3746,19 +3746,19 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors) keep(vErrors, e);
+            for (const e of validate82.errors) keep(vErrors, e);
           }
-          errors += validate83.errors.length;
+          errors += validate82.errors.length;
         }
       }
     }
@@ -3854,37 +3854,37 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate343(data6, {
+        if(!(validate342(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors) keep(vErrors, e);
+            for (const e of validate342.errors) keep(vErrors, e);
           }
-          errors += validate343.errors.length;
+          errors += validate342.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3920,19 +3920,19 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -3952,11 +3952,11 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate341.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams = budgeted(validate387);
+export const validatePlatformGetBlockByHeightParams = budgeted(validate386);
 const schema156 = {
   "type": "object",
   "properties": {
@@ -3972,7 +3972,7 @@ const schema156 = {
   ]
 };
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3993,35 +3993,35 @@ function validate387(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate74(data.height, {
+      if(!(validate73(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -4041,11 +4041,11 @@ function validate387(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate387.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult = budgeted(validate390);
+export const validatePlatformGetBlockByHeightResult = budgeted(validate389);
 const schema157 = {
   "type": "object",
   "required": [
@@ -4120,7 +4120,7 @@ const schema157 = {
   }
 };
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4169,19 +4169,19 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate343(data.block, {
+        if(!(validate342(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors) keep(vErrors, e);
+            for (const e of validate342.errors) keep(vErrors, e);
           }
-          errors += validate343.errors.length;
+          errors += validate342.errors.length;
         }
       }
     }
@@ -4253,19 +4253,19 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate31.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate31.errors.length;
           }
         }
       }
@@ -4293,19 +4293,19 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors) keep(vErrors, e);
+              for (const e of validate80.errors) keep(vErrors, e);
             }
-            errors += validate81.errors.length;
+            errors += validate80.errors.length;
           }
         }
       }
@@ -4347,19 +4347,19 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors) keep(vErrors, e);
+            for (const e of validate82.errors) keep(vErrors, e);
           }
-          errors += validate83.errors.length;
+          errors += validate82.errors.length;
         }
       }
     }
@@ -4455,37 +4455,37 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate343(data6, {
+        if(!(validate342(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors) keep(vErrors, e);
+            for (const e of validate342.errors) keep(vErrors, e);
           }
-          errors += validate343.errors.length;
+          errors += validate342.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4521,19 +4521,19 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -4553,17 +4553,17 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate390.errors = vErrors;
+  validate389.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams = budgeted(validate398);
+export const validatePlatformGetBlockchainsParams = budgeted(validate397);
 const schema158 = {
   "type": "object",
   "properties": {}
 };
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4582,11 +4582,11 @@ function validate398(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate398.errors = vErrors;
+  validate397.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult = budgeted(validate399);
+export const validatePlatformGetBlockchainsResult = budgeted(validate398);
 const schema159 = {
   "type": "object",
   "required": [
@@ -4631,7 +4631,7 @@ const schema159 = {
   }
 };
 
-function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4759,19 +4759,19 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.id !== undefined){
-              if(!(validate35(data1.id, {
+              if(!(validate34(data1.id, {
                 instancePath: instancePath+"/blockchains/" + i0+"/id",
                 parentData: data1,
                 parentDataProperty: "id",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors) keep(vErrors, e);
+                  for (const e of validate34.errors) keep(vErrors, e);
                 }
-                errors += validate35.errors.length;
+                errors += validate34.errors.length;
               }
             }
             if(data1.name !== undefined){
@@ -4793,35 +4793,35 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.subnetID !== undefined){
-              if(!(validate35(data1.subnetID, {
+              if(!(validate34(data1.subnetID, {
                 instancePath: instancePath+"/blockchains/" + i0+"/subnetID",
                 parentData: data1,
                 parentDataProperty: "subnetID",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors) keep(vErrors, e);
+                  for (const e of validate34.errors) keep(vErrors, e);
                 }
-                errors += validate35.errors.length;
+                errors += validate34.errors.length;
               }
             }
             if(data1.vmID !== undefined){
-              if(!(validate35(data1.vmID, {
+              if(!(validate34(data1.vmID, {
                 instancePath: instancePath+"/blockchains/" + i0+"/vmID",
                 parentData: data1,
                 parentDataProperty: "vmID",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors) keep(vErrors, e);
+                  for (const e of validate34.errors) keep(vErrors, e);
                 }
-                errors += validate35.errors.length;
+                errors += validate34.errors.length;
               }
             }
           }
@@ -4877,11 +4877,11 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate399.errors = vErrors;
+  validate398.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams = budgeted(validate403);
+export const validatePlatformGetBlockchainStatusParams = budgeted(validate402);
 const schema160 = {
   "type": "object",
   "properties": {
@@ -4896,7 +4896,7 @@ const schema160 = {
 };
 const func2 = ucs2length;
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4970,11 +4970,11 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate403.errors = vErrors;
+  validate402.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult = budgeted(validate404);
+export const validatePlatformGetBlockchainStatusResult = budgeted(validate403);
 const schema161 = {
   "type": "object",
   "required": [
@@ -4997,7 +4997,7 @@ const schema161 = {
   }
 };
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5091,11 +5091,11 @@ function validate404(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate404.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams = budgeted(validate405);
+export const validatePlatformGetCurrentSupplyParams = budgeted(validate404);
 const schema162 = {
   "type": "object",
   "properties": {
@@ -5105,24 +5105,24 @@ const schema162 = {
   }
 };
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -5142,11 +5142,11 @@ function validate405(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate405.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult = budgeted(validate407);
+export const validatePlatformGetCurrentSupplyResult = budgeted(validate406);
 const schema163 = {
   "type": "object",
   "required": [
@@ -5167,7 +5167,7 @@ const schema163 = {
   }
 };
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5222,35 +5222,35 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.supply !== undefined){
-      if(!(validate89(data.supply, {
+      if(!(validate88(data.supply, {
         instancePath: instancePath+"/supply",
         parentData: data,
         parentDataProperty: "supply",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -5270,11 +5270,11 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate407.errors = vErrors;
+  validate406.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams = budgeted(validate410);
+export const validatePlatformGetCurrentValidatorsParams = budgeted(validate409);
 const schema164 = {
   "type": "object",
   "properties": {
@@ -5290,24 +5290,24 @@ const schema164 = {
   }
 };
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.nodeIDs !== undefined){
@@ -5315,19 +5315,19 @@ function validate410(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate212(data1[i0], {
+          if(!(validate211(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate212.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate212.errors) keep(vErrors, e);
+              for (const e of validate211.errors) keep(vErrors, e);
             }
-            errors += validate212.errors.length;
+            errors += validate211.errors.length;
           }
         }
       }
@@ -5365,11 +5365,11 @@ function validate410(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate410.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult = budgeted(validate413);
+export const validatePlatformGetCurrentValidatorsResult = budgeted(validate412);
 const schema165 = {
   "type": "object",
   "required": [
@@ -5540,7 +5540,7 @@ const schema167 = {
   }
 };
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5577,7 +5577,7 @@ function validate417(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate417.errors = vErrors;
+  validate416.errors = vErrors;
   return errors === 0;
 }
 
@@ -5615,7 +5615,7 @@ const schema100 = {
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5652,12 +5652,12 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5728,35 +5728,35 @@ function validate423(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate89(data.locktime, {
+      if(!(validate88(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate203(data.threshold, {
+      if(!(validate202(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate203.errors.length;
+        errors += validate202.errors.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5764,19 +5764,19 @@ function validate423(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data2[i0], {
+          if(!(validate107(data2[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate108.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -5814,7 +5814,7 @@ function validate423(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate423.errors = vErrors;
+  validate422.errors = vErrors;
   return errors === 0;
 }
 
@@ -5826,7 +5826,7 @@ const schema170 = {
 };
 const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5863,7 +5863,7 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate432.errors = vErrors;
+  validate431.errors = vErrors;
   return errors === 0;
 }
 
@@ -5890,7 +5890,7 @@ const schema171 = {
 };
 const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5945,19 +5945,19 @@ function validate435(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate334(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate334.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate334.errors) keep(vErrors, e);
+          for (const e of validate333.errors) keep(vErrors, e);
         }
-        errors += validate334.errors.length;
+        errors += validate333.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
@@ -6014,7 +6014,7 @@ function validate435(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate435.errors = vErrors;
+  validate434.errors = vErrors;
   return errors === 0;
 }
 
@@ -6063,7 +6063,7 @@ const schema172 = {
   }
 };
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6188,115 +6188,115 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate423(data.rewardOwner, {
+      if(!(validate422(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate89(data.potentialReward, {
+      if(!(validate88(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -6316,12 +6316,12 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate440.errors = vErrors;
+  validate439.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6536,211 +6536,211 @@ function validate415(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate89(data.stakeAmount, {
+      if(!(validate88(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate423(data.rewardOwner, {
+      if(!(validate422(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate423(data.validationRewardOwner, {
+      if(!(validate422(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate423(data.delegationRewardOwner, {
+      if(!(validate422(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate89(data.potentialReward, {
+      if(!(validate88(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate89(data.accruedDelegateeReward, {
+      if(!(validate88(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate432(data.delegationFee, {
+      if(!(validate431(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate432.errors;
+          vErrors = validate431.errors;
         }
         else {
-          for (const e of validate432.errors) keep(vErrors, e);
+          for (const e of validate431.errors) keep(vErrors, e);
         }
-        errors += validate432.errors.length;
+        errors += validate431.errors.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate432(data.uptime, {
+      if(!(validate431(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate432.errors;
+          vErrors = validate431.errors;
         }
         else {
-          for (const e of validate432.errors) keep(vErrors, e);
+          for (const e of validate431.errors) keep(vErrors, e);
         }
-        errors += validate432.errors.length;
+        errors += validate431.errors.length;
       }
     }
     if(data.connected !== undefined){
@@ -6762,51 +6762,51 @@ function validate415(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.signer !== undefined){
-      if(!(validate435(data.signer, {
+      if(!(validate434(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate435.errors;
+          vErrors = validate434.errors;
         }
         else {
-          for (const e of validate435.errors) keep(vErrors, e);
+          for (const e of validate434.errors) keep(vErrors, e);
         }
-        errors += validate435.errors.length;
+        errors += validate434.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate89(data.delegatorCount, {
+      if(!(validate88(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate89(data.delegatorWeight, {
+      if(!(validate88(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6814,19 +6814,19 @@ function validate415(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate440(data17[i0], {
+          if(!(validate439(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate440.errors;
+              vErrors = validate439.errors;
             }
             else {
-              for (const e of validate440.errors) keep(vErrors, e);
+              for (const e of validate439.errors) keep(vErrors, e);
             }
-            errors += validate440.errors.length;
+            errors += validate439.errors.length;
           }
         }
       }
@@ -6864,7 +6864,7 @@ function validate415(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate415.errors = vErrors;
+  validate414.errors = vErrors;
   return errors === 0;
 }
 
@@ -6973,7 +6973,7 @@ const schema173 = {
   }
 };
 
-function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7156,227 +7156,227 @@ function validate450(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate89(data.stakeAmount, {
+      if(!(validate88(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate423(data.rewardOwner, {
+      if(!(validate422(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate423(data.validationRewardOwner, {
+      if(!(validate422(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate423(data.delegationRewardOwner, {
+      if(!(validate422(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate89(data.potentialReward, {
+      if(!(validate88(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate89(data.accruedDelegateeReward, {
+      if(!(validate88(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate432(data.delegationFee, {
+      if(!(validate431(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate432.errors;
+          vErrors = validate431.errors;
         }
         else {
-          for (const e of validate432.errors) keep(vErrors, e);
+          for (const e of validate431.errors) keep(vErrors, e);
         }
-        errors += validate432.errors.length;
+        errors += validate431.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate89(data.delegatorCount, {
+      if(!(validate88(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate89(data.delegatorWeight, {
+      if(!(validate88(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.delegators !== undefined){
@@ -7384,19 +7384,19 @@ function validate450(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate440(data14[i0], {
+          if(!(validate439(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate440.errors;
+              vErrors = validate439.errors;
             }
             else {
-              for (const e of validate440.errors) keep(vErrors, e);
+              for (const e of validate439.errors) keep(vErrors, e);
             }
-            errors += validate440.errors.length;
+            errors += validate439.errors.length;
           }
         }
       }
@@ -7434,7 +7434,7 @@ function validate450(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate450.errors = vErrors;
+  validate449.errors = vErrors;
   return errors === 0;
 }
 
@@ -7483,7 +7483,7 @@ const schema174 = {
   }
 };
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7591,99 +7591,99 @@ function validate467(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate89(data.stakeAmount, {
+      if(!(validate88(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
   }
@@ -7703,7 +7703,7 @@ function validate467(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate467.errors = vErrors;
+  validate466.errors = vErrors;
   return errors === 0;
 }
 
@@ -7765,7 +7765,7 @@ const schema175 = {
   }
 };
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7932,147 +7932,147 @@ function validate475(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate35(data.validationID, {
+      if(!(validate34(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate334(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate334.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate334.errors) keep(vErrors, e);
+          for (const e of validate333.errors) keep(vErrors, e);
         }
-        errors += validate334.errors.length;
+        errors += validate333.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate423(data.remainingBalanceOwner, {
+      if(!(validate422(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate423(data.deactivationOwner, {
+      if(!(validate422(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate89(data.minNonce, {
+      if(!(validate88(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -8092,26 +8092,26 @@ function validate475(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate475.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate415(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate415.errors;
+      vErrors = validate414.errors;
     }
     else {
-      for (const e of validate415.errors) keep(vErrors, e);
+      for (const e of validate414.errors) keep(vErrors, e);
     }
-    errors += validate415.errors.length;
+    errors += validate414.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -8119,14 +8119,14 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate450(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate449(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate450.errors;
+      vErrors = validate449.errors;
     }
     else {
-      for (const e of validate450.errors) keep(vErrors, e);
+      for (const e of validate449.errors) keep(vErrors, e);
     }
-    errors += validate450.errors.length;
+    errors += validate449.errors.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -8139,14 +8139,14 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate467(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate466(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate467.errors;
+        vErrors = validate466.errors;
       }
       else {
-        for (const e of validate467.errors) keep(vErrors, e);
+        for (const e of validate466.errors) keep(vErrors, e);
       }
-      errors += validate467.errors.length;
+      errors += validate466.errors.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -8159,14 +8159,14 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate475(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate475.errors;
+          vErrors = validate474.errors;
         }
         else {
-          for (const e of validate475.errors) keep(vErrors, e);
+          for (const e of validate474.errors) keep(vErrors, e);
         }
-        errors += validate475.errors.length;
+        errors += validate474.errors.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -8210,12 +8210,12 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate414.errors = vErrors;
+  validate413.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8258,19 +8258,19 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate414(data0[i0], {
+          if(!(validate413(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate414.errors;
+              vErrors = validate413.errors;
             }
             else {
-              for (const e of validate414.errors) keep(vErrors, e);
+              for (const e of validate413.errors) keep(vErrors, e);
             }
-            errors += validate414.errors.length;
+            errors += validate413.errors.length;
           }
         }
       }
@@ -8308,17 +8308,17 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate413.errors = vErrors;
+  validate412.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams = budgeted(validate487);
+export const validatePlatformGetFeeConfigParams = budgeted(validate486);
 const schema176 = {
   "type": "object",
   "properties": {}
 };
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8337,11 +8337,11 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate487.errors = vErrors;
+  validate486.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult = budgeted(validate488);
+export const validatePlatformGetFeeConfigResult = budgeted(validate487);
 const schema177 = {
   "type": "object",
   "required": [
@@ -8389,7 +8389,7 @@ const schema177 = {
   }
 };
 
-function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8549,19 +8549,19 @@ function validate488(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate115(data0[i0], {
+          if(!(validate114(data0[i0], {
             instancePath: instancePath+"/weights/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors) keep(vErrors, e);
+              for (const e of validate114.errors) keep(vErrors, e);
             }
-            errors += validate115.errors.length;
+            errors += validate114.errors.length;
           }
         }
       }
@@ -8583,83 +8583,83 @@ function validate488(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate115(data.maxCapacity, {
+      if(!(validate114(data.maxCapacity, {
         instancePath: instancePath+"/maxCapacity",
         parentData: data,
         parentDataProperty: "maxCapacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate115(data.maxPerSecond, {
+      if(!(validate114(data.maxPerSecond, {
         instancePath: instancePath+"/maxPerSecond",
         parentData: data,
         parentDataProperty: "maxPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate115(data.targetPerSecond, {
+      if(!(validate114(data.targetPerSecond, {
         instancePath: instancePath+"/targetPerSecond",
         parentData: data,
         parentDataProperty: "targetPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate115(data.minPrice, {
+      if(!(validate114(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate115(data.excessConversionConstant, {
+      if(!(validate114(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
   }
@@ -8679,17 +8679,17 @@ function validate488(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate488.errors = vErrors;
+  validate487.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams = budgeted(validate495);
+export const validatePlatformGetFeeStateParams = budgeted(validate494);
 const schema178 = {
   "type": "object",
   "properties": {}
 };
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8708,11 +8708,11 @@ function validate495(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate495.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult = budgeted(validate496);
+export const validatePlatformGetFeeStateResult = budgeted(validate495);
 const schema179 = {
   "type": "object",
   "required": [
@@ -8749,7 +8749,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"];
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -8786,12 +8786,12 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8878,67 +8878,67 @@ function validate496(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate115(data.capacity, {
+      if(!(validate114(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate115(data.excess, {
+      if(!(validate114(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate115(data.price, {
+      if(!(validate114(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
   }
@@ -8958,17 +8958,17 @@ function validate496(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate496.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams = budgeted(validate501);
+export const validatePlatformGetHeightParams = budgeted(validate500);
 const schema180 = {
   "type": "object",
   "properties": {}
 };
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8987,11 +8987,11 @@ function validate501(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate501.errors = vErrors;
+  validate500.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult = budgeted(validate502);
+export const validatePlatformGetHeightResult = budgeted(validate501);
 const schema181 = {
   "type": "object",
   "description": "A P-Chain height.",
@@ -9007,7 +9007,7 @@ const schema181 = {
   }
 };
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9046,19 +9046,19 @@ function validate502(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -9078,11 +9078,11 @@ function validate502(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate502.errors = vErrors;
+  validate501.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams = budgeted(validate504);
+export const validatePlatformGetL1ValidatorParams = budgeted(validate503);
 const schema182 = {
   "type": "object",
   "properties": {
@@ -9095,7 +9095,7 @@ const schema182 = {
   ]
 };
 
-function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9116,19 +9116,19 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.validationID !== undefined){
-      if(!(validate35(data.validationID, {
+      if(!(validate34(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -9148,11 +9148,11 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate504.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult = budgeted(validate506);
+export const validatePlatformGetL1ValidatorResult = budgeted(validate505);
 const schema183 = {
   "type": "object",
   "required": [
@@ -9221,7 +9221,7 @@ const schema183 = {
   }
 };
 
-function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9420,179 +9420,179 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate35(data.validationID, {
+      if(!(validate34(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate334(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate334.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate334.errors) keep(vErrors, e);
+          for (const e of validate333.errors) keep(vErrors, e);
         }
-        errors += validate334.errors.length;
+        errors += validate333.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate423(data.remainingBalanceOwner, {
+      if(!(validate422(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate423(data.deactivationOwner, {
+      if(!(validate422(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors) keep(vErrors, e);
+          for (const e of validate422.errors) keep(vErrors, e);
         }
-        errors += validate423.errors.length;
+        errors += validate422.errors.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate89(data.minNonce, {
+      if(!(validate88(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -9612,17 +9612,17 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate506.errors = vErrors;
+  validate505.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams = budgeted(validate518);
+export const validatePlatformGetProposedHeightParams = budgeted(validate517);
 const schema184 = {
   "type": "object",
   "properties": {}
 };
 
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9641,13 +9641,13 @@ function validate518(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate518.errors = vErrors;
+  validate517.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult = budgeted(validate519);
+export const validatePlatformGetProposedHeightResult = budgeted(validate518);
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9686,19 +9686,19 @@ function validate519(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -9718,11 +9718,11 @@ function validate519(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate519.errors = vErrors;
+  validate518.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams = budgeted(validate521);
+export const validatePlatformGetMinStakeParams = budgeted(validate520);
 const schema186 = {
   "type": "object",
   "properties": {
@@ -9732,24 +9732,24 @@ const schema186 = {
   }
 };
 
-function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -9769,11 +9769,11 @@ function validate521(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate521.errors = vErrors;
+  validate520.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult = budgeted(validate523);
+export const validatePlatformGetMinStakeResult = budgeted(validate522);
 const schema187 = {
   "type": "object",
   "required": [
@@ -9794,7 +9794,7 @@ const schema187 = {
   }
 };
 
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9849,35 +9849,35 @@ function validate523(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate89(data.minValidatorStake, {
+      if(!(validate88(data.minValidatorStake, {
         instancePath: instancePath+"/minValidatorStake",
         parentData: data,
         parentDataProperty: "minValidatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate89(data.minDelegatorStake, {
+      if(!(validate88(data.minDelegatorStake, {
         instancePath: instancePath+"/minDelegatorStake",
         parentData: data,
         parentDataProperty: "minDelegatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -9897,11 +9897,11 @@ function validate523(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate523.errors = vErrors;
+  validate522.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams = budgeted(validate526);
+export const validatePlatformGetRewardUTXOsParams = budgeted(validate525);
 const schema188 = {
   "type": "object",
   "properties": {
@@ -9925,7 +9925,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -9962,12 +9962,12 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9988,35 +9988,35 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -10036,11 +10036,11 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate526.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult = budgeted(validate529);
+export const validatePlatformGetRewardUTXOsResult = budgeted(validate528);
 const schema189 = {
   "type": "object",
   "required": [
@@ -10098,7 +10098,7 @@ const schema189 = {
   }
 };
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10151,19 +10151,19 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors) keep(vErrors, e);
+                for (const e of validate31.errors) keep(vErrors, e);
               }
-              errors += validate30.errors.length;
+              errors += validate31.errors.length;
             }
           }
         }
@@ -10213,19 +10213,19 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors) keep(vErrors, e);
+                for (const e of validate80.errors) keep(vErrors, e);
               }
-              errors += validate81.errors.length;
+              errors += validate80.errors.length;
             }
           }
         }
@@ -10351,19 +10351,19 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate89(data.numFetched, {
+      if(!(validate88(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -10371,19 +10371,19 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data6[i2], {
+          if(!(validate82(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate83.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -10405,19 +10405,19 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -10437,11 +10437,11 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate529.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams = budgeted(validate535);
+export const validatePlatformGetStakeParams = budgeted(validate534);
 const schema190 = {
   "type": "object",
   "properties": {
@@ -10464,7 +10464,7 @@ const schema190 = {
   ]
 };
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10505,19 +10505,19 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data0[i0], {
+          if(!(validate107(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate108.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -10557,19 +10557,19 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -10589,11 +10589,11 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate534.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult = budgeted(validate538);
+export const validatePlatformGetStakeResult = budgeted(validate537);
 const schema191 = {
   "type": "object",
   "required": [
@@ -10657,7 +10657,7 @@ const schema191 = {
   }
 };
 
-function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10710,19 +10710,19 @@ function validate538(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/stakedOutputs/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors) keep(vErrors, e);
+                for (const e of validate31.errors) keep(vErrors, e);
               }
-              errors += validate30.errors.length;
+              errors += validate31.errors.length;
             }
           }
         }
@@ -10772,19 +10772,19 @@ function validate538(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/stakedOutputs/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors) keep(vErrors, e);
+                for (const e of validate80.errors) keep(vErrors, e);
               }
-              errors += validate81.errors.length;
+              errors += validate80.errors.length;
             }
           }
         }
@@ -10926,35 +10926,35 @@ function validate538(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.staked !== undefined){
-      if(!(validate89(data.staked, {
+      if(!(validate88(data.staked, {
         instancePath: instancePath+"/staked",
         parentData: data,
         parentDataProperty: "staked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate320(data.stakeds, {
+      if(!(validate319(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors) keep(vErrors, e);
+          for (const e of validate319.errors) keep(vErrors, e);
         }
-        errors += validate320.errors.length;
+        errors += validate319.errors.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -10962,19 +10962,19 @@ function validate538(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data7)){
         const len2 = data7.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data7[i2], {
+          if(!(validate82(data7[i2], {
             instancePath: instancePath+"/stakedOutputs/" + i2,
             parentData: data7,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate83.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -10996,19 +10996,19 @@ function validate538(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -11028,11 +11028,11 @@ function validate538(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate538.errors = vErrors;
+  validate537.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams = budgeted(validate545);
+export const validatePlatformGetStakingAssetIDParams = budgeted(validate544);
 const schema192 = {
   "type": "object",
   "properties": {
@@ -11042,24 +11042,24 @@ const schema192 = {
   }
 };
 
-function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -11079,11 +11079,11 @@ function validate545(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate545.errors = vErrors;
+  validate544.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult = budgeted(validate547);
+export const validatePlatformGetStakingAssetIDResult = budgeted(validate546);
 const schema193 = {
   "type": "object",
   "required": [
@@ -11099,7 +11099,7 @@ const schema193 = {
   }
 };
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11138,19 +11138,19 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -11170,11 +11170,11 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate547.errors = vErrors;
+  validate546.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams = budgeted(validate549);
+export const validatePlatformGetSubnetParams = budgeted(validate548);
 const schema194 = {
   "type": "object",
   "properties": {
@@ -11187,7 +11187,7 @@ const schema194 = {
   ]
 };
 
-function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11208,19 +11208,19 @@ function validate549(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -11240,11 +11240,11 @@ function validate549(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate549.errors = vErrors;
+  validate548.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult = budgeted(validate551);
+export const validatePlatformGetSubnetResult = budgeted(validate550);
 const schema195 = {
   "type": "object",
   "required": [
@@ -11323,21 +11323,21 @@ const schema196 = {
   ]
 };
 
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate30.errors;
+      vErrors = validate31.errors;
     }
     else {
-      for (const e of validate30.errors) keep(vErrors, e);
+      for (const e of validate31.errors) keep(vErrors, e);
     }
-    errors += validate30.errors.length;
+    errors += validate31.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -11401,12 +11401,12 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate558.errors = vErrors;
+  validate557.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11586,19 +11586,19 @@ function validate551(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data1[i0], {
+          if(!(validate107(data1[i0], {
             instancePath: instancePath+"/controlKeys/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate108.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -11620,99 +11620,99 @@ function validate551(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate203(data.threshold, {
+      if(!(validate202(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors) keep(vErrors, e);
+          for (const e of validate202.errors) keep(vErrors, e);
         }
-        errors += validate203.errors.length;
+        errors += validate202.errors.length;
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate89(data.locktime, {
+      if(!(validate88(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.subnetTransformationTxID !== undefined){
-      if(!(validate35(data.subnetTransformationTxID, {
+      if(!(validate34(data.subnetTransformationTxID, {
         instancePath: instancePath+"/subnetTransformationTxID",
         parentData: data,
         parentDataProperty: "subnetTransformationTxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.conversionID !== undefined){
-      if(!(validate35(data.conversionID, {
+      if(!(validate34(data.conversionID, {
         instancePath: instancePath+"/conversionID",
         parentData: data,
         parentDataProperty: "conversionID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.managerChainID !== undefined){
-      if(!(validate35(data.managerChainID, {
+      if(!(validate34(data.managerChainID, {
         instancePath: instancePath+"/managerChainID",
         parentData: data,
         parentDataProperty: "managerChainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate558(data.managerAddress, {
+      if(!(validate557(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate558.errors;
+          vErrors = validate557.errors;
         }
         else {
-          for (const e of validate558.errors) keep(vErrors, e);
+          for (const e of validate557.errors) keep(vErrors, e);
         }
-        errors += validate558.errors.length;
+        errors += validate557.errors.length;
       }
     }
   }
@@ -11732,11 +11732,11 @@ function validate551(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate551.errors = vErrors;
+  validate550.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams = budgeted(validate561);
+export const validatePlatformGetSubnetsParams = budgeted(validate560);
 const schema197 = {
   "type": "object",
   "properties": {
@@ -11749,7 +11749,7 @@ const schema197 = {
   }
 };
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11758,19 +11758,19 @@ function validate561(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/ids/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
         }
       }
@@ -11808,11 +11808,11 @@ function validate561(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate561.errors = vErrors;
+  validate560.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult = budgeted(validate563);
+export const validatePlatformGetSubnetsResult = budgeted(validate562);
 const schema198 = {
   "type": "object",
   "required": [
@@ -11860,7 +11860,7 @@ const schema198 = {
   }
 };
 
-function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11988,19 +11988,19 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.id !== undefined){
-              if(!(validate35(data1.id, {
+              if(!(validate34(data1.id, {
                 instancePath: instancePath+"/subnets/" + i0+"/id",
                 parentData: data1,
                 parentDataProperty: "id",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors) keep(vErrors, e);
+                  for (const e of validate34.errors) keep(vErrors, e);
                 }
-                errors += validate35.errors.length;
+                errors += validate34.errors.length;
               }
             }
             if(data1.controlKeys !== undefined){
@@ -12008,19 +12008,19 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate108(data3[i1], {
+                  if(!(validate107(data3[i1], {
                     instancePath: instancePath+"/subnets/" + i0+"/controlKeys/" + i1,
                     parentData: data3,
                     parentDataProperty: i1,
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate108.errors;
+                      vErrors = validate107.errors;
                     }
                     else {
-                      for (const e of validate108.errors) keep(vErrors, e);
+                      for (const e of validate107.errors) keep(vErrors, e);
                     }
-                    errors += validate108.errors.length;
+                    errors += validate107.errors.length;
                   }
                 }
               }
@@ -12042,19 +12042,19 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate203(data1.threshold, {
+              if(!(validate202(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate203.errors;
+                  vErrors = validate202.errors;
                 }
                 else {
-                  for (const e of validate203.errors) keep(vErrors, e);
+                  for (const e of validate202.errors) keep(vErrors, e);
                 }
-                errors += validate203.errors.length;
+                errors += validate202.errors.length;
               }
             }
           }
@@ -12094,17 +12094,17 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate563.errors = vErrors;
+  validate562.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams = budgeted(validate567);
+export const validatePlatformGetTimestampParams = budgeted(validate566);
 const schema199 = {
   "type": "object",
   "properties": {}
 };
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -12123,11 +12123,11 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate567.errors = vErrors;
+  validate566.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult = budgeted(validate568);
+export const validatePlatformGetTimestampResult = budgeted(validate567);
 const schema200 = {
   "type": "object",
   "required": [
@@ -12142,7 +12142,7 @@ const schema200 = {
   }
 };
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12181,19 +12181,19 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
   }
@@ -12213,11 +12213,11 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate568.errors = vErrors;
+  validate567.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams = budgeted(validate570);
+export const validatePlatformGetTotalStakeParams = budgeted(validate569);
 const schema201 = {
   "type": "object",
   "properties": {
@@ -12227,24 +12227,24 @@ const schema201 = {
   }
 };
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -12264,11 +12264,11 @@ function validate570(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate569.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult = budgeted(validate572);
+export const validatePlatformGetTotalStakeResult = budgeted(validate571);
 const schema202 = {
   "type": "object",
   "required": [
@@ -12292,7 +12292,7 @@ const schema202 = {
   }
 };
 
-function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12347,35 +12347,35 @@ function validate572(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stake !== undefined){
-      if(!(validate89(data.stake, {
+      if(!(validate88(data.stake, {
         instancePath: instancePath+"/stake",
         parentData: data,
         parentDataProperty: "stake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -12395,11 +12395,11 @@ function validate572(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate572.errors = vErrors;
+  validate571.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams = budgeted(validate575);
+export const validatePlatformGetTxParams = budgeted(validate574);
 const schema203 = {
   "type": "object",
   "properties": {
@@ -12415,7 +12415,7 @@ const schema203 = {
   ]
 };
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12436,35 +12436,35 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -12484,11 +12484,11 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate575.errors = vErrors;
+  validate574.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult = budgeted(validate578);
+export const validatePlatformGetTxResult = budgeted(validate577);
 const schema204 = {
   "type": "object",
   "required": [
@@ -12563,7 +12563,7 @@ const schema204 = {
   }
 };
 
-function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12612,14 +12612,14 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate348(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate347(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate348.errors;
+            vErrors = validate347.errors;
           }
           else {
-            for (const e of validate348.errors) keep(vErrors, e);
+            for (const e of validate347.errors) keep(vErrors, e);
           }
-          errors += validate348.errors.length;
+          errors += validate347.errors.length;
         }
       }
     }
@@ -12691,19 +12691,19 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate30(data.tx, {
+          if(!(validate31(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate31.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate31.errors.length;
           }
         }
       }
@@ -12731,19 +12731,19 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate81(data.tx, {
+          if(!(validate80(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors) keep(vErrors, e);
+              for (const e of validate80.errors) keep(vErrors, e);
             }
-            errors += validate81.errors.length;
+            errors += validate80.errors.length;
           }
         }
       }
@@ -12785,14 +12785,14 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors) keep(vErrors, e);
+            for (const e of validate82.errors) keep(vErrors, e);
           }
-          errors += validate83.errors.length;
+          errors += validate82.errors.length;
         }
       }
     }
@@ -12888,27 +12888,27 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate348(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate347(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate348.errors;
+            vErrors = validate347.errors;
           }
           else {
-            for (const e of validate348.errors) keep(vErrors, e);
+            for (const e of validate347.errors) keep(vErrors, e);
           }
-          errors += validate348.errors.length;
+          errors += validate347.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -12944,19 +12944,19 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -12976,11 +12976,11 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate578.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams = budgeted(validate586);
+export const validatePlatformGetTxStatusParams = budgeted(validate585);
 const schema205 = {
   "type": "object",
   "properties": {
@@ -12993,7 +12993,7 @@ const schema205 = {
   ]
 };
 
-function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13014,19 +13014,19 @@ function validate586(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -13046,11 +13046,11 @@ function validate586(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate586.errors = vErrors;
+  validate585.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult = budgeted(validate588);
+export const validatePlatformGetTxStatusResult = budgeted(validate587);
 const schema206 = {
   "type": "object",
   "required": [
@@ -13100,7 +13100,7 @@ const schema206 = {
   }
 };
 
-function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13362,11 +13362,11 @@ function validate588(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate588.errors = vErrors;
+  validate587.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams = budgeted(validate589);
+export const validatePlatformGetUTXOsParams = budgeted(validate588);
 const schema207 = {
   "type": "object",
   "properties": {
@@ -13417,7 +13417,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"];
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -13470,38 +13470,38 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate592.errors = vErrors;
+  validate591.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate107(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate108.errors;
+      vErrors = validate107.errors;
     }
     else {
-      for (const e of validate108.errors) keep(vErrors, e);
+      for (const e of validate107.errors) keep(vErrors, e);
     }
-    errors += validate108.errors.length;
+    errors += validate107.errors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate592(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate592.errors;
+        vErrors = validate591.errors;
       }
       else {
-        for (const e of validate592.errors) keep(vErrors, e);
+        for (const e of validate591.errors) keep(vErrors, e);
       }
-      errors += validate592.errors.length;
+      errors += validate591.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -13535,7 +13535,7 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate590.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
 
@@ -13561,7 +13561,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -13693,7 +13693,7 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
@@ -13718,7 +13718,7 @@ const schema210 = {
   }
 };
 
-function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13773,35 +13773,35 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate108.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate35(data.utxo, {
+      if(!(validate34(data.utxo, {
         instancePath: instancePath+"/utxo",
         parentData: data,
         parentDataProperty: "utxo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -13821,12 +13821,12 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13883,19 +13883,19 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate590(data0[i0], {
+          if(!(validate589(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate590.errors;
+              vErrors = validate589.errors;
             }
             else {
-              for (const e of validate590.errors) keep(vErrors, e);
+              for (const e of validate589.errors) keep(vErrors, e);
             }
-            errors += validate590.errors.length;
+            errors += validate589.errors.length;
           }
         }
       }
@@ -13917,35 +13917,35 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.limit !== undefined){
-      if(!(validate70(data.limit, {
+      if(!(validate69(data.limit, {
         instancePath: instancePath+"/limit",
         parentData: data,
         parentDataProperty: "limit",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors) keep(vErrors, e);
+          for (const e of validate69.errors) keep(vErrors, e);
         }
-        errors += validate70.errors.length;
+        errors += validate69.errors.length;
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate596(data.startIndex, {
+      if(!(validate595(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors) keep(vErrors, e);
+          for (const e of validate595.errors) keep(vErrors, e);
         }
-        errors += validate596.errors.length;
+        errors += validate595.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13967,19 +13967,19 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -13999,11 +13999,11 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate589.errors = vErrors;
+  validate588.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult = budgeted(validate601);
+export const validatePlatformGetUTXOsResult = budgeted(validate600);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -14067,7 +14067,7 @@ const schema211 = {
   }
 };
 
-function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -14120,19 +14120,19 @@ function validate601(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors) keep(vErrors, e);
+                for (const e of validate31.errors) keep(vErrors, e);
               }
-              errors += validate30.errors.length;
+              errors += validate31.errors.length;
             }
           }
         }
@@ -14182,19 +14182,19 @@ function validate601(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors) keep(vErrors, e);
+                for (const e of validate80.errors) keep(vErrors, e);
               }
-              errors += validate81.errors.length;
+              errors += validate80.errors.length;
             }
           }
         }
@@ -14336,19 +14336,19 @@ function validate601(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate89(data.numFetched, {
+      if(!(validate88(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -14356,19 +14356,19 @@ function validate601(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data6[i2], {
+          if(!(validate82(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate83.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -14390,35 +14390,35 @@ function validate601(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate596(data.endIndex, {
+      if(!(validate595(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors) keep(vErrors, e);
+          for (const e of validate595.errors) keep(vErrors, e);
         }
-        errors += validate596.errors.length;
+        errors += validate595.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -14438,11 +14438,11 @@ function validate601(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate601.errors = vErrors;
+  validate600.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams = budgeted(validate608);
+export const validatePlatformGetValidatorsAtParams = budgeted(validate607);
 const schema212 = {
   "type": "object",
   "properties": {
@@ -14458,7 +14458,7 @@ const schema212 = {
   ]
 };
 
-function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14479,35 +14479,35 @@ function validate608(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate329(data.height, {
+      if(!(validate328(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate329.errors;
+          vErrors = validate328.errors;
         }
         else {
-          for (const e of validate329.errors) keep(vErrors, e);
+          for (const e of validate328.errors) keep(vErrors, e);
         }
-        errors += validate329.errors.length;
+        errors += validate328.errors.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -14527,11 +14527,11 @@ function validate608(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate608.errors = vErrors;
+  validate607.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult = budgeted(validate611);
+export const validatePlatformGetValidatorsAtResult = budgeted(validate610);
 const schema213 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
@@ -14569,20 +14569,20 @@ const schema213 = {
   }
 };
 
-function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate212(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate211(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors) keep(vErrors, e);
+          for (const e of validate211.errors) keep(vErrors, e);
         }
-        errors += validate212.errors.length;
+        errors += validate211.errors.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14661,19 +14661,19 @@ function validate611(data, {instancePath="", parentData, parentDataProperty, roo
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate334(data1, {
+          if(!(validate333(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate334.errors;
+              vErrors = validate333.errors;
             }
             else {
-              for (const e of validate334.errors) keep(vErrors, e);
+              for (const e of validate333.errors) keep(vErrors, e);
             }
-            errors += validate334.errors.length;
+            errors += validate333.errors.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -14739,19 +14739,19 @@ function validate611(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate89(data0.weight, {
+          if(!(validate88(data0.weight, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",
             parentData: data0,
             parentDataProperty: "weight",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate89.errors;
+              vErrors = validate88.errors;
             }
             else {
-              for (const e of validate89.errors) keep(vErrors, e);
+              for (const e of validate88.errors) keep(vErrors, e);
             }
-            errors += validate89.errors.length;
+            errors += validate88.errors.length;
           }
         }
       }
@@ -14789,17 +14789,17 @@ function validate611(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate611.errors = vErrors;
+  validate610.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate615);
+export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate614);
 const schema214 = {
   "type": "object",
   "properties": {}
 };
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14818,11 +14818,11 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate614.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate616);
+export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate615);
 const schema215 = {
   "type": "object",
   "required": [
@@ -14854,7 +14854,7 @@ const schema215 = {
   }
 };
 
-function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14944,67 +14944,67 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate115(data.capacity, {
+      if(!(validate114(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.target !== undefined){
-      if(!(validate115(data.target, {
+      if(!(validate114(data.target, {
         instancePath: instancePath+"/target",
         parentData: data,
         parentDataProperty: "target",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate115(data.minPrice, {
+      if(!(validate114(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate115(data.excessConversionConstant, {
+      if(!(validate114(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
   }
@@ -15024,17 +15024,17 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate616.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams = budgeted(validate621);
+export const validatePlatformGetValidatorFeeStateParams = budgeted(validate620);
 const schema216 = {
   "type": "object",
   "properties": {}
 };
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -15053,11 +15053,11 @@ function validate621(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate621.errors = vErrors;
+  validate620.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult = budgeted(validate622);
+export const validatePlatformGetValidatorFeeStateResult = budgeted(validate621);
 const schema217 = {
   "type": "object",
   "required": [
@@ -15082,7 +15082,7 @@ const schema217 = {
   }
 };
 
-function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15153,51 +15153,51 @@ function validate622(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.excess !== undefined){
-      if(!(validate115(data.excess, {
+      if(!(validate114(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate115(data.price, {
+      if(!(validate114(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors) keep(vErrors, e);
+          for (const e of validate96.errors) keep(vErrors, e);
         }
-        errors += validate97.errors.length;
+        errors += validate96.errors.length;
       }
     }
   }
@@ -15217,11 +15217,11 @@ function validate622(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate622.errors = vErrors;
+  validate621.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams = budgeted(validate626);
+export const validatePlatformIssueTxParams = budgeted(validate625);
 const schema218 = {
   "type": "object",
   "properties": {
@@ -15237,7 +15237,7 @@ const schema218 = {
   ]
 };
 
-function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15258,30 +15258,30 @@ function validate626(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -15301,11 +15301,11 @@ function validate626(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate626.errors = vErrors;
+  validate625.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult = budgeted(validate629);
+export const validatePlatformIssueTxResult = budgeted(validate628);
 const schema219 = {
   "type": "object",
   "required": [
@@ -15320,7 +15320,7 @@ const schema219 = {
   }
 };
 
-function validate629(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15359,19 +15359,19 @@ function validate629(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -15391,11 +15391,11 @@ function validate629(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate629.errors = vErrors;
+  validate628.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams = budgeted(validate631);
+export const validatePlatformSampleValidatorsParams = budgeted(validate630);
 const schema220 = {
   "type": "object",
   "properties": {
@@ -15428,7 +15428,7 @@ const schema221 = {
 const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -15556,12 +15556,12 @@ function validate632(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate632.errors = vErrors;
+  validate631.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15582,35 +15582,35 @@ function validate631(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate632(data.size, {
+      if(!(validate631(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate632.errors;
+          vErrors = validate631.errors;
         }
         else {
-          for (const e of validate632.errors) keep(vErrors, e);
+          for (const e of validate631.errors) keep(vErrors, e);
         }
-        errors += validate632.errors.length;
+        errors += validate631.errors.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -15630,11 +15630,11 @@ function validate631(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate631.errors = vErrors;
+  validate630.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult = budgeted(validate635);
+export const validatePlatformSampleValidatorsResult = budgeted(validate634);
 const schema222 = {
   "type": "object",
   "required": [
@@ -15653,7 +15653,7 @@ const schema222 = {
   }
 };
 
-function validate635(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15696,19 +15696,19 @@ function validate635(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate212(data0[i0], {
+          if(!(validate211(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate212.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate212.errors) keep(vErrors, e);
+              for (const e of validate211.errors) keep(vErrors, e);
             }
-            errors += validate212.errors.length;
+            errors += validate211.errors.length;
           }
         }
       }
@@ -15746,11 +15746,11 @@ function validate635(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate635.errors = vErrors;
+  validate634.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams = budgeted(validate637);
+export const validatePlatformValidatedByParams = budgeted(validate636);
 const schema223 = {
   "type": "object",
   "properties": {
@@ -15763,7 +15763,7 @@ const schema223 = {
   ]
 };
 
-function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15784,19 +15784,19 @@ function validate637(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -15816,11 +15816,11 @@ function validate637(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate637.errors = vErrors;
+  validate636.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult = budgeted(validate639);
+export const validatePlatformValidatedByResult = budgeted(validate638);
 const schema224 = {
   "type": "object",
   "required": [
@@ -15836,7 +15836,7 @@ const schema224 = {
   }
 };
 
-function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15875,19 +15875,19 @@ function validate639(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -15907,11 +15907,11 @@ function validate639(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate639.errors = vErrors;
+  validate638.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams = budgeted(validate641);
+export const validatePlatformValidatesParams = budgeted(validate640);
 const schema225 = {
   "type": "object",
   "properties": {
@@ -15924,7 +15924,7 @@ const schema225 = {
   ]
 };
 
-function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15945,19 +15945,19 @@ function validate641(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -15977,11 +15977,11 @@ function validate641(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate641.errors = vErrors;
+  validate640.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult = budgeted(validate643);
+export const validatePlatformValidatesResult = budgeted(validate642);
 const schema226 = {
   "type": "object",
   "required": [
@@ -15999,7 +15999,7 @@ const schema226 = {
   }
 };
 
-function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16042,19 +16042,19 @@ function validate643(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/blockchainIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
         }
       }
@@ -16092,7 +16092,7 @@ function validate643(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate643.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 const balanceKey = writeString("balance") + ':';

@@ -2,13 +2,13 @@
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateProposervmGetProposedHeightParams = budgeted(validate645);
+export const validateProposervmGetProposedHeightParams = budgeted(validate644);
 const schema227 = {
   "type": "object",
   "properties": {}
 };
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -27,11 +27,11 @@ function validate645(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate645.errors = vErrors;
+  validate644.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetProposedHeightResult = budgeted(validate646);
+export const validateProposervmGetProposedHeightResult = budgeted(validate645);
 const schema228 = {
   "type": "object",
   "required": [
@@ -53,7 +53,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -90,12 +90,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -134,19 +134,19 @@ function validate646(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -166,17 +166,17 @@ function validate646(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate646.errors = vErrors;
+  validate645.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochParams = budgeted(validate648);
+export const validateProposervmGetCurrentEpochParams = budgeted(validate647);
 const schema229 = {
   "type": "object",
   "properties": {}
 };
 
-function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,11 +195,11 @@ function validate648(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate648.errors = vErrors;
+  validate647.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochResult = budgeted(validate649);
+export const validateProposervmGetCurrentEpochResult = budgeted(validate648);
 const schema230 = {
   "title": "ProposervmEpoch",
   "type": "object",
@@ -226,7 +226,7 @@ const schema230 = {
   }
 };
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -263,12 +263,12 @@ function validate417(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate417.errors = vErrors;
+  validate416.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -339,51 +339,51 @@ function validate649(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.number !== undefined){
-      if(!(validate89(data.number, {
+      if(!(validate88(data.number, {
         instancePath: instancePath+"/number",
         parentData: data,
         parentDataProperty: "number",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors) keep(vErrors, e);
+          for (const e of validate416.errors) keep(vErrors, e);
         }
-        errors += validate417.errors.length;
+        errors += validate416.errors.length;
       }
     }
     if(data.pChainHeight !== undefined){
-      if(!(validate89(data.pChainHeight, {
+      if(!(validate88(data.pChainHeight, {
         instancePath: instancePath+"/pChainHeight",
         parentData: data,
         parentDataProperty: "pChainHeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -403,7 +403,7 @@ function validate649(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate649.errors = vErrors;
+  validate648.errors = vErrors;
   return errors === 0;
 }
 const heightKey = writeString("height") + ':';

@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmGetAddressTxsParams = budgeted(validate653);
+export const validateAvmGetAddressTxsParams = budgeted(validate652);
 const schema231 = {
   "type": "object",
   "properties": {
@@ -48,7 +48,7 @@ const schema62 = {
 const formats6 = formats["avax-address"];
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -101,7 +101,7 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
@@ -114,7 +114,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"];
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -167,38 +167,38 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate592.errors = vErrors;
+  validate591.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate107(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate108.errors;
+      vErrors = validate107.errors;
     }
     else {
-      for (const e of validate108.errors) keep(vErrors, e);
+      for (const e of validate107.errors) keep(vErrors, e);
     }
-    errors += validate108.errors.length;
+    errors += validate107.errors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate592(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate592.errors;
+        vErrors = validate591.errors;
       }
       else {
-        for (const e of validate592.errors) keep(vErrors, e);
+        for (const e of validate591.errors) keep(vErrors, e);
       }
-      errors += validate592.errors.length;
+      errors += validate591.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -232,7 +232,7 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate590.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
 
@@ -244,7 +244,7 @@ const schema232 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -263,7 +263,7 @@ function validate655(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate655.errors = vErrors;
+  validate654.errors = vErrors;
   return errors === 0;
 }
 
@@ -298,7 +298,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -438,12 +438,12 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -480,67 +480,67 @@ function validate653(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate590(data.address, {
+      if(!(validate589(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate590.errors;
+          vErrors = validate589.errors;
         }
         else {
-          for (const e of validate590.errors) keep(vErrors, e);
+          for (const e of validate589.errors) keep(vErrors, e);
         }
-        errors += validate590.errors.length;
+        errors += validate589.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate655(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate655.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate655.errors) keep(vErrors, e);
+          for (const e of validate654.errors) keep(vErrors, e);
         }
-        errors += validate655.errors.length;
+        errors += validate654.errors.length;
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate74(data.cursor, {
+      if(!(validate73(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.pageSize !== undefined){
-      if(!(validate74(data.pageSize, {
+      if(!(validate73(data.pageSize, {
         instancePath: instancePath+"/pageSize",
         parentData: data,
         parentDataProperty: "pageSize",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
   }
@@ -560,11 +560,11 @@ function validate653(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate653.errors = vErrors;
+  validate652.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult = budgeted(validate659);
+export const validateAvmGetAddressTxsResult = budgeted(validate658);
 const schema233 = {
   "type": "object",
   "required": [
@@ -600,7 +600,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"];
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -653,7 +653,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
@@ -665,7 +665,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -702,12 +702,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -782,37 +782,37 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/txIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors) keep(vErrors, e);
+              for (const e of validate34.errors) keep(vErrors, e);
             }
-            errors += validate35.errors.length;
+            errors += validate34.errors.length;
           }
         }
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate89(data.cursor, {
+      if(!(validate88(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -832,11 +832,11 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate659.errors = vErrors;
+  validate658.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams = budgeted(validate662);
+export const validateAvmGetAllBalancesParams = budgeted(validate661);
 const schema234 = {
   "type": "object",
   "properties": {
@@ -852,7 +852,7 @@ const schema234 = {
   ]
 };
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -873,19 +873,19 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate590(data.address, {
+      if(!(validate589(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate590.errors;
+          vErrors = validate589.errors;
         }
         else {
-          for (const e of validate590.errors) keep(vErrors, e);
+          for (const e of validate589.errors) keep(vErrors, e);
         }
-        errors += validate590.errors.length;
+        errors += validate589.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -923,11 +923,11 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate662.errors = vErrors;
+  validate661.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult = budgeted(validate664);
+export const validateAvmGetAllBalancesResult = budgeted(validate663);
 const schema235 = {
   "type": "object",
   "required": [
@@ -961,7 +961,7 @@ const schema235 = {
   }
 };
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1075,19 +1075,19 @@ function validate664(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate89(data1.balance, {
+              if(!(validate88(data1.balance, {
                 instancePath: instancePath+"/balances/" + i0+"/balance",
                 parentData: data1,
                 parentDataProperty: "balance",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors) keep(vErrors, e);
+                  for (const e of validate88.errors) keep(vErrors, e);
                 }
-                errors += validate89.errors.length;
+                errors += validate88.errors.length;
               }
             }
           }
@@ -1143,11 +1143,11 @@ function validate664(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate664.errors = vErrors;
+  validate663.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams = budgeted(validate666);
+export const validateAvmGetAssetDescriptionParams = budgeted(validate665);
 const schema236 = {
   "type": "object",
   "properties": {
@@ -1160,7 +1160,7 @@ const schema236 = {
   ]
 };
 
-function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1181,19 +1181,19 @@ function validate666(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate655(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate655.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate655.errors) keep(vErrors, e);
+          for (const e of validate654.errors) keep(vErrors, e);
         }
-        errors += validate655.errors.length;
+        errors += validate654.errors.length;
       }
     }
   }
@@ -1213,11 +1213,11 @@ function validate666(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate666.errors = vErrors;
+  validate665.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult = budgeted(validate668);
+export const validateAvmGetAssetDescriptionResult = budgeted(validate667);
 const schema237 = {
   "type": "object",
   "required": [
@@ -1253,7 +1253,7 @@ const schema238 = {
 };
 const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1290,12 +1290,12 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate670.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1382,19 +1382,19 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.name !== undefined){
@@ -1434,19 +1434,19 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate670(data.denomination, {
+      if(!(validate669(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate670.errors;
+          vErrors = validate669.errors;
         }
         else {
-          for (const e of validate670.errors) keep(vErrors, e);
+          for (const e of validate669.errors) keep(vErrors, e);
         }
-        errors += validate670.errors.length;
+        errors += validate669.errors.length;
       }
     }
   }
@@ -1466,11 +1466,11 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate668.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams = budgeted(validate672);
+export const validateAvmGetBalanceParams = budgeted(validate671);
 const schema239 = {
   "type": "object",
   "properties": {
@@ -1490,7 +1490,7 @@ const schema239 = {
   ]
 };
 
-function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1527,35 +1527,35 @@ function validate672(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate590(data.address, {
+      if(!(validate589(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate590.errors;
+          vErrors = validate589.errors;
         }
         else {
-          for (const e of validate590.errors) keep(vErrors, e);
+          for (const e of validate589.errors) keep(vErrors, e);
         }
-        errors += validate590.errors.length;
+        errors += validate589.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate655(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate655.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate655.errors) keep(vErrors, e);
+          for (const e of validate654.errors) keep(vErrors, e);
         }
-        errors += validate655.errors.length;
+        errors += validate654.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1593,11 +1593,11 @@ function validate672(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate672.errors = vErrors;
+  validate671.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult = budgeted(validate675);
+export const validateAvmGetBalanceResult = budgeted(validate674);
 const schema240 = {
   "type": "object",
   "required": [
@@ -1647,7 +1647,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1684,12 +1684,12 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1744,35 +1744,35 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
   }
@@ -1792,12 +1792,12 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1852,19 +1852,19 @@ function validate675(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -1872,19 +1872,19 @@ function validate675(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate113(data1[i0], {
+          if(!(validate112(data1[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate113.errors;
+              vErrors = validate112.errors;
             }
             else {
-              for (const e of validate113.errors) keep(vErrors, e);
+              for (const e of validate112.errors) keep(vErrors, e);
             }
-            errors += validate113.errors.length;
+            errors += validate112.errors.length;
           }
         }
       }
@@ -1922,11 +1922,11 @@ function validate675(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate675.errors = vErrors;
+  validate674.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams = budgeted(validate678);
+export const validateAvmGetBlockParams = budgeted(validate677);
 const schema241 = {
   "type": "object",
   "properties": {
@@ -1951,7 +1951,7 @@ const schema84 = {
 };
 const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1988,12 +1988,12 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2014,35 +2014,35 @@ function validate678(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate35(data.blockID, {
+      if(!(validate34(data.blockID, {
         instancePath: instancePath+"/blockID",
         parentData: data,
         parentDataProperty: "blockID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -2062,11 +2062,11 @@ function validate678(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate678.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult = budgeted(validate681);
+export const validateAvmGetBlockResult = budgeted(validate680);
 const schema242 = {
   "type": "object",
   "required": [
@@ -2359,7 +2359,7 @@ const schema246 = {
   }
 };
 
-function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2412,35 +2412,35 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.output !== undefined){
@@ -2451,19 +2451,19 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate108(data3[i0], {
+              if(!(validate107(data3[i0], {
                 instancePath: instancePath+"/output/addresses/" + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate108.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate108.errors) keep(vErrors, e);
+                  for (const e of validate107.errors) keep(vErrors, e);
                 }
-                errors += validate108.errors.length;
+                errors += validate107.errors.length;
               }
             }
           }
@@ -2485,51 +2485,51 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate115(data2.amount, {
+          if(!(validate114(data2.amount, {
             instancePath: instancePath+"/output/amount",
             parentData: data2,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors) keep(vErrors, e);
+              for (const e of validate114.errors) keep(vErrors, e);
             }
-            errors += validate115.errors.length;
+            errors += validate114.errors.length;
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate115(data2.locktime, {
+          if(!(validate114(data2.locktime, {
             instancePath: instancePath+"/output/locktime",
             parentData: data2,
             parentDataProperty: "locktime",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors) keep(vErrors, e);
+              for (const e of validate114.errors) keep(vErrors, e);
             }
-            errors += validate115.errors.length;
+            errors += validate114.errors.length;
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate115(data2.threshold, {
+          if(!(validate114(data2.threshold, {
             instancePath: instancePath+"/output/threshold",
             parentData: data2,
             parentDataProperty: "threshold",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors) keep(vErrors, e);
+              for (const e of validate114.errors) keep(vErrors, e);
             }
-            errors += validate115.errors.length;
+            errors += validate114.errors.length;
           }
         }
       }
@@ -2567,7 +2567,7 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate691.errors = vErrors;
+  validate690.errors = vErrors;
   return errors === 0;
 }
 
@@ -2623,7 +2623,7 @@ const schema247 = {
   }
 };
 
-function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2708,86 +2708,86 @@ function validate699(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.input !== undefined){
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate115(data4.amount, {
+          if(!(validate114(data4.amount, {
             instancePath: instancePath+"/input/amount",
             parentData: data4,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors) keep(vErrors, e);
+              for (const e of validate114.errors) keep(vErrors, e);
             }
-            errors += validate115.errors.length;
+            errors += validate114.errors.length;
           }
         }
         if(data4.signatureIndices !== undefined){
@@ -2795,19 +2795,19 @@ function validate699(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate115(data6[i0], {
+              if(!(validate114(data6[i0], {
                 instancePath: instancePath+"/input/signatureIndices/" + i0,
                 parentData: data6,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate115.errors;
+                  vErrors = validate114.errors;
                 }
                 else {
-                  for (const e of validate115.errors) keep(vErrors, e);
+                  for (const e of validate114.errors) keep(vErrors, e);
                 }
-                errors += validate115.errors.length;
+                errors += validate114.errors.length;
               }
             }
           }
@@ -2863,7 +2863,7 @@ function validate699(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate699.errors = vErrors;
+  validate698.errors = vErrors;
   return errors === 0;
 }
 
@@ -2879,14 +2879,14 @@ const schema196 = {
     }
   ]
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2923,26 +2923,26 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate30.errors;
+      vErrors = validate31.errors;
     }
     else {
-      for (const e of validate30.errors) keep(vErrors, e);
+      for (const e of validate31.errors) keep(vErrors, e);
     }
-    errors += validate30.errors.length;
+    errors += validate31.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -3006,12 +3006,12 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate558.errors = vErrors;
+  validate557.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3096,35 +3096,35 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate115(data.networkID, {
+      if(!(validate114(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.outputs !== undefined){
@@ -3132,19 +3132,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate691(data2[i0], {
+          if(!(validate690(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate691.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate691.errors) keep(vErrors, e);
+              for (const e of validate690.errors) keep(vErrors, e);
             }
-            errors += validate691.errors.length;
+            errors += validate690.errors.length;
           }
         }
       }
@@ -3170,19 +3170,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate699(data4[i1], {
+          if(!(validate698(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate699.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate699.errors) keep(vErrors, e);
+              for (const e of validate698.errors) keep(vErrors, e);
             }
-            errors += validate699.errors.length;
+            errors += validate698.errors.length;
           }
         }
       }
@@ -3204,35 +3204,35 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate558(data.memo, {
+      if(!(validate557(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate558.errors;
+          vErrors = validate557.errors;
         }
         else {
-          for (const e of validate558.errors) keep(vErrors, e);
+          for (const e of validate557.errors) keep(vErrors, e);
         }
-        errors += validate558.errors.length;
+        errors += validate557.errors.length;
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate35(data.destinationChain, {
+      if(!(validate34(data.destinationChain, {
         instancePath: instancePath+"/destinationChain",
         parentData: data,
         parentDataProperty: "destinationChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.exportedOutputs !== undefined){
@@ -3240,19 +3240,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate691(data8[i2], {
+          if(!(validate690(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate691.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate691.errors) keep(vErrors, e);
+              for (const e of validate690.errors) keep(vErrors, e);
             }
-            errors += validate691.errors.length;
+            errors += validate690.errors.length;
           }
         }
       }
@@ -3274,19 +3274,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate35(data.sourceChain, {
+      if(!(validate34(data.sourceChain, {
         instancePath: instancePath+"/sourceChain",
         parentData: data,
         parentDataProperty: "sourceChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.importedInputs !== undefined){
@@ -3294,19 +3294,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate699(data11[i3], {
+          if(!(validate698(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate699.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate699.errors) keep(vErrors, e);
+              for (const e of validate698.errors) keep(vErrors, e);
             }
-            errors += validate699.errors.length;
+            errors += validate698.errors.length;
           }
         }
       }
@@ -3364,19 +3364,19 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate115(data.denomination, {
+      if(!(validate114(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.initialStates !== undefined){
@@ -3482,7 +3482,7 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate688.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
@@ -3517,7 +3517,7 @@ const schema248 = {
   }
 };
 
-function validate714(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3554,19 +3554,19 @@ function validate714(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.credential !== undefined){
@@ -3577,19 +3577,19 @@ function validate714(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate30(data2[i0], {
+              if(!(validate31(data2[i0], {
                 instancePath: instancePath+"/credential/signatures/" + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate30.errors;
+                  vErrors = validate31.errors;
                 }
                 else {
-                  for (const e of validate30.errors) keep(vErrors, e);
+                  for (const e of validate31.errors) keep(vErrors, e);
                 }
-                errors += validate30.errors.length;
+                errors += validate31.errors.length;
               }
             }
           }
@@ -3645,12 +3645,12 @@ function validate714(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate714.errors = vErrors;
+  validate713.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3703,19 +3703,19 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate688(data.unsignedTx, {
+      if(!(validate687(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate688.errors;
+          vErrors = validate687.errors;
         }
         else {
-          for (const e of validate688.errors) keep(vErrors, e);
+          for (const e of validate687.errors) keep(vErrors, e);
         }
-        errors += validate688.errors.length;
+        errors += validate687.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3723,19 +3723,19 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate714(data1[i0], {
+          if(!(validate713(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate714.errors;
+              vErrors = validate713.errors;
             }
             else {
-              for (const e of validate714.errors) keep(vErrors, e);
+              for (const e of validate713.errors) keep(vErrors, e);
             }
-            errors += validate714.errors.length;
+            errors += validate713.errors.length;
           }
         }
       }
@@ -3757,14 +3757,14 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -3784,12 +3784,12 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate687.errors = vErrors;
+  validate686.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3890,67 +3890,67 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate35(data.parentID, {
+      if(!(validate34(data.parentID, {
         instancePath: instancePath+"/parentID",
         parentData: data,
         parentDataProperty: "parentID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate115(data.height, {
+      if(!(validate114(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate115(data.time, {
+      if(!(validate114(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors) keep(vErrors, e);
+          for (const e of validate114.errors) keep(vErrors, e);
         }
-        errors += validate115.errors.length;
+        errors += validate114.errors.length;
       }
     }
     if(data.merkleRoot !== undefined){
-      if(!(validate35(data.merkleRoot, {
+      if(!(validate34(data.merkleRoot, {
         instancePath: instancePath+"/merkleRoot",
         parentData: data,
         parentDataProperty: "merkleRoot",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.txs !== undefined){
@@ -3958,19 +3958,19 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate687(data4[i0], {
+          if(!(validate686(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate687.errors;
+              vErrors = validate686.errors;
             }
             else {
-              for (const e of validate687.errors) keep(vErrors, e);
+              for (const e of validate686.errors) keep(vErrors, e);
             }
-            errors += validate687.errors.length;
+            errors += validate686.errors.length;
           }
         }
       }
@@ -3992,14 +3992,14 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -4019,7 +4019,7 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate682.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
@@ -4033,7 +4033,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4086,12 +4086,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4128,7 +4128,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -4143,7 +4143,7 @@ const schema48 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -4178,12 +4178,12 @@ function validate85(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4232,19 +4232,19 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate682(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate682.errors.length;
+          errors += validate681.errors.length;
         }
       }
     }
@@ -4316,19 +4316,19 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate31.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate31.errors.length;
           }
         }
       }
@@ -4356,19 +4356,19 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors) keep(vErrors, e);
+              for (const e of validate80.errors) keep(vErrors, e);
             }
-            errors += validate81.errors.length;
+            errors += validate80.errors.length;
           }
         }
       }
@@ -4410,19 +4410,19 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors) keep(vErrors, e);
+            for (const e of validate82.errors) keep(vErrors, e);
           }
-          errors += validate83.errors.length;
+          errors += validate82.errors.length;
         }
       }
     }
@@ -4518,37 +4518,37 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate682(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate682.errors.length;
+          errors += validate681.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4584,19 +4584,19 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -4616,11 +4616,11 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate681.errors = vErrors;
+  validate680.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams = budgeted(validate728);
+export const validateAvmGetBlockByHeightParams = budgeted(validate727);
 const schema249 = {
   "type": "object",
   "properties": {
@@ -4636,7 +4636,7 @@ const schema249 = {
   ]
 };
 
-function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4657,35 +4657,35 @@ function validate728(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate74(data.height, {
+      if(!(validate73(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate73.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate73.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -4705,11 +4705,11 @@ function validate728(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate728.errors = vErrors;
+  validate727.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult = budgeted(validate731);
+export const validateAvmGetBlockByHeightResult = budgeted(validate730);
 const schema250 = {
   "type": "object",
   "required": [
@@ -4784,7 +4784,7 @@ const schema250 = {
   }
 };
 
-function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4833,19 +4833,19 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate682(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate682.errors.length;
+          errors += validate681.errors.length;
         }
       }
     }
@@ -4917,19 +4917,19 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate31.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate31.errors.length;
           }
         }
       }
@@ -4957,19 +4957,19 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors) keep(vErrors, e);
+              for (const e of validate80.errors) keep(vErrors, e);
             }
-            errors += validate81.errors.length;
+            errors += validate80.errors.length;
           }
         }
       }
@@ -5011,19 +5011,19 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors) keep(vErrors, e);
+            for (const e of validate82.errors) keep(vErrors, e);
           }
-          errors += validate83.errors.length;
+          errors += validate82.errors.length;
         }
       }
     }
@@ -5119,37 +5119,37 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate682(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate682.errors.length;
+          errors += validate681.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5185,19 +5185,19 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -5217,17 +5217,17 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate731.errors = vErrors;
+  validate730.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams = budgeted(validate739);
+export const validateAvmGetHeightParams = budgeted(validate738);
 const schema251 = {
   "type": "object",
   "properties": {}
 };
 
-function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5246,11 +5246,11 @@ function validate739(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate739.errors = vErrors;
+  validate738.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult = budgeted(validate740);
+export const validateAvmGetHeightResult = budgeted(validate739);
 const schema252 = {
   "type": "object",
   "required": [
@@ -5265,7 +5265,7 @@ const schema252 = {
   }
 };
 
-function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5304,19 +5304,19 @@ function validate740(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -5336,11 +5336,11 @@ function validate740(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate740.errors = vErrors;
+  validate739.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams = budgeted(validate742);
+export const validateAvmGetTxParams = budgeted(validate741);
 const schema253 = {
   "type": "object",
   "properties": {
@@ -5356,7 +5356,7 @@ const schema253 = {
   ]
 };
 
-function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5377,35 +5377,35 @@ function validate742(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors) keep(vErrors, e);
+          for (const e of validate154.errors) keep(vErrors, e);
         }
-        errors += validate155.errors.length;
+        errors += validate154.errors.length;
       }
     }
   }
@@ -5425,11 +5425,11 @@ function validate742(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate742.errors = vErrors;
+  validate741.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult = budgeted(validate745);
+export const validateAvmGetTxResult = budgeted(validate744);
 const schema254 = {
   "type": "object",
   "required": [
@@ -5504,7 +5504,7 @@ const schema254 = {
   }
 };
 
-function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5553,14 +5553,14 @@ function validate745(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate687(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate687.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate687.errors) keep(vErrors, e);
+            for (const e of validate686.errors) keep(vErrors, e);
           }
-          errors += validate687.errors.length;
+          errors += validate686.errors.length;
         }
       }
     }
@@ -5632,19 +5632,19 @@ function validate745(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate30(data.tx, {
+          if(!(validate31(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors) keep(vErrors, e);
+              for (const e of validate31.errors) keep(vErrors, e);
             }
-            errors += validate30.errors.length;
+            errors += validate31.errors.length;
           }
         }
       }
@@ -5672,19 +5672,19 @@ function validate745(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate81(data.tx, {
+          if(!(validate80(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors) keep(vErrors, e);
+              for (const e of validate80.errors) keep(vErrors, e);
             }
-            errors += validate81.errors.length;
+            errors += validate80.errors.length;
           }
         }
       }
@@ -5726,14 +5726,14 @@ function validate745(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors) keep(vErrors, e);
+            for (const e of validate82.errors) keep(vErrors, e);
           }
-          errors += validate83.errors.length;
+          errors += validate82.errors.length;
         }
       }
     }
@@ -5829,27 +5829,27 @@ function validate745(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate687(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate687.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate687.errors) keep(vErrors, e);
+            for (const e of validate686.errors) keep(vErrors, e);
           }
-          errors += validate687.errors.length;
+          errors += validate686.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5885,19 +5885,19 @@ function validate745(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -5917,17 +5917,17 @@ function validate745(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate745.errors = vErrors;
+  validate744.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams = budgeted(validate753);
+export const validateAvmGetTxFeeParams = budgeted(validate752);
 const schema255 = {
   "type": "object",
   "properties": {}
 };
 
-function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5946,11 +5946,11 @@ function validate753(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate753.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult = budgeted(validate754);
+export const validateAvmGetTxFeeResult = budgeted(validate753);
 const schema256 = {
   "type": "object",
   "required": [
@@ -5970,7 +5970,7 @@ const schema256 = {
   }
 };
 
-function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6025,35 +6025,35 @@ function validate754(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate89(data.txFee, {
+      if(!(validate88(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate89(data.createAssetTxFee, {
+      if(!(validate88(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
   }
@@ -6073,11 +6073,11 @@ function validate754(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate754.errors = vErrors;
+  validate753.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams = budgeted(validate757);
+export const validateAvmGetTxStatusParams = budgeted(validate756);
 const schema257 = {
   "type": "object",
   "properties": {
@@ -6090,7 +6090,7 @@ const schema257 = {
   ]
 };
 
-function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6111,19 +6111,19 @@ function validate757(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -6143,11 +6143,11 @@ function validate757(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate757.errors = vErrors;
+  validate756.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult = budgeted(validate759);
+export const validateAvmGetTxStatusResult = budgeted(validate758);
 const schema258 = {
   "type": "object",
   "required": [
@@ -6178,7 +6178,7 @@ const schema258 = {
   }
 };
 
-function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate758(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6268,11 +6268,11 @@ function validate759(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate759.errors = vErrors;
+  validate758.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams = budgeted(validate760);
+export const validateAvmGetUTXOsParams = budgeted(validate759);
 const schema259 = {
   "type": "object",
   "properties": {
@@ -6323,7 +6323,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -6455,7 +6455,7 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
@@ -6480,7 +6480,7 @@ const schema210 = {
   }
 };
 
-function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6535,35 +6535,35 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate108.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate35(data.utxo, {
+      if(!(validate34(data.utxo, {
         instancePath: instancePath+"/utxo",
         parentData: data,
         parentDataProperty: "utxo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -6583,7 +6583,7 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
@@ -6596,7 +6596,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -6633,12 +6633,12 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6695,19 +6695,19 @@ function validate760(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate590(data0[i0], {
+          if(!(validate589(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate590.errors;
+              vErrors = validate589.errors;
             }
             else {
-              for (const e of validate590.errors) keep(vErrors, e);
+              for (const e of validate589.errors) keep(vErrors, e);
             }
-            errors += validate590.errors.length;
+            errors += validate589.errors.length;
           }
         }
       }
@@ -6729,35 +6729,35 @@ function validate760(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.limit !== undefined){
-      if(!(validate70(data.limit, {
+      if(!(validate69(data.limit, {
         instancePath: instancePath+"/limit",
         parentData: data,
         parentDataProperty: "limit",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors) keep(vErrors, e);
+          for (const e of validate69.errors) keep(vErrors, e);
         }
-        errors += validate70.errors.length;
+        errors += validate69.errors.length;
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate596(data.startIndex, {
+      if(!(validate595(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors) keep(vErrors, e);
+          for (const e of validate595.errors) keep(vErrors, e);
         }
-        errors += validate596.errors.length;
+        errors += validate595.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6779,19 +6779,19 @@ function validate760(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -6811,11 +6811,11 @@ function validate760(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate760.errors = vErrors;
+  validate759.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult = budgeted(validate765);
+export const validateAvmGetUTXOsResult = budgeted(validate764);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -6879,7 +6879,7 @@ const schema211 = {
   }
 };
 
-function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate764(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -6932,19 +6932,19 @@ function validate765(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors) keep(vErrors, e);
+                for (const e of validate31.errors) keep(vErrors, e);
               }
-              errors += validate30.errors.length;
+              errors += validate31.errors.length;
             }
           }
         }
@@ -6994,19 +6994,19 @@ function validate765(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors) keep(vErrors, e);
+                for (const e of validate80.errors) keep(vErrors, e);
               }
-              errors += validate81.errors.length;
+              errors += validate80.errors.length;
             }
           }
         }
@@ -7148,19 +7148,19 @@ function validate765(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate89(data.numFetched, {
+      if(!(validate88(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate88.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate88.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -7168,19 +7168,19 @@ function validate765(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data6[i2], {
+          if(!(validate82(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate83.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -7202,35 +7202,35 @@ function validate765(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate596(data.endIndex, {
+      if(!(validate595(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors) keep(vErrors, e);
+          for (const e of validate595.errors) keep(vErrors, e);
         }
-        errors += validate596.errors.length;
+        errors += validate595.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors) keep(vErrors, e);
+          for (const e of validate84.errors) keep(vErrors, e);
         }
-        errors += validate85.errors.length;
+        errors += validate84.errors.length;
       }
     }
   }
@@ -7250,11 +7250,11 @@ function validate765(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate765.errors = vErrors;
+  validate764.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams = budgeted(validate772);
+export const validateAvmIssueTxParams = budgeted(validate771);
 const schema261 = {
   "type": "object",
   "properties": {
@@ -7270,7 +7270,7 @@ const schema261 = {
   ]
 };
 
-function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7291,30 +7291,30 @@ function validate772(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate83.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors) keep(vErrors, e);
+          for (const e of validate76.errors) keep(vErrors, e);
         }
-        errors += validate77.errors.length;
+        errors += validate76.errors.length;
       }
     }
   }
@@ -7334,11 +7334,11 @@ function validate772(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate772.errors = vErrors;
+  validate771.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult = budgeted(validate775);
+export const validateAvmIssueTxResult = budgeted(validate774);
 const schema262 = {
   "type": "object",
   "required": [
@@ -7353,7 +7353,7 @@ const schema262 = {
   }
 };
 
-function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7392,19 +7392,19 @@ function validate775(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors) keep(vErrors, e);
+          for (const e of validate34.errors) keep(vErrors, e);
         }
-        errors += validate35.errors.length;
+        errors += validate34.errors.length;
       }
     }
   }
@@ -7424,7 +7424,7 @@ function validate775(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate775.errors = vErrors;
+  validate774.errors = vErrors;
   return errors === 0;
 }
 const txIDsKey = writeString("txIDs") + ':';

@@ -165,16 +165,9 @@ export const adminDocument: OpenrpcDocument = {
           "name": "key",
           "required": true,
           "x-zero-when-absent": "",
-          "description": "The key as `0x` hex without a checksum. Omitted or `\"\"`, it is the empty key; any other string without the `0x` prefix fails.",
+          "description": "The key as `0x` hex without a checksum. Omitted or `\"\"`, it is the empty key. Any other string without the `0x` prefix, or with an odd number of hex digits or a character that is not one, fails in the handler.",
           "schema": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/HexNoChecksum"
-              },
-              {
-                "const": ""
-              }
-            ]
+            "type": "string"
           }
         }
       ],
@@ -222,6 +215,10 @@ export const adminDocument: OpenrpcDocument = {
         {
           "code": -32000,
           "message": "encoding/hex: odd length hex string"
+        },
+        {
+          "code": -32000,
+          "message": "encoding/hex: invalid byte: U+0067 'g'"
         }
       ],
       "examples": [
@@ -384,7 +381,7 @@ export const adminDocument: OpenrpcDocument = {
         "schema": {
           "title": "AdminNodeConfig",
           "type": "object",
-          "description": "The node's configuration; its keys are the Go field names' JSON forms (`httpHost`, `networkID`, `stakingConfig`, ...).",
+          "description": "The node's configuration, Go's JSON of `config.Config`: nested objects by area (`httpConfig` with its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), top-level values such as `networkID` and `avaxAssetID`; durations are integers of nanoseconds.",
           "additionalProperties": true
         }
       },
@@ -396,19 +393,28 @@ export const adminDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "part of a local node's config",
-          "description": "A few of the fields, as a node on a local network answers them.",
+          "description": "A few of the fields, as a node on a local network started with `--index-enabled` answers them.",
           "params": [],
           "result": {
             "name": "getConfigResult",
             "value": {
-              "httpHost": "127.0.0.1",
-              "httpPort": 9650,
-              "networkID": 12345,
-              "dbConfig": {
-                "name": "leveldb"
+              "httpConfig": {
+                "apiConfig": {
+                  "indexerConfig": {
+                    "indexAPIEnabled": true,
+                    "indexAllowIncomplete": false
+                  },
+                  "adminAPIEnabled": true,
+                  "infoAPIEnabled": true,
+                  "metricsAPIEnabled": true,
+                  "healthAPIEnabled": true
+                },
+                "httpHost": "127.0.0.1",
+                "httpPort": 9650,
+                "shutdownTimeout": 10000000000
               },
-              "indexEnabled": false,
-              "indexAllowIncomplete": false
+              "avaxAssetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+              "networkID": 12345
             }
           }
         }

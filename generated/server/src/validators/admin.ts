@@ -367,6 +367,84 @@ const schema12 = {
   "type": "object",
   "properties": {
     "key": {
+      "type": "string"
+    }
+  },
+  "required": [
+    "key"
+  ]
+};
+
+function validate29(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.key === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "key"},
+        message: "must have required property '"+"key"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.key !== undefined){
+      if(typeof data.key !== "string"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/key",
+          schemaPath: "#/properties/key/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminDbGetResult: ValidateFunction = budgeted(validate30);
+const schema13 = {
+  "type": "object",
+  "required": [
+    "value",
+    "errorCode"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "value": {
+      "description": "The value as `0x` hex without a checksum; `\"\"` when the key has none.",
       "anyOf": [
         {
           "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
@@ -375,20 +453,27 @@ const schema12 = {
           "const": ""
         }
       ]
+    },
+    "errorCode": {
+      "type": "integer",
+      "enum": [
+        0,
+        1,
+        2
+      ],
+      "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database closed, 2 not "
+        + "found."
     }
-  },
-  "required": [
-    "key"
-  ]
+  }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate31(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -425,153 +510,12 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate29(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.key === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "key"},
-        message: "must have required property '"+"key"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.key !== undefined){
-      let data0 = data.key;
-      const _errs2 = errors;
-      let valid1 = false;
-      const _errs3 = errors;
-      if(!(validate30(data0, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
-        if(vErrors === null){
-          vErrors = validate30.errors;
-        }
-        else {
-          for (const e of validate30.errors!) keep(vErrors, e);
-        }
-        errors += validate30.errors!.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid1 = valid1 || _valid0;
-      if(!valid1){
-        const _errs4 = errors;
-        if("" !== data0){
-          const err1 = --budget.left < 0 ? TOO_MANY : {
-            instancePath: instancePath+"/key",
-            schemaPath: "#/properties/key/anyOf/1/const",
-            keyword: "const",
-            params: {allowedValue: ""},
-            message: "must be equal to constant"
-          };
-          if(vErrors === null){
-            vErrors = [err1];
-          }
-          else {
-            keep(vErrors, err1);
-          }
-          errors++;
-        }
-        var _valid0 = _errs4 === errors;
-        valid1 = valid1 || _valid0;
-      }
-      if(!valid1){
-        const err2 = --budget.left < 0 ? TOO_MANY : {
-          instancePath: instancePath+"/key",
-          schemaPath: "#/properties/key/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf"
-        };
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-      else {
-        errors = _errs2;
-        if(vErrors !== null){
-          if(_errs2){
-            budget.left += Math.max(0, vErrors.length - _errs2);
-            if(_errs2 < vErrors.length) vErrors.length = _errs2;
-          }
-          else {
-            budget.left += vErrors.length;
-            vErrors = null;
-          }
-        }
-      }
-    }
-  }
-  else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err3];
-    }
-    else {
-      keep(vErrors, err3);
-    }
-    errors++;
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateAdminDbGetResult: ValidateFunction = budgeted(validate32);
-const schema14 = {
-  "type": "object",
-  "required": [
-    "value",
-    "errorCode"
-  ],
-  "additionalProperties": false,
-  "properties": {
-    "value": {
-      "description": "The value as `0x` hex without a checksum; `\"\"` when the key has none.",
-      "anyOf": [
-        {
-          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
-        },
-        {
-          "const": ""
-        }
-      ]
-    },
-    "errorCode": {
-      "type": "integer",
-      "enum": [
-        0,
-        1,
-        2
-      ],
-      "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database closed, 2 not "
-        + "found."
-    }
-  }
-};
-
-function validate32(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -630,19 +574,19 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
       const _errs3 = errors;
       let valid1 = false;
       const _errs4 = errors;
-      if(!(validate30(data0, {
+      if(!(validate31(data0, {
         instancePath: instancePath+"/value",
         parentData: data,
         parentDataProperty: "value",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate31.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate31.errors!.length;
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
@@ -720,7 +664,7 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
           instancePath: instancePath+"/errorCode",
           schemaPath: "#/properties/errorCode/enum",
           keyword: "enum",
-          params: {allowedValues: schema14.properties.errorCode.enum},
+          params: {allowedValues: schema13.properties.errorCode.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -749,11 +693,11 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetChainAliasesParams: ValidateFunction = budgeted(validate34);
+export const validateAdminGetChainAliasesParams: ValidateFunction = budgeted(validate33);
 const schema15 = {
   "type": "object",
   "properties": {
@@ -775,7 +719,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -828,12 +772,12 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate33(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -854,19 +798,19 @@ function validate34(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.chain !== undefined){
-      if(!(validate35(data.chain, {
+      if(!(validate34(data.chain, {
         instancePath: instancePath+"/chain",
         parentData: data,
         parentDataProperty: "chain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -886,11 +830,11 @@ function validate34(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate34.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetChainAliasesResult: ValidateFunction = budgeted(validate37);
+export const validateAdminGetChainAliasesResult: ValidateFunction = budgeted(validate36);
 const schema17 = {
   "type": "object",
   "required": [
@@ -911,7 +855,7 @@ const schema17 = {
   }
 };
 
-function validate37(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate36(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1006,17 +950,17 @@ function validate37(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetConfigParams: ValidateFunction = budgeted(validate38);
+export const validateAdminGetConfigParams: ValidateFunction = budgeted(validate37);
 const schema18 = {
   "type": "object",
   "properties": {}
 };
 
-function validate38(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate37(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1035,20 +979,22 @@ function validate38(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate38.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetConfigResult: ValidateFunction = budgeted(validate39);
+export const validateAdminGetConfigResult: ValidateFunction = budgeted(validate38);
 const schema19 = {
   "title": "AdminNodeConfig",
   "type": "object",
-  "description": "The node's configuration; its keys are the Go field names' JSON forms (`httpHost`, `networkID`, "
-    + "`stakingConfig`, ...).",
+  "description": "The node's configuration, Go's JSON of `config.Config`: nested objects by area (`httpConfig` with "
+    + "its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), "
+    + "top-level values such as `networkID` and `avaxAssetID`; durations are "
+    + "integers of nanoseconds.",
   "additionalProperties": true
 };
 
-function validate39(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate38(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1069,11 +1015,11 @@ function validate39(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetLoggerLevelParams: ValidateFunction = budgeted(validate40);
+export const validateAdminGetLoggerLevelParams: ValidateFunction = budgeted(validate39);
 const schema20 = {
   "type": "object",
   "properties": {
@@ -1083,7 +1029,7 @@ const schema20 = {
   }
 };
 
-function validate40(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate39(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1122,11 +1068,11 @@ function validate40(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminGetLoggerLevelResult: ValidateFunction = budgeted(validate41);
+export const validateAdminGetLoggerLevelResult: ValidateFunction = budgeted(validate40);
 const schema21 = {
   "type": "object",
   "required": [
@@ -1183,7 +1129,7 @@ const schema24 = {
     + "`FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
 };
 
-function validate44(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate43(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -1225,12 +1171,12 @@ function validate44(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate43(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate42(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1285,35 +1231,35 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate44(data.logLevel, {
+      if(!(validate43(data.logLevel, {
         instancePath: instancePath+"/logLevel",
         parentData: data,
         parentDataProperty: "logLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate44.errors;
+          vErrors = validate43.errors;
         }
         else {
-          for (const e of validate44.errors!) keep(vErrors, e);
+          for (const e of validate43.errors!) keep(vErrors, e);
         }
-        errors += validate44.errors!.length;
+        errors += validate43.errors!.length;
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate44(data.displayLevel, {
+      if(!(validate43(data.displayLevel, {
         instancePath: instancePath+"/displayLevel",
         parentData: data,
         parentDataProperty: "displayLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate44.errors;
+          vErrors = validate43.errors;
         }
         else {
-          for (const e of validate44.errors!) keep(vErrors, e);
+          for (const e of validate43.errors!) keep(vErrors, e);
         }
-        errors += validate44.errors!.length;
+        errors += validate43.errors!.length;
       }
     }
   }
@@ -1333,29 +1279,29 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate42(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate41(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      if(!(validate43(data[key0], {
+      if(!(validate42(data[key0], {
         instancePath: instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key0,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate43.errors;
+          vErrors = validate42.errors;
         }
         else {
-          for (const e of validate43.errors!) keep(vErrors, e);
+          for (const e of validate42.errors!) keep(vErrors, e);
         }
-        errors += validate43.errors!.length;
+        errors += validate42.errors!.length;
       }
     }
   }
@@ -1375,12 +1321,12 @@ function validate42(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate41(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate40(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1419,19 +1365,19 @@ function validate41(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate42(data.loggerLevels, {
+      if(!(validate41(data.loggerLevels, {
         instancePath: instancePath+"/loggerLevels",
         parentData: data,
         parentDataProperty: "loggerLevels",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate42.errors;
+          vErrors = validate41.errors;
         }
         else {
-          for (const e of validate42.errors!) keep(vErrors, e);
+          for (const e of validate41.errors!) keep(vErrors, e);
         }
-        errors += validate42.errors!.length;
+        errors += validate41.errors!.length;
       }
     }
   }
@@ -1451,17 +1397,17 @@ function validate41(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLoadVMsParams: ValidateFunction = budgeted(validate49);
+export const validateAdminLoadVMsParams: ValidateFunction = budgeted(validate48);
 const schema25 = {
   "type": "object",
   "properties": {}
 };
 
-function validate49(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate48(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1480,11 +1426,11 @@ function validate49(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate49.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLoadVMsResult: ValidateFunction = budgeted(validate50);
+export const validateAdminLoadVMsResult: ValidateFunction = budgeted(validate49);
 const schema26 = {
   "type": "object",
   "required": [
@@ -1520,7 +1466,7 @@ const schema26 = {
   }
 };
 
-function validate50(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate49(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1563,19 +1509,19 @@ function validate50(data: any, {instancePath="", parentData, parentDataProperty,
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate35(key1, {
+          if(!(validate34(key1, {
             instancePath: instancePath+"/newVMs",
             parentData: data0,
             parentDataProperty: "newVMs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1658,19 +1604,19 @@ function validate50(data: any, {instancePath="", parentData, parentDataProperty,
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs12 = errors;
-          if(!(validate35(key3, {
+          if(!(validate34(key3, {
             instancePath: instancePath+"/failedVMs",
             parentData: data3,
             parentDataProperty: "failedVMs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
           var valid5 = _errs12 === errors;
           if(!valid5){
@@ -1743,17 +1689,17 @@ function validate50(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminLockProfileParams: ValidateFunction = budgeted(validate53);
+export const validateAdminLockProfileParams: ValidateFunction = budgeted(validate52);
 const schema27 = {
   "type": "object",
   "properties": {}
 };
 
-function validate53(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate52(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1769,6 +1715,49 @@ function validate53(data: any, {instancePath="", parentData, parentDataProperty,
     }
     else {
       keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate52.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminLockProfileResult: ValidateFunction = budgeted(validate53);
+
+function validate53(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
     }
     errors++;
   }
@@ -1776,56 +1765,13 @@ function validate53(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-export const validateAdminLockProfileResult: ValidateFunction = budgeted(validate54);
-
-function validate54(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/additionalProperties",
-        keyword: "additionalProperties",
-        params: {additionalProperty: key0},
-        message: "must NOT have additional properties"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate54.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateAdminMemoryProfileParams: ValidateFunction = budgeted(validate55);
+export const validateAdminMemoryProfileParams: ValidateFunction = budgeted(validate54);
 const schema29 = {
   "type": "object",
   "properties": {}
 };
 
-function validate55(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate54(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1844,13 +1790,13 @@ function validate55(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminMemoryProfileResult: ValidateFunction = budgeted(validate56);
+export const validateAdminMemoryProfileResult: ValidateFunction = budgeted(validate55);
 
-function validate56(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate55(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1887,11 +1833,11 @@ function validate56(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate56.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminSetLoggerLevelParams: ValidateFunction = budgeted(validate57);
+export const validateAdminSetLoggerLevelParams: ValidateFunction = budgeted(validate56);
 const schema31 = {
   "type": "object",
   "properties": {
@@ -1918,7 +1864,7 @@ const pattern2 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO
   + "[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|"
   + "[vV][eE][rR][bB][oO])$", "u");
 
-function validate58(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate57(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1959,12 +1905,12 @@ function validate58(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate58.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate57(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate56(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1987,35 +1933,35 @@ function validate57(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate58(data.logLevel, {
+      if(!(validate57(data.logLevel, {
         instancePath: instancePath+"/logLevel",
         parentData: data,
         parentDataProperty: "logLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate58.errors;
+          vErrors = validate57.errors;
         }
         else {
-          for (const e of validate58.errors!) keep(vErrors, e);
+          for (const e of validate57.errors!) keep(vErrors, e);
         }
-        errors += validate58.errors!.length;
+        errors += validate57.errors!.length;
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate58(data.displayLevel, {
+      if(!(validate57(data.displayLevel, {
         instancePath: instancePath+"/displayLevel",
         parentData: data,
         parentDataProperty: "displayLevel",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate58.errors;
+          vErrors = validate57.errors;
         }
         else {
-          for (const e of validate58.errors!) keep(vErrors, e);
+          for (const e of validate57.errors!) keep(vErrors, e);
         }
-        errors += validate58.errors!.length;
+        errors += validate57.errors!.length;
       }
     }
   }
@@ -2035,11 +1981,11 @@ function validate57(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate57.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminSetLoggerLevelResult: ValidateFunction = budgeted(validate61);
+export const validateAdminSetLoggerLevelResult: ValidateFunction = budgeted(validate60);
 const schema33 = {
   "type": "object",
   "required": [
@@ -2055,7 +2001,7 @@ const schema33 = {
   }
 };
 
-function validate61(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate60(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2094,19 +2040,19 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate42(data.loggerLevels, {
+      if(!(validate41(data.loggerLevels, {
         instancePath: instancePath+"/loggerLevels",
         parentData: data,
         parentDataProperty: "loggerLevels",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate42.errors;
+          vErrors = validate41.errors;
         }
         else {
-          for (const e of validate42.errors!) keep(vErrors, e);
+          for (const e of validate41.errors!) keep(vErrors, e);
         }
-        errors += validate42.errors!.length;
+        errors += validate41.errors!.length;
       }
     }
   }
@@ -2126,17 +2072,17 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate61.errors = vErrors;
+  validate60.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStacktraceParams: ValidateFunction = budgeted(validate63);
+export const validateAdminStacktraceParams: ValidateFunction = budgeted(validate62);
 const schema34 = {
   "type": "object",
   "properties": {}
 };
 
-function validate63(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate62(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2152,6 +2098,49 @@ function validate63(data: any, {instancePath="", parentData, parentDataProperty,
     }
     else {
       keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate62.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStacktraceResult: ValidateFunction = budgeted(validate63);
+
+function validate63(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
     }
     errors++;
   }
@@ -2159,31 +2148,17 @@ function validate63(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-export const validateAdminStacktraceResult: ValidateFunction = budgeted(validate64);
+export const validateAdminStartCPUProfilerParams: ValidateFunction = budgeted(validate64);
+const schema36 = {
+  "type": "object",
+  "properties": {}
+};
 
 function validate64(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/additionalProperties",
-        keyword: "additionalProperties",
-        params: {additionalProperty: key0},
-        message: "must NOT have additional properties"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -2191,10 +2166,10 @@ function validate64(data: any, {instancePath="", parentData, parentDataProperty,
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err1];
+      vErrors = [err0];
     }
     else {
-      keep(vErrors, err1);
+      keep(vErrors, err0);
     }
     errors++;
   }
@@ -2202,17 +2177,31 @@ function validate64(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-export const validateAdminStartCPUProfilerParams: ValidateFunction = budgeted(validate65);
-const schema36 = {
-  "type": "object",
-  "properties": {}
-};
+export const validateAdminStartCPUProfilerResult: ValidateFunction = budgeted(validate65);
 
 function validate65(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
-  if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -2220,10 +2209,10 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err1];
     }
     else {
-      keep(vErrors, err0);
+      keep(vErrors, err1);
     }
     errors++;
   }
@@ -2231,56 +2220,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-export const validateAdminStartCPUProfilerResult: ValidateFunction = budgeted(validate66);
-
-function validate66(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/additionalProperties",
-        keyword: "additionalProperties",
-        params: {additionalProperty: key0},
-        message: "must NOT have additional properties"
-      };
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: {type: "object"},
-      message: "must be object"
-    };
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateAdminStopCPUProfilerParams: ValidateFunction = budgeted(validate67);
+export const validateAdminStopCPUProfilerParams: ValidateFunction = budgeted(validate66);
 const schema38 = {
   "type": "object",
   "properties": {}
 };
 
-function validate67(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate66(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2299,13 +2245,13 @@ function validate67(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAdminStopCPUProfilerResult: ValidateFunction = budgeted(validate68);
+export const validateAdminStopCPUProfilerResult: ValidateFunction = budgeted(validate67);
 
-function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate67(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2342,7 +2288,7 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
 
@@ -2352,34 +2298,34 @@ declare namespace validate22 { let errors: ValidationError[] | null; }
 declare namespace validate25 { let errors: ValidationError[] | null; }
 declare namespace validate26 { let errors: ValidationError[] | null; }
 declare namespace validate28 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
 declare namespace validate29 { let errors: ValidationError[] | null; }
-declare namespace validate32 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
+declare namespace validate31 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
 declare namespace validate34 { let errors: ValidationError[] | null; }
+declare namespace validate33 { let errors: ValidationError[] | null; }
+declare namespace validate36 { let errors: ValidationError[] | null; }
 declare namespace validate37 { let errors: ValidationError[] | null; }
 declare namespace validate38 { let errors: ValidationError[] | null; }
 declare namespace validate39 { let errors: ValidationError[] | null; }
-declare namespace validate40 { let errors: ValidationError[] | null; }
-declare namespace validate44 { let errors: ValidationError[] | null; }
 declare namespace validate43 { let errors: ValidationError[] | null; }
 declare namespace validate42 { let errors: ValidationError[] | null; }
 declare namespace validate41 { let errors: ValidationError[] | null; }
+declare namespace validate40 { let errors: ValidationError[] | null; }
+declare namespace validate48 { let errors: ValidationError[] | null; }
 declare namespace validate49 { let errors: ValidationError[] | null; }
-declare namespace validate50 { let errors: ValidationError[] | null; }
+declare namespace validate52 { let errors: ValidationError[] | null; }
 declare namespace validate53 { let errors: ValidationError[] | null; }
 declare namespace validate54 { let errors: ValidationError[] | null; }
 declare namespace validate55 { let errors: ValidationError[] | null; }
-declare namespace validate56 { let errors: ValidationError[] | null; }
-declare namespace validate58 { let errors: ValidationError[] | null; }
 declare namespace validate57 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate56 { let errors: ValidationError[] | null; }
+declare namespace validate60 { let errors: ValidationError[] | null; }
+declare namespace validate62 { let errors: ValidationError[] | null; }
 declare namespace validate63 { let errors: ValidationError[] | null; }
 declare namespace validate64 { let errors: ValidationError[] | null; }
 declare namespace validate65 { let errors: ValidationError[] | null; }
 declare namespace validate66 { let errors: ValidationError[] | null; }
 declare namespace validate67 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
 function emptyFieldsJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);

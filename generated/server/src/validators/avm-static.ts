@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateAvmBuildGenesisParams: ValidateFunction = budgeted(validate69);
+export const validateAvmBuildGenesisParams: ValidateFunction = budgeted(validate68);
 const schema40 = {
   "type": "object",
   "properties": {
@@ -128,7 +128,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate69(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -260,7 +260,7 @@ function validate70(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
@@ -281,7 +281,7 @@ const schema42 = {
 };
 const pattern4 = new RegExp("^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "u");
 
-function validate72(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -407,7 +407,7 @@ function validate72(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate72.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
@@ -442,7 +442,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -582,7 +582,7 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
@@ -595,7 +595,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -632,12 +632,12 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate69(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -674,19 +674,19 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate70(data.networkID, {
+      if(!(validate69(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors!) keep(vErrors, e);
+          for (const e of validate69.errors!) keep(vErrors, e);
         }
-        errors += validate70.errors!.length;
+        errors += validate69.errors!.length;
       }
     }
     if(data.genesisData !== undefined){
@@ -732,7 +732,7 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
               }
             }
             if(data2.denomination !== undefined){
-              if(!(validate72(data2.denomination, {
+              if(!(validate71(data2.denomination, {
                 instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                   +"/denomination",
                 parentData: data2,
@@ -740,12 +740,12 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate72.errors;
+                  vErrors = validate71.errors;
                 }
                 else {
-                  for (const e of validate72.errors!) keep(vErrors, e);
+                  for (const e of validate71.errors!) keep(vErrors, e);
                 }
-                errors += validate72.errors!.length;
+                errors += validate71.errors!.length;
               }
             }
             if(data2.memo !== undefined){
@@ -824,7 +824,7 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
                       let data11 = data10[i1];
                       if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
                         if(data11.amount !== undefined){
-                          if(!(validate74(data11.amount, {
+                          if(!(validate73(data11.amount, {
                             instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                               +"/initialState/fixedCap/" + i1 +"/amount",
                             parentData: data11,
@@ -832,12 +832,12 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate74.errors;
+                              vErrors = validate73.errors;
                             }
                             else {
-                              for (const e of validate74.errors!) keep(vErrors, e);
+                              for (const e of validate73.errors!) keep(vErrors, e);
                             }
-                            errors += validate74.errors!.length;
+                            errors += validate73.errors!.length;
                           }
                         }
                         if(data11.address !== undefined){
@@ -955,7 +955,7 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
                           }
                         }
                         if(data15.threshold !== undefined){
-                          if(!(validate70(data15.threshold, {
+                          if(!(validate69(data15.threshold, {
                             instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
                               +"/initialState/variableCap/" + i2 +"/threshold",
                             parentData: data15,
@@ -963,12 +963,12 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate70.errors;
+                              vErrors = validate69.errors;
                             }
                             else {
-                              for (const e of validate70.errors!) keep(vErrors, e);
+                              for (const e of validate69.errors!) keep(vErrors, e);
                             }
-                            errors += validate70.errors!.length;
+                            errors += validate69.errors!.length;
                           }
                         }
                       }
@@ -1067,19 +1067,19 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -1099,11 +1099,11 @@ function validate69(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmBuildGenesisResult: ValidateFunction = budgeted(validate79);
+export const validateAvmBuildGenesisResult: ValidateFunction = budgeted(validate78);
 const schema45 = {
   "type": "object",
   "required": [
@@ -1146,14 +1146,14 @@ const schema45 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate31(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1190,7 +1190,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -1204,7 +1204,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1257,12 +1257,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1299,7 +1299,7 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -1314,7 +1314,7 @@ const schema48 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate84(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -1349,12 +1349,12 @@ function validate85(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate79(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate78(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1403,19 +1403,19 @@ function validate79(data: any, {instancePath="", parentData, parentDataProperty,
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors!) keep(vErrors, e);
+            for (const e of validate31.errors!) keep(vErrors, e);
           }
-          errors += validate30.errors!.length;
+          errors += validate31.errors!.length;
         }
       }
     }
@@ -1443,19 +1443,19 @@ function validate79(data: any, {instancePath="", parentData, parentDataProperty,
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors!) keep(vErrors, e);
+            for (const e of validate80.errors!) keep(vErrors, e);
           }
-          errors += validate81.errors!.length;
+          errors += validate80.errors!.length;
         }
       }
     }
@@ -1547,35 +1547,35 @@ function validate79(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -1595,20 +1595,20 @@ function validate79(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate70 { let errors: ValidationError[] | null; }
-declare namespace validate72 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
 declare namespace validate69 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate85 { let errors: ValidationError[] | null; }
-declare namespace validate79 { let errors: ValidationError[] | null; }
+declare namespace validate71 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
+declare namespace validate76 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate31 { let errors: ValidationError[] | null; }
+declare namespace validate80 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
+declare namespace validate84 { let errors: ValidationError[] | null; }
+declare namespace validate78 { let errors: ValidationError[] | null; }
 
 export const writeAvmBuildGenesisResult = writeScalar;

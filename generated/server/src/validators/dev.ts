@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateDevSnapshotParams: ValidateFunction = budgeted(validate87);
+export const validateDevSnapshotParams: ValidateFunction = budgeted(validate86);
 const schema49 = {
   "type": "object",
   "properties": {}
 };
 
-function validate87(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate86(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,11 +30,11 @@ function validate87(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate87.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult: ValidateFunction = budgeted(validate88);
+export const validateDevSnapshotResult: ValidateFunction = budgeted(validate87);
 const schema50 = {
   "type": "object",
   "required": [
@@ -56,7 +56,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -93,12 +93,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate87(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -137,19 +137,19 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate89(data.snapshotID, {
+      if(!(validate88(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -169,11 +169,11 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams: ValidateFunction = budgeted(validate91);
+export const validateDevRevertParams: ValidateFunction = budgeted(validate90);
 const schema52 = {
   "type": "object",
   "properties": {
@@ -216,7 +216,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -356,12 +356,12 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate91(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate90(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -382,19 +382,19 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.snapshotID !== undefined){
-      if(!(validate74(data.snapshotID, {
+      if(!(validate73(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
   }
@@ -414,11 +414,11 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult: ValidateFunction = budgeted(validate93);
+export const validateDevRevertResult: ValidateFunction = budgeted(validate92);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -426,7 +426,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate93(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate92(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -463,11 +463,11 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams: ValidateFunction = budgeted(validate94);
+export const validateDevSetTimeParams: ValidateFunction = budgeted(validate93);
 const schema54 = {
   "type": "object",
   "properties": {
@@ -483,7 +483,7 @@ const schema54 = {
   ]
 };
 
-function validate94(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate93(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -504,19 +504,19 @@ function validate94(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.timestamp !== undefined){
-      if(!(validate74(data.timestamp, {
+      if(!(validate73(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.mine !== undefined){
@@ -554,11 +554,11 @@ function validate94(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate94.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult: ValidateFunction = budgeted(validate96);
+export const validateDevSetTimeResult: ValidateFunction = budgeted(validate95);
 const schema55 = {
   "type": "object",
   "required": [
@@ -581,7 +581,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"]!;
 
-function validate97(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -618,12 +618,12 @@ function validate97(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate95(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -662,19 +662,19 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
   }
@@ -694,11 +694,11 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate99);
+export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate98);
 const schema57 = {
   "type": "object",
   "properties": {
@@ -714,7 +714,7 @@ const schema57 = {
   ]
 };
 
-function validate99(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate98(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -735,19 +735,19 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.seconds !== undefined){
-      if(!(validate74(data.seconds, {
+      if(!(validate73(data.seconds, {
         instancePath: instancePath+"/seconds",
         parentData: data,
         parentDataProperty: "seconds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.mine !== undefined){
@@ -785,11 +785,11 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate101);
+export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate100);
 const schema58 = {
   "type": "object",
   "required": [
@@ -805,7 +805,7 @@ const schema58 = {
   }
 };
 
-function validate101(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -844,19 +844,19 @@ function validate101(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
   }
@@ -876,11 +876,11 @@ function validate101(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams: ValidateFunction = budgeted(validate103);
+export const validateDevMineParams: ValidateFunction = budgeted(validate102);
 const schema59 = {
   "type": "object",
   "properties": {
@@ -909,7 +909,7 @@ const schema59 = {
 const func2 = ucs2length;
 const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate103(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate102(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1109,11 +1109,11 @@ function validate103(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult: ValidateFunction = budgeted(validate104);
+export const validateDevMineResult: ValidateFunction = budgeted(validate103);
 const schema60 = {
   "type": "object",
   "required": [
@@ -1145,7 +1145,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1198,12 +1198,12 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate104(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate103(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1262,19 +1262,19 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/blockIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
         }
       }
@@ -1296,19 +1296,19 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -1328,11 +1328,11 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams: ValidateFunction = budgeted(validate107);
+export const validateDevFundParams: ValidateFunction = budgeted(validate106);
 const schema61 = {
   "type": "object",
   "properties": {
@@ -1365,7 +1365,7 @@ const schema62 = {
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1418,12 +1418,12 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate106(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1460,35 +1460,35 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate108.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.amount !== undefined){
-      if(!(validate74(data.amount, {
+      if(!(validate73(data.amount, {
         instancePath: instancePath+"/amount",
         parentData: data,
         parentDataProperty: "amount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1529,19 +1529,19 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate74(data.locktime, {
+      if(!(validate73(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
   }
@@ -1561,11 +1561,11 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult: ValidateFunction = budgeted(validate112);
+export const validateDevFundResult: ValidateFunction = budgeted(validate111);
 const schema63 = {
   "type": "object",
   "required": [
@@ -1612,7 +1612,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate114(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1649,12 +1649,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate113(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate112(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1709,35 +1709,35 @@ function validate113(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
   }
@@ -1757,12 +1757,12 @@ function validate113(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate112(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate111(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1817,35 +1817,35 @@ function validate112(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate113(data.utxoID, {
+      if(!(validate112(data.utxoID, {
         instancePath: instancePath+"/utxoID",
         parentData: data,
         parentDataProperty: "utxoID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate113.errors;
+          vErrors = validate112.errors;
         }
         else {
-          for (const e of validate113.errors!) keep(vErrors, e);
+          for (const e of validate112.errors!) keep(vErrors, e);
         }
-        errors += validate113.errors!.length;
+        errors += validate112.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -1865,11 +1865,11 @@ function validate112(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate112.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate119);
+export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate118);
 const schema66 = {
   "type": "object",
   "properties": {
@@ -1885,56 +1885,56 @@ const schema66 = {
   }
 };
 
-function validate119(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate118(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity !== undefined){
-      if(!(validate74(data.capacity, {
+      if(!(validate73(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate74(data.excess, {
+      if(!(validate73(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate74(data.validatorExcess, {
+      if(!(validate73(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
   }
@@ -1954,11 +1954,11 @@ function validate119(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate119.errors = vErrors;
+  validate118.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate123);
+export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate122);
 const schema67 = {
   "type": "object",
   "required": [
@@ -1993,7 +1993,7 @@ const schema67 = {
   }
 };
 
-function validate123(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate122(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2100,83 +2100,83 @@ function validate123(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate115(data.capacity, {
+      if(!(validate114(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate115(data.excess, {
+      if(!(validate114(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate115(data.price, {
+      if(!(validate114(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate115(data.validatorExcess, {
+      if(!(validate114(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate115(data.validatorPrice, {
+      if(!(validate114(data.validatorPrice, {
         instancePath: instancePath+"/validatorPrice",
         parentData: data,
         parentDataProperty: "validatorPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
   }
@@ -2196,17 +2196,17 @@ function validate123(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams: ValidateFunction = budgeted(validate129);
+export const validateDevResetParams: ValidateFunction = budgeted(validate128);
 const schema68 = {
   "type": "object",
   "properties": {}
 };
 
-function validate129(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate128(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2225,13 +2225,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult: ValidateFunction = budgeted(validate130);
+export const validateDevResetResult: ValidateFunction = budgeted(validate129);
 
-function validate130(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate129(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2268,11 +2268,11 @@ function validate130(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate131);
+export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate130);
 const schema70 = {
   "type": "object",
   "properties": {
@@ -2285,7 +2285,7 @@ const schema70 = {
   ]
 };
 
-function validate131(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate130(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2340,13 +2340,13 @@ function validate131(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate132);
+export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate131);
 
-function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate131(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2383,11 +2383,11 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate133);
+export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate132);
 const schema72 = {
   "type": "object",
   "properties": {
@@ -2421,7 +2421,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate69(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -2553,12 +2553,12 @@ function validate70(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate133(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2579,19 +2579,19 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.interval !== undefined){
-      if(!(validate70(data.interval, {
+      if(!(validate69(data.interval, {
         instancePath: instancePath+"/interval",
         parentData: data,
         parentDataProperty: "interval",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors!) keep(vErrors, e);
+          for (const e of validate69.errors!) keep(vErrors, e);
         }
-        errors += validate70.errors!.length;
+        errors += validate69.errors!.length;
       }
     }
   }
@@ -2611,13 +2611,13 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate135);
+export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate134);
 
-function validate135(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate134(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2654,17 +2654,17 @@ function validate135(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate135.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams: ValidateFunction = budgeted(validate136);
+export const validateDevListAccountsParams: ValidateFunction = budgeted(validate135);
 const schema74 = {
   "type": "object",
   "properties": {}
 };
 
-function validate136(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate135(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2683,11 +2683,11 @@ function validate136(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult: ValidateFunction = budgeted(validate137);
+export const validateDevListAccountsResult: ValidateFunction = budgeted(validate136);
 const schema75 = {
   "type": "object",
   "required": [
@@ -2735,7 +2735,7 @@ const schema75 = {
 const pattern12 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
 const pattern13 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate137(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate136(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2903,35 +2903,35 @@ function validate137(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate108(data1.xAddress, {
+              if(!(validate107(data1.xAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/xAddress",
                 parentData: data1,
                 parentDataProperty: "xAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate108.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate108.errors!) keep(vErrors, e);
+                  for (const e of validate107.errors!) keep(vErrors, e);
                 }
-                errors += validate108.errors!.length;
+                errors += validate107.errors!.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate108(data1.pAddress, {
+              if(!(validate107(data1.pAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/pAddress",
                 parentData: data1,
                 parentDataProperty: "pAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate108.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate108.errors!) keep(vErrors, e);
+                  for (const e of validate107.errors!) keep(vErrors, e);
                 }
-                errors += validate108.errors!.length;
+                errors += validate107.errors!.length;
               }
             }
             if(data1.cAddress !== undefined){
@@ -3024,41 +3024,41 @@ function validate137(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate137.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate87 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate86 { let errors: ValidationError[] | null; }
 declare namespace validate88 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate91 { let errors: ValidationError[] | null; }
+declare namespace validate87 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
+declare namespace validate90 { let errors: ValidationError[] | null; }
+declare namespace validate92 { let errors: ValidationError[] | null; }
 declare namespace validate93 { let errors: ValidationError[] | null; }
-declare namespace validate94 { let errors: ValidationError[] | null; }
-declare namespace validate97 { let errors: ValidationError[] | null; }
 declare namespace validate96 { let errors: ValidationError[] | null; }
-declare namespace validate99 { let errors: ValidationError[] | null; }
-declare namespace validate101 { let errors: ValidationError[] | null; }
+declare namespace validate95 { let errors: ValidationError[] | null; }
+declare namespace validate98 { let errors: ValidationError[] | null; }
+declare namespace validate100 { let errors: ValidationError[] | null; }
+declare namespace validate102 { let errors: ValidationError[] | null; }
+declare namespace validate34 { let errors: ValidationError[] | null; }
 declare namespace validate103 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate104 { let errors: ValidationError[] | null; }
-declare namespace validate108 { let errors: ValidationError[] | null; }
 declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate115 { let errors: ValidationError[] | null; }
-declare namespace validate113 { let errors: ValidationError[] | null; }
+declare namespace validate106 { let errors: ValidationError[] | null; }
+declare namespace validate114 { let errors: ValidationError[] | null; }
 declare namespace validate112 { let errors: ValidationError[] | null; }
-declare namespace validate119 { let errors: ValidationError[] | null; }
-declare namespace validate123 { let errors: ValidationError[] | null; }
+declare namespace validate111 { let errors: ValidationError[] | null; }
+declare namespace validate118 { let errors: ValidationError[] | null; }
+declare namespace validate122 { let errors: ValidationError[] | null; }
+declare namespace validate128 { let errors: ValidationError[] | null; }
 declare namespace validate129 { let errors: ValidationError[] | null; }
 declare namespace validate130 { let errors: ValidationError[] | null; }
 declare namespace validate131 { let errors: ValidationError[] | null; }
+declare namespace validate69 { let errors: ValidationError[] | null; }
 declare namespace validate132 { let errors: ValidationError[] | null; }
-declare namespace validate70 { let errors: ValidationError[] | null; }
-declare namespace validate133 { let errors: ValidationError[] | null; }
+declare namespace validate134 { let errors: ValidationError[] | null; }
 declare namespace validate135 { let errors: ValidationError[] | null; }
 declare namespace validate136 { let errors: ValidationError[] | null; }
-declare namespace validate137 { let errors: ValidationError[] | null; }
 const snapshotIDKey = writeString("snapshotID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

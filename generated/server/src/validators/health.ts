@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateHealthHealthParams: ValidateFunction = budgeted(validate140);
+export const validateHealthHealthParams: ValidateFunction = budgeted(validate139);
 const schema76 = {
   "type": "object",
   "properties": {
@@ -21,7 +21,7 @@ const schema76 = {
   }
 };
 
-function validate140(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate139(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -82,11 +82,11 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult: ValidateFunction = budgeted(validate141);
+export const validateHealthHealthResult: ValidateFunction = budgeted(validate140);
 const schema77 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
@@ -154,7 +154,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"]!;
 
-function validate97(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -191,7 +191,7 @@ function validate97(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
@@ -203,7 +203,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate114(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -240,12 +240,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate142(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -323,67 +323,67 @@ function validate142(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.duration !== undefined){
-      if(!(validate115(data.duration, {
+      if(!(validate114(data.duration, {
         instancePath: instancePath+"/duration",
         parentData: data,
         parentDataProperty: "duration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate115(data.contiguousFailures, {
+      if(!(validate114(data.contiguousFailures, {
         instancePath: instancePath+"/contiguousFailures",
         parentData: data,
         parentDataProperty: "contiguousFailures",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate97(data.timeOfFirstFailure, {
+      if(!(validate96(data.timeOfFirstFailure, {
         instancePath: instancePath+"/timeOfFirstFailure",
         parentData: data,
         parentDataProperty: "timeOfFirstFailure",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
   }
@@ -403,12 +403,12 @@ function validate142(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate142.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate140(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -466,19 +466,19 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate142(data0[key1], {
+          if(!(validate141(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate142.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate142.errors!) keep(vErrors, e);
+              for (const e of validate141.errors!) keep(vErrors, e);
             }
-            errors += validate142.errors!.length;
+            errors += validate141.errors!.length;
           }
         }
       }
@@ -534,11 +534,11 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams: ValidateFunction = budgeted(validate148);
+export const validateHealthReadinessParams: ValidateFunction = budgeted(validate147);
 const schema79 = {
   "type": "object",
   "properties": {
@@ -554,7 +554,7 @@ const schema79 = {
   }
 };
 
-function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate147(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -615,13 +615,13 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult: ValidateFunction = budgeted(validate149);
+export const validateHealthReadinessResult: ValidateFunction = budgeted(validate148);
 
-function validate149(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -679,19 +679,19 @@ function validate149(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate142(data0[key1], {
+          if(!(validate141(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate142.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate142.errors!) keep(vErrors, e);
+              for (const e of validate141.errors!) keep(vErrors, e);
             }
-            errors += validate142.errors!.length;
+            errors += validate141.errors!.length;
           }
         }
       }
@@ -747,11 +747,11 @@ function validate149(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate149.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams: ValidateFunction = budgeted(validate151);
+export const validateHealthLivenessParams: ValidateFunction = budgeted(validate150);
 const schema81 = {
   "type": "object",
   "properties": {
@@ -767,7 +767,7 @@ const schema81 = {
   }
 };
 
-function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate150(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -828,13 +828,13 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult: ValidateFunction = budgeted(validate152);
+export const validateHealthLivenessResult: ValidateFunction = budgeted(validate151);
 
-function validate152(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -892,19 +892,19 @@ function validate152(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate142(data0[key1], {
+          if(!(validate141(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate142.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate142.errors!) keep(vErrors, e);
+              for (const e of validate141.errors!) keep(vErrors, e);
             }
-            errors += validate142.errors!.length;
+            errors += validate141.errors!.length;
           }
         }
       }
@@ -960,20 +960,20 @@ function validate152(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate151.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate140 { let errors: ValidationError[] | null; }
-declare namespace validate97 { let errors: ValidationError[] | null; }
-declare namespace validate115 { let errors: ValidationError[] | null; }
-declare namespace validate142 { let errors: ValidationError[] | null; }
+declare namespace validate139 { let errors: ValidationError[] | null; }
+declare namespace validate96 { let errors: ValidationError[] | null; }
+declare namespace validate114 { let errors: ValidationError[] | null; }
 declare namespace validate141 { let errors: ValidationError[] | null; }
+declare namespace validate140 { let errors: ValidationError[] | null; }
+declare namespace validate147 { let errors: ValidationError[] | null; }
 declare namespace validate148 { let errors: ValidationError[] | null; }
-declare namespace validate149 { let errors: ValidationError[] | null; }
+declare namespace validate150 { let errors: ValidationError[] | null; }
 declare namespace validate151 { let errors: ValidationError[] | null; }
-declare namespace validate152 { let errors: ValidationError[] | null; }
 const checksKey = writeString("checks") + ':';
 const messageKey = writeString("message") + ':';
 const errorKey = writeString("error") + ':';

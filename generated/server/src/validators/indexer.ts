@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateIndexGetLastAcceptedParams: ValidateFunction = budgeted(validate154);
+export const validateIndexGetLastAcceptedParams: ValidateFunction = budgeted(validate153);
 const schema83 = {
   "type": "object",
   "properties": {
@@ -24,7 +24,7 @@ const schema84 = {
 };
 const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate154(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -61,29 +61,29 @@ function validate155(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate154(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate153(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -103,11 +103,11 @@ function validate154(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate154.errors = vErrors;
+  validate153.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetLastAcceptedResult: ValidateFunction = budgeted(validate157);
+export const validateIndexGetLastAcceptedResult: ValidateFunction = budgeted(validate156);
 const schema85 = {
   "title": "IndexContainer",
   "type": "object",
@@ -178,14 +178,14 @@ const schema85 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate31(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -222,7 +222,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -236,7 +236,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -289,7 +289,7 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
@@ -303,7 +303,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate160(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate159(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -356,12 +356,12 @@ function validate160(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -398,7 +398,7 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -410,7 +410,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -447,13 +447,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 const formats4 = formats["date-time"]!;
 
-function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate156(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -502,19 +502,19 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors!) keep(vErrors, e);
+            for (const e of validate31.errors!) keep(vErrors, e);
           }
-          errors += validate30.errors!.length;
+          errors += validate31.errors!.length;
         }
       }
     }
@@ -542,19 +542,19 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors!) keep(vErrors, e);
+            for (const e of validate80.errors!) keep(vErrors, e);
           }
-          errors += validate81.errors!.length;
+          errors += validate80.errors!.length;
         }
       }
     }
@@ -698,30 +698,30 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate159.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate159.errors!.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -797,19 +797,19 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -829,11 +829,11 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexParams: ValidateFunction = budgeted(validate164);
+export const validateIndexGetContainerByIndexParams: ValidateFunction = budgeted(validate163);
 const schema87 = {
   "type": "object",
   "properties": {
@@ -879,7 +879,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1019,12 +1019,12 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate164(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate163(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1045,35 +1045,35 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.index !== undefined){
-      if(!(validate74(data.index, {
+      if(!(validate73(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -1093,13 +1093,13 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIndexResult: ValidateFunction = budgeted(validate167);
+export const validateIndexGetContainerByIndexResult: ValidateFunction = budgeted(validate166);
 
-function validate167(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1148,19 +1148,19 @@ function validate167(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors!) keep(vErrors, e);
+            for (const e of validate31.errors!) keep(vErrors, e);
           }
-          errors += validate30.errors!.length;
+          errors += validate31.errors!.length;
         }
       }
     }
@@ -1188,19 +1188,19 @@ function validate167(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors!) keep(vErrors, e);
+            for (const e of validate80.errors!) keep(vErrors, e);
           }
-          errors += validate81.errors!.length;
+          errors += validate80.errors!.length;
         }
       }
     }
@@ -1344,30 +1344,30 @@ function validate167(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate159.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate159.errors!.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -1443,19 +1443,19 @@ function validate167(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -1475,11 +1475,11 @@ function validate167(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate167.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeParams: ValidateFunction = budgeted(validate173);
+export const validateIndexGetContainerRangeParams: ValidateFunction = budgeted(validate172);
 const schema89 = {
   "type": "object",
   "properties": {
@@ -1499,7 +1499,7 @@ const schema89 = {
   ]
 };
 
-function validate173(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1536,51 +1536,51 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.startIndex !== undefined){
-      if(!(validate74(data.startIndex, {
+      if(!(validate73(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.numToFetch !== undefined){
-      if(!(validate74(data.numToFetch, {
+      if(!(validate73(data.numToFetch, {
         instancePath: instancePath+"/numToFetch",
         parentData: data,
         parentDataProperty: "numToFetch",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -1600,11 +1600,11 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerRangeResult: ValidateFunction = budgeted(validate177);
+export const validateIndexGetContainerRangeResult: ValidateFunction = budgeted(validate176);
 const schema90 = {
   "title": "IndexContainerRange",
   "type": "object",
@@ -1624,7 +1624,7 @@ const schema90 = {
   }
 };
 
-function validate178(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate177(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1673,19 +1673,19 @@ function validate178(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors!) keep(vErrors, e);
+            for (const e of validate31.errors!) keep(vErrors, e);
           }
-          errors += validate30.errors!.length;
+          errors += validate31.errors!.length;
         }
       }
     }
@@ -1713,19 +1713,19 @@ function validate178(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors!) keep(vErrors, e);
+            for (const e of validate80.errors!) keep(vErrors, e);
           }
-          errors += validate81.errors!.length;
+          errors += validate80.errors!.length;
         }
       }
     }
@@ -1869,30 +1869,30 @@ function validate178(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate159.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate159.errors!.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -1968,19 +1968,19 @@ function validate178(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -2000,12 +2000,12 @@ function validate178(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate178.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate177(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate176(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2048,19 +2048,19 @@ function validate177(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate178(data0[i0], {
+          if(!(validate177(data0[i0], {
             instancePath: instancePath+"/containers/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate178.errors;
+              vErrors = validate177.errors;
             }
             else {
-              for (const e of validate178.errors!) keep(vErrors, e);
+              for (const e of validate177.errors!) keep(vErrors, e);
             }
-            errors += validate178.errors!.length;
+            errors += validate177.errors!.length;
           }
         }
       }
@@ -2098,11 +2098,11 @@ function validate177(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate177.errors = vErrors;
+  validate176.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexParams: ValidateFunction = budgeted(validate185);
+export const validateIndexGetIndexParams: ValidateFunction = budgeted(validate184);
 const schema92 = {
   "type": "object",
   "properties": {
@@ -2115,7 +2115,7 @@ const schema92 = {
   ]
 };
 
-function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2168,12 +2168,12 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2194,14 +2194,14 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -2221,11 +2221,11 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetIndexResult: ValidateFunction = budgeted(validate187);
+export const validateIndexGetIndexResult: ValidateFunction = budgeted(validate186);
 const schema93 = {
   "type": "object",
   "required": [
@@ -2240,7 +2240,7 @@ const schema93 = {
   }
 };
 
-function validate187(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate186(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2279,19 +2279,19 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -2311,11 +2311,11 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedParams: ValidateFunction = budgeted(validate189);
+export const validateIndexIsAcceptedParams: ValidateFunction = budgeted(validate188);
 const schema94 = {
   "type": "object",
   "properties": {
@@ -2328,7 +2328,7 @@ const schema94 = {
   ]
 };
 
-function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate188(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2349,14 +2349,14 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -2376,11 +2376,11 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate188.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexIsAcceptedResult: ValidateFunction = budgeted(validate191);
+export const validateIndexIsAcceptedResult: ValidateFunction = budgeted(validate190);
 const schema95 = {
   "type": "object",
   "required": [
@@ -2395,7 +2395,7 @@ const schema95 = {
   }
 };
 
-function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate190(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2468,11 +2468,11 @@ function validate191(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate191.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDParams: ValidateFunction = budgeted(validate192);
+export const validateIndexGetContainerByIDParams: ValidateFunction = budgeted(validate191);
 const schema96 = {
   "type": "object",
   "properties": {
@@ -2488,7 +2488,7 @@ const schema96 = {
   ]
 };
 
-function validate192(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2509,30 +2509,30 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -2552,13 +2552,13 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-export const validateIndexGetContainerByIDResult: ValidateFunction = budgeted(validate195);
+export const validateIndexGetContainerByIDResult: ValidateFunction = budgeted(validate194);
 
-function validate195(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate194(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2607,19 +2607,19 @@ function validate195(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate30(data.bytes, {
+        if(!(validate31(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors!) keep(vErrors, e);
+            for (const e of validate31.errors!) keep(vErrors, e);
           }
-          errors += validate30.errors!.length;
+          errors += validate31.errors!.length;
         }
       }
     }
@@ -2647,19 +2647,19 @@ function validate195(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate81(data.bytes, {
+        if(!(validate80(data.bytes, {
           instancePath: instancePath+"/bytes",
           parentData: data,
           parentDataProperty: "bytes",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors!) keep(vErrors, e);
+            for (const e of validate80.errors!) keep(vErrors, e);
           }
-          errors += validate81.errors!.length;
+          errors += validate80.errors!.length;
         }
       }
     }
@@ -2803,30 +2803,30 @@ function validate195(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate160(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate159(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate159.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate159.errors!.length;
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate83(data.bytes, {
+      if(!(validate82(data.bytes, {
         instancePath: instancePath+"/bytes",
         parentData: data,
         parentDataProperty: "bytes",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
@@ -2902,19 +2902,19 @@ function validate195(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.index !== undefined){
-      if(!(validate89(data.index, {
+      if(!(validate88(data.index, {
         instancePath: instancePath+"/index",
         parentData: data,
         parentDataProperty: "index",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -2934,32 +2934,32 @@ function validate195(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate195.errors = vErrors;
+  validate194.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate155 { let errors: ValidationError[] | null; }
 declare namespace validate154 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate160 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate157 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate164 { let errors: ValidationError[] | null; }
-declare namespace validate167 { let errors: ValidationError[] | null; }
-declare namespace validate173 { let errors: ValidationError[] | null; }
-declare namespace validate178 { let errors: ValidationError[] | null; }
+declare namespace validate153 { let errors: ValidationError[] | null; }
+declare namespace validate31 { let errors: ValidationError[] | null; }
+declare namespace validate80 { let errors: ValidationError[] | null; }
+declare namespace validate159 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
+declare namespace validate88 { let errors: ValidationError[] | null; }
+declare namespace validate156 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
+declare namespace validate163 { let errors: ValidationError[] | null; }
+declare namespace validate166 { let errors: ValidationError[] | null; }
+declare namespace validate172 { let errors: ValidationError[] | null; }
 declare namespace validate177 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate185 { let errors: ValidationError[] | null; }
-declare namespace validate187 { let errors: ValidationError[] | null; }
-declare namespace validate189 { let errors: ValidationError[] | null; }
+declare namespace validate176 { let errors: ValidationError[] | null; }
+declare namespace validate34 { let errors: ValidationError[] | null; }
+declare namespace validate184 { let errors: ValidationError[] | null; }
+declare namespace validate186 { let errors: ValidationError[] | null; }
+declare namespace validate188 { let errors: ValidationError[] | null; }
+declare namespace validate190 { let errors: ValidationError[] | null; }
 declare namespace validate191 { let errors: ValidationError[] | null; }
-declare namespace validate192 { let errors: ValidationError[] | null; }
-declare namespace validate195 { let errors: ValidationError[] | null; }
+declare namespace validate194 { let errors: ValidationError[] | null; }
 function indexContainerJson(v: any): string | undefined { return writeScalar(v); }
 const containersKey = writeString("containers") + ':';
 function indexContainerListJson(v: any): string | undefined {

@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate201);
+export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate200);
 const schema98 = {
   "type": "object",
   "properties": {}
 };
 
-function validate201(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate200(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,11 +30,11 @@ function validate201(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate201.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate202);
+export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate201);
 const schema99 = {
   "type": "object",
   "required": [
@@ -55,7 +55,7 @@ const schema100 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -92,12 +92,12 @@ function validate203(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate201(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -136,19 +136,19 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate203(data.networkID, {
+      if(!(validate202(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors!) keep(vErrors, e);
+          for (const e of validate202.errors!) keep(vErrors, e);
         }
-        errors += validate203.errors!.length;
+        errors += validate202.errors!.length;
       }
     }
   }
@@ -168,17 +168,17 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate205);
+export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate204);
 const schema101 = {
   "type": "object",
   "properties": {}
 };
 
-function validate205(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -197,11 +197,11 @@ function validate205(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate206);
+export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate205);
 const schema102 = {
   "type": "object",
   "required": [
@@ -216,7 +216,7 @@ const schema102 = {
   }
 };
 
-function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate205(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,11 +289,11 @@ function validate206(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate207);
+export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate206);
 const schema103 = {
   "type": "object",
   "properties": {
@@ -306,7 +306,7 @@ const schema103 = {
   ]
 };
 
-function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -361,11 +361,11 @@ function validate207(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate208);
+export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate207);
 const schema104 = {
   "type": "object",
   "required": [
@@ -389,7 +389,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -442,12 +442,12 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate208(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -486,19 +486,19 @@ function validate208(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -518,17 +518,17 @@ function validate208(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate208.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate210);
+export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate209);
 const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate210(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate209(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -547,11 +547,11 @@ function validate210(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate210.errors = vErrors;
+  validate209.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate211);
+export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate210);
 const schema106 = {
   "type": "object",
   "required": [
@@ -579,7 +579,7 @@ const schema107 = {
 const formats18 = formats["avax-node-id"]!;
 const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate212(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -632,7 +632,7 @@ function validate212(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate212.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
@@ -655,14 +655,14 @@ const schema108 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate31(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -699,12 +699,12 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate214(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate213(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -759,35 +759,35 @@ function validate214(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate30(data.publicKey, {
+      if(!(validate31(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate31.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate31.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
-      if(!(validate30(data.proofOfPossession, {
+      if(!(validate31(data.proofOfPossession, {
         instancePath: instancePath+"/proofOfPossession",
         parentData: data,
         parentDataProperty: "proofOfPossession",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate31.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate31.errors!.length;
       }
     }
   }
@@ -807,12 +807,12 @@ function validate214(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate214.errors = vErrors;
+  validate213.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate210(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -867,35 +867,35 @@ function validate211(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate214(data.nodePOP, {
+      if(!(validate213(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate214.errors;
+          vErrors = validate213.errors;
         }
         else {
-          for (const e of validate214.errors!) keep(vErrors, e);
+          for (const e of validate213.errors!) keep(vErrors, e);
         }
-        errors += validate214.errors!.length;
+        errors += validate213.errors!.length;
       }
     }
   }
@@ -915,17 +915,17 @@ function validate211(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate218);
+export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate217);
 const schema109 = {
   "type": "object",
   "properties": {}
 };
 
-function validate218(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate217(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -944,11 +944,11 @@ function validate218(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate218.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate219);
+export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate218);
 const schema110 = {
   "type": "object",
   "required": [
@@ -963,7 +963,7 @@ const schema110 = {
   }
 };
 
-function validate219(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate218(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1036,17 +1036,17 @@ function validate219(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate219.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate220);
+export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate219);
 const schema111 = {
   "type": "object",
   "properties": {}
 };
 
-function validate220(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate219(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1065,11 +1065,11 @@ function validate220(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate220.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate221);
+export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate220);
 const schema112 = {
   "type": "object",
   "required": [
@@ -1107,7 +1107,7 @@ const schema112 = {
   }
 };
 
-function validate221(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate220(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1250,19 +1250,19 @@ function validate221(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate203(data.rpcProtocolVersion, {
+      if(!(validate202(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors!) keep(vErrors, e);
+          for (const e of validate202.errors!) keep(vErrors, e);
         }
-        errors += validate203.errors!.length;
+        errors += validate202.errors!.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1339,17 +1339,17 @@ function validate221(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate221.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate223);
+export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate222);
 const schema113 = {
   "type": "object",
   "properties": {}
 };
 
-function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate222(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1368,11 +1368,11 @@ function validate223(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate224);
+export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate223);
 const schema114 = {
   "type": "object",
   "required": [
@@ -1411,7 +1411,7 @@ const schema114 = {
   }
 };
 
-function validate224(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1470,19 +1470,19 @@ function validate224(data: any, {instancePath="", parentData, parentDataProperty
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate35(key1, {
+          if(!(validate34(key1, {
             instancePath: instancePath+"/vms",
             parentData: data0,
             parentDataProperty: "vms",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1565,19 +1565,19 @@ function validate224(data: any, {instancePath="", parentData, parentDataProperty
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs13 = errors;
-          if(!(validate35(key3, {
+          if(!(validate34(key3, {
             instancePath: instancePath+"/fxs",
             parentData: data3,
             parentDataProperty: "fxs",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
           var valid5 = _errs13 === errors;
           if(!valid5){
@@ -1650,17 +1650,17 @@ function validate224(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate227);
+export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate226);
 const schema115 = {
   "type": "object",
   "properties": {}
 };
 
-function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate226(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1679,11 +1679,11 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate226.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate228);
+export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate227);
 const schema116 = {
   "type": "object",
   "required": [
@@ -1745,7 +1745,7 @@ const schema51 = {
     + "it with `toBigInt` to keep every digit."
 };
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1782,12 +1782,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate228(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1954,147 +1954,147 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate89(data.txFee, {
+      if(!(validate88(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate89(data.createAssetTxFee, {
+      if(!(validate88(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate89(data.createSubnetTxFee, {
+      if(!(validate88(data.createSubnetTxFee, {
         instancePath: instancePath+"/createSubnetTxFee",
         parentData: data,
         parentDataProperty: "createSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate89(data.transformSubnetTxFee, {
+      if(!(validate88(data.transformSubnetTxFee, {
         instancePath: instancePath+"/transformSubnetTxFee",
         parentData: data,
         parentDataProperty: "transformSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate89(data.createBlockchainTxFee, {
+      if(!(validate88(data.createBlockchainTxFee, {
         instancePath: instancePath+"/createBlockchainTxFee",
         parentData: data,
         parentDataProperty: "createBlockchainTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate89(data.addPrimaryNetworkValidatorFee, {
+      if(!(validate88(data.addPrimaryNetworkValidatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkValidatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate89(data.addPrimaryNetworkDelegatorFee, {
+      if(!(validate88(data.addPrimaryNetworkDelegatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkDelegatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate89(data.addSubnetValidatorFee, {
+      if(!(validate88(data.addSubnetValidatorFee, {
         instancePath: instancePath+"/addSubnetValidatorFee",
         parentData: data,
         parentDataProperty: "addSubnetValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate89(data.addSubnetDelegatorFee, {
+      if(!(validate88(data.addSubnetDelegatorFee, {
         instancePath: instancePath+"/addSubnetDelegatorFee",
         parentData: data,
         parentDataProperty: "addSubnetDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -2114,11 +2114,11 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate228.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate238);
+export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate237);
 const schema117 = {
   "type": "object",
   "properties": {
@@ -2131,7 +2131,7 @@ const schema117 = {
   ]
 };
 
-function validate238(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2186,11 +2186,11 @@ function validate238(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate239);
+export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate238);
 const schema118 = {
   "type": "object",
   "required": [
@@ -2205,7 +2205,7 @@ const schema118 = {
   }
 };
 
-function validate239(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate238(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2278,11 +2278,11 @@ function validate239(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams: ValidateFunction = budgeted(validate240);
+export const validateInfoPeersParams: ValidateFunction = budgeted(validate239);
 const schema119 = {
   "type": "object",
   "properties": {
@@ -2298,7 +2298,7 @@ const schema119 = {
   }
 };
 
-function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate239(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2323,19 +2323,19 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate212(data0[i0], {
+          if(!(validate211(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate212.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate212.errors!) keep(vErrors, e);
+              for (const e of validate211.errors!) keep(vErrors, e);
             }
-            errors += validate212.errors!.length;
+            errors += validate211.errors!.length;
           }
         }
       }
@@ -2357,11 +2357,11 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult: ValidateFunction = budgeted(validate242);
+export const validateInfoPeersResult: ValidateFunction = budgeted(validate241);
 const schema120 = {
   "type": "object",
   "required": [
@@ -2503,7 +2503,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate114(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -2540,7 +2540,7 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
@@ -2552,7 +2552,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"]!;
 
-function validate97(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2589,12 +2589,12 @@ function validate97(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate244(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate243(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2845,19 +2845,19 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.version !== undefined){
@@ -2879,86 +2879,86 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate115(data.upgradeTime, {
+      if(!(validate114(data.upgradeTime, {
         instancePath: instancePath+"/upgradeTime",
         parentData: data,
         parentDataProperty: "upgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate97(data.lastSent, {
+      if(!(validate96(data.lastSent, {
         instancePath: instancePath+"/lastSent",
         parentData: data,
         parentDataProperty: "lastSent",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate97(data.lastReceived, {
+      if(!(validate96(data.lastReceived, {
         instancePath: instancePath+"/lastReceived",
         parentData: data,
         parentDataProperty: "lastReceived",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate203(data.observedUptime, {
+      if(!(validate202(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors!) keep(vErrors, e);
+          for (const e of validate202.errors!) keep(vErrors, e);
         }
-        errors += validate203.errors!.length;
+        errors += validate202.errors!.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate203(data8[key1], {
+          if(!(validate202(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate203.errors;
+              vErrors = validate202.errors;
             }
             else {
-              for (const e of validate203.errors!) keep(vErrors, e);
+              for (const e of validate202.errors!) keep(vErrors, e);
             }
-            errors += validate203.errors!.length;
+            errors += validate202.errors!.length;
           }
         }
       }
@@ -2984,19 +2984,19 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data10)){
         const len0 = data10.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data10[i0], {
+          if(!(validate34(data10[i0], {
             instancePath: instancePath+"/trackedSubnets/" + i0,
             parentData: data10,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
         }
       }
@@ -3022,19 +3022,19 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate115(data12[i1], {
+          if(!(validate114(data12[i1], {
             instancePath: instancePath+"/supportedACPs/" + i1,
             parentData: data12,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors!) keep(vErrors, e);
+              for (const e of validate114.errors!) keep(vErrors, e);
             }
-            errors += validate115.errors!.length;
+            errors += validate114.errors!.length;
           }
         }
       }
@@ -3060,19 +3060,19 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate115(data14[i2], {
+          if(!(validate114(data14[i2], {
             instancePath: instancePath+"/objectedACPs/" + i2,
             parentData: data14,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors!) keep(vErrors, e);
+              for (const e of validate114.errors!) keep(vErrors, e);
             }
-            errors += validate115.errors!.length;
+            errors += validate114.errors!.length;
           }
         }
       }
@@ -3150,12 +3150,12 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate244.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate242(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate241(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3210,19 +3210,19 @@ function validate242(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate89(data.numPeers, {
+      if(!(validate88(data.numPeers, {
         instancePath: instancePath+"/numPeers",
         parentData: data,
         parentDataProperty: "numPeers",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.peers !== undefined){
@@ -3230,19 +3230,19 @@ function validate242(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate244(data1[i0], {
+          if(!(validate243(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate244.errors;
+              vErrors = validate243.errors;
             }
             else {
-              for (const e of validate244.errors!) keep(vErrors, e);
+              for (const e of validate243.errors!) keep(vErrors, e);
             }
-            errors += validate244.errors!.length;
+            errors += validate243.errors!.length;
           }
         }
       }
@@ -3280,11 +3280,11 @@ function validate242(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate242.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams: ValidateFunction = budgeted(validate255);
+export const validateInfoUptimeParams: ValidateFunction = budgeted(validate254);
 const schema122 = {
   "type": "object",
   "properties": {
@@ -3294,24 +3294,24 @@ const schema122 = {
   }
 };
 
-function validate255(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate254(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -3331,11 +3331,11 @@ function validate255(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult: ValidateFunction = budgeted(validate257);
+export const validateInfoUptimeResult: ValidateFunction = budgeted(validate256);
 const schema123 = {
   "type": "object",
   "required": [
@@ -3360,7 +3360,7 @@ const schema123 = {
 };
 const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate256(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3505,17 +3505,17 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate258);
+export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate257);
 const schema124 = {
   "type": "object",
   "properties": {}
 };
 
-function validate258(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3534,11 +3534,11 @@ function validate258(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate259);
+export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate258);
 const schema125 = {
   "type": "object",
   "required": [
@@ -3663,7 +3663,7 @@ const schema125 = {
   }
 };
 
-function validate259(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate258(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3974,307 +3974,307 @@ function validate259(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate97(data.apricotPhase1Time, {
+      if(!(validate96(data.apricotPhase1Time, {
         instancePath: instancePath+"/apricotPhase1Time",
         parentData: data,
         parentDataProperty: "apricotPhase1Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate97(data.apricotPhase2Time, {
+      if(!(validate96(data.apricotPhase2Time, {
         instancePath: instancePath+"/apricotPhase2Time",
         parentData: data,
         parentDataProperty: "apricotPhase2Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate97(data.apricotPhase3Time, {
+      if(!(validate96(data.apricotPhase3Time, {
         instancePath: instancePath+"/apricotPhase3Time",
         parentData: data,
         parentDataProperty: "apricotPhase3Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate97(data.apricotPhase4Time, {
+      if(!(validate96(data.apricotPhase4Time, {
         instancePath: instancePath+"/apricotPhase4Time",
         parentData: data,
         parentDataProperty: "apricotPhase4Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate115(data.apricotPhase4MinPChainHeight, {
+      if(!(validate114(data.apricotPhase4MinPChainHeight, {
         instancePath: instancePath+"/apricotPhase4MinPChainHeight",
         parentData: data,
         parentDataProperty: "apricotPhase4MinPChainHeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate97(data.apricotPhase5Time, {
+      if(!(validate96(data.apricotPhase5Time, {
         instancePath: instancePath+"/apricotPhase5Time",
         parentData: data,
         parentDataProperty: "apricotPhase5Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate97(data.apricotPhasePre6Time, {
+      if(!(validate96(data.apricotPhasePre6Time, {
         instancePath: instancePath+"/apricotPhasePre6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePre6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate97(data.apricotPhase6Time, {
+      if(!(validate96(data.apricotPhase6Time, {
         instancePath: instancePath+"/apricotPhase6Time",
         parentData: data,
         parentDataProperty: "apricotPhase6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate97(data.apricotPhasePost6Time, {
+      if(!(validate96(data.apricotPhasePost6Time, {
         instancePath: instancePath+"/apricotPhasePost6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePost6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate97(data.banffTime, {
+      if(!(validate96(data.banffTime, {
         instancePath: instancePath+"/banffTime",
         parentData: data,
         parentDataProperty: "banffTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate97(data.cortinaTime, {
+      if(!(validate96(data.cortinaTime, {
         instancePath: instancePath+"/cortinaTime",
         parentData: data,
         parentDataProperty: "cortinaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
-      if(!(validate35(data.cortinaXChainStopVertexID, {
+      if(!(validate34(data.cortinaXChainStopVertexID, {
         instancePath: instancePath+"/cortinaXChainStopVertexID",
         parentData: data,
         parentDataProperty: "cortinaXChainStopVertexID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate97(data.durangoTime, {
+      if(!(validate96(data.durangoTime, {
         instancePath: instancePath+"/durangoTime",
         parentData: data,
         parentDataProperty: "durangoTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate97(data.etnaTime, {
+      if(!(validate96(data.etnaTime, {
         instancePath: instancePath+"/etnaTime",
         parentData: data,
         parentDataProperty: "etnaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate97(data.fUpgradeTime, {
+      if(!(validate96(data.fUpgradeTime, {
         instancePath: instancePath+"/fUpgradeTime",
         parentData: data,
         parentDataProperty: "fUpgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate97(data.fortunaTime, {
+      if(!(validate96(data.fortunaTime, {
         instancePath: instancePath+"/fortunaTime",
         parentData: data,
         parentDataProperty: "fortunaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate97(data.graniteTime, {
+      if(!(validate96(data.graniteTime, {
         instancePath: instancePath+"/graniteTime",
         parentData: data,
         parentDataProperty: "graniteTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate115(data.graniteEpochDuration, {
+      if(!(validate114(data.graniteEpochDuration, {
         instancePath: instancePath+"/graniteEpochDuration",
         parentData: data,
         parentDataProperty: "graniteEpochDuration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate97(data.heliconTime, {
+      if(!(validate96(data.heliconTime, {
         instancePath: instancePath+"/heliconTime",
         parentData: data,
         parentDataProperty: "heliconTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
   }
@@ -4294,17 +4294,17 @@ function validate259(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate259.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams: ValidateFunction = budgeted(validate279);
+export const validateInfoAcpsParams: ValidateFunction = budgeted(validate278);
 const schema126 = {
   "type": "object",
   "properties": {}
 };
 
-function validate279(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4323,11 +4323,11 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult: ValidateFunction = budgeted(validate280);
+export const validateInfoAcpsResult: ValidateFunction = budgeted(validate279);
 const schema127 = {
   "type": "object",
   "required": [
@@ -4386,7 +4386,7 @@ const schema127 = {
   }
 };
 
-function validate280(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate279(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4572,19 +4572,19 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate89(data1.supportWeight, {
+              if(!(validate88(data1.supportWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",
                 parentData: data1,
                 parentDataProperty: "supportWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors!) keep(vErrors, e);
+                  for (const e of validate88.errors!) keep(vErrors, e);
                 }
-                errors += validate89.errors!.length;
+                errors += validate88.errors!.length;
               }
             }
             if(data1.supporters !== undefined){
@@ -4592,7 +4592,7 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate212(data3[i0], {
+                  if(!(validate211(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4600,12 +4600,12 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate212.errors;
+                      vErrors = validate211.errors;
                     }
                     else {
-                      for (const e of validate212.errors!) keep(vErrors, e);
+                      for (const e of validate211.errors!) keep(vErrors, e);
                     }
-                    errors += validate212.errors!.length;
+                    errors += validate211.errors!.length;
                   }
                 }
               }
@@ -4627,19 +4627,19 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate89(data1.objectWeight, {
+              if(!(validate88(data1.objectWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",
                 parentData: data1,
                 parentDataProperty: "objectWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors!) keep(vErrors, e);
+                  for (const e of validate88.errors!) keep(vErrors, e);
                 }
-                errors += validate89.errors!.length;
+                errors += validate88.errors!.length;
               }
             }
             if(data1.objectors !== undefined){
@@ -4647,7 +4647,7 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate212(data6[i1], {
+                  if(!(validate211(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4655,12 +4655,12 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate212.errors;
+                      vErrors = validate211.errors;
                     }
                     else {
-                      for (const e of validate212.errors!) keep(vErrors, e);
+                      for (const e of validate211.errors!) keep(vErrors, e);
                     }
-                    errors += validate212.errors!.length;
+                    errors += validate211.errors!.length;
                   }
                 }
               }
@@ -4682,19 +4682,19 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate89(data1.abstainWeight, {
+              if(!(validate88(data1.abstainWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",
                 parentData: data1,
                 parentDataProperty: "abstainWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors!) keep(vErrors, e);
+                  for (const e of validate88.errors!) keep(vErrors, e);
                 }
-                errors += validate89.errors!.length;
+                errors += validate88.errors!.length;
               }
             }
           }
@@ -4750,46 +4750,46 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate280.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate201 { let errors: ValidationError[] | null; }
-declare namespace validate203 { let errors: ValidationError[] | null; }
+declare namespace validate200 { let errors: ValidationError[] | null; }
 declare namespace validate202 { let errors: ValidationError[] | null; }
+declare namespace validate201 { let errors: ValidationError[] | null; }
+declare namespace validate204 { let errors: ValidationError[] | null; }
 declare namespace validate205 { let errors: ValidationError[] | null; }
 declare namespace validate206 { let errors: ValidationError[] | null; }
+declare namespace validate34 { let errors: ValidationError[] | null; }
 declare namespace validate207 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate208 { let errors: ValidationError[] | null; }
-declare namespace validate210 { let errors: ValidationError[] | null; }
-declare namespace validate212 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate214 { let errors: ValidationError[] | null; }
+declare namespace validate209 { let errors: ValidationError[] | null; }
 declare namespace validate211 { let errors: ValidationError[] | null; }
+declare namespace validate31 { let errors: ValidationError[] | null; }
+declare namespace validate213 { let errors: ValidationError[] | null; }
+declare namespace validate210 { let errors: ValidationError[] | null; }
+declare namespace validate217 { let errors: ValidationError[] | null; }
 declare namespace validate218 { let errors: ValidationError[] | null; }
 declare namespace validate219 { let errors: ValidationError[] | null; }
 declare namespace validate220 { let errors: ValidationError[] | null; }
-declare namespace validate221 { let errors: ValidationError[] | null; }
+declare namespace validate222 { let errors: ValidationError[] | null; }
 declare namespace validate223 { let errors: ValidationError[] | null; }
-declare namespace validate224 { let errors: ValidationError[] | null; }
+declare namespace validate226 { let errors: ValidationError[] | null; }
+declare namespace validate88 { let errors: ValidationError[] | null; }
 declare namespace validate227 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate228 { let errors: ValidationError[] | null; }
+declare namespace validate237 { let errors: ValidationError[] | null; }
 declare namespace validate238 { let errors: ValidationError[] | null; }
 declare namespace validate239 { let errors: ValidationError[] | null; }
-declare namespace validate240 { let errors: ValidationError[] | null; }
-declare namespace validate115 { let errors: ValidationError[] | null; }
-declare namespace validate97 { let errors: ValidationError[] | null; }
-declare namespace validate244 { let errors: ValidationError[] | null; }
-declare namespace validate242 { let errors: ValidationError[] | null; }
-declare namespace validate255 { let errors: ValidationError[] | null; }
+declare namespace validate114 { let errors: ValidationError[] | null; }
+declare namespace validate96 { let errors: ValidationError[] | null; }
+declare namespace validate243 { let errors: ValidationError[] | null; }
+declare namespace validate241 { let errors: ValidationError[] | null; }
+declare namespace validate254 { let errors: ValidationError[] | null; }
+declare namespace validate256 { let errors: ValidationError[] | null; }
 declare namespace validate257 { let errors: ValidationError[] | null; }
 declare namespace validate258 { let errors: ValidationError[] | null; }
-declare namespace validate259 { let errors: ValidationError[] | null; }
+declare namespace validate278 { let errors: ValidationError[] | null; }
 declare namespace validate279 { let errors: ValidationError[] | null; }
-declare namespace validate280 { let errors: ValidationError[] | null; }
 const networkIDKey = writeString("networkID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate286);
+export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate285);
 const schema128 = {
   "type": "object",
   "properties": {
@@ -31,7 +31,7 @@ const schema129 = {
 };
 const func2 = ucs2length;
 
-function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate286(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -84,7 +84,7 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
 
@@ -97,7 +97,7 @@ const schema130 = {
   "x-sensitive": true
 };
 
-function validate289(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate288(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -150,12 +150,12 @@ function validate289(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate289.errors = vErrors;
+  validate288.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate286(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate285(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -192,35 +192,35 @@ function validate286(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate287.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate289.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
   }
@@ -240,11 +240,11 @@ function validate286(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate286.errors = vErrors;
+  validate285.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate291);
+export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate290);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -252,7 +252,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate290(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,11 +289,11 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate291.errors = vErrors;
+  validate290.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate292);
+export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate291);
 const schema132 = {
   "type": "object",
   "properties": {
@@ -310,7 +310,7 @@ const schema132 = {
   ]
 };
 
-function validate292(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -347,35 +347,35 @@ function validate292(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate287.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate289.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
   }
@@ -395,13 +395,13 @@ function validate292(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate292.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate295);
+export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate294);
 
-function validate295(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate294(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -438,11 +438,11 @@ function validate295(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate295.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate296);
+export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate295);
 const schema134 = {
   "type": "object",
   "properties": {
@@ -470,7 +470,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -507,12 +507,12 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate296(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate295(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -549,51 +549,51 @@ function validate296(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate287.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate289.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -613,11 +613,11 @@ function validate296(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate296.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate300);
+export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate299);
 const schema135 = {
   "type": "object",
   "required": [
@@ -668,14 +668,14 @@ const schema135 = {
     }
   }
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate31(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -712,7 +712,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -726,7 +726,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -779,12 +779,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -821,12 +821,12 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate300(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate299(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -875,19 +875,19 @@ function validate300(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate30(data.user, {
+        if(!(validate31(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate30.errors;
+            vErrors = validate31.errors;
           }
           else {
-            for (const e of validate30.errors!) keep(vErrors, e);
+            for (const e of validate31.errors!) keep(vErrors, e);
           }
-          errors += validate30.errors!.length;
+          errors += validate31.errors!.length;
         }
       }
     }
@@ -915,19 +915,19 @@ function validate300(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate81(data.user, {
+        if(!(validate80(data.user, {
           instancePath: instancePath+"/user",
           parentData: data,
           parentDataProperty: "user",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate81.errors;
+            vErrors = validate80.errors;
           }
           else {
-            for (const e of validate81.errors!) keep(vErrors, e);
+            for (const e of validate80.errors!) keep(vErrors, e);
           }
-          errors += validate81.errors!.length;
+          errors += validate80.errors!.length;
         }
       }
     }
@@ -1019,19 +1019,19 @@ function validate300(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.user !== undefined){
-      if(!(validate83(data.user, {
+      if(!(validate82(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -1086,11 +1086,11 @@ function validate300(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate300.errors = vErrors;
+  validate299.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate304);
+export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate303);
 const schema136 = {
   "type": "object",
   "properties": {
@@ -1115,7 +1115,7 @@ const schema136 = {
   ]
 };
 
-function validate304(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1168,67 +1168,67 @@ function validate304(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate287(data.username, {
+      if(!(validate286(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate286.errors;
         }
         else {
-          for (const e of validate287.errors!) keep(vErrors, e);
+          for (const e of validate286.errors!) keep(vErrors, e);
         }
-        errors += validate287.errors!.length;
+        errors += validate286.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate289(data.password, {
+      if(!(validate288(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate289.errors;
+          vErrors = validate288.errors;
         }
         else {
-          for (const e of validate289.errors!) keep(vErrors, e);
+          for (const e of validate288.errors!) keep(vErrors, e);
         }
-        errors += validate289.errors!.length;
+        errors += validate288.errors!.length;
       }
     }
     if(data.user !== undefined){
-      if(!(validate83(data.user, {
+      if(!(validate82(data.user, {
         instancePath: instancePath+"/user",
         parentData: data,
         parentDataProperty: "user",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -1248,13 +1248,13 @@ function validate304(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate304.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate309);
+export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate308);
 
-function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate308(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1291,17 +1291,17 @@ function validate309(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate309.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate310);
+export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate309);
 const schema138 = {
   "type": "object",
   "properties": {}
 };
 
-function validate310(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1320,11 +1320,11 @@ function validate310(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate310.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate311);
+export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate310);
 const schema139 = {
   "type": "object",
   "required": [
@@ -1342,7 +1342,7 @@ const schema139 = {
   }
 };
 
-function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate310(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1437,27 +1437,27 @@ function validate311(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate311.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate287 { let errors: ValidationError[] | null; }
-declare namespace validate289 { let errors: ValidationError[] | null; }
 declare namespace validate286 { let errors: ValidationError[] | null; }
+declare namespace validate288 { let errors: ValidationError[] | null; }
+declare namespace validate285 { let errors: ValidationError[] | null; }
+declare namespace validate290 { let errors: ValidationError[] | null; }
 declare namespace validate291 { let errors: ValidationError[] | null; }
-declare namespace validate292 { let errors: ValidationError[] | null; }
+declare namespace validate294 { let errors: ValidationError[] | null; }
+declare namespace validate76 { let errors: ValidationError[] | null; }
 declare namespace validate295 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate296 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate300 { let errors: ValidationError[] | null; }
-declare namespace validate304 { let errors: ValidationError[] | null; }
+declare namespace validate31 { let errors: ValidationError[] | null; }
+declare namespace validate80 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
+declare namespace validate299 { let errors: ValidationError[] | null; }
+declare namespace validate303 { let errors: ValidationError[] | null; }
+declare namespace validate308 { let errors: ValidationError[] | null; }
 declare namespace validate309 { let errors: ValidationError[] | null; }
 declare namespace validate310 { let errors: ValidationError[] | null; }
-declare namespace validate311 { let errors: ValidationError[] | null; }
 function emptyFieldsJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);

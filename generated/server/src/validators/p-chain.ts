@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate312);
+export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate311);
 const schema140 = {
   "type": "object",
   "properties": {
@@ -33,7 +33,7 @@ const schema62 = {
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -86,12 +86,12 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate312(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -116,19 +116,19 @@ function validate312(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data0[i0], {
+          if(!(validate107(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate108.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -150,19 +150,19 @@ function validate312(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate108.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -182,11 +182,11 @@ function validate312(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate312.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate315);
+export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate314);
 const schema141 = {
   "type": "object",
   "required": [
@@ -255,7 +255,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -292,7 +292,7 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
@@ -318,7 +318,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -371,25 +371,25 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate320(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate319(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate35(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate34(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -410,19 +410,19 @@ function validate320(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     for(const key1 in data){
-      if(!(validate89(data[key1], {
+      if(!(validate88(data[key1], {
         instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key1,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -442,7 +442,7 @@ function validate320(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate320.errors = vErrors;
+  validate319.errors = vErrors;
   return errors === 0;
 }
 
@@ -474,7 +474,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate114(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -511,12 +511,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate113(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate112(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -571,35 +571,35 @@ function validate113(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
   }
@@ -619,12 +619,12 @@ function validate113(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate315(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate314(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -791,131 +791,131 @@ function validate315(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate89(data.unlocked, {
+      if(!(validate88(data.unlocked, {
         instancePath: instancePath+"/unlocked",
         parentData: data,
         parentDataProperty: "unlocked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate89(data.lockedStakeable, {
+      if(!(validate88(data.lockedStakeable, {
         instancePath: instancePath+"/lockedStakeable",
         parentData: data,
         parentDataProperty: "lockedStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate89(data.lockedNotStakeable, {
+      if(!(validate88(data.lockedNotStakeable, {
         instancePath: instancePath+"/lockedNotStakeable",
         parentData: data,
         parentDataProperty: "lockedNotStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.balances !== undefined){
-      if(!(validate320(data.balances, {
+      if(!(validate319(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate320.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate320(data.unlockeds, {
+      if(!(validate319(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate320.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate320(data.lockedStakeables, {
+      if(!(validate319(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate320.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate320(data.lockedNotStakeables, {
+      if(!(validate319(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate320.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -939,19 +939,19 @@ function validate315(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate113(data8[i0], {
+          if(!(validate112(data8[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data8,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate113.errors;
+              vErrors = validate112.errors;
             }
             else {
-              for (const e of validate113.errors!) keep(vErrors, e);
+              for (const e of validate112.errors!) keep(vErrors, e);
             }
-            errors += validate113.errors!.length;
+            errors += validate112.errors!.length;
           }
         }
       }
@@ -973,11 +973,11 @@ function validate315(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate315.errors = vErrors;
+  validate314.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtParams: ValidateFunction = budgeted(validate328);
+export const validatePlatformGetAllValidatorsAtParams: ValidateFunction = budgeted(validate327);
 const schema143 = {
   "type": "object",
   "properties": {
@@ -1035,7 +1035,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1175,25 +1175,25 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate329(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate328(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate74.errors;
+      vErrors = validate73.errors;
     }
     else {
-      for (const e of validate74.errors!) keep(vErrors, e);
+      for (const e of validate73.errors!) keep(vErrors, e);
     }
-    errors += validate74.errors!.length;
+    errors += validate73.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
@@ -1247,12 +1247,12 @@ function validate329(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate329.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate328(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate327(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1273,19 +1273,19 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate329(data.height, {
+      if(!(validate328(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate329.errors;
+          vErrors = validate328.errors;
         }
         else {
-          for (const e of validate329.errors!) keep(vErrors, e);
+          for (const e of validate328.errors!) keep(vErrors, e);
         }
-        errors += validate329.errors!.length;
+        errors += validate328.errors!.length;
       }
     }
   }
@@ -1305,11 +1305,11 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate328.errors = vErrors;
+  validate327.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetAllValidatorsAtResult: ValidateFunction = budgeted(validate332);
+export const validatePlatformGetAllValidatorsAtResult: ValidateFunction = budgeted(validate331);
 const schema145 = {
   "type": "object",
   "required": [
@@ -1383,7 +1383,7 @@ const schema146 = {
 };
 const pattern21 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate334(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate333(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1420,7 +1420,7 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate334.errors = vErrors;
+  validate333.errors = vErrors;
   return errors === 0;
 }
 
@@ -1433,7 +1433,7 @@ const schema107 = {
 const formats18 = formats["avax-node-id"]!;
 const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate212(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1486,12 +1486,12 @@ function validate212(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate212.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate332(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate331(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1534,19 +1534,19 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate35(key1, {
+          if(!(validate34(key1, {
             instancePath: instancePath+"/validatorSets",
             parentData: data0,
             parentDataProperty: "validatorSets",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
@@ -1701,7 +1701,7 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
                       }
                     }
                     if(data3.publicKey !== undefined){
-                      if(!(validate334(data3.publicKey, {
+                      if(!(validate333(data3.publicKey, {
                         instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                           +"/validators/" + i0 +"/publicKey",
                         parentData: data3,
@@ -1709,16 +1709,16 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
                         rootData
                       }))){
                         if(vErrors === null){
-                          vErrors = validate334.errors;
+                          vErrors = validate333.errors;
                         }
                         else {
-                          for (const e of validate334.errors!) keep(vErrors, e);
+                          for (const e of validate333.errors!) keep(vErrors, e);
                         }
-                        errors += validate334.errors!.length;
+                        errors += validate333.errors!.length;
                       }
                     }
                     if(data3.weight !== undefined){
-                      if(!(validate89(data3.weight, {
+                      if(!(validate88(data3.weight, {
                         instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                           +"/validators/" + i0 +"/weight",
                         parentData: data3,
@@ -1726,12 +1726,12 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
                         rootData
                       }))){
                         if(vErrors === null){
-                          vErrors = validate89.errors;
+                          vErrors = validate88.errors;
                         }
                         else {
-                          for (const e of validate89.errors!) keep(vErrors, e);
+                          for (const e of validate88.errors!) keep(vErrors, e);
                         }
-                        errors += validate89.errors!.length;
+                        errors += validate88.errors!.length;
                       }
                     }
                     if(data3.nodeIDs !== undefined){
@@ -1739,7 +1739,7 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
                       if(Array.isArray(data6)){
                         const len1 = data6.length;
                         for(let i1=0; i1<len1; i1++){
-                          if(!(validate212(data6[i1], {
+                          if(!(validate211(data6[i1], {
                             instancePath: instancePath +"/validatorSets/"
                               + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/validators/" + i0 +"/nodeIDs/" + i1,
                             parentData: data6,
@@ -1747,12 +1747,12 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
                             rootData
                           }))){
                             if(vErrors === null){
-                              vErrors = validate212.errors;
+                              vErrors = validate211.errors;
                             }
                             else {
-                              for (const e of validate212.errors!) keep(vErrors, e);
+                              for (const e of validate211.errors!) keep(vErrors, e);
                             }
-                            errors += validate212.errors!.length;
+                            errors += validate211.errors!.length;
                           }
                         }
                       }
@@ -1814,7 +1814,7 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.totalWeight !== undefined){
-              if(!(validate89(data1.totalWeight, {
+              if(!(validate88(data1.totalWeight, {
                 instancePath: instancePath +"/validatorSets/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")
                   +"/totalWeight",
                 parentData: data1,
@@ -1822,12 +1822,12 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors!) keep(vErrors, e);
+                  for (const e of validate88.errors!) keep(vErrors, e);
                 }
-                errors += validate89.errors!.length;
+                errors += validate88.errors!.length;
               }
             }
           }
@@ -1883,11 +1883,11 @@ function validate332(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate332.errors = vErrors;
+  validate331.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate339);
+export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate338);
 const schema147 = {
   "type": "object",
   "properties": {
@@ -1912,7 +1912,7 @@ const schema84 = {
 };
 const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate154(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1949,12 +1949,12 @@ function validate155(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate339(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate338(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1975,35 +1975,35 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate35(data.blockID, {
+      if(!(validate34(data.blockID, {
         instancePath: instancePath+"/blockID",
         parentData: data,
         parentDataProperty: "blockID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -2023,11 +2023,11 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate339.errors = vErrors;
+  validate338.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate342);
+export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate341);
 const schema148 = {
   "type": "object",
   "required": [
@@ -2275,40 +2275,40 @@ const schema152 = {
   }
 };
 
-function validate352(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate351(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.output !== undefined){
@@ -2349,7 +2349,7 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate351.errors = vErrors;
   return errors === 0;
 }
 
@@ -2383,72 +2383,72 @@ const schema153 = {
   }
 };
 
-function validate356(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate355(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.input !== undefined){
@@ -2489,18 +2489,18 @@ function validate356(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate356.errors = vErrors;
+  validate355.errors = vErrors;
   return errors === 0;
 }
 
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate31(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2537,7 +2537,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -2566,7 +2566,7 @@ const schema154 = {
   }
 };
 
-function validate368(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate367(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2575,19 +2575,19 @@ function validate368(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data0[i0], {
+          if(!(validate107(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate108.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -2609,35 +2609,35 @@ function validate368(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate115(data.locktime, {
+      if(!(validate114(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate115(data.threshold, {
+      if(!(validate114(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
   }
@@ -2657,45 +2657,45 @@ function validate368(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate368.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate349(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate115(data.networkID, {
+      if(!(validate114(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.outputs !== undefined){
@@ -2703,19 +2703,19 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate352(data2[i0], {
+          if(!(validate351(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate351.errors;
             }
             else {
-              for (const e of validate352.errors!) keep(vErrors, e);
+              for (const e of validate351.errors!) keep(vErrors, e);
             }
-            errors += validate352.errors!.length;
+            errors += validate351.errors!.length;
           }
         }
       }
@@ -2741,19 +2741,19 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate356(data4[i1], {
+          if(!(validate355(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate356.errors;
+              vErrors = validate355.errors;
             }
             else {
-              for (const e of validate356.errors!) keep(vErrors, e);
+              for (const e of validate355.errors!) keep(vErrors, e);
             }
-            errors += validate356.errors!.length;
+            errors += validate355.errors!.length;
           }
         }
       }
@@ -2775,35 +2775,35 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate30(data.memo, {
+      if(!(validate31(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate30.errors;
+          vErrors = validate31.errors;
         }
         else {
-          for (const e of validate30.errors!) keep(vErrors, e);
+          for (const e of validate31.errors!) keep(vErrors, e);
         }
-        errors += validate30.errors!.length;
+        errors += validate31.errors!.length;
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate35(data.destinationChain, {
+      if(!(validate34(data.destinationChain, {
         instancePath: instancePath+"/destinationChain",
         parentData: data,
         parentDataProperty: "destinationChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.exportedOutputs !== undefined){
@@ -2811,19 +2811,19 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate352(data8[i2], {
+          if(!(validate351(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate351.errors;
             }
             else {
-              for (const e of validate352.errors!) keep(vErrors, e);
+              for (const e of validate351.errors!) keep(vErrors, e);
             }
-            errors += validate352.errors!.length;
+            errors += validate351.errors!.length;
           }
         }
       }
@@ -2845,19 +2845,19 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate35(data.sourceChain, {
+      if(!(validate34(data.sourceChain, {
         instancePath: instancePath+"/sourceChain",
         parentData: data,
         parentDataProperty: "sourceChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.importedInputs !== undefined){
@@ -2865,19 +2865,19 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate356(data11[i3], {
+          if(!(validate355(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate356.errors;
+              vErrors = validate355.errors;
             }
             else {
-              for (const e of validate356.errors!) keep(vErrors, e);
+              for (const e of validate355.errors!) keep(vErrors, e);
             }
-            errors += validate356.errors!.length;
+            errors += validate355.errors!.length;
           }
         }
       }
@@ -2924,19 +2924,19 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate352(data14[i4], {
+          if(!(validate351(data14[i4], {
             instancePath: instancePath+"/stake/" + i4,
             parentData: data14,
             parentDataProperty: i4,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate351.errors;
             }
             else {
-              for (const e of validate352.errors!) keep(vErrors, e);
+              for (const e of validate351.errors!) keep(vErrors, e);
             }
-            errors += validate352.errors!.length;
+            errors += validate351.errors!.length;
           }
         }
       }
@@ -2958,19 +2958,19 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate368(data.rewardsOwner, {
+      if(!(validate367(data.rewardsOwner, {
         instancePath: instancePath+"/rewardsOwner",
         parentData: data,
         parentDataProperty: "rewardsOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate368.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate368.errors!) keep(vErrors, e);
+          for (const e of validate367.errors!) keep(vErrors, e);
         }
-        errors += validate368.errors!.length;
+        errors += validate367.errors!.length;
       }
     }
   }
@@ -2990,7 +2990,7 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate349.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
 
@@ -3009,7 +3009,7 @@ const schema155 = {
   }
 };
 
-function validate374(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate373(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3018,19 +3018,19 @@ function validate374(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {
+          if(!(validate31(data0[i0], {
             instancePath: instancePath+"/signatures/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate31.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate31.errors!.length;
           }
         }
       }
@@ -3068,12 +3068,12 @@ function validate374(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate374.errors = vErrors;
+  validate373.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate347(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3110,19 +3110,19 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate349(data.unsignedTx, {
+      if(!(validate348(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate349.errors;
+          vErrors = validate348.errors;
         }
         else {
-          for (const e of validate349.errors!) keep(vErrors, e);
+          for (const e of validate348.errors!) keep(vErrors, e);
         }
-        errors += validate349.errors!.length;
+        errors += validate348.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3130,19 +3130,19 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate374(data1[i0], {
+          if(!(validate373(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate374.errors;
+              vErrors = validate373.errors;
             }
             else {
-              for (const e of validate374.errors!) keep(vErrors, e);
+              for (const e of validate373.errors!) keep(vErrors, e);
             }
-            errors += validate374.errors!.length;
+            errors += validate373.errors!.length;
           }
         }
       }
@@ -3164,14 +3164,14 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -3191,12 +3191,12 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate347.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate343(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate342(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3233,62 +3233,62 @@ function validate343(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate35(data.parentID, {
+      if(!(validate34(data.parentID, {
         instancePath: instancePath+"/parentID",
         parentData: data,
         parentDataProperty: "parentID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate115(data.height, {
+      if(!(validate114(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate115(data.time, {
+      if(!(validate114(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.txs !== undefined){
@@ -3296,19 +3296,19 @@ function validate343(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate348(data4[i0], {
+          if(!(validate347(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate348.errors;
+              vErrors = validate347.errors;
             }
             else {
-              for (const e of validate348.errors!) keep(vErrors, e);
+              for (const e of validate347.errors!) keep(vErrors, e);
             }
-            errors += validate348.errors!.length;
+            errors += validate347.errors!.length;
           }
         }
       }
@@ -3330,14 +3330,14 @@ function validate343(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.tx !== undefined){
-      if(!(validate348(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate347(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate348.errors;
+          vErrors = validate347.errors;
         }
         else {
-          for (const e of validate348.errors!) keep(vErrors, e);
+          for (const e of validate347.errors!) keep(vErrors, e);
         }
-        errors += validate348.errors!.length;
+        errors += validate347.errors!.length;
       }
     }
   }
@@ -3357,7 +3357,7 @@ function validate343(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate343.errors = vErrors;
+  validate342.errors = vErrors;
   return errors === 0;
 }
 
@@ -3371,7 +3371,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -3424,12 +3424,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -3466,7 +3466,7 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -3481,7 +3481,7 @@ const schema48 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate84(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -3516,12 +3516,12 @@ function validate85(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate342(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate341(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3570,19 +3570,19 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate343(data.block, {
+        if(!(validate342(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors!) keep(vErrors, e);
+            for (const e of validate342.errors!) keep(vErrors, e);
           }
-          errors += validate343.errors!.length;
+          errors += validate342.errors!.length;
         }
       }
     }
@@ -3654,19 +3654,19 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate31.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate31.errors!.length;
           }
         }
       }
@@ -3694,19 +3694,19 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate80.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate80.errors!.length;
           }
         }
       }
@@ -3748,19 +3748,19 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors!) keep(vErrors, e);
+            for (const e of validate82.errors!) keep(vErrors, e);
           }
-          errors += validate83.errors!.length;
+          errors += validate82.errors!.length;
         }
       }
     }
@@ -3856,37 +3856,37 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate343(data6, {
+        if(!(validate342(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors!) keep(vErrors, e);
+            for (const e of validate342.errors!) keep(vErrors, e);
           }
-          errors += validate343.errors!.length;
+          errors += validate342.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3922,19 +3922,19 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -3954,11 +3954,11 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate341.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate387);
+export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate386);
 const schema156 = {
   "type": "object",
   "properties": {
@@ -3974,7 +3974,7 @@ const schema156 = {
   ]
 };
 
-function validate387(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate386(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3995,35 +3995,35 @@ function validate387(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate74(data.height, {
+      if(!(validate73(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -4043,11 +4043,11 @@ function validate387(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate387.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate390);
+export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate389);
 const schema157 = {
   "type": "object",
   "required": [
@@ -4122,7 +4122,7 @@ const schema157 = {
   }
 };
 
-function validate390(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate389(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4171,19 +4171,19 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate343(data.block, {
+        if(!(validate342(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors!) keep(vErrors, e);
+            for (const e of validate342.errors!) keep(vErrors, e);
           }
-          errors += validate343.errors!.length;
+          errors += validate342.errors!.length;
         }
       }
     }
@@ -4255,19 +4255,19 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate31.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate31.errors!.length;
           }
         }
       }
@@ -4295,19 +4295,19 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate80.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate80.errors!.length;
           }
         }
       }
@@ -4349,19 +4349,19 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors!) keep(vErrors, e);
+            for (const e of validate82.errors!) keep(vErrors, e);
           }
-          errors += validate83.errors!.length;
+          errors += validate82.errors!.length;
         }
       }
     }
@@ -4457,37 +4457,37 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate343(data6, {
+        if(!(validate342(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate343.errors;
+            vErrors = validate342.errors;
           }
           else {
-            for (const e of validate343.errors!) keep(vErrors, e);
+            for (const e of validate342.errors!) keep(vErrors, e);
           }
-          errors += validate343.errors!.length;
+          errors += validate342.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4523,19 +4523,19 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -4555,17 +4555,17 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate390.errors = vErrors;
+  validate389.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate398);
+export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate397);
 const schema158 = {
   "type": "object",
   "properties": {}
 };
 
-function validate398(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate397(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4584,11 +4584,11 @@ function validate398(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate398.errors = vErrors;
+  validate397.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate399);
+export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate398);
 const schema159 = {
   "type": "object",
   "required": [
@@ -4633,7 +4633,7 @@ const schema159 = {
   }
 };
 
-function validate399(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate398(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4761,19 +4761,19 @@ function validate399(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.id !== undefined){
-              if(!(validate35(data1.id, {
+              if(!(validate34(data1.id, {
                 instancePath: instancePath+"/blockchains/" + i0+"/id",
                 parentData: data1,
                 parentDataProperty: "id",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors!) keep(vErrors, e);
+                  for (const e of validate34.errors!) keep(vErrors, e);
                 }
-                errors += validate35.errors!.length;
+                errors += validate34.errors!.length;
               }
             }
             if(data1.name !== undefined){
@@ -4795,35 +4795,35 @@ function validate399(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.subnetID !== undefined){
-              if(!(validate35(data1.subnetID, {
+              if(!(validate34(data1.subnetID, {
                 instancePath: instancePath+"/blockchains/" + i0+"/subnetID",
                 parentData: data1,
                 parentDataProperty: "subnetID",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors!) keep(vErrors, e);
+                  for (const e of validate34.errors!) keep(vErrors, e);
                 }
-                errors += validate35.errors!.length;
+                errors += validate34.errors!.length;
               }
             }
             if(data1.vmID !== undefined){
-              if(!(validate35(data1.vmID, {
+              if(!(validate34(data1.vmID, {
                 instancePath: instancePath+"/blockchains/" + i0+"/vmID",
                 parentData: data1,
                 parentDataProperty: "vmID",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors!) keep(vErrors, e);
+                  for (const e of validate34.errors!) keep(vErrors, e);
                 }
-                errors += validate35.errors!.length;
+                errors += validate34.errors!.length;
               }
             }
           }
@@ -4879,11 +4879,11 @@ function validate399(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate399.errors = vErrors;
+  validate398.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate403);
+export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate402);
 const schema160 = {
   "type": "object",
   "properties": {
@@ -4898,7 +4898,7 @@ const schema160 = {
 };
 const func2 = ucs2length;
 
-function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate402(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4972,11 +4972,11 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate403.errors = vErrors;
+  validate402.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate404);
+export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate403);
 const schema161 = {
   "type": "object",
   "required": [
@@ -4999,7 +4999,7 @@ const schema161 = {
   }
 };
 
-function validate404(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5093,11 +5093,11 @@ function validate404(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate404.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate405);
+export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate404);
 const schema162 = {
   "type": "object",
   "properties": {
@@ -5107,24 +5107,24 @@ const schema162 = {
   }
 };
 
-function validate405(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate404(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -5144,11 +5144,11 @@ function validate405(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate405.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate407);
+export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate406);
 const schema163 = {
   "type": "object",
   "required": [
@@ -5169,7 +5169,7 @@ const schema163 = {
   }
 };
 
-function validate407(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate406(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5224,35 +5224,35 @@ function validate407(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.supply !== undefined){
-      if(!(validate89(data.supply, {
+      if(!(validate88(data.supply, {
         instancePath: instancePath+"/supply",
         parentData: data,
         parentDataProperty: "supply",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -5272,11 +5272,11 @@ function validate407(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate407.errors = vErrors;
+  validate406.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate410);
+export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate409);
 const schema164 = {
   "type": "object",
   "properties": {
@@ -5292,24 +5292,24 @@ const schema164 = {
   }
 };
 
-function validate410(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate409(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.nodeIDs !== undefined){
@@ -5317,19 +5317,19 @@ function validate410(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate212(data1[i0], {
+          if(!(validate211(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate212.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate212.errors!) keep(vErrors, e);
+              for (const e of validate211.errors!) keep(vErrors, e);
             }
-            errors += validate212.errors!.length;
+            errors += validate211.errors!.length;
           }
         }
       }
@@ -5367,11 +5367,11 @@ function validate410(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate410.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate413);
+export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate412);
 const schema165 = {
   "type": "object",
   "required": [
@@ -5542,7 +5542,7 @@ const schema167 = {
   }
 };
 
-function validate417(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate416(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5579,7 +5579,7 @@ function validate417(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate417.errors = vErrors;
+  validate416.errors = vErrors;
   return errors === 0;
 }
 
@@ -5617,7 +5617,7 @@ const schema100 = {
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5654,12 +5654,12 @@ function validate203(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate423(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate422(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5730,35 +5730,35 @@ function validate423(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate89(data.locktime, {
+      if(!(validate88(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate203(data.threshold, {
+      if(!(validate202(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors!) keep(vErrors, e);
+          for (const e of validate202.errors!) keep(vErrors, e);
         }
-        errors += validate203.errors!.length;
+        errors += validate202.errors!.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5766,19 +5766,19 @@ function validate423(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data2[i0], {
+          if(!(validate107(data2[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate108.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -5816,7 +5816,7 @@ function validate423(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate423.errors = vErrors;
+  validate422.errors = vErrors;
   return errors === 0;
 }
 
@@ -5828,7 +5828,7 @@ const schema170 = {
 };
 const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate432(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate431(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5865,7 +5865,7 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate432.errors = vErrors;
+  validate431.errors = vErrors;
   return errors === 0;
 }
 
@@ -5892,7 +5892,7 @@ const schema171 = {
 };
 const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate435(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate434(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5947,19 +5947,19 @@ function validate435(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate334(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate334.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate334.errors!) keep(vErrors, e);
+          for (const e of validate333.errors!) keep(vErrors, e);
         }
-        errors += validate334.errors!.length;
+        errors += validate333.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
@@ -6016,7 +6016,7 @@ function validate435(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate435.errors = vErrors;
+  validate434.errors = vErrors;
   return errors === 0;
 }
 
@@ -6065,7 +6065,7 @@ const schema172 = {
   }
 };
 
-function validate440(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate439(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6190,115 +6190,115 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate423(data.rewardOwner, {
+      if(!(validate422(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate89(data.potentialReward, {
+      if(!(validate88(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -6318,12 +6318,12 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate440.errors = vErrors;
+  validate439.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate415(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate414(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6538,211 +6538,211 @@ function validate415(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate89(data.stakeAmount, {
+      if(!(validate88(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate423(data.rewardOwner, {
+      if(!(validate422(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate423(data.validationRewardOwner, {
+      if(!(validate422(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate423(data.delegationRewardOwner, {
+      if(!(validate422(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate89(data.potentialReward, {
+      if(!(validate88(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate89(data.accruedDelegateeReward, {
+      if(!(validate88(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate432(data.delegationFee, {
+      if(!(validate431(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate432.errors;
+          vErrors = validate431.errors;
         }
         else {
-          for (const e of validate432.errors!) keep(vErrors, e);
+          for (const e of validate431.errors!) keep(vErrors, e);
         }
-        errors += validate432.errors!.length;
+        errors += validate431.errors!.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate432(data.uptime, {
+      if(!(validate431(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate432.errors;
+          vErrors = validate431.errors;
         }
         else {
-          for (const e of validate432.errors!) keep(vErrors, e);
+          for (const e of validate431.errors!) keep(vErrors, e);
         }
-        errors += validate432.errors!.length;
+        errors += validate431.errors!.length;
       }
     }
     if(data.connected !== undefined){
@@ -6764,51 +6764,51 @@ function validate415(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.signer !== undefined){
-      if(!(validate435(data.signer, {
+      if(!(validate434(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate435.errors;
+          vErrors = validate434.errors;
         }
         else {
-          for (const e of validate435.errors!) keep(vErrors, e);
+          for (const e of validate434.errors!) keep(vErrors, e);
         }
-        errors += validate435.errors!.length;
+        errors += validate434.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate89(data.delegatorCount, {
+      if(!(validate88(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate89(data.delegatorWeight, {
+      if(!(validate88(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6816,19 +6816,19 @@ function validate415(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate440(data17[i0], {
+          if(!(validate439(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate440.errors;
+              vErrors = validate439.errors;
             }
             else {
-              for (const e of validate440.errors!) keep(vErrors, e);
+              for (const e of validate439.errors!) keep(vErrors, e);
             }
-            errors += validate440.errors!.length;
+            errors += validate439.errors!.length;
           }
         }
       }
@@ -6866,7 +6866,7 @@ function validate415(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate415.errors = vErrors;
+  validate414.errors = vErrors;
   return errors === 0;
 }
 
@@ -6975,7 +6975,7 @@ const schema173 = {
   }
 };
 
-function validate450(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate449(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7158,227 +7158,227 @@ function validate450(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate89(data.stakeAmount, {
+      if(!(validate88(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate423(data.rewardOwner, {
+      if(!(validate422(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate423(data.validationRewardOwner, {
+      if(!(validate422(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate423(data.delegationRewardOwner, {
+      if(!(validate422(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate89(data.potentialReward, {
+      if(!(validate88(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate89(data.accruedDelegateeReward, {
+      if(!(validate88(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate432(data.delegationFee, {
+      if(!(validate431(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate432.errors;
+          vErrors = validate431.errors;
         }
         else {
-          for (const e of validate432.errors!) keep(vErrors, e);
+          for (const e of validate431.errors!) keep(vErrors, e);
         }
-        errors += validate432.errors!.length;
+        errors += validate431.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate89(data.delegatorCount, {
+      if(!(validate88(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate89(data.delegatorWeight, {
+      if(!(validate88(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -7386,19 +7386,19 @@ function validate450(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate440(data14[i0], {
+          if(!(validate439(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate440.errors;
+              vErrors = validate439.errors;
             }
             else {
-              for (const e of validate440.errors!) keep(vErrors, e);
+              for (const e of validate439.errors!) keep(vErrors, e);
             }
-            errors += validate440.errors!.length;
+            errors += validate439.errors!.length;
           }
         }
       }
@@ -7436,7 +7436,7 @@ function validate450(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate450.errors = vErrors;
+  validate449.errors = vErrors;
   return errors === 0;
 }
 
@@ -7485,7 +7485,7 @@ const schema174 = {
   }
 };
 
-function validate467(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate466(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7593,99 +7593,99 @@ function validate467(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate417(data.endTime, {
+      if(!(validate416(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate89(data.stakeAmount, {
+      if(!(validate88(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
   }
@@ -7705,7 +7705,7 @@ function validate467(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate467.errors = vErrors;
+  validate466.errors = vErrors;
   return errors === 0;
 }
 
@@ -7767,7 +7767,7 @@ const schema175 = {
   }
 };
 
-function validate475(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7934,147 +7934,147 @@ function validate475(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate35(data.validationID, {
+      if(!(validate34(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate334(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate334.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate334.errors!) keep(vErrors, e);
+          for (const e of validate333.errors!) keep(vErrors, e);
         }
-        errors += validate334.errors!.length;
+        errors += validate333.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate423(data.remainingBalanceOwner, {
+      if(!(validate422(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate423(data.deactivationOwner, {
+      if(!(validate422(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate89(data.minNonce, {
+      if(!(validate88(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -8094,26 +8094,26 @@ function validate475(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate475.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate414(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate413(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate415(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate415.errors;
+      vErrors = validate414.errors;
     }
     else {
-      for (const e of validate415.errors!) keep(vErrors, e);
+      for (const e of validate414.errors!) keep(vErrors, e);
     }
-    errors += validate415.errors!.length;
+    errors += validate414.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -8121,14 +8121,14 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate450(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate449(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate450.errors;
+      vErrors = validate449.errors;
     }
     else {
-      for (const e of validate450.errors!) keep(vErrors, e);
+      for (const e of validate449.errors!) keep(vErrors, e);
     }
-    errors += validate450.errors!.length;
+    errors += validate449.errors!.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -8141,14 +8141,14 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate467(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate466(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate467.errors;
+        vErrors = validate466.errors;
       }
       else {
-        for (const e of validate467.errors!) keep(vErrors, e);
+        for (const e of validate466.errors!) keep(vErrors, e);
       }
-      errors += validate467.errors!.length;
+      errors += validate466.errors!.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -8161,14 +8161,14 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate475(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate475.errors;
+          vErrors = validate474.errors;
         }
         else {
-          for (const e of validate475.errors!) keep(vErrors, e);
+          for (const e of validate474.errors!) keep(vErrors, e);
         }
-        errors += validate475.errors!.length;
+        errors += validate474.errors!.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -8212,12 +8212,12 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate414.errors = vErrors;
+  validate413.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate413(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate412(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8260,19 +8260,19 @@ function validate413(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate414(data0[i0], {
+          if(!(validate413(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate414.errors;
+              vErrors = validate413.errors;
             }
             else {
-              for (const e of validate414.errors!) keep(vErrors, e);
+              for (const e of validate413.errors!) keep(vErrors, e);
             }
-            errors += validate414.errors!.length;
+            errors += validate413.errors!.length;
           }
         }
       }
@@ -8310,17 +8310,17 @@ function validate413(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate413.errors = vErrors;
+  validate412.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate487);
+export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate486);
 const schema176 = {
   "type": "object",
   "properties": {}
 };
 
-function validate487(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate486(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8339,11 +8339,11 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate487.errors = vErrors;
+  validate486.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate488);
+export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate487);
 const schema177 = {
   "type": "object",
   "required": [
@@ -8391,7 +8391,7 @@ const schema177 = {
   }
 };
 
-function validate488(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate487(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8551,19 +8551,19 @@ function validate488(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate115(data0[i0], {
+          if(!(validate114(data0[i0], {
             instancePath: instancePath+"/weights/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors!) keep(vErrors, e);
+              for (const e of validate114.errors!) keep(vErrors, e);
             }
-            errors += validate115.errors!.length;
+            errors += validate114.errors!.length;
           }
         }
       }
@@ -8585,83 +8585,83 @@ function validate488(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate115(data.maxCapacity, {
+      if(!(validate114(data.maxCapacity, {
         instancePath: instancePath+"/maxCapacity",
         parentData: data,
         parentDataProperty: "maxCapacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate115(data.maxPerSecond, {
+      if(!(validate114(data.maxPerSecond, {
         instancePath: instancePath+"/maxPerSecond",
         parentData: data,
         parentDataProperty: "maxPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate115(data.targetPerSecond, {
+      if(!(validate114(data.targetPerSecond, {
         instancePath: instancePath+"/targetPerSecond",
         parentData: data,
         parentDataProperty: "targetPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate115(data.minPrice, {
+      if(!(validate114(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate115(data.excessConversionConstant, {
+      if(!(validate114(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
   }
@@ -8681,17 +8681,17 @@ function validate488(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate488.errors = vErrors;
+  validate487.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate495);
+export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate494);
 const schema178 = {
   "type": "object",
   "properties": {}
 };
 
-function validate495(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8710,11 +8710,11 @@ function validate495(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate495.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate496);
+export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate495);
 const schema179 = {
   "type": "object",
   "required": [
@@ -8751,7 +8751,7 @@ const schema56 = {
 };
 const formats4 = formats["date-time"]!;
 
-function validate97(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -8788,12 +8788,12 @@ function validate97(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate496(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate495(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8880,67 +8880,67 @@ function validate496(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate115(data.capacity, {
+      if(!(validate114(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate115(data.excess, {
+      if(!(validate114(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate115(data.price, {
+      if(!(validate114(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
   }
@@ -8960,17 +8960,17 @@ function validate496(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate496.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate501);
+export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate500);
 const schema180 = {
   "type": "object",
   "properties": {}
 };
 
-function validate501(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate500(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8989,11 +8989,11 @@ function validate501(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate501.errors = vErrors;
+  validate500.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate502);
+export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate501);
 const schema181 = {
   "type": "object",
   "description": "A P-Chain height.",
@@ -9009,7 +9009,7 @@ const schema181 = {
   }
 };
 
-function validate502(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate501(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9048,19 +9048,19 @@ function validate502(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -9080,11 +9080,11 @@ function validate502(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate502.errors = vErrors;
+  validate501.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate504);
+export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate503);
 const schema182 = {
   "type": "object",
   "properties": {
@@ -9097,7 +9097,7 @@ const schema182 = {
   ]
 };
 
-function validate504(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9118,19 +9118,19 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.validationID !== undefined){
-      if(!(validate35(data.validationID, {
+      if(!(validate34(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -9150,11 +9150,11 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate504.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate506);
+export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate505);
 const schema183 = {
   "type": "object",
   "required": [
@@ -9223,7 +9223,7 @@ const schema183 = {
   }
 };
 
-function validate506(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate505(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9422,179 +9422,179 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate212(data.nodeID, {
+      if(!(validate211(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate35(data.validationID, {
+      if(!(validate34(data.validationID, {
         instancePath: instancePath+"/validationID",
         parentData: data,
         parentDataProperty: "validationID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate334(data.publicKey, {
+      if(!(validate333(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate334.errors;
+          vErrors = validate333.errors;
         }
         else {
-          for (const e of validate334.errors!) keep(vErrors, e);
+          for (const e of validate333.errors!) keep(vErrors, e);
         }
-        errors += validate334.errors!.length;
+        errors += validate333.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate423(data.remainingBalanceOwner, {
+      if(!(validate422(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate423(data.deactivationOwner, {
+      if(!(validate422(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate423.errors;
+          vErrors = validate422.errors;
         }
         else {
-          for (const e of validate423.errors!) keep(vErrors, e);
+          for (const e of validate422.errors!) keep(vErrors, e);
         }
-        errors += validate423.errors!.length;
+        errors += validate422.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate89(data.minNonce, {
+      if(!(validate88(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -9614,17 +9614,17 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate506.errors = vErrors;
+  validate505.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate518);
+export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate517);
 const schema184 = {
   "type": "object",
   "properties": {}
 };
 
-function validate518(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate517(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9643,13 +9643,13 @@ function validate518(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate518.errors = vErrors;
+  validate517.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate519);
+export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate518);
 
-function validate519(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate518(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9688,19 +9688,19 @@ function validate519(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -9720,11 +9720,11 @@ function validate519(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate519.errors = vErrors;
+  validate518.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate521);
+export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate520);
 const schema186 = {
   "type": "object",
   "properties": {
@@ -9734,24 +9734,24 @@ const schema186 = {
   }
 };
 
-function validate521(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate520(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -9771,11 +9771,11 @@ function validate521(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate521.errors = vErrors;
+  validate520.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate523);
+export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate522);
 const schema187 = {
   "type": "object",
   "required": [
@@ -9796,7 +9796,7 @@ const schema187 = {
   }
 };
 
-function validate523(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate522(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9851,35 +9851,35 @@ function validate523(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate89(data.minValidatorStake, {
+      if(!(validate88(data.minValidatorStake, {
         instancePath: instancePath+"/minValidatorStake",
         parentData: data,
         parentDataProperty: "minValidatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate89(data.minDelegatorStake, {
+      if(!(validate88(data.minDelegatorStake, {
         instancePath: instancePath+"/minDelegatorStake",
         parentData: data,
         parentDataProperty: "minDelegatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -9899,11 +9899,11 @@ function validate523(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate523.errors = vErrors;
+  validate522.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate526);
+export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate525);
 const schema188 = {
   "type": "object",
   "properties": {
@@ -9927,7 +9927,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -9964,12 +9964,12 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9990,35 +9990,35 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -10038,11 +10038,11 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate526.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate529);
+export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate528);
 const schema189 = {
   "type": "object",
   "required": [
@@ -10100,7 +10100,7 @@ const schema189 = {
   }
 };
 
-function validate529(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10153,19 +10153,19 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors!) keep(vErrors, e);
+                for (const e of validate31.errors!) keep(vErrors, e);
               }
-              errors += validate30.errors!.length;
+              errors += validate31.errors!.length;
             }
           }
         }
@@ -10215,19 +10215,19 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors!) keep(vErrors, e);
+                for (const e of validate80.errors!) keep(vErrors, e);
               }
-              errors += validate81.errors!.length;
+              errors += validate80.errors!.length;
             }
           }
         }
@@ -10353,19 +10353,19 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate89(data.numFetched, {
+      if(!(validate88(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -10373,19 +10373,19 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data6[i2], {
+          if(!(validate82(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate83.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -10407,19 +10407,19 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -10439,11 +10439,11 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate529.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate535);
+export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate534);
 const schema190 = {
   "type": "object",
   "properties": {
@@ -10466,7 +10466,7 @@ const schema190 = {
   ]
 };
 
-function validate535(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate534(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10507,19 +10507,19 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data0[i0], {
+          if(!(validate107(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate108.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -10559,19 +10559,19 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -10591,11 +10591,11 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate534.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate538);
+export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate537);
 const schema191 = {
   "type": "object",
   "required": [
@@ -10659,7 +10659,7 @@ const schema191 = {
   }
 };
 
-function validate538(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate537(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10712,19 +10712,19 @@ function validate538(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/stakedOutputs/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors!) keep(vErrors, e);
+                for (const e of validate31.errors!) keep(vErrors, e);
               }
-              errors += validate30.errors!.length;
+              errors += validate31.errors!.length;
             }
           }
         }
@@ -10774,19 +10774,19 @@ function validate538(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/stakedOutputs/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors!) keep(vErrors, e);
+                for (const e of validate80.errors!) keep(vErrors, e);
               }
-              errors += validate81.errors!.length;
+              errors += validate80.errors!.length;
             }
           }
         }
@@ -10928,35 +10928,35 @@ function validate538(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.staked !== undefined){
-      if(!(validate89(data.staked, {
+      if(!(validate88(data.staked, {
         instancePath: instancePath+"/staked",
         parentData: data,
         parentDataProperty: "staked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate320(data.stakeds, {
+      if(!(validate319(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate320.errors;
+          vErrors = validate319.errors;
         }
         else {
-          for (const e of validate320.errors!) keep(vErrors, e);
+          for (const e of validate319.errors!) keep(vErrors, e);
         }
-        errors += validate320.errors!.length;
+        errors += validate319.errors!.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -10964,19 +10964,19 @@ function validate538(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data7)){
         const len2 = data7.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data7[i2], {
+          if(!(validate82(data7[i2], {
             instancePath: instancePath+"/stakedOutputs/" + i2,
             parentData: data7,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate83.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -10998,19 +10998,19 @@ function validate538(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -11030,11 +11030,11 @@ function validate538(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate538.errors = vErrors;
+  validate537.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate545);
+export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate544);
 const schema192 = {
   "type": "object",
   "properties": {
@@ -11044,24 +11044,24 @@ const schema192 = {
   }
 };
 
-function validate545(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate544(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -11081,11 +11081,11 @@ function validate545(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate545.errors = vErrors;
+  validate544.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate547);
+export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate546);
 const schema193 = {
   "type": "object",
   "required": [
@@ -11101,7 +11101,7 @@ const schema193 = {
   }
 };
 
-function validate547(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate546(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11140,19 +11140,19 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -11172,11 +11172,11 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate547.errors = vErrors;
+  validate546.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate549);
+export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate548);
 const schema194 = {
   "type": "object",
   "properties": {
@@ -11189,7 +11189,7 @@ const schema194 = {
   ]
 };
 
-function validate549(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate548(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11210,19 +11210,19 @@ function validate549(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -11242,11 +11242,11 @@ function validate549(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate549.errors = vErrors;
+  validate548.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate551);
+export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate550);
 const schema195 = {
   "type": "object",
   "required": [
@@ -11325,21 +11325,21 @@ const schema196 = {
   ]
 };
 
-function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate557(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate30.errors;
+      vErrors = validate31.errors;
     }
     else {
-      for (const e of validate30.errors!) keep(vErrors, e);
+      for (const e of validate31.errors!) keep(vErrors, e);
     }
-    errors += validate30.errors!.length;
+    errors += validate31.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -11403,12 +11403,12 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate558.errors = vErrors;
+  validate557.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate551(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate550(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11588,19 +11588,19 @@ function validate551(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data1[i0], {
+          if(!(validate107(data1[i0], {
             instancePath: instancePath+"/controlKeys/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate108.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate108.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -11622,99 +11622,99 @@ function validate551(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate203(data.threshold, {
+      if(!(validate202(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate203.errors;
+          vErrors = validate202.errors;
         }
         else {
-          for (const e of validate203.errors!) keep(vErrors, e);
+          for (const e of validate202.errors!) keep(vErrors, e);
         }
-        errors += validate203.errors!.length;
+        errors += validate202.errors!.length;
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate89(data.locktime, {
+      if(!(validate88(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.subnetTransformationTxID !== undefined){
-      if(!(validate35(data.subnetTransformationTxID, {
+      if(!(validate34(data.subnetTransformationTxID, {
         instancePath: instancePath+"/subnetTransformationTxID",
         parentData: data,
         parentDataProperty: "subnetTransformationTxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.conversionID !== undefined){
-      if(!(validate35(data.conversionID, {
+      if(!(validate34(data.conversionID, {
         instancePath: instancePath+"/conversionID",
         parentData: data,
         parentDataProperty: "conversionID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.managerChainID !== undefined){
-      if(!(validate35(data.managerChainID, {
+      if(!(validate34(data.managerChainID, {
         instancePath: instancePath+"/managerChainID",
         parentData: data,
         parentDataProperty: "managerChainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate558(data.managerAddress, {
+      if(!(validate557(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate558.errors;
+          vErrors = validate557.errors;
         }
         else {
-          for (const e of validate558.errors!) keep(vErrors, e);
+          for (const e of validate557.errors!) keep(vErrors, e);
         }
-        errors += validate558.errors!.length;
+        errors += validate557.errors!.length;
       }
     }
   }
@@ -11734,11 +11734,11 @@ function validate551(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate551.errors = vErrors;
+  validate550.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate561);
+export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate560);
 const schema197 = {
   "type": "object",
   "properties": {
@@ -11751,7 +11751,7 @@ const schema197 = {
   }
 };
 
-function validate561(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate560(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11760,19 +11760,19 @@ function validate561(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/ids/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
         }
       }
@@ -11810,11 +11810,11 @@ function validate561(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate561.errors = vErrors;
+  validate560.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate563);
+export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate562);
 const schema198 = {
   "type": "object",
   "required": [
@@ -11862,7 +11862,7 @@ const schema198 = {
   }
 };
 
-function validate563(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate562(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11990,19 +11990,19 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.id !== undefined){
-              if(!(validate35(data1.id, {
+              if(!(validate34(data1.id, {
                 instancePath: instancePath+"/subnets/" + i0+"/id",
                 parentData: data1,
                 parentDataProperty: "id",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate35.errors;
+                  vErrors = validate34.errors;
                 }
                 else {
-                  for (const e of validate35.errors!) keep(vErrors, e);
+                  for (const e of validate34.errors!) keep(vErrors, e);
                 }
-                errors += validate35.errors!.length;
+                errors += validate34.errors!.length;
               }
             }
             if(data1.controlKeys !== undefined){
@@ -12010,19 +12010,19 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate108(data3[i1], {
+                  if(!(validate107(data3[i1], {
                     instancePath: instancePath+"/subnets/" + i0+"/controlKeys/" + i1,
                     parentData: data3,
                     parentDataProperty: i1,
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate108.errors;
+                      vErrors = validate107.errors;
                     }
                     else {
-                      for (const e of validate108.errors!) keep(vErrors, e);
+                      for (const e of validate107.errors!) keep(vErrors, e);
                     }
-                    errors += validate108.errors!.length;
+                    errors += validate107.errors!.length;
                   }
                 }
               }
@@ -12044,19 +12044,19 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate203(data1.threshold, {
+              if(!(validate202(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate203.errors;
+                  vErrors = validate202.errors;
                 }
                 else {
-                  for (const e of validate203.errors!) keep(vErrors, e);
+                  for (const e of validate202.errors!) keep(vErrors, e);
                 }
-                errors += validate203.errors!.length;
+                errors += validate202.errors!.length;
               }
             }
           }
@@ -12096,17 +12096,17 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate563.errors = vErrors;
+  validate562.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate567);
+export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate566);
 const schema199 = {
   "type": "object",
   "properties": {}
 };
 
-function validate567(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate566(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -12125,11 +12125,11 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate567.errors = vErrors;
+  validate566.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate568);
+export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate567);
 const schema200 = {
   "type": "object",
   "required": [
@@ -12144,7 +12144,7 @@ const schema200 = {
   }
 };
 
-function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate567(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12183,19 +12183,19 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
   }
@@ -12215,11 +12215,11 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate568.errors = vErrors;
+  validate567.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate570);
+export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate569);
 const schema201 = {
   "type": "object",
   "properties": {
@@ -12229,24 +12229,24 @@ const schema201 = {
   }
 };
 
-function validate570(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate569(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -12266,11 +12266,11 @@ function validate570(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate569.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate572);
+export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate571);
 const schema202 = {
   "type": "object",
   "required": [
@@ -12294,7 +12294,7 @@ const schema202 = {
   }
 };
 
-function validate572(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate571(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12349,35 +12349,35 @@ function validate572(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stake !== undefined){
-      if(!(validate89(data.stake, {
+      if(!(validate88(data.stake, {
         instancePath: instancePath+"/stake",
         parentData: data,
         parentDataProperty: "stake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate89(data.weight, {
+      if(!(validate88(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -12397,11 +12397,11 @@ function validate572(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate572.errors = vErrors;
+  validate571.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate575);
+export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate574);
 const schema203 = {
   "type": "object",
   "properties": {
@@ -12417,7 +12417,7 @@ const schema203 = {
   ]
 };
 
-function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate574(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12438,35 +12438,35 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -12486,11 +12486,11 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate575.errors = vErrors;
+  validate574.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate578);
+export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate577);
 const schema204 = {
   "type": "object",
   "required": [
@@ -12565,7 +12565,7 @@ const schema204 = {
   }
 };
 
-function validate578(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate577(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12614,14 +12614,14 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate348(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate347(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate348.errors;
+            vErrors = validate347.errors;
           }
           else {
-            for (const e of validate348.errors!) keep(vErrors, e);
+            for (const e of validate347.errors!) keep(vErrors, e);
           }
-          errors += validate348.errors!.length;
+          errors += validate347.errors!.length;
         }
       }
     }
@@ -12693,19 +12693,19 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate30(data.tx, {
+          if(!(validate31(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate31.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate31.errors!.length;
           }
         }
       }
@@ -12733,19 +12733,19 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate81(data.tx, {
+          if(!(validate80(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate80.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate80.errors!.length;
           }
         }
       }
@@ -12787,14 +12787,14 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors!) keep(vErrors, e);
+            for (const e of validate82.errors!) keep(vErrors, e);
           }
-          errors += validate83.errors!.length;
+          errors += validate82.errors!.length;
         }
       }
     }
@@ -12890,27 +12890,27 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate348(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate347(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate348.errors;
+            vErrors = validate347.errors;
           }
           else {
-            for (const e of validate348.errors!) keep(vErrors, e);
+            for (const e of validate347.errors!) keep(vErrors, e);
           }
-          errors += validate348.errors!.length;
+          errors += validate347.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -12946,19 +12946,19 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -12978,11 +12978,11 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate578.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate586);
+export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate585);
 const schema205 = {
   "type": "object",
   "properties": {
@@ -12995,7 +12995,7 @@ const schema205 = {
   ]
 };
 
-function validate586(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate585(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13016,19 +13016,19 @@ function validate586(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -13048,11 +13048,11 @@ function validate586(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate586.errors = vErrors;
+  validate585.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate588);
+export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate587);
 const schema206 = {
   "type": "object",
   "required": [
@@ -13102,7 +13102,7 @@ const schema206 = {
   }
 };
 
-function validate588(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate587(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13364,11 +13364,11 @@ function validate588(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate588.errors = vErrors;
+  validate587.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate589);
+export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate588);
 const schema207 = {
   "type": "object",
   "properties": {
@@ -13419,7 +13419,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"]!;
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate592(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate591(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -13472,38 +13472,38 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate592.errors = vErrors;
+  validate591.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate107(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate108.errors;
+      vErrors = validate107.errors;
     }
     else {
-      for (const e of validate108.errors!) keep(vErrors, e);
+      for (const e of validate107.errors!) keep(vErrors, e);
     }
-    errors += validate108.errors!.length;
+    errors += validate107.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate592(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate592.errors;
+        vErrors = validate591.errors;
       }
       else {
-        for (const e of validate592.errors!) keep(vErrors, e);
+        for (const e of validate591.errors!) keep(vErrors, e);
       }
-      errors += validate592.errors!.length;
+      errors += validate591.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -13537,7 +13537,7 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate590.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
 
@@ -13563,7 +13563,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate69(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -13695,7 +13695,7 @@ function validate70(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
@@ -13720,7 +13720,7 @@ const schema210 = {
   }
 };
 
-function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13775,35 +13775,35 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate108.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate35(data.utxo, {
+      if(!(validate34(data.utxo, {
         instancePath: instancePath+"/utxo",
         parentData: data,
         parentDataProperty: "utxo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -13823,12 +13823,12 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate588(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13885,19 +13885,19 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate590(data0[i0], {
+          if(!(validate589(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate590.errors;
+              vErrors = validate589.errors;
             }
             else {
-              for (const e of validate590.errors!) keep(vErrors, e);
+              for (const e of validate589.errors!) keep(vErrors, e);
             }
-            errors += validate590.errors!.length;
+            errors += validate589.errors!.length;
           }
         }
       }
@@ -13919,35 +13919,35 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.limit !== undefined){
-      if(!(validate70(data.limit, {
+      if(!(validate69(data.limit, {
         instancePath: instancePath+"/limit",
         parentData: data,
         parentDataProperty: "limit",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors!) keep(vErrors, e);
+          for (const e of validate69.errors!) keep(vErrors, e);
         }
-        errors += validate70.errors!.length;
+        errors += validate69.errors!.length;
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate596(data.startIndex, {
+      if(!(validate595(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors!) keep(vErrors, e);
+          for (const e of validate595.errors!) keep(vErrors, e);
         }
-        errors += validate596.errors!.length;
+        errors += validate595.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13969,19 +13969,19 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -14001,11 +14001,11 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate589.errors = vErrors;
+  validate588.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate601);
+export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate600);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -14069,7 +14069,7 @@ const schema211 = {
   }
 };
 
-function validate601(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate600(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -14122,19 +14122,19 @@ function validate601(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors!) keep(vErrors, e);
+                for (const e of validate31.errors!) keep(vErrors, e);
               }
-              errors += validate30.errors!.length;
+              errors += validate31.errors!.length;
             }
           }
         }
@@ -14184,19 +14184,19 @@ function validate601(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors!) keep(vErrors, e);
+                for (const e of validate80.errors!) keep(vErrors, e);
               }
-              errors += validate81.errors!.length;
+              errors += validate80.errors!.length;
             }
           }
         }
@@ -14338,19 +14338,19 @@ function validate601(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate89(data.numFetched, {
+      if(!(validate88(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -14358,19 +14358,19 @@ function validate601(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data6[i2], {
+          if(!(validate82(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate83.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -14392,35 +14392,35 @@ function validate601(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate596(data.endIndex, {
+      if(!(validate595(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors!) keep(vErrors, e);
+          for (const e of validate595.errors!) keep(vErrors, e);
         }
-        errors += validate596.errors!.length;
+        errors += validate595.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -14440,11 +14440,11 @@ function validate601(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate601.errors = vErrors;
+  validate600.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate608);
+export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate607);
 const schema212 = {
   "type": "object",
   "properties": {
@@ -14460,7 +14460,7 @@ const schema212 = {
   ]
 };
 
-function validate608(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate607(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14481,35 +14481,35 @@ function validate608(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate329(data.height, {
+      if(!(validate328(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate329.errors;
+          vErrors = validate328.errors;
         }
         else {
-          for (const e of validate329.errors!) keep(vErrors, e);
+          for (const e of validate328.errors!) keep(vErrors, e);
         }
-        errors += validate329.errors!.length;
+        errors += validate328.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -14529,11 +14529,11 @@ function validate608(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate608.errors = vErrors;
+  validate607.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate611);
+export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate610);
 const schema213 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
@@ -14571,20 +14571,20 @@ const schema213 = {
   }
 };
 
-function validate611(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate610(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate212(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate211(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate212.errors;
+          vErrors = validate211.errors;
         }
         else {
-          for (const e of validate212.errors!) keep(vErrors, e);
+          for (const e of validate211.errors!) keep(vErrors, e);
         }
-        errors += validate212.errors!.length;
+        errors += validate211.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14663,19 +14663,19 @@ function validate611(data: any, {instancePath="", parentData, parentDataProperty
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate334(data1, {
+          if(!(validate333(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate334.errors;
+              vErrors = validate333.errors;
             }
             else {
-              for (const e of validate334.errors!) keep(vErrors, e);
+              for (const e of validate333.errors!) keep(vErrors, e);
             }
-            errors += validate334.errors!.length;
+            errors += validate333.errors!.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -14741,19 +14741,19 @@ function validate611(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate89(data0.weight, {
+          if(!(validate88(data0.weight, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",
             parentData: data0,
             parentDataProperty: "weight",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate89.errors;
+              vErrors = validate88.errors;
             }
             else {
-              for (const e of validate89.errors!) keep(vErrors, e);
+              for (const e of validate88.errors!) keep(vErrors, e);
             }
-            errors += validate89.errors!.length;
+            errors += validate88.errors!.length;
           }
         }
       }
@@ -14791,17 +14791,17 @@ function validate611(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate611.errors = vErrors;
+  validate610.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate615);
+export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate614);
 const schema214 = {
   "type": "object",
   "properties": {}
 };
 
-function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate614(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14820,11 +14820,11 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate614.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate616);
+export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate615);
 const schema215 = {
   "type": "object",
   "required": [
@@ -14856,7 +14856,7 @@ const schema215 = {
   }
 };
 
-function validate616(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14946,67 +14946,67 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate115(data.capacity, {
+      if(!(validate114(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.target !== undefined){
-      if(!(validate115(data.target, {
+      if(!(validate114(data.target, {
         instancePath: instancePath+"/target",
         parentData: data,
         parentDataProperty: "target",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate115(data.minPrice, {
+      if(!(validate114(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate115(data.excessConversionConstant, {
+      if(!(validate114(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
   }
@@ -15026,17 +15026,17 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate616.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate621);
+export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate620);
 const schema216 = {
   "type": "object",
   "properties": {}
 };
 
-function validate621(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate620(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -15055,11 +15055,11 @@ function validate621(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate621.errors = vErrors;
+  validate620.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate622);
+export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate621);
 const schema217 = {
   "type": "object",
   "required": [
@@ -15084,7 +15084,7 @@ const schema217 = {
   }
 };
 
-function validate622(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate621(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15155,51 +15155,51 @@ function validate622(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate115(data.excess, {
+      if(!(validate114(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate115(data.price, {
+      if(!(validate114(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate97(data.timestamp, {
+      if(!(validate96(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate97.errors;
+          vErrors = validate96.errors;
         }
         else {
-          for (const e of validate97.errors!) keep(vErrors, e);
+          for (const e of validate96.errors!) keep(vErrors, e);
         }
-        errors += validate97.errors!.length;
+        errors += validate96.errors!.length;
       }
     }
   }
@@ -15219,11 +15219,11 @@ function validate622(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate622.errors = vErrors;
+  validate621.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate626);
+export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate625);
 const schema218 = {
   "type": "object",
   "properties": {
@@ -15239,7 +15239,7 @@ const schema218 = {
   ]
 };
 
-function validate626(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate625(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15260,30 +15260,30 @@ function validate626(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -15303,11 +15303,11 @@ function validate626(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate626.errors = vErrors;
+  validate625.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate629);
+export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate628);
 const schema219 = {
   "type": "object",
   "required": [
@@ -15322,7 +15322,7 @@ const schema219 = {
   }
 };
 
-function validate629(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate628(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15361,19 +15361,19 @@ function validate629(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -15393,11 +15393,11 @@ function validate629(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate629.errors = vErrors;
+  validate628.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate631);
+export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate630);
 const schema220 = {
   "type": "object",
   "properties": {
@@ -15430,7 +15430,7 @@ const schema221 = {
 const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate632(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate631(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -15558,12 +15558,12 @@ function validate632(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate632.errors = vErrors;
+  validate631.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate631(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate630(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15584,35 +15584,35 @@ function validate631(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate632(data.size, {
+      if(!(validate631(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate632.errors;
+          vErrors = validate631.errors;
         }
         else {
-          for (const e of validate632.errors!) keep(vErrors, e);
+          for (const e of validate631.errors!) keep(vErrors, e);
         }
-        errors += validate632.errors!.length;
+        errors += validate631.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -15632,11 +15632,11 @@ function validate631(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate631.errors = vErrors;
+  validate630.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate635);
+export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate634);
 const schema222 = {
   "type": "object",
   "required": [
@@ -15655,7 +15655,7 @@ const schema222 = {
   }
 };
 
-function validate635(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate634(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15698,19 +15698,19 @@ function validate635(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate212(data0[i0], {
+          if(!(validate211(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate212.errors;
+              vErrors = validate211.errors;
             }
             else {
-              for (const e of validate212.errors!) keep(vErrors, e);
+              for (const e of validate211.errors!) keep(vErrors, e);
             }
-            errors += validate212.errors!.length;
+            errors += validate211.errors!.length;
           }
         }
       }
@@ -15748,11 +15748,11 @@ function validate635(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate635.errors = vErrors;
+  validate634.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate637);
+export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate636);
 const schema223 = {
   "type": "object",
   "properties": {
@@ -15765,7 +15765,7 @@ const schema223 = {
   ]
 };
 
-function validate637(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate636(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15786,19 +15786,19 @@ function validate637(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -15818,11 +15818,11 @@ function validate637(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate637.errors = vErrors;
+  validate636.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate639);
+export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate638);
 const schema224 = {
   "type": "object",
   "required": [
@@ -15838,7 +15838,7 @@ const schema224 = {
   }
 };
 
-function validate639(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate638(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15877,19 +15877,19 @@ function validate639(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -15909,11 +15909,11 @@ function validate639(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate639.errors = vErrors;
+  validate638.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate641);
+export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate640);
 const schema225 = {
   "type": "object",
   "properties": {
@@ -15926,7 +15926,7 @@ const schema225 = {
   ]
 };
 
-function validate641(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate640(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15947,19 +15947,19 @@ function validate641(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate35(data.subnetID, {
+      if(!(validate34(data.subnetID, {
         instancePath: instancePath+"/subnetID",
         parentData: data,
         parentDataProperty: "subnetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -15979,11 +15979,11 @@ function validate641(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate641.errors = vErrors;
+  validate640.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate643);
+export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate642);
 const schema226 = {
   "type": "object",
   "required": [
@@ -16001,7 +16001,7 @@ const schema226 = {
   }
 };
 
-function validate643(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate642(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16044,19 +16044,19 @@ function validate643(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/blockchainIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
         }
       }
@@ -16094,114 +16094,114 @@ function validate643(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate643.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate108 { let errors: ValidationError[] | null; }
-declare namespace validate312 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate320 { let errors: ValidationError[] | null; }
-declare namespace validate115 { let errors: ValidationError[] | null; }
-declare namespace validate113 { let errors: ValidationError[] | null; }
-declare namespace validate315 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate329 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
+declare namespace validate311 { let errors: ValidationError[] | null; }
+declare namespace validate88 { let errors: ValidationError[] | null; }
+declare namespace validate34 { let errors: ValidationError[] | null; }
+declare namespace validate319 { let errors: ValidationError[] | null; }
+declare namespace validate114 { let errors: ValidationError[] | null; }
+declare namespace validate112 { let errors: ValidationError[] | null; }
+declare namespace validate314 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
 declare namespace validate328 { let errors: ValidationError[] | null; }
-declare namespace validate334 { let errors: ValidationError[] | null; }
-declare namespace validate212 { let errors: ValidationError[] | null; }
-declare namespace validate332 { let errors: ValidationError[] | null; }
-declare namespace validate155 { let errors: ValidationError[] | null; }
-declare namespace validate339 { let errors: ValidationError[] | null; }
-declare namespace validate352 { let errors: ValidationError[] | null; }
-declare namespace validate356 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate368 { let errors: ValidationError[] | null; }
-declare namespace validate349 { let errors: ValidationError[] | null; }
-declare namespace validate374 { let errors: ValidationError[] | null; }
+declare namespace validate327 { let errors: ValidationError[] | null; }
+declare namespace validate333 { let errors: ValidationError[] | null; }
+declare namespace validate211 { let errors: ValidationError[] | null; }
+declare namespace validate331 { let errors: ValidationError[] | null; }
+declare namespace validate154 { let errors: ValidationError[] | null; }
+declare namespace validate338 { let errors: ValidationError[] | null; }
+declare namespace validate351 { let errors: ValidationError[] | null; }
+declare namespace validate355 { let errors: ValidationError[] | null; }
+declare namespace validate31 { let errors: ValidationError[] | null; }
+declare namespace validate367 { let errors: ValidationError[] | null; }
 declare namespace validate348 { let errors: ValidationError[] | null; }
-declare namespace validate343 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate85 { let errors: ValidationError[] | null; }
+declare namespace validate373 { let errors: ValidationError[] | null; }
+declare namespace validate347 { let errors: ValidationError[] | null; }
 declare namespace validate342 { let errors: ValidationError[] | null; }
-declare namespace validate387 { let errors: ValidationError[] | null; }
-declare namespace validate390 { let errors: ValidationError[] | null; }
+declare namespace validate80 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
+declare namespace validate84 { let errors: ValidationError[] | null; }
+declare namespace validate341 { let errors: ValidationError[] | null; }
+declare namespace validate386 { let errors: ValidationError[] | null; }
+declare namespace validate389 { let errors: ValidationError[] | null; }
+declare namespace validate397 { let errors: ValidationError[] | null; }
 declare namespace validate398 { let errors: ValidationError[] | null; }
-declare namespace validate399 { let errors: ValidationError[] | null; }
+declare namespace validate402 { let errors: ValidationError[] | null; }
 declare namespace validate403 { let errors: ValidationError[] | null; }
 declare namespace validate404 { let errors: ValidationError[] | null; }
-declare namespace validate405 { let errors: ValidationError[] | null; }
-declare namespace validate407 { let errors: ValidationError[] | null; }
-declare namespace validate410 { let errors: ValidationError[] | null; }
-declare namespace validate417 { let errors: ValidationError[] | null; }
-declare namespace validate203 { let errors: ValidationError[] | null; }
-declare namespace validate423 { let errors: ValidationError[] | null; }
-declare namespace validate432 { let errors: ValidationError[] | null; }
-declare namespace validate435 { let errors: ValidationError[] | null; }
-declare namespace validate440 { let errors: ValidationError[] | null; }
-declare namespace validate415 { let errors: ValidationError[] | null; }
-declare namespace validate450 { let errors: ValidationError[] | null; }
-declare namespace validate467 { let errors: ValidationError[] | null; }
-declare namespace validate475 { let errors: ValidationError[] | null; }
+declare namespace validate406 { let errors: ValidationError[] | null; }
+declare namespace validate409 { let errors: ValidationError[] | null; }
+declare namespace validate416 { let errors: ValidationError[] | null; }
+declare namespace validate202 { let errors: ValidationError[] | null; }
+declare namespace validate422 { let errors: ValidationError[] | null; }
+declare namespace validate431 { let errors: ValidationError[] | null; }
+declare namespace validate434 { let errors: ValidationError[] | null; }
+declare namespace validate439 { let errors: ValidationError[] | null; }
 declare namespace validate414 { let errors: ValidationError[] | null; }
+declare namespace validate449 { let errors: ValidationError[] | null; }
+declare namespace validate466 { let errors: ValidationError[] | null; }
+declare namespace validate474 { let errors: ValidationError[] | null; }
 declare namespace validate413 { let errors: ValidationError[] | null; }
+declare namespace validate412 { let errors: ValidationError[] | null; }
+declare namespace validate486 { let errors: ValidationError[] | null; }
 declare namespace validate487 { let errors: ValidationError[] | null; }
-declare namespace validate488 { let errors: ValidationError[] | null; }
+declare namespace validate494 { let errors: ValidationError[] | null; }
+declare namespace validate96 { let errors: ValidationError[] | null; }
 declare namespace validate495 { let errors: ValidationError[] | null; }
-declare namespace validate97 { let errors: ValidationError[] | null; }
-declare namespace validate496 { let errors: ValidationError[] | null; }
+declare namespace validate500 { let errors: ValidationError[] | null; }
 declare namespace validate501 { let errors: ValidationError[] | null; }
-declare namespace validate502 { let errors: ValidationError[] | null; }
-declare namespace validate504 { let errors: ValidationError[] | null; }
-declare namespace validate506 { let errors: ValidationError[] | null; }
+declare namespace validate503 { let errors: ValidationError[] | null; }
+declare namespace validate505 { let errors: ValidationError[] | null; }
+declare namespace validate517 { let errors: ValidationError[] | null; }
 declare namespace validate518 { let errors: ValidationError[] | null; }
-declare namespace validate519 { let errors: ValidationError[] | null; }
-declare namespace validate521 { let errors: ValidationError[] | null; }
-declare namespace validate523 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate526 { let errors: ValidationError[] | null; }
-declare namespace validate529 { let errors: ValidationError[] | null; }
-declare namespace validate535 { let errors: ValidationError[] | null; }
-declare namespace validate538 { let errors: ValidationError[] | null; }
-declare namespace validate545 { let errors: ValidationError[] | null; }
-declare namespace validate547 { let errors: ValidationError[] | null; }
-declare namespace validate549 { let errors: ValidationError[] | null; }
-declare namespace validate558 { let errors: ValidationError[] | null; }
-declare namespace validate551 { let errors: ValidationError[] | null; }
-declare namespace validate561 { let errors: ValidationError[] | null; }
-declare namespace validate563 { let errors: ValidationError[] | null; }
+declare namespace validate520 { let errors: ValidationError[] | null; }
+declare namespace validate522 { let errors: ValidationError[] | null; }
+declare namespace validate76 { let errors: ValidationError[] | null; }
+declare namespace validate525 { let errors: ValidationError[] | null; }
+declare namespace validate528 { let errors: ValidationError[] | null; }
+declare namespace validate534 { let errors: ValidationError[] | null; }
+declare namespace validate537 { let errors: ValidationError[] | null; }
+declare namespace validate544 { let errors: ValidationError[] | null; }
+declare namespace validate546 { let errors: ValidationError[] | null; }
+declare namespace validate548 { let errors: ValidationError[] | null; }
+declare namespace validate557 { let errors: ValidationError[] | null; }
+declare namespace validate550 { let errors: ValidationError[] | null; }
+declare namespace validate560 { let errors: ValidationError[] | null; }
+declare namespace validate562 { let errors: ValidationError[] | null; }
+declare namespace validate566 { let errors: ValidationError[] | null; }
 declare namespace validate567 { let errors: ValidationError[] | null; }
-declare namespace validate568 { let errors: ValidationError[] | null; }
-declare namespace validate570 { let errors: ValidationError[] | null; }
-declare namespace validate572 { let errors: ValidationError[] | null; }
-declare namespace validate575 { let errors: ValidationError[] | null; }
-declare namespace validate578 { let errors: ValidationError[] | null; }
-declare namespace validate586 { let errors: ValidationError[] | null; }
-declare namespace validate588 { let errors: ValidationError[] | null; }
-declare namespace validate592 { let errors: ValidationError[] | null; }
-declare namespace validate590 { let errors: ValidationError[] | null; }
-declare namespace validate70 { let errors: ValidationError[] | null; }
-declare namespace validate596 { let errors: ValidationError[] | null; }
+declare namespace validate569 { let errors: ValidationError[] | null; }
+declare namespace validate571 { let errors: ValidationError[] | null; }
+declare namespace validate574 { let errors: ValidationError[] | null; }
+declare namespace validate577 { let errors: ValidationError[] | null; }
+declare namespace validate585 { let errors: ValidationError[] | null; }
+declare namespace validate587 { let errors: ValidationError[] | null; }
+declare namespace validate591 { let errors: ValidationError[] | null; }
 declare namespace validate589 { let errors: ValidationError[] | null; }
-declare namespace validate601 { let errors: ValidationError[] | null; }
-declare namespace validate608 { let errors: ValidationError[] | null; }
-declare namespace validate611 { let errors: ValidationError[] | null; }
+declare namespace validate69 { let errors: ValidationError[] | null; }
+declare namespace validate595 { let errors: ValidationError[] | null; }
+declare namespace validate588 { let errors: ValidationError[] | null; }
+declare namespace validate600 { let errors: ValidationError[] | null; }
+declare namespace validate607 { let errors: ValidationError[] | null; }
+declare namespace validate610 { let errors: ValidationError[] | null; }
+declare namespace validate614 { let errors: ValidationError[] | null; }
 declare namespace validate615 { let errors: ValidationError[] | null; }
-declare namespace validate616 { let errors: ValidationError[] | null; }
+declare namespace validate620 { let errors: ValidationError[] | null; }
 declare namespace validate621 { let errors: ValidationError[] | null; }
-declare namespace validate622 { let errors: ValidationError[] | null; }
-declare namespace validate626 { let errors: ValidationError[] | null; }
-declare namespace validate629 { let errors: ValidationError[] | null; }
-declare namespace validate632 { let errors: ValidationError[] | null; }
+declare namespace validate625 { let errors: ValidationError[] | null; }
+declare namespace validate628 { let errors: ValidationError[] | null; }
 declare namespace validate631 { let errors: ValidationError[] | null; }
-declare namespace validate635 { let errors: ValidationError[] | null; }
-declare namespace validate637 { let errors: ValidationError[] | null; }
-declare namespace validate639 { let errors: ValidationError[] | null; }
-declare namespace validate641 { let errors: ValidationError[] | null; }
-declare namespace validate643 { let errors: ValidationError[] | null; }
+declare namespace validate630 { let errors: ValidationError[] | null; }
+declare namespace validate634 { let errors: ValidationError[] | null; }
+declare namespace validate636 { let errors: ValidationError[] | null; }
+declare namespace validate638 { let errors: ValidationError[] | null; }
+declare namespace validate640 { let errors: ValidationError[] | null; }
+declare namespace validate642 { let errors: ValidationError[] | null; }
 const balanceKey = writeString("balance") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -4,13 +4,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateProposervmGetProposedHeightParams: ValidateFunction = budgeted(validate645);
+export const validateProposervmGetProposedHeightParams: ValidateFunction = budgeted(validate644);
 const schema227 = {
   "type": "object",
   "properties": {}
 };
 
-function validate645(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate644(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -29,11 +29,11 @@ function validate645(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate645.errors = vErrors;
+  validate644.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetProposedHeightResult: ValidateFunction = budgeted(validate646);
+export const validateProposervmGetProposedHeightResult: ValidateFunction = budgeted(validate645);
 const schema228 = {
   "type": "object",
   "required": [
@@ -55,7 +55,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -92,12 +92,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate646(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate645(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -136,19 +136,19 @@ function validate646(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -168,17 +168,17 @@ function validate646(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate646.errors = vErrors;
+  validate645.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochParams: ValidateFunction = budgeted(validate648);
+export const validateProposervmGetCurrentEpochParams: ValidateFunction = budgeted(validate647);
 const schema229 = {
   "type": "object",
   "properties": {}
 };
 
-function validate648(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate647(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -197,11 +197,11 @@ function validate648(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate648.errors = vErrors;
+  validate647.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochResult: ValidateFunction = budgeted(validate649);
+export const validateProposervmGetCurrentEpochResult: ValidateFunction = budgeted(validate648);
 const schema230 = {
   "title": "ProposervmEpoch",
   "type": "object",
@@ -228,7 +228,7 @@ const schema230 = {
   }
 };
 
-function validate417(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate416(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -265,12 +265,12 @@ function validate417(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate417.errors = vErrors;
+  validate416.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate649(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate648(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -341,51 +341,51 @@ function validate649(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.number !== undefined){
-      if(!(validate89(data.number, {
+      if(!(validate88(data.number, {
         instancePath: instancePath+"/number",
         parentData: data,
         parentDataProperty: "number",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate417(data.startTime, {
+      if(!(validate416(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate417.errors;
+          vErrors = validate416.errors;
         }
         else {
-          for (const e of validate417.errors!) keep(vErrors, e);
+          for (const e of validate416.errors!) keep(vErrors, e);
         }
-        errors += validate417.errors!.length;
+        errors += validate416.errors!.length;
       }
     }
     if(data.pChainHeight !== undefined){
-      if(!(validate89(data.pChainHeight, {
+      if(!(validate88(data.pChainHeight, {
         instancePath: instancePath+"/pChainHeight",
         parentData: data,
         parentDataProperty: "pChainHeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -405,17 +405,17 @@ function validate649(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate649.errors = vErrors;
+  validate648.errors = vErrors;
   return errors === 0;
 }
 
 
+declare namespace validate644 { let errors: ValidationError[] | null; }
+declare namespace validate88 { let errors: ValidationError[] | null; }
 declare namespace validate645 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate646 { let errors: ValidationError[] | null; }
+declare namespace validate647 { let errors: ValidationError[] | null; }
+declare namespace validate416 { let errors: ValidationError[] | null; }
 declare namespace validate648 { let errors: ValidationError[] | null; }
-declare namespace validate417 { let errors: ValidationError[] | null; }
-declare namespace validate649 { let errors: ValidationError[] | null; }
 const heightKey = writeString("height") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate653);
+export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate652);
 const schema231 = {
   "type": "object",
   "properties": {
@@ -50,7 +50,7 @@ const schema62 = {
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -103,7 +103,7 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
@@ -116,7 +116,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"]!;
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate592(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate591(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -169,38 +169,38 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate592.errors = vErrors;
+  validate591.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate107(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate108.errors;
+      vErrors = validate107.errors;
     }
     else {
-      for (const e of validate108.errors!) keep(vErrors, e);
+      for (const e of validate107.errors!) keep(vErrors, e);
     }
-    errors += validate108.errors!.length;
+    errors += validate107.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate592(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate592.errors;
+        vErrors = validate591.errors;
       }
       else {
-        for (const e of validate592.errors!) keep(vErrors, e);
+        for (const e of validate591.errors!) keep(vErrors, e);
       }
-      errors += validate592.errors!.length;
+      errors += validate591.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -234,7 +234,7 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate590.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
 
@@ -246,7 +246,7 @@ const schema232 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate655(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate654(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -265,7 +265,7 @@ function validate655(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate655.errors = vErrors;
+  validate654.errors = vErrors;
   return errors === 0;
 }
 
@@ -300,7 +300,7 @@ const pattern5 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][
   + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
   + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -440,12 +440,12 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate74.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate653(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate652(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -482,67 +482,67 @@ function validate653(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate590(data.address, {
+      if(!(validate589(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate590.errors;
+          vErrors = validate589.errors;
         }
         else {
-          for (const e of validate590.errors!) keep(vErrors, e);
+          for (const e of validate589.errors!) keep(vErrors, e);
         }
-        errors += validate590.errors!.length;
+        errors += validate589.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate655(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate655.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate655.errors!) keep(vErrors, e);
+          for (const e of validate654.errors!) keep(vErrors, e);
         }
-        errors += validate655.errors!.length;
+        errors += validate654.errors!.length;
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate74(data.cursor, {
+      if(!(validate73(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.pageSize !== undefined){
-      if(!(validate74(data.pageSize, {
+      if(!(validate73(data.pageSize, {
         instancePath: instancePath+"/pageSize",
         parentData: data,
         parentDataProperty: "pageSize",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
   }
@@ -562,11 +562,11 @@ function validate653(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate653.errors = vErrors;
+  validate652.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate659);
+export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate658);
 const schema233 = {
   "type": "object",
   "required": [
@@ -602,7 +602,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -655,7 +655,7 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
@@ -667,7 +667,7 @@ const schema51 = {
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -704,12 +704,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate659(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate658(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -784,37 +784,37 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate35(data0[i0], {
+          if(!(validate34(data0[i0], {
             instancePath: instancePath+"/txIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate35.errors;
+              vErrors = validate34.errors;
             }
             else {
-              for (const e of validate35.errors!) keep(vErrors, e);
+              for (const e of validate34.errors!) keep(vErrors, e);
             }
-            errors += validate35.errors!.length;
+            errors += validate34.errors!.length;
           }
         }
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate89(data.cursor, {
+      if(!(validate88(data.cursor, {
         instancePath: instancePath+"/cursor",
         parentData: data,
         parentDataProperty: "cursor",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -834,11 +834,11 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate659.errors = vErrors;
+  validate658.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate662);
+export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate661);
 const schema234 = {
   "type": "object",
   "properties": {
@@ -854,7 +854,7 @@ const schema234 = {
   ]
 };
 
-function validate662(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate661(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -875,19 +875,19 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate590(data.address, {
+      if(!(validate589(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate590.errors;
+          vErrors = validate589.errors;
         }
         else {
-          for (const e of validate590.errors!) keep(vErrors, e);
+          for (const e of validate589.errors!) keep(vErrors, e);
         }
-        errors += validate590.errors!.length;
+        errors += validate589.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -925,11 +925,11 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate662.errors = vErrors;
+  validate661.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate664);
+export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate663);
 const schema235 = {
   "type": "object",
   "required": [
@@ -963,7 +963,7 @@ const schema235 = {
   }
 };
 
-function validate664(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate663(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1077,19 +1077,19 @@ function validate664(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate89(data1.balance, {
+              if(!(validate88(data1.balance, {
                 instancePath: instancePath+"/balances/" + i0+"/balance",
                 parentData: data1,
                 parentDataProperty: "balance",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate89.errors;
+                  vErrors = validate88.errors;
                 }
                 else {
-                  for (const e of validate89.errors!) keep(vErrors, e);
+                  for (const e of validate88.errors!) keep(vErrors, e);
                 }
-                errors += validate89.errors!.length;
+                errors += validate88.errors!.length;
               }
             }
           }
@@ -1145,11 +1145,11 @@ function validate664(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate664.errors = vErrors;
+  validate663.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate666);
+export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate665);
 const schema236 = {
   "type": "object",
   "properties": {
@@ -1162,7 +1162,7 @@ const schema236 = {
   ]
 };
 
-function validate666(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate665(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1183,19 +1183,19 @@ function validate666(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate655(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate655.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate655.errors!) keep(vErrors, e);
+          for (const e of validate654.errors!) keep(vErrors, e);
         }
-        errors += validate655.errors!.length;
+        errors += validate654.errors!.length;
       }
     }
   }
@@ -1215,11 +1215,11 @@ function validate666(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate666.errors = vErrors;
+  validate665.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate668);
+export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate667);
 const schema237 = {
   "type": "object",
   "required": [
@@ -1255,7 +1255,7 @@ const schema238 = {
 };
 const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate670(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate669(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1292,12 +1292,12 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate670.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate668(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate667(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1384,19 +1384,19 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.name !== undefined){
@@ -1436,19 +1436,19 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate670(data.denomination, {
+      if(!(validate669(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate670.errors;
+          vErrors = validate669.errors;
         }
         else {
-          for (const e of validate670.errors!) keep(vErrors, e);
+          for (const e of validate669.errors!) keep(vErrors, e);
         }
-        errors += validate670.errors!.length;
+        errors += validate669.errors!.length;
       }
     }
   }
@@ -1468,11 +1468,11 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate668.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate672);
+export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate671);
 const schema239 = {
   "type": "object",
   "properties": {
@@ -1492,7 +1492,7 @@ const schema239 = {
   ]
 };
 
-function validate672(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate671(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1529,35 +1529,35 @@ function validate672(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate590(data.address, {
+      if(!(validate589(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate590.errors;
+          vErrors = validate589.errors;
         }
         else {
-          for (const e of validate590.errors!) keep(vErrors, e);
+          for (const e of validate589.errors!) keep(vErrors, e);
         }
-        errors += validate590.errors!.length;
+        errors += validate589.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate655(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate655.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate655.errors!) keep(vErrors, e);
+          for (const e of validate654.errors!) keep(vErrors, e);
         }
-        errors += validate655.errors!.length;
+        errors += validate654.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1595,11 +1595,11 @@ function validate672(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate672.errors = vErrors;
+  validate671.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate675);
+export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate674);
 const schema240 = {
   "type": "object",
   "required": [
@@ -1649,7 +1649,7 @@ const schema65 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate114(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1686,12 +1686,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate115.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate113(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate112(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1746,35 +1746,35 @@ function validate113(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
   }
@@ -1794,12 +1794,12 @@ function validate113(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate675(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate674(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1854,19 +1854,19 @@ function validate675(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate89(data.balance, {
+      if(!(validate88(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -1874,19 +1874,19 @@ function validate675(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate113(data1[i0], {
+          if(!(validate112(data1[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate113.errors;
+              vErrors = validate112.errors;
             }
             else {
-              for (const e of validate113.errors!) keep(vErrors, e);
+              for (const e of validate112.errors!) keep(vErrors, e);
             }
-            errors += validate113.errors!.length;
+            errors += validate112.errors!.length;
           }
         }
       }
@@ -1924,11 +1924,11 @@ function validate675(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate675.errors = vErrors;
+  validate674.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate678);
+export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate677);
 const schema241 = {
   "type": "object",
   "properties": {
@@ -1953,7 +1953,7 @@ const schema84 = {
 };
 const pattern14 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate154(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1990,12 +1990,12 @@ function validate155(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate678(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate677(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2016,35 +2016,35 @@ function validate678(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate35(data.blockID, {
+      if(!(validate34(data.blockID, {
         instancePath: instancePath+"/blockID",
         parentData: data,
         parentDataProperty: "blockID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -2064,11 +2064,11 @@ function validate678(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate678.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate681);
+export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate680);
 const schema242 = {
   "type": "object",
   "required": [
@@ -2361,7 +2361,7 @@ const schema246 = {
   }
 };
 
-function validate691(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate690(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2414,35 +2414,35 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.output !== undefined){
@@ -2453,19 +2453,19 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate108(data3[i0], {
+              if(!(validate107(data3[i0], {
                 instancePath: instancePath+"/output/addresses/" + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate108.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate108.errors!) keep(vErrors, e);
+                  for (const e of validate107.errors!) keep(vErrors, e);
                 }
-                errors += validate108.errors!.length;
+                errors += validate107.errors!.length;
               }
             }
           }
@@ -2487,51 +2487,51 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate115(data2.amount, {
+          if(!(validate114(data2.amount, {
             instancePath: instancePath+"/output/amount",
             parentData: data2,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors!) keep(vErrors, e);
+              for (const e of validate114.errors!) keep(vErrors, e);
             }
-            errors += validate115.errors!.length;
+            errors += validate114.errors!.length;
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate115(data2.locktime, {
+          if(!(validate114(data2.locktime, {
             instancePath: instancePath+"/output/locktime",
             parentData: data2,
             parentDataProperty: "locktime",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors!) keep(vErrors, e);
+              for (const e of validate114.errors!) keep(vErrors, e);
             }
-            errors += validate115.errors!.length;
+            errors += validate114.errors!.length;
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate115(data2.threshold, {
+          if(!(validate114(data2.threshold, {
             instancePath: instancePath+"/output/threshold",
             parentData: data2,
             parentDataProperty: "threshold",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors!) keep(vErrors, e);
+              for (const e of validate114.errors!) keep(vErrors, e);
             }
-            errors += validate115.errors!.length;
+            errors += validate114.errors!.length;
           }
         }
       }
@@ -2569,7 +2569,7 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate691.errors = vErrors;
+  validate690.errors = vErrors;
   return errors === 0;
 }
 
@@ -2625,7 +2625,7 @@ const schema247 = {
   }
 };
 
-function validate699(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate698(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2710,86 +2710,86 @@ function validate699(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate115(data.outputIndex, {
+      if(!(validate114(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate35(data.assetID, {
+      if(!(validate34(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.input !== undefined){
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate115(data4.amount, {
+          if(!(validate114(data4.amount, {
             instancePath: instancePath+"/input/amount",
             parentData: data4,
             parentDataProperty: "amount",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate115.errors;
+              vErrors = validate114.errors;
             }
             else {
-              for (const e of validate115.errors!) keep(vErrors, e);
+              for (const e of validate114.errors!) keep(vErrors, e);
             }
-            errors += validate115.errors!.length;
+            errors += validate114.errors!.length;
           }
         }
         if(data4.signatureIndices !== undefined){
@@ -2797,19 +2797,19 @@ function validate699(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate115(data6[i0], {
+              if(!(validate114(data6[i0], {
                 instancePath: instancePath+"/input/signatureIndices/" + i0,
                 parentData: data6,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate115.errors;
+                  vErrors = validate114.errors;
                 }
                 else {
-                  for (const e of validate115.errors!) keep(vErrors, e);
+                  for (const e of validate114.errors!) keep(vErrors, e);
                 }
-                errors += validate115.errors!.length;
+                errors += validate114.errors!.length;
               }
             }
           }
@@ -2865,7 +2865,7 @@ function validate699(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate699.errors = vErrors;
+  validate698.errors = vErrors;
   return errors === 0;
 }
 
@@ -2881,14 +2881,14 @@ const schema196 = {
     }
   ]
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate30(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate31(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -2925,26 +2925,26 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate557(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate30.errors;
+      vErrors = validate31.errors;
     }
     else {
-      for (const e of validate30.errors!) keep(vErrors, e);
+      for (const e of validate31.errors!) keep(vErrors, e);
     }
-    errors += validate30.errors!.length;
+    errors += validate31.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -3008,12 +3008,12 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate558.errors = vErrors;
+  validate557.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate688(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate687(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3098,35 +3098,35 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate115(data.networkID, {
+      if(!(validate114(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate35(data.blockchainID, {
+      if(!(validate34(data.blockchainID, {
         instancePath: instancePath+"/blockchainID",
         parentData: data,
         parentDataProperty: "blockchainID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.outputs !== undefined){
@@ -3134,19 +3134,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate691(data2[i0], {
+          if(!(validate690(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate691.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate691.errors!) keep(vErrors, e);
+              for (const e of validate690.errors!) keep(vErrors, e);
             }
-            errors += validate691.errors!.length;
+            errors += validate690.errors!.length;
           }
         }
       }
@@ -3172,19 +3172,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate699(data4[i1], {
+          if(!(validate698(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate699.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate699.errors!) keep(vErrors, e);
+              for (const e of validate698.errors!) keep(vErrors, e);
             }
-            errors += validate699.errors!.length;
+            errors += validate698.errors!.length;
           }
         }
       }
@@ -3206,35 +3206,35 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate558(data.memo, {
+      if(!(validate557(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate558.errors;
+          vErrors = validate557.errors;
         }
         else {
-          for (const e of validate558.errors!) keep(vErrors, e);
+          for (const e of validate557.errors!) keep(vErrors, e);
         }
-        errors += validate558.errors!.length;
+        errors += validate557.errors!.length;
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate35(data.destinationChain, {
+      if(!(validate34(data.destinationChain, {
         instancePath: instancePath+"/destinationChain",
         parentData: data,
         parentDataProperty: "destinationChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.exportedOutputs !== undefined){
@@ -3242,19 +3242,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate691(data8[i2], {
+          if(!(validate690(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate691.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate691.errors!) keep(vErrors, e);
+              for (const e of validate690.errors!) keep(vErrors, e);
             }
-            errors += validate691.errors!.length;
+            errors += validate690.errors!.length;
           }
         }
       }
@@ -3276,19 +3276,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate35(data.sourceChain, {
+      if(!(validate34(data.sourceChain, {
         instancePath: instancePath+"/sourceChain",
         parentData: data,
         parentDataProperty: "sourceChain",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.importedInputs !== undefined){
@@ -3296,19 +3296,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate699(data11[i3], {
+          if(!(validate698(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate699.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate699.errors!) keep(vErrors, e);
+              for (const e of validate698.errors!) keep(vErrors, e);
             }
-            errors += validate699.errors!.length;
+            errors += validate698.errors!.length;
           }
         }
       }
@@ -3366,19 +3366,19 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate115(data.denomination, {
+      if(!(validate114(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.initialStates !== undefined){
@@ -3484,7 +3484,7 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate688.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
@@ -3519,7 +3519,7 @@ const schema248 = {
   }
 };
 
-function validate714(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate713(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3556,19 +3556,19 @@ function validate714(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.fxID !== undefined){
-      if(!(validate35(data.fxID, {
+      if(!(validate34(data.fxID, {
         instancePath: instancePath+"/fxID",
         parentData: data,
         parentDataProperty: "fxID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.credential !== undefined){
@@ -3579,19 +3579,19 @@ function validate714(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate30(data2[i0], {
+              if(!(validate31(data2[i0], {
                 instancePath: instancePath+"/credential/signatures/" + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate30.errors;
+                  vErrors = validate31.errors;
                 }
                 else {
-                  for (const e of validate30.errors!) keep(vErrors, e);
+                  for (const e of validate31.errors!) keep(vErrors, e);
                 }
-                errors += validate30.errors!.length;
+                errors += validate31.errors!.length;
               }
             }
           }
@@ -3647,12 +3647,12 @@ function validate714(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate714.errors = vErrors;
+  validate713.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate687(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate686(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3705,19 +3705,19 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate688(data.unsignedTx, {
+      if(!(validate687(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate688.errors;
+          vErrors = validate687.errors;
         }
         else {
-          for (const e of validate688.errors!) keep(vErrors, e);
+          for (const e of validate687.errors!) keep(vErrors, e);
         }
-        errors += validate688.errors!.length;
+        errors += validate687.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3725,19 +3725,19 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate714(data1[i0], {
+          if(!(validate713(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate714.errors;
+              vErrors = validate713.errors;
             }
             else {
-              for (const e of validate714.errors!) keep(vErrors, e);
+              for (const e of validate713.errors!) keep(vErrors, e);
             }
-            errors += validate714.errors!.length;
+            errors += validate713.errors!.length;
           }
         }
       }
@@ -3759,14 +3759,14 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -3786,12 +3786,12 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate687.errors = vErrors;
+  validate686.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate682(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate681(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3892,67 +3892,67 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate35(data.parentID, {
+      if(!(validate34(data.parentID, {
         instancePath: instancePath+"/parentID",
         parentData: data,
         parentDataProperty: "parentID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate115(data.height, {
+      if(!(validate114(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate115(data.time, {
+      if(!(validate114(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate115.errors;
+          vErrors = validate114.errors;
         }
         else {
-          for (const e of validate115.errors!) keep(vErrors, e);
+          for (const e of validate114.errors!) keep(vErrors, e);
         }
-        errors += validate115.errors!.length;
+        errors += validate114.errors!.length;
       }
     }
     if(data.merkleRoot !== undefined){
-      if(!(validate35(data.merkleRoot, {
+      if(!(validate34(data.merkleRoot, {
         instancePath: instancePath+"/merkleRoot",
         parentData: data,
         parentDataProperty: "merkleRoot",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.txs !== undefined){
@@ -3960,19 +3960,19 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate687(data4[i0], {
+          if(!(validate686(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate687.errors;
+              vErrors = validate686.errors;
             }
             else {
-              for (const e of validate687.errors!) keep(vErrors, e);
+              for (const e of validate686.errors!) keep(vErrors, e);
             }
-            errors += validate687.errors!.length;
+            errors += validate686.errors!.length;
           }
         }
       }
@@ -3994,14 +3994,14 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.id !== undefined){
-      if(!(validate35(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+      if(!(validate34(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -4021,7 +4021,7 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate682.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
@@ -4035,7 +4035,7 @@ const schema46 = {
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4088,12 +4088,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4130,7 +4130,7 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -4145,7 +4145,7 @@ const schema48 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate84(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -4180,12 +4180,12 @@ function validate85(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate681(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate680(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4234,19 +4234,19 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate682(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate682.errors!.length;
+          errors += validate681.errors!.length;
         }
       }
     }
@@ -4318,19 +4318,19 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate31.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate31.errors!.length;
           }
         }
       }
@@ -4358,19 +4358,19 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate80.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate80.errors!.length;
           }
         }
       }
@@ -4412,19 +4412,19 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors!) keep(vErrors, e);
+            for (const e of validate82.errors!) keep(vErrors, e);
           }
-          errors += validate83.errors!.length;
+          errors += validate82.errors!.length;
         }
       }
     }
@@ -4520,37 +4520,37 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate682(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate682.errors!.length;
+          errors += validate681.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4586,19 +4586,19 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -4618,11 +4618,11 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate681.errors = vErrors;
+  validate680.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate728);
+export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate727);
 const schema249 = {
   "type": "object",
   "properties": {
@@ -4638,7 +4638,7 @@ const schema249 = {
   ]
 };
 
-function validate728(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate727(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4659,35 +4659,35 @@ function validate728(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate74(data.height, {
+      if(!(validate73(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate73.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate73.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate73.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -4707,11 +4707,11 @@ function validate728(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate728.errors = vErrors;
+  validate727.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate731);
+export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate730);
 const schema250 = {
   "type": "object",
   "required": [
@@ -4786,7 +4786,7 @@ const schema250 = {
   }
 };
 
-function validate731(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate730(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4835,19 +4835,19 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate682(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate682.errors!.length;
+          errors += validate681.errors!.length;
         }
       }
     }
@@ -4919,19 +4919,19 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate30(data.block, {
+          if(!(validate31(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate31.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate31.errors!.length;
           }
         }
       }
@@ -4959,19 +4959,19 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate81(data.block, {
+          if(!(validate80(data.block, {
             instancePath: instancePath+"/block",
             parentData: data,
             parentDataProperty: "block",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate80.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate80.errors!.length;
           }
         }
       }
@@ -5013,19 +5013,19 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate83(data.block, {
+        if(!(validate82(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors!) keep(vErrors, e);
+            for (const e of validate82.errors!) keep(vErrors, e);
           }
-          errors += validate83.errors!.length;
+          errors += validate82.errors!.length;
         }
       }
     }
@@ -5121,37 +5121,37 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {
+      if(!(validate82(data6, {
         instancePath: instancePath+"/block",
         parentData: data,
         parentDataProperty: "block",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate682(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate682.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate682.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate682.errors!.length;
+          errors += validate681.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5187,19 +5187,19 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -5219,17 +5219,17 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate731.errors = vErrors;
+  validate730.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate739);
+export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate738);
 const schema251 = {
   "type": "object",
   "properties": {}
 };
 
-function validate739(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate738(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5248,11 +5248,11 @@ function validate739(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate739.errors = vErrors;
+  validate738.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate740);
+export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate739);
 const schema252 = {
   "type": "object",
   "required": [
@@ -5267,7 +5267,7 @@ const schema252 = {
   }
 };
 
-function validate740(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate739(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5306,19 +5306,19 @@ function validate740(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate89(data.height, {
+      if(!(validate88(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -5338,11 +5338,11 @@ function validate740(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate740.errors = vErrors;
+  validate739.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams: ValidateFunction = budgeted(validate742);
+export const validateAvmGetTxParams: ValidateFunction = budgeted(validate741);
 const schema253 = {
   "type": "object",
   "properties": {
@@ -5358,7 +5358,7 @@ const schema253 = {
   ]
 };
 
-function validate742(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate741(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5379,35 +5379,35 @@ function validate742(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate155(data.encoding, {
+      if(!(validate154(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate155.errors;
+          vErrors = validate154.errors;
         }
         else {
-          for (const e of validate155.errors!) keep(vErrors, e);
+          for (const e of validate154.errors!) keep(vErrors, e);
         }
-        errors += validate155.errors!.length;
+        errors += validate154.errors!.length;
       }
     }
   }
@@ -5427,11 +5427,11 @@ function validate742(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate742.errors = vErrors;
+  validate741.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult: ValidateFunction = budgeted(validate745);
+export const validateAvmGetTxResult: ValidateFunction = budgeted(validate744);
 const schema254 = {
   "type": "object",
   "required": [
@@ -5506,7 +5506,7 @@ const schema254 = {
   }
 };
 
-function validate745(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate744(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5555,14 +5555,14 @@ function validate745(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate687(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate687.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate687.errors!) keep(vErrors, e);
+            for (const e of validate686.errors!) keep(vErrors, e);
           }
-          errors += validate687.errors!.length;
+          errors += validate686.errors!.length;
         }
       }
     }
@@ -5634,19 +5634,19 @@ function validate745(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate30(data.tx, {
+          if(!(validate31(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate30.errors;
+              vErrors = validate31.errors;
             }
             else {
-              for (const e of validate30.errors!) keep(vErrors, e);
+              for (const e of validate31.errors!) keep(vErrors, e);
             }
-            errors += validate30.errors!.length;
+            errors += validate31.errors!.length;
           }
         }
       }
@@ -5674,19 +5674,19 @@ function validate745(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate81(data.tx, {
+          if(!(validate80(data.tx, {
             instancePath: instancePath+"/tx",
             parentData: data,
             parentDataProperty: "tx",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate80.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate80.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate80.errors!.length;
           }
         }
       }
@@ -5728,14 +5728,14 @@ function validate745(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate83.errors;
+            vErrors = validate82.errors;
           }
           else {
-            for (const e of validate83.errors!) keep(vErrors, e);
+            for (const e of validate82.errors!) keep(vErrors, e);
           }
-          errors += validate83.errors!.length;
+          errors += validate82.errors!.length;
         }
       }
     }
@@ -5831,27 +5831,27 @@ function validate745(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate83(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate687(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate687.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate687.errors!) keep(vErrors, e);
+            for (const e of validate686.errors!) keep(vErrors, e);
           }
-          errors += validate687.errors!.length;
+          errors += validate686.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5887,19 +5887,19 @@ function validate745(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -5919,17 +5919,17 @@ function validate745(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate745.errors = vErrors;
+  validate744.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate753);
+export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate752);
 const schema255 = {
   "type": "object",
   "properties": {}
 };
 
-function validate753(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate752(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5948,11 +5948,11 @@ function validate753(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate753.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate754);
+export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate753);
 const schema256 = {
   "type": "object",
   "required": [
@@ -5972,7 +5972,7 @@ const schema256 = {
   }
 };
 
-function validate754(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate753(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6027,35 +6027,35 @@ function validate754(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate89(data.txFee, {
+      if(!(validate88(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate89(data.createAssetTxFee, {
+      if(!(validate88(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
   }
@@ -6075,11 +6075,11 @@ function validate754(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate754.errors = vErrors;
+  validate753.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate757);
+export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate756);
 const schema257 = {
   "type": "object",
   "properties": {
@@ -6092,7 +6092,7 @@ const schema257 = {
   ]
 };
 
-function validate757(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate756(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6113,19 +6113,19 @@ function validate757(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -6145,11 +6145,11 @@ function validate757(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate757.errors = vErrors;
+  validate756.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate759);
+export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate758);
 const schema258 = {
   "type": "object",
   "required": [
@@ -6180,7 +6180,7 @@ const schema258 = {
   }
 };
 
-function validate759(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate758(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6270,11 +6270,11 @@ function validate759(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate759.errors = vErrors;
+  validate758.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate760);
+export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate759);
 const schema259 = {
   "type": "object",
   "properties": {
@@ -6325,7 +6325,7 @@ const pattern3 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8
   + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
   + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
-function validate70(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate69(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -6457,7 +6457,7 @@ function validate70(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
   }
-  validate70.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
@@ -6482,7 +6482,7 @@ const schema210 = {
   }
 };
 
-function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6537,35 +6537,35 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate108(data.address, {
+      if(!(validate107(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate108.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate108.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate35(data.utxo, {
+      if(!(validate34(data.utxo, {
         instancePath: instancePath+"/utxo",
         parentData: data,
         parentDataProperty: "utxo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -6585,7 +6585,7 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
@@ -6598,7 +6598,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -6635,12 +6635,12 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate760(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate759(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6697,19 +6697,19 @@ function validate760(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate590(data0[i0], {
+          if(!(validate589(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate590.errors;
+              vErrors = validate589.errors;
             }
             else {
-              for (const e of validate590.errors!) keep(vErrors, e);
+              for (const e of validate589.errors!) keep(vErrors, e);
             }
-            errors += validate590.errors!.length;
+            errors += validate589.errors!.length;
           }
         }
       }
@@ -6731,35 +6731,35 @@ function validate760(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.limit !== undefined){
-      if(!(validate70(data.limit, {
+      if(!(validate69(data.limit, {
         instancePath: instancePath+"/limit",
         parentData: data,
         parentDataProperty: "limit",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate70.errors;
+          vErrors = validate69.errors;
         }
         else {
-          for (const e of validate70.errors!) keep(vErrors, e);
+          for (const e of validate69.errors!) keep(vErrors, e);
         }
-        errors += validate70.errors!.length;
+        errors += validate69.errors!.length;
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate596(data.startIndex, {
+      if(!(validate595(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors!) keep(vErrors, e);
+          for (const e of validate595.errors!) keep(vErrors, e);
         }
-        errors += validate596.errors!.length;
+        errors += validate595.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6781,19 +6781,19 @@ function validate760(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -6813,11 +6813,11 @@ function validate760(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate760.errors = vErrors;
+  validate759.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate765);
+export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate764);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -6881,7 +6881,7 @@ const schema211 = {
   }
 };
 
-function validate765(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate764(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -6934,19 +6934,19 @@ function validate765(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate30(data1[i0], {
+            if(!(validate31(data1[i0], {
               instancePath: instancePath+"/utxos/" + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate30.errors;
+                vErrors = validate31.errors;
               }
               else {
-                for (const e of validate30.errors!) keep(vErrors, e);
+                for (const e of validate31.errors!) keep(vErrors, e);
               }
-              errors += validate30.errors!.length;
+              errors += validate31.errors!.length;
             }
           }
         }
@@ -6996,19 +6996,19 @@ function validate765(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate81(data3[i1], {
+            if(!(validate80(data3[i1], {
               instancePath: instancePath+"/utxos/" + i1,
               parentData: data3,
               parentDataProperty: i1,
               rootData
             }))){
               if(vErrors === null){
-                vErrors = validate81.errors;
+                vErrors = validate80.errors;
               }
               else {
-                for (const e of validate81.errors!) keep(vErrors, e);
+                for (const e of validate80.errors!) keep(vErrors, e);
               }
-              errors += validate81.errors!.length;
+              errors += validate80.errors!.length;
             }
           }
         }
@@ -7150,19 +7150,19 @@ function validate765(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate89(data.numFetched, {
+      if(!(validate88(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate88.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate88.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate88.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -7170,19 +7170,19 @@ function validate765(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate83(data6[i2], {
+          if(!(validate82(data6[i2], {
             instancePath: instancePath+"/utxos/" + i2,
             parentData: data6,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate83.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate83.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate83.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -7204,35 +7204,35 @@ function validate765(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate596(data.endIndex, {
+      if(!(validate595(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate596.errors;
+          vErrors = validate595.errors;
         }
         else {
-          for (const e of validate596.errors!) keep(vErrors, e);
+          for (const e of validate595.errors!) keep(vErrors, e);
         }
-        errors += validate596.errors!.length;
+        errors += validate595.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate85(data.encoding, {
+      if(!(validate84(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate85.errors;
+          vErrors = validate84.errors;
         }
         else {
-          for (const e of validate85.errors!) keep(vErrors, e);
+          for (const e of validate84.errors!) keep(vErrors, e);
         }
-        errors += validate85.errors!.length;
+        errors += validate84.errors!.length;
       }
     }
   }
@@ -7252,11 +7252,11 @@ function validate765(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate765.errors = vErrors;
+  validate764.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate772);
+export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate771);
 const schema261 = {
   "type": "object",
   "properties": {
@@ -7272,7 +7272,7 @@ const schema261 = {
   ]
 };
 
-function validate772(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate771(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7293,30 +7293,30 @@ function validate772(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -7336,11 +7336,11 @@ function validate772(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate772.errors = vErrors;
+  validate771.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate775);
+export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate774);
 const schema262 = {
   "type": "object",
   "required": [
@@ -7355,7 +7355,7 @@ const schema262 = {
   }
 };
 
-function validate775(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate774(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7394,19 +7394,19 @@ function validate775(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -7426,60 +7426,60 @@ function validate775(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate775.errors = vErrors;
+  validate774.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate108 { let errors: ValidationError[] | null; }
-declare namespace validate592 { let errors: ValidationError[] | null; }
-declare namespace validate590 { let errors: ValidationError[] | null; }
-declare namespace validate655 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate653 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate659 { let errors: ValidationError[] | null; }
-declare namespace validate662 { let errors: ValidationError[] | null; }
-declare namespace validate664 { let errors: ValidationError[] | null; }
-declare namespace validate666 { let errors: ValidationError[] | null; }
-declare namespace validate670 { let errors: ValidationError[] | null; }
-declare namespace validate668 { let errors: ValidationError[] | null; }
-declare namespace validate672 { let errors: ValidationError[] | null; }
-declare namespace validate115 { let errors: ValidationError[] | null; }
-declare namespace validate113 { let errors: ValidationError[] | null; }
-declare namespace validate675 { let errors: ValidationError[] | null; }
-declare namespace validate155 { let errors: ValidationError[] | null; }
-declare namespace validate678 { let errors: ValidationError[] | null; }
-declare namespace validate691 { let errors: ValidationError[] | null; }
-declare namespace validate699 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate558 { let errors: ValidationError[] | null; }
-declare namespace validate688 { let errors: ValidationError[] | null; }
-declare namespace validate714 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
+declare namespace validate591 { let errors: ValidationError[] | null; }
+declare namespace validate589 { let errors: ValidationError[] | null; }
+declare namespace validate654 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
+declare namespace validate652 { let errors: ValidationError[] | null; }
+declare namespace validate34 { let errors: ValidationError[] | null; }
+declare namespace validate88 { let errors: ValidationError[] | null; }
+declare namespace validate658 { let errors: ValidationError[] | null; }
+declare namespace validate661 { let errors: ValidationError[] | null; }
+declare namespace validate663 { let errors: ValidationError[] | null; }
+declare namespace validate665 { let errors: ValidationError[] | null; }
+declare namespace validate669 { let errors: ValidationError[] | null; }
+declare namespace validate667 { let errors: ValidationError[] | null; }
+declare namespace validate671 { let errors: ValidationError[] | null; }
+declare namespace validate114 { let errors: ValidationError[] | null; }
+declare namespace validate112 { let errors: ValidationError[] | null; }
+declare namespace validate674 { let errors: ValidationError[] | null; }
+declare namespace validate154 { let errors: ValidationError[] | null; }
+declare namespace validate677 { let errors: ValidationError[] | null; }
+declare namespace validate690 { let errors: ValidationError[] | null; }
+declare namespace validate698 { let errors: ValidationError[] | null; }
+declare namespace validate31 { let errors: ValidationError[] | null; }
+declare namespace validate557 { let errors: ValidationError[] | null; }
 declare namespace validate687 { let errors: ValidationError[] | null; }
-declare namespace validate682 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate85 { let errors: ValidationError[] | null; }
+declare namespace validate713 { let errors: ValidationError[] | null; }
+declare namespace validate686 { let errors: ValidationError[] | null; }
 declare namespace validate681 { let errors: ValidationError[] | null; }
-declare namespace validate728 { let errors: ValidationError[] | null; }
-declare namespace validate731 { let errors: ValidationError[] | null; }
+declare namespace validate80 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
+declare namespace validate84 { let errors: ValidationError[] | null; }
+declare namespace validate680 { let errors: ValidationError[] | null; }
+declare namespace validate727 { let errors: ValidationError[] | null; }
+declare namespace validate730 { let errors: ValidationError[] | null; }
+declare namespace validate738 { let errors: ValidationError[] | null; }
 declare namespace validate739 { let errors: ValidationError[] | null; }
-declare namespace validate740 { let errors: ValidationError[] | null; }
-declare namespace validate742 { let errors: ValidationError[] | null; }
-declare namespace validate745 { let errors: ValidationError[] | null; }
+declare namespace validate741 { let errors: ValidationError[] | null; }
+declare namespace validate744 { let errors: ValidationError[] | null; }
+declare namespace validate752 { let errors: ValidationError[] | null; }
 declare namespace validate753 { let errors: ValidationError[] | null; }
-declare namespace validate754 { let errors: ValidationError[] | null; }
-declare namespace validate757 { let errors: ValidationError[] | null; }
+declare namespace validate756 { let errors: ValidationError[] | null; }
+declare namespace validate758 { let errors: ValidationError[] | null; }
+declare namespace validate69 { let errors: ValidationError[] | null; }
+declare namespace validate595 { let errors: ValidationError[] | null; }
+declare namespace validate76 { let errors: ValidationError[] | null; }
 declare namespace validate759 { let errors: ValidationError[] | null; }
-declare namespace validate70 { let errors: ValidationError[] | null; }
-declare namespace validate596 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate760 { let errors: ValidationError[] | null; }
-declare namespace validate765 { let errors: ValidationError[] | null; }
-declare namespace validate772 { let errors: ValidationError[] | null; }
-declare namespace validate775 { let errors: ValidationError[] | null; }
+declare namespace validate764 { let errors: ValidationError[] | null; }
+declare namespace validate771 { let errors: ValidationError[] | null; }
+declare namespace validate774 { let errors: ValidationError[] | null; }
 const txIDsKey = writeString("txIDs") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate777);
+export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate776);
 const schema263 = {
   "type": "object",
   "properties": {
@@ -20,14 +20,14 @@ const schema263 = {
     "tx"
   ]
 };
-const schema13 = {
+const schema14 = {
   "type": "string",
   "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
 const pattern0 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -64,7 +64,7 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
@@ -77,7 +77,7 @@ const schema44 = {
 };
 const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -114,12 +114,12 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate777(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate776(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -140,30 +140,30 @@ function validate777(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate83(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate82(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate83.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate83.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate83.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {
+      if(!(validate76(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate77.errors;
+          vErrors = validate76.errors;
         }
         else {
-          for (const e of validate77.errors!) keep(vErrors, e);
+          for (const e of validate76.errors!) keep(vErrors, e);
         }
-        errors += validate77.errors!.length;
+        errors += validate76.errors!.length;
       }
     }
   }
@@ -183,11 +183,11 @@ function validate777(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate777.errors = vErrors;
+  validate776.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate780);
+export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate779);
 const schema264 = {
   "type": "object",
   "required": [
@@ -211,7 +211,7 @@ const schema16 = {
 const formats0 = formats["avax-cb58"]!;
 const pattern1 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
 
-function validate35(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate34(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -264,12 +264,12 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate780(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate779(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -308,19 +308,19 @@ function validate780(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate35(data.txID, {
+      if(!(validate34(data.txID, {
         instancePath: instancePath+"/txID",
         parentData: data,
         parentDataProperty: "txID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate35.errors;
+          vErrors = validate34.errors;
         }
         else {
-          for (const e of validate35.errors!) keep(vErrors, e);
+          for (const e of validate34.errors!) keep(vErrors, e);
         }
-        errors += validate35.errors!.length;
+        errors += validate34.errors!.length;
       }
     }
   }
@@ -340,16 +340,16 @@ function validate780(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate780.errors = vErrors;
+  validate779.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate777 { let errors: ValidationError[] | null; }
-declare namespace validate35 { let errors: ValidationError[] | null; }
-declare namespace validate780 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
+declare namespace validate76 { let errors: ValidationError[] | null; }
+declare namespace validate776 { let errors: ValidationError[] | null; }
+declare namespace validate34 { let errors: ValidationError[] | null; }
+declare namespace validate779 { let errors: ValidationError[] | null; }
 const txIDKey = writeString("txID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
