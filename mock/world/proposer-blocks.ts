@@ -14,7 +14,7 @@
 import { X509Certificate, createHash, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { idBytes, sha256 } from './codec.ts';
+import { idBytes, sha256, u32, u64 } from './codec.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 
 export interface Epoch {
@@ -54,16 +54,6 @@ function localStaker(): NonNullable<typeof staker> {
   return staker;
 }
 
-const u32 = (value: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(value);
-  return b;
-};
-const u64 = (value: bigint) => {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(BigInt.asUintN(64, value));
-  return b;
-};
 const isEpoch = (epoch: Epoch) => epoch.number !== 0n || epoch.pChainHeight !== 0n || epoch.startTime !== 0n;
 
 /** The bytes before the signature's length prefix, around the wrapped block (not copied, for a block of megabytes). */
