@@ -3119,6 +3119,10 @@ export interface PlatformPrimaryNetworkValidator {
    */
   delegatorWeight: Uint64;
   /**
+   * Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in parts per million. Sent only for an auto-renewed validator.
+   */
+  autoCompoundRewardShares?: Uint32;
+  /**
    * Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner.
    */
   delegationRewardOwner?: OutputOwners;
@@ -3126,6 +3130,10 @@ export interface PlatformPrimaryNetworkValidator {
    * The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID.
    */
   delegators?: PlatformDelegator[];
+  /**
+   * Auto-renewed validators: the length in seconds of the validator's next validation cycle. Sent only for an auto-renewed validator.
+   */
+  nextPeriod?: Uint64;
   /**
    * Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.
    */
@@ -3142,6 +3150,10 @@ export interface PlatformPrimaryNetworkValidator {
    * Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner.
    */
   validationRewardOwner?: OutputOwners;
+  /**
+   * Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an auto-renewed validator.
+   */
+  validatorAuthority?: OutputOwners;
 }
 
 /**
@@ -3314,9 +3326,21 @@ export interface PlatformTxOutputOwners {
  */
 export interface PlatformUnsignedTx {
   /**
+   * SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the validator's `validatorAuthority`.
+   */
+  auth?: {};
+  /**
+   * AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part of each cycle's reward restaked, in parts per million.
+   */
+  autoCompoundRewardShares?: BareUint64;
+  /**
    * Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`).
    */
   blockchainID?: ID;
+  /**
+   * AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in parts per million.
+   */
+  delegationShares?: BareUint64;
   /**
    * Export transactions: chain the funds are sent to.
    */
@@ -3346,6 +3370,10 @@ export interface PlatformUnsignedTx {
    */
   outputs?: PlatformTxOutput[];
   /**
+   * AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length of a validation cycle in seconds.
+   */
+  period?: BareUint64;
+  /**
    * Staking transactions: who receives the reward.
    */
   rewardsOwner?: PlatformTxOutputOwners;
@@ -3358,11 +3386,19 @@ export interface PlatformUnsignedTx {
    */
   stake?: PlatformTxOutput[];
   /**
+   * RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation cycle's end it rewards.
+   */
+  timestamp?: BareUint64;
+  /**
    * Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as bare numbers.
    */
   validator?: {
     [k: string]: unknown;
   };
+  /**
+   * AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the validator's renewal config.
+   */
+  validatorAuthority?: PlatformTxOutputOwners;
   [k: string]: unknown;
 }
 

@@ -2248,6 +2248,54 @@ const schema151 = {
     "rewardsOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners",
       "description": "Staking transactions: who receives the reward."
+    },
+    "validatorAuthority": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners",
+      "description": "AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the validator's "
+        + "renewal config.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "delegationShares": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in parts per "
+        + "million.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "autoCompoundRewardShares": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part of "
+        + "each cycle's reward restaked, in parts per million.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "period": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length of a "
+        + "validation cycle in seconds.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "auth": {
+      "type": "object",
+      "description": "SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the validator's "
+        + "`validatorAuthority`.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation cycle's end "
+        + "it rewards.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
     }
   }
 };
@@ -2971,9 +3019,108 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
         errors += validate367.errors.length;
       }
     }
+    if(data.validatorAuthority !== undefined){
+      if(!(validate367(data.validatorAuthority, {
+        instancePath: instancePath+"/validatorAuthority",
+        parentData: data,
+        parentDataProperty: "validatorAuthority",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate367.errors;
+        }
+        else {
+          for (const e of validate367.errors) keep(vErrors, e);
+        }
+        errors += validate367.errors.length;
+      }
+    }
+    if(data.delegationShares !== undefined){
+      if(!(validate114(data.delegationShares, {
+        instancePath: instancePath+"/delegationShares",
+        parentData: data,
+        parentDataProperty: "delegationShares",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors) keep(vErrors, e);
+        }
+        errors += validate114.errors.length;
+      }
+    }
+    if(data.autoCompoundRewardShares !== undefined){
+      if(!(validate114(data.autoCompoundRewardShares, {
+        instancePath: instancePath+"/autoCompoundRewardShares",
+        parentData: data,
+        parentDataProperty: "autoCompoundRewardShares",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors) keep(vErrors, e);
+        }
+        errors += validate114.errors.length;
+      }
+    }
+    if(data.period !== undefined){
+      if(!(validate114(data.period, {
+        instancePath: instancePath+"/period",
+        parentData: data,
+        parentDataProperty: "period",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors) keep(vErrors, e);
+        }
+        errors += validate114.errors.length;
+      }
+    }
+    if(data.auth !== undefined){
+      let data21 = data.auth;
+      if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/auth",
+          schemaPath: "#/properties/auth/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate114(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors) keep(vErrors, e);
+        }
+        errors += validate114.errors.length;
+      }
+    }
   }
   else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {
+    const err7 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -2981,10 +3128,10 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err6];
+      vErrors = [err7];
     }
     else {
-      keep(vErrors, err6);
+      keep(vErrors, err7);
     }
     errors++;
   }
@@ -3007,7 +3154,7 @@ const schema155 = {
   }
 };
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3066,7 +3213,7 @@ function validate373(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate373.errors = vErrors;
+  validate378.errors = vErrors;
   return errors === 0;
 }
 
@@ -3128,19 +3275,19 @@ function validate347(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate373(data1[i0], {
+          if(!(validate378(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate373.errors;
+              vErrors = validate378.errors;
             }
             else {
-              for (const e of validate373.errors) keep(vErrors, e);
+              for (const e of validate378.errors) keep(vErrors, e);
             }
-            errors += validate373.errors.length;
+            errors += validate378.errors.length;
           }
         }
       }
@@ -3956,7 +4103,7 @@ function validate341(data, {instancePath="", parentData, parentDataProperty, roo
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams = budgeted(validate386);
+export const validatePlatformGetBlockByHeightParams = budgeted(validate391);
 const schema156 = {
   "type": "object",
   "properties": {
@@ -3972,7 +4119,7 @@ const schema156 = {
   ]
 };
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4041,11 +4188,11 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate386.errors = vErrors;
+  validate391.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult = budgeted(validate389);
+export const validatePlatformGetBlockByHeightResult = budgeted(validate394);
 const schema157 = {
   "type": "object",
   "required": [
@@ -4120,7 +4267,7 @@ const schema157 = {
   }
 };
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4553,17 +4700,17 @@ function validate389(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate389.errors = vErrors;
+  validate394.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams = budgeted(validate397);
+export const validatePlatformGetBlockchainsParams = budgeted(validate402);
 const schema158 = {
   "type": "object",
   "properties": {}
 };
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4582,11 +4729,11 @@ function validate397(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate397.errors = vErrors;
+  validate402.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult = budgeted(validate398);
+export const validatePlatformGetBlockchainsResult = budgeted(validate403);
 const schema159 = {
   "type": "object",
   "required": [
@@ -4631,7 +4778,7 @@ const schema159 = {
   }
 };
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4877,11 +5024,11 @@ function validate398(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate398.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams = budgeted(validate402);
+export const validatePlatformGetBlockchainStatusParams = budgeted(validate407);
 const schema160 = {
   "type": "object",
   "properties": {
@@ -4896,7 +5043,7 @@ const schema160 = {
 };
 const func2 = ucs2length;
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4970,11 +5117,11 @@ function validate402(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate402.errors = vErrors;
+  validate407.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult = budgeted(validate403);
+export const validatePlatformGetBlockchainStatusResult = budgeted(validate408);
 const schema161 = {
   "type": "object",
   "required": [
@@ -4997,7 +5144,7 @@ const schema161 = {
   }
 };
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5091,11 +5238,11 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate403.errors = vErrors;
+  validate408.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams = budgeted(validate404);
+export const validatePlatformGetCurrentSupplyParams = budgeted(validate409);
 const schema162 = {
   "type": "object",
   "properties": {
@@ -5105,7 +5252,7 @@ const schema162 = {
   }
 };
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5142,11 +5289,11 @@ function validate404(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate404.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult = budgeted(validate406);
+export const validatePlatformGetCurrentSupplyResult = budgeted(validate411);
 const schema163 = {
   "type": "object",
   "required": [
@@ -5167,7 +5314,7 @@ const schema163 = {
   }
 };
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5270,11 +5417,11 @@ function validate406(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate406.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams = budgeted(validate409);
+export const validatePlatformGetCurrentValidatorsParams = budgeted(validate414);
 const schema164 = {
   "type": "object",
   "properties": {
@@ -5290,7 +5437,7 @@ const schema164 = {
   }
 };
 
-function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5365,11 +5512,11 @@ function validate409(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate409.errors = vErrors;
+  validate414.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult = budgeted(validate412);
+export const validatePlatformGetCurrentValidatorsResult = budgeted(validate417);
 const schema165 = {
   "type": "object",
   "required": [
@@ -5536,11 +5683,36 @@ const schema167 = {
       },
       "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly "
         + "one distinct node ID."
+    },
+    "validatorAuthority": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's "
+        + "renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an "
+        + "auto-renewed validator.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "nextPeriod": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Auto-renewed validators: the length in seconds of the validator's next validation cycle. Sent "
+        + "only for an auto-renewed validator.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "autoCompoundRewardShares": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+      "description": "Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in "
+        + "parts per million. Sent only for an auto-renewed validator.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
     }
   }
 };
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5577,7 +5749,7 @@ function validate416(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate416.errors = vErrors;
+  validate421.errors = vErrors;
   return errors === 0;
 }
 
@@ -5657,7 +5829,7 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5814,7 +5986,7 @@ function validate422(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate422.errors = vErrors;
+  validate427.errors = vErrors;
   return errors === 0;
 }
 
@@ -5826,7 +5998,7 @@ const schema170 = {
 };
 const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5863,7 +6035,7 @@ function validate431(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate431.errors = vErrors;
+  validate436.errors = vErrors;
   return errors === 0;
 }
 
@@ -5890,7 +6062,7 @@ const schema171 = {
 };
 const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6014,7 +6186,7 @@ function validate434(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate434.errors = vErrors;
+  validate439.errors = vErrors;
   return errors === 0;
 }
 
@@ -6063,7 +6235,7 @@ const schema172 = {
   }
 };
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6204,35 +6376,35 @@ function validate439(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -6268,19 +6440,19 @@ function validate439(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate422(data.rewardOwner, {
+      if(!(validate427(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6316,12 +6488,12 @@ function validate439(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate439.errors = vErrors;
+  validate444.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6552,35 +6724,35 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -6632,51 +6804,51 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate422(data.rewardOwner, {
+      if(!(validate427(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate422(data.validationRewardOwner, {
+      if(!(validate427(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate422(data.delegationRewardOwner, {
+      if(!(validate427(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6712,35 +6884,35 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate431(data.delegationFee, {
+      if(!(validate436(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate431.errors;
+          vErrors = validate436.errors;
         }
         else {
-          for (const e of validate431.errors) keep(vErrors, e);
+          for (const e of validate436.errors) keep(vErrors, e);
         }
-        errors += validate431.errors.length;
+        errors += validate436.errors.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate431(data.uptime, {
+      if(!(validate436(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate431.errors;
+          vErrors = validate436.errors;
         }
         else {
-          for (const e of validate431.errors) keep(vErrors, e);
+          for (const e of validate436.errors) keep(vErrors, e);
         }
-        errors += validate431.errors.length;
+        errors += validate436.errors.length;
       }
     }
     if(data.connected !== undefined){
@@ -6762,19 +6934,19 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.signer !== undefined){
-      if(!(validate434(data.signer, {
+      if(!(validate439(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate434.errors;
+          vErrors = validate439.errors;
         }
         else {
-          for (const e of validate434.errors) keep(vErrors, e);
+          for (const e of validate439.errors) keep(vErrors, e);
         }
-        errors += validate434.errors.length;
+        errors += validate439.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -6814,19 +6986,19 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate439(data17[i0], {
+          if(!(validate444(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate439.errors;
+              vErrors = validate444.errors;
             }
             else {
-              for (const e of validate439.errors) keep(vErrors, e);
+              for (const e of validate444.errors) keep(vErrors, e);
             }
-            errors += validate439.errors.length;
+            errors += validate444.errors.length;
           }
         }
       }
@@ -6847,6 +7019,54 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
     }
+    if(data.validatorAuthority !== undefined){
+      if(!(validate427(data.validatorAuthority, {
+        instancePath: instancePath+"/validatorAuthority",
+        parentData: data,
+        parentDataProperty: "validatorAuthority",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate427.errors;
+        }
+        else {
+          for (const e of validate427.errors) keep(vErrors, e);
+        }
+        errors += validate427.errors.length;
+      }
+    }
+    if(data.nextPeriod !== undefined){
+      if(!(validate88(data.nextPeriod, {
+        instancePath: instancePath+"/nextPeriod",
+        parentData: data,
+        parentDataProperty: "nextPeriod",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate88.errors;
+        }
+        else {
+          for (const e of validate88.errors) keep(vErrors, e);
+        }
+        errors += validate88.errors.length;
+      }
+    }
+    if(data.autoCompoundRewardShares !== undefined){
+      if(!(validate202(data.autoCompoundRewardShares, {
+        instancePath: instancePath+"/autoCompoundRewardShares",
+        parentData: data,
+        parentDataProperty: "autoCompoundRewardShares",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate202.errors;
+        }
+        else {
+          for (const e of validate202.errors) keep(vErrors, e);
+        }
+        errors += validate202.errors.length;
+      }
+    }
   }
   else {
     const err15 = --budget.left < 0 ? TOO_MANY : {
@@ -6864,7 +7084,7 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate414.errors = vErrors;
+  validate419.errors = vErrors;
   return errors === 0;
 }
 
@@ -6973,7 +7193,7 @@ const schema173 = {
   }
 };
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7172,35 +7392,35 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -7252,51 +7472,51 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate422(data.rewardOwner, {
+      if(!(validate427(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate422(data.validationRewardOwner, {
+      if(!(validate427(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate422(data.delegationRewardOwner, {
+      if(!(validate427(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -7332,19 +7552,19 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate431(data.delegationFee, {
+      if(!(validate436(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate431.errors;
+          vErrors = validate436.errors;
         }
         else {
-          for (const e of validate431.errors) keep(vErrors, e);
+          for (const e of validate436.errors) keep(vErrors, e);
         }
-        errors += validate431.errors.length;
+        errors += validate436.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -7384,19 +7604,19 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate439(data14[i0], {
+          if(!(validate444(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate439.errors;
+              vErrors = validate444.errors;
             }
             else {
-              for (const e of validate439.errors) keep(vErrors, e);
+              for (const e of validate444.errors) keep(vErrors, e);
             }
-            errors += validate439.errors.length;
+            errors += validate444.errors.length;
           }
         }
       }
@@ -7434,7 +7654,7 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate449.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
@@ -7483,7 +7703,7 @@ const schema174 = {
   }
 };
 
-function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7607,35 +7827,35 @@ function validate466(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -7703,7 +7923,7 @@ function validate466(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate466.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
@@ -7765,7 +7985,7 @@ const schema175 = {
   }
 };
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7964,19 +8184,19 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -8012,35 +8232,35 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate422(data.remainingBalanceOwner, {
+      if(!(validate427(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate422(data.deactivationOwner, {
+      if(!(validate427(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -8092,26 +8312,26 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate474.errors = vErrors;
+  validate482.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate419(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate414.errors;
+      vErrors = validate419.errors;
     }
     else {
-      for (const e of validate414.errors) keep(vErrors, e);
+      for (const e of validate419.errors) keep(vErrors, e);
     }
-    errors += validate414.errors.length;
+    errors += validate419.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -8119,14 +8339,14 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate449(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate457(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate449.errors;
+      vErrors = validate457.errors;
     }
     else {
-      for (const e of validate449.errors) keep(vErrors, e);
+      for (const e of validate457.errors) keep(vErrors, e);
     }
-    errors += validate449.errors.length;
+    errors += validate457.errors.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -8139,14 +8359,14 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate466(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate466.errors;
+        vErrors = validate474.errors;
       }
       else {
-        for (const e of validate466.errors) keep(vErrors, e);
+        for (const e of validate474.errors) keep(vErrors, e);
       }
-      errors += validate466.errors.length;
+      errors += validate474.errors.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -8159,14 +8379,14 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate482(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate474.errors;
+          vErrors = validate482.errors;
         }
         else {
-          for (const e of validate474.errors) keep(vErrors, e);
+          for (const e of validate482.errors) keep(vErrors, e);
         }
-        errors += validate474.errors.length;
+        errors += validate482.errors.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -8210,12 +8430,12 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate413.errors = vErrors;
+  validate418.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8258,19 +8478,19 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate413(data0[i0], {
+          if(!(validate418(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate413.errors;
+              vErrors = validate418.errors;
             }
             else {
-              for (const e of validate413.errors) keep(vErrors, e);
+              for (const e of validate418.errors) keep(vErrors, e);
             }
-            errors += validate413.errors.length;
+            errors += validate418.errors.length;
           }
         }
       }
@@ -8308,17 +8528,17 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate412.errors = vErrors;
+  validate417.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams = budgeted(validate486);
+export const validatePlatformGetFeeConfigParams = budgeted(validate494);
 const schema176 = {
   "type": "object",
   "properties": {}
 };
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8337,11 +8557,11 @@ function validate486(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate486.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult = budgeted(validate487);
+export const validatePlatformGetFeeConfigResult = budgeted(validate495);
 const schema177 = {
   "type": "object",
   "required": [
@@ -8389,7 +8609,7 @@ const schema177 = {
   }
 };
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8679,17 +8899,17 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate487.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams = budgeted(validate494);
+export const validatePlatformGetFeeStateParams = budgeted(validate502);
 const schema178 = {
   "type": "object",
   "properties": {}
 };
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8708,11 +8928,11 @@ function validate494(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate494.errors = vErrors;
+  validate502.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult = budgeted(validate495);
+export const validatePlatformGetFeeStateResult = budgeted(validate503);
 const schema179 = {
   "type": "object",
   "required": [
@@ -8791,7 +9011,7 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8958,17 +9178,17 @@ function validate495(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate495.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams = budgeted(validate500);
+export const validatePlatformGetHeightParams = budgeted(validate508);
 const schema180 = {
   "type": "object",
   "properties": {}
 };
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8987,11 +9207,11 @@ function validate500(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate500.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult = budgeted(validate501);
+export const validatePlatformGetHeightResult = budgeted(validate509);
 const schema181 = {
   "type": "object",
   "description": "A P-Chain height.",
@@ -9007,7 +9227,7 @@ const schema181 = {
   }
 };
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9078,11 +9298,11 @@ function validate501(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate501.errors = vErrors;
+  validate509.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams = budgeted(validate503);
+export const validatePlatformGetL1ValidatorParams = budgeted(validate511);
 const schema182 = {
   "type": "object",
   "properties": {
@@ -9095,7 +9315,7 @@ const schema182 = {
   ]
 };
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9148,11 +9368,11 @@ function validate503(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate503.errors = vErrors;
+  validate511.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult = budgeted(validate505);
+export const validatePlatformGetL1ValidatorResult = budgeted(validate513);
 const schema183 = {
   "type": "object",
   "required": [
@@ -9221,7 +9441,7 @@ const schema183 = {
   }
 };
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9452,19 +9672,19 @@ function validate505(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -9500,35 +9720,35 @@ function validate505(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate422(data.remainingBalanceOwner, {
+      if(!(validate427(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate422(data.deactivationOwner, {
+      if(!(validate427(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors) keep(vErrors, e);
+          for (const e of validate427.errors) keep(vErrors, e);
         }
-        errors += validate422.errors.length;
+        errors += validate427.errors.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -9612,17 +9832,17 @@ function validate505(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate505.errors = vErrors;
+  validate513.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams = budgeted(validate517);
+export const validatePlatformGetProposedHeightParams = budgeted(validate525);
 const schema184 = {
   "type": "object",
   "properties": {}
 };
 
-function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9641,13 +9861,13 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate517.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult = budgeted(validate518);
+export const validatePlatformGetProposedHeightResult = budgeted(validate526);
 
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9718,11 +9938,11 @@ function validate518(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate518.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams = budgeted(validate520);
+export const validatePlatformGetMinStakeParams = budgeted(validate528);
 const schema186 = {
   "type": "object",
   "properties": {
@@ -9732,7 +9952,7 @@ const schema186 = {
   }
 };
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9769,11 +9989,11 @@ function validate520(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate520.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult = budgeted(validate522);
+export const validatePlatformGetMinStakeResult = budgeted(validate530);
 const schema187 = {
   "type": "object",
   "required": [
@@ -9794,7 +10014,7 @@ const schema187 = {
   }
 };
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9897,11 +10117,11 @@ function validate522(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate522.errors = vErrors;
+  validate530.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams = budgeted(validate525);
+export const validatePlatformGetRewardUTXOsParams = budgeted(validate533);
 const schema188 = {
   "type": "object",
   "properties": {
@@ -9967,7 +10187,7 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10036,11 +10256,11 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate533.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult = budgeted(validate528);
+export const validatePlatformGetRewardUTXOsResult = budgeted(validate536);
 const schema189 = {
   "type": "object",
   "required": [
@@ -10098,7 +10318,7 @@ const schema189 = {
   }
 };
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10437,11 +10657,11 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate536.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams = budgeted(validate534);
+export const validatePlatformGetStakeParams = budgeted(validate542);
 const schema190 = {
   "type": "object",
   "properties": {
@@ -10464,7 +10684,7 @@ const schema190 = {
   ]
 };
 
-function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10589,11 +10809,11 @@ function validate534(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate534.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult = budgeted(validate537);
+export const validatePlatformGetStakeResult = budgeted(validate545);
 const schema191 = {
   "type": "object",
   "required": [
@@ -10657,7 +10877,7 @@ const schema191 = {
   }
 };
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -11028,11 +11248,11 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams = budgeted(validate544);
+export const validatePlatformGetStakingAssetIDParams = budgeted(validate552);
 const schema192 = {
   "type": "object",
   "properties": {
@@ -11042,7 +11262,7 @@ const schema192 = {
   }
 };
 
-function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11079,11 +11299,11 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate544.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult = budgeted(validate546);
+export const validatePlatformGetStakingAssetIDResult = budgeted(validate554);
 const schema193 = {
   "type": "object",
   "required": [
@@ -11099,7 +11319,7 @@ const schema193 = {
   }
 };
 
-function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11170,11 +11390,11 @@ function validate546(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate546.errors = vErrors;
+  validate554.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams = budgeted(validate548);
+export const validatePlatformGetSubnetParams = budgeted(validate556);
 const schema194 = {
   "type": "object",
   "properties": {
@@ -11187,7 +11407,7 @@ const schema194 = {
   ]
 };
 
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11240,11 +11460,11 @@ function validate548(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate548.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult = budgeted(validate550);
+export const validatePlatformGetSubnetResult = budgeted(validate558);
 const schema195 = {
   "type": "object",
   "required": [
@@ -11323,7 +11543,7 @@ const schema196 = {
   ]
 };
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -11401,12 +11621,12 @@ function validate557(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate557.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11700,19 +11920,19 @@ function validate550(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate557(data.managerAddress, {
+      if(!(validate565(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate557.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate557.errors) keep(vErrors, e);
+          for (const e of validate565.errors) keep(vErrors, e);
         }
-        errors += validate557.errors.length;
+        errors += validate565.errors.length;
       }
     }
   }
@@ -11732,11 +11952,11 @@ function validate550(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate550.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams = budgeted(validate560);
+export const validatePlatformGetSubnetsParams = budgeted(validate568);
 const schema197 = {
   "type": "object",
   "properties": {
@@ -11749,7 +11969,7 @@ const schema197 = {
   }
 };
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11808,11 +12028,11 @@ function validate560(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate560.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult = budgeted(validate562);
+export const validatePlatformGetSubnetsResult = budgeted(validate570);
 const schema198 = {
   "type": "object",
   "required": [
@@ -11860,7 +12080,7 @@ const schema198 = {
   }
 };
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12094,17 +12314,17 @@ function validate562(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate562.errors = vErrors;
+  validate570.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams = budgeted(validate566);
+export const validatePlatformGetTimestampParams = budgeted(validate574);
 const schema199 = {
   "type": "object",
   "properties": {}
 };
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -12123,11 +12343,11 @@ function validate566(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate566.errors = vErrors;
+  validate574.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult = budgeted(validate567);
+export const validatePlatformGetTimestampResult = budgeted(validate575);
 const schema200 = {
   "type": "object",
   "required": [
@@ -12142,7 +12362,7 @@ const schema200 = {
   }
 };
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12213,11 +12433,11 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate567.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams = budgeted(validate569);
+export const validatePlatformGetTotalStakeParams = budgeted(validate577);
 const schema201 = {
   "type": "object",
   "properties": {
@@ -12227,7 +12447,7 @@ const schema201 = {
   }
 };
 
-function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12264,11 +12484,11 @@ function validate569(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate569.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult = budgeted(validate571);
+export const validatePlatformGetTotalStakeResult = budgeted(validate579);
 const schema202 = {
   "type": "object",
   "required": [
@@ -12292,7 +12512,7 @@ const schema202 = {
   }
 };
 
-function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12395,11 +12615,11 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate571.errors = vErrors;
+  validate579.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams = budgeted(validate574);
+export const validatePlatformGetTxParams = budgeted(validate582);
 const schema203 = {
   "type": "object",
   "properties": {
@@ -12415,7 +12635,7 @@ const schema203 = {
   ]
 };
 
-function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12484,11 +12704,11 @@ function validate574(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate574.errors = vErrors;
+  validate582.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult = budgeted(validate577);
+export const validatePlatformGetTxResult = budgeted(validate585);
 const schema204 = {
   "type": "object",
   "required": [
@@ -12563,7 +12783,7 @@ const schema204 = {
   }
 };
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12976,11 +13196,11 @@ function validate577(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate577.errors = vErrors;
+  validate585.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams = budgeted(validate585);
+export const validatePlatformGetTxStatusParams = budgeted(validate593);
 const schema205 = {
   "type": "object",
   "properties": {
@@ -12993,7 +13213,7 @@ const schema205 = {
   ]
 };
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13046,11 +13266,11 @@ function validate585(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate585.errors = vErrors;
+  validate593.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult = budgeted(validate587);
+export const validatePlatformGetTxStatusResult = budgeted(validate595);
 const schema206 = {
   "type": "object",
   "required": [
@@ -13100,7 +13320,7 @@ const schema206 = {
   }
 };
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13362,11 +13582,11 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate587.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams = budgeted(validate588);
+export const validatePlatformGetUTXOsParams = budgeted(validate596);
 const schema207 = {
   "type": "object",
   "properties": {
@@ -13417,7 +13637,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"];
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -13470,12 +13690,12 @@ function validate591(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate591.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -13494,14 +13714,14 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate591.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate591.errors) keep(vErrors, e);
+        for (const e of validate599.errors) keep(vErrors, e);
       }
-      errors += validate591.errors.length;
+      errors += validate599.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -13535,7 +13755,7 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate589.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
@@ -13718,7 +13938,7 @@ const schema210 = {
   }
 };
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13821,12 +14041,12 @@ function validate595(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13883,19 +14103,19 @@ function validate588(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate589(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate589.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate589.errors) keep(vErrors, e);
+              for (const e of validate597.errors) keep(vErrors, e);
             }
-            errors += validate589.errors.length;
+            errors += validate597.errors.length;
           }
         }
       }
@@ -13933,19 +14153,19 @@ function validate588(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate595(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate595.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13999,11 +14219,11 @@ function validate588(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate588.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult = budgeted(validate600);
+export const validatePlatformGetUTXOsResult = budgeted(validate608);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -14067,7 +14287,7 @@ const schema211 = {
   }
 };
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -14390,19 +14610,19 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate595(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate595.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -14438,11 +14658,11 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate600.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams = budgeted(validate607);
+export const validatePlatformGetValidatorsAtParams = budgeted(validate615);
 const schema212 = {
   "type": "object",
   "properties": {
@@ -14458,7 +14678,7 @@ const schema212 = {
   ]
 };
 
-function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14527,11 +14747,11 @@ function validate607(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate607.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult = budgeted(validate610);
+export const validatePlatformGetValidatorsAtResult = budgeted(validate618);
 const schema213 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
@@ -14569,7 +14789,7 @@ const schema213 = {
   }
 };
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14789,17 +15009,17 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate610.errors = vErrors;
+  validate618.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate614);
+export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate622);
 const schema214 = {
   "type": "object",
   "properties": {}
 };
 
-function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14818,11 +15038,11 @@ function validate614(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate614.errors = vErrors;
+  validate622.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate615);
+export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate623);
 const schema215 = {
   "type": "object",
   "required": [
@@ -14854,7 +15074,7 @@ const schema215 = {
   }
 };
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15024,17 +15244,17 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate623.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams = budgeted(validate620);
+export const validatePlatformGetValidatorFeeStateParams = budgeted(validate628);
 const schema216 = {
   "type": "object",
   "properties": {}
 };
 
-function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -15053,11 +15273,11 @@ function validate620(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate620.errors = vErrors;
+  validate628.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult = budgeted(validate621);
+export const validatePlatformGetValidatorFeeStateResult = budgeted(validate629);
 const schema217 = {
   "type": "object",
   "required": [
@@ -15082,7 +15302,7 @@ const schema217 = {
   }
 };
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate629(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15217,11 +15437,11 @@ function validate621(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate621.errors = vErrors;
+  validate629.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams = budgeted(validate625);
+export const validatePlatformIssueTxParams = budgeted(validate633);
 const schema218 = {
   "type": "object",
   "properties": {
@@ -15237,7 +15457,7 @@ const schema218 = {
   ]
 };
 
-function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15301,11 +15521,11 @@ function validate625(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate625.errors = vErrors;
+  validate633.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult = budgeted(validate628);
+export const validatePlatformIssueTxResult = budgeted(validate636);
 const schema219 = {
   "type": "object",
   "required": [
@@ -15320,7 +15540,7 @@ const schema219 = {
   }
 };
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15391,11 +15611,11 @@ function validate628(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate628.errors = vErrors;
+  validate636.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams = budgeted(validate630);
+export const validatePlatformSampleValidatorsParams = budgeted(validate638);
 const schema220 = {
   "type": "object",
   "properties": {
@@ -15428,7 +15648,7 @@ const schema221 = {
 const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -15556,12 +15776,12 @@ function validate631(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate631.errors = vErrors;
+  validate639.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15582,19 +15802,19 @@ function validate630(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate631(data.size, {
+      if(!(validate639(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate631.errors;
+          vErrors = validate639.errors;
         }
         else {
-          for (const e of validate631.errors) keep(vErrors, e);
+          for (const e of validate639.errors) keep(vErrors, e);
         }
-        errors += validate631.errors.length;
+        errors += validate639.errors.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -15630,11 +15850,11 @@ function validate630(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate630.errors = vErrors;
+  validate638.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult = budgeted(validate634);
+export const validatePlatformSampleValidatorsResult = budgeted(validate642);
 const schema222 = {
   "type": "object",
   "required": [
@@ -15653,7 +15873,7 @@ const schema222 = {
   }
 };
 
-function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15746,11 +15966,11 @@ function validate634(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate634.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams = budgeted(validate636);
+export const validatePlatformValidatedByParams = budgeted(validate644);
 const schema223 = {
   "type": "object",
   "properties": {
@@ -15763,7 +15983,7 @@ const schema223 = {
   ]
 };
 
-function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15816,11 +16036,11 @@ function validate636(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate636.errors = vErrors;
+  validate644.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult = budgeted(validate638);
+export const validatePlatformValidatedByResult = budgeted(validate646);
 const schema224 = {
   "type": "object",
   "required": [
@@ -15836,7 +16056,7 @@ const schema224 = {
   }
 };
 
-function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15907,11 +16127,11 @@ function validate638(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate638.errors = vErrors;
+  validate646.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams = budgeted(validate640);
+export const validatePlatformValidatesParams = budgeted(validate648);
 const schema225 = {
   "type": "object",
   "properties": {
@@ -15924,7 +16144,7 @@ const schema225 = {
   ]
 };
 
-function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15977,11 +16197,11 @@ function validate640(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate640.errors = vErrors;
+  validate648.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult = budgeted(validate642);
+export const validatePlatformValidatesResult = budgeted(validate650);
 const schema226 = {
   "type": "object",
   "required": [
@@ -15999,7 +16219,7 @@ const schema226 = {
   }
 };
 
-function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16092,7 +16312,7 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate642.errors = vErrors;
+  validate650.errors = vErrors;
   return errors === 0;
 }
 const balanceKey = writeString("balance") + ':';

@@ -2,13 +2,13 @@
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateProposervmGetProposedHeightParams = budgeted(validate644);
+export const validateProposervmGetProposedHeightParams = budgeted(validate652);
 const schema227 = {
   "type": "object",
   "properties": {}
 };
 
-function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -27,11 +27,11 @@ function validate644(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate644.errors = vErrors;
+  validate652.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetProposedHeightResult = budgeted(validate645);
+export const validateProposervmGetProposedHeightResult = budgeted(validate653);
 const schema228 = {
   "type": "object",
   "required": [
@@ -95,7 +95,7 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -166,17 +166,17 @@ function validate645(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate645.errors = vErrors;
+  validate653.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochParams = budgeted(validate647);
+export const validateProposervmGetCurrentEpochParams = budgeted(validate655);
 const schema229 = {
   "type": "object",
   "properties": {}
 };
 
-function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,11 +195,11 @@ function validate647(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate647.errors = vErrors;
+  validate655.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochResult = budgeted(validate648);
+export const validateProposervmGetCurrentEpochResult = budgeted(validate656);
 const schema230 = {
   "title": "ProposervmEpoch",
   "type": "object",
@@ -226,7 +226,7 @@ const schema230 = {
   }
 };
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -263,12 +263,12 @@ function validate416(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate416.errors = vErrors;
+  validate421.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -355,19 +355,19 @@ function validate648(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors) keep(vErrors, e);
+          for (const e of validate421.errors) keep(vErrors, e);
         }
-        errors += validate416.errors.length;
+        errors += validate421.errors.length;
       }
     }
     if(data.pChainHeight !== undefined){
@@ -403,7 +403,7 @@ function validate648(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate648.errors = vErrors;
+  validate656.errors = vErrors;
   return errors === 0;
 }
 const heightKey = writeString("height") + ':';

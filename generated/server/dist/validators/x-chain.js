@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmGetAddressTxsParams = budgeted(validate652);
+export const validateAvmGetAddressTxsParams = budgeted(validate660);
 const schema231 = {
   "type": "object",
   "properties": {
@@ -114,7 +114,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"];
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -167,12 +167,12 @@ function validate591(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate591.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -191,14 +191,14 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate591.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate591.errors) keep(vErrors, e);
+        for (const e of validate599.errors) keep(vErrors, e);
       }
-      errors += validate591.errors.length;
+      errors += validate599.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -232,7 +232,7 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate589.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
@@ -244,7 +244,7 @@ const schema232 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -263,7 +263,7 @@ function validate654(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate654.errors = vErrors;
+  validate662.errors = vErrors;
   return errors === 0;
 }
 
@@ -443,7 +443,7 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -480,35 +480,35 @@ function validate652(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate589(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate589.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate589.errors) keep(vErrors, e);
+          for (const e of validate597.errors) keep(vErrors, e);
         }
-        errors += validate589.errors.length;
+        errors += validate597.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate654(data.assetID, {
+      if(!(validate662(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate662.errors;
         }
         else {
-          for (const e of validate654.errors) keep(vErrors, e);
+          for (const e of validate662.errors) keep(vErrors, e);
         }
-        errors += validate654.errors.length;
+        errors += validate662.errors.length;
       }
     }
     if(data.cursor !== undefined){
@@ -560,11 +560,11 @@ function validate652(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate652.errors = vErrors;
+  validate660.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult = budgeted(validate658);
+export const validateAvmGetAddressTxsResult = budgeted(validate666);
 const schema233 = {
   "type": "object",
   "required": [
@@ -707,7 +707,7 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -832,11 +832,11 @@ function validate658(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate658.errors = vErrors;
+  validate666.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams = budgeted(validate661);
+export const validateAvmGetAllBalancesParams = budgeted(validate669);
 const schema234 = {
   "type": "object",
   "properties": {
@@ -852,7 +852,7 @@ const schema234 = {
   ]
 };
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -873,19 +873,19 @@ function validate661(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate589(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate589.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate589.errors) keep(vErrors, e);
+          for (const e of validate597.errors) keep(vErrors, e);
         }
-        errors += validate589.errors.length;
+        errors += validate597.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -923,11 +923,11 @@ function validate661(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate661.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult = budgeted(validate663);
+export const validateAvmGetAllBalancesResult = budgeted(validate671);
 const schema235 = {
   "type": "object",
   "required": [
@@ -961,7 +961,7 @@ const schema235 = {
   }
 };
 
-function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1143,11 +1143,11 @@ function validate663(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate663.errors = vErrors;
+  validate671.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams = budgeted(validate665);
+export const validateAvmGetAssetDescriptionParams = budgeted(validate673);
 const schema236 = {
   "type": "object",
   "properties": {
@@ -1160,7 +1160,7 @@ const schema236 = {
   ]
 };
 
-function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1181,19 +1181,19 @@ function validate665(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate654(data.assetID, {
+      if(!(validate662(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate662.errors;
         }
         else {
-          for (const e of validate654.errors) keep(vErrors, e);
+          for (const e of validate662.errors) keep(vErrors, e);
         }
-        errors += validate654.errors.length;
+        errors += validate662.errors.length;
       }
     }
   }
@@ -1213,11 +1213,11 @@ function validate665(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate665.errors = vErrors;
+  validate673.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult = budgeted(validate667);
+export const validateAvmGetAssetDescriptionResult = budgeted(validate675);
 const schema237 = {
   "type": "object",
   "required": [
@@ -1253,7 +1253,7 @@ const schema238 = {
 };
 const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1290,12 +1290,12 @@ function validate669(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate669.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1434,19 +1434,19 @@ function validate667(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate669(data.denomination, {
+      if(!(validate677(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate669.errors;
+          vErrors = validate677.errors;
         }
         else {
-          for (const e of validate669.errors) keep(vErrors, e);
+          for (const e of validate677.errors) keep(vErrors, e);
         }
-        errors += validate669.errors.length;
+        errors += validate677.errors.length;
       }
     }
   }
@@ -1466,11 +1466,11 @@ function validate667(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate667.errors = vErrors;
+  validate675.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams = budgeted(validate671);
+export const validateAvmGetBalanceParams = budgeted(validate679);
 const schema239 = {
   "type": "object",
   "properties": {
@@ -1490,7 +1490,7 @@ const schema239 = {
   ]
 };
 
-function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1527,35 +1527,35 @@ function validate671(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate589(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate589.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate589.errors) keep(vErrors, e);
+          for (const e of validate597.errors) keep(vErrors, e);
         }
-        errors += validate589.errors.length;
+        errors += validate597.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate654(data.assetID, {
+      if(!(validate662(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate662.errors;
         }
         else {
-          for (const e of validate654.errors) keep(vErrors, e);
+          for (const e of validate662.errors) keep(vErrors, e);
         }
-        errors += validate654.errors.length;
+        errors += validate662.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1593,11 +1593,11 @@ function validate671(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate671.errors = vErrors;
+  validate679.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult = budgeted(validate674);
+export const validateAvmGetBalanceResult = budgeted(validate682);
 const schema240 = {
   "type": "object",
   "required": [
@@ -1797,7 +1797,7 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1922,11 +1922,11 @@ function validate674(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate674.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams = budgeted(validate677);
+export const validateAvmGetBlockParams = budgeted(validate685);
 const schema241 = {
   "type": "object",
   "properties": {
@@ -1993,7 +1993,7 @@ function validate154(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2062,11 +2062,11 @@ function validate677(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate677.errors = vErrors;
+  validate685.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult = budgeted(validate680);
+export const validateAvmGetBlockResult = budgeted(validate688);
 const schema242 = {
   "type": "object",
   "required": [
@@ -2359,7 +2359,7 @@ const schema246 = {
   }
 };
 
-function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2567,7 +2567,7 @@ function validate690(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate690.errors = vErrors;
+  validate698.errors = vErrors;
   return errors === 0;
 }
 
@@ -2623,7 +2623,7 @@ const schema247 = {
   }
 };
 
-function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2863,7 +2863,7 @@ function validate698(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate698.errors = vErrors;
+  validate706.errors = vErrors;
   return errors === 0;
 }
 
@@ -2928,7 +2928,7 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3006,12 +3006,12 @@ function validate557(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate557.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3132,19 +3132,19 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate690(data2[i0], {
+          if(!(validate698(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate690.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate690.errors) keep(vErrors, e);
+              for (const e of validate698.errors) keep(vErrors, e);
             }
-            errors += validate690.errors.length;
+            errors += validate698.errors.length;
           }
         }
       }
@@ -3170,19 +3170,19 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate698(data4[i1], {
+          if(!(validate706(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate698.errors;
+              vErrors = validate706.errors;
             }
             else {
-              for (const e of validate698.errors) keep(vErrors, e);
+              for (const e of validate706.errors) keep(vErrors, e);
             }
-            errors += validate698.errors.length;
+            errors += validate706.errors.length;
           }
         }
       }
@@ -3204,19 +3204,19 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate557(data.memo, {
+      if(!(validate565(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate557.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate557.errors) keep(vErrors, e);
+          for (const e of validate565.errors) keep(vErrors, e);
         }
-        errors += validate557.errors.length;
+        errors += validate565.errors.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -3240,19 +3240,19 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate690(data8[i2], {
+          if(!(validate698(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate690.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate690.errors) keep(vErrors, e);
+              for (const e of validate698.errors) keep(vErrors, e);
             }
-            errors += validate690.errors.length;
+            errors += validate698.errors.length;
           }
         }
       }
@@ -3294,19 +3294,19 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate698(data11[i3], {
+          if(!(validate706(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate698.errors;
+              vErrors = validate706.errors;
             }
             else {
-              for (const e of validate698.errors) keep(vErrors, e);
+              for (const e of validate706.errors) keep(vErrors, e);
             }
-            errors += validate698.errors.length;
+            errors += validate706.errors.length;
           }
         }
       }
@@ -3482,7 +3482,7 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate687.errors = vErrors;
+  validate695.errors = vErrors;
   return errors === 0;
 }
 
@@ -3517,7 +3517,7 @@ const schema248 = {
   }
 };
 
-function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate721(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3645,12 +3645,12 @@ function validate713(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate713.errors = vErrors;
+  validate721.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3703,19 +3703,19 @@ function validate686(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate687(data.unsignedTx, {
+      if(!(validate695(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate687.errors;
+          vErrors = validate695.errors;
         }
         else {
-          for (const e of validate687.errors) keep(vErrors, e);
+          for (const e of validate695.errors) keep(vErrors, e);
         }
-        errors += validate687.errors.length;
+        errors += validate695.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3723,19 +3723,19 @@ function validate686(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate713(data1[i0], {
+          if(!(validate721(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate713.errors;
+              vErrors = validate721.errors;
             }
             else {
-              for (const e of validate713.errors) keep(vErrors, e);
+              for (const e of validate721.errors) keep(vErrors, e);
             }
-            errors += validate713.errors.length;
+            errors += validate721.errors.length;
           }
         }
       }
@@ -3784,12 +3784,12 @@ function validate686(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate686.errors = vErrors;
+  validate694.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3958,19 +3958,19 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate686(data4[i0], {
+          if(!(validate694(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate686.errors;
+              vErrors = validate694.errors;
             }
             else {
-              for (const e of validate686.errors) keep(vErrors, e);
+              for (const e of validate694.errors) keep(vErrors, e);
             }
-            errors += validate686.errors.length;
+            errors += validate694.errors.length;
           }
         }
       }
@@ -4019,7 +4019,7 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate681.errors = vErrors;
+  validate689.errors = vErrors;
   return errors === 0;
 }
 
@@ -4183,7 +4183,7 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4232,19 +4232,19 @@ function validate680(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate681(data.block, {
+        if(!(validate689(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors) keep(vErrors, e);
+            for (const e of validate689.errors) keep(vErrors, e);
           }
-          errors += validate681.errors.length;
+          errors += validate689.errors.length;
         }
       }
     }
@@ -4536,19 +4536,19 @@ function validate680(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate681(data6, {
+        if(!(validate689(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors) keep(vErrors, e);
+            for (const e of validate689.errors) keep(vErrors, e);
           }
-          errors += validate681.errors.length;
+          errors += validate689.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4616,11 +4616,11 @@ function validate680(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate680.errors = vErrors;
+  validate688.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams = budgeted(validate727);
+export const validateAvmGetBlockByHeightParams = budgeted(validate735);
 const schema249 = {
   "type": "object",
   "properties": {
@@ -4636,7 +4636,7 @@ const schema249 = {
   ]
 };
 
-function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4705,11 +4705,11 @@ function validate727(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate727.errors = vErrors;
+  validate735.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult = budgeted(validate730);
+export const validateAvmGetBlockByHeightResult = budgeted(validate738);
 const schema250 = {
   "type": "object",
   "required": [
@@ -4784,7 +4784,7 @@ const schema250 = {
   }
 };
 
-function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4833,19 +4833,19 @@ function validate730(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate681(data.block, {
+        if(!(validate689(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors) keep(vErrors, e);
+            for (const e of validate689.errors) keep(vErrors, e);
           }
-          errors += validate681.errors.length;
+          errors += validate689.errors.length;
         }
       }
     }
@@ -5137,19 +5137,19 @@ function validate730(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate681(data6, {
+        if(!(validate689(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors) keep(vErrors, e);
+            for (const e of validate689.errors) keep(vErrors, e);
           }
-          errors += validate681.errors.length;
+          errors += validate689.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5217,17 +5217,17 @@ function validate730(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate730.errors = vErrors;
+  validate738.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams = budgeted(validate738);
+export const validateAvmGetHeightParams = budgeted(validate746);
 const schema251 = {
   "type": "object",
   "properties": {}
 };
 
-function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5246,11 +5246,11 @@ function validate738(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate738.errors = vErrors;
+  validate746.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult = budgeted(validate739);
+export const validateAvmGetHeightResult = budgeted(validate747);
 const schema252 = {
   "type": "object",
   "required": [
@@ -5265,7 +5265,7 @@ const schema252 = {
   }
 };
 
-function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5336,11 +5336,11 @@ function validate739(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate739.errors = vErrors;
+  validate747.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams = budgeted(validate741);
+export const validateAvmGetTxParams = budgeted(validate749);
 const schema253 = {
   "type": "object",
   "properties": {
@@ -5356,7 +5356,7 @@ const schema253 = {
   ]
 };
 
-function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5425,11 +5425,11 @@ function validate741(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate741.errors = vErrors;
+  validate749.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult = budgeted(validate744);
+export const validateAvmGetTxResult = budgeted(validate752);
 const schema254 = {
   "type": "object",
   "required": [
@@ -5504,7 +5504,7 @@ const schema254 = {
   }
 };
 
-function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5553,14 +5553,14 @@ function validate744(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate686(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate694(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate686.errors;
+            vErrors = validate694.errors;
           }
           else {
-            for (const e of validate686.errors) keep(vErrors, e);
+            for (const e of validate694.errors) keep(vErrors, e);
           }
-          errors += validate686.errors.length;
+          errors += validate694.errors.length;
         }
       }
     }
@@ -5842,14 +5842,14 @@ function validate744(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate686(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate694(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate686.errors;
+            vErrors = validate694.errors;
           }
           else {
-            for (const e of validate686.errors) keep(vErrors, e);
+            for (const e of validate694.errors) keep(vErrors, e);
           }
-          errors += validate686.errors.length;
+          errors += validate694.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5917,17 +5917,17 @@ function validate744(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate744.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams = budgeted(validate752);
+export const validateAvmGetTxFeeParams = budgeted(validate760);
 const schema255 = {
   "type": "object",
   "properties": {}
 };
 
-function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5946,11 +5946,11 @@ function validate752(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate752.errors = vErrors;
+  validate760.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult = budgeted(validate753);
+export const validateAvmGetTxFeeResult = budgeted(validate761);
 const schema256 = {
   "type": "object",
   "required": [
@@ -5970,7 +5970,7 @@ const schema256 = {
   }
 };
 
-function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate761(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6073,11 +6073,11 @@ function validate753(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate753.errors = vErrors;
+  validate761.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams = budgeted(validate756);
+export const validateAvmGetTxStatusParams = budgeted(validate764);
 const schema257 = {
   "type": "object",
   "properties": {
@@ -6090,7 +6090,7 @@ const schema257 = {
   ]
 };
 
-function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate764(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6143,11 +6143,11 @@ function validate756(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate756.errors = vErrors;
+  validate764.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult = budgeted(validate758);
+export const validateAvmGetTxStatusResult = budgeted(validate766);
 const schema258 = {
   "type": "object",
   "required": [
@@ -6178,7 +6178,7 @@ const schema258 = {
   }
 };
 
-function validate758(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate766(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6268,11 +6268,11 @@ function validate758(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate758.errors = vErrors;
+  validate766.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams = budgeted(validate759);
+export const validateAvmGetUTXOsParams = budgeted(validate767);
 const schema259 = {
   "type": "object",
   "properties": {
@@ -6480,7 +6480,7 @@ const schema210 = {
   }
 };
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6583,7 +6583,7 @@ function validate595(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
@@ -6638,7 +6638,7 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6695,19 +6695,19 @@ function validate759(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate589(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate589.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate589.errors) keep(vErrors, e);
+              for (const e of validate597.errors) keep(vErrors, e);
             }
-            errors += validate589.errors.length;
+            errors += validate597.errors.length;
           }
         }
       }
@@ -6745,19 +6745,19 @@ function validate759(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate595(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate595.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6811,11 +6811,11 @@ function validate759(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate759.errors = vErrors;
+  validate767.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult = budgeted(validate764);
+export const validateAvmGetUTXOsResult = budgeted(validate772);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -6879,7 +6879,7 @@ const schema211 = {
   }
 };
 
-function validate764(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7202,19 +7202,19 @@ function validate764(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate595(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate595.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -7250,11 +7250,11 @@ function validate764(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate764.errors = vErrors;
+  validate772.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams = budgeted(validate771);
+export const validateAvmIssueTxParams = budgeted(validate779);
 const schema261 = {
   "type": "object",
   "properties": {
@@ -7270,7 +7270,7 @@ const schema261 = {
   ]
 };
 
-function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate779(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7334,11 +7334,11 @@ function validate771(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate771.errors = vErrors;
+  validate779.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult = budgeted(validate774);
+export const validateAvmIssueTxResult = budgeted(validate782);
 const schema262 = {
   "type": "object",
   "required": [
@@ -7353,7 +7353,7 @@ const schema262 = {
   }
 };
 
-function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate782(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7424,7 +7424,7 @@ function validate774(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate774.errors = vErrors;
+  validate782.errors = vErrors;
   return errors === 0;
 }
 const txIDsKey = writeString("txIDs") + ':';

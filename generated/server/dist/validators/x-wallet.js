@@ -3,7 +3,7 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateWalletIssueTxParams = budgeted(validate776);
+export const validateWalletIssueTxParams = budgeted(validate784);
 const schema263 = {
   "type": "object",
   "properties": {
@@ -117,7 +117,7 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate776(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -181,11 +181,11 @@ function validate776(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate776.errors = vErrors;
+  validate784.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult = budgeted(validate779);
+export const validateWalletIssueTxResult = budgeted(validate787);
 const schema264 = {
   "type": "object",
   "required": [
@@ -267,7 +267,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate779(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -338,7 +338,7 @@ function validate779(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate779.errors = vErrors;
+  validate787.errors = vErrors;
   return errors === 0;
 }
 const txIDKey = writeString("txID") + ':';

@@ -577,6 +577,18 @@ export const pChainDocument: OpenrpcDocument = {
             "/result/schema/properties/block/anyOf/1/properties/id",
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/id"
           ]
+        },
+        {
+          "version": "v1.15.0",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "pointers": [
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorAuthority",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegationShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/period",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/auth",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/timestamp"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -788,7 +800,21 @@ export const pChainDocument: OpenrpcDocument = {
         "The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).",
         "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
+      "x-changes": [
+        {
+          "version": "v1.15.0",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "pointers": [
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorAuthority",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegationShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/period",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/auth",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/timestamp"
+          ]
+        }
+      ]
     },
     {
       "name": "platform.getBlockchains",
@@ -1329,6 +1355,15 @@ export const pChainDocument: OpenrpcDocument = {
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/rewardOwner",
             "/result/schema/properties/validators/items/oneOf/1/properties/rewardOwner"
+          ]
+        },
+        {
+          "version": "v1.15.0",
+          "description": "Auto-renewed validators (ACP-236, Helicon; first released as v1.15.0-fuji) also carry `validatorAuthority`, `nextPeriod` and `autoCompoundRewardShares`.",
+          "pointers": [
+            "/result/schema/properties/validators/items/oneOf/0/properties/validatorAuthority",
+            "/result/schema/properties/validators/items/oneOf/0/properties/nextPeriod",
+            "/result/schema/properties/validators/items/oneOf/0/properties/autoCompoundRewardShares"
           ]
         }
       ],
@@ -2889,6 +2924,18 @@ export const pChainDocument: OpenrpcDocument = {
           "pointers": [
             "/result/schema/properties/tx/anyOf/1/properties/id"
           ]
+        },
+        {
+          "version": "v1.15.0",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "pointers": [
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/validatorAuthority",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/delegationShares",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/period",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/auth",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/timestamp"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -4277,6 +4324,27 @@ export const pChainDocument: OpenrpcDocument = {
               "$ref": "#/components/schemas/PlatformDelegator"
             },
             "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
+          },
+          "validatorAuthority": {
+            "$ref": "#/components/schemas/OutputOwners",
+            "description": "Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an auto-renewed validator.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
+          },
+          "nextPeriod": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "Auto-renewed validators: the length in seconds of the validator's next validation cycle. Sent only for an auto-renewed validator.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
+          },
+          "autoCompoundRewardShares": {
+            "$ref": "#/components/schemas/Uint32",
+            "description": "Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in parts per million. Sent only for an auto-renewed validator.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
           }
         }
       },
@@ -4561,6 +4629,48 @@ export const pChainDocument: OpenrpcDocument = {
           "rewardsOwner": {
             "$ref": "#/components/schemas/PlatformTxOutputOwners",
             "description": "Staking transactions: who receives the reward."
+          },
+          "validatorAuthority": {
+            "$ref": "#/components/schemas/PlatformTxOutputOwners",
+            "description": "AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the validator's renewal config.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
+          },
+          "delegationShares": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in parts per million.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
+          },
+          "autoCompoundRewardShares": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part of each cycle's reward restaked, in parts per million.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
+          },
+          "period": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length of a validation cycle in seconds.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
+          },
+          "auth": {
+            "type": "object",
+            "description": "SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the validator's `validatorAuthority`.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation cycle's end it rewards.",
+            "x-node-versions": {
+              "since": "v1.15.0"
+            }
           }
         }
       },

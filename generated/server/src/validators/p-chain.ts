@@ -2250,6 +2250,54 @@ const schema151 = {
     "rewardsOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners",
       "description": "Staking transactions: who receives the reward."
+    },
+    "validatorAuthority": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners",
+      "description": "AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the validator's "
+        + "renewal config.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "delegationShares": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in parts per "
+        + "million.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "autoCompoundRewardShares": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part of "
+        + "each cycle's reward restaked, in parts per million.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "period": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length of a "
+        + "validation cycle in seconds.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "auth": {
+      "type": "object",
+      "description": "SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the validator's "
+        + "`validatorAuthority`.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation cycle's end "
+        + "it rewards.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
     }
   }
 };
@@ -2973,9 +3021,108 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
         errors += validate367.errors!.length;
       }
     }
+    if(data.validatorAuthority !== undefined){
+      if(!(validate367(data.validatorAuthority, {
+        instancePath: instancePath+"/validatorAuthority",
+        parentData: data,
+        parentDataProperty: "validatorAuthority",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate367.errors;
+        }
+        else {
+          for (const e of validate367.errors!) keep(vErrors, e);
+        }
+        errors += validate367.errors!.length;
+      }
+    }
+    if(data.delegationShares !== undefined){
+      if(!(validate114(data.delegationShares, {
+        instancePath: instancePath+"/delegationShares",
+        parentData: data,
+        parentDataProperty: "delegationShares",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors!) keep(vErrors, e);
+        }
+        errors += validate114.errors!.length;
+      }
+    }
+    if(data.autoCompoundRewardShares !== undefined){
+      if(!(validate114(data.autoCompoundRewardShares, {
+        instancePath: instancePath+"/autoCompoundRewardShares",
+        parentData: data,
+        parentDataProperty: "autoCompoundRewardShares",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors!) keep(vErrors, e);
+        }
+        errors += validate114.errors!.length;
+      }
+    }
+    if(data.period !== undefined){
+      if(!(validate114(data.period, {
+        instancePath: instancePath+"/period",
+        parentData: data,
+        parentDataProperty: "period",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors!) keep(vErrors, e);
+        }
+        errors += validate114.errors!.length;
+      }
+    }
+    if(data.auth !== undefined){
+      let data21 = data.auth;
+      if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/auth",
+          schemaPath: "#/properties/auth/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate114(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate114.errors;
+        }
+        else {
+          for (const e of validate114.errors!) keep(vErrors, e);
+        }
+        errors += validate114.errors!.length;
+      }
+    }
   }
   else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {
+    const err7 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -2983,10 +3130,10 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err6];
+      vErrors = [err7];
     }
     else {
-      keep(vErrors, err6);
+      keep(vErrors, err7);
     }
     errors++;
   }
@@ -3009,7 +3156,7 @@ const schema155 = {
   }
 };
 
-function validate373(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate378(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3068,7 +3215,7 @@ function validate373(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate373.errors = vErrors;
+  validate378.errors = vErrors;
   return errors === 0;
 }
 
@@ -3130,19 +3277,19 @@ function validate347(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate373(data1[i0], {
+          if(!(validate378(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate373.errors;
+              vErrors = validate378.errors;
             }
             else {
-              for (const e of validate373.errors!) keep(vErrors, e);
+              for (const e of validate378.errors!) keep(vErrors, e);
             }
-            errors += validate373.errors!.length;
+            errors += validate378.errors!.length;
           }
         }
       }
@@ -3958,7 +4105,7 @@ function validate341(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate386);
+export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate391);
 const schema156 = {
   "type": "object",
   "properties": {
@@ -3974,7 +4121,7 @@ const schema156 = {
   ]
 };
 
-function validate386(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate391(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4043,11 +4190,11 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate386.errors = vErrors;
+  validate391.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate389);
+export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate394);
 const schema157 = {
   "type": "object",
   "required": [
@@ -4122,7 +4269,7 @@ const schema157 = {
   }
 };
 
-function validate389(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate394(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4555,17 +4702,17 @@ function validate389(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate389.errors = vErrors;
+  validate394.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate397);
+export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate402);
 const schema158 = {
   "type": "object",
   "properties": {}
 };
 
-function validate397(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate402(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4584,11 +4731,11 @@ function validate397(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate397.errors = vErrors;
+  validate402.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate398);
+export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate403);
 const schema159 = {
   "type": "object",
   "required": [
@@ -4633,7 +4780,7 @@ const schema159 = {
   }
 };
 
-function validate398(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4879,11 +5026,11 @@ function validate398(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate398.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate402);
+export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate407);
 const schema160 = {
   "type": "object",
   "properties": {
@@ -4898,7 +5045,7 @@ const schema160 = {
 };
 const func2 = ucs2length;
 
-function validate402(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate407(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4972,11 +5119,11 @@ function validate402(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate402.errors = vErrors;
+  validate407.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate403);
+export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate408);
 const schema161 = {
   "type": "object",
   "required": [
@@ -4999,7 +5146,7 @@ const schema161 = {
   }
 };
 
-function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate408(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5093,11 +5240,11 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate403.errors = vErrors;
+  validate408.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate404);
+export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate409);
 const schema162 = {
   "type": "object",
   "properties": {
@@ -5107,7 +5254,7 @@ const schema162 = {
   }
 };
 
-function validate404(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate409(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5144,11 +5291,11 @@ function validate404(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate404.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate406);
+export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate411);
 const schema163 = {
   "type": "object",
   "required": [
@@ -5169,7 +5316,7 @@ const schema163 = {
   }
 };
 
-function validate406(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate411(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5272,11 +5419,11 @@ function validate406(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate406.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate409);
+export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate414);
 const schema164 = {
   "type": "object",
   "properties": {
@@ -5292,7 +5439,7 @@ const schema164 = {
   }
 };
 
-function validate409(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate414(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5367,11 +5514,11 @@ function validate409(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate409.errors = vErrors;
+  validate414.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate412);
+export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate417);
 const schema165 = {
   "type": "object",
   "required": [
@@ -5538,11 +5685,36 @@ const schema167 = {
       },
       "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly "
         + "one distinct node ID."
+    },
+    "validatorAuthority": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's "
+        + "renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an "
+        + "auto-renewed validator.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "nextPeriod": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Auto-renewed validators: the length in seconds of the validator's next validation cycle. Sent "
+        + "only for an auto-renewed validator.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
+    },
+    "autoCompoundRewardShares": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+      "description": "Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in "
+        + "parts per million. Sent only for an auto-renewed validator.",
+      "x-node-versions": {
+        "since": "v1.15.0"
+      }
     }
   }
 };
 
-function validate416(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate421(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5579,7 +5751,7 @@ function validate416(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate416.errors = vErrors;
+  validate421.errors = vErrors;
   return errors === 0;
 }
 
@@ -5659,7 +5831,7 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate422(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate427(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5816,7 +5988,7 @@ function validate422(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate422.errors = vErrors;
+  validate427.errors = vErrors;
   return errors === 0;
 }
 
@@ -5828,7 +6000,7 @@ const schema170 = {
 };
 const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate431(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate436(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5865,7 +6037,7 @@ function validate431(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate431.errors = vErrors;
+  validate436.errors = vErrors;
   return errors === 0;
 }
 
@@ -5892,7 +6064,7 @@ const schema171 = {
 };
 const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate434(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate439(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6016,7 +6188,7 @@ function validate434(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate434.errors = vErrors;
+  validate439.errors = vErrors;
   return errors === 0;
 }
 
@@ -6065,7 +6237,7 @@ const schema172 = {
   }
 };
 
-function validate439(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate444(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6206,35 +6378,35 @@ function validate439(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -6270,19 +6442,19 @@ function validate439(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate422(data.rewardOwner, {
+      if(!(validate427(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6318,12 +6490,12 @@ function validate439(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate439.errors = vErrors;
+  validate444.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate414(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate419(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6554,35 +6726,35 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -6634,51 +6806,51 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate422(data.rewardOwner, {
+      if(!(validate427(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate422(data.validationRewardOwner, {
+      if(!(validate427(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate422(data.delegationRewardOwner, {
+      if(!(validate427(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6714,35 +6886,35 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate431(data.delegationFee, {
+      if(!(validate436(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate431.errors;
+          vErrors = validate436.errors;
         }
         else {
-          for (const e of validate431.errors!) keep(vErrors, e);
+          for (const e of validate436.errors!) keep(vErrors, e);
         }
-        errors += validate431.errors!.length;
+        errors += validate436.errors!.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate431(data.uptime, {
+      if(!(validate436(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate431.errors;
+          vErrors = validate436.errors;
         }
         else {
-          for (const e of validate431.errors!) keep(vErrors, e);
+          for (const e of validate436.errors!) keep(vErrors, e);
         }
-        errors += validate431.errors!.length;
+        errors += validate436.errors!.length;
       }
     }
     if(data.connected !== undefined){
@@ -6764,19 +6936,19 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.signer !== undefined){
-      if(!(validate434(data.signer, {
+      if(!(validate439(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate434.errors;
+          vErrors = validate439.errors;
         }
         else {
-          for (const e of validate434.errors!) keep(vErrors, e);
+          for (const e of validate439.errors!) keep(vErrors, e);
         }
-        errors += validate434.errors!.length;
+        errors += validate439.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -6816,19 +6988,19 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate439(data17[i0], {
+          if(!(validate444(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate439.errors;
+              vErrors = validate444.errors;
             }
             else {
-              for (const e of validate439.errors!) keep(vErrors, e);
+              for (const e of validate444.errors!) keep(vErrors, e);
             }
-            errors += validate439.errors!.length;
+            errors += validate444.errors!.length;
           }
         }
       }
@@ -6849,6 +7021,54 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
     }
+    if(data.validatorAuthority !== undefined){
+      if(!(validate427(data.validatorAuthority, {
+        instancePath: instancePath+"/validatorAuthority",
+        parentData: data,
+        parentDataProperty: "validatorAuthority",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate427.errors;
+        }
+        else {
+          for (const e of validate427.errors!) keep(vErrors, e);
+        }
+        errors += validate427.errors!.length;
+      }
+    }
+    if(data.nextPeriod !== undefined){
+      if(!(validate88(data.nextPeriod, {
+        instancePath: instancePath+"/nextPeriod",
+        parentData: data,
+        parentDataProperty: "nextPeriod",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate88.errors;
+        }
+        else {
+          for (const e of validate88.errors!) keep(vErrors, e);
+        }
+        errors += validate88.errors!.length;
+      }
+    }
+    if(data.autoCompoundRewardShares !== undefined){
+      if(!(validate202(data.autoCompoundRewardShares, {
+        instancePath: instancePath+"/autoCompoundRewardShares",
+        parentData: data,
+        parentDataProperty: "autoCompoundRewardShares",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate202.errors;
+        }
+        else {
+          for (const e of validate202.errors!) keep(vErrors, e);
+        }
+        errors += validate202.errors!.length;
+      }
+    }
   }
   else {
     const err15 = --budget.left < 0 ? TOO_MANY : {
@@ -6866,7 +7086,7 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate414.errors = vErrors;
+  validate419.errors = vErrors;
   return errors === 0;
 }
 
@@ -6975,7 +7195,7 @@ const schema173 = {
   }
 };
 
-function validate449(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate457(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7174,35 +7394,35 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -7254,51 +7474,51 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate422(data.rewardOwner, {
+      if(!(validate427(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate422(data.validationRewardOwner, {
+      if(!(validate427(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate422(data.delegationRewardOwner, {
+      if(!(validate427(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -7334,19 +7554,19 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate431(data.delegationFee, {
+      if(!(validate436(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate431.errors;
+          vErrors = validate436.errors;
         }
         else {
-          for (const e of validate431.errors!) keep(vErrors, e);
+          for (const e of validate436.errors!) keep(vErrors, e);
         }
-        errors += validate431.errors!.length;
+        errors += validate436.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -7386,19 +7606,19 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate439(data14[i0], {
+          if(!(validate444(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate439.errors;
+              vErrors = validate444.errors;
             }
             else {
-              for (const e of validate439.errors!) keep(vErrors, e);
+              for (const e of validate444.errors!) keep(vErrors, e);
             }
-            errors += validate439.errors!.length;
+            errors += validate444.errors!.length;
           }
         }
       }
@@ -7436,7 +7656,7 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate449.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
@@ -7485,7 +7705,7 @@ const schema174 = {
   }
 };
 
-function validate466(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7609,35 +7829,35 @@ function validate466(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate416(data.endTime, {
+      if(!(validate421(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -7705,7 +7925,7 @@ function validate466(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate466.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
@@ -7767,7 +7987,7 @@ const schema175 = {
   }
 };
 
-function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate482(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7966,19 +8186,19 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -8014,35 +8234,35 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate422(data.remainingBalanceOwner, {
+      if(!(validate427(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate422(data.deactivationOwner, {
+      if(!(validate427(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -8094,26 +8314,26 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate474.errors = vErrors;
+  validate482.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate413(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate418(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate419(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate414.errors;
+      vErrors = validate419.errors;
     }
     else {
-      for (const e of validate414.errors!) keep(vErrors, e);
+      for (const e of validate419.errors!) keep(vErrors, e);
     }
-    errors += validate414.errors!.length;
+    errors += validate419.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -8121,14 +8341,14 @@ function validate413(data: any, {instancePath="", parentData, parentDataProperty
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate449(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate457(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate449.errors;
+      vErrors = validate457.errors;
     }
     else {
-      for (const e of validate449.errors!) keep(vErrors, e);
+      for (const e of validate457.errors!) keep(vErrors, e);
     }
-    errors += validate449.errors!.length;
+    errors += validate457.errors!.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -8141,14 +8361,14 @@ function validate413(data: any, {instancePath="", parentData, parentDataProperty
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate466(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate466.errors;
+        vErrors = validate474.errors;
       }
       else {
-        for (const e of validate466.errors!) keep(vErrors, e);
+        for (const e of validate474.errors!) keep(vErrors, e);
       }
-      errors += validate466.errors!.length;
+      errors += validate474.errors!.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -8161,14 +8381,14 @@ function validate413(data: any, {instancePath="", parentData, parentDataProperty
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate482(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate474.errors;
+          vErrors = validate482.errors;
         }
         else {
-          for (const e of validate474.errors!) keep(vErrors, e);
+          for (const e of validate482.errors!) keep(vErrors, e);
         }
-        errors += validate474.errors!.length;
+        errors += validate482.errors!.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -8212,12 +8432,12 @@ function validate413(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate413.errors = vErrors;
+  validate418.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate412(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate417(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8260,19 +8480,19 @@ function validate412(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate413(data0[i0], {
+          if(!(validate418(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate413.errors;
+              vErrors = validate418.errors;
             }
             else {
-              for (const e of validate413.errors!) keep(vErrors, e);
+              for (const e of validate418.errors!) keep(vErrors, e);
             }
-            errors += validate413.errors!.length;
+            errors += validate418.errors!.length;
           }
         }
       }
@@ -8310,17 +8530,17 @@ function validate412(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate412.errors = vErrors;
+  validate417.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate486);
+export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate494);
 const schema176 = {
   "type": "object",
   "properties": {}
 };
 
-function validate486(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8339,11 +8559,11 @@ function validate486(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate486.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate487);
+export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate495);
 const schema177 = {
   "type": "object",
   "required": [
@@ -8391,7 +8611,7 @@ const schema177 = {
   }
 };
 
-function validate487(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate495(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8681,17 +8901,17 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate487.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate494);
+export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate502);
 const schema178 = {
   "type": "object",
   "properties": {}
 };
 
-function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate502(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8710,11 +8930,11 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate494.errors = vErrors;
+  validate502.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate495);
+export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate503);
 const schema179 = {
   "type": "object",
   "required": [
@@ -8793,7 +9013,7 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate495(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8960,17 +9180,17 @@ function validate495(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate495.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate500);
+export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate508);
 const schema180 = {
   "type": "object",
   "properties": {}
 };
 
-function validate500(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate508(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8989,11 +9209,11 @@ function validate500(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate500.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate501);
+export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate509);
 const schema181 = {
   "type": "object",
   "description": "A P-Chain height.",
@@ -9009,7 +9229,7 @@ const schema181 = {
   }
 };
 
-function validate501(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate509(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9080,11 +9300,11 @@ function validate501(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate501.errors = vErrors;
+  validate509.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate503);
+export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate511);
 const schema182 = {
   "type": "object",
   "properties": {
@@ -9097,7 +9317,7 @@ const schema182 = {
   ]
 };
 
-function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate511(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9150,11 +9370,11 @@ function validate503(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate503.errors = vErrors;
+  validate511.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate505);
+export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate513);
 const schema183 = {
   "type": "object",
   "required": [
@@ -9223,7 +9443,7 @@ const schema183 = {
   }
 };
 
-function validate505(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate513(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9454,19 +9674,19 @@ function validate505(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -9502,35 +9722,35 @@ function validate505(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate422(data.remainingBalanceOwner, {
+      if(!(validate427(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate422(data.deactivationOwner, {
+      if(!(validate427(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate422.errors;
+          vErrors = validate427.errors;
         }
         else {
-          for (const e of validate422.errors!) keep(vErrors, e);
+          for (const e of validate427.errors!) keep(vErrors, e);
         }
-        errors += validate422.errors!.length;
+        errors += validate427.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -9614,17 +9834,17 @@ function validate505(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate505.errors = vErrors;
+  validate513.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate517);
+export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate525);
 const schema184 = {
   "type": "object",
   "properties": {}
 };
 
-function validate517(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9643,13 +9863,13 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate517.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate518);
+export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate526);
 
-function validate518(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9720,11 +9940,11 @@ function validate518(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate518.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate520);
+export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate528);
 const schema186 = {
   "type": "object",
   "properties": {
@@ -9734,7 +9954,7 @@ const schema186 = {
   }
 };
 
-function validate520(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9771,11 +9991,11 @@ function validate520(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate520.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate522);
+export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate530);
 const schema187 = {
   "type": "object",
   "required": [
@@ -9796,7 +10016,7 @@ const schema187 = {
   }
 };
 
-function validate522(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate530(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9899,11 +10119,11 @@ function validate522(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate522.errors = vErrors;
+  validate530.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate525);
+export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate533);
 const schema188 = {
   "type": "object",
   "properties": {
@@ -9969,7 +10189,7 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate533(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10038,11 +10258,11 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate533.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate528);
+export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate536);
 const schema189 = {
   "type": "object",
   "required": [
@@ -10100,7 +10320,7 @@ const schema189 = {
   }
 };
 
-function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate536(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10439,11 +10659,11 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate536.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate534);
+export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate542);
 const schema190 = {
   "type": "object",
   "properties": {
@@ -10466,7 +10686,7 @@ const schema190 = {
   ]
 };
 
-function validate534(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate542(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10591,11 +10811,11 @@ function validate534(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate534.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate537);
+export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate545);
 const schema191 = {
   "type": "object",
   "required": [
@@ -10659,7 +10879,7 @@ const schema191 = {
   }
 };
 
-function validate537(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate545(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -11030,11 +11250,11 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate544);
+export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate552);
 const schema192 = {
   "type": "object",
   "properties": {
@@ -11044,7 +11264,7 @@ const schema192 = {
   }
 };
 
-function validate544(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate552(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11081,11 +11301,11 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate544.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate546);
+export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate554);
 const schema193 = {
   "type": "object",
   "required": [
@@ -11101,7 +11321,7 @@ const schema193 = {
   }
 };
 
-function validate546(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate554(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11172,11 +11392,11 @@ function validate546(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate546.errors = vErrors;
+  validate554.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate548);
+export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate556);
 const schema194 = {
   "type": "object",
   "properties": {
@@ -11189,7 +11409,7 @@ const schema194 = {
   ]
 };
 
-function validate548(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate556(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11242,11 +11462,11 @@ function validate548(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate548.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate550);
+export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate558);
 const schema195 = {
   "type": "object",
   "required": [
@@ -11325,7 +11545,7 @@ const schema196 = {
   ]
 };
 
-function validate557(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -11403,12 +11623,12 @@ function validate557(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate557.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate550(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11702,19 +11922,19 @@ function validate550(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate557(data.managerAddress, {
+      if(!(validate565(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate557.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate557.errors!) keep(vErrors, e);
+          for (const e of validate565.errors!) keep(vErrors, e);
         }
-        errors += validate557.errors!.length;
+        errors += validate565.errors!.length;
       }
     }
   }
@@ -11734,11 +11954,11 @@ function validate550(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate550.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate560);
+export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate568);
 const schema197 = {
   "type": "object",
   "properties": {
@@ -11751,7 +11971,7 @@ const schema197 = {
   }
 };
 
-function validate560(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11810,11 +12030,11 @@ function validate560(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate560.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate562);
+export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate570);
 const schema198 = {
   "type": "object",
   "required": [
@@ -11862,7 +12082,7 @@ const schema198 = {
   }
 };
 
-function validate562(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate570(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12096,17 +12316,17 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate562.errors = vErrors;
+  validate570.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate566);
+export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate574);
 const schema199 = {
   "type": "object",
   "properties": {}
 };
 
-function validate566(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate574(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -12125,11 +12345,11 @@ function validate566(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate566.errors = vErrors;
+  validate574.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate567);
+export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate575);
 const schema200 = {
   "type": "object",
   "required": [
@@ -12144,7 +12364,7 @@ const schema200 = {
   }
 };
 
-function validate567(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12215,11 +12435,11 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate567.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate569);
+export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate577);
 const schema201 = {
   "type": "object",
   "properties": {
@@ -12229,7 +12449,7 @@ const schema201 = {
   }
 };
 
-function validate569(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate577(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12266,11 +12486,11 @@ function validate569(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate569.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate571);
+export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate579);
 const schema202 = {
   "type": "object",
   "required": [
@@ -12294,7 +12514,7 @@ const schema202 = {
   }
 };
 
-function validate571(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate579(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12397,11 +12617,11 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate571.errors = vErrors;
+  validate579.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate574);
+export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate582);
 const schema203 = {
   "type": "object",
   "properties": {
@@ -12417,7 +12637,7 @@ const schema203 = {
   ]
 };
 
-function validate574(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate582(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12486,11 +12706,11 @@ function validate574(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate574.errors = vErrors;
+  validate582.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate577);
+export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate585);
 const schema204 = {
   "type": "object",
   "required": [
@@ -12565,7 +12785,7 @@ const schema204 = {
   }
 };
 
-function validate577(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate585(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12978,11 +13198,11 @@ function validate577(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate577.errors = vErrors;
+  validate585.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate585);
+export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate593);
 const schema205 = {
   "type": "object",
   "properties": {
@@ -12995,7 +13215,7 @@ const schema205 = {
   ]
 };
 
-function validate585(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate593(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13048,11 +13268,11 @@ function validate585(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate585.errors = vErrors;
+  validate593.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate587);
+export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate595);
 const schema206 = {
   "type": "object",
   "required": [
@@ -13102,7 +13322,7 @@ const schema206 = {
   }
 };
 
-function validate587(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13364,11 +13584,11 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate587.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate588);
+export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate596);
 const schema207 = {
   "type": "object",
   "properties": {
@@ -13419,7 +13639,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"]!;
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate591(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate599(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -13472,12 +13692,12 @@ function validate591(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate591.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate597(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -13496,14 +13716,14 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate591.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate591.errors!) keep(vErrors, e);
+        for (const e of validate599.errors!) keep(vErrors, e);
       }
-      errors += validate591.errors!.length;
+      errors += validate599.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -13537,7 +13757,7 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate589.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
@@ -13720,7 +13940,7 @@ const schema210 = {
   }
 };
 
-function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13823,12 +14043,12 @@ function validate595(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate588(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13885,19 +14105,19 @@ function validate588(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate589(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate589.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate589.errors!) keep(vErrors, e);
+              for (const e of validate597.errors!) keep(vErrors, e);
             }
-            errors += validate589.errors!.length;
+            errors += validate597.errors!.length;
           }
         }
       }
@@ -13935,19 +14155,19 @@ function validate588(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate595(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate595.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -14001,11 +14221,11 @@ function validate588(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate588.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate600);
+export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate608);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -14069,7 +14289,7 @@ const schema211 = {
   }
 };
 
-function validate600(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate608(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -14392,19 +14612,19 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate595(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate595.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -14440,11 +14660,11 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate600.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate607);
+export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate615);
 const schema212 = {
   "type": "object",
   "properties": {
@@ -14460,7 +14680,7 @@ const schema212 = {
   ]
 };
 
-function validate607(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14529,11 +14749,11 @@ function validate607(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate607.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate610);
+export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate618);
 const schema213 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
@@ -14571,7 +14791,7 @@ const schema213 = {
   }
 };
 
-function validate610(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate618(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14791,17 +15011,17 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate610.errors = vErrors;
+  validate618.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate614);
+export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate622);
 const schema214 = {
   "type": "object",
   "properties": {}
 };
 
-function validate614(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate622(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14820,11 +15040,11 @@ function validate614(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate614.errors = vErrors;
+  validate622.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate615);
+export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate623);
 const schema215 = {
   "type": "object",
   "required": [
@@ -14856,7 +15076,7 @@ const schema215 = {
   }
 };
 
-function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate623(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15026,17 +15246,17 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate623.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate620);
+export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate628);
 const schema216 = {
   "type": "object",
   "properties": {}
 };
 
-function validate620(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate628(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -15055,11 +15275,11 @@ function validate620(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate620.errors = vErrors;
+  validate628.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate621);
+export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate629);
 const schema217 = {
   "type": "object",
   "required": [
@@ -15084,7 +15304,7 @@ const schema217 = {
   }
 };
 
-function validate621(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate629(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15219,11 +15439,11 @@ function validate621(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate621.errors = vErrors;
+  validate629.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate625);
+export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate633);
 const schema218 = {
   "type": "object",
   "properties": {
@@ -15239,7 +15459,7 @@ const schema218 = {
   ]
 };
 
-function validate625(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate633(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15303,11 +15523,11 @@ function validate625(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate625.errors = vErrors;
+  validate633.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate628);
+export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate636);
 const schema219 = {
   "type": "object",
   "required": [
@@ -15322,7 +15542,7 @@ const schema219 = {
   }
 };
 
-function validate628(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate636(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15393,11 +15613,11 @@ function validate628(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate628.errors = vErrors;
+  validate636.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate630);
+export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate638);
 const schema220 = {
   "type": "object",
   "properties": {
@@ -15430,7 +15650,7 @@ const schema221 = {
 const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate631(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate639(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -15558,12 +15778,12 @@ function validate631(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate631.errors = vErrors;
+  validate639.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate630(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate638(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15584,19 +15804,19 @@ function validate630(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate631(data.size, {
+      if(!(validate639(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate631.errors;
+          vErrors = validate639.errors;
         }
         else {
-          for (const e of validate631.errors!) keep(vErrors, e);
+          for (const e of validate639.errors!) keep(vErrors, e);
         }
-        errors += validate631.errors!.length;
+        errors += validate639.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -15632,11 +15852,11 @@ function validate630(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate630.errors = vErrors;
+  validate638.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate634);
+export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate642);
 const schema222 = {
   "type": "object",
   "required": [
@@ -15655,7 +15875,7 @@ const schema222 = {
   }
 };
 
-function validate634(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate642(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15748,11 +15968,11 @@ function validate634(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate634.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate636);
+export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate644);
 const schema223 = {
   "type": "object",
   "properties": {
@@ -15765,7 +15985,7 @@ const schema223 = {
   ]
 };
 
-function validate636(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate644(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15818,11 +16038,11 @@ function validate636(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate636.errors = vErrors;
+  validate644.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate638);
+export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate646);
 const schema224 = {
   "type": "object",
   "required": [
@@ -15838,7 +16058,7 @@ const schema224 = {
   }
 };
 
-function validate638(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate646(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15909,11 +16129,11 @@ function validate638(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate638.errors = vErrors;
+  validate646.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate640);
+export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate648);
 const schema225 = {
   "type": "object",
   "properties": {
@@ -15926,7 +16146,7 @@ const schema225 = {
   ]
 };
 
-function validate640(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate648(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15979,11 +16199,11 @@ function validate640(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate640.errors = vErrors;
+  validate648.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate642);
+export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate650);
 const schema226 = {
   "type": "object",
   "required": [
@@ -16001,7 +16221,7 @@ const schema226 = {
   }
 };
 
-function validate642(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate650(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16094,7 +16314,7 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate642.errors = vErrors;
+  validate650.errors = vErrors;
   return errors === 0;
 }
 
@@ -16120,88 +16340,88 @@ declare namespace validate355 { let errors: ValidationError[] | null; }
 declare namespace validate31 { let errors: ValidationError[] | null; }
 declare namespace validate367 { let errors: ValidationError[] | null; }
 declare namespace validate348 { let errors: ValidationError[] | null; }
-declare namespace validate373 { let errors: ValidationError[] | null; }
+declare namespace validate378 { let errors: ValidationError[] | null; }
 declare namespace validate347 { let errors: ValidationError[] | null; }
 declare namespace validate342 { let errors: ValidationError[] | null; }
 declare namespace validate80 { let errors: ValidationError[] | null; }
 declare namespace validate82 { let errors: ValidationError[] | null; }
 declare namespace validate84 { let errors: ValidationError[] | null; }
 declare namespace validate341 { let errors: ValidationError[] | null; }
-declare namespace validate386 { let errors: ValidationError[] | null; }
-declare namespace validate389 { let errors: ValidationError[] | null; }
-declare namespace validate397 { let errors: ValidationError[] | null; }
-declare namespace validate398 { let errors: ValidationError[] | null; }
+declare namespace validate391 { let errors: ValidationError[] | null; }
+declare namespace validate394 { let errors: ValidationError[] | null; }
 declare namespace validate402 { let errors: ValidationError[] | null; }
 declare namespace validate403 { let errors: ValidationError[] | null; }
-declare namespace validate404 { let errors: ValidationError[] | null; }
-declare namespace validate406 { let errors: ValidationError[] | null; }
+declare namespace validate407 { let errors: ValidationError[] | null; }
+declare namespace validate408 { let errors: ValidationError[] | null; }
 declare namespace validate409 { let errors: ValidationError[] | null; }
-declare namespace validate416 { let errors: ValidationError[] | null; }
-declare namespace validate202 { let errors: ValidationError[] | null; }
-declare namespace validate422 { let errors: ValidationError[] | null; }
-declare namespace validate431 { let errors: ValidationError[] | null; }
-declare namespace validate434 { let errors: ValidationError[] | null; }
-declare namespace validate439 { let errors: ValidationError[] | null; }
+declare namespace validate411 { let errors: ValidationError[] | null; }
 declare namespace validate414 { let errors: ValidationError[] | null; }
-declare namespace validate449 { let errors: ValidationError[] | null; }
-declare namespace validate466 { let errors: ValidationError[] | null; }
+declare namespace validate421 { let errors: ValidationError[] | null; }
+declare namespace validate202 { let errors: ValidationError[] | null; }
+declare namespace validate427 { let errors: ValidationError[] | null; }
+declare namespace validate436 { let errors: ValidationError[] | null; }
+declare namespace validate439 { let errors: ValidationError[] | null; }
+declare namespace validate444 { let errors: ValidationError[] | null; }
+declare namespace validate419 { let errors: ValidationError[] | null; }
+declare namespace validate457 { let errors: ValidationError[] | null; }
 declare namespace validate474 { let errors: ValidationError[] | null; }
-declare namespace validate413 { let errors: ValidationError[] | null; }
-declare namespace validate412 { let errors: ValidationError[] | null; }
-declare namespace validate486 { let errors: ValidationError[] | null; }
-declare namespace validate487 { let errors: ValidationError[] | null; }
+declare namespace validate482 { let errors: ValidationError[] | null; }
+declare namespace validate418 { let errors: ValidationError[] | null; }
+declare namespace validate417 { let errors: ValidationError[] | null; }
 declare namespace validate494 { let errors: ValidationError[] | null; }
-declare namespace validate96 { let errors: ValidationError[] | null; }
 declare namespace validate495 { let errors: ValidationError[] | null; }
-declare namespace validate500 { let errors: ValidationError[] | null; }
-declare namespace validate501 { let errors: ValidationError[] | null; }
+declare namespace validate502 { let errors: ValidationError[] | null; }
+declare namespace validate96 { let errors: ValidationError[] | null; }
 declare namespace validate503 { let errors: ValidationError[] | null; }
-declare namespace validate505 { let errors: ValidationError[] | null; }
-declare namespace validate517 { let errors: ValidationError[] | null; }
-declare namespace validate518 { let errors: ValidationError[] | null; }
-declare namespace validate520 { let errors: ValidationError[] | null; }
-declare namespace validate522 { let errors: ValidationError[] | null; }
-declare namespace validate76 { let errors: ValidationError[] | null; }
+declare namespace validate508 { let errors: ValidationError[] | null; }
+declare namespace validate509 { let errors: ValidationError[] | null; }
+declare namespace validate511 { let errors: ValidationError[] | null; }
+declare namespace validate513 { let errors: ValidationError[] | null; }
 declare namespace validate525 { let errors: ValidationError[] | null; }
+declare namespace validate526 { let errors: ValidationError[] | null; }
 declare namespace validate528 { let errors: ValidationError[] | null; }
-declare namespace validate534 { let errors: ValidationError[] | null; }
-declare namespace validate537 { let errors: ValidationError[] | null; }
-declare namespace validate544 { let errors: ValidationError[] | null; }
-declare namespace validate546 { let errors: ValidationError[] | null; }
-declare namespace validate548 { let errors: ValidationError[] | null; }
-declare namespace validate557 { let errors: ValidationError[] | null; }
-declare namespace validate550 { let errors: ValidationError[] | null; }
-declare namespace validate560 { let errors: ValidationError[] | null; }
-declare namespace validate562 { let errors: ValidationError[] | null; }
-declare namespace validate566 { let errors: ValidationError[] | null; }
-declare namespace validate567 { let errors: ValidationError[] | null; }
-declare namespace validate569 { let errors: ValidationError[] | null; }
-declare namespace validate571 { let errors: ValidationError[] | null; }
+declare namespace validate530 { let errors: ValidationError[] | null; }
+declare namespace validate76 { let errors: ValidationError[] | null; }
+declare namespace validate533 { let errors: ValidationError[] | null; }
+declare namespace validate536 { let errors: ValidationError[] | null; }
+declare namespace validate542 { let errors: ValidationError[] | null; }
+declare namespace validate545 { let errors: ValidationError[] | null; }
+declare namespace validate552 { let errors: ValidationError[] | null; }
+declare namespace validate554 { let errors: ValidationError[] | null; }
+declare namespace validate556 { let errors: ValidationError[] | null; }
+declare namespace validate565 { let errors: ValidationError[] | null; }
+declare namespace validate558 { let errors: ValidationError[] | null; }
+declare namespace validate568 { let errors: ValidationError[] | null; }
+declare namespace validate570 { let errors: ValidationError[] | null; }
 declare namespace validate574 { let errors: ValidationError[] | null; }
+declare namespace validate575 { let errors: ValidationError[] | null; }
 declare namespace validate577 { let errors: ValidationError[] | null; }
+declare namespace validate579 { let errors: ValidationError[] | null; }
+declare namespace validate582 { let errors: ValidationError[] | null; }
 declare namespace validate585 { let errors: ValidationError[] | null; }
-declare namespace validate587 { let errors: ValidationError[] | null; }
-declare namespace validate591 { let errors: ValidationError[] | null; }
-declare namespace validate589 { let errors: ValidationError[] | null; }
-declare namespace validate69 { let errors: ValidationError[] | null; }
+declare namespace validate593 { let errors: ValidationError[] | null; }
 declare namespace validate595 { let errors: ValidationError[] | null; }
-declare namespace validate588 { let errors: ValidationError[] | null; }
-declare namespace validate600 { let errors: ValidationError[] | null; }
-declare namespace validate607 { let errors: ValidationError[] | null; }
-declare namespace validate610 { let errors: ValidationError[] | null; }
-declare namespace validate614 { let errors: ValidationError[] | null; }
+declare namespace validate599 { let errors: ValidationError[] | null; }
+declare namespace validate597 { let errors: ValidationError[] | null; }
+declare namespace validate69 { let errors: ValidationError[] | null; }
+declare namespace validate603 { let errors: ValidationError[] | null; }
+declare namespace validate596 { let errors: ValidationError[] | null; }
+declare namespace validate608 { let errors: ValidationError[] | null; }
 declare namespace validate615 { let errors: ValidationError[] | null; }
-declare namespace validate620 { let errors: ValidationError[] | null; }
-declare namespace validate621 { let errors: ValidationError[] | null; }
-declare namespace validate625 { let errors: ValidationError[] | null; }
+declare namespace validate618 { let errors: ValidationError[] | null; }
+declare namespace validate622 { let errors: ValidationError[] | null; }
+declare namespace validate623 { let errors: ValidationError[] | null; }
 declare namespace validate628 { let errors: ValidationError[] | null; }
-declare namespace validate631 { let errors: ValidationError[] | null; }
-declare namespace validate630 { let errors: ValidationError[] | null; }
-declare namespace validate634 { let errors: ValidationError[] | null; }
+declare namespace validate629 { let errors: ValidationError[] | null; }
+declare namespace validate633 { let errors: ValidationError[] | null; }
 declare namespace validate636 { let errors: ValidationError[] | null; }
+declare namespace validate639 { let errors: ValidationError[] | null; }
 declare namespace validate638 { let errors: ValidationError[] | null; }
-declare namespace validate640 { let errors: ValidationError[] | null; }
 declare namespace validate642 { let errors: ValidationError[] | null; }
+declare namespace validate644 { let errors: ValidationError[] | null; }
+declare namespace validate646 { let errors: ValidationError[] | null; }
+declare namespace validate648 { let errors: ValidationError[] | null; }
+declare namespace validate650 { let errors: ValidationError[] | null; }
 const balanceKey = writeString("balance") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

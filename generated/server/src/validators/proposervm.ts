@@ -4,13 +4,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateProposervmGetProposedHeightParams: ValidateFunction = budgeted(validate644);
+export const validateProposervmGetProposedHeightParams: ValidateFunction = budgeted(validate652);
 const schema227 = {
   "type": "object",
   "properties": {}
 };
 
-function validate644(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate652(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -29,11 +29,11 @@ function validate644(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate644.errors = vErrors;
+  validate652.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetProposedHeightResult: ValidateFunction = budgeted(validate645);
+export const validateProposervmGetProposedHeightResult: ValidateFunction = budgeted(validate653);
 const schema228 = {
   "type": "object",
   "required": [
@@ -97,7 +97,7 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate645(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate653(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -168,17 +168,17 @@ function validate645(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate645.errors = vErrors;
+  validate653.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochParams: ValidateFunction = budgeted(validate647);
+export const validateProposervmGetCurrentEpochParams: ValidateFunction = budgeted(validate655);
 const schema229 = {
   "type": "object",
   "properties": {}
 };
 
-function validate647(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate655(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -197,11 +197,11 @@ function validate647(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate647.errors = vErrors;
+  validate655.errors = vErrors;
   return errors === 0;
 }
 
-export const validateProposervmGetCurrentEpochResult: ValidateFunction = budgeted(validate648);
+export const validateProposervmGetCurrentEpochResult: ValidateFunction = budgeted(validate656);
 const schema230 = {
   "title": "ProposervmEpoch",
   "type": "object",
@@ -228,7 +228,7 @@ const schema230 = {
   }
 };
 
-function validate416(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate421(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -265,12 +265,12 @@ function validate416(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate416.errors = vErrors;
+  validate421.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate648(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate656(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -357,19 +357,19 @@ function validate648(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate416(data.startTime, {
+      if(!(validate421(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate416.errors;
+          vErrors = validate421.errors;
         }
         else {
-          for (const e of validate416.errors!) keep(vErrors, e);
+          for (const e of validate421.errors!) keep(vErrors, e);
         }
-        errors += validate416.errors!.length;
+        errors += validate421.errors!.length;
       }
     }
     if(data.pChainHeight !== undefined){
@@ -405,17 +405,17 @@ function validate648(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate648.errors = vErrors;
+  validate656.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate644 { let errors: ValidationError[] | null; }
+declare namespace validate652 { let errors: ValidationError[] | null; }
 declare namespace validate88 { let errors: ValidationError[] | null; }
-declare namespace validate645 { let errors: ValidationError[] | null; }
-declare namespace validate647 { let errors: ValidationError[] | null; }
-declare namespace validate416 { let errors: ValidationError[] | null; }
-declare namespace validate648 { let errors: ValidationError[] | null; }
+declare namespace validate653 { let errors: ValidationError[] | null; }
+declare namespace validate655 { let errors: ValidationError[] | null; }
+declare namespace validate421 { let errors: ValidationError[] | null; }
+declare namespace validate656 { let errors: ValidationError[] | null; }
 const heightKey = writeString("height") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate652);
+export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate660);
 const schema231 = {
   "type": "object",
   "properties": {
@@ -116,7 +116,7 @@ const schema209 = {
 const formats20 = formats["avax-short-id"]!;
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate591(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate599(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -169,12 +169,12 @@ function validate591(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate591.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate597(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -193,14 +193,14 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate591.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate591.errors!) keep(vErrors, e);
+        for (const e of validate599.errors!) keep(vErrors, e);
       }
-      errors += validate591.errors!.length;
+      errors += validate599.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -234,7 +234,7 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate589.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
@@ -246,7 +246,7 @@ const schema232 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate654(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate662(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -265,7 +265,7 @@ function validate654(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate654.errors = vErrors;
+  validate662.errors = vErrors;
   return errors === 0;
 }
 
@@ -445,7 +445,7 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate652(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate660(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -482,35 +482,35 @@ function validate652(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate589(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate589.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate589.errors!) keep(vErrors, e);
+          for (const e of validate597.errors!) keep(vErrors, e);
         }
-        errors += validate589.errors!.length;
+        errors += validate597.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate654(data.assetID, {
+      if(!(validate662(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate662.errors;
         }
         else {
-          for (const e of validate654.errors!) keep(vErrors, e);
+          for (const e of validate662.errors!) keep(vErrors, e);
         }
-        errors += validate654.errors!.length;
+        errors += validate662.errors!.length;
       }
     }
     if(data.cursor !== undefined){
@@ -562,11 +562,11 @@ function validate652(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate652.errors = vErrors;
+  validate660.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate658);
+export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate666);
 const schema233 = {
   "type": "object",
   "required": [
@@ -709,7 +709,7 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate658(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate666(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -834,11 +834,11 @@ function validate658(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate658.errors = vErrors;
+  validate666.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate661);
+export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate669);
 const schema234 = {
   "type": "object",
   "properties": {
@@ -854,7 +854,7 @@ const schema234 = {
   ]
 };
 
-function validate661(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate669(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -875,19 +875,19 @@ function validate661(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate589(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate589.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate589.errors!) keep(vErrors, e);
+          for (const e of validate597.errors!) keep(vErrors, e);
         }
-        errors += validate589.errors!.length;
+        errors += validate597.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -925,11 +925,11 @@ function validate661(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate661.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate663);
+export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate671);
 const schema235 = {
   "type": "object",
   "required": [
@@ -963,7 +963,7 @@ const schema235 = {
   }
 };
 
-function validate663(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate671(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1145,11 +1145,11 @@ function validate663(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate663.errors = vErrors;
+  validate671.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate665);
+export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate673);
 const schema236 = {
   "type": "object",
   "properties": {
@@ -1162,7 +1162,7 @@ const schema236 = {
   ]
 };
 
-function validate665(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate673(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1183,19 +1183,19 @@ function validate665(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate654(data.assetID, {
+      if(!(validate662(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate662.errors;
         }
         else {
-          for (const e of validate654.errors!) keep(vErrors, e);
+          for (const e of validate662.errors!) keep(vErrors, e);
         }
-        errors += validate654.errors!.length;
+        errors += validate662.errors!.length;
       }
     }
   }
@@ -1215,11 +1215,11 @@ function validate665(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate665.errors = vErrors;
+  validate673.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate667);
+export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate675);
 const schema237 = {
   "type": "object",
   "required": [
@@ -1255,7 +1255,7 @@ const schema238 = {
 };
 const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate669(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate677(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1292,12 +1292,12 @@ function validate669(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate669.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate667(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate675(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1436,19 +1436,19 @@ function validate667(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate669(data.denomination, {
+      if(!(validate677(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate669.errors;
+          vErrors = validate677.errors;
         }
         else {
-          for (const e of validate669.errors!) keep(vErrors, e);
+          for (const e of validate677.errors!) keep(vErrors, e);
         }
-        errors += validate669.errors!.length;
+        errors += validate677.errors!.length;
       }
     }
   }
@@ -1468,11 +1468,11 @@ function validate667(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate667.errors = vErrors;
+  validate675.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate671);
+export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate679);
 const schema239 = {
   "type": "object",
   "properties": {
@@ -1492,7 +1492,7 @@ const schema239 = {
   ]
 };
 
-function validate671(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate679(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1529,35 +1529,35 @@ function validate671(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate589(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate589.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate589.errors!) keep(vErrors, e);
+          for (const e of validate597.errors!) keep(vErrors, e);
         }
-        errors += validate589.errors!.length;
+        errors += validate597.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate654(data.assetID, {
+      if(!(validate662(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate662.errors;
         }
         else {
-          for (const e of validate654.errors!) keep(vErrors, e);
+          for (const e of validate662.errors!) keep(vErrors, e);
         }
-        errors += validate654.errors!.length;
+        errors += validate662.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1595,11 +1595,11 @@ function validate671(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate671.errors = vErrors;
+  validate679.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate674);
+export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate682);
 const schema240 = {
   "type": "object",
   "required": [
@@ -1799,7 +1799,7 @@ function validate112(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate674(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate682(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1924,11 +1924,11 @@ function validate674(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate674.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate677);
+export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate685);
 const schema241 = {
   "type": "object",
   "properties": {
@@ -1995,7 +1995,7 @@ function validate154(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate677(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate685(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2064,11 +2064,11 @@ function validate677(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate677.errors = vErrors;
+  validate685.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate680);
+export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate688);
 const schema242 = {
   "type": "object",
   "required": [
@@ -2361,7 +2361,7 @@ const schema246 = {
   }
 };
 
-function validate690(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate698(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2569,7 +2569,7 @@ function validate690(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate690.errors = vErrors;
+  validate698.errors = vErrors;
   return errors === 0;
 }
 
@@ -2625,7 +2625,7 @@ const schema247 = {
   }
 };
 
-function validate698(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate706(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2865,7 +2865,7 @@ function validate698(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate698.errors = vErrors;
+  validate706.errors = vErrors;
   return errors === 0;
 }
 
@@ -2930,7 +2930,7 @@ function validate31(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate557(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3008,12 +3008,12 @@ function validate557(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate557.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate687(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate695(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3134,19 +3134,19 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate690(data2[i0], {
+          if(!(validate698(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate690.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate690.errors!) keep(vErrors, e);
+              for (const e of validate698.errors!) keep(vErrors, e);
             }
-            errors += validate690.errors!.length;
+            errors += validate698.errors!.length;
           }
         }
       }
@@ -3172,19 +3172,19 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate698(data4[i1], {
+          if(!(validate706(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate698.errors;
+              vErrors = validate706.errors;
             }
             else {
-              for (const e of validate698.errors!) keep(vErrors, e);
+              for (const e of validate706.errors!) keep(vErrors, e);
             }
-            errors += validate698.errors!.length;
+            errors += validate706.errors!.length;
           }
         }
       }
@@ -3206,19 +3206,19 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate557(data.memo, {
+      if(!(validate565(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate557.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate557.errors!) keep(vErrors, e);
+          for (const e of validate565.errors!) keep(vErrors, e);
         }
-        errors += validate557.errors!.length;
+        errors += validate565.errors!.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -3242,19 +3242,19 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate690(data8[i2], {
+          if(!(validate698(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate690.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate690.errors!) keep(vErrors, e);
+              for (const e of validate698.errors!) keep(vErrors, e);
             }
-            errors += validate690.errors!.length;
+            errors += validate698.errors!.length;
           }
         }
       }
@@ -3296,19 +3296,19 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate698(data11[i3], {
+          if(!(validate706(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate698.errors;
+              vErrors = validate706.errors;
             }
             else {
-              for (const e of validate698.errors!) keep(vErrors, e);
+              for (const e of validate706.errors!) keep(vErrors, e);
             }
-            errors += validate698.errors!.length;
+            errors += validate706.errors!.length;
           }
         }
       }
@@ -3484,7 +3484,7 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate687.errors = vErrors;
+  validate695.errors = vErrors;
   return errors === 0;
 }
 
@@ -3519,7 +3519,7 @@ const schema248 = {
   }
 };
 
-function validate713(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate721(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3647,12 +3647,12 @@ function validate713(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate713.errors = vErrors;
+  validate721.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate686(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate694(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3705,19 +3705,19 @@ function validate686(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate687(data.unsignedTx, {
+      if(!(validate695(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate687.errors;
+          vErrors = validate695.errors;
         }
         else {
-          for (const e of validate687.errors!) keep(vErrors, e);
+          for (const e of validate695.errors!) keep(vErrors, e);
         }
-        errors += validate687.errors!.length;
+        errors += validate695.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3725,19 +3725,19 @@ function validate686(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate713(data1[i0], {
+          if(!(validate721(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate713.errors;
+              vErrors = validate721.errors;
             }
             else {
-              for (const e of validate713.errors!) keep(vErrors, e);
+              for (const e of validate721.errors!) keep(vErrors, e);
             }
-            errors += validate713.errors!.length;
+            errors += validate721.errors!.length;
           }
         }
       }
@@ -3786,12 +3786,12 @@ function validate686(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate686.errors = vErrors;
+  validate694.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate681(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate689(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3960,19 +3960,19 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate686(data4[i0], {
+          if(!(validate694(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate686.errors;
+              vErrors = validate694.errors;
             }
             else {
-              for (const e of validate686.errors!) keep(vErrors, e);
+              for (const e of validate694.errors!) keep(vErrors, e);
             }
-            errors += validate686.errors!.length;
+            errors += validate694.errors!.length;
           }
         }
       }
@@ -4021,7 +4021,7 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate681.errors = vErrors;
+  validate689.errors = vErrors;
   return errors === 0;
 }
 
@@ -4185,7 +4185,7 @@ function validate84(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate680(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate688(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4234,19 +4234,19 @@ function validate680(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate681(data.block, {
+        if(!(validate689(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors!) keep(vErrors, e);
+            for (const e of validate689.errors!) keep(vErrors, e);
           }
-          errors += validate681.errors!.length;
+          errors += validate689.errors!.length;
         }
       }
     }
@@ -4538,19 +4538,19 @@ function validate680(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate681(data6, {
+        if(!(validate689(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors!) keep(vErrors, e);
+            for (const e of validate689.errors!) keep(vErrors, e);
           }
-          errors += validate681.errors!.length;
+          errors += validate689.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4618,11 +4618,11 @@ function validate680(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate680.errors = vErrors;
+  validate688.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate727);
+export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate735);
 const schema249 = {
   "type": "object",
   "properties": {
@@ -4638,7 +4638,7 @@ const schema249 = {
   ]
 };
 
-function validate727(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate735(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4707,11 +4707,11 @@ function validate727(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate727.errors = vErrors;
+  validate735.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate730);
+export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate738);
 const schema250 = {
   "type": "object",
   "required": [
@@ -4786,7 +4786,7 @@ const schema250 = {
   }
 };
 
-function validate730(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate738(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4835,19 +4835,19 @@ function validate730(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate681(data.block, {
+        if(!(validate689(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors!) keep(vErrors, e);
+            for (const e of validate689.errors!) keep(vErrors, e);
           }
-          errors += validate681.errors!.length;
+          errors += validate689.errors!.length;
         }
       }
     }
@@ -5139,19 +5139,19 @@ function validate730(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate681(data6, {
+        if(!(validate689(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate681.errors;
+            vErrors = validate689.errors;
           }
           else {
-            for (const e of validate681.errors!) keep(vErrors, e);
+            for (const e of validate689.errors!) keep(vErrors, e);
           }
-          errors += validate681.errors!.length;
+          errors += validate689.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5219,17 +5219,17 @@ function validate730(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate730.errors = vErrors;
+  validate738.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate738);
+export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate746);
 const schema251 = {
   "type": "object",
   "properties": {}
 };
 
-function validate738(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate746(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5248,11 +5248,11 @@ function validate738(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate738.errors = vErrors;
+  validate746.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate739);
+export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate747);
 const schema252 = {
   "type": "object",
   "required": [
@@ -5267,7 +5267,7 @@ const schema252 = {
   }
 };
 
-function validate739(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate747(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5338,11 +5338,11 @@ function validate739(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate739.errors = vErrors;
+  validate747.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams: ValidateFunction = budgeted(validate741);
+export const validateAvmGetTxParams: ValidateFunction = budgeted(validate749);
 const schema253 = {
   "type": "object",
   "properties": {
@@ -5358,7 +5358,7 @@ const schema253 = {
   ]
 };
 
-function validate741(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate749(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5427,11 +5427,11 @@ function validate741(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate741.errors = vErrors;
+  validate749.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult: ValidateFunction = budgeted(validate744);
+export const validateAvmGetTxResult: ValidateFunction = budgeted(validate752);
 const schema254 = {
   "type": "object",
   "required": [
@@ -5506,7 +5506,7 @@ const schema254 = {
   }
 };
 
-function validate744(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate752(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5555,14 +5555,14 @@ function validate744(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate686(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate694(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate686.errors;
+            vErrors = validate694.errors;
           }
           else {
-            for (const e of validate686.errors!) keep(vErrors, e);
+            for (const e of validate694.errors!) keep(vErrors, e);
           }
-          errors += validate686.errors!.length;
+          errors += validate694.errors!.length;
         }
       }
     }
@@ -5844,14 +5844,14 @@ function validate744(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate686(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate694(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate686.errors;
+            vErrors = validate694.errors;
           }
           else {
-            for (const e of validate686.errors!) keep(vErrors, e);
+            for (const e of validate694.errors!) keep(vErrors, e);
           }
-          errors += validate686.errors!.length;
+          errors += validate694.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5919,17 +5919,17 @@ function validate744(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate744.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate752);
+export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate760);
 const schema255 = {
   "type": "object",
   "properties": {}
 };
 
-function validate752(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate760(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5948,11 +5948,11 @@ function validate752(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate752.errors = vErrors;
+  validate760.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate753);
+export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate761);
 const schema256 = {
   "type": "object",
   "required": [
@@ -5972,7 +5972,7 @@ const schema256 = {
   }
 };
 
-function validate753(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate761(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6075,11 +6075,11 @@ function validate753(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate753.errors = vErrors;
+  validate761.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate756);
+export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate764);
 const schema257 = {
   "type": "object",
   "properties": {
@@ -6092,7 +6092,7 @@ const schema257 = {
   ]
 };
 
-function validate756(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate764(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6145,11 +6145,11 @@ function validate756(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate756.errors = vErrors;
+  validate764.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate758);
+export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate766);
 const schema258 = {
   "type": "object",
   "required": [
@@ -6180,7 +6180,7 @@ const schema258 = {
   }
 };
 
-function validate758(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate766(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6270,11 +6270,11 @@ function validate758(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate758.errors = vErrors;
+  validate766.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate759);
+export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate767);
 const schema259 = {
   "type": "object",
   "properties": {
@@ -6482,7 +6482,7 @@ const schema210 = {
   }
 };
 
-function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6585,7 +6585,7 @@ function validate595(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
@@ -6640,7 +6640,7 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate759(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate767(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6697,19 +6697,19 @@ function validate759(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate589(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate589.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate589.errors!) keep(vErrors, e);
+              for (const e of validate597.errors!) keep(vErrors, e);
             }
-            errors += validate589.errors!.length;
+            errors += validate597.errors!.length;
           }
         }
       }
@@ -6747,19 +6747,19 @@ function validate759(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate595(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate595.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6813,11 +6813,11 @@ function validate759(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate759.errors = vErrors;
+  validate767.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate764);
+export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate772);
 const schema211 = {
   "type": "object",
   "description": "One page of UTXOs.",
@@ -6881,7 +6881,7 @@ const schema211 = {
   }
 };
 
-function validate764(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate772(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7204,19 +7204,19 @@ function validate764(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate595(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate595.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate595.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate595.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -7252,11 +7252,11 @@ function validate764(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate764.errors = vErrors;
+  validate772.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate771);
+export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate779);
 const schema261 = {
   "type": "object",
   "properties": {
@@ -7272,7 +7272,7 @@ const schema261 = {
   ]
 };
 
-function validate771(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate779(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7336,11 +7336,11 @@ function validate771(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate771.errors = vErrors;
+  validate779.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate774);
+export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate782);
 const schema262 = {
   "type": "object",
   "required": [
@@ -7355,7 +7355,7 @@ const schema262 = {
   }
 };
 
-function validate774(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate782(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7426,60 +7426,60 @@ function validate774(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate774.errors = vErrors;
+  validate782.errors = vErrors;
   return errors === 0;
 }
 
 
 declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate591 { let errors: ValidationError[] | null; }
-declare namespace validate589 { let errors: ValidationError[] | null; }
-declare namespace validate654 { let errors: ValidationError[] | null; }
+declare namespace validate599 { let errors: ValidationError[] | null; }
+declare namespace validate597 { let errors: ValidationError[] | null; }
+declare namespace validate662 { let errors: ValidationError[] | null; }
 declare namespace validate73 { let errors: ValidationError[] | null; }
-declare namespace validate652 { let errors: ValidationError[] | null; }
+declare namespace validate660 { let errors: ValidationError[] | null; }
 declare namespace validate34 { let errors: ValidationError[] | null; }
 declare namespace validate88 { let errors: ValidationError[] | null; }
-declare namespace validate658 { let errors: ValidationError[] | null; }
-declare namespace validate661 { let errors: ValidationError[] | null; }
-declare namespace validate663 { let errors: ValidationError[] | null; }
-declare namespace validate665 { let errors: ValidationError[] | null; }
+declare namespace validate666 { let errors: ValidationError[] | null; }
 declare namespace validate669 { let errors: ValidationError[] | null; }
-declare namespace validate667 { let errors: ValidationError[] | null; }
 declare namespace validate671 { let errors: ValidationError[] | null; }
+declare namespace validate673 { let errors: ValidationError[] | null; }
+declare namespace validate677 { let errors: ValidationError[] | null; }
+declare namespace validate675 { let errors: ValidationError[] | null; }
+declare namespace validate679 { let errors: ValidationError[] | null; }
 declare namespace validate114 { let errors: ValidationError[] | null; }
 declare namespace validate112 { let errors: ValidationError[] | null; }
-declare namespace validate674 { let errors: ValidationError[] | null; }
+declare namespace validate682 { let errors: ValidationError[] | null; }
 declare namespace validate154 { let errors: ValidationError[] | null; }
-declare namespace validate677 { let errors: ValidationError[] | null; }
-declare namespace validate690 { let errors: ValidationError[] | null; }
+declare namespace validate685 { let errors: ValidationError[] | null; }
 declare namespace validate698 { let errors: ValidationError[] | null; }
+declare namespace validate706 { let errors: ValidationError[] | null; }
 declare namespace validate31 { let errors: ValidationError[] | null; }
-declare namespace validate557 { let errors: ValidationError[] | null; }
-declare namespace validate687 { let errors: ValidationError[] | null; }
-declare namespace validate713 { let errors: ValidationError[] | null; }
-declare namespace validate686 { let errors: ValidationError[] | null; }
-declare namespace validate681 { let errors: ValidationError[] | null; }
+declare namespace validate565 { let errors: ValidationError[] | null; }
+declare namespace validate695 { let errors: ValidationError[] | null; }
+declare namespace validate721 { let errors: ValidationError[] | null; }
+declare namespace validate694 { let errors: ValidationError[] | null; }
+declare namespace validate689 { let errors: ValidationError[] | null; }
 declare namespace validate80 { let errors: ValidationError[] | null; }
 declare namespace validate82 { let errors: ValidationError[] | null; }
 declare namespace validate84 { let errors: ValidationError[] | null; }
-declare namespace validate680 { let errors: ValidationError[] | null; }
-declare namespace validate727 { let errors: ValidationError[] | null; }
-declare namespace validate730 { let errors: ValidationError[] | null; }
+declare namespace validate688 { let errors: ValidationError[] | null; }
+declare namespace validate735 { let errors: ValidationError[] | null; }
 declare namespace validate738 { let errors: ValidationError[] | null; }
-declare namespace validate739 { let errors: ValidationError[] | null; }
-declare namespace validate741 { let errors: ValidationError[] | null; }
-declare namespace validate744 { let errors: ValidationError[] | null; }
+declare namespace validate746 { let errors: ValidationError[] | null; }
+declare namespace validate747 { let errors: ValidationError[] | null; }
+declare namespace validate749 { let errors: ValidationError[] | null; }
 declare namespace validate752 { let errors: ValidationError[] | null; }
-declare namespace validate753 { let errors: ValidationError[] | null; }
-declare namespace validate756 { let errors: ValidationError[] | null; }
-declare namespace validate758 { let errors: ValidationError[] | null; }
-declare namespace validate69 { let errors: ValidationError[] | null; }
-declare namespace validate595 { let errors: ValidationError[] | null; }
-declare namespace validate76 { let errors: ValidationError[] | null; }
-declare namespace validate759 { let errors: ValidationError[] | null; }
+declare namespace validate760 { let errors: ValidationError[] | null; }
+declare namespace validate761 { let errors: ValidationError[] | null; }
 declare namespace validate764 { let errors: ValidationError[] | null; }
-declare namespace validate771 { let errors: ValidationError[] | null; }
-declare namespace validate774 { let errors: ValidationError[] | null; }
+declare namespace validate766 { let errors: ValidationError[] | null; }
+declare namespace validate69 { let errors: ValidationError[] | null; }
+declare namespace validate603 { let errors: ValidationError[] | null; }
+declare namespace validate76 { let errors: ValidationError[] | null; }
+declare namespace validate767 { let errors: ValidationError[] | null; }
+declare namespace validate772 { let errors: ValidationError[] | null; }
+declare namespace validate779 { let errors: ValidationError[] | null; }
+declare namespace validate782 { let errors: ValidationError[] | null; }
 const txIDsKey = writeString("txIDs") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

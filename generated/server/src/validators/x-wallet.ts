@@ -5,7 +5,7 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate776);
+export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate784);
 const schema263 = {
   "type": "object",
   "properties": {
@@ -119,7 +119,7 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate776(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate784(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -183,11 +183,11 @@ function validate776(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate776.errors = vErrors;
+  validate784.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate779);
+export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate787);
 const schema264 = {
   "type": "object",
   "required": [
@@ -269,7 +269,7 @@ function validate34(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate779(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate787(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -340,16 +340,16 @@ function validate779(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate779.errors = vErrors;
+  validate787.errors = vErrors;
   return errors === 0;
 }
 
 
 declare namespace validate82 { let errors: ValidationError[] | null; }
 declare namespace validate76 { let errors: ValidationError[] | null; }
-declare namespace validate776 { let errors: ValidationError[] | null; }
+declare namespace validate784 { let errors: ValidationError[] | null; }
 declare namespace validate34 { let errors: ValidationError[] | null; }
-declare namespace validate779 { let errors: ValidationError[] | null; }
+declare namespace validate787 { let errors: ValidationError[] | null; }
 const txIDKey = writeString("txID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
