@@ -95,6 +95,10 @@ describe('the indexer', () => {
       expect(block.parentID).toBe(parentID);
       const inner = await p.getBlockByHeight({ height: i + 1, encoding: 'hexnc' });
       expect(`0x${block.inner.toString('hex')}`).toBe(inner.block);
+      // Accepted when built: the index's time is the block's own (a Banff block's `time`), and the wrapper's too.
+      const { time } = (await p.getBlockByHeight({ height: i + 1, encoding: 'json' })).block as { time: number };
+      expect(container.timestamp).toBe(new Date(time * 1000).toISOString().replace('.000Z', 'Z'));
+      expect(block.timestamp).toBe(BigInt(time));
       // The first block after genesis is built on the pre-fork genesis: unsigned, no epoch (type 0).
       if (i === 0) expect([block.type, block.certificate.length, block.signature.length]).toEqual([0, 0, 0]);
       else {
