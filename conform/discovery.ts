@@ -1,8 +1,9 @@
 /**
  * Params a real node knows. The spec's examples name IDs from the docs, which a given node may never have seen, so the
  * runner first asks the node for live values (its height, a block at that height in JSON, the transactions in it,
- * chains, validators, subnets, L1 validators) and swaps them into the examples. Whatever cannot be found stays as the
- * example gives it; the node then answers a documented "not found", which is still conformance evidence.
+ * chains, validators, subnets, L1 validators, the last container of its default index) and swaps them into the
+ * examples. Whatever cannot be found stays as the example gives it; the node then answers a documented "not found",
+ * which is still conformance evidence.
  */
 import { avalancheFormats } from '../generators/formats.ts';
 import type { Json, MethodModel } from '../generators/model/types.ts';
@@ -60,6 +61,7 @@ export class Facts {
     if (id && chain && 'unsignedTx' in value) this.add(`txID:${chain}`, id);
     if (id && chain && 'parentID' in value) this.add(`blockID:${chain}`, id);
     if (id && 'vmID' in value) this.add('blockchainID', id);
+    if (id && 'bytes' in value && 'index' in value) this.add('containerID', id);
     for (const [childKey, child] of Object.entries(value)) this.walk(child, childKey, chain);
   }
 
@@ -133,6 +135,10 @@ export function substituteParams(
       case 'validationID':
         swap(name, facts.first('validationID'));
         break;
+      // An index's container (the endpoint's default index, the P-Chain's blocks).
+      case 'id':
+        if (method.service === 'index') swap(name, facts.first('containerID'));
+        break;
     }
   }
   return out;
@@ -169,4 +175,6 @@ export async function discover(probe: Probe, facts: Facts): Promise<void> {
     await probe('platform.getCurrentValidators', { subnetID });
   }
   await probe('platform.getStakingAssetID', {});
+  // Served only with --index-enabled; a node without its indexes answers 404 and finds nothing here.
+  await probe('index.getLastAccepted', {});
 }

@@ -26,6 +26,7 @@ const USAGE = `Usage: npm run mock -- [options]
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
+  --index-enabled=<bool>          serve the indexes /ext/index/{X,P,C}/... (default false, as on the node)
   --node-version <vX.Y.Z|all>     answer as that AvalancheGo release did: its methods, params, fields and shapes
                                   (default: the newest release the spec describes; all: every release's methods)
   --http-allowed-hosts <list>     host names accepted in the Host header, comma-separated (default localhost; * for any)
@@ -47,6 +48,7 @@ const FLAGS: Record<keyof StartOptions, string> = {
   state: '--state',
   adminEnabled: '--api-admin-enabled',
   keystoreEnabled: '--api-keystore-enabled',
+  indexEnabled: '--index-enabled',
   nodeVersion: '--node-version',
   allowedHosts: '--http-allowed-hosts',
   maxBodyBytes: '--http-max-body-bytes',
@@ -69,7 +71,7 @@ function normalizeFlags(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--api-admin-enabled' || arg === '--api-keystore-enabled') {
+    if (arg === '--api-admin-enabled' || arg === '--api-keystore-enabled' || arg === '--index-enabled') {
       const next = argv[i + 1];
       if (next === 'true' || next === 'false') {
         out.push(`${arg}=${next}`);
@@ -98,6 +100,7 @@ export async function runCli(argv: string[]): Promise<void> {
       state: { type: 'string' },
       'api-admin-enabled': { type: 'string' },
       'api-keystore-enabled': { type: 'string' },
+      'index-enabled': { type: 'string' },
       'node-version': { type: 'string' },
       'http-allowed-hosts': { type: 'string' },
       'http-max-body-bytes': { type: 'string' },
@@ -121,6 +124,7 @@ export async function runCli(argv: string[]): Promise<void> {
     state: values.state,
     adminEnabled: flag(values['api-admin-enabled'], 'api-admin-enabled'),
     keystoreEnabled: flag(values['api-keystore-enabled'], 'api-keystore-enabled'),
+    indexEnabled: flag(values['index-enabled'], 'index-enabled'),
     nodeVersion: values['node-version'],
     allowedHosts: values['http-allowed-hosts']?.split(',').map((h) => h.trim()),
     maxBodyBytes: number(values['http-max-body-bytes']),

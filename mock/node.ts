@@ -23,6 +23,8 @@ export interface MockNodeOptions {
   devControls?: boolean;
   /** Serve `/ext/keystore` where the node version has it (the node's default is off; the mock's is on). */
   keystoreEnabled?: boolean;
+  /** Serve the indexes at `/ext/index/...` (`--index-enabled`; off by default, as on the node: then they are 404). */
+  indexEnabled?: boolean;
   /**
    * Answer as this release did, e.g. `v1.12.1`: its methods, params, result fields, shapes and enum values. Default:
    * the newest release the spec describes (as conformance assumes); `all` serves every release's methods at once.
@@ -64,6 +66,8 @@ function pathsOf(name: EndpointName, chainIDs: Record<string, string>): string[]
     chain && (path === prefix || path.startsWith(`${prefix}/`))
       ? [`/ext/bc/${chainIDs[chain]}${path.slice(prefix.length)}`]
       : [];
+  // proposervm is served for the C-Chain too, at its ID as at its aliases.
+  if (name === 'proposervm') byID.push(`/ext/bc/${chainIDs.C}/proposervm`);
   return [path, ...aliases, ...byID];
 }
 
@@ -72,6 +76,7 @@ const CHAINS: Partial<Record<EndpointName, string>> = {
   'x-wallet': 'X',
   'p-chain': 'P',
   'avm-static': 'X',
+  proposervm: 'P',
 };
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
@@ -84,7 +89,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ? (options.adminEnabled ?? true)
         : name === 'keystore'
           ? (options.keystoreEnabled ?? true)
-          : true;
+          : name === 'indexer'
+            ? (options.indexEnabled ?? false)
+            : true;
   const nodeVersion =
     options.nodeVersion === 'all' ? undefined : (options.nodeVersion ?? newestSpecVersion(mockModel()));
   const served = new Map<EndpointName, string[]>();
@@ -100,11 +107,19 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
-  const endpoints = new Map<EndpointName, Endpoint>();
-  for (const [name, methods] of served) {
+  // One endpoint per path group: an index, or a chain's proposervm, answers for the path it is called at.
+  const endpoints = new Map<string, Endpoint>();
+  const scopes = new Map<string, string[]>();
+  for (const [path, name] of routes) {
+    const key = `${name} ${scopeOf(name, path, world) ?? ''}`;
+    scopes.set(key, [...(scopes.get(key) ?? []), path]);
+  }
+  for (const [key, paths] of scopes) {
+    const name = key.slice(0, key.indexOf(' ')) as EndpointName;
+    const methods = served.get(name)!;
     const { create } = ENDPOINTS[name];
     const model = endpointModel(name);
-    const handlers = state.handlers(model, ENDPOINTS[name].methods);
+    const handlers = state.handlers(model, ENDPOINTS[name].methods, scopeOf(name, paths[0]!, world));
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
@@ -122,38 +137,36 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         : release;
       table[method.shortName] = log ? logged(method.name, answer, log) : answer;
     }
-    endpoints.set(
-      name,
-      (create as (handlers: never, options: object) => Endpoint)(table as never, {
-        profile: options.profile ?? 'node',
-        methods,
-        validateResults: options.validateResults ?? false,
-        ignoredParams,
-        ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-        // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
-        rejectParams: (method: string, params: Record<string, unknown>) => {
-          try {
-            handlers.get(method)?.check?.(decoded.get(method)?.(params) ?? params);
-          } catch (error) {
-            return error as Error;
+    const endpoint = (create as (handlers: never, options: object) => Endpoint)(table as never, {
+      profile: options.profile ?? 'node',
+      methods,
+      validateResults: options.validateResults ?? false,
+      ignoredParams,
+      ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
+      rejectParams: (method: string, params: Record<string, unknown>) => {
+        try {
+          handlers.get(method)?.check?.(decoded.get(method)?.(params) ?? params);
+        } catch (error) {
+          return error as Error;
+        }
+        return undefined;
+      },
+      // A refused call's method is whatever the caller sent (and error messages quote it): cut short, with line
+      // breaks escaped, it cannot forge log lines or flood the log.
+      ...(log
+        ? {
+            onRefused: (method: string, message: string) =>
+              log(`${method ? loggable(method, 128) : '(no method)'} error: ${loggable(message, 512)}`),
           }
-          return undefined;
-        },
-        // A refused call's method is whatever the caller sent (and error messages quote it): cut short, with line
-        // breaks escaped, it cannot forge log lines or flood the log.
-        ...(log
-          ? {
-              onRefused: (method: string, message: string) =>
-                log(`${method ? loggable(method, 128) : '(no method)'} error: ${loggable(message, 512)}`),
-            }
-          : {}),
-      }),
-    );
+        : {}),
+    });
+    for (const path of paths) endpoints.set(path, endpoint);
   }
 
   const resolve = (path: string, hops = 0): Endpoint | undefined => {
-    const name = routes.get(path);
-    if (name) return endpoints.get(name);
+    const endpoint = endpoints.get(path);
+    if (endpoint) return endpoint;
     if (hops > 8) return undefined;
     for (const [alias, base] of state.admin.routeAliases) {
       if (path === alias || path.startsWith(`${alias}/`)) return resolve(base + path.slice(alias.length), hops + 1);
@@ -190,6 +203,16 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);
   };
   return { listener, state, world, nodeID, routes };
+}
+
+/**
+ * Which part of the world an endpoint answers for at a path: the index (`P/block`, `X/tx`, ...) at `/ext/index/...`,
+ * the chain (`P`, `C`) of a proposervm path. Other endpoints answer the same at every path.
+ */
+function scopeOf(name: EndpointName, path: string, world: World): string | undefined {
+  if (name === 'indexer') return path.slice('/ext/index/'.length);
+  if (name === 'proposervm') return world.chainID(path.split('/').at(-2) ?? '') === world.chainIDs.C ? 'C' : 'P';
+  return undefined;
 }
 
 /** The handler with a log line per call. Every handler error passes here, so the runtime's onError is not used. */

@@ -32,6 +32,8 @@ export interface StartOptions {
   adminEnabled?: boolean;
   /** Serve `/ext/keystore` where the release has it (default true; `--api-keystore-enabled`). */
   keystoreEnabled?: boolean;
+  /** Serve the indexes `/ext/index/...` (default false, as the node's `--index-enabled`). */
+  indexEnabled?: boolean;
   /** Load the world saved in this file if it exists, save it there on close (`--state`). */
   state?: string;
   /** Port of `host` (`--port`): 0, a free one, is startMockNode's default; the CLI's is 9650. */
@@ -58,6 +60,7 @@ const KEYS: Record<Key, true> = {
   devControls: true,
   adminEnabled: true,
   keystoreEnabled: true,
+  indexEnabled: true,
   state: true,
   port: true,
   host: true,
@@ -100,7 +103,7 @@ export function resolveOptions(options: StartOptions, name: (key: Key) => string
   };
   const is = (key: Key, type: string) =>
     given[key] === undefined || typeof given[key] === type || fail(key, `must be a ${type}`);
-  for (const key of ['devControls', 'adminEnabled', 'keystoreEnabled'] as const) is(key, 'boolean');
+  for (const key of ['devControls', 'adminEnabled', 'keystoreEnabled', 'indexEnabled'] as const) is(key, 'boolean');
   for (const key of ['state', 'host', 'nodeVersion'] as const) is(key, 'string');
   is('log', 'function');
   const { nodeVersion, blockTime, mining, port = defaultPort, maxBodyBytes, allowedHosts } = options;
@@ -139,6 +142,7 @@ export function resolveOptions(options: StartOptions, name: (key: Key) => string
     ...(options.devControls === undefined ? {} : { devControls: options.devControls }),
     ...(options.adminEnabled === undefined ? {} : { adminEnabled: options.adminEnabled }),
     ...(options.keystoreEnabled === undefined ? {} : { keystoreEnabled: options.keystoreEnabled }),
+    ...(options.indexEnabled === undefined ? {} : { indexEnabled: options.indexEnabled }),
     ...(nodeVersion === undefined ? {} : { nodeVersion }),
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),

@@ -9,6 +9,8 @@ import type { MethodSpec } from '../generated/server/dist/index.js';
 import { indexMethods } from '../generators/model/build.ts';
 import { type AdminSetup, AdminState, checkAlias } from './admin.ts';
 import { HealthState } from './health.ts';
+import { dbGet, nodeConfig } from './admin-node.ts';
+import { allValidatorsAt } from './world/warp-sets.ts';
 import { mockModel } from './spec.ts';
 import { Keystore, decodeBytes } from './keystore.ts';
 import { NETWORKS } from './world/networks.ts';
@@ -21,6 +23,8 @@ import { DevControls } from './engine/dev.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { staticReads } from './world/reads-static.ts';
 import { xChainReads } from './world/reads-x.ts';
+import { indexReads, proposervmReads } from './world/reads-index.ts';
+import type { IndexName } from './world/indexer.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
 import { issueHandlers } from './engine/handlers.ts';
@@ -73,14 +77,16 @@ export class MockState {
    * absent.
    */
   private readonly nodeVersion?: string;
+  private readonly routes: string[];
   constructor(world: World, routes: string[], mining: Mining = { mode: 'auto' }, nodeVersion?: string) {
     this.world = world;
+    this.routes = routes;
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
     this.dev = new DevControls(world, this.engine);
     this.reads = {
       'x-chain': xChainReads(world),
-      'p-chain': pChainReads(world),
+      'p-chain': { ...pChainReads(world), getAllValidatorsAt: (p) => allValidatorsAt(world, p) },
       'avm-static': staticReads(),
       info: { ...infoReads(world), ...nodeReads(world, () => this.version().version) },
     };
@@ -132,11 +138,18 @@ export class MockState {
     return { ...example, version: built, vmVersions };
   }
 
+  /** The reads of an endpoint; of an index or a chain's proposervm, those of the one `scope` names (`P/block`, `C`). */
+  private readsAt(name: string, scope: string | undefined): Record<string, Read> | undefined {
+    if (name === 'indexer') return indexReads(this.world, scope as IndexName);
+    if (name === 'proposervm') return proposervmReads(this.world, scope === 'C' ? 'C' : 'P');
+    return this.reads[name];
+  }
+
   /**
    * Every method of the endpoint by wire name: its handler, and for a method whose refusals the node words itself, a
    * check that throws the handler's error for params that break the schema without changing anything.
    */
-  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[]): Map<string, MockMethod> {
+  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[], scope?: string): Map<string, MockMethod> {
     const alias: MockHandler = (p) => checkAlias(String(p.alias ?? ''));
     const stateful: Record<string, MockMethod> = {
       'keystore.createUser': { answer: (p) => this.keystore.createUser(p), check: (p) => this.keystore.checkCreate(p) },
@@ -152,6 +165,10 @@ export class MockState {
       'admin.startCPUProfiler': { answer: () => this.admin.startCPUProfiler() },
       'admin.stopCPUProfiler': { answer: () => this.admin.stopCPUProfiler() },
       'admin.loadVMs': { answer: () => this.admin.loadVMs() },
+      'admin.getConfig': { answer: () => nodeConfig(this.world, this.routes) },
+      'admin.dbGet': { answer: dbGet, check: dbGet },
+      // The node writes the goroutines' stacks to a file and answers nothing more.
+      'admin.stacktrace': { answer: () => ({}) },
       // The node writes the profile to a file and answers nothing more.
       'admin.lockProfile': { answer: () => ({}) },
       'admin.memoryProfile': { answer: () => ({}) },
@@ -171,11 +188,12 @@ export class MockState {
       ...devHandlers(this.dev),
       ...issueHandlers(this.engine),
     };
+    const reads = this.readsAt(endpoint.name, scope);
     const out = new Map<string, MockMethod>();
     for (const method of endpoint.methods) {
       const spec = specs.find((s) => s.name === method.name);
       if (!spec) throw new Error(`the generated server has no method ${method.name}`);
-      const read = this.reads[endpoint.name]?.[method.shortName];
+      const read = reads?.[method.shortName];
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
       // A read changes nothing, so it also words the refusal of params the schema rejects.
       else if (read) out.set(method.name, { answer: read, check: read });

@@ -14,10 +14,10 @@ import { checkWorldOptions } from '../world/world-options.ts';
 import type { World } from '../world/world.ts';
 
 /**
- * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history), so a file
+ * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: the indexes), so a file
  * from an older mock is refused with a clear message instead of half loading.
  */
-const VERSION = 2;
+const VERSION = 3;
 
 /** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {

@@ -36,6 +36,8 @@ export interface StartOptions {
   maxBodyBytes?: number;
   /** Receives one line per call (method and outcome, never params); none by default. */
   log?: (line: string) => void;
+  /** Serve the indexes `/ext/index/...` (default false, as the node's `--index-enabled`). */
+  indexEnabled?: boolean;
 }
 
 export interface FundedKey {

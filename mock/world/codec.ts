@@ -15,6 +15,20 @@ const P_APRICOT_COMMIT_BLOCK = 2;
 const P_BANFF_STANDARD_BLOCK = 32;
 const X_STANDARD_BLOCK = 20;
 
+/** A big-endian u32, as the node's codec writes lengths and type IDs. */
+export function u32(value: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(value >>> 0);
+  return b;
+}
+
+/** A big-endian u64 (int64 fields too: the mock's values are never negative). */
+export function u64(value: bigint): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(value);
+  return b;
+}
+
 export function sha256(...parts: Uint8Array[]): Buffer {
   if (parts.length === 1) return hashOnce('sha256', parts[0]!, 'buffer') as unknown as Buffer;
   const hash = createHash('sha256');

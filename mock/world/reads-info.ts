@@ -88,6 +88,13 @@ export function upgradeTime(world: World, name: string): string {
   return at;
 }
 
+/** A number of the network's upgrade config (`graniteEpochDuration`, `apricotPhase4MinPChainHeight`), as `info.upgrades` has it. */
+export function upgradeNumber(world: World, key: string): bigint {
+  const value = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![key];
+  if (typeof value !== 'number') throw new Error(`no upgrade number named ${key}`);
+  return BigInt(value);
+}
+
 /** Whether the network's upgrade `name` (`durango`, `etna`, …) is active at `time` (Unix seconds). */
 export function upgradeActive(world: World, name: string, time: bigint): boolean {
   const at = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![`${name}Time`];

@@ -10,10 +10,12 @@
  *   (validators and delegators of every subnet, current and pending, by txID), `rewardUtxos` by staker txID,
  *   `l1Validators` by validation ID, `l1Expiries` (replay protection of their registrations).
  * - `time`, `feeState`, `validatorFeeState`, `supply`: cells.
+ * - `indexes`, `indexPositions`, `preForkGenesis`: through acceptIntoIndexes (./indexer.ts), which acceptBlock calls.
  *
  * Reads (./reads.ts) never change anything. Derived indexes (UTXOs by owner) are rebuilt from table changes only.
  */
 import { Cell, Journal, Log, Table } from './journal.ts';
+import { type Genesis, type IndexedChain, acceptIntoIndexes, indexLogs } from './indexer.ts';
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type {
@@ -124,6 +126,10 @@ export class World {
   /** Every subnet's validator set at the last P-Chain block, and each block's changes to it (./validator-history.ts). */
   readonly validatorSets = new Table<string, SetEntry>(this.journal);
   readonly validatorDiffs = new Log<ValidatorDiff>(this.journal);
+  /** The node's indexes, where each container sits in them, and each chain's pre-fork genesis (./indexer.ts). */
+  readonly indexes = indexLogs(this.journal);
+  readonly indexPositions = new Table<string, number>(this.journal);
+  readonly preForkGenesis = new Table<IndexedChain, Genesis>(this.journal);
   readonly time: Cell<bigint>;
   readonly feeState: Cell<FeeState>;
   readonly validatorFeeState: Cell<ValidatorFeeState>;
@@ -171,6 +177,8 @@ export class World {
 
   /** Appends an accepted block and indexes it; its transactions get `status` and the block's ID. */
   acceptBlock(block: Block, status: 'Accepted' | 'Committed' = block.chain === 'P' ? 'Committed' : 'Accepted'): void {
+    const txs = block.txIDs.map((id) => this.txs.get(id)).filter((tx) => tx !== undefined);
+    acceptIntoIndexes(this, block.chain, block, txs);
     this.blocks[block.chain].push(block);
     this.blockIDs.set(block.id, block);
     for (const txID of block.txIDs) {

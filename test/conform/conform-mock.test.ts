@@ -28,6 +28,8 @@ async function conformMock(nodeVersion?: string): Promise<ConformReport> {
     port: 0,
     host: '127.0.0.1',
     world: { network: 'mainnet' },
+    // The indexes are off by default, as on the node; conformance covers them too.
+    indexEnabled: true,
     ...(nodeVersion ? { nodeVersion } : {}),
   });
   return runConformance({ url: node.url, validator, includeWrites: true, ...(nodeVersion ? { nodeVersion } : {}) });

@@ -37,7 +37,8 @@ describe('the releases of this spec', () => {
 
   it('v1.12.1 -> v1.14.2 is what the wire notes list', () => {
     // The Info changes are the node's own (info.getTxFee deprecated in v1.12.2, peers' upgradeTime since v1.14.1, the
-    // upgrades after Etna); the mock-only dev methods never count.
+    // upgrades after Etna); the mock-only dev methods never count. platform.getAllValidatorsAt and proposervm's API
+    // arrived in v1.14.0.
     expect(summary(between('v1.12.1', 'v1.14.2'))).toEqual([
       'avm.getAddressTxs method-removed',
       'avm.getTxFee method-added',
@@ -49,16 +50,32 @@ describe('the releases of this spec', () => {
       'keystore.exportUser method-removed',
       'keystore.importUser method-removed',
       'keystore.listUsers method-removed',
+      'platform.getAllValidatorsAt method-added',
       'platform.getCurrentValidators result-alternative-added',
       'platform.getCurrentValidators result-property-removed',
       'platform.getL1Validator result-property-added',
       'platform.getValidatorFeeConfig method-added',
       'platform.getValidatorFeeState method-added',
+      'proposervm.getCurrentEpoch method-added',
+      'proposervm.getProposedHeight method-added',
     ]);
     const removed = between('v1.12.1', 'v1.14.2')
       .filter((c) => c.rule === 'result-property-removed')
       .map((c) => c.pointer.split('/').at(-1));
     expect(new Set(removed)).toEqual(new Set(['stakeAmount', 'rewardOwner']));
+  });
+
+  it("v1.14.2 -> v1.15.0 (Helicon's auto-renewed staking, ACP-236) adds fields, no method", () => {
+    expect(summary(between('v1.14.2', 'v1.15.0'))).toEqual([
+      'platform.getBlock result-property-added',
+      'platform.getBlockByHeight result-property-added',
+      'platform.getCurrentValidators result-property-added',
+      'platform.getTx result-property-added',
+    ]);
+    const added = between('v1.14.2', 'v1.15.0')
+      .filter((c) => c.method === 'platform.getCurrentValidators')
+      .map((c) => c.pointer.split('/').at(-1));
+    expect(new Set(added)).toEqual(new Set(['validatorAuthority', 'nextPeriod', 'autoCompoundRewardShares']));
   });
 
   it('each change inside a method shows up between the releases on either side of it', () => {

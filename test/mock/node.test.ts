@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { avalancheFormats, bech32Encode } from '../../generators/formats.ts';
 import { type MockNodeOptions, type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { type EndpointName } from '../../mock/spec.ts';
+import type { EndpointName } from '../../mock/spec.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
 import { rpc, send } from '../server/raw-http.ts';
 
@@ -65,7 +65,7 @@ describe('paths', () => {
   });
 
   it("returns every endpoint's bundled document from rpc.discover", async () => {
-    const port = await start();
+    const port = await start({ indexEnabled: true });
     const paths: Record<EndpointName, string> = {
       dev: '/ext/dev',
       'x-chain': '/ext/bc/X',
@@ -76,6 +76,8 @@ describe('paths', () => {
       keystore: '/ext/keystore',
       info: '/ext/info',
       health: '/ext/health',
+      indexer: '/ext/index/X/tx',
+      proposervm: '/ext/bc/C/proposervm',
     };
     for (const [name, path] of Object.entries(paths)) {
       const published = JSON.parse(
@@ -192,7 +194,10 @@ describe('npm run mock', () => {
   it('prints its URL and answers there', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'mock/cli.ts', '--port', '0', '--node-version', 'v1.12.1', '--api-admin-enabled=false'],
+      [
+        ...['--import', 'tsx', 'mock/cli.ts', '--port', '0', '--node-version', 'v1.12.1'],
+        ...['--api-admin-enabled=false', '--index-enabled'],
+      ],
       { cwd: new URL('../..', import.meta.url) },
     );
     try {
@@ -208,6 +213,7 @@ describe('npm run mock', () => {
       const port = Number(new URL(url).port);
       expect((await call(port, '/ext/keystore', 'keystore.listUsers')).json?.result).toEqual({ users: [] });
       expect((await call(port, '/ext/admin', 'admin.lockProfile')).status).toBe(404);
+      expect((await call(port, '/ext/index/X/tx', 'index.isAccepted', {})).json?.result).toEqual({ isAccepted: false });
     } finally {
       child.kill('SIGTERM');
     }

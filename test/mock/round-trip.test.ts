@@ -28,6 +28,8 @@ const CLIENTS: Record<string, new (options: object) => object> = {
   info: client.InfoClient,
   health: client.HealthClient,
   dev: client.DevClient,
+  indexer: client.IndexerClient,
+  proposervm: client.ProposervmClient,
 };
 
 /** Calls (method, example index) that bring a fresh node to the state an example shows. */
@@ -69,6 +71,12 @@ async function startExamplesServer(): Promise<{ url: string; close: () => Promis
     '/ext/vm/avm': endpoint(server.createAvmStaticEndpoint, server.avmStaticDocument, server.avmStaticMethods),
     '/ext/bc/P': endpoint(server.createPChainEndpoint, server.pChainDocument, server.pChainMethods),
     '/ext/admin': endpoint(server.createAdminEndpoint, server.adminDocument, server.adminMethods),
+    '/ext/index/P/block': endpoint(server.createIndexerEndpoint, server.indexerDocument, server.indexerMethods),
+    '/ext/bc/P/proposervm': endpoint(
+      server.createProposervmEndpoint,
+      server.proposervmDocument,
+      server.proposervmMethods,
+    ),
   });
   const http: Server = createServer(router.node);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -81,8 +89,11 @@ async function startExamplesServer(): Promise<{ url: string; close: () => Promis
 // The Info, Health and dev examples are a fresh local mock node's answers (its network, chains, node ID, peers,
 // health).
 const STATEFUL = new Set(['admin', 'keystore', 'info', 'health', 'dev']);
-/** Admin examples about a chain the simulated network does not have (a subnet's, from the API docs). */
-const OTHER_CHAIN = new Set(['admin.aliasChain', 'admin.getChainAliases']);
+/**
+ * Admin examples of what the mock node does not have: a chain the simulated network lacks (a subnet's, from the API
+ * docs), a real node's configuration and database.
+ */
+const OTHER_CHAIN = new Set(['admin.aliasChain', 'admin.getChainAliases', 'admin.getConfig', 'admin.dbGet']);
 
 describe('round trip of every example through the generated client', () => {
   let node: { url: string; close: () => Promise<void> } | undefined;

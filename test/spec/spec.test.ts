@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 86 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 98 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -34,6 +34,7 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   'p-chain': {
     path: '/ext/bc/P',
     methods: [
+      'getAllValidatorsAt',
       'getBalance',
       'getBlock',
       'getBlockByHeight',
@@ -71,15 +72,33 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
     methods: [
       'alias',
       'aliasChain',
+      'dbGet',
       'getChainAliases',
+      'getConfig',
       'getLoggerLevel',
       'loadVMs',
       'lockProfile',
       'memoryProfile',
       'setLoggerLevel',
+      'stacktrace',
       'startCPUProfiler',
       'stopCPUProfiler',
     ].map((m) => `admin.${m}`),
+  },
+  indexer: {
+    path: '/ext/index/P/block',
+    methods: [
+      'getContainerByID',
+      'getContainerByIndex',
+      'getContainerRange',
+      'getIndex',
+      'getLastAccepted',
+      'isAccepted',
+    ].map((m) => `index.${m}`),
+  },
+  proposervm: {
+    path: '/ext/bc/P/proposervm',
+    methods: ['proposervm.getCurrentEpoch', 'proposervm.getProposedHeight'],
   },
   keystore: {
     path: '/ext/keystore',
@@ -155,6 +174,12 @@ const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastV
     'platform.getProposedHeight': { since: 'v1.11.13' },
     'platform.getValidatorFeeConfig': { since: 'v1.12.2' },
     'platform.getValidatorFeeState': { since: 'v1.12.2' },
+    // vms/platformvm/service.go GetAllValidatorsAt and vms/proposervm/service.go arrived in v1.14.0; api/admin/service.go
+    // DbGet in v1.10.19 (getConfig and stacktrace predate v1.9.0).
+    'platform.getAllValidatorsAt': { since: 'v1.14.0' },
+    'proposervm.getProposedHeight': { since: 'v1.14.0' },
+    'proposervm.getCurrentEpoch': { since: 'v1.14.0' },
+    'admin.dbGet': { since: 'v1.10.19' },
     // api/info/service.md and RELEASES.md: info.acps in v1.10.18, info.upgrades in v1.11.11, info.getTxFee deprecated
     // in v1.12.2.
     'info.acps': { since: 'v1.10.18' },
@@ -173,9 +198,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 86 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(86);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(86);
+  it('has exactly the 98 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(98);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(98);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -187,7 +212,9 @@ describe('the spec', () => {
 
   it('names every method <service>.<lowerCamelCase>, the only form the node accepts', () => {
     for (const { method } of methods)
-      expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore|info|health|dev)\.[a-z][a-zA-Z0-9]*$/);
+      expect(method.name).toMatch(
+        /^(avm|wallet|platform|admin|keystore|info|health|dev|index|proposervm)\.[a-z][a-zA-Z0-9]*$/,
+      );
   });
 
   it('serves each endpoint on the default base URL, with the blockchain ID as a variable on AVM chains', () => {
@@ -454,6 +481,7 @@ describe('side effects', () => {
       'admin.lockProfile',
       'admin.memoryProfile',
       'admin.setLoggerLevel',
+      'admin.stacktrace',
       'admin.startCPUProfiler',
       'admin.stopCPUProfiler',
       'dev.setAutomine',
@@ -463,6 +491,6 @@ describe('side effects', () => {
       'keystore.deleteUser',
       'keystore.importUser',
     ]);
-    expect(of('none')).toHaveLength(62);
+    expect(of('none')).toHaveLength(73);
   });
 });

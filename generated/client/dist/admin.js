@@ -14,6 +14,9 @@ const DOCUMENTED_ERRORS = {
   ],
   ThereIsNoIDWithAlias: [-32e3, /^there is no ID with alias \S*$/],
   AliasAlreadyUsed: [-32e3, /^\S* is already used as an alias for an ID$/],
+  MissingPrefixToHexEncoding: [-32e3, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  EncodingHexOddLengthHexString: [-32e3, /^encoding\/hex: odd length hex string$/],
+  EncodingHexInvalidByteU: [-32e3, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
   InvalidInputChecksum: [-32e3, /^invalid input checksum$/],
   InputStringIsSmallerThanTheChecksumSize: [-32e3, /^input string is smaller than the checksum size$/],
   AdminLoggerNotFound: [-32e3, /^logger with name "[^"]*" not found$/],
@@ -33,11 +36,18 @@ const ERRORS = {
     ThereIsNoIDWithAlias: DOCUMENTED_ERRORS.ThereIsNoIDWithAlias,
     AliasAlreadyUsed: DOCUMENTED_ERRORS.AliasAlreadyUsed
   },
+  dbGet: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    MissingPrefixToHexEncoding: DOCUMENTED_ERRORS.MissingPrefixToHexEncoding,
+    EncodingHexOddLengthHexString: DOCUMENTED_ERRORS.EncodingHexOddLengthHexString,
+    EncodingHexInvalidByteU: DOCUMENTED_ERRORS.EncodingHexInvalidByteU
+  },
   getChainAliases: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     InvalidInputChecksum: DOCUMENTED_ERRORS.InvalidInputChecksum,
     InputStringIsSmallerThanTheChecksumSize: DOCUMENTED_ERRORS.InputStringIsSmallerThanTheChecksumSize
   },
+  getConfig: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   getLoggerLevel: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AdminLoggerNotFound: DOCUMENTED_ERRORS.AdminLoggerNotFound
@@ -50,6 +60,7 @@ const ERRORS = {
     NeedToSpecifyEitherDisplayLevelOrLogLevel: DOCUMENTED_ERRORS.NeedToSpecifyEitherDisplayLevelOrLogLevel,
     AdminLoggerNotFound: DOCUMENTED_ERRORS.AdminLoggerNotFound
   },
+  stacktrace: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   startCPUProfiler: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     CpuProfilerAlreadyRunning: DOCUMENTED_ERRORS.CpuProfilerAlreadyRunning
@@ -63,17 +74,30 @@ export class AdminClient extends JsonRpcClient {
   wireNames = {
     alias: "admin.alias",
     aliasChain: "admin.aliasChain",
+    dbGet: "admin.dbGet",
     getChainAliases: "admin.getChainAliases",
+    getConfig: "admin.getConfig",
     getLoggerLevel: "admin.getLoggerLevel",
     loadVMs: "admin.loadVMs",
     lockProfile: "admin.lockProfile",
     memoryProfile: "admin.memoryProfile",
     setLoggerLevel: "admin.setLoggerLevel",
+    stacktrace: "admin.stacktrace",
     startCPUProfiler: "admin.startCPUProfiler",
     stopCPUProfiler: "admin.stopCPUProfiler"
   };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/admin", {}, {});
+    super(
+      options,
+      "http://127.0.0.1:9650",
+      "/ext/admin",
+      {},
+      {
+        "admin.dbGet": {
+          since: "v1.10.19"
+        }
+      }
+    );
   }
   /**
    * Give an API endpoint an additional path on this node.
@@ -120,6 +144,27 @@ export class AdminClient extends JsonRpcClient {
     return this.request("admin.aliasChain", params, options, ERRORS.aliasChain);
   }
   /**
+   * Read one key of the node's database.
+   *
+   * Reads the value stored under `key` in the node's database. A key with no value is not an error: the
+   * answer then has an empty `value` and `errorCode` 2 (not found).
+   *
+   * JSON-RPC method `admin.dbGet` at `http://127.0.0.1:9650/ext/admin`. Served since AvalancheGo
+   * v1.10.19.
+   *
+   * @param params - The params, sent by name ({@link AdminDbGetParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminDbGetResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: missing 0x prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: encoding/hex: odd length hex string
+   * @throws {@link JsonRpcError} -32000: encoding/hex: invalid byte: U+0067 'g'
+   */
+  dbGet(params, options) {
+    return this.request("admin.dbGet", params, options, ERRORS.dbGet);
+  }
+  /**
    * List the aliases of a blockchain.
    *
    * Returns every alias this node knows for a blockchain, in the order they were added. A chain the node
@@ -145,6 +190,24 @@ export class AdminClient extends JsonRpcClient {
    */
   getChainAliases(params, options) {
     return this.request("admin.getChainAliases", params, options, ERRORS.getChainAliases);
+  }
+  /**
+   * Get the configuration the node was started with.
+   *
+   * Returns the node's configuration as it resolved it at start-up (flags, config file and defaults):
+   * its HTTP, staking, network, database, logging, chain and subnet settings, among others. The object
+   * is Go's JSON of the node's `config.Config`, whose fields change from release to release, so the spec
+   * does not close it.
+   *
+   * JSON-RPC method `admin.getConfig` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminGetConfigResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   */
+  getConfig(options) {
+    return this.request("admin.getConfig", {}, options, ERRORS.getConfig);
   }
   /**
    * Read the log level and display level of the node's loggers.
@@ -239,6 +302,22 @@ export class AdminClient extends JsonRpcClient {
    */
   setLoggerLevel(params = {}, options) {
     return this.request("admin.setLoggerLevel", params, options, ERRORS.setLoggerLevel);
+  }
+  /**
+   * Write the stack traces of all goroutines to stacktrace.txt.
+   *
+   * Writes the stack traces of every goroutine of the node to the file `stacktrace.txt` in the node's
+   * working directory and answers nothing more.
+   *
+   * JSON-RPC method `admin.stacktrace` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns An empty object once the file is written.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   */
+  stacktrace(options) {
+    return this.request("admin.stacktrace", {}, options, ERRORS.stacktrace);
   }
   /**
    * Start profiling the node's CPU use.

@@ -273,7 +273,9 @@ export declare class InfoClient extends JsonRpcClient<InfoClientErrors> {
 	* validator votes on, the stake and node IDs of validators that support and object to it, and the
 	* stake that abstains (total Primary Network weight less both). Only connected Primary Network
 	* validators count. A release with no open ACPs (v1.14.2 has none) answers an empty map when no peer
-	* votes.
+	* votes. v1.15.0 (first released as v1.15.0-fuji) has eight (194, 224, 236, 247, 267, 273, 283 and
+	* 285; all but 224 and 247 scheduled for Helicon), so its answer always holds those eight, with the
+	* whole Primary Network weight abstaining from each one no connected validator votes on.
 	*
 	* JSON-RPC method `info.acps` at `http://127.0.0.1:9650/ext/info`. Served since AvalancheGo v1.10.18.
 	*

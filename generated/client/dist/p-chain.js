@@ -12,6 +12,12 @@ const DOCUMENTED_ERRORS = {
     -32e3,
     /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/
   ],
+  FailedToGetValidatorSetsAtFailedTo: [
+    -32e3,
+    new RegExp(
+      "^failed to get validator sets at \\d+: failed to fetch validator set at unfinalized height: current P-chain height \\(\\d+\\) < requested P-Chain height \\(\\d+\\)$"
+    )
+  ],
   CouldntGetBlockWithIdNotFound: [-32e3, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/],
   CouldntGetBlockAtHeightNotFound: [-32e3, /^couldn't get block at height \d+: not found$/],
   ArgumentNotGiven: [-32e3, /^argument '[^']*' not given$/],
@@ -92,6 +98,10 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain
+  },
+  getAllValidatorsAt: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    FailedToGetValidatorSetsAtFailedTo: DOCUMENTED_ERRORS.FailedToGetValidatorSetsAtFailedTo
   },
   getBlock: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -199,6 +209,7 @@ const ERRORS = {
 export class PChainClient extends JsonRpcClient {
   wireNames = {
     getBalance: "platform.getBalance",
+    getAllValidatorsAt: "platform.getAllValidatorsAt",
     getBlock: "platform.getBlock",
     getBlockByHeight: "platform.getBlockByHeight",
     getBlockchains: "platform.getBlockchains",
@@ -236,6 +247,9 @@ export class PChainClient extends JsonRpcClient {
       "/ext/bc/P",
       {},
       {
+        "platform.getAllValidatorsAt": {
+          since: "v1.14.0"
+        },
         "platform.getBlockByHeight": {
           since: "v1.10.8"
         },
@@ -295,6 +309,33 @@ export class PChainClient extends JsonRpcClient {
    */
   getBalance(params, options) {
     return this.request("platform.getBalance", params, options, ERRORS.getBalance);
+  }
+  /**
+   * Get the Warp validator set of every Subnet and L1 at a P-Chain height.
+   *
+   * Returns, for every Subnet (the Primary Network included) and L1 with at least one validator at the
+   * height, its validator set in the canonical form Warp signatures are checked against: validators with
+   * a BLS public key merged by key (weights summed, node IDs listed) and sorted by the key's
+   * uncompressed bytes, and the total weight of the set, validators without a key included.
+   *
+   * JSON-RPC method `platform.getAllValidatorsAt` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+   * AvalancheGo v1.14.0.
+   *
+   * @param params - The params, sent by name ({@link PlatformGetAllValidatorsAtParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link PlatformGetAllValidatorsAtResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: failed to get validator sets at 2000: failed to fetch validator
+   *         set at unfinalized height: current P-chain height (1000) < requested P-Chain height (2000)
+   */
+  getAllValidatorsAt(params, options) {
+    return this.request(
+      "platform.getAllValidatorsAt",
+      params,
+      options,
+      ERRORS.getAllValidatorsAt
+    );
   }
   getBlock(params, options) {
     return this.request("platform.getBlock", params, options, ERRORS.getBlock);

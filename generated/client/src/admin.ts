@@ -5,8 +5,11 @@ import type {
   AdminAliasChainResult,
   AdminAliasParams,
   AdminAliasResult,
+  AdminDbGetParams,
+  AdminDbGetResult,
   AdminGetChainAliasesParams,
   AdminGetChainAliasesResult,
+  AdminGetConfigResult,
   AdminGetLoggerLevelParams,
   AdminGetLoggerLevelResult,
   AdminLoadVMsResult,
@@ -14,6 +17,7 @@ import type {
   AdminMemoryProfileResult,
   AdminSetLoggerLevelParams,
   AdminSetLoggerLevelResult,
+  AdminStacktraceResult,
   AdminStartCPUProfilerResult,
   AdminStopCPUProfilerResult,
 } from './types.js';
@@ -25,12 +29,15 @@ export interface AdminClientOptions extends ClientOptions {}
 export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'AliasAlreadyUsed';
+  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'EncodingHexOddLengthHexString' | 'EncodingHexInvalidByteU';
   getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
+  getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';
   lockProfile: 'InvalidArgument';
   memoryProfile: 'InvalidArgument';
   setLoggerLevel: 'InvalidArgument' | 'NeedToSpecifyEitherDisplayLevelOrLogLevel' | 'AdminLoggerNotFound';
+  stacktrace: 'InvalidArgument';
   startCPUProfiler: 'InvalidArgument' | 'CpuProfilerAlreadyRunning';
   stopCPUProfiler: 'InvalidArgument' | 'CpuProfilerDoesntExist';
 };
@@ -51,6 +58,9 @@ const DOCUMENTED_ERRORS = {
   ],
   ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/],
   AliasAlreadyUsed: [-32000, /^\S* is already used as an alias for an ID$/],
+  MissingPrefixToHexEncoding: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  EncodingHexOddLengthHexString: [-32000, /^encoding\/hex: odd length hex string$/],
+  EncodingHexInvalidByteU: [-32000, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
   InvalidInputChecksum: [-32000, /^invalid input checksum$/],
   InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/],
   AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/],
@@ -72,11 +82,18 @@ const ERRORS = {
     ThereIsNoIDWithAlias: DOCUMENTED_ERRORS.ThereIsNoIDWithAlias,
     AliasAlreadyUsed: DOCUMENTED_ERRORS.AliasAlreadyUsed,
   },
+  dbGet: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    MissingPrefixToHexEncoding: DOCUMENTED_ERRORS.MissingPrefixToHexEncoding,
+    EncodingHexOddLengthHexString: DOCUMENTED_ERRORS.EncodingHexOddLengthHexString,
+    EncodingHexInvalidByteU: DOCUMENTED_ERRORS.EncodingHexInvalidByteU,
+  },
   getChainAliases: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     InvalidInputChecksum: DOCUMENTED_ERRORS.InvalidInputChecksum,
     InputStringIsSmallerThanTheChecksumSize: DOCUMENTED_ERRORS.InputStringIsSmallerThanTheChecksumSize,
   },
+  getConfig: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   getLoggerLevel: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AdminLoggerNotFound: DOCUMENTED_ERRORS.AdminLoggerNotFound,
@@ -89,6 +106,7 @@ const ERRORS = {
     NeedToSpecifyEitherDisplayLevelOrLogLevel: DOCUMENTED_ERRORS.NeedToSpecifyEitherDisplayLevelOrLogLevel,
     AdminLoggerNotFound: DOCUMENTED_ERRORS.AdminLoggerNotFound,
   },
+  stacktrace: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   startCPUProfiler: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     CpuProfilerAlreadyRunning: DOCUMENTED_ERRORS.CpuProfilerAlreadyRunning,
@@ -112,18 +130,31 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   protected override readonly wireNames = {
     alias: 'admin.alias',
     aliasChain: 'admin.aliasChain',
+    dbGet: 'admin.dbGet',
     getChainAliases: 'admin.getChainAliases',
+    getConfig: 'admin.getConfig',
     getLoggerLevel: 'admin.getLoggerLevel',
     loadVMs: 'admin.loadVMs',
     lockProfile: 'admin.lockProfile',
     memoryProfile: 'admin.memoryProfile',
     setLoggerLevel: 'admin.setLoggerLevel',
+    stacktrace: 'admin.stacktrace',
     startCPUProfiler: 'admin.startCPUProfiler',
     stopCPUProfiler: 'admin.stopCPUProfiler',
   };
 
   constructor(options: AdminClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/admin', {}, {});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/admin',
+      {},
+      {
+        'admin.dbGet': {
+          since: 'v1.10.19',
+        },
+      },
+    );
   }
 
   /**
@@ -173,6 +204,28 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
   }
 
   /**
+   * Read one key of the node's database.
+   *
+   * Reads the value stored under `key` in the node's database. A key with no value is not an error: the
+   * answer then has an empty `value` and `errorCode` 2 (not found).
+   *
+   * JSON-RPC method `admin.dbGet` at `http://127.0.0.1:9650/ext/admin`. Served since AvalancheGo
+   * v1.10.19.
+   *
+   * @param params - The params, sent by name ({@link AdminDbGetParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminDbGetResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: missing 0x prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: encoding/hex: odd length hex string
+   * @throws {@link JsonRpcError} -32000: encoding/hex: invalid byte: U+0067 'g'
+   */
+  dbGet(params: AdminDbGetParams, options?: CallOptions): Promise<AdminDbGetResult> {
+    return this.request<AdminDbGetResult>('admin.dbGet', params, options, ERRORS.dbGet);
+  }
+
+  /**
    * List the aliases of a blockchain.
    *
    * Returns every alias this node knows for a blockchain, in the order they were added. A chain the node
@@ -198,6 +251,25 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    */
   getChainAliases(params: AdminGetChainAliasesParams, options?: CallOptions): Promise<AdminGetChainAliasesResult> {
     return this.request<AdminGetChainAliasesResult>('admin.getChainAliases', params, options, ERRORS.getChainAliases);
+  }
+
+  /**
+   * Get the configuration the node was started with.
+   *
+   * Returns the node's configuration as it resolved it at start-up (flags, config file and defaults):
+   * its HTTP, staking, network, database, logging, chain and subnet settings, among others. The object
+   * is Go's JSON of the node's `config.Config`, whose fields change from release to release, so the spec
+   * does not close it.
+   *
+   * JSON-RPC method `admin.getConfig` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AdminGetConfigResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   */
+  getConfig(options?: CallOptions): Promise<AdminGetConfigResult> {
+    return this.request<AdminGetConfigResult>('admin.getConfig', {}, options, ERRORS.getConfig);
   }
 
   /**
@@ -300,6 +372,23 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
     options?: CallOptions,
   ): Promise<AdminSetLoggerLevelResult> {
     return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options, ERRORS.setLoggerLevel);
+  }
+
+  /**
+   * Write the stack traces of all goroutines to stacktrace.txt.
+   *
+   * Writes the stack traces of every goroutine of the node to the file `stacktrace.txt` in the node's
+   * working directory and answers nothing more.
+   *
+   * JSON-RPC method `admin.stacktrace` at `http://127.0.0.1:9650/ext/admin`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns An empty object once the file is written.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   */
+  stacktrace(options?: CallOptions): Promise<AdminStacktraceResult> {
+    return this.request<AdminStacktraceResult>('admin.stacktrace', {}, options, ERRORS.stacktrace);
   }
 
   /**

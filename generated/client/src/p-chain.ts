@@ -3,6 +3,8 @@ import { type CallOptions, type ClientOptions, JsonRpcClient } from './runtime.j
 import type {
   EncodedBytes,
   PlatformBlock,
+  PlatformGetAllValidatorsAtParams,
+  PlatformGetAllValidatorsAtResult,
   PlatformGetBalanceParams,
   PlatformGetBalanceResult,
   PlatformGetBlockByHeightParams,
@@ -64,6 +66,7 @@ export interface PChainClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type PChainClientErrors = {
   getBalance: 'InvalidArgument' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain';
+  getAllValidatorsAt: 'InvalidArgument' | 'FailedToGetValidatorSetsAtFailedTo';
   getBlock: 'InvalidArgument' | 'CouldntGetBlockWithIdNotFound';
   getBlockByHeight: 'InvalidArgument' | 'CouldntGetBlockAtHeightNotFound';
   getBlockchains: 'InvalidArgument';
@@ -133,6 +136,13 @@ const DOCUMENTED_ERRORS = {
   PlatformAddressWrongChain: [
     -32000,
     /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/,
+  ],
+  FailedToGetValidatorSetsAtFailedTo: [
+    -32000,
+    new RegExp(
+      '^failed to get validator sets at \\d+: failed to fetch validator set at unfinalized ' +
+      'height: current P-chain height \\(\\d+\\) < requested P-Chain height \\(\\d+\\)$',
+    ),
   ],
   CouldntGetBlockWithIdNotFound: [-32000, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/],
   CouldntGetBlockAtHeightNotFound: [-32000, /^couldn't get block at height \d+: not found$/],
@@ -224,6 +234,10 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
+  },
+  getAllValidatorsAt: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    FailedToGetValidatorSetsAtFailedTo: DOCUMENTED_ERRORS.FailedToGetValidatorSetsAtFailedTo,
   },
   getBlock: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -341,6 +355,7 @@ const ERRORS = {
 export class PChainClient extends JsonRpcClient<PChainClientErrors> {
   protected override readonly wireNames = {
     getBalance: 'platform.getBalance',
+    getAllValidatorsAt: 'platform.getAllValidatorsAt',
     getBlock: 'platform.getBlock',
     getBlockByHeight: 'platform.getBlockByHeight',
     getBlockchains: 'platform.getBlockchains',
@@ -379,6 +394,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
       '/ext/bc/P',
       {},
       {
+        'platform.getAllValidatorsAt': {
+          since: 'v1.14.0',
+        },
         'platform.getBlockByHeight': {
           since: 'v1.10.8',
         },
@@ -439,6 +457,37 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    */
   getBalance(params: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult> {
     return this.request<PlatformGetBalanceResult>('platform.getBalance', params, options, ERRORS.getBalance);
+  }
+
+  /**
+   * Get the Warp validator set of every Subnet and L1 at a P-Chain height.
+   *
+   * Returns, for every Subnet (the Primary Network included) and L1 with at least one validator at the
+   * height, its validator set in the canonical form Warp signatures are checked against: validators with
+   * a BLS public key merged by key (weights summed, node IDs listed) and sorted by the key's
+   * uncompressed bytes, and the total weight of the set, validators without a key included.
+   *
+   * JSON-RPC method `platform.getAllValidatorsAt` at `http://127.0.0.1:9650/ext/bc/P`. Served since
+   * AvalancheGo v1.14.0.
+   *
+   * @param params - The params, sent by name ({@link PlatformGetAllValidatorsAtParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link PlatformGetAllValidatorsAtResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: failed to get validator sets at 2000: failed to fetch validator
+   *         set at unfinalized height: current P-chain height (1000) < requested P-Chain height (2000)
+   */
+  getAllValidatorsAt(
+    params: PlatformGetAllValidatorsAtParams,
+    options?: CallOptions,
+  ): Promise<PlatformGetAllValidatorsAtResult> {
+    return this.request<PlatformGetAllValidatorsAtResult>(
+      'platform.getAllValidatorsAt',
+      params,
+      options,
+      ERRORS.getAllValidatorsAt,
+    );
   }
 
   /**

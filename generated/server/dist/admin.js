@@ -26,6 +26,16 @@ export const adminMethods = [
     writeResult: validators.writeAdminAliasChainResult
   },
   {
+    name: "admin.dbGet",
+    handler: "dbGet",
+    params: ["key"],
+    byName: true,
+    shape: { properties: { KEY: { name: "key" } } },
+    validateParams: validator("admin.dbGet", "params"),
+    validateResult: validator("admin.dbGet", "result"),
+    writeResult: validators.writeAdminDbGetResult
+  },
+  {
     name: "admin.getChainAliases",
     handler: "getChainAliases",
     params: ["chain"],
@@ -34,6 +44,16 @@ export const adminMethods = [
     validateParams: validator("admin.getChainAliases", "params"),
     validateResult: validator("admin.getChainAliases", "result"),
     writeResult: validators.writeAdminGetChainAliasesResult
+  },
+  {
+    name: "admin.getConfig",
+    handler: "getConfig",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validator("admin.getConfig", "params"),
+    validateResult: validator("admin.getConfig", "result"),
+    writeResult: validators.writeAdminGetConfigResult
   },
   {
     name: "admin.getLoggerLevel",
@@ -90,6 +110,16 @@ export const adminMethods = [
     validateParams: validator("admin.setLoggerLevel", "params"),
     validateResult: validator("admin.setLoggerLevel", "result"),
     writeResult: validators.writeAdminSetLoggerLevelResult
+  },
+  {
+    name: "admin.stacktrace",
+    handler: "stacktrace",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validator("admin.stacktrace", "params"),
+    validateResult: validator("admin.stacktrace", "result"),
+    writeResult: validators.writeAdminStacktraceResult
   },
   {
     name: "admin.startCPUProfiler",

@@ -16,6 +16,16 @@ export const pChainMethods = [
     writeResult: validators.writePlatformGetBalanceResult
   },
   {
+    name: "platform.getAllValidatorsAt",
+    handler: "getAllValidatorsAt",
+    params: ["height"],
+    byName: true,
+    shape: { properties: { HEIGHT: { name: "height" } } },
+    validateParams: validator("platform.getAllValidatorsAt", "params"),
+    validateResult: validator("platform.getAllValidatorsAt", "result"),
+    writeResult: validators.writePlatformGetAllValidatorsAtResult
+  },
+  {
     name: "platform.getBlock",
     handler: "getBlock",
     params: ["blockID", "encoding"],

@@ -7,8 +7,11 @@ import type {
   AdminAliasChainResult,
   AdminAliasParams,
   AdminAliasResult,
+  AdminDbGetParams,
+  AdminDbGetResult,
   AdminGetChainAliasesParams,
   AdminGetChainAliasesResult,
+  AdminGetConfigResult,
   AdminGetLoggerLevelParams,
   AdminGetLoggerLevelResult,
   AdminLoadVMsResult,
@@ -16,6 +19,7 @@ import type {
   AdminMemoryProfileResult,
   AdminSetLoggerLevelParams,
   AdminSetLoggerLevelResult,
+  AdminStacktraceResult,
   AdminStartCPUProfilerResult,
   AdminStopCPUProfilerResult,
 } from './types.js';
@@ -52,6 +56,15 @@ export interface AdminHandlers {
    */
   aliasChain(params: AdminAliasChainParams, context: HandlerContext): Answer<AdminAliasChainResult>;
   /**
+   * Read one key of the node's database.
+   *
+   * Answers `admin.dbGet` at `/ext/admin`. Served since AvalancheGo v1.10.19.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  dbGet(params: AdminDbGetParams, context: HandlerContext): Answer<AdminDbGetResult>;
+  /**
    * List the aliases of a blockchain.
    *
    * Answers `admin.getChainAliases` at `/ext/admin`.
@@ -60,6 +73,15 @@ export interface AdminHandlers {
    *          its message) to fail the call.
    */
   getChainAliases(params: AdminGetChainAliasesParams, context: HandlerContext): Answer<AdminGetChainAliasesResult>;
+  /**
+   * Get the configuration the node was started with.
+   *
+   * Answers `admin.getConfig` at `/ext/admin`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  getConfig(params: Record<string, never>, context: HandlerContext): Answer<AdminGetConfigResult>;
   /**
    * Read the log level and display level of the node's loggers.
    *
@@ -106,6 +128,15 @@ export interface AdminHandlers {
    */
   setLoggerLevel(params: AdminSetLoggerLevelParams, context: HandlerContext): Answer<AdminSetLoggerLevelResult>;
   /**
+   * Write the stack traces of all goroutines to stacktrace.txt.
+   *
+   * Answers `admin.stacktrace` at `/ext/admin`.
+   *
+   * @returns An empty object once the file is written. Throw an RpcError (or any Error, which the node
+   *          profile sends as -32000 with its message) to fail the call.
+   */
+  stacktrace(params: Record<string, never>, context: HandlerContext): Answer<AdminStacktraceResult>;
+  /**
    * Start profiling the node's CPU use.
    *
    * Answers `admin.startCPUProfiler` at `/ext/admin`.
@@ -150,6 +181,16 @@ export const adminMethods: readonly MethodSpec[] = [
     writeResult: validators.writeAdminAliasChainResult,
   },
   {
+    name: 'admin.dbGet',
+    handler: 'dbGet',
+    params: ['key'],
+    byName: true,
+    shape: { properties: { KEY: { name: 'key' } } },
+    validateParams: validator('admin.dbGet', 'params'),
+    validateResult: validator('admin.dbGet', 'result'),
+    writeResult: validators.writeAdminDbGetResult,
+  },
+  {
     name: 'admin.getChainAliases',
     handler: 'getChainAliases',
     params: ['chain'],
@@ -158,6 +199,16 @@ export const adminMethods: readonly MethodSpec[] = [
     validateParams: validator('admin.getChainAliases', 'params'),
     validateResult: validator('admin.getChainAliases', 'result'),
     writeResult: validators.writeAdminGetChainAliasesResult,
+  },
+  {
+    name: 'admin.getConfig',
+    handler: 'getConfig',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validator('admin.getConfig', 'params'),
+    validateResult: validator('admin.getConfig', 'result'),
+    writeResult: validators.writeAdminGetConfigResult,
   },
   {
     name: 'admin.getLoggerLevel',
@@ -214,6 +265,16 @@ export const adminMethods: readonly MethodSpec[] = [
     validateParams: validator('admin.setLoggerLevel', 'params'),
     validateResult: validator('admin.setLoggerLevel', 'result'),
     writeResult: validators.writeAdminSetLoggerLevelResult,
+  },
+  {
+    name: 'admin.stacktrace',
+    handler: 'stacktrace',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validator('admin.stacktrace', 'params'),
+    validateResult: validator('admin.stacktrace', 'result'),
+    writeResult: validators.writeAdminStacktraceResult,
   },
   {
     name: 'admin.startCPUProfiler',

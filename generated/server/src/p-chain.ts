@@ -3,6 +3,8 @@ import { methodValidators } from './runtime/ajv.js';
 import { type Endpoint, type EndpointOptions, createEndpoint } from './runtime/endpoint.js';
 import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
+  PlatformGetAllValidatorsAtParams,
+  PlatformGetAllValidatorsAtResult,
   PlatformGetBalanceParams,
   PlatformGetBalanceResult,
   PlatformGetBlockByHeightParams,
@@ -81,6 +83,18 @@ export interface PChainHandlers {
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead.
    */
   getBalance(params: PlatformGetBalanceParams, context: HandlerContext): Answer<PlatformGetBalanceResult>;
+  /**
+   * Get the Warp validator set of every Subnet and L1 at a P-Chain height.
+   *
+   * Answers `platform.getAllValidatorsAt` at `/ext/bc/P`. Served since AvalancheGo v1.14.0.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  getAllValidatorsAt(
+    params: PlatformGetAllValidatorsAtParams,
+    context: HandlerContext,
+  ): Answer<PlatformGetAllValidatorsAtResult>;
   /**
    * Fetch an accepted P-Chain block by its ID.
    *
@@ -392,6 +406,16 @@ export const pChainMethods: readonly MethodSpec[] = [
     validateParams: validator('platform.getBalance', 'params'),
     validateResult: validator('platform.getBalance', 'result'),
     writeResult: validators.writePlatformGetBalanceResult,
+  },
+  {
+    name: 'platform.getAllValidatorsAt',
+    handler: 'getAllValidatorsAt',
+    params: ['height'],
+    byName: true,
+    shape: { properties: { HEIGHT: { name: 'height' } } },
+    validateParams: validator('platform.getAllValidatorsAt', 'params'),
+    validateResult: validator('platform.getAllValidatorsAt', 'result'),
+    writeResult: validators.writePlatformGetAllValidatorsAtResult,
   },
   {
     name: 'platform.getBlock',

@@ -104,6 +104,60 @@ export const adminDocument = {
       "x-side-effects": "node",
     },
     {
+      "name": "admin.dbGet",
+      "summary": "Read one key of the node's database.",
+      "description": "Reads the value stored under `key` in the node's database. A key with no value is not an error: the answer then has an empty `value` and `errorCode` 2 (not found).",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "key",
+          "required": true,
+          "x-zero-when-absent": "",
+          "description": "The key as `0x` hex without a checksum. Omitted or `\"\"`, it is the empty key. Any other string without the `0x` prefix, or with an odd number of hex digits or a character that is not one, fails in the handler.",
+          "schema": { "type": "string" },
+        },
+      ],
+      "result": {
+        "name": "dbGetResult",
+        "schema": {
+          "type": "object",
+          "required": ["value", "errorCode"],
+          "additionalProperties": false,
+          "properties": {
+            "value": {
+              "description": "The value as `0x` hex without a checksum; `\"\"` when the key has none.",
+              "anyOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "const": "" }],
+            },
+            "errorCode": {
+              "type": "integer",
+              "enum": [0, 1, 2],
+              "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database closed, 2 not found.",
+            },
+          },
+        },
+      },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "missing 0x prefix to hex encoding" },
+        { "code": -32000, "message": "encoding/hex: odd length hex string" },
+        { "code": -32000, "message": "encoding/hex: invalid byte: U+0067 'g'" },
+      ],
+      "examples": [
+        {
+          "name": "a stored key",
+          "params": [{ "name": "key", "value": "0x6b6579" }],
+          "result": { "name": "dbGetResult", "value": { "value": "0x76616c7565", "errorCode": 0 } },
+        },
+        {
+          "name": "a missing key",
+          "params": [{ "name": "key", "value": "0x00" }],
+          "result": { "name": "dbGetResult", "value": { "value": "", "errorCode": 2 } },
+        },
+      ],
+      "x-node-versions": { "since": "v1.10.19" },
+      "x-side-effects": "none",
+    },
+    {
       "name": "admin.getChainAliases",
       "summary": "List the aliases of a blockchain.",
       "description": "Returns every alias this node knows for a blockchain, in the order they were added. A chain the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an error: the list is `null`.\n\n**Where the prose docs differ from the node:**\n- The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.",
@@ -164,6 +218,50 @@ export const adminDocument = {
       ],
       "x-docs-discrepancies": [
         "The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.",
+      ],
+      "x-side-effects": "none",
+    },
+    {
+      "name": "admin.getConfig",
+      "summary": "Get the configuration the node was started with.",
+      "description": "Returns the node's configuration as it resolved it at start-up (flags, config file and defaults): its HTTP, staking, network, database, logging, chain and subnet settings, among others. The object is Go's JSON of the node's `config.Config`, whose fields change from release to release, so the spec does not close it.",
+      "paramStructure": "by-name",
+      "params": [],
+      "result": {
+        "name": "getConfigResult",
+        "schema": {
+          "title": "AdminNodeConfig",
+          "type": "object",
+          "description": "The node's configuration, Go's JSON of `config.Config`: nested objects by area (`httpConfig` with its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), top-level values such as `networkID` and `avaxAssetID`; durations are integers of nanoseconds.",
+          "additionalProperties": true,
+        },
+      },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
+      "examples": [
+        {
+          "name": "part of a local node's config",
+          "description": "A few of the fields, as a node on a local network started with `--index-enabled` answers them.",
+          "params": [],
+          "result": {
+            "name": "getConfigResult",
+            "value": {
+              "httpConfig": {
+                "apiConfig": {
+                  "indexerConfig": { "indexAPIEnabled": true, "indexAllowIncomplete": false },
+                  "adminAPIEnabled": true,
+                  "infoAPIEnabled": true,
+                  "metricsAPIEnabled": true,
+                  "healthAPIEnabled": true,
+                },
+                "httpHost": "127.0.0.1",
+                "httpPort": 9650,
+                "shutdownTimeout": 10000000000,
+              },
+              "avaxAssetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+              "networkID": 12345,
+            },
+          },
+        },
       ],
       "x-side-effects": "none",
     },
@@ -377,6 +475,27 @@ export const adminDocument = {
       ],
     },
     {
+      "name": "admin.stacktrace",
+      "summary": "Write the stack traces of all goroutines to stacktrace.txt.",
+      "description": "Writes the stack traces of every goroutine of the node to the file `stacktrace.txt` in the node's working directory and answers nothing more.",
+      "paramStructure": "by-name",
+      "params": [],
+      "result": {
+        "name": "stacktraceResult",
+        "description": "An empty object once the file is written.",
+        "schema": { "$ref": "#/components/schemas/Empty" },
+      },
+      "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
+      "examples": [
+        {
+          "name": "write the stack traces",
+          "params": [],
+          "result": { "name": "stacktraceResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
       "name": "admin.startCPUProfiler",
       "summary": "Start profiling the node's CPU use.",
       "description": "Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to `cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a time.",
@@ -468,6 +587,11 @@ export const adminDocument = {
         "description": "An empty object: the node answers `{}` when a call has no data to return.",
         "additionalProperties": false,
         "properties": {},
+      },
+      "HexNoChecksum": {
+        "type": "string",
+        "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",

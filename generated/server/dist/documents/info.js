@@ -821,7 +821,7 @@ export const infoDocument = {
     {
       "name": "info.acps",
       "summary": "Peers' votes on the Avalanche Community Proposals (ACPs) of this release.",
-      "description": "For every ACP this release marks as implementable but not yet activated, and every ACP a connected validator votes on, the stake and node IDs of validators that support and object to it, and the stake that abstains (total Primary Network weight less both). Only connected Primary Network validators count. A release with no open ACPs (v1.14.2 has none) answers an empty map when no peer votes.",
+      "description": "For every ACP this release marks as implementable but not yet activated, and every ACP a connected validator votes on, the stake and node IDs of validators that support and object to it, and the stake that abstains (total Primary Network weight less both). Only connected Primary Network validators count. A release with no open ACPs (v1.14.2 has none) answers an empty map when no peer votes. v1.15.0 (first released as v1.15.0-fuji) has eight (194, 224, 236, 247, 267, 273, 283 and 285; all but 224 and 247 scheduled for Helicon), so its answer always holds those eight, with the whole Primary Network weight abstaining from each one no connected validator votes on.",
       "paramStructure": "by-name",
       "params": [],
       "result": {

@@ -160,6 +160,121 @@ export const pChainDocument = {
       "x-side-effects": "none",
     },
     {
+      "name": "platform.getAllValidatorsAt",
+      "summary": "Get the Warp validator set of every Subnet and L1 at a P-Chain height.",
+      "description": "Returns, for every Subnet (the Primary Network included) and L1 with at least one validator at the height, its validator set in the canonical form Warp signatures are checked against: validators with a BLS public key merged by key (weights summed, node IDs listed) and sorted by the key's uncompressed bytes, and the total weight of the set, validators without a key included.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "height",
+          "required": true,
+          "x-zero-when-absent": 0,
+          "description": "The P-Chain height: a decimal string, a bare JSON number, or `\"proposed\"` for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator sets. A height above the last accepted one fails.",
+          "schema": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" },
+        },
+      ],
+      "result": {
+        "name": "getAllValidatorsAtResult",
+        "schema": {
+          "type": "object",
+          "required": ["validatorSets"],
+          "additionalProperties": false,
+          "properties": {
+            "validatorSets": {
+              "type": "object",
+              "description": "The validator sets by Subnet or L1 ID (the Primary Network's is `11111111111111111111111111111111LpoYY`).",
+              "propertyNames": { "$ref": "#/components/schemas/ID" },
+              "additionalProperties": {
+                "title": "PlatformWarpValidatorSet",
+                "type": "object",
+                "description": "One Subnet's or L1's canonical validator set.",
+                "required": ["validators", "totalWeight"],
+                "additionalProperties": false,
+                "properties": {
+                  "validators": {
+                    "type": "array",
+                    "description": "The validators with a BLS public key, one entry per key, sorted by the key's uncompressed bytes; `[]` when none has a key.",
+                    "items": {
+                      "title": "PlatformWarpValidator",
+                      "type": "object",
+                      "description": "The validators that share one BLS public key.",
+                      "required": ["publicKey", "weight", "nodeIDs"],
+                      "additionalProperties": false,
+                      "properties": {
+                        "publicKey": {
+                          "$ref": "#/components/schemas/PlatformBLSPublicKey",
+                          "description": "The 48-byte compressed BLS public key, `0x` hex without a checksum.",
+                        },
+                        "weight": {
+                          "$ref": "#/components/schemas/Uint64",
+                          "description": "The summed weight of the validators with this key.",
+                        },
+                        "nodeIDs": {
+                          "type": "array",
+                          "items": { "$ref": "#/components/schemas/NodeID" },
+                          "description": "The validators with this key.",
+                        },
+                      },
+                    },
+                  },
+                  "totalWeight": {
+                    "$ref": "#/components/schemas/Uint64",
+                    "description": "The weight of the whole set, validators without a BLS key included.",
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "failed to get validator sets at 2000: failed to fetch validator set at unfinalized height: current P-chain height (1000) < requested P-Chain height (2000)",
+        },
+      ],
+      "examples": [
+        {
+          "name": "local network at genesis",
+          "description": "The five genesis validators of a local network registered no BLS keys: the set has their weight and no Warp signers.",
+          "params": [{ "name": "height", "value": 0 }],
+          "result": {
+            "name": "getAllValidatorsAtResult",
+            "value": {
+              "validatorSets": {
+                "11111111111111111111111111111111LpoYY": { "validators": [], "totalWeight": "10000000000000000" },
+              },
+            },
+          },
+        },
+        {
+          "name": "at the proposed height",
+          "description": "One validator with a BLS key.",
+          "params": [{ "name": "height", "value": "proposed" }],
+          "result": {
+            "name": "getAllValidatorsAtResult",
+            "value": {
+              "validatorSets": {
+                "11111111111111111111111111111111LpoYY": {
+                  "validators": [
+                    {
+                      "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
+                      "weight": "49463",
+                      "nodeIDs": ["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"],
+                    },
+                  ],
+                  "totalWeight": "49463",
+                },
+              },
+            },
+          },
+        },
+      ],
+      "x-node-versions": { "since": "v1.14.0" },
+      "x-side-effects": "none",
+    },
+    {
       "name": "platform.getBlock",
       "summary": "Fetch an accepted P-Chain block by its ID.",
       "description": "Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes (hex, the default) or decoded into a JSON object. Blocks still being decided are not returned.\n\n**Where the prose docs differ from the node:**\n- The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.\n- The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).\n- The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
@@ -305,6 +420,18 @@ export const pChainDocument = {
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/id",
           ],
         },
+        {
+          "version": "v1.15.0",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "pointers": [
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorAuthority",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegationShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/period",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/auth",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/timestamp",
+          ],
+        },
       ],
       "x-side-effects": "none",
     },
@@ -440,6 +567,20 @@ export const pChainDocument = {
         "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
       "x-side-effects": "none",
+      "x-changes": [
+        {
+          "version": "v1.15.0",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "pointers": [
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorAuthority",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegationShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/period",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/auth",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/timestamp",
+          ],
+        },
+      ],
     },
     {
       "name": "platform.getBlockchains",
@@ -872,6 +1013,15 @@ export const pChainDocument = {
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/rewardOwner",
             "/result/schema/properties/validators/items/oneOf/1/properties/rewardOwner",
+          ],
+        },
+        {
+          "version": "v1.15.0",
+          "description": "Auto-renewed validators (ACP-236, Helicon; first released as v1.15.0-fuji) also carry `validatorAuthority`, `nextPeriod` and `autoCompoundRewardShares`.",
+          "pointers": [
+            "/result/schema/properties/validators/items/oneOf/0/properties/validatorAuthority",
+            "/result/schema/properties/validators/items/oneOf/0/properties/nextPeriod",
+            "/result/schema/properties/validators/items/oneOf/0/properties/autoCompoundRewardShares",
           ],
         },
       ],
@@ -1999,6 +2149,18 @@ export const pChainDocument = {
           "description": "The JSON encoding gained the transaction's `id`.",
           "pointers": ["/result/schema/properties/tx/anyOf/1/properties/id"],
         },
+        {
+          "version": "v1.15.0",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "pointers": [
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/validatorAuthority",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/delegationShares",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/period",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/auth",
+            "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/timestamp",
+          ],
+        },
       ],
       "x-side-effects": "none",
     },
@@ -2206,13 +2368,7 @@ export const pChainDocument = {
           "required": true,
           "x-zero-when-absent": 0,
           "description": "The P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator set. 18446744073709551615 is reserved and rejected as a number.",
-          "schema": {
-            "title": "PlatformValidatorSetHeight",
-            "anyOf": [
-              { "$ref": "#/components/schemas/Uint64Param" },
-              { "const": "proposed", "x-node-versions": { "since": "v1.11.13" } },
-            ],
-          },
+          "schema": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" },
         },
         {
           "name": "subnetID",
@@ -3046,6 +3202,21 @@ export const pChainDocument = {
             "items": { "$ref": "#/components/schemas/PlatformDelegator" },
             "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID.",
           },
+          "validatorAuthority": {
+            "$ref": "#/components/schemas/OutputOwners",
+            "description": "Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an auto-renewed validator.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
+          "nextPeriod": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "Auto-renewed validators: the length in seconds of the validator's next validation cycle. Sent only for an auto-renewed validator.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
+          "autoCompoundRewardShares": {
+            "$ref": "#/components/schemas/Uint32",
+            "description": "Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in parts per million. Sent only for an auto-renewed validator.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
         },
       },
       "PlatformSubnetPermissionlessValidator": {
@@ -3287,7 +3458,44 @@ export const pChainDocument = {
             "$ref": "#/components/schemas/PlatformTxOutputOwners",
             "description": "Staking transactions: who receives the reward.",
           },
+          "validatorAuthority": {
+            "$ref": "#/components/schemas/PlatformTxOutputOwners",
+            "description": "AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the validator's renewal config.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
+          "delegationShares": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in parts per million.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
+          "autoCompoundRewardShares": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part of each cycle's reward restaked, in parts per million.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
+          "period": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length of a validation cycle in seconds.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
+          "auth": {
+            "type": "object",
+            "description": "SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the validator's `validatorAuthority`.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation cycle's end it rewards.",
+            "x-node-versions": { "since": "v1.15.0" },
+          },
         },
+      },
+      "PlatformValidatorSetHeight": {
+        "anyOf": [
+          { "$ref": "#/components/schemas/Uint64Param" },
+          { "const": "proposed", "x-node-versions": { "since": "v1.11.13" } },
+        ],
+        "description": "A P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height.",
       },
       "ShortID": {
         "type": "string",

@@ -18,6 +18,18 @@ export const schemas = {
     },
     "result": { "$ref": "#/components/schemas/Empty" },
   },
+  "admin.dbGet": {
+    "params": { "type": "object", "properties": { "key": { "type": "string" } }, "required": ["key"] },
+    "result": {
+      "type": "object",
+      "required": ["value", "errorCode"],
+      "additionalProperties": false,
+      "properties": {
+        "value": { "anyOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "const": "" }] },
+        "errorCode": { "type": "integer", "enum": [0, 1, 2] },
+      },
+    },
+  },
   "admin.getChainAliases": {
     "params": {
       "type": "object",
@@ -30,6 +42,10 @@ export const schemas = {
       "additionalProperties": false,
       "properties": { "aliases": { "type": ["array", "null"], "items": { "type": "string" } } },
     },
+  },
+  "admin.getConfig": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "object", "additionalProperties": true },
   },
   "admin.getLoggerLevel": {
     "params": { "type": "object", "properties": { "loggerName": { "type": "string" } } },
@@ -84,6 +100,10 @@ export const schemas = {
       "properties": { "loggerLevels": { "$ref": "#/components/schemas/AdminLoggerLevels" } },
     },
   },
+  "admin.stacktrace": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
   "admin.startCPUProfiler": {
     "params": { "type": "object", "properties": {} },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -115,6 +135,31 @@ function emptyFieldsJson(v) {
   return out + '}';
 }
 function emptyJson(v) { return emptyFieldsJson(v); }
+const valueKey = writeString("value") + ':';
+const errorCodeKey = writeString("errorCode") + ':';
+function numberJson(v) {
+  return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
+}
+function adminDbGetResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "value": key = valueKey; s = writeScalar(x); break;
+      case "errorCode": key = errorCodeKey; s = numberJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 const aliasesKey = writeString("aliases") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
@@ -152,6 +197,27 @@ function adminGetChainAliasesResultJson(v) {
     switch (k) {
       case "aliases": key = aliasesKey; s = adminGetChainAliasesResultAliasesJson(x); break;
       default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function adminGetConfigResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -290,11 +356,14 @@ function adminLoadVMsResultJson(v) {
 }
 export const writeAdminAliasResult = emptyJson;
 export const writeAdminAliasChainResult = emptyJson;
+export const writeAdminDbGetResult = adminDbGetResultJson;
 export const writeAdminGetChainAliasesResult = adminGetChainAliasesResultJson;
+export const writeAdminGetConfigResult = adminGetConfigResultJson;
 export const writeAdminGetLoggerLevelResult = adminGetLoggerLevelResultJson;
 export const writeAdminLoadVMsResult = adminLoadVMsResultJson;
 export const writeAdminLockProfileResult = emptyJson;
 export const writeAdminMemoryProfileResult = emptyJson;
 export const writeAdminSetLoggerLevelResult = adminGetLoggerLevelResultJson;
+export const writeAdminStacktraceResult = emptyJson;
 export const writeAdminStartCPUProfilerResult = emptyJson;
 export const writeAdminStopCPUProfilerResult = emptyJson;

@@ -3,6 +3,7 @@ import type { AnySchema, MethodSchemas } from '../runtime/ajv.js';
 export declare const schemas: Record<string, MethodSchemas>;
 export declare const components: Record<string, AnySchema>;
 export declare const writePlatformGetBalanceResult: (value: unknown) => string | undefined;
+export declare const writePlatformGetAllValidatorsAtResult: (value: unknown) => string | undefined;
 export declare const writePlatformGetBlockResult: (value: unknown) => string | undefined;
 export declare const writePlatformGetBlockByHeightResult: (value: unknown) => string | undefined;
 export declare const writePlatformGetBlockchainsResult: (value: unknown) => string | undefined;

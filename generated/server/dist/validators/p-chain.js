@@ -38,6 +38,45 @@ export const schemas = {
       },
     },
   },
+  "platform.getAllValidatorsAt": {
+    "params": {
+      "type": "object",
+      "properties": { "height": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" } },
+      "required": ["height"],
+    },
+    "result": {
+      "type": "object",
+      "required": ["validatorSets"],
+      "additionalProperties": false,
+      "properties": {
+        "validatorSets": {
+          "type": "object",
+          "propertyNames": { "$ref": "#/components/schemas/ID" },
+          "additionalProperties": {
+            "type": "object",
+            "required": ["validators", "totalWeight"],
+            "additionalProperties": false,
+            "properties": {
+              "validators": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": ["publicKey", "weight", "nodeIDs"],
+                  "additionalProperties": false,
+                  "properties": {
+                    "publicKey": { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
+                    "weight": { "$ref": "#/components/schemas/Uint64" },
+                    "nodeIDs": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
+                  },
+                },
+              },
+              "totalWeight": { "$ref": "#/components/schemas/Uint64" },
+            },
+          },
+        },
+      },
+    },
+  },
   "platform.getBlock": {
     "params": {
       "type": "object",
@@ -510,7 +549,7 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "height": { "anyOf": [{ "$ref": "#/components/schemas/Uint64Param" }, { "const": "proposed" }] },
+        "height": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" },
         "subnetID": { "$ref": "#/components/schemas/ID" },
       },
       "required": ["height"],
@@ -728,6 +767,117 @@ function platformGetBalanceResultJson(v) {
   }
   return out + '}';
 }
+const validatorSetsKey = writeString("validatorSets") + ':';
+const validatorsKey = writeString("validators") + ':';
+const publicKeyKey = writeString("publicKey") + ':';
+function platformBLSPublicKeyJson(v) { return stringJson(v); }
+const weightKey = writeString("weight") + ':';
+const nodeIDsKey = writeString("nodeIDs") + ':';
+function nodeIDJson(v) { return stringJson(v); }
+function nodeIDListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : nodeIDJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+function platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "publicKey": key = publicKeyKey; s = platformBLSPublicKeyJson(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
+      case "nodeIDs": key = nodeIDsKey; s = nodeIDListJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const totalWeightKey = writeString("totalWeight") + ':';
+function platformGetAllValidatorsAtResultValidatorSetsValueJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "validators": key = validatorsKey; s = platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(x); break;
+      case "totalWeight": key = totalWeightKey; s = uint64Json(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultValidatorSetsJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = platformGetAllValidatorsAtResultValidatorSetsValueJson(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "validatorSets": key = validatorSetsKey; s = platformGetAllValidatorsAtResultValidatorSetsJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 const blockchainsKey = writeString("blockchains") + ':';
 const idKey = writeString("id") + ':';
 const nameKey = writeString("name") + ':';
@@ -827,7 +977,6 @@ function platformGetCurrentSupplyResultJson(v) {
   }
   return out + '}';
 }
-const validatorsKey = writeString("validators") + ':';
 function platformCurrentValidatorJson(v) { return writeScalar(v); }
 function platformCurrentValidatorListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
@@ -948,13 +1097,9 @@ function platformHeightFieldsJson(v) {
 }
 function platformHeightJson(v) { return platformHeightFieldsJson(v); }
 const nodeIDKey = writeString("nodeID") + ':';
-function nodeIDJson(v) { return stringJson(v); }
-const weightKey = writeString("weight") + ':';
 const startTimeKey = writeString("startTime") + ':';
 function unixTimeJson(v) { return uint64Json(v); }
 const validationIDKey = writeString("validationID") + ':';
-const publicKeyKey = writeString("publicKey") + ':';
-function platformBLSPublicKeyJson(v) { return stringJson(v); }
 const remainingBalanceOwnerKey = writeString("remainingBalanceOwner") + ':';
 const locktimeKey = writeString("locktime") + ':';
 const thresholdKey = writeString("threshold") + ':';
@@ -1306,17 +1451,6 @@ function platformIssueTxResultJson(v) {
   }
   return out + '}';
 }
-function nodeIDListJson(v) {
-  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
-  let out = '[';
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    const s = x === undefined ? 'null' : nodeIDJson(x);
-    if (s === undefined) return undefined;
-    out += i === 0 ? s : ',' + s;
-  }
-  return out + ']';
-}
 function platformSampleValidatorsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
@@ -1387,6 +1521,7 @@ function platformValidatesResultJson(v) {
   return out + '}';
 }
 export const writePlatformGetBalanceResult = platformGetBalanceResultJson;
+export const writePlatformGetAllValidatorsAtResult = platformGetAllValidatorsAtResultJson;
 export const writePlatformGetBlockResult = writeScalar;
 export const writePlatformGetBlockByHeightResult = writeScalar;
 export const writePlatformGetBlockchainsResult = platformGetBlockchainsResultJson;

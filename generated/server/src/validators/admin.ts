@@ -20,6 +20,18 @@ export const schemas: Record<string, MethodSchemas> = {
     },
     "result": { "$ref": "#/components/schemas/Empty" },
   },
+  "admin.dbGet": {
+    "params": { "type": "object", "properties": { "key": { "type": "string" } }, "required": ["key"] },
+    "result": {
+      "type": "object",
+      "required": ["value", "errorCode"],
+      "additionalProperties": false,
+      "properties": {
+        "value": { "anyOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "const": "" }] },
+        "errorCode": { "type": "integer", "enum": [0, 1, 2] },
+      },
+    },
+  },
   "admin.getChainAliases": {
     "params": {
       "type": "object",
@@ -32,6 +44,10 @@ export const schemas: Record<string, MethodSchemas> = {
       "additionalProperties": false,
       "properties": { "aliases": { "type": ["array", "null"], "items": { "type": "string" } } },
     },
+  },
+  "admin.getConfig": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "object", "additionalProperties": true },
   },
   "admin.getLoggerLevel": {
     "params": { "type": "object", "properties": { "loggerName": { "type": "string" } } },
@@ -86,6 +102,10 @@ export const schemas: Record<string, MethodSchemas> = {
       "properties": { "loggerLevels": { "$ref": "#/components/schemas/AdminLoggerLevels" } },
     },
   },
+  "admin.stacktrace": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
   "admin.startCPUProfiler": {
     "params": { "type": "object", "properties": {} },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -118,6 +138,31 @@ function emptyFieldsJson(v: any): string | undefined {
   return out + '}';
 }
 function emptyJson(v: any): string | undefined { return emptyFieldsJson(v); }
+const valueKey = writeString("value") + ':';
+const errorCodeKey = writeString("errorCode") + ':';
+function numberJson(v: any): string | undefined {
+  return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
+}
+function adminDbGetResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "value": key = valueKey; s = writeScalar(x); break;
+      case "errorCode": key = errorCodeKey; s = numberJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 const aliasesKey = writeString("aliases") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
@@ -155,6 +200,27 @@ function adminGetChainAliasesResultJson(v: any): string | undefined {
     switch (k) {
       case "aliases": key = aliasesKey; s = adminGetChainAliasesResultAliasesJson(x); break;
       default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function adminGetConfigResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -293,11 +359,14 @@ function adminLoadVMsResultJson(v: any): string | undefined {
 }
 export const writeAdminAliasResult = emptyJson;
 export const writeAdminAliasChainResult = emptyJson;
+export const writeAdminDbGetResult = adminDbGetResultJson;
 export const writeAdminGetChainAliasesResult = adminGetChainAliasesResultJson;
+export const writeAdminGetConfigResult = adminGetConfigResultJson;
 export const writeAdminGetLoggerLevelResult = adminGetLoggerLevelResultJson;
 export const writeAdminLoadVMsResult = adminLoadVMsResultJson;
 export const writeAdminLockProfileResult = emptyJson;
 export const writeAdminMemoryProfileResult = emptyJson;
 export const writeAdminSetLoggerLevelResult = adminGetLoggerLevelResultJson;
+export const writeAdminStacktraceResult = emptyJson;
 export const writeAdminStartCPUProfilerResult = emptyJson;
 export const writeAdminStopCPUProfilerResult = emptyJson;

@@ -40,6 +40,45 @@ export const schemas: Record<string, MethodSchemas> = {
       },
     },
   },
+  "platform.getAllValidatorsAt": {
+    "params": {
+      "type": "object",
+      "properties": { "height": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" } },
+      "required": ["height"],
+    },
+    "result": {
+      "type": "object",
+      "required": ["validatorSets"],
+      "additionalProperties": false,
+      "properties": {
+        "validatorSets": {
+          "type": "object",
+          "propertyNames": { "$ref": "#/components/schemas/ID" },
+          "additionalProperties": {
+            "type": "object",
+            "required": ["validators", "totalWeight"],
+            "additionalProperties": false,
+            "properties": {
+              "validators": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": ["publicKey", "weight", "nodeIDs"],
+                  "additionalProperties": false,
+                  "properties": {
+                    "publicKey": { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
+                    "weight": { "$ref": "#/components/schemas/Uint64" },
+                    "nodeIDs": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
+                  },
+                },
+              },
+              "totalWeight": { "$ref": "#/components/schemas/Uint64" },
+            },
+          },
+        },
+      },
+    },
+  },
   "platform.getBlock": {
     "params": {
       "type": "object",
@@ -512,7 +551,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "height": { "anyOf": [{ "$ref": "#/components/schemas/Uint64Param" }, { "const": "proposed" }] },
+        "height": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" },
         "subnetID": { "$ref": "#/components/schemas/ID" },
       },
       "required": ["height"],
@@ -731,6 +770,117 @@ function platformGetBalanceResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
+const validatorSetsKey = writeString("validatorSets") + ':';
+const validatorsKey = writeString("validators") + ':';
+const publicKeyKey = writeString("publicKey") + ':';
+function platformBLSPublicKeyJson(v: any): string | undefined { return stringJson(v); }
+const weightKey = writeString("weight") + ':';
+const nodeIDsKey = writeString("nodeIDs") + ':';
+function nodeIDJson(v: any): string | undefined { return stringJson(v); }
+function nodeIDListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : nodeIDJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+function platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "publicKey": key = publicKeyKey; s = platformBLSPublicKeyJson(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
+      case "nodeIDs": key = nodeIDsKey; s = nodeIDListJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const totalWeightKey = writeString("totalWeight") + ':';
+function platformGetAllValidatorsAtResultValidatorSetsValueJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "validators": key = validatorsKey; s = platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(x); break;
+      case "totalWeight": key = totalWeightKey; s = uint64Json(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultValidatorSetsJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = platformGetAllValidatorsAtResultValidatorSetsValueJson(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function platformGetAllValidatorsAtResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "validatorSets": key = validatorSetsKey; s = platformGetAllValidatorsAtResultValidatorSetsJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 const blockchainsKey = writeString("blockchains") + ':';
 const idKey = writeString("id") + ':';
 const nameKey = writeString("name") + ':';
@@ -830,7 +980,6 @@ function platformGetCurrentSupplyResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
-const validatorsKey = writeString("validators") + ':';
 function platformCurrentValidatorJson(v: any): string | undefined { return writeScalar(v); }
 function platformCurrentValidatorListJson(v: any): string | undefined {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
@@ -951,13 +1100,9 @@ function platformHeightFieldsJson(v: any): string | undefined {
 }
 function platformHeightJson(v: any): string | undefined { return platformHeightFieldsJson(v); }
 const nodeIDKey = writeString("nodeID") + ':';
-function nodeIDJson(v: any): string | undefined { return stringJson(v); }
-const weightKey = writeString("weight") + ':';
 const startTimeKey = writeString("startTime") + ':';
 function unixTimeJson(v: any): string | undefined { return uint64Json(v); }
 const validationIDKey = writeString("validationID") + ':';
-const publicKeyKey = writeString("publicKey") + ':';
-function platformBLSPublicKeyJson(v: any): string | undefined { return stringJson(v); }
 const remainingBalanceOwnerKey = writeString("remainingBalanceOwner") + ':';
 const locktimeKey = writeString("locktime") + ':';
 const thresholdKey = writeString("threshold") + ':';
@@ -1309,17 +1454,6 @@ function platformIssueTxResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
-function nodeIDListJson(v: any): string | undefined {
-  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
-  let out = '[';
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    const s = x === undefined ? 'null' : nodeIDJson(x);
-    if (s === undefined) return undefined;
-    out += i === 0 ? s : ',' + s;
-  }
-  return out + ']';
-}
 function platformSampleValidatorsResultJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
@@ -1390,6 +1524,7 @@ function platformValidatesResultJson(v: any): string | undefined {
   return out + '}';
 }
 export const writePlatformGetBalanceResult = platformGetBalanceResultJson;
+export const writePlatformGetAllValidatorsAtResult = platformGetAllValidatorsAtResultJson;
 export const writePlatformGetBlockResult = writeScalar;
 export const writePlatformGetBlockByHeightResult = writeScalar;
 export const writePlatformGetBlockchainsResult = platformGetBlockchainsResultJson;

@@ -1,0 +1,122 @@
+/**
+ * The proposervm (Snowman++) blocks that wrap each chain's blocks, as vms/proposervm builds them: what a node's
+ * consensus accepts, and so what its block indexes hold. The first block after a chain's genesis is built on the
+ * pre-fork genesis (pre_fork_block.go buildChild): unsigned and without an epoch, type 0. Every later one carries the
+ * epoch acp181.NewEpoch gives it once Granite is active (type 2, statelessGraniteBlock; before Granite type 0), and is
+ * signed by the node's staking key (block/build.go Build) where the mock has that key: on `local` the mock is local
+ * node 1, whose certificate and key AvalancheGo publishes (staking/local/staker1.*); on other networks the mock's node
+ * has no certificate, and its blocks are the unsigned form (BuildUnsigned) that any node may build once the proposer
+ * windows have passed.
+ *
+ * Codec (block/codec.go, linearcodec, version 0): u16 version, u32 type ID, then the fields in order; `[]byte` is a
+ * u32 length and the bytes. The block ID is the SHA-256 of the bytes up to the signature's length prefix.
+ */
+import { X509Certificate, createHash, createPrivateKey, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { idBytes, sha256, u32, u64 } from './codec.ts';
+import { cb58Encode } from '../../generators/formats.ts';
+
+export interface Epoch {
+  pChainHeight: bigint;
+  number: bigint;
+  /** Unix seconds. */
+  startTime: bigint;
+}
+
+export const NO_EPOCH: Epoch = { pChainHeight: 0n, number: 0n, startTime: 0n };
+
+/** A proposervm block as plain data (saved with the world): its bytes follow from it (`proposerBlockBytes`). */
+export interface ProposerBlock {
+  id: string;
+  chainID: string;
+  parentID: string;
+  /** Unix seconds. */
+  timestamp: bigint;
+  pChainHeight: bigint;
+  epoch: Epoch;
+  signed: boolean;
+  /** The wrapped block's bytes. */
+  inner: Uint8Array;
+}
+
+const STATELESS_BLOCK = 0;
+const STATELESS_GRANITE_BLOCK = 2;
+
+/** The staking certificate (DER) and key of local node 1, read once. */
+let staker: { certificate: Uint8Array; key: ReturnType<typeof createPrivateKey> } | undefined;
+function localStaker(): NonNullable<typeof staker> {
+  const read = (name: string) => readFileSync(join(import.meta.dirname, 'data', name));
+  staker ??= {
+    certificate: new X509Certificate(read('local-staker1.crt')).raw,
+    key: createPrivateKey(read('local-staker1.key')),
+  };
+  return staker;
+}
+
+const isEpoch = (epoch: Epoch) => epoch.number !== 0n || epoch.pChainHeight !== 0n || epoch.startTime !== 0n;
+
+/** The bytes before the signature's length prefix, around the wrapped block (not copied, for a block of megabytes). */
+function unsignedParts(block: Omit<ProposerBlock, 'id'>, certificate: Uint8Array): Uint8Array[] {
+  const head = Buffer.alloc(6);
+  head.writeUInt32BE(isEpoch(block.epoch) ? STATELESS_GRANITE_BLOCK : STATELESS_BLOCK, 2);
+  const epoch = isEpoch(block.epoch)
+    ? [u64(block.epoch.pChainHeight), u64(block.epoch.number), u64(block.epoch.startTime)]
+    : [];
+  return [
+    head,
+    idBytes(block.parentID),
+    u64(block.timestamp),
+    u64(block.pChainHeight),
+    u32(certificate.length),
+    certificate,
+    u32(block.inner.length),
+    block.inner,
+    ...epoch,
+  ];
+}
+
+/** A new proposervm block: its ID now, its bytes (and signature) when asked for. */
+export function buildProposerBlock(fields: Omit<ProposerBlock, 'id'>): ProposerBlock {
+  const certificate = fields.signed ? localStaker().certificate : new Uint8Array();
+  return { ...fields, id: cb58Encode(sha256(...unsignedParts(fields, certificate))) };
+}
+
+/** Whether this world's node can sign its blocks (./node-identity.ts: on `local` it is local node 1). */
+export const canSign = (networkName: string) => networkName === 'local';
+
+const bytesOf = new WeakMap<ProposerBlock, Uint8Array>();
+
+/** The block as the node serialises it, signed over its header (block/header.go: chain, parent, body ID). */
+export function proposerBlockBytes(block: ProposerBlock): Uint8Array {
+  let bytes = bytesOf.get(block);
+  if (!bytes) {
+    const certificate = block.signed ? localStaker().certificate : new Uint8Array();
+    const header = Buffer.concat([Buffer.alloc(2), idBytes(block.chainID), idBytes(block.parentID), idBytes(block.id)]);
+    const signature = block.signed ? sign('sha256', header, localStaker().key) : new Uint8Array();
+    bytes = Buffer.concat([...unsignedParts(block, certificate), u32(signature.length), signature]);
+    bytesOf.set(block, bytes);
+  }
+  return bytes;
+}
+
+/** The node ID a certificate stands for (ids.NodeIDFromCert): RIPEMD-160 of SHA-256 of its DER bytes. */
+export function localStakerNodeID(): string {
+  const digest = createHash('ripemd160').update(sha256(localStaker().certificate)).digest();
+  return `NodeID-${cb58Encode(digest)}`;
+}
+
+/**
+ * acp181.NewEpoch: the epoch of a child block from its parent's P-Chain height, epoch and timestamp. `graniteAt` is
+ * whether Granite is active at the child's time; `duration` the network's epoch length in seconds.
+ */
+export function childEpoch(
+  parent: { pChainHeight: bigint; epoch: Epoch; timestamp: bigint },
+  graniteAt: boolean,
+  duration: bigint,
+): Epoch {
+  if (!graniteAt) return NO_EPOCH;
+  if (!isEpoch(parent.epoch)) return { pChainHeight: parent.pChainHeight, number: 1n, startTime: parent.timestamp };
+  if (parent.timestamp < parent.epoch.startTime + duration) return parent.epoch;
+  return { pChainHeight: parent.pChainHeight, number: parent.epoch.number + 1n, startTime: parent.timestamp };
+}

@@ -1,0 +1,103 @@
+/**
+ * The Index API of one index (indexer/service.go, indexer/index.go) and the proposervm API of one chain
+ * (vms/proposervm/service.go), read from the world's indexes and proposervm blocks (./indexer.ts).
+ */
+import { EMPTY_ID } from './networks.ts';
+import {
+  type IndexName,
+  type IndexedChain,
+  type IndexedContainer,
+  SECOND_NS,
+  childPChainHeight,
+  containerBytes,
+  nextEpoch,
+  positionOf,
+  preferred,
+} from './indexer.ts';
+import { type Params, type Read, encode, encodingOf } from './reads.ts';
+import type { World } from './world.ts';
+
+/** index.go's MaxFetchedByRange. */
+const MAX_FETCHED_BY_RANGE = 1024n;
+
+/** Go's time.Time in JSON (RFC3339Nano, trailing zeros dropped), in UTC as the mock's node runs. */
+function goTime(nanoseconds: bigint): string {
+  const seconds = nanoseconds / SECOND_NS;
+  const fraction = (nanoseconds % SECOND_NS).toString().padStart(9, '0').replace(/0+$/, '');
+  const whole = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
+  return `${whole}${fraction ? `.${fraction}` : ''}Z`;
+}
+
+/** newFormattedContainer: JSON has no form for these bytes, so formatting.Encode refuses it. */
+function formatted(container: IndexedContainer, index: number, params: Params) {
+  const encoding = encodingOf(params);
+  if (encoding === 'json') throw new Error('unsupported encoding in method');
+  return {
+    id: container.id,
+    bytes: encode(containerBytes(container), encoding),
+    timestamp: goTime(container.timestamp),
+    encoding,
+    index: String(index),
+  };
+}
+
+const idOf = (params: Params) => (typeof params.id === 'string' ? params.id : EMPTY_ID);
+const uint = (value: unknown) => BigInt(typeof value === 'number' || typeof value === 'string' ? value : 0);
+
+export function indexReads(world: World, name: IndexName): Record<string, Read> {
+  const log = () => world.indexes[name];
+  const at = (index: bigint, params: Params) => {
+    const container = index < BigInt(log().length) ? log().at(Number(index)) : undefined;
+    if (!container) throw new Error(`no container at index ${index}`);
+    return formatted(container, Number(index), params);
+  };
+  const byID = (params: Params) => {
+    const position = positionOf(world, name, idOf(params));
+    if (position === undefined) throw new Error('not found');
+    return position;
+  };
+  return {
+    getLastAccepted: (p) => {
+      if (log().length === 0) throw new Error('no containers have been accepted');
+      return at(BigInt(log().length - 1), p);
+    },
+    getContainerByIndex: (p) => at(uint(p.index), p),
+    getContainerRange: (p) => {
+      const start = uint(p.startIndex);
+      const count = uint(p.numToFetch);
+      if (count === 0n || count > MAX_FETCHED_BY_RANGE)
+        throw new Error(`numToFetch must be in [1,${MAX_FETCHED_BY_RANGE}] but is ${count}`);
+      if (log().length === 0) throw new Error('no containers have been accepted');
+      const last = BigInt(log().length - 1);
+      if (start > last) throw new Error(`start index (${start}) > last accepted index (${last})`);
+      const end = start + count - 1n < last ? start + count - 1n : last;
+      const containers = [];
+      for (let i = start; i <= end; i++) containers.push(at(i, p));
+      return { containers };
+    },
+    getIndex: (p) => ({ index: String(byID(p)) }),
+    isAccepted: (p) => ({ isAccepted: positionOf(world, name, idOf(p)) !== undefined }),
+    getContainerByID: (p) => {
+      const position = byID(p);
+      return formatted(log().at(position)!, position, p);
+    },
+  };
+}
+
+export function proposervmReads(world: World, chain: IndexedChain): Record<string, Read> {
+  return {
+    getProposedHeight: () => ({ height: String(childPChainHeight(world, preferred(world, chain))) }),
+    getCurrentEpoch: () => {
+      const parent = preferred(world, chain);
+      // getCurrentEpoch: the child's time is now (truncated to the second), never before its parent's.
+      const now = world.time.get();
+      const time = parent && parent.timestamp > now ? parent.timestamp : now;
+      const epoch = nextEpoch(world, parent, time);
+      return {
+        number: String(epoch.number),
+        startTime: String(epoch.startTime),
+        pChainHeight: String(epoch.pChainHeight),
+      };
+    },
+  };
+}
