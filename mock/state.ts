@@ -24,6 +24,7 @@ import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
 import { issueHandlers } from './engine/handlers.ts';
+import { CChain } from './cchain/evm.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -63,6 +64,8 @@ export class MockState {
   /** The node (the network's first genesis staker, ./world/node-identity.ts), which every reply's `node-id` names. */
   readonly nodeID: string;
   readonly engine: Engine;
+  /** The C-Chain's EVM (./cchain/evm.ts), created on its first call. */
+  readonly cchain: CChain;
   /** The development controls `/ext/dev` serves (when on) and `startMockNode` hands to test suites. */
   readonly dev: DevControls;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
@@ -78,7 +81,8 @@ export class MockState {
     private readonly nodeVersion?: string,
   ) {
     this.engine = new Engine(world, mining, nodeVersion);
-    this.dev = new DevControls(world, this.engine);
+    this.cchain = new CChain(world);
+    this.dev = new DevControls(world, this.engine, this.cchain);
     this.reads = {
       'x-chain': xChainReads(world),
       'p-chain': pChainReads(world),

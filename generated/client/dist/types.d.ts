@@ -316,7 +316,7 @@ export interface DevIncreaseTimeResult {
  */
 export interface DevMineParams {
   /**
-   * Which chain: `X` or `P` (aliases and IDs of the two chains are accepted too).
+   * Which chain: `X`, `P` or `C` (aliases and IDs of the three chains are accepted too). C-Chain blocks are the EVM engine's, holding what its pool has.
    */
   chain: string;
   /**
@@ -344,9 +344,9 @@ export interface DevMineResult {
  */
 export interface DevFundParams {
   /**
-   * The owner: an X-Chain (`X-local1...` on a local network) or P-Chain (`P-local1...`) address of the simulated network.
+   * The owner: an X-Chain (`X-local1...` on a local network), P-Chain (`P-local1...`) or C-Chain address of the simulated network. On the C-Chain an EVM address (`0x...`) gets the AVAX in its EVM balance; a `C-local1...` address is the key's atomic-UTXO address, which `avax.getUTXOs` lists, so it gets a UTXO in the X-Chain's shared memory for C, ready to import.
    */
-  address: Address;
+  address: Address | string;
   /**
    * The amount, in the asset's smallest unit (nAVAX for AVAX).
    */
@@ -366,13 +366,13 @@ export interface DevFundParams {
  */
 export interface DevFundResult {
   /**
-   * The new UTXO.
-   */
-  utxoID: UTXOID;
-  /**
-   * The address's balance of the asset after the call, locked UTXOs included.
+   * The address's balance of the asset after the call, locked UTXOs included; for an EVM address its balance in wei.
    */
   balance: Uint64;
+  /**
+   * The new UTXO; absent when an EVM address was funded.
+   */
+  utxoID?: UTXOID;
 }
 
 /**

@@ -1335,7 +1335,16 @@ const schema55 = {
   "type": "object",
   "properties": {
     "address": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+        },
+        {
+          "type": "string",
+          "pattern": "^0x[0-9a-fA-F]{40}$",
+          "description": "An EVM address on the C-Chain."
+        }
+      ]
     },
     "amount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
@@ -1420,6 +1429,7 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
   return errors === 0;
 }
 
+const pattern12 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -1458,7 +1468,11 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      let data0 = data.address;
+      const _errs2 = errors;
+      let valid1 = false;
+      const _errs3 = errors;
+      if(!(validate100(data0, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
@@ -1471,6 +1485,76 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
           for (const e of validate100.errors) keep(vErrors, e);
         }
         errors += validate100.errors.length;
+      }
+      var _valid0 = _errs3 === errors;
+      valid1 = valid1 || _valid0;
+      if(!valid1){
+        const _errs4 = errors;
+        if(typeof data0 === "string"){
+          if(!pattern12.test(data0)){
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/address",
+              schemaPath: "#/properties/address/anyOf/1/pattern",
+              keyword: "pattern",
+              params: {pattern: "^0x[0-9a-fA-F]{40}$"},
+              message: "must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""
+            };
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              keep(vErrors, err2);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/address",
+            schemaPath: "#/properties/address/anyOf/1/type",
+            keyword: "type",
+            params: {type: "string"},
+            message: "must be string"
+          };
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            keep(vErrors, err3);
+          }
+          errors++;
+        }
+        var _valid0 = _errs4 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if(!valid1){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/address",
+          schemaPath: "#/properties/address/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if(vErrors !== null){
+          if(_errs2){
+            budget.left += Math.max(0, vErrors.length - _errs2);
+            if(_errs2 < vErrors.length) vErrors.length = _errs2;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
       }
     }
     if(data.amount !== undefined){
@@ -1493,7 +1577,7 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       let data2 = data.assetID;
       if(typeof data2 === "string"){
         if(func2(data2) < 1){
-          const err2 = --budget.left < 0 ? TOO_MANY : {
+          const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/assetID",
             schemaPath: "#/properties/assetID/minLength",
             keyword: "minLength",
@@ -1501,16 +1585,16 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
             message: "must NOT have fewer than 1 characters"
           };
           if(vErrors === null){
-            vErrors = [err2];
+            vErrors = [err5];
           }
           else {
-            keep(vErrors, err2);
+            keep(vErrors, err5);
           }
           errors++;
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {
+        const err6 = --budget.left < 0 ? TOO_MANY : {
           instancePath: instancePath+"/assetID",
           schemaPath: "#/properties/assetID/type",
           keyword: "type",
@@ -1518,10 +1602,10 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
           message: "must be string"
         };
         if(vErrors === null){
-          vErrors = [err3];
+          vErrors = [err6];
         }
         else {
-          keep(vErrors, err3);
+          keep(vErrors, err6);
         }
         errors++;
       }
@@ -1544,7 +1628,7 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {
+    const err7 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -1552,10 +1636,10 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err4];
+      vErrors = [err7];
     }
     else {
-      keep(vErrors, err4);
+      keep(vErrors, err7);
     }
     errors++;
   }
@@ -1567,18 +1651,18 @@ export const validateDevFundResult = budgeted(validate104);
 const schema57 = {
   "type": "object",
   "required": [
-    "utxoID",
     "balance"
   ],
   "additionalProperties": false,
   "properties": {
     "utxoID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOID",
-      "description": "The new UTXO."
+      "description": "The new UTXO; absent when an EVM address was funded."
     },
     "balance": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The address's balance of the asset after the call, locked UTXOs included."
+      "description": "The address's balance of the asset after the call, locked UTXOs included; for an EVM address "
+        + "its balance in wei."
     }
   }
 };
@@ -1764,13 +1848,13 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.utxoID === undefined){
+    if(data.balance === undefined){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/required",
         keyword: "required",
-        params: {missingProperty: "utxoID"},
-        message: "must have required property '"+"utxoID"+"'"
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
       };
       if(vErrors === null){
         vErrors = [err0];
@@ -1780,25 +1864,9 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(data.balance === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: {missingProperty: "balance"},
-        message: "must have required property '"+"balance"+"'"
-      };
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
     for(const key0 in data){
       if(!((key0 === "utxoID") || (key0 === "balance"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {
+        const err1 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
           keyword: "additionalProperties",
@@ -1806,10 +1874,10 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
           message: "must NOT have additional properties"
         };
         if(vErrors === null){
-          vErrors = [err2];
+          vErrors = [err1];
         }
         else {
-          keep(vErrors, err2);
+          keep(vErrors, err1);
         }
         errors++;
       }
@@ -1848,7 +1916,7 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
       instancePath,
       schemaPath: "#/type",
       keyword: "type",
@@ -1856,10 +1924,10 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
       message: "must be object"
     };
     if(vErrors === null){
-      vErrors = [err3];
+      vErrors = [err2];
     }
     else {
-      keep(vErrors, err3);
+      keep(vErrors, err2);
     }
     errors++;
   }
@@ -2730,8 +2798,7 @@ const schema69 = {
     }
   }
 };
-const pattern12 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
-const pattern13 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+const pattern13 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -2866,7 +2933,7 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
             if(data1.privateKey !== undefined){
               let data2 = data1.privateKey;
               if(typeof data2 === "string"){
-                if(!pattern12.test(data2)){
+                if(!pattern13.test(data2)){
                   const err7 = --budget.left < 0 ? TOO_MANY : {
                     instancePath: instancePath+"/accounts/" + i0+"/privateKey",
                     schemaPath: "#/properties/accounts/items/properties/privateKey/pattern",
@@ -2935,7 +3002,7 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
             if(data1.cAddress !== undefined){
               let data5 = data1.cAddress;
               if(typeof data5 === "string"){
-                if(!pattern13.test(data5)){
+                if(!pattern12.test(data5)){
                   const err9 = --budget.left < 0 ? TOO_MANY : {
                     instancePath: instancePath+"/accounts/" + i0+"/cAddress",
                     schemaPath: "#/properties/accounts/items/properties/cAddress/pattern",

@@ -998,13 +998,13 @@ const schema123 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
 function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern19.test(data)){
+    if(!pattern20.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4561,13 +4561,13 @@ const schema86 = {
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"];
-const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
 function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern15.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5155,13 +5155,13 @@ const schema146 = {
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
     + "\"2.0000\"."
 };
-const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5224,13 +5224,13 @@ const schema148 = {
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
-const pattern22 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern23 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
 function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern22.test(data)){
+    if(!pattern23.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5267,7 +5267,7 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
   return errors === 0;
 }
 
-const pattern23 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
+const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
 function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -5342,7 +5342,7 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.proofOfPossession !== undefined){
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
-        if(!pattern23.test(data1)){
+        if(!pattern24.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/proofOfPossession",
             schemaPath: "#/properties/proofOfPossession/pattern",
@@ -12794,13 +12794,13 @@ const schema186 = {
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
 const formats10 = formats["avax-short-id"];
-const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
 function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern24.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -14871,7 +14871,7 @@ const schema198 = {
     }
   ]
 };
-const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
 function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -14881,7 +14881,7 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern25.test(data)){
+    if(!pattern26.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",

@@ -577,13 +577,13 @@ const schema86 = {
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"]!;
-const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
 function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern15.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -3358,7 +3358,7 @@ const schema102 = {
     }
   }
 };
-const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
 function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -3417,7 +3417,7 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern16.test(data0)){
+        if(!pattern17.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3454,7 +3454,7 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern16.test(data1)){
+        if(!pattern17.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",

@@ -114,13 +114,13 @@ const schema186 = {
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
 const formats10 = formats["avax-short-id"]!;
-const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
 function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern24.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1253,13 +1253,13 @@ const schema211 = {
   "pattern": "^(0|[1-9][0-9]{0,2})$",
   "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
 };
-const pattern26 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
 function validate598(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern27.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1951,13 +1951,13 @@ const schema123 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
 function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern19.test(data)){
+    if(!pattern20.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
