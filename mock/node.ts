@@ -73,6 +73,7 @@ const CHAINS: Partial<Record<EndpointName, string>> = {
   'x-wallet': 'X',
   'p-chain': 'P',
   'avm-static': 'X',
+  'c-avax': 'C',
 };
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {

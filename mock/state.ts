@@ -25,6 +25,7 @@ import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
 import { issueHandlers } from './engine/handlers.ts';
 import { CChain } from './cchain/evm.ts';
+import { AtomicApi } from './cchain/avax.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -66,6 +67,8 @@ export class MockState {
   readonly engine: Engine;
   /** The C-Chain's EVM (./cchain/evm.ts), created on its first call. */
   readonly cchain: CChain;
+  /** The C-Chain's atomic API, `/ext/bc/C/avax` (./cchain/avax.ts). */
+  readonly atomic: AtomicApi;
   /** The development controls `/ext/dev` serves (when on) and `startMockNode` hands to test suites. */
   readonly dev: DevControls;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
@@ -82,6 +85,7 @@ export class MockState {
   ) {
     this.engine = new Engine(world, mining, nodeVersion);
     this.cchain = new CChain(world);
+    this.atomic = new AtomicApi(world, this.cchain);
     this.dev = new DevControls(world, this.engine, this.cchain);
     this.reads = {
       'x-chain': xChainReads(world),
@@ -175,6 +179,7 @@ export class MockState {
       'health.liveness': { answer: (p) => this.health.report('liveness', tagsOf(p)) },
       ...devHandlers(this.dev),
       ...issueHandlers(this.engine),
+      ...this.atomic.handlers(),
     };
     const out = new Map<string, MockMethod>();
     for (const method of endpoint.methods) {

@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 86 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 91 methods on their ten endpoints (one, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -31,6 +31,10 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   },
   'avm-static': { path: '/ext/vm/avm', methods: ['avm.buildGenesis'] },
   'x-wallet': { path: '/ext/bc/X/wallet', methods: ['wallet.issueTx'] },
+  'c-avax': {
+    path: '/ext/bc/C/avax',
+    methods: ['getUTXOs', 'issueTx', 'getAtomicTxStatus', 'getAtomicTx', 'version'].map((m) => `avax.${m}`),
+  },
   'p-chain': {
     path: '/ext/bc/P',
     methods: [
@@ -130,6 +134,8 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
  */
 const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastVersion?: string; removedIn?: string }> =
   {
+    // coreth v0.16.0 (AvalancheGo v1.14.0) removed it (coreth #1406).
+    'avax.version': { lastVersion: 'v1.13.5', removedIn: 'v1.14.0' },
     'avm.buildGenesis': { lastVersion: 'v1.10.17', removedIn: 'v1.10.18' },
     'avm.getAddressTxs': { deprecatedSince: 'v1.9.12', lastVersion: 'v1.13.0', removedIn: 'v1.13.1' },
     'avm.getAllBalances': { deprecatedSince: 'v1.9.12' },
@@ -173,9 +179,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 86 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(86);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(86);
+  it('has exactly the 91 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(91);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(91);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -187,7 +193,7 @@ describe('the spec', () => {
 
   it('names every method <service>.<lowerCamelCase>, the only form the node accepts', () => {
     for (const { method } of methods)
-      expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore|info|health|dev)\.[a-z][a-zA-Z0-9]*$/);
+      expect(method.name).toMatch(/^(avm|wallet|platform|avax|admin|keystore|info|health|dev)\.[a-z][a-zA-Z0-9]*$/);
   });
 
   it('serves each endpoint on the default base URL, with the blockchain ID as a variable on AVM chains', () => {
@@ -436,6 +442,7 @@ describe('side effects', () => {
         .map(({ method }) => method.name)
         .sort();
     expect(of('chain')).toEqual([
+      'avax.issueTx',
       'avm.issueTx',
       'dev.fund',
       'dev.increaseTime',
@@ -463,6 +470,6 @@ describe('side effects', () => {
       'keystore.deleteUser',
       'keystore.importUser',
     ]);
-    expect(of('none')).toHaveLength(62);
+    expect(of('none')).toHaveLength(66);
   });
 });

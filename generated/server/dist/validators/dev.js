@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateDevSnapshotParams = budgeted(validate79);
-const schema43 = {
+export const validateDevSnapshotParams = budgeted(validate115);
+const schema56 = {
   "type": "object",
   "properties": {}
 };
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,12 +28,12 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult = budgeted(validate80);
-const schema44 = {
+export const validateDevSnapshotResult = budgeted(validate116);
+const schema57 = {
   "type": "object",
   "required": [
     "snapshotID"
@@ -46,19 +46,19 @@ const schema44 = {
     }
   }
 };
-const schema45 = {
+const schema47 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
     + "it with `toBigInt` to keep every digit."
 };
-const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -91,12 +91,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -135,19 +135,19 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate81(data.snapshotID, {
+      if(!(validate90(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -167,12 +167,12 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams = budgeted(validate83);
-const schema46 = {
+export const validateDevRevertParams = budgeted(validate118);
+const schema58 = {
   "type": "object",
   "properties": {
     "snapshotID": {
@@ -359,7 +359,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -412,11 +412,11 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate118.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult = budgeted(validate85);
+export const validateDevRevertResult = budgeted(validate120);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -424,7 +424,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -461,12 +461,12 @@ function validate85(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams = budgeted(validate86);
-const schema48 = {
+export const validateDevSetTimeParams = budgeted(validate121);
+const schema60 = {
   "type": "object",
   "properties": {
     "timestamp": {
@@ -481,7 +481,7 @@ const schema48 = {
   ]
 };
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -552,12 +552,12 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult = budgeted(validate88);
-const schema49 = {
+export const validateDevSetTimeResult = budgeted(validate123);
+const schema61 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -571,19 +571,19 @@ const schema49 = {
     }
   }
 };
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"];
+const formats6 = formats["date-time"];
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -616,12 +616,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -660,19 +660,19 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
   }
@@ -692,12 +692,12 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams = budgeted(validate91);
-const schema51 = {
+export const validateDevIncreaseTimeParams = budgeted(validate126);
+const schema63 = {
   "type": "object",
   "properties": {
     "seconds": {
@@ -712,7 +712,7 @@ const schema51 = {
   ]
 };
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -783,12 +783,12 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult = budgeted(validate93);
-const schema52 = {
+export const validateDevIncreaseTimeResult = budgeted(validate128);
+const schema64 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -803,7 +803,7 @@ const schema52 = {
   }
 };
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -842,19 +842,19 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
   }
@@ -874,12 +874,12 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams = budgeted(validate95);
-const schema53 = {
+export const validateDevMineParams = budgeted(validate130);
+const schema65 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -905,9 +905,9 @@ const schema53 = {
   ]
 };
 const func2 = ucs2length;
-const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
+const pattern11 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -970,7 +970,7 @@ function validate95(data, {instancePath="", parentData, parentDataProperty, root
       let valid1 = false;
       const _errs5 = errors;
       if(typeof data1 === "string"){
-        if(!pattern10.test(data1)){
+        if(!pattern11.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/blocks",
             schemaPath: "#/properties/blocks/anyOf/0/pattern",
@@ -1107,12 +1107,12 @@ function validate95(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult = budgeted(validate96);
-const schema54 = {
+export const validateDevMineResult = budgeted(validate131);
+const schema66 = {
   "type": "object",
   "required": [
     "blockIDs",
@@ -1201,7 +1201,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1294,19 +1294,19 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -1326,12 +1326,12 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams = budgeted(validate99);
-const schema55 = {
+export const validateDevFundParams = budgeted(validate134);
+const schema67 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1362,21 +1362,21 @@ const schema55 = {
     "amount"
   ]
 };
-const schema56 = {
+const schema45 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
     + "bech32 checksum is part of the format."
 };
-const formats6 = formats["avax-address"];
-const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats4 = formats["avax-address"];
+const pattern9 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern11.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1392,7 +1392,7 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -1425,13 +1425,13 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 const pattern12 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1472,19 +1472,19 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       const _errs2 = errors;
       let valid1 = false;
       const _errs3 = errors;
-      if(!(validate100(data0, {
+      if(!(validate82(data0, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate100.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate100.errors.length;
+        errors += validate82.errors.length;
       }
       var _valid0 = _errs3 === errors;
       valid1 = valid1 || _valid0;
@@ -1643,12 +1643,12 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult = budgeted(validate104);
-const schema57 = {
+export const validateDevFundResult = budgeted(validate138);
+const schema68 = {
   "type": "object",
   "required": [
     "balance"
@@ -1666,7 +1666,7 @@ const schema57 = {
     }
   }
 };
-const schema58 = {
+const schema69 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -1686,7 +1686,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -1694,7 +1694,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1731,12 +1731,12 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1807,19 +1807,19 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate141(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
   }
@@ -1839,12 +1839,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1883,35 +1883,35 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate105(data.utxoID, {
+      if(!(validate139(data.utxoID, {
         instancePath: instancePath+"/utxoID",
         parentData: data,
         parentDataProperty: "utxoID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate105.errors;
+          vErrors = validate139.errors;
         }
         else {
-          for (const e of validate105.errors) keep(vErrors, e);
+          for (const e of validate139.errors) keep(vErrors, e);
         }
-        errors += validate105.errors.length;
+        errors += validate139.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -1931,12 +1931,12 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate138.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams = budgeted(validate111);
-const schema60 = {
+export const validateDevSetFeeStateParams = budgeted(validate145);
+const schema71 = {
   "type": "object",
   "properties": {
     "capacity": {
@@ -1951,7 +1951,7 @@ const schema60 = {
   }
 };
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2020,12 +2020,12 @@ function validate111(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate111.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult = budgeted(validate115);
-const schema61 = {
+export const validateDevSetFeeStateResult = budgeted(validate149);
+const schema72 = {
   "type": "object",
   "required": [
     "capacity",
@@ -2059,7 +2059,7 @@ const schema61 = {
   }
 };
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2166,83 +2166,83 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate141(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate141(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate141(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate107(data.validatorExcess, {
+      if(!(validate141(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate107(data.validatorPrice, {
+      if(!(validate141(data.validatorPrice, {
         instancePath: instancePath+"/validatorPrice",
         parentData: data,
         parentDataProperty: "validatorPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
   }
@@ -2262,17 +2262,17 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams = budgeted(validate121);
-const schema62 = {
+export const validateDevResetParams = budgeted(validate155);
+const schema73 = {
   "type": "object",
   "properties": {}
 };
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2291,13 +2291,13 @@ function validate121(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate121.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult = budgeted(validate122);
+export const validateDevResetResult = budgeted(validate156);
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2334,12 +2334,12 @@ function validate122(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams = budgeted(validate123);
-const schema64 = {
+export const validateDevSetAutomineParams = budgeted(validate157);
+const schema75 = {
   "type": "object",
   "properties": {
     "enabled": {
@@ -2351,7 +2351,7 @@ const schema64 = {
   ]
 };
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2406,13 +2406,13 @@ function validate123(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult = budgeted(validate124);
+export const validateDevSetAutomineResult = budgeted(validate158);
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2449,12 +2449,12 @@ function validate124(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate158.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams = budgeted(validate125);
-const schema66 = {
+export const validateDevSetIntervalMiningParams = budgeted(validate159);
+const schema77 = {
   "type": "object",
   "properties": {
     "interval": {
@@ -2624,7 +2624,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2677,13 +2677,13 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult = budgeted(validate127);
+export const validateDevSetIntervalMiningResult = budgeted(validate161);
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2720,17 +2720,17 @@ function validate127(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate161.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams = budgeted(validate128);
-const schema68 = {
+export const validateDevListAccountsParams = budgeted(validate162);
+const schema79 = {
   "type": "object",
   "properties": {}
 };
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2749,12 +2749,12 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate162.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult = budgeted(validate129);
-const schema69 = {
+export const validateDevListAccountsResult = budgeted(validate163);
+const schema80 = {
   "type": "object",
   "required": [
     "accounts"
@@ -2800,7 +2800,7 @@ const schema69 = {
 };
 const pattern13 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2968,35 +2968,35 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate100(data1.xAddress, {
+              if(!(validate82(data1.xAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/xAddress",
                 parentData: data1,
                 parentDataProperty: "xAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate82.errors;
                 }
                 else {
-                  for (const e of validate100.errors) keep(vErrors, e);
+                  for (const e of validate82.errors) keep(vErrors, e);
                 }
-                errors += validate100.errors.length;
+                errors += validate82.errors.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate100(data1.pAddress, {
+              if(!(validate82(data1.pAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/pAddress",
                 parentData: data1,
                 parentDataProperty: "pAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate82.errors;
                 }
                 else {
-                  for (const e of validate100.errors) keep(vErrors, e);
+                  for (const e of validate82.errors) keep(vErrors, e);
                 }
-                errors += validate100.errors.length;
+                errors += validate82.errors.length;
               }
             }
             if(data1.cAddress !== undefined){
@@ -3089,7 +3089,7 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
 const snapshotIDKey = writeString("snapshotID") + ':';

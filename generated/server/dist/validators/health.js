@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateHealthHealthParams = budgeted(validate132);
-const schema70 = {
+export const validateHealthHealthParams = budgeted(validate166);
+const schema81 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -19,7 +19,7 @@ const schema70 = {
   }
 };
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30,7 +30,7 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema70.properties.tags.type},
+          params: {type: schema81.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -80,12 +80,12 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult = budgeted(validate133);
-const schema71 = {
+export const validateHealthHealthResult = budgeted(validate167);
+const schema82 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
     + "object.",
@@ -109,7 +109,7 @@ const schema71 = {
     }
   }
 };
-const schema72 = {
+const schema83 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -144,19 +144,19 @@ const schema72 = {
     }
   }
 };
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"];
+const formats6 = formats["date-time"];
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -189,11 +189,11 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -201,7 +201,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -238,12 +238,12 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -321,67 +321,67 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.duration !== undefined){
-      if(!(validate107(data.duration, {
+      if(!(validate141(data.duration, {
         instancePath: instancePath+"/duration",
         parentData: data,
         parentDataProperty: "duration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate107(data.contiguousFailures, {
+      if(!(validate141(data.contiguousFailures, {
         instancePath: instancePath+"/contiguousFailures",
         parentData: data,
         parentDataProperty: "contiguousFailures",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate89(data.timeOfFirstFailure, {
+      if(!(validate124(data.timeOfFirstFailure, {
         instancePath: instancePath+"/timeOfFirstFailure",
         parentData: data,
         parentDataProperty: "timeOfFirstFailure",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
   }
@@ -401,12 +401,12 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate168.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -464,19 +464,19 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate168(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate168.errors;
             }
             else {
-              for (const e of validate134.errors) keep(vErrors, e);
+              for (const e of validate168.errors) keep(vErrors, e);
             }
-            errors += validate134.errors.length;
+            errors += validate168.errors.length;
           }
         }
       }
@@ -532,12 +532,12 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams = budgeted(validate140);
-const schema73 = {
+export const validateHealthReadinessParams = budgeted(validate174);
+const schema84 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -552,7 +552,7 @@ const schema73 = {
   }
 };
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -563,7 +563,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema73.properties.tags.type},
+          params: {type: schema84.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -613,13 +613,13 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate174.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult = budgeted(validate141);
+export const validateHealthReadinessResult = budgeted(validate175);
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -677,19 +677,19 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate168(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate168.errors;
             }
             else {
-              for (const e of validate134.errors) keep(vErrors, e);
+              for (const e of validate168.errors) keep(vErrors, e);
             }
-            errors += validate134.errors.length;
+            errors += validate168.errors.length;
           }
         }
       }
@@ -745,12 +745,12 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate175.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams = budgeted(validate143);
-const schema75 = {
+export const validateHealthLivenessParams = budgeted(validate177);
+const schema86 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -765,7 +765,7 @@ const schema75 = {
   }
 };
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -776,7 +776,7 @@ function validate143(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema75.properties.tags.type},
+          params: {type: schema86.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -826,13 +826,13 @@ function validate143(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate143.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult = budgeted(validate144);
+export const validateHealthLivenessResult = budgeted(validate178);
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -890,19 +890,19 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate168(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate168.errors;
             }
             else {
-              for (const e of validate134.errors) keep(vErrors, e);
+              for (const e of validate168.errors) keep(vErrors, e);
             }
-            errors += validate134.errors.length;
+            errors += validate168.errors.length;
           }
         }
       }
@@ -958,7 +958,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 const checksKey = writeString("checks") + ':';

@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate146);
-const schema77 = {
+export const validateInfoGetNetworkIDParams = budgeted(validate180);
+const schema88 = {
   "type": "object",
   "properties": {}
 };
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,12 +28,12 @@ function validate146(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate180.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult = budgeted(validate147);
-const schema78 = {
+export const validateInfoGetNetworkIDResult = budgeted(validate181);
+const schema89 = {
   "type": "object",
   "required": [
     "networkID"
@@ -46,18 +46,18 @@ const schema78 = {
     }
   }
 };
-const schema79 = {
+const schema90 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
-const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -90,12 +90,12 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -134,19 +134,19 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate148(data.networkID, {
+      if(!(validate182(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate182.errors.length;
       }
     }
   }
@@ -166,17 +166,17 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate181.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams = budgeted(validate150);
-const schema80 = {
+export const validateInfoGetNetworkNameParams = budgeted(validate184);
+const schema91 = {
   "type": "object",
   "properties": {}
 };
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,12 +195,12 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult = budgeted(validate151);
-const schema81 = {
+export const validateInfoGetNetworkNameResult = budgeted(validate185);
+const schema92 = {
   "type": "object",
   "required": [
     "networkName"
@@ -214,7 +214,7 @@ const schema81 = {
   }
 };
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams = budgeted(validate152);
-const schema82 = {
+export const validateInfoGetBlockchainIDParams = budgeted(validate186);
+const schema93 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -304,7 +304,7 @@ const schema82 = {
   ]
 };
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -359,12 +359,12 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult = budgeted(validate153);
-const schema83 = {
+export const validateInfoGetBlockchainIDResult = budgeted(validate187);
+const schema94 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -445,7 +445,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -516,17 +516,17 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams = budgeted(validate155);
-const schema84 = {
+export const validateInfoGetNodeIDParams = budgeted(validate189);
+const schema95 = {
   "type": "object",
   "properties": {}
 };
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -545,12 +545,12 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult = budgeted(validate156);
-const schema85 = {
+export const validateInfoGetNodeIDResult = budgeted(validate190);
+const schema96 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -568,7 +568,7 @@ const schema85 = {
     }
   }
 };
-const schema86 = {
+const schema97 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
@@ -577,7 +577,7 @@ const schema86 = {
 const formats8 = formats["avax-node-id"];
 const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -630,11 +630,11 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-const schema87 = {
+const schema98 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -702,7 +702,7 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -805,12 +805,12 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -865,35 +865,35 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate159(data.nodePOP, {
+      if(!(validate193(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate193.errors;
         }
         else {
-          for (const e of validate159.errors) keep(vErrors, e);
+          for (const e of validate193.errors) keep(vErrors, e);
         }
-        errors += validate159.errors.length;
+        errors += validate193.errors.length;
       }
     }
   }
@@ -913,17 +913,17 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams = budgeted(validate163);
-const schema88 = {
+export const validateInfoGetNodeIPParams = budgeted(validate197);
+const schema99 = {
   "type": "object",
   "properties": {}
 };
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -942,12 +942,12 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate197.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult = budgeted(validate164);
-const schema89 = {
+export const validateInfoGetNodeIPResult = budgeted(validate198);
+const schema100 = {
   "type": "object",
   "required": [
     "ip"
@@ -961,7 +961,7 @@ const schema89 = {
   }
 };
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1034,17 +1034,17 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate198.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams = budgeted(validate165);
-const schema90 = {
+export const validateInfoGetNodeVersionParams = budgeted(validate199);
+const schema101 = {
   "type": "object",
   "properties": {}
 };
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1063,12 +1063,12 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate165.errors = vErrors;
+  validate199.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult = budgeted(validate166);
-const schema91 = {
+export const validateInfoGetNodeVersionResult = budgeted(validate200);
+const schema102 = {
   "type": "object",
   "required": [
     "version",
@@ -1105,7 +1105,7 @@ const schema91 = {
   }
 };
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1248,19 +1248,19 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate148(data.rpcProtocolVersion, {
+      if(!(validate182(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1337,17 +1337,17 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams = budgeted(validate168);
-const schema92 = {
+export const validateInfoGetVMsParams = budgeted(validate202);
+const schema103 = {
   "type": "object",
   "properties": {}
 };
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1366,12 +1366,12 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult = budgeted(validate169);
-const schema93 = {
+export const validateInfoGetVMsResult = budgeted(validate203);
+const schema104 = {
   "type": "object",
   "required": [
     "vms",
@@ -1409,7 +1409,7 @@ const schema93 = {
   }
 };
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1648,17 +1648,17 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams = budgeted(validate172);
-const schema94 = {
+export const validateInfoGetTxFeeParams = budgeted(validate206);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1677,12 +1677,12 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult = budgeted(validate173);
-const schema95 = {
+export const validateInfoGetTxFeeResult = budgeted(validate207);
+const schema106 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1736,18 +1736,18 @@ const schema95 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema45 = {
+const schema47 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
     + "it with `toBigInt` to keep every digit."
 };
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1780,12 +1780,12 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1934,7 +1934,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema95.properties, key0))){
+      if(!(func5.call(schema106.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -1952,147 +1952,147 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {
+      if(!(validate90(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {
+      if(!(validate90(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate81(data.createSubnetTxFee, {
+      if(!(validate90(data.createSubnetTxFee, {
         instancePath: instancePath+"/createSubnetTxFee",
         parentData: data,
         parentDataProperty: "createSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate81(data.transformSubnetTxFee, {
+      if(!(validate90(data.transformSubnetTxFee, {
         instancePath: instancePath+"/transformSubnetTxFee",
         parentData: data,
         parentDataProperty: "transformSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate81(data.createBlockchainTxFee, {
+      if(!(validate90(data.createBlockchainTxFee, {
         instancePath: instancePath+"/createBlockchainTxFee",
         parentData: data,
         parentDataProperty: "createBlockchainTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkValidatorFee, {
+      if(!(validate90(data.addPrimaryNetworkValidatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkValidatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {
+      if(!(validate90(data.addPrimaryNetworkDelegatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkDelegatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate81(data.addSubnetValidatorFee, {
+      if(!(validate90(data.addSubnetValidatorFee, {
         instancePath: instancePath+"/addSubnetValidatorFee",
         parentData: data,
         parentDataProperty: "addSubnetValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate81(data.addSubnetDelegatorFee, {
+      if(!(validate90(data.addSubnetDelegatorFee, {
         instancePath: instancePath+"/addSubnetDelegatorFee",
         parentData: data,
         parentDataProperty: "addSubnetDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -2112,12 +2112,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams = budgeted(validate183);
-const schema96 = {
+export const validateInfoIsBootstrappedParams = budgeted(validate217);
+const schema107 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2129,7 +2129,7 @@ const schema96 = {
   ]
 };
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2184,12 +2184,12 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate183.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult = budgeted(validate184);
-const schema97 = {
+export const validateInfoIsBootstrappedResult = budgeted(validate218);
+const schema108 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2203,7 +2203,7 @@ const schema97 = {
   }
 };
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2276,12 +2276,12 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams = budgeted(validate185);
-const schema98 = {
+export const validateInfoPeersParams = budgeted(validate219);
+const schema109 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2296,7 +2296,7 @@ const schema98 = {
   }
 };
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2307,7 +2307,7 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema98.properties.nodeIDs.type},
+          params: {type: schema109.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2321,19 +2321,19 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate191(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate191.errors;
             }
             else {
-              for (const e of validate157.errors) keep(vErrors, e);
+              for (const e of validate191.errors) keep(vErrors, e);
             }
-            errors += validate157.errors.length;
+            errors += validate191.errors.length;
           }
         }
       }
@@ -2355,12 +2355,12 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult = budgeted(validate187);
-const schema99 = {
+export const validateInfoPeersResult = budgeted(validate221);
+const schema110 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2381,7 +2381,7 @@ const schema99 = {
     }
   }
 };
-const schema100 = {
+const schema111 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2493,7 +2493,7 @@ const schema100 = {
     }
   }
 };
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -2501,7 +2501,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -2538,23 +2538,23 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"];
+const formats6 = formats["date-time"];
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -2587,12 +2587,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2789,7 +2789,7 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema100.properties, key0))){
+      if(!(func5.call(schema111.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2843,19 +2843,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
     if(data.version !== undefined){
@@ -2877,86 +2877,86 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate107(data.upgradeTime, {
+      if(!(validate141(data.upgradeTime, {
         instancePath: instancePath+"/upgradeTime",
         parentData: data,
         parentDataProperty: "upgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate89(data.lastSent, {
+      if(!(validate124(data.lastSent, {
         instancePath: instancePath+"/lastSent",
         parentData: data,
         parentDataProperty: "lastSent",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate89(data.lastReceived, {
+      if(!(validate124(data.lastReceived, {
         instancePath: instancePath+"/lastReceived",
         parentData: data,
         parentDataProperty: "lastReceived",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate148(data.observedUptime, {
+      if(!(validate182(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate148(data8[key1], {
+          if(!(validate182(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate148.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate148.errors) keep(vErrors, e);
+              for (const e of validate182.errors) keep(vErrors, e);
             }
-            errors += validate148.errors.length;
+            errors += validate182.errors.length;
           }
         }
       }
@@ -3020,19 +3020,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate107(data12[i1], {
+          if(!(validate141(data12[i1], {
             instancePath: instancePath+"/supportedACPs/" + i1,
             parentData: data12,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate141.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate141.errors.length;
           }
         }
       }
@@ -3058,19 +3058,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate107(data14[i2], {
+          if(!(validate141(data14[i2], {
             instancePath: instancePath+"/objectedACPs/" + i2,
             parentData: data14,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate141.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate141.errors.length;
           }
         }
       }
@@ -3148,12 +3148,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3208,19 +3208,19 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate81(data.numPeers, {
+      if(!(validate90(data.numPeers, {
         instancePath: instancePath+"/numPeers",
         parentData: data,
         parentDataProperty: "numPeers",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.peers !== undefined){
@@ -3228,19 +3228,19 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate189(data1[i0], {
+          if(!(validate223(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate189.errors;
+              vErrors = validate223.errors;
             }
             else {
-              for (const e of validate189.errors) keep(vErrors, e);
+              for (const e of validate223.errors) keep(vErrors, e);
             }
-            errors += validate189.errors.length;
+            errors += validate223.errors.length;
           }
         }
       }
@@ -3278,12 +3278,12 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams = budgeted(validate200);
-const schema101 = {
+export const validateInfoUptimeParams = budgeted(validate234);
+const schema112 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3292,7 +3292,7 @@ const schema101 = {
   }
 };
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3329,12 +3329,12 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult = budgeted(validate202);
-const schema102 = {
+export const validateInfoUptimeResult = budgeted(validate236);
+const schema113 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3358,7 +3358,7 @@ const schema102 = {
 };
 const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3503,17 +3503,17 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams = budgeted(validate203);
-const schema103 = {
+export const validateInfoUpgradesParams = budgeted(validate237);
+const schema114 = {
   "type": "object",
   "properties": {}
 };
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3532,12 +3532,12 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult = budgeted(validate204);
-const schema104 = {
+export const validateInfoUpgradesResult = budgeted(validate238);
+const schema115 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3661,7 +3661,7 @@ const schema104 = {
   }
 };
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3954,7 +3954,7 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema104.properties, key0))){
+      if(!(func5.call(schema115.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -3972,179 +3972,179 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate89(data.apricotPhase1Time, {
+      if(!(validate124(data.apricotPhase1Time, {
         instancePath: instancePath+"/apricotPhase1Time",
         parentData: data,
         parentDataProperty: "apricotPhase1Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate89(data.apricotPhase2Time, {
+      if(!(validate124(data.apricotPhase2Time, {
         instancePath: instancePath+"/apricotPhase2Time",
         parentData: data,
         parentDataProperty: "apricotPhase2Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate89(data.apricotPhase3Time, {
+      if(!(validate124(data.apricotPhase3Time, {
         instancePath: instancePath+"/apricotPhase3Time",
         parentData: data,
         parentDataProperty: "apricotPhase3Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate89(data.apricotPhase4Time, {
+      if(!(validate124(data.apricotPhase4Time, {
         instancePath: instancePath+"/apricotPhase4Time",
         parentData: data,
         parentDataProperty: "apricotPhase4Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate107(data.apricotPhase4MinPChainHeight, {
+      if(!(validate141(data.apricotPhase4MinPChainHeight, {
         instancePath: instancePath+"/apricotPhase4MinPChainHeight",
         parentData: data,
         parentDataProperty: "apricotPhase4MinPChainHeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate89(data.apricotPhase5Time, {
+      if(!(validate124(data.apricotPhase5Time, {
         instancePath: instancePath+"/apricotPhase5Time",
         parentData: data,
         parentDataProperty: "apricotPhase5Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate89(data.apricotPhasePre6Time, {
+      if(!(validate124(data.apricotPhasePre6Time, {
         instancePath: instancePath+"/apricotPhasePre6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePre6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate89(data.apricotPhase6Time, {
+      if(!(validate124(data.apricotPhase6Time, {
         instancePath: instancePath+"/apricotPhase6Time",
         parentData: data,
         parentDataProperty: "apricotPhase6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate89(data.apricotPhasePost6Time, {
+      if(!(validate124(data.apricotPhasePost6Time, {
         instancePath: instancePath+"/apricotPhasePost6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePost6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate89(data.banffTime, {
+      if(!(validate124(data.banffTime, {
         instancePath: instancePath+"/banffTime",
         parentData: data,
         parentDataProperty: "banffTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate89(data.cortinaTime, {
+      if(!(validate124(data.cortinaTime, {
         instancePath: instancePath+"/cortinaTime",
         parentData: data,
         parentDataProperty: "cortinaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
@@ -4164,115 +4164,115 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate89(data.durangoTime, {
+      if(!(validate124(data.durangoTime, {
         instancePath: instancePath+"/durangoTime",
         parentData: data,
         parentDataProperty: "durangoTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate89(data.etnaTime, {
+      if(!(validate124(data.etnaTime, {
         instancePath: instancePath+"/etnaTime",
         parentData: data,
         parentDataProperty: "etnaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate89(data.fUpgradeTime, {
+      if(!(validate124(data.fUpgradeTime, {
         instancePath: instancePath+"/fUpgradeTime",
         parentData: data,
         parentDataProperty: "fUpgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate89(data.fortunaTime, {
+      if(!(validate124(data.fortunaTime, {
         instancePath: instancePath+"/fortunaTime",
         parentData: data,
         parentDataProperty: "fortunaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate89(data.graniteTime, {
+      if(!(validate124(data.graniteTime, {
         instancePath: instancePath+"/graniteTime",
         parentData: data,
         parentDataProperty: "graniteTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate107(data.graniteEpochDuration, {
+      if(!(validate141(data.graniteEpochDuration, {
         instancePath: instancePath+"/graniteEpochDuration",
         parentData: data,
         parentDataProperty: "graniteEpochDuration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate89(data.heliconTime, {
+      if(!(validate124(data.heliconTime, {
         instancePath: instancePath+"/heliconTime",
         parentData: data,
         parentDataProperty: "heliconTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
   }
@@ -4292,17 +4292,17 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams = budgeted(validate224);
-const schema105 = {
+export const validateInfoAcpsParams = budgeted(validate258);
+const schema116 = {
   "type": "object",
   "properties": {}
 };
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4321,12 +4321,12 @@ function validate224(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult = budgeted(validate225);
-const schema106 = {
+export const validateInfoAcpsResult = budgeted(validate259);
+const schema117 = {
   "type": "object",
   "required": [
     "acps"
@@ -4384,7 +4384,7 @@ const schema106 = {
   }
 };
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4428,7 +4428,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
         for(const key1 in data0){
           const _errs4 = errors;
           if(typeof key1 === "string"){
-            if(!pattern9.test(key1)){
+            if(!pattern10.test(key1)){
               const err2 = --budget.left < 0 ? TOO_MANY : {
                 instancePath: instancePath+"/acps",
                 schemaPath: "#/properties/acps/propertyNames/pattern",
@@ -4570,19 +4570,19 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate81(data1.supportWeight, {
+              if(!(validate90(data1.supportWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",
                 parentData: data1,
                 parentDataProperty: "supportWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate90.errors;
                 }
                 else {
-                  for (const e of validate81.errors) keep(vErrors, e);
+                  for (const e of validate90.errors) keep(vErrors, e);
                 }
-                errors += validate81.errors.length;
+                errors += validate90.errors.length;
               }
             }
             if(data1.supporters !== undefined){
@@ -4590,7 +4590,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate157(data3[i0], {
+                  if(!(validate191(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4598,12 +4598,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate191.errors;
                     }
                     else {
-                      for (const e of validate157.errors) keep(vErrors, e);
+                      for (const e of validate191.errors) keep(vErrors, e);
                     }
-                    errors += validate157.errors.length;
+                    errors += validate191.errors.length;
                   }
                 }
               }
@@ -4625,19 +4625,19 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate81(data1.objectWeight, {
+              if(!(validate90(data1.objectWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",
                 parentData: data1,
                 parentDataProperty: "objectWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate90.errors;
                 }
                 else {
-                  for (const e of validate81.errors) keep(vErrors, e);
+                  for (const e of validate90.errors) keep(vErrors, e);
                 }
-                errors += validate81.errors.length;
+                errors += validate90.errors.length;
               }
             }
             if(data1.objectors !== undefined){
@@ -4645,7 +4645,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate157(data6[i1], {
+                  if(!(validate191(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4653,12 +4653,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate191.errors;
                     }
                     else {
-                      for (const e of validate157.errors) keep(vErrors, e);
+                      for (const e of validate191.errors) keep(vErrors, e);
                     }
-                    errors += validate157.errors.length;
+                    errors += validate191.errors.length;
                   }
                 }
               }
@@ -4680,19 +4680,19 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate81(data1.abstainWeight, {
+              if(!(validate90(data1.abstainWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",
                 parentData: data1,
                 parentDataProperty: "abstainWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate90.errors;
                 }
                 else {
-                  for (const e of validate81.errors) keep(vErrors, e);
+                  for (const e of validate90.errors) keep(vErrors, e);
                 }
-                errors += validate81.errors.length;
+                errors += validate90.errors.length;
               }
             }
           }
@@ -4748,7 +4748,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 }
 const networkIDKey = writeString("networkID") + ':';

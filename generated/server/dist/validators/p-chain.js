@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validatePlatformGetBalanceParams = budgeted(validate257);
-const schema119 = {
+export const validatePlatformGetBalanceParams = budgeted(validate291);
+const schema130 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -21,21 +21,21 @@ const schema119 = {
     "addresses"
   ]
 };
-const schema56 = {
+const schema45 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
     + "bech32 checksum is part of the format."
 };
-const formats6 = formats["avax-address"];
-const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats4 = formats["avax-address"];
+const pattern9 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern11.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -51,7 +51,7 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -84,12 +84,12 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -114,19 +114,19 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate82(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate100.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -148,19 +148,19 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate82(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate100.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate100.errors.length;
+        errors += validate82.errors.length;
       }
     }
   }
@@ -180,12 +180,12 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult = budgeted(validate260);
-const schema120 = {
+export const validatePlatformGetBalanceResult = budgeted(validate294);
+const schema131 = {
   "type": "object",
   "required": [
     "balance",
@@ -245,19 +245,19 @@ const schema120 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema45 = {
+const schema47 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
     + "it with `toBigInt` to keep every digit."
 };
-const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -290,11 +290,11 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
-const schema121 = {
+const schema132 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
     + "unit as a quoted decimal string. Assets with no amount are absent, so "
@@ -374,7 +374,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -408,19 +408,19 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     for(const key1 in data){
-      if(!(validate81(data[key1], {
+      if(!(validate90(data[key1], {
         instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key1,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -440,11 +440,11 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate265.errors = vErrors;
+  validate299.errors = vErrors;
   return errors === 0;
 }
 
-const schema58 = {
+const schema69 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -464,7 +464,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -472,7 +472,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -509,12 +509,12 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -585,19 +585,19 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate141(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
   }
@@ -617,12 +617,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -771,7 +771,7 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema120.properties, key0))){
+      if(!(func5.call(schema131.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -789,131 +789,131 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate81(data.unlocked, {
+      if(!(validate90(data.unlocked, {
         instancePath: instancePath+"/unlocked",
         parentData: data,
         parentDataProperty: "unlocked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate81(data.lockedStakeable, {
+      if(!(validate90(data.lockedStakeable, {
         instancePath: instancePath+"/lockedStakeable",
         parentData: data,
         parentDataProperty: "lockedStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate81(data.lockedNotStakeable, {
+      if(!(validate90(data.lockedNotStakeable, {
         instancePath: instancePath+"/lockedNotStakeable",
         parentData: data,
         parentDataProperty: "lockedNotStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.balances !== undefined){
-      if(!(validate265(data.balances, {
+      if(!(validate299(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors) keep(vErrors, e);
+          for (const e of validate299.errors) keep(vErrors, e);
         }
-        errors += validate265.errors.length;
+        errors += validate299.errors.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate265(data.unlockeds, {
+      if(!(validate299(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors) keep(vErrors, e);
+          for (const e of validate299.errors) keep(vErrors, e);
         }
-        errors += validate265.errors.length;
+        errors += validate299.errors.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate265(data.lockedStakeables, {
+      if(!(validate299(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors) keep(vErrors, e);
+          for (const e of validate299.errors) keep(vErrors, e);
         }
-        errors += validate265.errors.length;
+        errors += validate299.errors.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate265(data.lockedNotStakeables, {
+      if(!(validate299(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors) keep(vErrors, e);
+          for (const e of validate299.errors) keep(vErrors, e);
         }
-        errors += validate265.errors.length;
+        errors += validate299.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -923,7 +923,7 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/utxoIDs",
           schemaPath: "#/properties/utxoIDs/type",
           keyword: "type",
-          params: {type: schema120.properties.utxoIDs.type},
+          params: {type: schema131.properties.utxoIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -937,19 +937,19 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data8[i0], {
+          if(!(validate139(data8[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data8,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate105.errors;
+              vErrors = validate139.errors;
             }
             else {
-              for (const e of validate105.errors) keep(vErrors, e);
+              for (const e of validate139.errors) keep(vErrors, e);
             }
-            errors += validate105.errors.length;
+            errors += validate139.errors.length;
           }
         }
       }
@@ -971,12 +971,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate260.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams = budgeted(validate273);
-const schema122 = {
+export const validatePlatformGetBlockParams = budgeted(validate307);
+const schema133 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -990,7 +990,7 @@ const schema122 = {
     "blockID"
   ]
 };
-const schema123 = {
+const schema134 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1000,7 +1000,7 @@ const schema123 = {
 };
 const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1037,12 +1037,12 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate275.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1079,19 +1079,19 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate309(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate309.errors;
         }
         else {
-          for (const e of validate275.errors) keep(vErrors, e);
+          for (const e of validate309.errors) keep(vErrors, e);
         }
-        errors += validate275.errors.length;
+        errors += validate309.errors.length;
       }
     }
   }
@@ -1111,12 +1111,12 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate273.errors = vErrors;
+  validate307.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult = budgeted(validate277);
-const schema124 = {
+export const validatePlatformGetBlockResult = budgeted(validate311);
+const schema135 = {
   "type": "object",
   "required": [
     "block",
@@ -1189,7 +1189,7 @@ const schema124 = {
     }
   }
 };
-const schema125 = {
+const schema136 = {
   "type": "object",
   "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
     + "`time`; standard blocks carry `txs`, proposal blocks carry their "
@@ -1233,7 +1233,7 @@ const schema125 = {
     }
   }
 };
-const schema126 = {
+const schema137 = {
   "type": "object",
   "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
     + "and the transaction ID. The shape of `unsignedTx` depends on the "
@@ -1264,7 +1264,7 @@ const schema126 = {
     }
   }
 };
-const schema127 = {
+const schema138 = {
   "type": "object",
   "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
     + "start with the base fields listed here (`networkID`, `blockchainID`, "
@@ -1341,7 +1341,7 @@ const schema127 = {
     }
   }
 };
-const schema128 = {
+const schema139 = {
   "type": "object",
   "description": "A produced output inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1363,7 +1363,7 @@ const schema128 = {
   }
 };
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1437,11 +1437,11 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate321.errors = vErrors;
   return errors === 0;
 }
 
-const schema129 = {
+const schema140 = {
   "type": "object",
   "description": "A consumed UTXO inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1471,7 +1471,7 @@ const schema129 = {
   }
 };
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1492,19 +1492,19 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate141(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1577,7 +1577,7 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate291.errors = vErrors;
+  validate325.errors = vErrors;
   return errors === 0;
 }
 
@@ -1629,7 +1629,7 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema130 = {
+const schema141 = {
   "type": "object",
   "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
     + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
@@ -1654,7 +1654,7 @@ const schema130 = {
   }
 };
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1663,19 +1663,19 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate82(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate100.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -1697,35 +1697,35 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate107(data.locktime, {
+      if(!(validate141(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate107(data.threshold, {
+      if(!(validate141(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
   }
@@ -1745,29 +1745,29 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate303.errors = vErrors;
+  validate337.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {
+      if(!(validate141(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.blockchainID !== undefined){
@@ -1791,19 +1791,19 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate287(data2[i0], {
+          if(!(validate321(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate287.errors;
+              vErrors = validate321.errors;
             }
             else {
-              for (const e of validate287.errors) keep(vErrors, e);
+              for (const e of validate321.errors) keep(vErrors, e);
             }
-            errors += validate287.errors.length;
+            errors += validate321.errors.length;
           }
         }
       }
@@ -1829,19 +1829,19 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate291(data4[i1], {
+          if(!(validate325(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate291.errors;
+              vErrors = validate325.errors;
             }
             else {
-              for (const e of validate291.errors) keep(vErrors, e);
+              for (const e of validate325.errors) keep(vErrors, e);
             }
-            errors += validate291.errors.length;
+            errors += validate325.errors.length;
           }
         }
       }
@@ -1899,19 +1899,19 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate287(data8[i2], {
+          if(!(validate321(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate287.errors;
+              vErrors = validate321.errors;
             }
             else {
-              for (const e of validate287.errors) keep(vErrors, e);
+              for (const e of validate321.errors) keep(vErrors, e);
             }
-            errors += validate287.errors.length;
+            errors += validate321.errors.length;
           }
         }
       }
@@ -1953,19 +1953,19 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate291(data11[i3], {
+          if(!(validate325(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate291.errors;
+              vErrors = validate325.errors;
             }
             else {
-              for (const e of validate291.errors) keep(vErrors, e);
+              for (const e of validate325.errors) keep(vErrors, e);
             }
-            errors += validate291.errors.length;
+            errors += validate325.errors.length;
           }
         }
       }
@@ -2012,19 +2012,19 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate287(data14[i4], {
+          if(!(validate321(data14[i4], {
             instancePath: instancePath+"/stake/" + i4,
             parentData: data14,
             parentDataProperty: i4,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate287.errors;
+              vErrors = validate321.errors;
             }
             else {
-              for (const e of validate287.errors) keep(vErrors, e);
+              for (const e of validate321.errors) keep(vErrors, e);
             }
-            errors += validate287.errors.length;
+            errors += validate321.errors.length;
           }
         }
       }
@@ -2046,19 +2046,19 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate303(data.rewardsOwner, {
+      if(!(validate337(data.rewardsOwner, {
         instancePath: instancePath+"/rewardsOwner",
         parentData: data,
         parentDataProperty: "rewardsOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate337.errors;
         }
         else {
-          for (const e of validate303.errors) keep(vErrors, e);
+          for (const e of validate337.errors) keep(vErrors, e);
         }
-        errors += validate303.errors.length;
+        errors += validate337.errors.length;
       }
     }
   }
@@ -2078,11 +2078,11 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate284.errors = vErrors;
+  validate318.errors = vErrors;
   return errors === 0;
 }
 
-const schema131 = {
+const schema142 = {
   "type": "object",
   "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
   "additionalProperties": true,
@@ -2097,7 +2097,7 @@ const schema131 = {
   }
 };
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2156,12 +2156,12 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate309.errors = vErrors;
+  validate343.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2198,19 +2198,19 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate284(data.unsignedTx, {
+      if(!(validate318(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate284.errors;
+          vErrors = validate318.errors;
         }
         else {
-          for (const e of validate284.errors) keep(vErrors, e);
+          for (const e of validate318.errors) keep(vErrors, e);
         }
-        errors += validate284.errors.length;
+        errors += validate318.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -2218,19 +2218,19 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate309(data1[i0], {
+          if(!(validate343(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate309.errors;
+              vErrors = validate343.errors;
             }
             else {
-              for (const e of validate309.errors) keep(vErrors, e);
+              for (const e of validate343.errors) keep(vErrors, e);
             }
-            errors += validate309.errors.length;
+            errors += validate343.errors.length;
           }
         }
       }
@@ -2279,12 +2279,12 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate283.errors = vErrors;
+  validate317.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2337,19 +2337,19 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {
+      if(!(validate141(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.id !== undefined){
@@ -2364,19 +2364,19 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {
+      if(!(validate141(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.txs !== undefined){
@@ -2384,19 +2384,19 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate283(data4[i0], {
+          if(!(validate317(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate283.errors;
+              vErrors = validate317.errors;
             }
             else {
-              for (const e of validate283.errors) keep(vErrors, e);
+              for (const e of validate317.errors) keep(vErrors, e);
             }
-            errors += validate283.errors.length;
+            errors += validate317.errors.length;
           }
         }
       }
@@ -2418,14 +2418,14 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.tx !== undefined){
-      if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate317(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate283.errors;
+          vErrors = validate317.errors;
         }
         else {
-          for (const e of validate283.errors) keep(vErrors, e);
+          for (const e of validate317.errors) keep(vErrors, e);
         }
-        errors += validate283.errors.length;
+        errors += validate317.errors.length;
       }
     }
   }
@@ -2445,7 +2445,7 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate312.errors = vErrors;
   return errors === 0;
 }
 
@@ -2609,7 +2609,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2658,19 +2658,19 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {
+        if(!(validate312(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors) keep(vErrors, e);
+            for (const e of validate312.errors) keep(vErrors, e);
           }
-          errors += validate278.errors.length;
+          errors += validate312.errors.length;
         }
       }
     }
@@ -2962,19 +2962,19 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {
+        if(!(validate312(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors) keep(vErrors, e);
+            for (const e of validate312.errors) keep(vErrors, e);
           }
-          errors += validate278.errors.length;
+          errors += validate312.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3042,12 +3042,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate277.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams = budgeted(validate322);
-const schema132 = {
+export const validatePlatformGetBlockByHeightParams = budgeted(validate356);
+const schema143 = {
   "type": "object",
   "properties": {
     "height": {
@@ -3237,7 +3237,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3274,19 +3274,19 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate309(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate309.errors;
         }
         else {
-          for (const e of validate275.errors) keep(vErrors, e);
+          for (const e of validate309.errors) keep(vErrors, e);
         }
-        errors += validate275.errors.length;
+        errors += validate309.errors.length;
       }
     }
   }
@@ -3306,12 +3306,12 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate322.errors = vErrors;
+  validate356.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult = budgeted(validate325);
-const schema133 = {
+export const validatePlatformGetBlockByHeightResult = budgeted(validate359);
+const schema144 = {
   "type": "object",
   "required": [
     "block",
@@ -3385,7 +3385,7 @@ const schema133 = {
   }
 };
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3434,19 +3434,19 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {
+        if(!(validate312(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors) keep(vErrors, e);
+            for (const e of validate312.errors) keep(vErrors, e);
           }
-          errors += validate278.errors.length;
+          errors += validate312.errors.length;
         }
       }
     }
@@ -3738,19 +3738,19 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {
+        if(!(validate312(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors) keep(vErrors, e);
+            for (const e of validate312.errors) keep(vErrors, e);
           }
-          errors += validate278.errors.length;
+          errors += validate312.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3818,17 +3818,17 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate325.errors = vErrors;
+  validate359.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams = budgeted(validate333);
-const schema134 = {
+export const validatePlatformGetBlockchainsParams = budgeted(validate367);
+const schema145 = {
   "type": "object",
   "properties": {}
 };
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3847,12 +3847,12 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate333.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult = budgeted(validate334);
-const schema135 = {
+export const validatePlatformGetBlockchainsResult = budgeted(validate368);
+const schema146 = {
   "type": "object",
   "required": [
     "blockchains"
@@ -3896,7 +3896,7 @@ const schema135 = {
   }
 };
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4142,12 +4142,12 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate334.errors = vErrors;
+  validate368.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams = budgeted(validate338);
-const schema136 = {
+export const validatePlatformGetBlockchainStatusParams = budgeted(validate372);
+const schema147 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -4161,7 +4161,7 @@ const schema136 = {
 };
 const func2 = ucs2length;
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4235,12 +4235,12 @@ function validate338(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate338.errors = vErrors;
+  validate372.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult = budgeted(validate339);
-const schema137 = {
+export const validatePlatformGetBlockchainStatusResult = budgeted(validate373);
+const schema148 = {
   "type": "object",
   "required": [
     "status"
@@ -4262,7 +4262,7 @@ const schema137 = {
   }
 };
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4327,7 +4327,7 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema137.properties.status.enum},
+          params: {allowedValues: schema148.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -4356,12 +4356,12 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate339.errors = vErrors;
+  validate373.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams = budgeted(validate340);
-const schema138 = {
+export const validatePlatformGetCurrentSupplyParams = budgeted(validate374);
+const schema149 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4370,7 +4370,7 @@ const schema138 = {
   }
 };
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4407,12 +4407,12 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate374.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult = budgeted(validate342);
-const schema139 = {
+export const validatePlatformGetCurrentSupplyResult = budgeted(validate376);
+const schema150 = {
   "type": "object",
   "required": [
     "supply",
@@ -4432,7 +4432,7 @@ const schema139 = {
   }
 };
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4487,35 +4487,35 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.supply !== undefined){
-      if(!(validate81(data.supply, {
+      if(!(validate90(data.supply, {
         instancePath: instancePath+"/supply",
         parentData: data,
         parentDataProperty: "supply",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -4535,12 +4535,12 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate376.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams = budgeted(validate345);
-const schema140 = {
+export const validatePlatformGetCurrentValidatorsParams = budgeted(validate379);
+const schema151 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4554,7 +4554,7 @@ const schema140 = {
     }
   }
 };
-const schema86 = {
+const schema97 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
@@ -4563,7 +4563,7 @@ const schema86 = {
 const formats8 = formats["avax-node-id"];
 const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4616,12 +4616,12 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4646,19 +4646,19 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data1[i0], {
+          if(!(validate191(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate191.errors;
             }
             else {
-              for (const e of validate157.errors) keep(vErrors, e);
+              for (const e of validate191.errors) keep(vErrors, e);
             }
-            errors += validate157.errors.length;
+            errors += validate191.errors.length;
           }
         }
       }
@@ -4696,12 +4696,12 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate345.errors = vErrors;
+  validate379.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult = budgeted(validate348);
-const schema141 = {
+export const validatePlatformGetCurrentValidatorsResult = budgeted(validate382);
+const schema152 = {
   "type": "object",
   "required": [
     "validators"
@@ -4717,7 +4717,7 @@ const schema141 = {
     }
   }
 };
-const schema142 = {
+const schema153 = {
   "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind "
     + "has required fields the others lack (`uptime` for the Primary Network, "
     + "`delegationFee` without `uptime` for elastic Subnets, `validationID` "
@@ -4741,7 +4741,7 @@ const schema142 = {
     }
   ]
 };
-const schema143 = {
+const schema154 = {
   "type": "object",
   "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told "
     + "apart from the other kinds by `uptime` and `connected`, which only "
@@ -4871,11 +4871,11 @@ const schema143 = {
   }
 };
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4908,11 +4908,11 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
 
-const schema145 = {
+const schema156 = {
   "type": "object",
   "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in "
     + "seconds; 0 means no lock).",
@@ -4940,17 +4940,17 @@ const schema145 = {
     }
   }
 };
-const schema79 = {
+const schema90 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4983,12 +4983,12 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5059,35 +5059,35 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {
+      if(!(validate90(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {
+      if(!(validate182(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5095,19 +5095,19 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data2[i0], {
+          if(!(validate82(data2[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate100.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -5145,11 +5145,11 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate358.errors = vErrors;
+  validate392.errors = vErrors;
   return errors === 0;
 }
 
-const schema146 = {
+const schema157 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
@@ -5157,7 +5157,7 @@ const schema146 = {
 };
 const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5194,11 +5194,11 @@ function validate367(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate367.errors = vErrors;
+  validate401.errors = vErrors;
   return errors === 0;
 }
 
-const schema147 = {
+const schema158 = {
   "type": "object",
   "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its "
     + "AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
@@ -5219,14 +5219,14 @@ const schema147 = {
     }
   }
 };
-const schema148 = {
+const schema159 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
 const pattern23 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5263,13 +5263,13 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate371.errors = vErrors;
+  validate405.errors = vErrors;
   return errors === 0;
 }
 
 const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5324,19 +5324,19 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate405(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate405.errors;
         }
         else {
-          for (const e of validate371.errors) keep(vErrors, e);
+          for (const e of validate405.errors) keep(vErrors, e);
         }
-        errors += validate371.errors.length;
+        errors += validate405.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
@@ -5393,11 +5393,11 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate370.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
 
-const schema149 = {
+const schema160 = {
   "type": "object",
   "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node "
     + "ID.",
@@ -5442,7 +5442,7 @@ const schema149 = {
   }
 };
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5583,99 +5583,99 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate392(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate90(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -5695,12 +5695,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate376.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5897,7 +5897,7 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema143.properties, key0))){
+      if(!(func5.call(schema154.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -5931,195 +5931,195 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate90(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate392(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {
+      if(!(validate392(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {
+      if(!(validate392(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate90(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {
+      if(!(validate90(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {
+      if(!(validate401(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate401.errors;
         }
         else {
-          for (const e of validate367.errors) keep(vErrors, e);
+          for (const e of validate401.errors) keep(vErrors, e);
         }
-        errors += validate367.errors.length;
+        errors += validate401.errors.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate367(data.uptime, {
+      if(!(validate401(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate401.errors;
         }
         else {
-          for (const e of validate367.errors) keep(vErrors, e);
+          for (const e of validate401.errors) keep(vErrors, e);
         }
-        errors += validate367.errors.length;
+        errors += validate401.errors.length;
       }
     }
     if(data.connected !== undefined){
@@ -6141,51 +6141,51 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.signer !== undefined){
-      if(!(validate370(data.signer, {
+      if(!(validate404(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate404.errors;
         }
         else {
-          for (const e of validate370.errors) keep(vErrors, e);
+          for (const e of validate404.errors) keep(vErrors, e);
         }
-        errors += validate370.errors.length;
+        errors += validate404.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {
+      if(!(validate90(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {
+      if(!(validate90(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6193,19 +6193,19 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data17[i0], {
+          if(!(validate410(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate376.errors;
+              vErrors = validate410.errors;
             }
             else {
-              for (const e of validate376.errors) keep(vErrors, e);
+              for (const e of validate410.errors) keep(vErrors, e);
             }
-            errors += validate376.errors.length;
+            errors += validate410.errors.length;
           }
         }
       }
@@ -6243,11 +6243,11 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate350.errors = vErrors;
+  validate384.errors = vErrors;
   return errors === 0;
 }
 
-const schema150 = {
+const schema161 = {
   "type": "object",
   "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary "
     + "Network validator except `uptime`, `connected` and `signer`, which the "
@@ -6352,7 +6352,7 @@ const schema150 = {
   }
 };
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6517,7 +6517,7 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema150.properties, key0))){
+      if(!(func5.call(schema161.properties, key0))){
         const err10 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -6551,211 +6551,211 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate90(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate392(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {
+      if(!(validate392(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {
+      if(!(validate392(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate90(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {
+      if(!(validate90(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {
+      if(!(validate401(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate401.errors;
         }
         else {
-          for (const e of validate367.errors) keep(vErrors, e);
+          for (const e of validate401.errors) keep(vErrors, e);
         }
-        errors += validate367.errors.length;
+        errors += validate401.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {
+      if(!(validate90(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {
+      if(!(validate90(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6763,19 +6763,19 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data14[i0], {
+          if(!(validate410(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate376.errors;
+              vErrors = validate410.errors;
             }
             else {
-              for (const e of validate376.errors) keep(vErrors, e);
+              for (const e of validate410.errors) keep(vErrors, e);
             }
-            errors += validate376.errors.length;
+            errors += validate410.errors.length;
           }
         }
       }
@@ -6813,11 +6813,11 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate386.errors = vErrors;
+  validate420.errors = vErrors;
   return errors === 0;
 }
 
-const schema151 = {
+const schema162 = {
   "type": "object",
   "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet "
     + "converted to an L1: only the staker basics.",
@@ -6862,7 +6862,7 @@ const schema151 = {
   }
 };
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6986,83 +6986,83 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate90(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
   }
@@ -7082,11 +7082,11 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate403.errors = vErrors;
+  validate437.errors = vErrors;
   return errors === 0;
 }
 
-const schema152 = {
+const schema163 = {
   "type": "object",
   "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its "
     + "validator manager. It has no `txID` and no `endTime`: it validates "
@@ -7144,7 +7144,7 @@ const schema152 = {
   }
 };
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7293,7 +7293,7 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema152.properties, key0))){
+      if(!(func5.call(schema163.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -7311,51 +7311,51 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -7375,83 +7375,83 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate405(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate405.errors;
         }
         else {
-          for (const e of validate371.errors) keep(vErrors, e);
+          for (const e of validate405.errors) keep(vErrors, e);
         }
-        errors += validate371.errors.length;
+        errors += validate405.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {
+      if(!(validate392(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {
+      if(!(validate392(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {
+      if(!(validate90(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -7471,26 +7471,26 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate411.errors = vErrors;
+  validate445.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate384(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate350.errors;
+      vErrors = validate384.errors;
     }
     else {
-      for (const e of validate350.errors) keep(vErrors, e);
+      for (const e of validate384.errors) keep(vErrors, e);
     }
-    errors += validate350.errors.length;
+    errors += validate384.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -7498,14 +7498,14 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate386(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate420(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate386.errors;
+      vErrors = validate420.errors;
     }
     else {
-      for (const e of validate386.errors) keep(vErrors, e);
+      for (const e of validate420.errors) keep(vErrors, e);
     }
-    errors += validate386.errors.length;
+    errors += validate420.errors.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -7518,14 +7518,14 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate403(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate437(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate403.errors;
+        vErrors = validate437.errors;
       }
       else {
-        for (const e of validate403.errors) keep(vErrors, e);
+        for (const e of validate437.errors) keep(vErrors, e);
       }
-      errors += validate403.errors.length;
+      errors += validate437.errors.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -7538,14 +7538,14 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate411(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate445(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate411.errors;
+          vErrors = validate445.errors;
         }
         else {
-          for (const e of validate411.errors) keep(vErrors, e);
+          for (const e of validate445.errors) keep(vErrors, e);
         }
-        errors += validate411.errors.length;
+        errors += validate445.errors.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -7589,12 +7589,12 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate349.errors = vErrors;
+  validate383.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7637,19 +7637,19 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate349(data0[i0], {
+          if(!(validate383(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate349.errors;
+              vErrors = validate383.errors;
             }
             else {
-              for (const e of validate349.errors) keep(vErrors, e);
+              for (const e of validate383.errors) keep(vErrors, e);
             }
-            errors += validate349.errors.length;
+            errors += validate383.errors.length;
           }
         }
       }
@@ -7687,17 +7687,17 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate382.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams = budgeted(validate423);
-const schema153 = {
+export const validatePlatformGetFeeConfigParams = budgeted(validate457);
+const schema164 = {
   "type": "object",
   "properties": {}
 };
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -7716,12 +7716,12 @@ function validate423(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate423.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult = budgeted(validate424);
-const schema154 = {
+export const validatePlatformGetFeeConfigResult = budgeted(validate458);
+const schema165 = {
   "type": "object",
   "required": [
     "weights",
@@ -7768,7 +7768,7 @@ const schema154 = {
   }
 };
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7928,19 +7928,19 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate107(data0[i0], {
+          if(!(validate141(data0[i0], {
             instancePath: instancePath+"/weights/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate107.errors) keep(vErrors, e);
+              for (const e of validate141.errors) keep(vErrors, e);
             }
-            errors += validate107.errors.length;
+            errors += validate141.errors.length;
           }
         }
       }
@@ -7962,83 +7962,83 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate107(data.maxCapacity, {
+      if(!(validate141(data.maxCapacity, {
         instancePath: instancePath+"/maxCapacity",
         parentData: data,
         parentDataProperty: "maxCapacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate107(data.maxPerSecond, {
+      if(!(validate141(data.maxPerSecond, {
         instancePath: instancePath+"/maxPerSecond",
         parentData: data,
         parentDataProperty: "maxPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate107(data.targetPerSecond, {
+      if(!(validate141(data.targetPerSecond, {
         instancePath: instancePath+"/targetPerSecond",
         parentData: data,
         parentDataProperty: "targetPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {
+      if(!(validate141(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {
+      if(!(validate141(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
   }
@@ -8058,17 +8058,17 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate424.errors = vErrors;
+  validate458.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams = budgeted(validate431);
-const schema155 = {
+export const validatePlatformGetFeeStateParams = budgeted(validate465);
+const schema166 = {
   "type": "object",
   "properties": {}
 };
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8087,12 +8087,12 @@ function validate431(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate431.errors = vErrors;
+  validate465.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult = budgeted(validate432);
-const schema156 = {
+export const validatePlatformGetFeeStateResult = budgeted(validate466);
+const schema167 = {
   "type": "object",
   "required": [
     "capacity",
@@ -8120,19 +8120,19 @@ const schema156 = {
     }
   }
 };
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"];
+const formats6 = formats["date-time"];
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -8165,12 +8165,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8257,67 +8257,67 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate141(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate141(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate141(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
   }
@@ -8337,17 +8337,17 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate432.errors = vErrors;
+  validate466.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams = budgeted(validate437);
-const schema157 = {
+export const validatePlatformGetHeightParams = budgeted(validate471);
+const schema168 = {
   "type": "object",
   "properties": {}
 };
 
-function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8366,12 +8366,12 @@ function validate437(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate437.errors = vErrors;
+  validate471.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult = budgeted(validate438);
-const schema158 = {
+export const validatePlatformGetHeightResult = budgeted(validate472);
+const schema169 = {
   "type": "object",
   "description": "A P-Chain height.",
   "required": [
@@ -8386,7 +8386,7 @@ const schema158 = {
   }
 };
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8425,19 +8425,19 @@ function validate438(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -8457,12 +8457,12 @@ function validate438(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate438.errors = vErrors;
+  validate472.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams = budgeted(validate440);
-const schema159 = {
+export const validatePlatformGetL1ValidatorParams = budgeted(validate474);
+const schema170 = {
   "type": "object",
   "properties": {
     "validationID": {
@@ -8474,7 +8474,7 @@ const schema159 = {
   ]
 };
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8527,12 +8527,12 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate440.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult = budgeted(validate442);
-const schema160 = {
+export const validatePlatformGetL1ValidatorResult = budgeted(validate476);
+const schema171 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -8600,7 +8600,7 @@ const schema160 = {
   }
 };
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8781,7 +8781,7 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema160.properties, key0))){
+      if(!(func5.call(schema171.properties, key0))){
         const err11 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -8799,51 +8799,51 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors) keep(vErrors, e);
+          for (const e of validate386.errors) keep(vErrors, e);
         }
-        errors += validate352.errors.length;
+        errors += validate386.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -8863,83 +8863,83 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate405(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate405.errors;
         }
         else {
-          for (const e of validate371.errors) keep(vErrors, e);
+          for (const e of validate405.errors) keep(vErrors, e);
         }
-        errors += validate371.errors.length;
+        errors += validate405.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {
+      if(!(validate392(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {
+      if(!(validate392(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors) keep(vErrors, e);
+          for (const e of validate392.errors) keep(vErrors, e);
         }
-        errors += validate358.errors.length;
+        errors += validate392.errors.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {
+      if(!(validate90(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -8959,19 +8959,19 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -8991,17 +8991,17 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate442.errors = vErrors;
+  validate476.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams = budgeted(validate454);
-const schema161 = {
+export const validatePlatformGetProposedHeightParams = budgeted(validate488);
+const schema172 = {
   "type": "object",
   "properties": {}
 };
 
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9020,13 +9020,13 @@ function validate454(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate454.errors = vErrors;
+  validate488.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult = budgeted(validate455);
+export const validatePlatformGetProposedHeightResult = budgeted(validate489);
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9065,19 +9065,19 @@ function validate455(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -9097,12 +9097,12 @@ function validate455(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate455.errors = vErrors;
+  validate489.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams = budgeted(validate457);
-const schema163 = {
+export const validatePlatformGetMinStakeParams = budgeted(validate491);
+const schema174 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -9111,7 +9111,7 @@ const schema163 = {
   }
 };
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9148,12 +9148,12 @@ function validate457(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate457.errors = vErrors;
+  validate491.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult = budgeted(validate459);
-const schema164 = {
+export const validatePlatformGetMinStakeResult = budgeted(validate493);
+const schema175 = {
   "type": "object",
   "required": [
     "minValidatorStake",
@@ -9173,7 +9173,7 @@ const schema164 = {
   }
 };
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9228,35 +9228,35 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate81(data.minValidatorStake, {
+      if(!(validate90(data.minValidatorStake, {
         instancePath: instancePath+"/minValidatorStake",
         parentData: data,
         parentDataProperty: "minValidatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate81(data.minDelegatorStake, {
+      if(!(validate90(data.minDelegatorStake, {
         instancePath: instancePath+"/minDelegatorStake",
         parentData: data,
         parentDataProperty: "minDelegatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -9276,12 +9276,12 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate459.errors = vErrors;
+  validate493.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams = budgeted(validate462);
-const schema165 = {
+export const validatePlatformGetRewardUTXOsParams = budgeted(validate496);
+const schema176 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -9346,7 +9346,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9415,12 +9415,12 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate496.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult = budgeted(validate465);
-const schema166 = {
+export const validatePlatformGetRewardUTXOsResult = budgeted(validate499);
+const schema177 = {
   "type": "object",
   "required": [
     "numFetched",
@@ -9477,7 +9477,7 @@ const schema166 = {
   }
 };
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -9730,19 +9730,19 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate90(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -9816,12 +9816,12 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate465.errors = vErrors;
+  validate499.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams = budgeted(validate471);
-const schema167 = {
+export const validatePlatformGetStakeParams = budgeted(validate505);
+const schema178 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -9843,7 +9843,7 @@ const schema167 = {
   ]
 };
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9884,19 +9884,19 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate82(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate100.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -9968,12 +9968,12 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate471.errors = vErrors;
+  validate505.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult = budgeted(validate474);
-const schema168 = {
+export const validatePlatformGetStakeResult = budgeted(validate508);
+const schema179 = {
   "type": "object",
   "required": [
     "staked",
@@ -10036,7 +10036,7 @@ const schema168 = {
   }
 };
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10305,35 +10305,35 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.staked !== undefined){
-      if(!(validate81(data.staked, {
+      if(!(validate90(data.staked, {
         instancePath: instancePath+"/staked",
         parentData: data,
         parentDataProperty: "staked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate265(data.stakeds, {
+      if(!(validate299(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors) keep(vErrors, e);
+          for (const e of validate299.errors) keep(vErrors, e);
         }
-        errors += validate265.errors.length;
+        errors += validate299.errors.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -10407,12 +10407,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate474.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams = budgeted(validate481);
-const schema169 = {
+export const validatePlatformGetStakingAssetIDParams = budgeted(validate515);
+const schema180 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10421,7 +10421,7 @@ const schema169 = {
   }
 };
 
-function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10458,12 +10458,12 @@ function validate481(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate481.errors = vErrors;
+  validate515.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult = budgeted(validate483);
-const schema170 = {
+export const validatePlatformGetStakingAssetIDResult = budgeted(validate517);
+const schema181 = {
   "type": "object",
   "required": [
     "assetID"
@@ -10478,7 +10478,7 @@ const schema170 = {
   }
 };
 
-function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10549,12 +10549,12 @@ function validate483(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate483.errors = vErrors;
+  validate517.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams = budgeted(validate485);
-const schema171 = {
+export const validatePlatformGetSubnetParams = budgeted(validate519);
+const schema182 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10566,7 +10566,7 @@ const schema171 = {
   ]
 };
 
-function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10619,12 +10619,12 @@ function validate485(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate485.errors = vErrors;
+  validate519.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult = budgeted(validate487);
-const schema172 = {
+export const validatePlatformGetSubnetResult = budgeted(validate521);
+const schema183 = {
   "type": "object",
   "required": [
     "isPermissioned",
@@ -10689,7 +10689,7 @@ const schema172 = {
     }
   }
 };
-const schema173 = {
+const schema184 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -10702,7 +10702,7 @@ const schema173 = {
   ]
 };
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -10780,12 +10780,12 @@ function validate494(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate494.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10965,19 +10965,19 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data1[i0], {
+          if(!(validate82(data1[i0], {
             instancePath: instancePath+"/controlKeys/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors) keep(vErrors, e);
+              for (const e of validate82.errors) keep(vErrors, e);
             }
-            errors += validate100.errors.length;
+            errors += validate82.errors.length;
           }
         }
       }
@@ -10999,35 +10999,35 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {
+      if(!(validate182(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {
+      if(!(validate90(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.subnetTransformationTxID !== undefined){
@@ -11079,19 +11079,19 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate494(data.managerAddress, {
+      if(!(validate528(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate494.errors;
+          vErrors = validate528.errors;
         }
         else {
-          for (const e of validate494.errors) keep(vErrors, e);
+          for (const e of validate528.errors) keep(vErrors, e);
         }
-        errors += validate494.errors.length;
+        errors += validate528.errors.length;
       }
     }
   }
@@ -11111,12 +11111,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate487.errors = vErrors;
+  validate521.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams = budgeted(validate497);
-const schema174 = {
+export const validatePlatformGetSubnetsParams = budgeted(validate531);
+const schema185 = {
   "type": "object",
   "properties": {
     "ids": {
@@ -11128,7 +11128,7 @@ const schema174 = {
   }
 };
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11187,12 +11187,12 @@ function validate497(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate497.errors = vErrors;
+  validate531.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult = budgeted(validate499);
-const schema175 = {
+export const validatePlatformGetSubnetsResult = budgeted(validate533);
+const schema186 = {
   "type": "object",
   "required": [
     "subnets"
@@ -11239,7 +11239,7 @@ const schema175 = {
   }
 };
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11284,7 +11284,7 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/subnets",
           schemaPath: "#/properties/subnets/type",
           keyword: "type",
-          params: {type: schema175.properties.subnets.type},
+          params: {type: schema186.properties.subnets.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -11387,19 +11387,19 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate100(data3[i1], {
+                  if(!(validate82(data3[i1], {
                     instancePath: instancePath+"/subnets/" + i0+"/controlKeys/" + i1,
                     parentData: data3,
                     parentDataProperty: i1,
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate100.errors;
+                      vErrors = validate82.errors;
                     }
                     else {
-                      for (const e of validate100.errors) keep(vErrors, e);
+                      for (const e of validate82.errors) keep(vErrors, e);
                     }
-                    errors += validate100.errors.length;
+                    errors += validate82.errors.length;
                   }
                 }
               }
@@ -11421,19 +11421,19 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate148(data1.threshold, {
+              if(!(validate182(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate148.errors;
+                  vErrors = validate182.errors;
                 }
                 else {
-                  for (const e of validate148.errors) keep(vErrors, e);
+                  for (const e of validate182.errors) keep(vErrors, e);
                 }
-                errors += validate148.errors.length;
+                errors += validate182.errors.length;
               }
             }
           }
@@ -11473,17 +11473,17 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate499.errors = vErrors;
+  validate533.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams = budgeted(validate503);
-const schema176 = {
+export const validatePlatformGetTimestampParams = budgeted(validate537);
+const schema187 = {
   "type": "object",
   "properties": {}
 };
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -11502,12 +11502,12 @@ function validate503(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate503.errors = vErrors;
+  validate537.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult = budgeted(validate504);
-const schema177 = {
+export const validatePlatformGetTimestampResult = budgeted(validate538);
+const schema188 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -11521,7 +11521,7 @@ const schema177 = {
   }
 };
 
-function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11560,19 +11560,19 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
   }
@@ -11592,12 +11592,12 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate504.errors = vErrors;
+  validate538.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams = budgeted(validate506);
-const schema178 = {
+export const validatePlatformGetTotalStakeParams = budgeted(validate540);
+const schema189 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -11606,7 +11606,7 @@ const schema178 = {
   }
 };
 
-function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11643,12 +11643,12 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate506.errors = vErrors;
+  validate540.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult = budgeted(validate508);
-const schema179 = {
+export const validatePlatformGetTotalStakeResult = budgeted(validate542);
+const schema190 = {
   "type": "object",
   "required": [
     "stake",
@@ -11671,7 +11671,7 @@ const schema179 = {
   }
 };
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11726,35 +11726,35 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stake !== undefined){
-      if(!(validate81(data.stake, {
+      if(!(validate90(data.stake, {
         instancePath: instancePath+"/stake",
         parentData: data,
         parentDataProperty: "stake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
   }
@@ -11774,12 +11774,12 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate508.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams = budgeted(validate511);
-const schema180 = {
+export const validatePlatformGetTxParams = budgeted(validate545);
+const schema191 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -11794,7 +11794,7 @@ const schema180 = {
   ]
 };
 
-function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11831,19 +11831,19 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate309(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate309.errors;
         }
         else {
-          for (const e of validate275.errors) keep(vErrors, e);
+          for (const e of validate309.errors) keep(vErrors, e);
         }
-        errors += validate275.errors.length;
+        errors += validate309.errors.length;
       }
     }
   }
@@ -11863,12 +11863,12 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate511.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult = budgeted(validate514);
-const schema181 = {
+export const validatePlatformGetTxResult = budgeted(validate548);
+const schema192 = {
   "type": "object",
   "required": [
     "tx",
@@ -11942,7 +11942,7 @@ const schema181 = {
   }
 };
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -11991,14 +11991,14 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate317(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate283.errors;
+            vErrors = validate317.errors;
           }
           else {
-            for (const e of validate283.errors) keep(vErrors, e);
+            for (const e of validate317.errors) keep(vErrors, e);
           }
-          errors += validate283.errors.length;
+          errors += validate317.errors.length;
         }
       }
     }
@@ -12280,14 +12280,14 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate283(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate317(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate283.errors;
+            vErrors = validate317.errors;
           }
           else {
-            for (const e of validate283.errors) keep(vErrors, e);
+            for (const e of validate317.errors) keep(vErrors, e);
           }
-          errors += validate283.errors.length;
+          errors += validate317.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -12355,12 +12355,12 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate514.errors = vErrors;
+  validate548.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams = budgeted(validate522);
-const schema182 = {
+export const validatePlatformGetTxStatusParams = budgeted(validate556);
+const schema193 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -12372,7 +12372,7 @@ const schema182 = {
   ]
 };
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12425,12 +12425,12 @@ function validate522(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate522.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult = budgeted(validate524);
-const schema183 = {
+export const validatePlatformGetTxStatusResult = budgeted(validate558);
+const schema194 = {
   "type": "object",
   "required": [
     "status"
@@ -12479,7 +12479,7 @@ const schema183 = {
   }
 };
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12675,7 +12675,7 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema183.properties.status.enum},
+          params: {allowedValues: schema194.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -12741,12 +12741,12 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate524.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams = budgeted(validate525);
-const schema184 = {
+export const validatePlatformGetUTXOsParams = budgeted(validate559);
+const schema195 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -12774,7 +12774,7 @@ const schema184 = {
     "addresses"
   ]
 };
-const schema185 = {
+const schema196 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -12787,7 +12787,7 @@ const schema185 = {
     }
   ]
 };
-const schema186 = {
+const schema197 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
@@ -12796,7 +12796,7 @@ const schema186 = {
 const formats10 = formats["avax-short-id"];
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -12849,38 +12849,38 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate562.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate100.errors;
+      vErrors = validate82.errors;
     }
     else {
-      for (const e of validate100.errors) keep(vErrors, e);
+      for (const e of validate82.errors) keep(vErrors, e);
     }
-    errors += validate100.errors.length;
+    errors += validate82.errors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate562(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate528.errors;
+        vErrors = validate562.errors;
       }
       else {
-        for (const e of validate528.errors) keep(vErrors, e);
+        for (const e of validate562.errors) keep(vErrors, e);
       }
-      errors += validate528.errors.length;
+      errors += validate562.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -12914,7 +12914,7 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate526.errors = vErrors;
+  validate560.errors = vErrors;
   return errors === 0;
 }
 
@@ -13076,7 +13076,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema187 = {
+const schema44 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -13097,7 +13097,7 @@ const schema187 = {
   }
 };
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13152,19 +13152,19 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate82(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate100.errors) keep(vErrors, e);
+          for (const e of validate82.errors) keep(vErrors, e);
         }
-        errors += validate100.errors.length;
+        errors += validate82.errors.length;
       }
     }
     if(data.utxo !== undefined){
@@ -13200,12 +13200,12 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate532.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13262,19 +13262,19 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {
+          if(!(validate560(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate526.errors;
+              vErrors = validate560.errors;
             }
             else {
-              for (const e of validate526.errors) keep(vErrors, e);
+              for (const e of validate560.errors) keep(vErrors, e);
             }
-            errors += validate526.errors.length;
+            errors += validate560.errors.length;
           }
         }
       }
@@ -13312,19 +13312,19 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {
+      if(!(validate81(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate532.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate532.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13378,12 +13378,12 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate559.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult = budgeted(validate537);
-const schema188 = {
+export const validatePlatformGetUTXOsResult = budgeted(validate568);
+const schema46 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -13446,7 +13446,7 @@ const schema188 = {
   }
 };
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13715,19 +13715,19 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate90(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors) keep(vErrors, e);
+          for (const e of validate90.errors) keep(vErrors, e);
         }
-        errors += validate81.errors.length;
+        errors += validate90.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -13769,19 +13769,19 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {
+      if(!(validate81(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate532.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate532.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -13817,12 +13817,12 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams = budgeted(validate544);
-const schema189 = {
+export const validatePlatformGetValidatorsAtParams = budgeted(validate575);
+const schema199 = {
   "type": "object",
   "properties": {
     "height": {
@@ -13848,7 +13848,7 @@ const schema189 = {
   ]
 };
 
-function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13973,12 +13973,12 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate544.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult = budgeted(validate547);
-const schema190 = {
+export const validatePlatformGetValidatorsAtResult = budgeted(validate578);
+const schema200 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
     + "at the height. `{}` when the set is empty.",
@@ -14015,20 +14015,20 @@ const schema190 = {
   }
 };
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate157(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate191(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate191.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate191.errors.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14107,19 +14107,19 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate371(data1, {
+          if(!(validate405(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate371.errors;
+              vErrors = validate405.errors;
             }
             else {
-              for (const e of validate371.errors) keep(vErrors, e);
+              for (const e of validate405.errors) keep(vErrors, e);
             }
-            errors += validate371.errors.length;
+            errors += validate405.errors.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -14185,19 +14185,19 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate81(data0.weight, {
+          if(!(validate90(data0.weight, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",
             parentData: data0,
             parentDataProperty: "weight",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate90.errors;
             }
             else {
-              for (const e of validate81.errors) keep(vErrors, e);
+              for (const e of validate90.errors) keep(vErrors, e);
             }
-            errors += validate81.errors.length;
+            errors += validate90.errors.length;
           }
         }
       }
@@ -14235,17 +14235,17 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate547.errors = vErrors;
+  validate578.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate551);
-const schema191 = {
+export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate582);
+const schema201 = {
   "type": "object",
   "properties": {}
 };
 
-function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14264,12 +14264,12 @@ function validate551(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate551.errors = vErrors;
+  validate582.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate552);
-const schema192 = {
+export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate583);
+const schema202 = {
   "type": "object",
   "required": [
     "capacity",
@@ -14300,7 +14300,7 @@ const schema192 = {
   }
 };
 
-function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14390,67 +14390,67 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate141(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.target !== undefined){
-      if(!(validate107(data.target, {
+      if(!(validate141(data.target, {
         instancePath: instancePath+"/target",
         parentData: data,
         parentDataProperty: "target",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {
+      if(!(validate141(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {
+      if(!(validate141(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
   }
@@ -14470,17 +14470,17 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate552.errors = vErrors;
+  validate583.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams = budgeted(validate557);
-const schema193 = {
+export const validatePlatformGetValidatorFeeStateParams = budgeted(validate588);
+const schema203 = {
   "type": "object",
   "properties": {}
 };
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14499,12 +14499,12 @@ function validate557(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate557.errors = vErrors;
+  validate588.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult = budgeted(validate558);
-const schema194 = {
+export const validatePlatformGetValidatorFeeStateResult = budgeted(validate589);
+const schema204 = {
   "type": "object",
   "required": [
     "excess",
@@ -14528,7 +14528,7 @@ const schema194 = {
   }
 };
 
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14599,51 +14599,51 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate141(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate141(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors) keep(vErrors, e);
+          for (const e of validate141.errors) keep(vErrors, e);
         }
-        errors += validate107.errors.length;
+        errors += validate141.errors.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors) keep(vErrors, e);
+          for (const e of validate124.errors) keep(vErrors, e);
         }
-        errors += validate89.errors.length;
+        errors += validate124.errors.length;
       }
     }
   }
@@ -14663,12 +14663,12 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate558.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams = budgeted(validate562);
-const schema195 = {
+export const validatePlatformIssueTxParams = budgeted(validate593);
+const schema205 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -14683,7 +14683,7 @@ const schema195 = {
   ]
 };
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14747,12 +14747,12 @@ function validate562(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate562.errors = vErrors;
+  validate593.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult = budgeted(validate565);
-const schema196 = {
+export const validatePlatformIssueTxResult = budgeted(validate596);
+const schema206 = {
   "type": "object",
   "required": [
     "txID"
@@ -14766,7 +14766,7 @@ const schema196 = {
   }
 };
 
-function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14837,12 +14837,12 @@ function validate565(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate565.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams = budgeted(validate567);
-const schema197 = {
+export const validatePlatformSampleValidatorsParams = budgeted(validate598);
+const schema207 = {
   "type": "object",
   "properties": {
     "size": {
@@ -14856,7 +14856,7 @@ const schema197 = {
     "size"
   ]
 };
-const schema198 = {
+const schema208 = {
   "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
@@ -14874,7 +14874,7 @@ const schema198 = {
 const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -15002,12 +15002,12 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate568.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15028,19 +15028,19 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate568(data.size, {
+      if(!(validate599(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate568.errors;
+          vErrors = validate599.errors;
         }
         else {
-          for (const e of validate568.errors) keep(vErrors, e);
+          for (const e of validate599.errors) keep(vErrors, e);
         }
-        errors += validate568.errors.length;
+        errors += validate599.errors.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -15076,12 +15076,12 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate567.errors = vErrors;
+  validate598.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult = budgeted(validate571);
-const schema199 = {
+export const validatePlatformSampleValidatorsResult = budgeted(validate602);
+const schema209 = {
   "type": "object",
   "required": [
     "validators"
@@ -15099,7 +15099,7 @@ const schema199 = {
   }
 };
 
-function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15142,19 +15142,19 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate191(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate191.errors;
             }
             else {
-              for (const e of validate157.errors) keep(vErrors, e);
+              for (const e of validate191.errors) keep(vErrors, e);
             }
-            errors += validate157.errors.length;
+            errors += validate191.errors.length;
           }
         }
       }
@@ -15192,12 +15192,12 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate571.errors = vErrors;
+  validate602.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams = budgeted(validate573);
-const schema200 = {
+export const validatePlatformValidatedByParams = budgeted(validate604);
+const schema210 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -15209,7 +15209,7 @@ const schema200 = {
   ]
 };
 
-function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15262,12 +15262,12 @@ function validate573(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate573.errors = vErrors;
+  validate604.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult = budgeted(validate575);
-const schema201 = {
+export const validatePlatformValidatedByResult = budgeted(validate606);
+const schema211 = {
   "type": "object",
   "required": [
     "subnetID"
@@ -15282,7 +15282,7 @@ const schema201 = {
   }
 };
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15353,12 +15353,12 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate575.errors = vErrors;
+  validate606.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams = budgeted(validate577);
-const schema202 = {
+export const validatePlatformValidatesParams = budgeted(validate608);
+const schema212 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -15370,7 +15370,7 @@ const schema202 = {
   ]
 };
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15423,12 +15423,12 @@ function validate577(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate577.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult = budgeted(validate579);
-const schema203 = {
+export const validatePlatformValidatesResult = budgeted(validate610);
+const schema213 = {
   "type": "object",
   "required": [
     "blockchainIDs"
@@ -15445,7 +15445,7 @@ const schema203 = {
   }
 };
 
-function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15538,7 +15538,7 @@ function validate579(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate579.errors = vErrors;
+  validate610.errors = vErrors;
   return errors === 0;
 }
 const balanceKey = writeString("balance") + ':';

@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateDevSnapshotParams: ValidateFunction = budgeted(validate79);
-const schema43 = {
+export const validateDevSnapshotParams: ValidateFunction = budgeted(validate115);
+const schema56 = {
   "type": "object",
   "properties": {}
 };
 
-function validate79(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,12 +30,12 @@ function validate79(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult: ValidateFunction = budgeted(validate80);
-const schema44 = {
+export const validateDevSnapshotResult: ValidateFunction = budgeted(validate116);
+const schema57 = {
   "type": "object",
   "required": [
     "snapshotID"
@@ -48,19 +48,19 @@ const schema44 = {
     }
   }
 };
-const schema45 = {
+const schema47 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
     + "it with `toBigInt` to keep every digit."
 };
-const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate90(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -93,12 +93,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate116(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -137,19 +137,19 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate81(data.snapshotID, {
+      if(!(validate90(data.snapshotID, {
         instancePath: instancePath+"/snapshotID",
         parentData: data,
         parentDataProperty: "snapshotID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -169,12 +169,12 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams: ValidateFunction = budgeted(validate83);
-const schema46 = {
+export const validateDevRevertParams: ValidateFunction = budgeted(validate118);
+const schema58 = {
   "type": "object",
   "properties": {
     "snapshotID": {
@@ -361,7 +361,7 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate118(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -414,11 +414,11 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate118.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult: ValidateFunction = budgeted(validate85);
+export const validateDevRevertResult: ValidateFunction = budgeted(validate120);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -426,7 +426,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate120(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -463,12 +463,12 @@ function validate85(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams: ValidateFunction = budgeted(validate86);
-const schema48 = {
+export const validateDevSetTimeParams: ValidateFunction = budgeted(validate121);
+const schema60 = {
   "type": "object",
   "properties": {
     "timestamp": {
@@ -483,7 +483,7 @@ const schema48 = {
   ]
 };
 
-function validate86(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate121(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -554,12 +554,12 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult: ValidateFunction = budgeted(validate88);
-const schema49 = {
+export const validateDevSetTimeResult: ValidateFunction = budgeted(validate123);
+const schema61 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -573,19 +573,19 @@ const schema49 = {
     }
   }
 };
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"]!;
+const formats6 = formats["date-time"]!;
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -618,12 +618,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate123(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -662,19 +662,19 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
   }
@@ -694,12 +694,12 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate91);
-const schema51 = {
+export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate126);
+const schema63 = {
   "type": "object",
   "properties": {
     "seconds": {
@@ -714,7 +714,7 @@ const schema51 = {
   ]
 };
 
-function validate91(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate126(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -785,12 +785,12 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate93);
-const schema52 = {
+export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate128);
+const schema64 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -805,7 +805,7 @@ const schema52 = {
   }
 };
 
-function validate93(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate128(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -844,19 +844,19 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
   }
@@ -876,12 +876,12 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams: ValidateFunction = budgeted(validate95);
-const schema53 = {
+export const validateDevMineParams: ValidateFunction = budgeted(validate130);
+const schema65 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -907,9 +907,9 @@ const schema53 = {
   ]
 };
 const func2 = ucs2length;
-const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
+const pattern11 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate95(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate130(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -972,7 +972,7 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
       let valid1 = false;
       const _errs5 = errors;
       if(typeof data1 === "string"){
-        if(!pattern10.test(data1)){
+        if(!pattern11.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/blocks",
             schemaPath: "#/properties/blocks/anyOf/0/pattern",
@@ -1109,12 +1109,12 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult: ValidateFunction = budgeted(validate96);
-const schema54 = {
+export const validateDevMineResult: ValidateFunction = budgeted(validate131);
+const schema66 = {
   "type": "object",
   "required": [
     "blockIDs",
@@ -1203,7 +1203,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate131(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1296,19 +1296,19 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -1328,12 +1328,12 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams: ValidateFunction = budgeted(validate99);
-const schema55 = {
+export const validateDevFundParams: ValidateFunction = budgeted(validate134);
+const schema67 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1364,21 +1364,21 @@ const schema55 = {
     "amount"
   ]
 };
-const schema56 = {
+const schema45 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
     + "bech32 checksum is part of the format."
 };
-const formats6 = formats["avax-address"]!;
-const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats4 = formats["avax-address"]!;
+const pattern9 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern11.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1394,7 +1394,7 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -1427,13 +1427,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 const pattern12 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate99(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate134(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1474,19 +1474,19 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       const _errs2 = errors;
       let valid1 = false;
       const _errs3 = errors;
-      if(!(validate100(data0, {
+      if(!(validate82(data0, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate100.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate100.errors!.length;
+        errors += validate82.errors!.length;
       }
       var _valid0 = _errs3 === errors;
       valid1 = valid1 || _valid0;
@@ -1645,12 +1645,12 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult: ValidateFunction = budgeted(validate104);
-const schema57 = {
+export const validateDevFundResult: ValidateFunction = budgeted(validate138);
+const schema68 = {
   "type": "object",
   "required": [
     "balance"
@@ -1668,7 +1668,7 @@ const schema57 = {
     }
   }
 };
-const schema58 = {
+const schema69 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -1688,7 +1688,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -1696,7 +1696,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1733,12 +1733,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate139(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1809,19 +1809,19 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate141(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
   }
@@ -1841,12 +1841,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate104(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate138(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1885,35 +1885,35 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate105(data.utxoID, {
+      if(!(validate139(data.utxoID, {
         instancePath: instancePath+"/utxoID",
         parentData: data,
         parentDataProperty: "utxoID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate105.errors;
+          vErrors = validate139.errors;
         }
         else {
-          for (const e of validate105.errors!) keep(vErrors, e);
+          for (const e of validate139.errors!) keep(vErrors, e);
         }
-        errors += validate105.errors!.length;
+        errors += validate139.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -1933,12 +1933,12 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate138.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate111);
-const schema60 = {
+export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate145);
+const schema71 = {
   "type": "object",
   "properties": {
     "capacity": {
@@ -1953,7 +1953,7 @@ const schema60 = {
   }
 };
 
-function validate111(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate145(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2022,12 +2022,12 @@ function validate111(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate111.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate115);
-const schema61 = {
+export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate149);
+const schema72 = {
   "type": "object",
   "required": [
     "capacity",
@@ -2061,7 +2061,7 @@ const schema61 = {
   }
 };
 
-function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate149(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2168,83 +2168,83 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate141(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate141(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate141(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate107(data.validatorExcess, {
+      if(!(validate141(data.validatorExcess, {
         instancePath: instancePath+"/validatorExcess",
         parentData: data,
         parentDataProperty: "validatorExcess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate107(data.validatorPrice, {
+      if(!(validate141(data.validatorPrice, {
         instancePath: instancePath+"/validatorPrice",
         parentData: data,
         parentDataProperty: "validatorPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
   }
@@ -2264,17 +2264,17 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams: ValidateFunction = budgeted(validate121);
-const schema62 = {
+export const validateDevResetParams: ValidateFunction = budgeted(validate155);
+const schema73 = {
   "type": "object",
   "properties": {}
 };
 
-function validate121(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2293,13 +2293,13 @@ function validate121(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate121.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult: ValidateFunction = budgeted(validate122);
+export const validateDevResetResult: ValidateFunction = budgeted(validate156);
 
-function validate122(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate156(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2336,12 +2336,12 @@ function validate122(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate123);
-const schema64 = {
+export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate157);
+const schema75 = {
   "type": "object",
   "properties": {
     "enabled": {
@@ -2353,7 +2353,7 @@ const schema64 = {
   ]
 };
 
-function validate123(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2408,13 +2408,13 @@ function validate123(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate124);
+export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate158);
 
-function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate158(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2451,12 +2451,12 @@ function validate124(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate158.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate125);
-const schema66 = {
+export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate159);
+const schema77 = {
   "type": "object",
   "properties": {
     "interval": {
@@ -2626,7 +2626,7 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate125(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate159(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2679,13 +2679,13 @@ function validate125(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate127);
+export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate161);
 
-function validate127(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate161(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2722,17 +2722,17 @@ function validate127(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate161.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams: ValidateFunction = budgeted(validate128);
-const schema68 = {
+export const validateDevListAccountsParams: ValidateFunction = budgeted(validate162);
+const schema79 = {
   "type": "object",
   "properties": {}
 };
 
-function validate128(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate162(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2751,12 +2751,12 @@ function validate128(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate162.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult: ValidateFunction = budgeted(validate129);
-const schema69 = {
+export const validateDevListAccountsResult: ValidateFunction = budgeted(validate163);
+const schema80 = {
   "type": "object",
   "required": [
     "accounts"
@@ -2802,7 +2802,7 @@ const schema69 = {
 };
 const pattern13 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
 
-function validate129(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate163(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2970,35 +2970,35 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate100(data1.xAddress, {
+              if(!(validate82(data1.xAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/xAddress",
                 parentData: data1,
                 parentDataProperty: "xAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate82.errors;
                 }
                 else {
-                  for (const e of validate100.errors!) keep(vErrors, e);
+                  for (const e of validate82.errors!) keep(vErrors, e);
                 }
-                errors += validate100.errors!.length;
+                errors += validate82.errors!.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate100(data1.pAddress, {
+              if(!(validate82(data1.pAddress, {
                 instancePath: instancePath+"/accounts/" + i0+"/pAddress",
                 parentData: data1,
                 parentDataProperty: "pAddress",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate100.errors;
+                  vErrors = validate82.errors;
                 }
                 else {
-                  for (const e of validate100.errors!) keep(vErrors, e);
+                  for (const e of validate82.errors!) keep(vErrors, e);
                 }
-                errors += validate100.errors!.length;
+                errors += validate82.errors!.length;
               }
             }
             if(data1.cAddress !== undefined){
@@ -3091,41 +3091,41 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate79 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate80 { let errors: ValidationError[] | null; }
-declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
-declare namespace validate85 { let errors: ValidationError[] | null; }
-declare namespace validate86 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate88 { let errors: ValidationError[] | null; }
-declare namespace validate91 { let errors: ValidationError[] | null; }
-declare namespace validate93 { let errors: ValidationError[] | null; }
-declare namespace validate95 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate96 { let errors: ValidationError[] | null; }
-declare namespace validate100 { let errors: ValidationError[] | null; }
-declare namespace validate99 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate105 { let errors: ValidationError[] | null; }
-declare namespace validate104 { let errors: ValidationError[] | null; }
-declare namespace validate111 { let errors: ValidationError[] | null; }
 declare namespace validate115 { let errors: ValidationError[] | null; }
+declare namespace validate90 { let errors: ValidationError[] | null; }
+declare namespace validate116 { let errors: ValidationError[] | null; }
+declare namespace validate65 { let errors: ValidationError[] | null; }
+declare namespace validate118 { let errors: ValidationError[] | null; }
+declare namespace validate120 { let errors: ValidationError[] | null; }
 declare namespace validate121 { let errors: ValidationError[] | null; }
-declare namespace validate122 { let errors: ValidationError[] | null; }
-declare namespace validate123 { let errors: ValidationError[] | null; }
 declare namespace validate124 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate125 { let errors: ValidationError[] | null; }
-declare namespace validate127 { let errors: ValidationError[] | null; }
+declare namespace validate123 { let errors: ValidationError[] | null; }
+declare namespace validate126 { let errors: ValidationError[] | null; }
 declare namespace validate128 { let errors: ValidationError[] | null; }
-declare namespace validate129 { let errors: ValidationError[] | null; }
+declare namespace validate130 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate131 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
+declare namespace validate134 { let errors: ValidationError[] | null; }
+declare namespace validate141 { let errors: ValidationError[] | null; }
+declare namespace validate139 { let errors: ValidationError[] | null; }
+declare namespace validate138 { let errors: ValidationError[] | null; }
+declare namespace validate145 { let errors: ValidationError[] | null; }
+declare namespace validate149 { let errors: ValidationError[] | null; }
+declare namespace validate155 { let errors: ValidationError[] | null; }
+declare namespace validate156 { let errors: ValidationError[] | null; }
+declare namespace validate157 { let errors: ValidationError[] | null; }
+declare namespace validate158 { let errors: ValidationError[] | null; }
+declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate159 { let errors: ValidationError[] | null; }
+declare namespace validate161 { let errors: ValidationError[] | null; }
+declare namespace validate162 { let errors: ValidationError[] | null; }
+declare namespace validate163 { let errors: ValidationError[] | null; }
 const snapshotIDKey = writeString("snapshotID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateHealthHealthParams: ValidateFunction = budgeted(validate132);
-const schema70 = {
+export const validateHealthHealthParams: ValidateFunction = budgeted(validate166);
+const schema81 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -21,7 +21,7 @@ const schema70 = {
   }
 };
 
-function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32,7 +32,7 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema70.properties.tags.type},
+          params: {type: schema81.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -82,12 +82,12 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult: ValidateFunction = budgeted(validate133);
-const schema71 = {
+export const validateHealthHealthResult: ValidateFunction = budgeted(validate167);
+const schema82 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
     + "object.",
@@ -111,7 +111,7 @@ const schema71 = {
     }
   }
 };
-const schema72 = {
+const schema83 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -146,19 +146,19 @@ const schema72 = {
     }
   }
 };
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"]!;
+const formats6 = formats["date-time"]!;
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -191,11 +191,11 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -203,7 +203,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -240,12 +240,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate134(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate168(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -323,67 +323,67 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.duration !== undefined){
-      if(!(validate107(data.duration, {
+      if(!(validate141(data.duration, {
         instancePath: instancePath+"/duration",
         parentData: data,
         parentDataProperty: "duration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate107(data.contiguousFailures, {
+      if(!(validate141(data.contiguousFailures, {
         instancePath: instancePath+"/contiguousFailures",
         parentData: data,
         parentDataProperty: "contiguousFailures",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate89(data.timeOfFirstFailure, {
+      if(!(validate124(data.timeOfFirstFailure, {
         instancePath: instancePath+"/timeOfFirstFailure",
         parentData: data,
         parentDataProperty: "timeOfFirstFailure",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
   }
@@ -403,12 +403,12 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate168.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate133(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate167(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -466,19 +466,19 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate168(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate168.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate168.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate168.errors!.length;
           }
         }
       }
@@ -534,12 +534,12 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams: ValidateFunction = budgeted(validate140);
-const schema73 = {
+export const validateHealthReadinessParams: ValidateFunction = budgeted(validate174);
+const schema84 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -554,7 +554,7 @@ const schema73 = {
   }
 };
 
-function validate140(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate174(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -565,7 +565,7 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema73.properties.tags.type},
+          params: {type: schema84.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -615,13 +615,13 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate174.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult: ValidateFunction = budgeted(validate141);
+export const validateHealthReadinessResult: ValidateFunction = budgeted(validate175);
 
-function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate175(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -679,19 +679,19 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate168(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate168.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate168.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate168.errors!.length;
           }
         }
       }
@@ -747,12 +747,12 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate175.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams: ValidateFunction = budgeted(validate143);
-const schema75 = {
+export const validateHealthLivenessParams: ValidateFunction = budgeted(validate177);
+const schema86 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -767,7 +767,7 @@ const schema75 = {
   }
 };
 
-function validate143(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate177(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -778,7 +778,7 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema75.properties.tags.type},
+          params: {type: schema86.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -828,13 +828,13 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate143.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult: ValidateFunction = budgeted(validate144);
+export const validateHealthLivenessResult: ValidateFunction = budgeted(validate178);
 
-function validate144(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate178(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -892,19 +892,19 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate168(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate168.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate168.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate168.errors!.length;
           }
         }
       }
@@ -960,20 +960,20 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate132 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate134 { let errors: ValidationError[] | null; }
-declare namespace validate133 { let errors: ValidationError[] | null; }
-declare namespace validate140 { let errors: ValidationError[] | null; }
+declare namespace validate166 { let errors: ValidationError[] | null; }
+declare namespace validate124 { let errors: ValidationError[] | null; }
 declare namespace validate141 { let errors: ValidationError[] | null; }
-declare namespace validate143 { let errors: ValidationError[] | null; }
-declare namespace validate144 { let errors: ValidationError[] | null; }
+declare namespace validate168 { let errors: ValidationError[] | null; }
+declare namespace validate167 { let errors: ValidationError[] | null; }
+declare namespace validate174 { let errors: ValidationError[] | null; }
+declare namespace validate175 { let errors: ValidationError[] | null; }
+declare namespace validate177 { let errors: ValidationError[] | null; }
+declare namespace validate178 { let errors: ValidationError[] | null; }
 const checksKey = writeString("checks") + ':';
 const messageKey = writeString("message") + ':';
 const errorKey = writeString("error") + ':';

@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate146);
-const schema77 = {
+export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate180);
+const schema88 = {
   "type": "object",
   "properties": {}
 };
 
-function validate146(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate180(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,12 +30,12 @@ function validate146(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate180.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate147);
-const schema78 = {
+export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate181);
+const schema89 = {
   "type": "object",
   "required": [
     "networkID"
@@ -48,18 +48,18 @@ const schema78 = {
     }
   }
 };
-const schema79 = {
+const schema90 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
-const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate182(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -92,12 +92,12 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate147(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate181(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -136,19 +136,19 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate148(data.networkID, {
+      if(!(validate182(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
   }
@@ -168,17 +168,17 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate181.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate150);
-const schema80 = {
+export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate184);
+const schema91 = {
   "type": "object",
   "properties": {}
 };
 
-function validate150(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -197,12 +197,12 @@ function validate150(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate151);
-const schema81 = {
+export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate185);
+const schema92 = {
   "type": "object",
   "required": [
     "networkName"
@@ -216,7 +216,7 @@ const schema81 = {
   }
 };
 
-function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate152);
-const schema82 = {
+export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate186);
+const schema93 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -306,7 +306,7 @@ const schema82 = {
   ]
 };
 
-function validate152(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate186(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -361,12 +361,12 @@ function validate152(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate153);
-const schema83 = {
+export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate187);
+const schema94 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -447,7 +447,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate153(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate187(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -518,17 +518,17 @@ function validate153(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate155);
-const schema84 = {
+export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate189);
+const schema95 = {
   "type": "object",
   "properties": {}
 };
 
-function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -547,12 +547,12 @@ function validate155(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate156);
-const schema85 = {
+export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate190);
+const schema96 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -570,7 +570,7 @@ const schema85 = {
     }
   }
 };
-const schema86 = {
+const schema97 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
@@ -579,7 +579,7 @@ const schema86 = {
 const formats8 = formats["avax-node-id"]!;
 const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -632,11 +632,11 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-const schema87 = {
+const schema98 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -704,7 +704,7 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate159(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate193(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -807,12 +807,12 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate156(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate190(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -867,35 +867,35 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate159(data.nodePOP, {
+      if(!(validate193(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate193.errors;
         }
         else {
-          for (const e of validate159.errors!) keep(vErrors, e);
+          for (const e of validate193.errors!) keep(vErrors, e);
         }
-        errors += validate159.errors!.length;
+        errors += validate193.errors!.length;
       }
     }
   }
@@ -915,17 +915,17 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate163);
-const schema88 = {
+export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate197);
+const schema99 = {
   "type": "object",
   "properties": {}
 };
 
-function validate163(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate197(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -944,12 +944,12 @@ function validate163(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate197.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate164);
-const schema89 = {
+export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate198);
+const schema100 = {
   "type": "object",
   "required": [
     "ip"
@@ -963,7 +963,7 @@ const schema89 = {
   }
 };
 
-function validate164(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate198(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1036,17 +1036,17 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate198.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate165);
-const schema90 = {
+export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate199);
+const schema101 = {
   "type": "object",
   "properties": {}
 };
 
-function validate165(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate199(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1065,12 +1065,12 @@ function validate165(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate165.errors = vErrors;
+  validate199.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate166);
-const schema91 = {
+export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate200);
+const schema102 = {
   "type": "object",
   "required": [
     "version",
@@ -1107,7 +1107,7 @@ const schema91 = {
   }
 };
 
-function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate200(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1250,19 +1250,19 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate148(data.rpcProtocolVersion, {
+      if(!(validate182(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1339,17 +1339,17 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate168);
-const schema92 = {
+export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate202);
+const schema103 = {
   "type": "object",
   "properties": {}
 };
 
-function validate168(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1368,12 +1368,12 @@ function validate168(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate169);
-const schema93 = {
+export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate203);
+const schema104 = {
   "type": "object",
   "required": [
     "vms",
@@ -1411,7 +1411,7 @@ const schema93 = {
   }
 };
 
-function validate169(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1650,17 +1650,17 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate172);
-const schema94 = {
+export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate206);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1679,12 +1679,12 @@ function validate172(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate173);
-const schema95 = {
+export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate207);
+const schema106 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1738,18 +1738,18 @@ const schema95 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema45 = {
+const schema47 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
     + "it with `toBigInt` to keep every digit."
 };
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate90(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1782,12 +1782,12 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate173(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1936,7 +1936,7 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema95.properties, key0))){
+      if(!(func5.call(schema106.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -1954,147 +1954,147 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {
+      if(!(validate90(data.txFee, {
         instancePath: instancePath+"/txFee",
         parentData: data,
         parentDataProperty: "txFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {
+      if(!(validate90(data.createAssetTxFee, {
         instancePath: instancePath+"/createAssetTxFee",
         parentData: data,
         parentDataProperty: "createAssetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate81(data.createSubnetTxFee, {
+      if(!(validate90(data.createSubnetTxFee, {
         instancePath: instancePath+"/createSubnetTxFee",
         parentData: data,
         parentDataProperty: "createSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate81(data.transformSubnetTxFee, {
+      if(!(validate90(data.transformSubnetTxFee, {
         instancePath: instancePath+"/transformSubnetTxFee",
         parentData: data,
         parentDataProperty: "transformSubnetTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate81(data.createBlockchainTxFee, {
+      if(!(validate90(data.createBlockchainTxFee, {
         instancePath: instancePath+"/createBlockchainTxFee",
         parentData: data,
         parentDataProperty: "createBlockchainTxFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkValidatorFee, {
+      if(!(validate90(data.addPrimaryNetworkValidatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkValidatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {
+      if(!(validate90(data.addPrimaryNetworkDelegatorFee, {
         instancePath: instancePath+"/addPrimaryNetworkDelegatorFee",
         parentData: data,
         parentDataProperty: "addPrimaryNetworkDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate81(data.addSubnetValidatorFee, {
+      if(!(validate90(data.addSubnetValidatorFee, {
         instancePath: instancePath+"/addSubnetValidatorFee",
         parentData: data,
         parentDataProperty: "addSubnetValidatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate81(data.addSubnetDelegatorFee, {
+      if(!(validate90(data.addSubnetDelegatorFee, {
         instancePath: instancePath+"/addSubnetDelegatorFee",
         parentData: data,
         parentDataProperty: "addSubnetDelegatorFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -2114,12 +2114,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate183);
-const schema96 = {
+export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate217);
+const schema107 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2131,7 +2131,7 @@ const schema96 = {
   ]
 };
 
-function validate183(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate217(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2186,12 +2186,12 @@ function validate183(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate183.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate184);
-const schema97 = {
+export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate218);
+const schema108 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2205,7 +2205,7 @@ const schema97 = {
   }
 };
 
-function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate218(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2278,12 +2278,12 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams: ValidateFunction = budgeted(validate185);
-const schema98 = {
+export const validateInfoPeersParams: ValidateFunction = budgeted(validate219);
+const schema109 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2298,7 +2298,7 @@ const schema98 = {
   }
 };
 
-function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate219(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2309,7 +2309,7 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema98.properties.nodeIDs.type},
+          params: {type: schema109.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2323,19 +2323,19 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate191(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate191.errors;
             }
             else {
-              for (const e of validate157.errors!) keep(vErrors, e);
+              for (const e of validate191.errors!) keep(vErrors, e);
             }
-            errors += validate157.errors!.length;
+            errors += validate191.errors!.length;
           }
         }
       }
@@ -2357,12 +2357,12 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult: ValidateFunction = budgeted(validate187);
-const schema99 = {
+export const validateInfoPeersResult: ValidateFunction = budgeted(validate221);
+const schema110 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2383,7 +2383,7 @@ const schema99 = {
     }
   }
 };
-const schema100 = {
+const schema111 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2495,7 +2495,7 @@ const schema100 = {
     }
   }
 };
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -2503,7 +2503,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -2540,23 +2540,23 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"]!;
+const formats6 = formats["date-time"]!;
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -2589,12 +2589,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2791,7 +2791,7 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema100.properties, key0))){
+      if(!(func5.call(schema111.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2845,19 +2845,19 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
     if(data.version !== undefined){
@@ -2879,86 +2879,86 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate107(data.upgradeTime, {
+      if(!(validate141(data.upgradeTime, {
         instancePath: instancePath+"/upgradeTime",
         parentData: data,
         parentDataProperty: "upgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate89(data.lastSent, {
+      if(!(validate124(data.lastSent, {
         instancePath: instancePath+"/lastSent",
         parentData: data,
         parentDataProperty: "lastSent",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate89(data.lastReceived, {
+      if(!(validate124(data.lastReceived, {
         instancePath: instancePath+"/lastReceived",
         parentData: data,
         parentDataProperty: "lastReceived",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate148(data.observedUptime, {
+      if(!(validate182(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate148(data8[key1], {
+          if(!(validate182(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate148.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate148.errors!) keep(vErrors, e);
+              for (const e of validate182.errors!) keep(vErrors, e);
             }
-            errors += validate148.errors!.length;
+            errors += validate182.errors!.length;
           }
         }
       }
@@ -3022,19 +3022,19 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate107(data12[i1], {
+          if(!(validate141(data12[i1], {
             instancePath: instancePath+"/supportedACPs/" + i1,
             parentData: data12,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate141.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate141.errors!.length;
           }
         }
       }
@@ -3060,19 +3060,19 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate107(data14[i2], {
+          if(!(validate141(data14[i2], {
             instancePath: instancePath+"/objectedACPs/" + i2,
             parentData: data14,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate141.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate141.errors!.length;
           }
         }
       }
@@ -3150,12 +3150,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate187(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate221(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3210,19 +3210,19 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate81(data.numPeers, {
+      if(!(validate90(data.numPeers, {
         instancePath: instancePath+"/numPeers",
         parentData: data,
         parentDataProperty: "numPeers",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.peers !== undefined){
@@ -3230,19 +3230,19 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate189(data1[i0], {
+          if(!(validate223(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate189.errors;
+              vErrors = validate223.errors;
             }
             else {
-              for (const e of validate189.errors!) keep(vErrors, e);
+              for (const e of validate223.errors!) keep(vErrors, e);
             }
-            errors += validate189.errors!.length;
+            errors += validate223.errors!.length;
           }
         }
       }
@@ -3280,12 +3280,12 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams: ValidateFunction = budgeted(validate200);
-const schema101 = {
+export const validateInfoUptimeParams: ValidateFunction = budgeted(validate234);
+const schema112 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3294,7 +3294,7 @@ const schema101 = {
   }
 };
 
-function validate200(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate234(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3331,12 +3331,12 @@ function validate200(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult: ValidateFunction = budgeted(validate202);
-const schema102 = {
+export const validateInfoUptimeResult: ValidateFunction = budgeted(validate236);
+const schema113 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3360,7 +3360,7 @@ const schema102 = {
 };
 const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate236(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3505,17 +3505,17 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate203);
-const schema103 = {
+export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate237);
+const schema114 = {
   "type": "object",
   "properties": {}
 };
 
-function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3534,12 +3534,12 @@ function validate203(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate204);
-const schema104 = {
+export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate238);
+const schema115 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3663,7 +3663,7 @@ const schema104 = {
   }
 };
 
-function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate238(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3956,7 +3956,7 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema104.properties, key0))){
+      if(!(func5.call(schema115.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -3974,179 +3974,179 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate89(data.apricotPhase1Time, {
+      if(!(validate124(data.apricotPhase1Time, {
         instancePath: instancePath+"/apricotPhase1Time",
         parentData: data,
         parentDataProperty: "apricotPhase1Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate89(data.apricotPhase2Time, {
+      if(!(validate124(data.apricotPhase2Time, {
         instancePath: instancePath+"/apricotPhase2Time",
         parentData: data,
         parentDataProperty: "apricotPhase2Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate89(data.apricotPhase3Time, {
+      if(!(validate124(data.apricotPhase3Time, {
         instancePath: instancePath+"/apricotPhase3Time",
         parentData: data,
         parentDataProperty: "apricotPhase3Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate89(data.apricotPhase4Time, {
+      if(!(validate124(data.apricotPhase4Time, {
         instancePath: instancePath+"/apricotPhase4Time",
         parentData: data,
         parentDataProperty: "apricotPhase4Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate107(data.apricotPhase4MinPChainHeight, {
+      if(!(validate141(data.apricotPhase4MinPChainHeight, {
         instancePath: instancePath+"/apricotPhase4MinPChainHeight",
         parentData: data,
         parentDataProperty: "apricotPhase4MinPChainHeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate89(data.apricotPhase5Time, {
+      if(!(validate124(data.apricotPhase5Time, {
         instancePath: instancePath+"/apricotPhase5Time",
         parentData: data,
         parentDataProperty: "apricotPhase5Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate89(data.apricotPhasePre6Time, {
+      if(!(validate124(data.apricotPhasePre6Time, {
         instancePath: instancePath+"/apricotPhasePre6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePre6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate89(data.apricotPhase6Time, {
+      if(!(validate124(data.apricotPhase6Time, {
         instancePath: instancePath+"/apricotPhase6Time",
         parentData: data,
         parentDataProperty: "apricotPhase6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate89(data.apricotPhasePost6Time, {
+      if(!(validate124(data.apricotPhasePost6Time, {
         instancePath: instancePath+"/apricotPhasePost6Time",
         parentData: data,
         parentDataProperty: "apricotPhasePost6Time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate89(data.banffTime, {
+      if(!(validate124(data.banffTime, {
         instancePath: instancePath+"/banffTime",
         parentData: data,
         parentDataProperty: "banffTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate89(data.cortinaTime, {
+      if(!(validate124(data.cortinaTime, {
         instancePath: instancePath+"/cortinaTime",
         parentData: data,
         parentDataProperty: "cortinaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
@@ -4166,115 +4166,115 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate89(data.durangoTime, {
+      if(!(validate124(data.durangoTime, {
         instancePath: instancePath+"/durangoTime",
         parentData: data,
         parentDataProperty: "durangoTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate89(data.etnaTime, {
+      if(!(validate124(data.etnaTime, {
         instancePath: instancePath+"/etnaTime",
         parentData: data,
         parentDataProperty: "etnaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate89(data.fUpgradeTime, {
+      if(!(validate124(data.fUpgradeTime, {
         instancePath: instancePath+"/fUpgradeTime",
         parentData: data,
         parentDataProperty: "fUpgradeTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate89(data.fortunaTime, {
+      if(!(validate124(data.fortunaTime, {
         instancePath: instancePath+"/fortunaTime",
         parentData: data,
         parentDataProperty: "fortunaTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate89(data.graniteTime, {
+      if(!(validate124(data.graniteTime, {
         instancePath: instancePath+"/graniteTime",
         parentData: data,
         parentDataProperty: "graniteTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate107(data.graniteEpochDuration, {
+      if(!(validate141(data.graniteEpochDuration, {
         instancePath: instancePath+"/graniteEpochDuration",
         parentData: data,
         parentDataProperty: "graniteEpochDuration",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate89(data.heliconTime, {
+      if(!(validate124(data.heliconTime, {
         instancePath: instancePath+"/heliconTime",
         parentData: data,
         parentDataProperty: "heliconTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
   }
@@ -4294,17 +4294,17 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams: ValidateFunction = budgeted(validate224);
-const schema105 = {
+export const validateInfoAcpsParams: ValidateFunction = budgeted(validate258);
+const schema116 = {
   "type": "object",
   "properties": {}
 };
 
-function validate224(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate258(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4323,12 +4323,12 @@ function validate224(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult: ValidateFunction = budgeted(validate225);
-const schema106 = {
+export const validateInfoAcpsResult: ValidateFunction = budgeted(validate259);
+const schema117 = {
   "type": "object",
   "required": [
     "acps"
@@ -4386,7 +4386,7 @@ const schema106 = {
   }
 };
 
-function validate225(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate259(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4430,7 +4430,7 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
         for(const key1 in data0){
           const _errs4 = errors;
           if(typeof key1 === "string"){
-            if(!pattern9.test(key1)){
+            if(!pattern10.test(key1)){
               const err2 = --budget.left < 0 ? TOO_MANY : {
                 instancePath: instancePath+"/acps",
                 schemaPath: "#/properties/acps/propertyNames/pattern",
@@ -4572,19 +4572,19 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate81(data1.supportWeight, {
+              if(!(validate90(data1.supportWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",
                 parentData: data1,
                 parentDataProperty: "supportWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate90.errors;
                 }
                 else {
-                  for (const e of validate81.errors!) keep(vErrors, e);
+                  for (const e of validate90.errors!) keep(vErrors, e);
                 }
-                errors += validate81.errors!.length;
+                errors += validate90.errors!.length;
               }
             }
             if(data1.supporters !== undefined){
@@ -4592,7 +4592,7 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate157(data3[i0], {
+                  if(!(validate191(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4600,12 +4600,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate191.errors;
                     }
                     else {
-                      for (const e of validate157.errors!) keep(vErrors, e);
+                      for (const e of validate191.errors!) keep(vErrors, e);
                     }
-                    errors += validate157.errors!.length;
+                    errors += validate191.errors!.length;
                   }
                 }
               }
@@ -4627,19 +4627,19 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate81(data1.objectWeight, {
+              if(!(validate90(data1.objectWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",
                 parentData: data1,
                 parentDataProperty: "objectWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate90.errors;
                 }
                 else {
-                  for (const e of validate81.errors!) keep(vErrors, e);
+                  for (const e of validate90.errors!) keep(vErrors, e);
                 }
-                errors += validate81.errors!.length;
+                errors += validate90.errors!.length;
               }
             }
             if(data1.objectors !== undefined){
@@ -4647,7 +4647,7 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate157(data6[i1], {
+                  if(!(validate191(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4655,12 +4655,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate191.errors;
                     }
                     else {
-                      for (const e of validate157.errors!) keep(vErrors, e);
+                      for (const e of validate191.errors!) keep(vErrors, e);
                     }
-                    errors += validate157.errors!.length;
+                    errors += validate191.errors!.length;
                   }
                 }
               }
@@ -4682,19 +4682,19 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate81(data1.abstainWeight, {
+              if(!(validate90(data1.abstainWeight, {
                 instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",
                 parentData: data1,
                 parentDataProperty: "abstainWeight",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate81.errors;
+                  vErrors = validate90.errors;
                 }
                 else {
-                  for (const e of validate81.errors!) keep(vErrors, e);
+                  for (const e of validate90.errors!) keep(vErrors, e);
                 }
-                errors += validate81.errors!.length;
+                errors += validate90.errors!.length;
               }
             }
           }
@@ -4750,46 +4750,46 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate146 { let errors: ValidationError[] | null; }
-declare namespace validate148 { let errors: ValidationError[] | null; }
-declare namespace validate147 { let errors: ValidationError[] | null; }
-declare namespace validate150 { let errors: ValidationError[] | null; }
-declare namespace validate151 { let errors: ValidationError[] | null; }
-declare namespace validate152 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate153 { let errors: ValidationError[] | null; }
-declare namespace validate155 { let errors: ValidationError[] | null; }
-declare namespace validate157 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate159 { let errors: ValidationError[] | null; }
-declare namespace validate156 { let errors: ValidationError[] | null; }
-declare namespace validate163 { let errors: ValidationError[] | null; }
-declare namespace validate164 { let errors: ValidationError[] | null; }
-declare namespace validate165 { let errors: ValidationError[] | null; }
-declare namespace validate166 { let errors: ValidationError[] | null; }
-declare namespace validate168 { let errors: ValidationError[] | null; }
-declare namespace validate169 { let errors: ValidationError[] | null; }
-declare namespace validate172 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate173 { let errors: ValidationError[] | null; }
-declare namespace validate183 { let errors: ValidationError[] | null; }
+declare namespace validate180 { let errors: ValidationError[] | null; }
+declare namespace validate182 { let errors: ValidationError[] | null; }
+declare namespace validate181 { let errors: ValidationError[] | null; }
 declare namespace validate184 { let errors: ValidationError[] | null; }
 declare namespace validate185 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate189 { let errors: ValidationError[] | null; }
+declare namespace validate186 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
 declare namespace validate187 { let errors: ValidationError[] | null; }
+declare namespace validate189 { let errors: ValidationError[] | null; }
+declare namespace validate191 { let errors: ValidationError[] | null; }
+declare namespace validate71 { let errors: ValidationError[] | null; }
+declare namespace validate193 { let errors: ValidationError[] | null; }
+declare namespace validate190 { let errors: ValidationError[] | null; }
+declare namespace validate197 { let errors: ValidationError[] | null; }
+declare namespace validate198 { let errors: ValidationError[] | null; }
+declare namespace validate199 { let errors: ValidationError[] | null; }
 declare namespace validate200 { let errors: ValidationError[] | null; }
 declare namespace validate202 { let errors: ValidationError[] | null; }
 declare namespace validate203 { let errors: ValidationError[] | null; }
-declare namespace validate204 { let errors: ValidationError[] | null; }
-declare namespace validate224 { let errors: ValidationError[] | null; }
-declare namespace validate225 { let errors: ValidationError[] | null; }
+declare namespace validate206 { let errors: ValidationError[] | null; }
+declare namespace validate90 { let errors: ValidationError[] | null; }
+declare namespace validate207 { let errors: ValidationError[] | null; }
+declare namespace validate217 { let errors: ValidationError[] | null; }
+declare namespace validate218 { let errors: ValidationError[] | null; }
+declare namespace validate219 { let errors: ValidationError[] | null; }
+declare namespace validate141 { let errors: ValidationError[] | null; }
+declare namespace validate124 { let errors: ValidationError[] | null; }
+declare namespace validate223 { let errors: ValidationError[] | null; }
+declare namespace validate221 { let errors: ValidationError[] | null; }
+declare namespace validate234 { let errors: ValidationError[] | null; }
+declare namespace validate236 { let errors: ValidationError[] | null; }
+declare namespace validate237 { let errors: ValidationError[] | null; }
+declare namespace validate238 { let errors: ValidationError[] | null; }
+declare namespace validate258 { let errors: ValidationError[] | null; }
+declare namespace validate259 { let errors: ValidationError[] | null; }
 const networkIDKey = writeString("networkID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

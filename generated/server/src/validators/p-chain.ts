@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate257);
-const schema119 = {
+export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate291);
+const schema130 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -23,21 +23,21 @@ const schema119 = {
     "addresses"
   ]
 };
-const schema56 = {
+const schema45 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
     + "bech32 checksum is part of the format."
 };
-const formats6 = formats["avax-address"]!;
-const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats4 = formats["avax-address"]!;
+const pattern9 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern11.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -53,7 +53,7 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -86,12 +86,12 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -116,19 +116,19 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate82(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -150,19 +150,19 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate82(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate100.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate100.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
   }
@@ -182,12 +182,12 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate260);
-const schema120 = {
+export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate294);
+const schema131 = {
   "type": "object",
   "required": [
     "balance",
@@ -247,19 +247,19 @@ const schema120 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema45 = {
+const schema47 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
     + "it with `toBigInt` to keep every digit."
 };
-const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate90(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -292,11 +292,11 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
-const schema121 = {
+const schema132 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
     + "unit as a quoted decimal string. Assets with no amount are absent, so "
@@ -376,7 +376,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate265(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate299(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -410,19 +410,19 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     for(const key1 in data){
-      if(!(validate81(data[key1], {
+      if(!(validate90(data[key1], {
         instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
         parentData: data,
         parentDataProperty: key1,
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -442,11 +442,11 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate265.errors = vErrors;
+  validate299.errors = vErrors;
   return errors === 0;
 }
 
-const schema58 = {
+const schema69 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
     + "number on the wire).",
@@ -466,7 +466,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema70 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
@@ -474,7 +474,7 @@ const schema59 = {
     + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -511,12 +511,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate107.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate139(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -587,19 +587,19 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate141(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
   }
@@ -619,12 +619,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate260(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate294(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -773,7 +773,7 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema120.properties, key0))){
+      if(!(func5.call(schema131.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -791,131 +791,131 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate81(data.unlocked, {
+      if(!(validate90(data.unlocked, {
         instancePath: instancePath+"/unlocked",
         parentData: data,
         parentDataProperty: "unlocked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate81(data.lockedStakeable, {
+      if(!(validate90(data.lockedStakeable, {
         instancePath: instancePath+"/lockedStakeable",
         parentData: data,
         parentDataProperty: "lockedStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate81(data.lockedNotStakeable, {
+      if(!(validate90(data.lockedNotStakeable, {
         instancePath: instancePath+"/lockedNotStakeable",
         parentData: data,
         parentDataProperty: "lockedNotStakeable",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.balances !== undefined){
-      if(!(validate265(data.balances, {
+      if(!(validate299(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate299.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate299.errors!.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate265(data.unlockeds, {
+      if(!(validate299(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate299.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate299.errors!.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate265(data.lockedStakeables, {
+      if(!(validate299(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate299.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate299.errors!.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate265(data.lockedNotStakeables, {
+      if(!(validate299(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate299.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate299.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -925,7 +925,7 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/utxoIDs",
           schemaPath: "#/properties/utxoIDs/type",
           keyword: "type",
-          params: {type: schema120.properties.utxoIDs.type},
+          params: {type: schema131.properties.utxoIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -939,19 +939,19 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data8[i0], {
+          if(!(validate139(data8[i0], {
             instancePath: instancePath+"/utxoIDs/" + i0,
             parentData: data8,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate105.errors;
+              vErrors = validate139.errors;
             }
             else {
-              for (const e of validate105.errors!) keep(vErrors, e);
+              for (const e of validate139.errors!) keep(vErrors, e);
             }
-            errors += validate105.errors!.length;
+            errors += validate139.errors!.length;
           }
         }
       }
@@ -973,12 +973,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate260.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate273);
-const schema122 = {
+export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate307);
+const schema133 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -992,7 +992,7 @@ const schema122 = {
     "blockID"
   ]
 };
-const schema123 = {
+const schema134 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1002,7 +1002,7 @@ const schema123 = {
 };
 const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -1039,12 +1039,12 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate275.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate273(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate307(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1081,19 +1081,19 @@ function validate273(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate309(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate309.errors;
         }
         else {
-          for (const e of validate275.errors!) keep(vErrors, e);
+          for (const e of validate309.errors!) keep(vErrors, e);
         }
-        errors += validate275.errors!.length;
+        errors += validate309.errors!.length;
       }
     }
   }
@@ -1113,12 +1113,12 @@ function validate273(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate273.errors = vErrors;
+  validate307.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate277);
-const schema124 = {
+export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate311);
+const schema135 = {
   "type": "object",
   "required": [
     "block",
@@ -1191,7 +1191,7 @@ const schema124 = {
     }
   }
 };
-const schema125 = {
+const schema136 = {
   "type": "object",
   "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
     + "`time`; standard blocks carry `txs`, proposal blocks carry their "
@@ -1235,7 +1235,7 @@ const schema125 = {
     }
   }
 };
-const schema126 = {
+const schema137 = {
   "type": "object",
   "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
     + "and the transaction ID. The shape of `unsignedTx` depends on the "
@@ -1266,7 +1266,7 @@ const schema126 = {
     }
   }
 };
-const schema127 = {
+const schema138 = {
   "type": "object",
   "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
     + "start with the base fields listed here (`networkID`, `blockchainID`, "
@@ -1343,7 +1343,7 @@ const schema127 = {
     }
   }
 };
-const schema128 = {
+const schema139 = {
   "type": "object",
   "description": "A produced output inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1365,7 +1365,7 @@ const schema128 = {
   }
 };
 
-function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate321(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1439,11 +1439,11 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate321.errors = vErrors;
   return errors === 0;
 }
 
-const schema129 = {
+const schema140 = {
   "type": "object",
   "description": "A consumed UTXO inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1473,7 +1473,7 @@ const schema129 = {
   }
 };
 
-function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate325(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1494,19 +1494,19 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {
+      if(!(validate141(data.outputIndex, {
         instancePath: instancePath+"/outputIndex",
         parentData: data,
         parentDataProperty: "outputIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1579,7 +1579,7 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate291.errors = vErrors;
+  validate325.errors = vErrors;
   return errors === 0;
 }
 
@@ -1631,7 +1631,7 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema130 = {
+const schema141 = {
   "type": "object",
   "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
     + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
@@ -1656,7 +1656,7 @@ const schema130 = {
   }
 };
 
-function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate337(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1665,19 +1665,19 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate82(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -1699,35 +1699,35 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate107(data.locktime, {
+      if(!(validate141(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate107(data.threshold, {
+      if(!(validate141(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
   }
@@ -1747,29 +1747,29 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate303.errors = vErrors;
+  validate337.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate284(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate318(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {
+      if(!(validate141(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.blockchainID !== undefined){
@@ -1793,19 +1793,19 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate287(data2[i0], {
+          if(!(validate321(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate287.errors;
+              vErrors = validate321.errors;
             }
             else {
-              for (const e of validate287.errors!) keep(vErrors, e);
+              for (const e of validate321.errors!) keep(vErrors, e);
             }
-            errors += validate287.errors!.length;
+            errors += validate321.errors!.length;
           }
         }
       }
@@ -1831,19 +1831,19 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate291(data4[i1], {
+          if(!(validate325(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate291.errors;
+              vErrors = validate325.errors;
             }
             else {
-              for (const e of validate291.errors!) keep(vErrors, e);
+              for (const e of validate325.errors!) keep(vErrors, e);
             }
-            errors += validate291.errors!.length;
+            errors += validate325.errors!.length;
           }
         }
       }
@@ -1901,19 +1901,19 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate287(data8[i2], {
+          if(!(validate321(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate287.errors;
+              vErrors = validate321.errors;
             }
             else {
-              for (const e of validate287.errors!) keep(vErrors, e);
+              for (const e of validate321.errors!) keep(vErrors, e);
             }
-            errors += validate287.errors!.length;
+            errors += validate321.errors!.length;
           }
         }
       }
@@ -1955,19 +1955,19 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate291(data11[i3], {
+          if(!(validate325(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate291.errors;
+              vErrors = validate325.errors;
             }
             else {
-              for (const e of validate291.errors!) keep(vErrors, e);
+              for (const e of validate325.errors!) keep(vErrors, e);
             }
-            errors += validate291.errors!.length;
+            errors += validate325.errors!.length;
           }
         }
       }
@@ -2014,19 +2014,19 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate287(data14[i4], {
+          if(!(validate321(data14[i4], {
             instancePath: instancePath+"/stake/" + i4,
             parentData: data14,
             parentDataProperty: i4,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate287.errors;
+              vErrors = validate321.errors;
             }
             else {
-              for (const e of validate287.errors!) keep(vErrors, e);
+              for (const e of validate321.errors!) keep(vErrors, e);
             }
-            errors += validate287.errors!.length;
+            errors += validate321.errors!.length;
           }
         }
       }
@@ -2048,19 +2048,19 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate303(data.rewardsOwner, {
+      if(!(validate337(data.rewardsOwner, {
         instancePath: instancePath+"/rewardsOwner",
         parentData: data,
         parentDataProperty: "rewardsOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate337.errors;
         }
         else {
-          for (const e of validate303.errors!) keep(vErrors, e);
+          for (const e of validate337.errors!) keep(vErrors, e);
         }
-        errors += validate303.errors!.length;
+        errors += validate337.errors!.length;
       }
     }
   }
@@ -2080,11 +2080,11 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate284.errors = vErrors;
+  validate318.errors = vErrors;
   return errors === 0;
 }
 
-const schema131 = {
+const schema142 = {
   "type": "object",
   "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
   "additionalProperties": true,
@@ -2099,7 +2099,7 @@ const schema131 = {
   }
 };
 
-function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate343(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2158,12 +2158,12 @@ function validate309(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate309.errors = vErrors;
+  validate343.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate283(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate317(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2200,19 +2200,19 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate284(data.unsignedTx, {
+      if(!(validate318(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate284.errors;
+          vErrors = validate318.errors;
         }
         else {
-          for (const e of validate284.errors!) keep(vErrors, e);
+          for (const e of validate318.errors!) keep(vErrors, e);
         }
-        errors += validate284.errors!.length;
+        errors += validate318.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -2220,19 +2220,19 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate309(data1[i0], {
+          if(!(validate343(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate309.errors;
+              vErrors = validate343.errors;
             }
             else {
-              for (const e of validate309.errors!) keep(vErrors, e);
+              for (const e of validate343.errors!) keep(vErrors, e);
             }
-            errors += validate309.errors!.length;
+            errors += validate343.errors!.length;
           }
         }
       }
@@ -2281,12 +2281,12 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate283.errors = vErrors;
+  validate317.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate312(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2339,19 +2339,19 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {
+      if(!(validate141(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.id !== undefined){
@@ -2366,19 +2366,19 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {
+      if(!(validate141(data.time, {
         instancePath: instancePath+"/time",
         parentData: data,
         parentDataProperty: "time",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.txs !== undefined){
@@ -2386,19 +2386,19 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate283(data4[i0], {
+          if(!(validate317(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate283.errors;
+              vErrors = validate317.errors;
             }
             else {
-              for (const e of validate283.errors!) keep(vErrors, e);
+              for (const e of validate317.errors!) keep(vErrors, e);
             }
-            errors += validate283.errors!.length;
+            errors += validate317.errors!.length;
           }
         }
       }
@@ -2420,14 +2420,14 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.tx !== undefined){
-      if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate317(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate283.errors;
+          vErrors = validate317.errors;
         }
         else {
-          for (const e of validate283.errors!) keep(vErrors, e);
+          for (const e of validate317.errors!) keep(vErrors, e);
         }
-        errors += validate283.errors!.length;
+        errors += validate317.errors!.length;
       }
     }
   }
@@ -2447,7 +2447,7 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate312.errors = vErrors;
   return errors === 0;
 }
 
@@ -2611,7 +2611,7 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate277(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2660,19 +2660,19 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {
+        if(!(validate312(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors!) keep(vErrors, e);
+            for (const e of validate312.errors!) keep(vErrors, e);
           }
-          errors += validate278.errors!.length;
+          errors += validate312.errors!.length;
         }
       }
     }
@@ -2964,19 +2964,19 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {
+        if(!(validate312(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors!) keep(vErrors, e);
+            for (const e of validate312.errors!) keep(vErrors, e);
           }
-          errors += validate278.errors!.length;
+          errors += validate312.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3044,12 +3044,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate277.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate322);
-const schema132 = {
+export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate356);
+const schema143 = {
   "type": "object",
   "properties": {
     "height": {
@@ -3239,7 +3239,7 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate322(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate356(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3276,19 +3276,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate309(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate309.errors;
         }
         else {
-          for (const e of validate275.errors!) keep(vErrors, e);
+          for (const e of validate309.errors!) keep(vErrors, e);
         }
-        errors += validate275.errors!.length;
+        errors += validate309.errors!.length;
       }
     }
   }
@@ -3308,12 +3308,12 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate322.errors = vErrors;
+  validate356.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate325);
-const schema133 = {
+export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate359);
+const schema144 = {
   "type": "object",
   "required": [
     "block",
@@ -3387,7 +3387,7 @@ const schema133 = {
   }
 };
 
-function validate325(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate359(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3436,19 +3436,19 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {
+        if(!(validate312(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors!) keep(vErrors, e);
+            for (const e of validate312.errors!) keep(vErrors, e);
           }
-          errors += validate278.errors!.length;
+          errors += validate312.errors!.length;
         }
       }
     }
@@ -3740,19 +3740,19 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {
+        if(!(validate312(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate278.errors;
+            vErrors = validate312.errors;
           }
           else {
-            for (const e of validate278.errors!) keep(vErrors, e);
+            for (const e of validate312.errors!) keep(vErrors, e);
           }
-          errors += validate278.errors!.length;
+          errors += validate312.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3820,17 +3820,17 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate325.errors = vErrors;
+  validate359.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate333);
-const schema134 = {
+export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate367);
+const schema145 = {
   "type": "object",
   "properties": {}
 };
 
-function validate333(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate367(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3849,12 +3849,12 @@ function validate333(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate333.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate334);
-const schema135 = {
+export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate368);
+const schema146 = {
   "type": "object",
   "required": [
     "blockchains"
@@ -3898,7 +3898,7 @@ const schema135 = {
   }
 };
 
-function validate334(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate368(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4144,12 +4144,12 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate334.errors = vErrors;
+  validate368.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate338);
-const schema136 = {
+export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate372);
+const schema147 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -4163,7 +4163,7 @@ const schema136 = {
 };
 const func2 = ucs2length;
 
-function validate338(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate372(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4237,12 +4237,12 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate338.errors = vErrors;
+  validate372.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate339);
-const schema137 = {
+export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate373);
+const schema148 = {
   "type": "object",
   "required": [
     "status"
@@ -4264,7 +4264,7 @@ const schema137 = {
   }
 };
 
-function validate339(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate373(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4329,7 +4329,7 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema137.properties.status.enum},
+          params: {allowedValues: schema148.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -4358,12 +4358,12 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate339.errors = vErrors;
+  validate373.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate340);
-const schema138 = {
+export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate374);
+const schema149 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4372,7 +4372,7 @@ const schema138 = {
   }
 };
 
-function validate340(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate374(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4409,12 +4409,12 @@ function validate340(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate374.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate342);
-const schema139 = {
+export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate376);
+const schema150 = {
   "type": "object",
   "required": [
     "supply",
@@ -4434,7 +4434,7 @@ const schema139 = {
   }
 };
 
-function validate342(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate376(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4489,35 +4489,35 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.supply !== undefined){
-      if(!(validate81(data.supply, {
+      if(!(validate90(data.supply, {
         instancePath: instancePath+"/supply",
         parentData: data,
         parentDataProperty: "supply",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -4537,12 +4537,12 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate376.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate345);
-const schema140 = {
+export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate379);
+const schema151 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4556,7 +4556,7 @@ const schema140 = {
     }
   }
 };
-const schema86 = {
+const schema97 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
@@ -4565,7 +4565,7 @@ const schema86 = {
 const formats8 = formats["avax-node-id"]!;
 const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4618,12 +4618,12 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate345(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate379(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4648,19 +4648,19 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data1[i0], {
+          if(!(validate191(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate191.errors;
             }
             else {
-              for (const e of validate157.errors!) keep(vErrors, e);
+              for (const e of validate191.errors!) keep(vErrors, e);
             }
-            errors += validate157.errors!.length;
+            errors += validate191.errors!.length;
           }
         }
       }
@@ -4698,12 +4698,12 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate345.errors = vErrors;
+  validate379.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate348);
-const schema141 = {
+export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate382);
+const schema152 = {
   "type": "object",
   "required": [
     "validators"
@@ -4719,7 +4719,7 @@ const schema141 = {
     }
   }
 };
-const schema142 = {
+const schema153 = {
   "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind "
     + "has required fields the others lack (`uptime` for the Primary Network, "
     + "`delegationFee` without `uptime` for elastic Subnets, `validationID` "
@@ -4743,7 +4743,7 @@ const schema142 = {
     }
   ]
 };
-const schema143 = {
+const schema154 = {
   "type": "object",
   "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told "
     + "apart from the other kinds by `uptime` and `connected`, which only "
@@ -4873,11 +4873,11 @@ const schema143 = {
   }
 };
 
-function validate352(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate386(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4910,11 +4910,11 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
 
-const schema145 = {
+const schema156 = {
   "type": "object",
   "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in "
     + "seconds; 0 means no lock).",
@@ -4942,17 +4942,17 @@ const schema145 = {
     }
   }
 };
-const schema79 = {
+const schema90 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate182(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern9.test(data)){
+    if(!pattern10.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4985,12 +4985,12 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate358(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate392(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5061,35 +5061,35 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {
+      if(!(validate90(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {
+      if(!(validate182(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5097,19 +5097,19 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data2[i0], {
+          if(!(validate82(data2[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -5147,11 +5147,11 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate358.errors = vErrors;
+  validate392.errors = vErrors;
   return errors === 0;
 }
 
-const schema146 = {
+const schema157 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
@@ -5159,7 +5159,7 @@ const schema146 = {
 };
 const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate367(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate401(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5196,11 +5196,11 @@ function validate367(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate367.errors = vErrors;
+  validate401.errors = vErrors;
   return errors === 0;
 }
 
-const schema147 = {
+const schema158 = {
   "type": "object",
   "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its "
     + "AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
@@ -5221,14 +5221,14 @@ const schema147 = {
     }
   }
 };
-const schema148 = {
+const schema159 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
 const pattern23 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate371(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate405(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -5265,13 +5265,13 @@ function validate371(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate371.errors = vErrors;
+  validate405.errors = vErrors;
   return errors === 0;
 }
 
 const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate370(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate404(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5326,19 +5326,19 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate405(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate405.errors;
         }
         else {
-          for (const e of validate371.errors!) keep(vErrors, e);
+          for (const e of validate405.errors!) keep(vErrors, e);
         }
-        errors += validate371.errors!.length;
+        errors += validate405.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
@@ -5395,11 +5395,11 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate370.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
 
-const schema149 = {
+const schema160 = {
   "type": "object",
   "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node "
     + "ID.",
@@ -5444,7 +5444,7 @@ const schema149 = {
   }
 };
 
-function validate376(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate410(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5585,99 +5585,99 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate392(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate90(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -5697,12 +5697,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate376.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate350(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate384(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5899,7 +5899,7 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema143.properties, key0))){
+      if(!(func5.call(schema154.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -5933,195 +5933,195 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate90(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate392(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {
+      if(!(validate392(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {
+      if(!(validate392(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate90(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {
+      if(!(validate90(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {
+      if(!(validate401(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate401.errors;
         }
         else {
-          for (const e of validate367.errors!) keep(vErrors, e);
+          for (const e of validate401.errors!) keep(vErrors, e);
         }
-        errors += validate367.errors!.length;
+        errors += validate401.errors!.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate367(data.uptime, {
+      if(!(validate401(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate401.errors;
         }
         else {
-          for (const e of validate367.errors!) keep(vErrors, e);
+          for (const e of validate401.errors!) keep(vErrors, e);
         }
-        errors += validate367.errors!.length;
+        errors += validate401.errors!.length;
       }
     }
     if(data.connected !== undefined){
@@ -6143,51 +6143,51 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.signer !== undefined){
-      if(!(validate370(data.signer, {
+      if(!(validate404(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate404.errors;
         }
         else {
-          for (const e of validate370.errors!) keep(vErrors, e);
+          for (const e of validate404.errors!) keep(vErrors, e);
         }
-        errors += validate370.errors!.length;
+        errors += validate404.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {
+      if(!(validate90(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {
+      if(!(validate90(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6195,19 +6195,19 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data17[i0], {
+          if(!(validate410(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate376.errors;
+              vErrors = validate410.errors;
             }
             else {
-              for (const e of validate376.errors!) keep(vErrors, e);
+              for (const e of validate410.errors!) keep(vErrors, e);
             }
-            errors += validate376.errors!.length;
+            errors += validate410.errors!.length;
           }
         }
       }
@@ -6245,11 +6245,11 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate350.errors = vErrors;
+  validate384.errors = vErrors;
   return errors === 0;
 }
 
-const schema150 = {
+const schema161 = {
   "type": "object",
   "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary "
     + "Network validator except `uptime`, `connected` and `signer`, which the "
@@ -6354,7 +6354,7 @@ const schema150 = {
   }
 };
 
-function validate386(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate420(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6519,7 +6519,7 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema150.properties, key0))){
+      if(!(func5.call(schema161.properties, key0))){
         const err10 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -6553,211 +6553,211 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate90(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {
+      if(!(validate392(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {
+      if(!(validate392(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {
+      if(!(validate392(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {
+      if(!(validate90(data.potentialReward, {
         instancePath: instancePath+"/potentialReward",
         parentData: data,
         parentDataProperty: "potentialReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {
+      if(!(validate90(data.accruedDelegateeReward, {
         instancePath: instancePath+"/accruedDelegateeReward",
         parentData: data,
         parentDataProperty: "accruedDelegateeReward",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {
+      if(!(validate401(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate367.errors;
+          vErrors = validate401.errors;
         }
         else {
-          for (const e of validate367.errors!) keep(vErrors, e);
+          for (const e of validate401.errors!) keep(vErrors, e);
         }
-        errors += validate367.errors!.length;
+        errors += validate401.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {
+      if(!(validate90(data.delegatorCount, {
         instancePath: instancePath+"/delegatorCount",
         parentData: data,
         parentDataProperty: "delegatorCount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {
+      if(!(validate90(data.delegatorWeight, {
         instancePath: instancePath+"/delegatorWeight",
         parentData: data,
         parentDataProperty: "delegatorWeight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -6765,19 +6765,19 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data14[i0], {
+          if(!(validate410(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate376.errors;
+              vErrors = validate410.errors;
             }
             else {
-              for (const e of validate376.errors!) keep(vErrors, e);
+              for (const e of validate410.errors!) keep(vErrors, e);
             }
-            errors += validate376.errors!.length;
+            errors += validate410.errors!.length;
           }
         }
       }
@@ -6815,11 +6815,11 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate386.errors = vErrors;
+  validate420.errors = vErrors;
   return errors === 0;
 }
 
-const schema151 = {
+const schema162 = {
   "type": "object",
   "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet "
     + "converted to an L1: only the staker basics.",
@@ -6864,7 +6864,7 @@ const schema151 = {
   }
 };
 
-function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate437(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6988,83 +6988,83 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {
+      if(!(validate386(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {
+      if(!(validate90(data.stakeAmount, {
         instancePath: instancePath+"/stakeAmount",
         parentData: data,
         parentDataProperty: "stakeAmount",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
   }
@@ -7084,11 +7084,11 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate403.errors = vErrors;
+  validate437.errors = vErrors;
   return errors === 0;
 }
 
-const schema152 = {
+const schema163 = {
   "type": "object",
   "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its "
     + "validator manager. It has no `txID` and no `endTime`: it validates "
@@ -7146,7 +7146,7 @@ const schema152 = {
   }
 };
 
-function validate411(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate445(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7295,7 +7295,7 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema152.properties, key0))){
+      if(!(func5.call(schema163.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -7313,51 +7313,51 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -7377,83 +7377,83 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate405(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate405.errors;
         }
         else {
-          for (const e of validate371.errors!) keep(vErrors, e);
+          for (const e of validate405.errors!) keep(vErrors, e);
         }
-        errors += validate371.errors!.length;
+        errors += validate405.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {
+      if(!(validate392(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {
+      if(!(validate392(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {
+      if(!(validate90(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -7473,26 +7473,26 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate411.errors = vErrors;
+  validate445.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate349(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate383(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate384(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate350.errors;
+      vErrors = validate384.errors;
     }
     else {
-      for (const e of validate350.errors!) keep(vErrors, e);
+      for (const e of validate384.errors!) keep(vErrors, e);
     }
-    errors += validate350.errors!.length;
+    errors += validate384.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -7500,14 +7500,14 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate386(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate420(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate386.errors;
+      vErrors = validate420.errors;
     }
     else {
-      for (const e of validate386.errors!) keep(vErrors, e);
+      for (const e of validate420.errors!) keep(vErrors, e);
     }
-    errors += validate386.errors!.length;
+    errors += validate420.errors!.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -7520,14 +7520,14 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate403(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate437(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate403.errors;
+        vErrors = validate437.errors;
       }
       else {
-        for (const e of validate403.errors!) keep(vErrors, e);
+        for (const e of validate437.errors!) keep(vErrors, e);
       }
-      errors += validate403.errors!.length;
+      errors += validate437.errors!.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -7540,14 +7540,14 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate411(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate445(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate411.errors;
+          vErrors = validate445.errors;
         }
         else {
-          for (const e of validate411.errors!) keep(vErrors, e);
+          for (const e of validate445.errors!) keep(vErrors, e);
         }
-        errors += validate411.errors!.length;
+        errors += validate445.errors!.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -7591,12 +7591,12 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate349.errors = vErrors;
+  validate383.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate382(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7639,19 +7639,19 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate349(data0[i0], {
+          if(!(validate383(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate349.errors;
+              vErrors = validate383.errors;
             }
             else {
-              for (const e of validate349.errors!) keep(vErrors, e);
+              for (const e of validate383.errors!) keep(vErrors, e);
             }
-            errors += validate349.errors!.length;
+            errors += validate383.errors!.length;
           }
         }
       }
@@ -7689,17 +7689,17 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate382.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate423);
-const schema153 = {
+export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate457);
+const schema164 = {
   "type": "object",
   "properties": {}
 };
 
-function validate423(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate457(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -7718,12 +7718,12 @@ function validate423(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate423.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate424);
-const schema154 = {
+export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate458);
+const schema165 = {
   "type": "object",
   "required": [
     "weights",
@@ -7770,7 +7770,7 @@ const schema154 = {
   }
 };
 
-function validate424(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate458(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7930,19 +7930,19 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate107(data0[i0], {
+          if(!(validate141(data0[i0], {
             instancePath: instancePath+"/weights/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate107.errors;
+              vErrors = validate141.errors;
             }
             else {
-              for (const e of validate107.errors!) keep(vErrors, e);
+              for (const e of validate141.errors!) keep(vErrors, e);
             }
-            errors += validate107.errors!.length;
+            errors += validate141.errors!.length;
           }
         }
       }
@@ -7964,83 +7964,83 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate107(data.maxCapacity, {
+      if(!(validate141(data.maxCapacity, {
         instancePath: instancePath+"/maxCapacity",
         parentData: data,
         parentDataProperty: "maxCapacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate107(data.maxPerSecond, {
+      if(!(validate141(data.maxPerSecond, {
         instancePath: instancePath+"/maxPerSecond",
         parentData: data,
         parentDataProperty: "maxPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate107(data.targetPerSecond, {
+      if(!(validate141(data.targetPerSecond, {
         instancePath: instancePath+"/targetPerSecond",
         parentData: data,
         parentDataProperty: "targetPerSecond",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {
+      if(!(validate141(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {
+      if(!(validate141(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
   }
@@ -8060,17 +8060,17 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate424.errors = vErrors;
+  validate458.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate431);
-const schema155 = {
+export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate465);
+const schema166 = {
   "type": "object",
   "properties": {}
 };
 
-function validate431(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate465(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8089,12 +8089,12 @@ function validate431(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate431.errors = vErrors;
+  validate465.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate432);
-const schema156 = {
+export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate466);
+const schema167 = {
   "type": "object",
   "required": [
     "capacity",
@@ -8122,19 +8122,19 @@ const schema156 = {
     }
   }
 };
-const schema50 = {
+const schema62 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
     + "zone (`Z` when it runs in UTC)."
 };
-const formats4 = formats["date-time"]!;
+const formats6 = formats["date-time"]!;
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats4.validate(data))){
+    if(!(formats6.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/format",
@@ -8167,12 +8167,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate432(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate466(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8259,67 +8259,67 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate141(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate141(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate141(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
   }
@@ -8339,17 +8339,17 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate432.errors = vErrors;
+  validate466.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate437);
-const schema157 = {
+export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate471);
+const schema168 = {
   "type": "object",
   "properties": {}
 };
 
-function validate437(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate471(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8368,12 +8368,12 @@ function validate437(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate437.errors = vErrors;
+  validate471.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate438);
-const schema158 = {
+export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate472);
+const schema169 = {
   "type": "object",
   "description": "A P-Chain height.",
   "required": [
@@ -8388,7 +8388,7 @@ const schema158 = {
   }
 };
 
-function validate438(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate472(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8427,19 +8427,19 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -8459,12 +8459,12 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate438.errors = vErrors;
+  validate472.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate440);
-const schema159 = {
+export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate474);
+const schema170 = {
   "type": "object",
   "properties": {
     "validationID": {
@@ -8476,7 +8476,7 @@ const schema159 = {
   ]
 };
 
-function validate440(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8529,12 +8529,12 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate440.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate442);
-const schema160 = {
+export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate476);
+const schema171 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -8602,7 +8602,7 @@ const schema160 = {
   }
 };
 
-function validate442(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate476(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8783,7 +8783,7 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema160.properties, key0))){
+      if(!(func5.call(schema171.properties, key0))){
         const err11 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -8801,51 +8801,51 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate191(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {
+      if(!(validate386(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate352.errors;
+          vErrors = validate386.errors;
         }
         else {
-          for (const e of validate352.errors!) keep(vErrors, e);
+          for (const e of validate386.errors!) keep(vErrors, e);
         }
-        errors += validate352.errors!.length;
+        errors += validate386.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -8865,83 +8865,83 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {
+      if(!(validate405(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate371.errors;
+          vErrors = validate405.errors;
         }
         else {
-          for (const e of validate371.errors!) keep(vErrors, e);
+          for (const e of validate405.errors!) keep(vErrors, e);
         }
-        errors += validate371.errors!.length;
+        errors += validate405.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {
+      if(!(validate392(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {
+      if(!(validate392(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate358.errors;
+          vErrors = validate392.errors;
         }
         else {
-          for (const e of validate358.errors!) keep(vErrors, e);
+          for (const e of validate392.errors!) keep(vErrors, e);
         }
-        errors += validate358.errors!.length;
+        errors += validate392.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {
+      if(!(validate90(data.minNonce, {
         instancePath: instancePath+"/minNonce",
         parentData: data,
         parentDataProperty: "minNonce",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {
+      if(!(validate90(data.balance, {
         instancePath: instancePath+"/balance",
         parentData: data,
         parentDataProperty: "balance",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -8961,19 +8961,19 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -8993,17 +8993,17 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate442.errors = vErrors;
+  validate476.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate454);
-const schema161 = {
+export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate488);
+const schema172 = {
   "type": "object",
   "properties": {}
 };
 
-function validate454(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate488(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9022,13 +9022,13 @@ function validate454(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate454.errors = vErrors;
+  validate488.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate455);
+export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate489);
 
-function validate455(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate489(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9067,19 +9067,19 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {
+      if(!(validate90(data.height, {
         instancePath: instancePath+"/height",
         parentData: data,
         parentDataProperty: "height",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -9099,12 +9099,12 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate455.errors = vErrors;
+  validate489.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate457);
-const schema163 = {
+export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate491);
+const schema174 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -9113,7 +9113,7 @@ const schema163 = {
   }
 };
 
-function validate457(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate491(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9150,12 +9150,12 @@ function validate457(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate457.errors = vErrors;
+  validate491.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate459);
-const schema164 = {
+export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate493);
+const schema175 = {
   "type": "object",
   "required": [
     "minValidatorStake",
@@ -9175,7 +9175,7 @@ const schema164 = {
   }
 };
 
-function validate459(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate493(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9230,35 +9230,35 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate81(data.minValidatorStake, {
+      if(!(validate90(data.minValidatorStake, {
         instancePath: instancePath+"/minValidatorStake",
         parentData: data,
         parentDataProperty: "minValidatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate81(data.minDelegatorStake, {
+      if(!(validate90(data.minDelegatorStake, {
         instancePath: instancePath+"/minDelegatorStake",
         parentData: data,
         parentDataProperty: "minDelegatorStake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -9278,12 +9278,12 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate459.errors = vErrors;
+  validate493.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate462);
-const schema165 = {
+export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate496);
+const schema176 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -9348,7 +9348,7 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate462(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate496(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9417,12 +9417,12 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate496.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate465);
-const schema166 = {
+export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate499);
+const schema177 = {
   "type": "object",
   "required": [
     "numFetched",
@@ -9479,7 +9479,7 @@ const schema166 = {
   }
 };
 
-function validate465(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate499(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -9732,19 +9732,19 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate90(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -9818,12 +9818,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate465.errors = vErrors;
+  validate499.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate471);
-const schema167 = {
+export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate505);
+const schema178 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -9845,7 +9845,7 @@ const schema167 = {
   ]
 };
 
-function validate471(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate505(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9886,19 +9886,19 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {
+          if(!(validate82(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -9970,12 +9970,12 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate471.errors = vErrors;
+  validate505.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate474);
-const schema168 = {
+export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate508);
+const schema179 = {
   "type": "object",
   "required": [
     "staked",
@@ -10038,7 +10038,7 @@ const schema168 = {
   }
 };
 
-function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate508(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10307,35 +10307,35 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.staked !== undefined){
-      if(!(validate81(data.staked, {
+      if(!(validate90(data.staked, {
         instancePath: instancePath+"/staked",
         parentData: data,
         parentDataProperty: "staked",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate265(data.stakeds, {
+      if(!(validate299(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate265.errors;
+          vErrors = validate299.errors;
         }
         else {
-          for (const e of validate265.errors!) keep(vErrors, e);
+          for (const e of validate299.errors!) keep(vErrors, e);
         }
-        errors += validate265.errors!.length;
+        errors += validate299.errors!.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -10409,12 +10409,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate474.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate481);
-const schema169 = {
+export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate515);
+const schema180 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10423,7 +10423,7 @@ const schema169 = {
   }
 };
 
-function validate481(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate515(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10460,12 +10460,12 @@ function validate481(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate481.errors = vErrors;
+  validate515.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate483);
-const schema170 = {
+export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate517);
+const schema181 = {
   "type": "object",
   "required": [
     "assetID"
@@ -10480,7 +10480,7 @@ const schema170 = {
   }
 };
 
-function validate483(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate517(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10551,12 +10551,12 @@ function validate483(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate483.errors = vErrors;
+  validate517.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate485);
-const schema171 = {
+export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate519);
+const schema182 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10568,7 +10568,7 @@ const schema171 = {
   ]
 };
 
-function validate485(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate519(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10621,12 +10621,12 @@ function validate485(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate485.errors = vErrors;
+  validate519.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate487);
-const schema172 = {
+export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate521);
+const schema183 = {
   "type": "object",
   "required": [
     "isPermissioned",
@@ -10691,7 +10691,7 @@ const schema172 = {
     }
   }
 };
-const schema173 = {
+const schema184 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -10704,7 +10704,7 @@ const schema173 = {
   ]
 };
 
-function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -10782,12 +10782,12 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate494.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate487(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate521(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10967,19 +10967,19 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data1[i0], {
+          if(!(validate82(data1[i0], {
             instancePath: instancePath+"/controlKeys/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate100.errors;
+              vErrors = validate82.errors;
             }
             else {
-              for (const e of validate100.errors!) keep(vErrors, e);
+              for (const e of validate82.errors!) keep(vErrors, e);
             }
-            errors += validate100.errors!.length;
+            errors += validate82.errors!.length;
           }
         }
       }
@@ -11001,35 +11001,35 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {
+      if(!(validate182(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {
+      if(!(validate90(data.locktime, {
         instancePath: instancePath+"/locktime",
         parentData: data,
         parentDataProperty: "locktime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.subnetTransformationTxID !== undefined){
@@ -11081,19 +11081,19 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate494(data.managerAddress, {
+      if(!(validate528(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate494.errors;
+          vErrors = validate528.errors;
         }
         else {
-          for (const e of validate494.errors!) keep(vErrors, e);
+          for (const e of validate528.errors!) keep(vErrors, e);
         }
-        errors += validate494.errors!.length;
+        errors += validate528.errors!.length;
       }
     }
   }
@@ -11113,12 +11113,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate487.errors = vErrors;
+  validate521.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate497);
-const schema174 = {
+export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate531);
+const schema185 = {
   "type": "object",
   "properties": {
     "ids": {
@@ -11130,7 +11130,7 @@ const schema174 = {
   }
 };
 
-function validate497(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate531(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11189,12 +11189,12 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate497.errors = vErrors;
+  validate531.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate499);
-const schema175 = {
+export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate533);
+const schema186 = {
   "type": "object",
   "required": [
     "subnets"
@@ -11241,7 +11241,7 @@ const schema175 = {
   }
 };
 
-function validate499(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate533(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11286,7 +11286,7 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/subnets",
           schemaPath: "#/properties/subnets/type",
           keyword: "type",
-          params: {type: schema175.properties.subnets.type},
+          params: {type: schema186.properties.subnets.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -11389,19 +11389,19 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate100(data3[i1], {
+                  if(!(validate82(data3[i1], {
                     instancePath: instancePath+"/subnets/" + i0+"/controlKeys/" + i1,
                     parentData: data3,
                     parentDataProperty: i1,
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate100.errors;
+                      vErrors = validate82.errors;
                     }
                     else {
-                      for (const e of validate100.errors!) keep(vErrors, e);
+                      for (const e of validate82.errors!) keep(vErrors, e);
                     }
-                    errors += validate100.errors!.length;
+                    errors += validate82.errors!.length;
                   }
                 }
               }
@@ -11423,19 +11423,19 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate148(data1.threshold, {
+              if(!(validate182(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate148.errors;
+                  vErrors = validate182.errors;
                 }
                 else {
-                  for (const e of validate148.errors!) keep(vErrors, e);
+                  for (const e of validate182.errors!) keep(vErrors, e);
                 }
-                errors += validate148.errors!.length;
+                errors += validate182.errors!.length;
               }
             }
           }
@@ -11475,17 +11475,17 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate499.errors = vErrors;
+  validate533.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate503);
-const schema176 = {
+export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate537);
+const schema187 = {
   "type": "object",
   "properties": {}
 };
 
-function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate537(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -11504,12 +11504,12 @@ function validate503(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate503.errors = vErrors;
+  validate537.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate504);
-const schema177 = {
+export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate538);
+const schema188 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -11523,7 +11523,7 @@ const schema177 = {
   }
 };
 
-function validate504(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate538(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11562,19 +11562,19 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
   }
@@ -11594,12 +11594,12 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate504.errors = vErrors;
+  validate538.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate506);
-const schema178 = {
+export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate540);
+const schema189 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -11608,7 +11608,7 @@ const schema178 = {
   }
 };
 
-function validate506(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate540(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11645,12 +11645,12 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate506.errors = vErrors;
+  validate540.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate508);
-const schema179 = {
+export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate542);
+const schema190 = {
   "type": "object",
   "required": [
     "stake",
@@ -11673,7 +11673,7 @@ const schema179 = {
   }
 };
 
-function validate508(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate542(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11728,35 +11728,35 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stake !== undefined){
-      if(!(validate81(data.stake, {
+      if(!(validate90(data.stake, {
         instancePath: instancePath+"/stake",
         parentData: data,
         parentDataProperty: "stake",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {
+      if(!(validate90(data.weight, {
         instancePath: instancePath+"/weight",
         parentData: data,
         parentDataProperty: "weight",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
   }
@@ -11776,12 +11776,12 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate508.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate511);
-const schema180 = {
+export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate545);
+const schema191 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -11796,7 +11796,7 @@ const schema180 = {
   ]
 };
 
-function validate511(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate545(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11833,19 +11833,19 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {
+      if(!(validate309(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate275.errors;
+          vErrors = validate309.errors;
         }
         else {
-          for (const e of validate275.errors!) keep(vErrors, e);
+          for (const e of validate309.errors!) keep(vErrors, e);
         }
-        errors += validate275.errors!.length;
+        errors += validate309.errors!.length;
       }
     }
   }
@@ -11865,12 +11865,12 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate511.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate514);
-const schema181 = {
+export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate548);
+const schema192 = {
   "type": "object",
   "required": [
     "tx",
@@ -11944,7 +11944,7 @@ const schema181 = {
   }
 };
 
-function validate514(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate548(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -11993,14 +11993,14 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate317(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate283.errors;
+            vErrors = validate317.errors;
           }
           else {
-            for (const e of validate283.errors!) keep(vErrors, e);
+            for (const e of validate317.errors!) keep(vErrors, e);
           }
-          errors += validate283.errors!.length;
+          errors += validate317.errors!.length;
         }
       }
     }
@@ -12282,14 +12282,14 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate283(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate317(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate283.errors;
+            vErrors = validate317.errors;
           }
           else {
-            for (const e of validate283.errors!) keep(vErrors, e);
+            for (const e of validate317.errors!) keep(vErrors, e);
           }
-          errors += validate283.errors!.length;
+          errors += validate317.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -12357,12 +12357,12 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate514.errors = vErrors;
+  validate548.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate522);
-const schema182 = {
+export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate556);
+const schema193 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -12374,7 +12374,7 @@ const schema182 = {
   ]
 };
 
-function validate522(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate556(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12427,12 +12427,12 @@ function validate522(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate522.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate524);
-const schema183 = {
+export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate558);
+const schema194 = {
   "type": "object",
   "required": [
     "status"
@@ -12481,7 +12481,7 @@ const schema183 = {
   }
 };
 
-function validate524(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12677,7 +12677,7 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema183.properties.status.enum},
+          params: {allowedValues: schema194.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -12743,12 +12743,12 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate524.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate525);
-const schema184 = {
+export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate559);
+const schema195 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -12776,7 +12776,7 @@ const schema184 = {
     "addresses"
   ]
 };
-const schema185 = {
+const schema196 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -12789,7 +12789,7 @@ const schema185 = {
     }
   ]
 };
-const schema186 = {
+const schema197 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
@@ -12798,7 +12798,7 @@ const schema186 = {
 const formats10 = formats["avax-short-id"]!;
 const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate562(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -12851,38 +12851,38 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate562.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate560(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate100.errors;
+      vErrors = validate82.errors;
     }
     else {
-      for (const e of validate100.errors!) keep(vErrors, e);
+      for (const e of validate82.errors!) keep(vErrors, e);
     }
-    errors += validate100.errors!.length;
+    errors += validate82.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate562(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate528.errors;
+        vErrors = validate562.errors;
       }
       else {
-        for (const e of validate528.errors!) keep(vErrors, e);
+        for (const e of validate562.errors!) keep(vErrors, e);
       }
-      errors += validate528.errors!.length;
+      errors += validate562.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -12916,7 +12916,7 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate526.errors = vErrors;
+  validate560.errors = vErrors;
   return errors === 0;
 }
 
@@ -13078,7 +13078,7 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema187 = {
+const schema44 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -13099,7 +13099,7 @@ const schema187 = {
   }
 };
 
-function validate532(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13154,19 +13154,19 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {
+      if(!(validate82(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate100.errors;
+          vErrors = validate82.errors;
         }
         else {
-          for (const e of validate100.errors!) keep(vErrors, e);
+          for (const e of validate82.errors!) keep(vErrors, e);
         }
-        errors += validate100.errors!.length;
+        errors += validate82.errors!.length;
       }
     }
     if(data.utxo !== undefined){
@@ -13202,12 +13202,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate532.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate559(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13264,19 +13264,19 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {
+          if(!(validate560(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate526.errors;
+              vErrors = validate560.errors;
             }
             else {
-              for (const e of validate526.errors!) keep(vErrors, e);
+              for (const e of validate560.errors!) keep(vErrors, e);
             }
-            errors += validate526.errors!.length;
+            errors += validate560.errors!.length;
           }
         }
       }
@@ -13314,19 +13314,19 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {
+      if(!(validate81(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13380,12 +13380,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate559.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate537);
-const schema188 = {
+export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate568);
+const schema46 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -13448,7 +13448,7 @@ const schema188 = {
   }
 };
 
-function validate537(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13717,19 +13717,19 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {
+      if(!(validate90(data.numFetched, {
         instancePath: instancePath+"/numFetched",
         parentData: data,
         parentDataProperty: "numFetched",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate81.errors;
+          vErrors = validate90.errors;
         }
         else {
-          for (const e of validate81.errors!) keep(vErrors, e);
+          for (const e of validate90.errors!) keep(vErrors, e);
         }
-        errors += validate81.errors!.length;
+        errors += validate90.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -13771,19 +13771,19 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {
+      if(!(validate81(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -13819,12 +13819,12 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate544);
-const schema189 = {
+export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate575);
+const schema199 = {
   "type": "object",
   "properties": {
     "height": {
@@ -13850,7 +13850,7 @@ const schema189 = {
   ]
 };
 
-function validate544(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13975,12 +13975,12 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate544.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate547);
-const schema190 = {
+export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate578);
+const schema200 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
     + "at the height. `{}` when the set is empty.",
@@ -14017,20 +14017,20 @@ const schema190 = {
   }
 };
 
-function validate547(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate578(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate157(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate191(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate191.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate191.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate191.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14109,19 +14109,19 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate371(data1, {
+          if(!(validate405(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate371.errors;
+              vErrors = validate405.errors;
             }
             else {
-              for (const e of validate371.errors!) keep(vErrors, e);
+              for (const e of validate405.errors!) keep(vErrors, e);
             }
-            errors += validate371.errors!.length;
+            errors += validate405.errors!.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -14187,19 +14187,19 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate81(data0.weight, {
+          if(!(validate90(data0.weight, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",
             parentData: data0,
             parentDataProperty: "weight",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate81.errors;
+              vErrors = validate90.errors;
             }
             else {
-              for (const e of validate81.errors!) keep(vErrors, e);
+              for (const e of validate90.errors!) keep(vErrors, e);
             }
-            errors += validate81.errors!.length;
+            errors += validate90.errors!.length;
           }
         }
       }
@@ -14237,17 +14237,17 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate547.errors = vErrors;
+  validate578.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate551);
-const schema191 = {
+export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate582);
+const schema201 = {
   "type": "object",
   "properties": {}
 };
 
-function validate551(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate582(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14266,12 +14266,12 @@ function validate551(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate551.errors = vErrors;
+  validate582.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate552);
-const schema192 = {
+export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate583);
+const schema202 = {
   "type": "object",
   "required": [
     "capacity",
@@ -14302,7 +14302,7 @@ const schema192 = {
   }
 };
 
-function validate552(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate583(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14392,67 +14392,67 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {
+      if(!(validate141(data.capacity, {
         instancePath: instancePath+"/capacity",
         parentData: data,
         parentDataProperty: "capacity",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.target !== undefined){
-      if(!(validate107(data.target, {
+      if(!(validate141(data.target, {
         instancePath: instancePath+"/target",
         parentData: data,
         parentDataProperty: "target",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {
+      if(!(validate141(data.minPrice, {
         instancePath: instancePath+"/minPrice",
         parentData: data,
         parentDataProperty: "minPrice",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {
+      if(!(validate141(data.excessConversionConstant, {
         instancePath: instancePath+"/excessConversionConstant",
         parentData: data,
         parentDataProperty: "excessConversionConstant",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
   }
@@ -14472,17 +14472,17 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate552.errors = vErrors;
+  validate583.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate557);
-const schema193 = {
+export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate588);
+const schema203 = {
   "type": "object",
   "properties": {}
 };
 
-function validate557(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate588(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14501,12 +14501,12 @@ function validate557(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate557.errors = vErrors;
+  validate588.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate558);
-const schema194 = {
+export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate589);
+const schema204 = {
   "type": "object",
   "required": [
     "excess",
@@ -14530,7 +14530,7 @@ const schema194 = {
   }
 };
 
-function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14601,51 +14601,51 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {
+      if(!(validate141(data.excess, {
         instancePath: instancePath+"/excess",
         parentData: data,
         parentDataProperty: "excess",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {
+      if(!(validate141(data.price, {
         instancePath: instancePath+"/price",
         parentData: data,
         parentDataProperty: "price",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate107.errors;
+          vErrors = validate141.errors;
         }
         else {
-          for (const e of validate107.errors!) keep(vErrors, e);
+          for (const e of validate141.errors!) keep(vErrors, e);
         }
-        errors += validate107.errors!.length;
+        errors += validate141.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {
+      if(!(validate124(data.timestamp, {
         instancePath: instancePath+"/timestamp",
         parentData: data,
         parentDataProperty: "timestamp",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate89.errors;
+          vErrors = validate124.errors;
         }
         else {
-          for (const e of validate89.errors!) keep(vErrors, e);
+          for (const e of validate124.errors!) keep(vErrors, e);
         }
-        errors += validate89.errors!.length;
+        errors += validate124.errors!.length;
       }
     }
   }
@@ -14665,12 +14665,12 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate558.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate562);
-const schema195 = {
+export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate593);
+const schema205 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -14685,7 +14685,7 @@ const schema195 = {
   ]
 };
 
-function validate562(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate593(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14749,12 +14749,12 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate562.errors = vErrors;
+  validate593.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate565);
-const schema196 = {
+export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate596);
+const schema206 = {
   "type": "object",
   "required": [
     "txID"
@@ -14768,7 +14768,7 @@ const schema196 = {
   }
 };
 
-function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14839,12 +14839,12 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate565.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate567);
-const schema197 = {
+export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate598);
+const schema207 = {
   "type": "object",
   "properties": {
     "size": {
@@ -14858,7 +14858,7 @@ const schema197 = {
     "size"
   ]
 };
-const schema198 = {
+const schema208 = {
   "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
@@ -14876,7 +14876,7 @@ const schema198 = {
 const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate599(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -15004,12 +15004,12 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate568.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate567(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate598(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15030,19 +15030,19 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate568(data.size, {
+      if(!(validate599(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate568.errors;
+          vErrors = validate599.errors;
         }
         else {
-          for (const e of validate568.errors!) keep(vErrors, e);
+          for (const e of validate599.errors!) keep(vErrors, e);
         }
-        errors += validate568.errors!.length;
+        errors += validate599.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -15078,12 +15078,12 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate567.errors = vErrors;
+  validate598.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate571);
-const schema199 = {
+export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate602);
+const schema209 = {
   "type": "object",
   "required": [
     "validators"
@@ -15101,7 +15101,7 @@ const schema199 = {
   }
 };
 
-function validate571(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate602(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15144,19 +15144,19 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate191(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate191.errors;
             }
             else {
-              for (const e of validate157.errors!) keep(vErrors, e);
+              for (const e of validate191.errors!) keep(vErrors, e);
             }
-            errors += validate157.errors!.length;
+            errors += validate191.errors!.length;
           }
         }
       }
@@ -15194,12 +15194,12 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate571.errors = vErrors;
+  validate602.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate573);
-const schema200 = {
+export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate604);
+const schema210 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -15211,7 +15211,7 @@ const schema200 = {
   ]
 };
 
-function validate573(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate604(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15264,12 +15264,12 @@ function validate573(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate573.errors = vErrors;
+  validate604.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate575);
-const schema201 = {
+export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate606);
+const schema211 = {
   "type": "object",
   "required": [
     "subnetID"
@@ -15284,7 +15284,7 @@ const schema201 = {
   }
 };
 
-function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate606(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15355,12 +15355,12 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate575.errors = vErrors;
+  validate606.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate577);
-const schema202 = {
+export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate608);
+const schema212 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -15372,7 +15372,7 @@ const schema202 = {
   ]
 };
 
-function validate577(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate608(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15425,12 +15425,12 @@ function validate577(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate577.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate579);
-const schema203 = {
+export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate610);
+const schema213 = {
   "type": "object",
   "required": [
     "blockchainIDs"
@@ -15447,7 +15447,7 @@ const schema203 = {
   }
 };
 
-function validate579(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate610(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15540,111 +15540,111 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate579.errors = vErrors;
+  validate610.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate100 { let errors: ValidationError[] | null; }
-declare namespace validate257 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate265 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate105 { let errors: ValidationError[] | null; }
-declare namespace validate260 { let errors: ValidationError[] | null; }
-declare namespace validate275 { let errors: ValidationError[] | null; }
-declare namespace validate273 { let errors: ValidationError[] | null; }
-declare namespace validate287 { let errors: ValidationError[] | null; }
+declare namespace validate82 { let errors: ValidationError[] | null; }
 declare namespace validate291 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate303 { let errors: ValidationError[] | null; }
-declare namespace validate284 { let errors: ValidationError[] | null; }
+declare namespace validate90 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate299 { let errors: ValidationError[] | null; }
+declare namespace validate141 { let errors: ValidationError[] | null; }
+declare namespace validate139 { let errors: ValidationError[] | null; }
+declare namespace validate294 { let errors: ValidationError[] | null; }
 declare namespace validate309 { let errors: ValidationError[] | null; }
-declare namespace validate283 { let errors: ValidationError[] | null; }
-declare namespace validate278 { let errors: ValidationError[] | null; }
+declare namespace validate307 { let errors: ValidationError[] | null; }
+declare namespace validate321 { let errors: ValidationError[] | null; }
+declare namespace validate325 { let errors: ValidationError[] | null; }
+declare namespace validate71 { let errors: ValidationError[] | null; }
+declare namespace validate337 { let errors: ValidationError[] | null; }
+declare namespace validate318 { let errors: ValidationError[] | null; }
+declare namespace validate343 { let errors: ValidationError[] | null; }
+declare namespace validate317 { let errors: ValidationError[] | null; }
+declare namespace validate312 { let errors: ValidationError[] | null; }
 declare namespace validate73 { let errors: ValidationError[] | null; }
 declare namespace validate75 { let errors: ValidationError[] | null; }
 declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate277 { let errors: ValidationError[] | null; }
+declare namespace validate311 { let errors: ValidationError[] | null; }
 declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate322 { let errors: ValidationError[] | null; }
-declare namespace validate325 { let errors: ValidationError[] | null; }
-declare namespace validate333 { let errors: ValidationError[] | null; }
-declare namespace validate334 { let errors: ValidationError[] | null; }
-declare namespace validate338 { let errors: ValidationError[] | null; }
-declare namespace validate339 { let errors: ValidationError[] | null; }
-declare namespace validate340 { let errors: ValidationError[] | null; }
-declare namespace validate342 { let errors: ValidationError[] | null; }
-declare namespace validate157 { let errors: ValidationError[] | null; }
-declare namespace validate345 { let errors: ValidationError[] | null; }
-declare namespace validate352 { let errors: ValidationError[] | null; }
-declare namespace validate148 { let errors: ValidationError[] | null; }
-declare namespace validate358 { let errors: ValidationError[] | null; }
+declare namespace validate356 { let errors: ValidationError[] | null; }
+declare namespace validate359 { let errors: ValidationError[] | null; }
 declare namespace validate367 { let errors: ValidationError[] | null; }
-declare namespace validate371 { let errors: ValidationError[] | null; }
-declare namespace validate370 { let errors: ValidationError[] | null; }
+declare namespace validate368 { let errors: ValidationError[] | null; }
+declare namespace validate372 { let errors: ValidationError[] | null; }
+declare namespace validate373 { let errors: ValidationError[] | null; }
+declare namespace validate374 { let errors: ValidationError[] | null; }
 declare namespace validate376 { let errors: ValidationError[] | null; }
-declare namespace validate350 { let errors: ValidationError[] | null; }
+declare namespace validate191 { let errors: ValidationError[] | null; }
+declare namespace validate379 { let errors: ValidationError[] | null; }
 declare namespace validate386 { let errors: ValidationError[] | null; }
-declare namespace validate403 { let errors: ValidationError[] | null; }
-declare namespace validate411 { let errors: ValidationError[] | null; }
-declare namespace validate349 { let errors: ValidationError[] | null; }
-declare namespace validate348 { let errors: ValidationError[] | null; }
-declare namespace validate423 { let errors: ValidationError[] | null; }
-declare namespace validate424 { let errors: ValidationError[] | null; }
-declare namespace validate431 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate432 { let errors: ValidationError[] | null; }
+declare namespace validate182 { let errors: ValidationError[] | null; }
+declare namespace validate392 { let errors: ValidationError[] | null; }
+declare namespace validate401 { let errors: ValidationError[] | null; }
+declare namespace validate405 { let errors: ValidationError[] | null; }
+declare namespace validate404 { let errors: ValidationError[] | null; }
+declare namespace validate410 { let errors: ValidationError[] | null; }
+declare namespace validate384 { let errors: ValidationError[] | null; }
+declare namespace validate420 { let errors: ValidationError[] | null; }
 declare namespace validate437 { let errors: ValidationError[] | null; }
-declare namespace validate438 { let errors: ValidationError[] | null; }
-declare namespace validate440 { let errors: ValidationError[] | null; }
-declare namespace validate442 { let errors: ValidationError[] | null; }
-declare namespace validate454 { let errors: ValidationError[] | null; }
-declare namespace validate455 { let errors: ValidationError[] | null; }
+declare namespace validate445 { let errors: ValidationError[] | null; }
+declare namespace validate383 { let errors: ValidationError[] | null; }
+declare namespace validate382 { let errors: ValidationError[] | null; }
 declare namespace validate457 { let errors: ValidationError[] | null; }
-declare namespace validate459 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate462 { let errors: ValidationError[] | null; }
+declare namespace validate458 { let errors: ValidationError[] | null; }
 declare namespace validate465 { let errors: ValidationError[] | null; }
+declare namespace validate124 { let errors: ValidationError[] | null; }
+declare namespace validate466 { let errors: ValidationError[] | null; }
 declare namespace validate471 { let errors: ValidationError[] | null; }
+declare namespace validate472 { let errors: ValidationError[] | null; }
 declare namespace validate474 { let errors: ValidationError[] | null; }
-declare namespace validate481 { let errors: ValidationError[] | null; }
-declare namespace validate483 { let errors: ValidationError[] | null; }
-declare namespace validate485 { let errors: ValidationError[] | null; }
-declare namespace validate494 { let errors: ValidationError[] | null; }
-declare namespace validate487 { let errors: ValidationError[] | null; }
-declare namespace validate497 { let errors: ValidationError[] | null; }
+declare namespace validate476 { let errors: ValidationError[] | null; }
+declare namespace validate488 { let errors: ValidationError[] | null; }
+declare namespace validate489 { let errors: ValidationError[] | null; }
+declare namespace validate491 { let errors: ValidationError[] | null; }
+declare namespace validate493 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate496 { let errors: ValidationError[] | null; }
 declare namespace validate499 { let errors: ValidationError[] | null; }
-declare namespace validate503 { let errors: ValidationError[] | null; }
-declare namespace validate504 { let errors: ValidationError[] | null; }
-declare namespace validate506 { let errors: ValidationError[] | null; }
+declare namespace validate505 { let errors: ValidationError[] | null; }
 declare namespace validate508 { let errors: ValidationError[] | null; }
-declare namespace validate511 { let errors: ValidationError[] | null; }
-declare namespace validate514 { let errors: ValidationError[] | null; }
-declare namespace validate522 { let errors: ValidationError[] | null; }
-declare namespace validate524 { let errors: ValidationError[] | null; }
+declare namespace validate515 { let errors: ValidationError[] | null; }
+declare namespace validate517 { let errors: ValidationError[] | null; }
+declare namespace validate519 { let errors: ValidationError[] | null; }
 declare namespace validate528 { let errors: ValidationError[] | null; }
-declare namespace validate526 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate532 { let errors: ValidationError[] | null; }
-declare namespace validate525 { let errors: ValidationError[] | null; }
+declare namespace validate521 { let errors: ValidationError[] | null; }
+declare namespace validate531 { let errors: ValidationError[] | null; }
+declare namespace validate533 { let errors: ValidationError[] | null; }
 declare namespace validate537 { let errors: ValidationError[] | null; }
-declare namespace validate544 { let errors: ValidationError[] | null; }
-declare namespace validate547 { let errors: ValidationError[] | null; }
-declare namespace validate551 { let errors: ValidationError[] | null; }
-declare namespace validate552 { let errors: ValidationError[] | null; }
-declare namespace validate557 { let errors: ValidationError[] | null; }
+declare namespace validate538 { let errors: ValidationError[] | null; }
+declare namespace validate540 { let errors: ValidationError[] | null; }
+declare namespace validate542 { let errors: ValidationError[] | null; }
+declare namespace validate545 { let errors: ValidationError[] | null; }
+declare namespace validate548 { let errors: ValidationError[] | null; }
+declare namespace validate556 { let errors: ValidationError[] | null; }
 declare namespace validate558 { let errors: ValidationError[] | null; }
 declare namespace validate562 { let errors: ValidationError[] | null; }
-declare namespace validate565 { let errors: ValidationError[] | null; }
+declare namespace validate560 { let errors: ValidationError[] | null; }
+declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate559 { let errors: ValidationError[] | null; }
 declare namespace validate568 { let errors: ValidationError[] | null; }
-declare namespace validate567 { let errors: ValidationError[] | null; }
-declare namespace validate571 { let errors: ValidationError[] | null; }
-declare namespace validate573 { let errors: ValidationError[] | null; }
 declare namespace validate575 { let errors: ValidationError[] | null; }
-declare namespace validate577 { let errors: ValidationError[] | null; }
-declare namespace validate579 { let errors: ValidationError[] | null; }
+declare namespace validate578 { let errors: ValidationError[] | null; }
+declare namespace validate582 { let errors: ValidationError[] | null; }
+declare namespace validate583 { let errors: ValidationError[] | null; }
+declare namespace validate588 { let errors: ValidationError[] | null; }
+declare namespace validate589 { let errors: ValidationError[] | null; }
+declare namespace validate593 { let errors: ValidationError[] | null; }
+declare namespace validate596 { let errors: ValidationError[] | null; }
+declare namespace validate599 { let errors: ValidationError[] | null; }
+declare namespace validate598 { let errors: ValidationError[] | null; }
+declare namespace validate602 { let errors: ValidationError[] | null; }
+declare namespace validate604 { let errors: ValidationError[] | null; }
+declare namespace validate606 { let errors: ValidationError[] | null; }
+declare namespace validate608 { let errors: ValidationError[] | null; }
+declare namespace validate610 { let errors: ValidationError[] | null; }
 const balanceKey = writeString("balance") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
