@@ -56,8 +56,10 @@ export async function fundC(
     owner: { locktime: 0n, threshold: 1, addresses: [owner] },
     stakeableLocktime: 0n,
   });
+  // A laid-out UTXO's bytes are a getter, which spreading would drop.
   world.atomic.set(atomicKey(world.chainIDs.C, utxo.key), {
     ...utxo,
+    bytes: utxo.bytes,
     sourceChain: world.chainIDs.X,
     destinationChain: world.chainIDs.C,
   });
