@@ -26,6 +26,7 @@ const USAGE = `Usage: npm run mock -- [options]
   --no-mining                     build blocks only when asked (dev.mine)
   --no-dev                        do not serve the development controls /ext/dev (snapshot, revert, time, mine, fund)
   --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
+                                  (not once the C-Chain's EVM state changed: it cannot be saved)
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
@@ -161,10 +162,13 @@ export async function runCli(argv: string[]): Promise<void> {
       }`,
     );
     console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
+    console.log(
+      `C-Chain: ${node.url}/ext/bc/C/rpc (chain ID ${node.state.cchain.genesis.chainID}, EVM started on its first call)`,
+    );
     if (world.accounts.length > 0) {
       // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else.
       const shown = world.accounts.slice(0, 20);
-      console.log(`\nFunded accounts (${world.accounts.length}; 2500 AVAX each on X and P):`);
+      console.log(`\nFunded accounts (${world.accounts.length}; 2500 AVAX each on X, P and C):`);
       shown.forEach((account, i) =>
         console.log(
           `(${i}) ${bech32Encode(world.network.hrp, Buffer.from(account.address, 'hex'))} ${account.privateKey}`,
@@ -178,7 +182,14 @@ export async function runCli(argv: string[]): Promise<void> {
       );
     if (loaded) console.log(`state: loaded from ${values.state}`);
     const stop = () => {
-      if (values.state) saveWorld(node.world, loaded?.options ?? worldOptions, values.state);
+      // The EVM engine has no state dump: a world whose C-Chain moved would come back with its shared memory and
+      // atomic txs but not the balances they changed, so it is not saved at all.
+      if (values.state && node.state.cchain.changed)
+        console.error(
+          `state: not saved to ${values.state}: the C-Chain's EVM state cannot be saved, and the X- and P-Chain ` +
+            'without it would not agree with it (the file, if any, is left as it was)',
+        );
+      else if (values.state) saveWorld(node.world, loaded?.options ?? worldOptions, values.state);
       void node.close().then(() => process.exit(0));
     };
     process.once('SIGINT', stop);

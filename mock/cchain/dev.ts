@@ -14,6 +14,7 @@ export const blockIDOf = (hash: string): string => cb58Encode(Buffer.from(hash.s
 
 /** Builds `count` C-Chain blocks: their IDs, oldest first, and the height after. */
 export function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
+  chain.changed = true;
   return chain.run(async (p) => {
     await chain.call(p, 'hardhat_mine', [hex(BigInt(count))]);
     const height = BigInt((await chain.call(p, 'eth_blockNumber')) as string);

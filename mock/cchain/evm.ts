@@ -56,6 +56,11 @@ export class CChain {
   private automine = true;
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
+  /**
+   * Whether the EVM's state moved from its genesis (a transaction, a block, a funding, an atomic tx): what `--state`
+   * cannot save, since the engine has no state dump.
+   */
+  changed = false;
 
   constructor(private readonly world: World) {
     this.genesis = cGenesis(world);
@@ -167,6 +172,7 @@ export class CChain {
 
   /** Mines one block (holding what the pool has): its number. */
   async mineBlock(provider: Provider): Promise<bigint> {
+    this.changed = true;
     await this.call(provider, 'evm_mine');
     return BigInt((await this.call(provider, 'eth_blockNumber')) as string);
   }
@@ -191,6 +197,7 @@ export class CChain {
       if (engineID === undefined) {
         this.provider = undefined;
         this.touched = false;
+        this.changed = false;
         return undefined;
       }
       await this.call(p, 'evm_revert', [engineID]);
@@ -208,12 +215,14 @@ export class CChain {
       this.provider = undefined;
     });
     this.touched = false;
+    this.changed = false;
     return done.catch(ignore);
   }
 
   /** The next C-Chain block is at `timestamp` (or later, never before the last); `mine` builds it now. */
   setTime(timestamp: bigint, mine: boolean): Promise<void> {
     if (!this.touched) return Promise.resolve();
+    if (mine) this.changed = true;
     return this.run(async (p) => {
       const latest = (await this.call(p, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
       const at = timestamp > BigInt(latest.timestamp) ? timestamp : BigInt(latest.timestamp);
@@ -232,6 +241,7 @@ export class CChain {
 
   /** Adds `nAVAX` to an EVM address (40-hex): its balance after, in wei. */
   fund(address: string, nAVAX: bigint): Promise<bigint> {
+    this.changed = true;
     return this.run(async (p) => {
       const balance = (await this.balance(p, address)) + nAVAX * X2C_RATE;
       await this.setBalance(p, address, balance);
