@@ -11,6 +11,7 @@ import { bech32Encode } from '../generators/formats.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { Mining } from './engine/engine.ts';
 import { loadWorld, saveWorld } from './engine/state-file.ts';
+import { cChainIDOf } from './cchain/genesis.ts';
 import { startMockNode } from './node.ts';
 import { mockModel } from './spec.ts';
 import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
@@ -162,9 +163,7 @@ export async function runCli(argv: string[]): Promise<void> {
       }`,
     );
     console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
-    console.log(
-      `C-Chain: ${node.url}/ext/bc/C/rpc (chain ID ${node.state.cchain.genesis.chainID}, EVM started on its first call)`,
-    );
+    console.log(`C-Chain: ${node.url}/ext/bc/C/rpc (chain ID ${cChainIDOf(world)}, EVM started on its first call)`);
     if (world.accounts.length > 0) {
       // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else.
       const shown = world.accounts.slice(0, 20);

@@ -48,7 +48,7 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 const ignore = (): void => undefined;
 
 export class CChain {
-  readonly genesis: CGenesis;
+  private genesisCache: CGenesis | undefined;
   private provider: Promise<Provider> | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
@@ -62,8 +62,12 @@ export class CChain {
    */
   changed = false;
 
-  constructor(private readonly world: World) {
-    this.genesis = cGenesis(world);
+  constructor(private readonly world: World) {}
+
+  /** Worked out on the first C-Chain call: the funded accounts' EVM addresses need the codec's secp256k1. */
+  get genesis(): CGenesis {
+    this.genesisCache ??= cGenesis(this.world);
+    return this.genesisCache;
   }
 
   /** Whether the engine exists (some C-Chain call was made). */

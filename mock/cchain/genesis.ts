@@ -23,6 +23,9 @@ const NATIVE_ASSET_CALL =
 
 const CHAIN_IDS: Record<string, bigint> = { local: 43112n, fuji: 43113n, mainnet: 43114n };
 
+/** The C-Chain's EVM chain ID on the world's network. */
+export const cChainIDOf = (world: World): bigint => CHAIN_IDS[world.network.name] ?? 43112n;
+
 export interface CGenesis {
   chainID: bigint;
   alloc: Allocation[];
@@ -45,5 +48,5 @@ export function cGenesis(world: World): CGenesis {
       : [{ address: '0100000000000000000000000000000000000000', balance: 0n, code: NATIVE_ASSET_CALL }];
   for (const account of world.accounts)
     alloc.push({ address: ethAddressOf(account.privateKey), balance: ACCOUNT_FUNDS * X2C_RATE });
-  return { chainID: CHAIN_IDS[name] ?? 43112n, alloc, gasLimit: 0x5f5e100n };
+  return { chainID: cChainIDOf(world), alloc, gasLimit: 0x5f5e100n };
 }
