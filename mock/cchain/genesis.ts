@@ -4,7 +4,8 @@
  * Fuji and Mainnet), the genesis gas limit and timestamp; plus the mock's funded accounts, which hold on C what they
  * hold on X and P.
  */
-import { avalanche } from '../engine/avalanche.ts';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { uncompressedPublicKey } from '../world/signers.ts';
 import { cb58Decode } from '../../generators/formats.ts';
 import { ACCOUNT_FUNDS } from '../world/genesis.ts';
 import type { World } from '../world/world.ts';
@@ -33,11 +34,19 @@ export interface CGenesis {
   gasLimit: bigint;
 }
 
-/** The EVM address (40-hex, lower case) of a `PrivateKey-…` key. */
+/** Keys' EVM addresses, process-wide: every node of a test suite funds the same seed's accounts. */
+const ethAddresses = new Map<string, string>();
+
+/** The EVM address (40-hex, lower case) of a `PrivateKey-…` key: keccak-256 of the public key's X and Y, last 20. */
 export function ethAddressOf(privateKey: string): string {
-  const { secp256k1 } = avalanche();
-  const secret = cb58Decode(privateKey.slice('PrivateKey-'.length))!;
-  return Buffer.from(secp256k1.publicKeyToEthAddress(secp256k1.getPublicKey(secret))).toString('hex');
+  let address = ethAddresses.get(privateKey);
+  if (address === undefined) {
+    const publicKey = uncompressedPublicKey(cb58Decode(privateKey.slice('PrivateKey-'.length))!);
+    address = Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString('hex');
+    if (ethAddresses.size >= 100_000) ethAddresses.clear();
+    ethAddresses.set(privateKey, address);
+  }
+  return address;
 }
 
 export function cGenesis(world: World): CGenesis {
