@@ -13,7 +13,7 @@ export interface CAvaxClientOptions extends ClientOptions {
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type CAvaxClientErrors = {
 	getUTXOs: "InvalidArgument" | "UTXONoAddresses" | "UTXOTooManyAddresses" | "NoSourceChainProvided" | "ProblemParsingSourceChainIDThereIsNoID" | "CouldntParseAddressExpectedHrpButGot" | "CouldntParseAddressExpectedChainIDToBeBut";
-	issueTx: "InvalidArgument" | "TxMissingHexPrefix" | "TxBadChecksum" | "TxUnsupportedEncoding" | "ProblemParsingTransactionCouldntUnpackCodecVersion" | "ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK" | "TxHasWrongChainID" | "ImportTxFlowCheckFailedDueToInsufficient" | "ExportTxFlowCheckFailedDueToInsufficient" | "FailedToFetchImportUTXOsFromDueTo" | "ImportTxTransferFailedVerificationWrongSignature" | "SignatureDoesntMatchPublicKey" | "InsufficientFunds" | "InvalidNonce";
+	issueTx: "InvalidArgument" | "TxMissingHexPrefix" | "TxBadChecksum" | "TxUnsupportedEncoding" | "ProblemParsingTransactionCouldntUnpackCodecVersion" | "ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK" | "TxWasIssuedWithADifferentNetworkID" | "TxHasWrongChainID" | "ImportTxFlowCheckFailedDueToInsufficient" | "ExportTxFlowCheckFailedDueToInsufficient" | "FailedToFetchImportUTXOsFromDueTo" | "ImportTxTransferFailedVerificationWrongSignature" | "SignatureDoesntMatchPublicKey" | "InsufficientFunds" | "InvalidNonce";
 	getAtomicTxStatus: "InvalidArgument" | "NilTransactionID";
 	getAtomicTx: "InvalidArgument" | "NilTransactionID" | "CouldNotFindTx" | "UnsupportedEncodingInMethod";
 	version: "InvalidArgument";
@@ -50,7 +50,7 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
 	* @throws {@link JsonRpcError} -32000: no source chain provided
 	* @throws {@link JsonRpcError} -32000: problem parsing source chainID "Q": there is no ID with alias: Q
 	* @throws {@link JsonRpcError} -32000: couldn't parse address "C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"
-	* @throws {@link JsonRpcError} -32000: couldn't parse address "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be "2CA6j5zYzasynPsFeNoqWkmTCt3VScMvXUZHbfDJ8k3oGzAPtU" but was "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+	* @throws {@link JsonRpcError} -32000: couldn't parse address "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
 	*/
 	getUTXOs(params: AvaxGetUTXOsParams & {
 		encoding?: "hex" | "hexnc" | "hexc";
@@ -71,6 +71,7 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
 	* @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
 	* @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unpack codec version
 	* @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unmarshal interface: *secp256k1fx.TransferOutput does not implement interface atomic.UnsignedAtomicTx
+	* @throws {@link JsonRpcError} -32000: tx was issued with a different network ID
 	* @throws {@link JsonRpcError} -32000: tx has wrong chain ID
 	* @throws {@link JsonRpcError} -32000: import tx flow check failed due to: insufficient funds
 	* @throws {@link JsonRpcError} -32000: export tx flow check failed due to: insufficient funds

@@ -95,7 +95,7 @@ export const cAvaxDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
-          "message": "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\": expected chainID to be \"2CA6j5zYzasynPsFeNoqWkmTCt3VScMvXUZHbfDJ8k3oGzAPtU\" but was \"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed\""
+          "message": "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\": expected chainID to be \"2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC\" but was \"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed\""
         }
       ],
       "examples": [
@@ -185,6 +185,10 @@ export const cAvaxDocument: OpenrpcDocument = {
         {
           "code": -32000,
           "message": "problem parsing transaction: couldn't unmarshal interface: *secp256k1fx.TransferOutput does not implement interface atomic.UnsignedAtomicTx"
+        },
+        {
+          "code": -32000,
+          "message": "tx was issued with a different network ID"
         },
         {
           "code": -32000,
