@@ -98,6 +98,18 @@ function flowCheck(kind: string, produced: bigint[], consumed: bigint[]): void {
   if (sum(produced) > sum(consumed)) throw new Refusal(`${kind} tx flow check failed due to: insufficient funds`);
 }
 
+/** utils.IsSortedAndUnique over EVMOutputs or EVMInputs: by address, then asset ID (their Compare). */
+function checkByAddressAndAsset(items: readonly Transaction[], refusal: string): void {
+  for (let i = 1; i < items.length; i++) {
+    const a = items[i - 1]!;
+    const b = items[i]!;
+    const order =
+      Buffer.compare(a.address.toBytes(), b.address.toBytes()) ||
+      Buffer.compare(a.assetId.toBytes(), b.assetId.toBytes());
+    if (order >= 0) throw new Refusal(refusal);
+  }
+}
+
 /** The network and chain checks of UnsignedImportTx.Verify and UnsignedExportTx.Verify. */
 function verifyIDs(world: World, tx: Transaction): void {
   if (tx.networkId.value() !== world.network.networkID) throw new Refusal('tx was issued with a different network ID');
@@ -134,14 +146,7 @@ function verifyImport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
     if (input.assetId.toString() !== avax) throw new Refusal('import input cannot contain non-AVAX in Banff');
   }
   checkSortedUnique(inputs);
-  for (let i = 1; i < outs.length; i++) {
-    const a = outs[i - 1]!;
-    const b = outs[i]!;
-    const order =
-      Buffer.compare(a.address.toBytes(), b.address.toBytes()) ||
-      Buffer.compare(a.assetId.toBytes(), b.assetId.toBytes());
-    if (order >= 0) throw new Refusal('outputs not sorted and unique');
-  }
+  checkByAddressAndAsset(outs, 'outputs not sorted and unique');
   const fee = dynamicFee(gasUsed(atomic), evm.baseFee);
   flowCheck(
     'import',
@@ -198,14 +203,7 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
   } catch {
     throw new Refusal('tx outputs not sorted');
   }
-  for (let i = 1; i < ins.length; i++) {
-    const a = ins[i - 1]!;
-    const b = ins[i]!;
-    const order =
-      Buffer.compare(a.address.toBytes(), b.address.toBytes()) ||
-      Buffer.compare(a.assetId.toBytes(), b.assetId.toBytes());
-    if (order >= 0) throw new Refusal('inputs not sorted and unique');
-  }
+  checkByAddressAndAsset(ins, 'inputs not sorted and unique');
   const fee = dynamicFee(gasUsed(atomic), evm.baseFee);
   flowCheck(
     'export',

@@ -237,6 +237,27 @@ describe('atomic transfers with the C-Chain', () => {
       nonce + 5n,
     );
     await expect(issue('C', stale, [EWOQ])).rejects.toThrow(/^invalid nonce$/);
+    const toItself = evm.newExportTxFromBaseFee(ctx, 1n, AVAX, ctx.cBlockchainID, from, [key.short], 0n);
+    await expect(issue('C', toItself, [key.secret])).rejects.toThrow(/^tx has wrong chain ID$/);
+  });
+
+  it('refuses an import that pays less than its gas at the base fee', async () => {
+    const key = newKey();
+    await node.dev.fund({ address: key.bech('C'), amount: String(AVAX) });
+    const { utxos } = await apis().c.getUTXOs({ addresses: [key.bech('C')], sourceChain: 'X' });
+    const free = evm.newImportTxFromBaseFee(ctx, new Uint8Array(20).fill(3), [key.short], utxos, ctx.xBlockchainID, 0n);
+    await expect(issue('C', free, [key.secret])).rejects.toThrow(
+      /^import tx flow check failed due to: insufficient funds$/,
+    );
+    const paying = evm.newImportTxFromBaseFee(
+      ctx,
+      new Uint8Array(20).fill(3),
+      [key.short],
+      utxos,
+      ctx.xBlockchainID,
+      1n,
+    );
+    await issue('C', paying, [key.secret]);
   });
 
   it('reverts an EVM transfer and an atomic import together', async () => {

@@ -34,7 +34,7 @@ const clients = () => {
   const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
   return {
     account,
-    pub: createPublicClient({ chain, transport }),
+    pub: createPublicClient({ chain, transport, pollingInterval: 20 }),
     wallet: createWalletClient({ chain, transport, account }),
   };
 };
