@@ -9,6 +9,7 @@ import { exitWithUsage, parseCli } from '../conform/cli-common.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import { fundedAccount } from './engine/dev.ts';
 import { lineWriter } from './log-lines.ts';
+import { cChainIDOf } from './cchain/genesis.ts';
 import { mockModel } from './spec.ts';
 import { type Resolved, type StartOptions, resolveOptions, startWithOptions } from './start-options.ts';
 
@@ -23,6 +24,7 @@ const USAGE = `Usage: npm run mock -- [options]
   --no-mining                     build blocks only when asked (dev.mine)
   --no-dev                        do not serve the development controls /ext/dev (snapshot, revert, time, mine, fund)
   --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
+                                  (not once the C-Chain's EVM state changed: it cannot be saved)
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
@@ -158,11 +160,12 @@ export async function runCli(argv: string[]): Promise<void> {
       }`,
     );
     console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
+    console.log(`C-Chain: ${node.url}/ext/bc/C/rpc (chain ID ${cChainIDOf(world)}, EVM started on its first call)`);
     if (world.accounts.length > 0) {
       // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else. Each
       // with its addresses as the chains' APIs take them: X-…, P-… and the same key's 0x… on the C-Chain.
       const shown = world.accounts.slice(0, 20);
-      console.log(`\nFunded accounts (${world.accounts.length}; 2500 AVAX each on X and P):`);
+      console.log(`\nFunded accounts (${world.accounts.length}; 2500 AVAX each on X, P and C):`);
       shown.forEach((account, i) => {
         const { xAddress, pAddress, cAddress } = fundedAccount(world, account.privateKey);
         console.log(`(${i}) ${xAddress} ${pAddress} ${cAddress} ${account.privateKey}`);

@@ -15,6 +15,7 @@ import { atRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
+import { cChainRpcEndpoint } from './cchain/rpc.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -77,6 +78,7 @@ const CHAINS: Partial<Record<EndpointName, string>> = {
   'p-chain': 'P',
   'avm-static': 'X',
   proposervm: 'P',
+  'c-avax': 'C',
 };
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
@@ -164,7 +166,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     for (const path of paths) endpoints.set(path, endpoint);
   }
 
+  // The C-Chain's EVM API is no endpoint of the spec's: its calls pass to the EVM engine (./cchain/rpc.ts).
+  const cRpc = cChainRpcEndpoint(state.cchain);
+  const cRpcPaths = new Set(['/ext/bc/C/rpc', `/ext/bc/${world.chainIDs.C}/rpc`]);
   const resolve = (path: string, hops = 0): Endpoint | undefined => {
+    if (cRpcPaths.has(path)) return cRpc;
     const endpoint = endpoints.get(path);
     if (endpoint) return endpoint;
     if (hops > 8) return undefined;

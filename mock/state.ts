@@ -28,6 +28,8 @@ import type { IndexName } from './world/indexer.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
 import { issueHandlers } from './engine/handlers.ts';
+import { CChain } from './cchain/evm.ts';
+import { AtomicApi } from './cchain/avax.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -67,6 +69,10 @@ export class MockState {
   /** The node (the network's first genesis staker, ./world/node-identity.ts), which every reply's `node-id` names. */
   readonly nodeID: string;
   readonly engine: Engine;
+  /** The C-Chain's EVM (./cchain/evm.ts), created on its first call. */
+  readonly cchain: CChain;
+  /** The C-Chain's atomic API, `/ext/bc/C/avax` (./cchain/avax.ts). */
+  readonly atomic: AtomicApi;
   /** The development controls `/ext/dev` serves (when on) and `startMockNode` hands to test suites. */
   readonly dev: DevControls;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
@@ -83,7 +89,9 @@ export class MockState {
     this.routes = routes;
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
-    this.dev = new DevControls(world, this.engine);
+    this.cchain = new CChain(world);
+    this.atomic = new AtomicApi(world, this.cchain);
+    this.dev = new DevControls(world, this.engine, this.cchain);
     this.reads = {
       'x-chain': xChainReads(world),
       'p-chain': { ...pChainReads(world), getAllValidatorsAt: (p) => allValidatorsAt(world, p) },
@@ -187,6 +195,7 @@ export class MockState {
       'health.liveness': { answer: (p) => this.health.report('liveness', tagsOf(p)) },
       ...devHandlers(this.dev),
       ...issueHandlers(this.engine),
+      ...this.atomic.handlers(),
     };
     const reads = this.readsAt(endpoint.name, scope);
     const out = new Map<string, MockMethod>();

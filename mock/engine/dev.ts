@@ -13,6 +13,8 @@ import type { World } from '../world/world.ts';
 import type { Engine, SavedPools } from './engine.ts';
 import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
+import type { CChain } from '../cchain/evm.ts';
+import { cBlockIDs, fundC } from '../cchain/dev.ts';
 
 type Params = Record<string, unknown>;
 
@@ -47,6 +49,9 @@ function checkChainTime(time: bigint, now: bigint): void {
   if (time < now) throw new Error(`time ${time} is before the chain time ${now}`);
 }
 
+type MineResult = { blockIDs: string[]; height: string };
+type FundResult = { utxoID?: { txID: string; outputIndex: number }; balance: string };
+
 export class DevControls {
   /** Snapshot IDs to journal marks and the pools then; IDs only grow, so an old ID never names a newer state. */
   private readonly snapshots = new Map<string, { mark: number; pools: SavedPools }>();
@@ -55,14 +60,18 @@ export class DevControls {
 
   private readonly world: World;
   private readonly engine: Engine;
-  constructor(world: World, engine: Engine) {
+  /** The C-Chain's EVM, moved with the world by every control. */
+  private readonly cchain?: CChain;
+  constructor(world: World, engine: Engine, cchain?: CChain) {
     this.world = world;
     this.engine = engine;
+    this.cchain = cchain;
   }
 
   snapshot(): { snapshotID: string } {
     const id = String(this.nextID++);
     this.snapshots.set(id, { mark: this.world.snapshot(), pools: this.engine.savePools() });
+    this.cchain?.snapshot(id);
     return { snapshotID: id };
   }
 
@@ -73,6 +82,7 @@ export class DevControls {
     if (saved === undefined) throw new Error(`unknown snapshot: ${id}`);
     this.world.revert(saved.mark);
     this.engine.restorePools(saved.pools);
+    void this.cchain?.revert(id);
     for (const other of this.snapshots.keys()) if (Number(other) > Number(id)) this.snapshots.delete(other);
     return {};
   }
@@ -91,23 +101,30 @@ export class DevControls {
     checkChainTime(time, this.world.time.get());
     advanceTime(this.world, time);
     if (build) this.engine.mine('P', 1);
+    void this.cchain?.setTime(time, build);
     return { timestamp: rfc3339(this.world.time.get()) };
   }
 
   /** Builds `blocks` blocks (default 1; empty ones too) on X or P, from the pool first. */
-  mine(p: Params): { blockIDs: string[]; height: string } {
-    const chain = p.chain;
-    if (chain !== 'X' && chain !== 'P')
-      throw new Error(`unknown chain '${String(chain)}': dev.mine builds X- and P-Chain blocks`);
+  mine(p: Params & { chain: 'X' | 'P' }): MineResult;
+  mine(p: Params): MineResult | Promise<MineResult>;
+  mine(p: Params): MineResult | Promise<MineResult> {
+    const asked = String(p.chain);
+    const chain = (['X', 'P', 'C'] as const).find((c) => c === asked || this.world.chainIDs[c] === asked);
+    if (!chain || (chain === 'C' && !this.cchain))
+      throw new Error(`unknown chain '${asked}': dev.mine builds X-, P- and C-Chain blocks`);
     const count = p.blocks === undefined ? 1 : Number(uint(p.blocks, 'blocks'));
     if (count < 1 || count > 1000) throw new Error('blocks must be from 1 to 1000');
+    if (chain === 'C') return cBlockIDs(this.cchain!, count);
     const blockIDs = this.engine.mine(chain, count);
     return { blockIDs, height: String(this.world.tip(chain).height) };
   }
 
   /** Gives an `X-…`/`P-…` address `amount` of an asset (AVAX by default) in one new UTXO, maybe time-locked. */
-  fund(p: Params): { utxoID: { txID: string; outputIndex: number }; balance: string } {
+  fund(p: Params): FundResult | Promise<FundResult> {
     const address = String(p.address ?? '');
+    if (this.cchain && (address.startsWith('0x') || address.startsWith('C-')))
+      return fundC(this.world, this.cchain, address, uint(p.amount, 'amount'), this.funded++);
     const dash = address.indexOf('-');
     const chain = address.slice(0, dash) as UtxoChain;
     const decoded = bech32Decode(address.slice(dash + 1));
@@ -182,12 +199,14 @@ export class DevControls {
     this.world.revert(0);
     this.engine.restorePools();
     this.snapshots.clear();
+    void this.cchain?.reset();
     return {};
   }
 
   setAutomine(p: Params): Record<string, never> {
     if (typeof p.enabled !== 'boolean') throw new Error('enabled must be true or false');
     this.engine.automine = p.enabled;
+    void this.cchain?.setAutomine(p.enabled);
     return {};
   }
 

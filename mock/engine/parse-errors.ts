@@ -139,7 +139,8 @@ function calibrate(): void {
   }
 }
 
-const managerOf = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
+const managerOf = (chain: UtxoChain | 'C') =>
+  avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : chain === 'P' ? 'PVM' : 'EVM');
 
 type Manager = ReturnType<typeof managerOf>;
 
@@ -203,8 +204,18 @@ export function unmarshal<T>(
   return value;
 }
 
-/** The registered types that are no transaction, as Go's reflect names them (txs/codec.go, txs/parser.go). */
-const NOT_A_TX: Record<UtxoChain, Record<number, string>> = {
+/**
+ * The registered types that are no transaction, as Go's reflect names them (txs/codec.go, txs/parser.go; for the
+ * C-Chain's atomic transactions coreth's plugin/evm/atomic/codec.go).
+ */
+const NOT_A_TX: Record<UtxoChain | 'C', Record<number, string>> = {
+  C: {
+    5: '*secp256k1fx.TransferInput',
+    7: '*secp256k1fx.TransferOutput',
+    9: '*secp256k1fx.Credential',
+    10: '*secp256k1fx.Input',
+    11: '*secp256k1fx.OutputOwners',
+  },
   X: {
     5: '*secp256k1fx.TransferInput',
     6: '*secp256k1fx.MintOutput',
@@ -236,13 +247,14 @@ const NOT_A_TX: Record<UtxoChain, Record<number, string>> = {
 };
 
 /** The node's text for `bytes` that avalanchejs could not decode (or decoded from a prefix only). */
-export function parseError(chain: UtxoChain, bytes: Uint8Array, fallback: string): string {
+export function parseError(chain: UtxoChain | 'C', bytes: Uint8Array, fallback: string): string {
   if (bytes.length > MAX_TX_SIZE) return `byte array exceeds maximum length: ${bytes.length} > ${MAX_TX_SIZE}`;
   if (bytes.length < 2) return "couldn't unpack codec version";
   if (u16(bytes) !== 0) return 'unknown codec version';
   if (bytes.length >= 6) {
     const name = NOT_A_TX[chain][u32(bytes.subarray(2))];
-    if (name) return `couldn't unmarshal interface: ${name} does not implement interface txs.UnsignedTx`;
+    const iface = chain === 'C' ? 'atomic.UnsignedAtomicTx' : 'txs.UnsignedTx';
+    if (name) return `couldn't unmarshal interface: ${name} does not implement interface ${iface}`;
   }
   return locate(managerOf(chain), avalanche().avaxSerial.SignedTx as unknown as Readable, bytes, fallback);
 }

@@ -57,6 +57,14 @@ const LAZY_FILES: Record<string, string[]> = {
   'secp256k1.cjs': ['@noble/curves/secp256k1'],
 };
 
+/** The EVM engine's exact version, as the project pins it. */
+function edrVersion(): string {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  return manifest.dependencies['@nomicfoundation/edr']!;
+}
+
 /** The runtime's module and export names, read from runtime/ at build time (the package has no runtime/ folder). */
 const runtimeNames: Plugin = {
   name: 'runtime-names',
@@ -209,6 +217,8 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     exports: { '.': { types: './index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
     bin: { 'avalanche-mock': './dist/bin.js' },
     files: ['dist', 'index.d.ts', 'README.md'],
+    // The C-Chain's EVM is a native engine, required on the first C-Chain call (mock/cchain/evm.ts): not bundled.
+    dependencies: { '@nomicfoundation/edr': edrVersion() },
     engines: { node: '>=22.18.0' },
   };
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -18,6 +18,10 @@ let curve: Curve | undefined;
 const secp256k1 = (): Curve =>
   (curve ??= (createRequire(import.meta.url)('@noble/curves/secp256k1') as { secp256k1: Curve }).secp256k1);
 
+/** The uncompressed public key (65 bytes) of a 32-byte private key. */
+export const uncompressedPublicKey = (privateKey: Uint8Array): Uint8Array =>
+  secp256k1().getPublicKey(privateKey, false);
+
 /** The group's order n: secp256k1.CURVE.n. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 /** High-S signatures are "mutated" to the node: only the full path answers them. */

@@ -153,7 +153,8 @@ export class World {
 
   /** The chain's UTXOs owned by an address (40-hex), in the node's order. */
   utxosOf(chain: UtxoChain, owner: string): readonly Utxo[] {
-    return this.owned[chain].of(owner);
+    // The C-Chain keeps no UTXOs of its own (avax.getUTXOs of C from C lists none).
+    return this.owned[chain]?.of(owner) ?? [];
   }
 
   /** UTXOs in shared memory that `sourceChain` exported to `destinationChain`, owned by an address, in order. */

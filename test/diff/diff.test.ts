@@ -38,8 +38,9 @@ describe('the releases of this spec', () => {
   it('v1.12.1 -> v1.14.2 is what the wire notes list', () => {
     // The Info changes are the node's own (info.getTxFee deprecated in v1.12.2, peers' upgradeTime since v1.14.1, the
     // upgrades after Etna); the mock-only dev methods never count. platform.getAllValidatorsAt and proposervm's API
-    // arrived in v1.14.0.
+    // arrived in v1.14.0; coreth v0.16.0 (v1.14.0) dropped avax.version.
     expect(summary(between('v1.12.1', 'v1.14.2'))).toEqual([
+      'avax.version method-removed',
       'avm.getAddressTxs method-removed',
       'avm.getTxFee method-added',
       'info.getTxFee method-deprecated',

@@ -193,7 +193,12 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(await page.$$eval('[data-endpoint]', (items) => items.length)).toBe(real.model.endpoints.length);
     expect(await visibleMethods(page, 'main')).toHaveLength(methodCount());
     await page.fill('#search', 'issuetx');
-    expect(await visibleMethods(page, 'nav')).toEqual(['platform.issueTx', 'avm.issueTx', 'wallet.issueTx']);
+    expect(await visibleMethods(page, 'nav')).toEqual([
+      'avax.issueTx',
+      'platform.issueTx',
+      'avm.issueTx',
+      'wallet.issueTx',
+    ]);
     await Promise.all([
       page.waitForURL(/x-wallet\.html#wallet\.issueTx$/),
       page.click('nav a[href="x-wallet.html#wallet.issueTx"]'),

@@ -74,7 +74,7 @@ describe('dev.fund', () => {
     expect(() => dev.fund({ address, amount: 0 })).toThrow('amount must be more than 0');
     expect(() => dev.fund({ address, amount: '1', locktime: '18446744073709551616' })).toThrow(/locktime must be/);
     expect(observed()).toEqual(before);
-    expect(dev.fund({ address, amount: String(MAX_UINT64) }).balance).toBe(String(MAX_UINT64));
+    expect((dev.fund({ address, amount: String(MAX_UINT64) }) as { balance: string }).balance).toBe(String(MAX_UINT64));
     expect(() => dev.fund({ address, amount: '1' })).toThrow(/^overflow: /);
     expect(world.utxos.P.size).toBe(before.utxos - world.utxos.X.size + 1);
   });

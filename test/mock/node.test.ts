@@ -71,6 +71,7 @@ describe('paths', () => {
       'x-chain': '/ext/bc/X',
       'x-wallet': '/ext/bc/X/wallet',
       'avm-static': '/ext/vm/avm',
+      'c-avax': '/ext/bc/C/avax',
       'p-chain': '/ext/P',
       admin: '/ext/admin',
       keystore: '/ext/keystore',

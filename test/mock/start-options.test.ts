@@ -41,7 +41,7 @@ describe('startMockNode options', () => {
     try {
       expect([node.world.network.name, node.keys.length]).toEqual(['local', 10]);
       expect(node.dev.listAccounts().accounts).toHaveLength(11);
-      const funded = node.dev.fund({ address: node.keys[0]!.p, amount: '5' });
+      const funded = (await node.dev.fund({ address: node.keys[0]!.p, amount: '5' })) as { balance: string };
       expect(BigInt(funded.balance)).toBeGreaterThan(5n);
     } finally {
       await node.close();

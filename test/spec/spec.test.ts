@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 98 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 103 methods on their endpoints (one, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -31,6 +31,10 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   },
   'avm-static': { path: '/ext/vm/avm', methods: ['avm.buildGenesis'] },
   'x-wallet': { path: '/ext/bc/X/wallet', methods: ['wallet.issueTx'] },
+  'c-avax': {
+    path: '/ext/bc/C/avax',
+    methods: ['getUTXOs', 'issueTx', 'getAtomicTxStatus', 'getAtomicTx', 'version'].map((m) => `avax.${m}`),
+  },
   'p-chain': {
     path: '/ext/bc/P',
     methods: [
@@ -149,6 +153,8 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
  */
 const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastVersion?: string; removedIn?: string }> =
   {
+    // coreth v0.16.0 (AvalancheGo v1.14.0) removed it (coreth #1406).
+    'avax.version': { lastVersion: 'v1.13.5', removedIn: 'v1.14.0' },
     'avm.buildGenesis': { lastVersion: 'v1.10.17', removedIn: 'v1.10.18' },
     'avm.getAddressTxs': { deprecatedSince: 'v1.9.12', lastVersion: 'v1.13.0', removedIn: 'v1.13.1' },
     'avm.getAllBalances': { deprecatedSince: 'v1.9.12' },
@@ -198,9 +204,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 98 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(98);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(98);
+  it('has exactly the 103 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(103);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(103);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -213,7 +219,7 @@ describe('the spec', () => {
   it('names every method <service>.<lowerCamelCase>, the only form the node accepts', () => {
     for (const { method } of methods)
       expect(method.name).toMatch(
-        /^(avm|wallet|platform|admin|keystore|info|health|dev|index|proposervm)\.[a-z][a-zA-Z0-9]*$/,
+        /^(avm|wallet|platform|avax|admin|keystore|info|health|dev|index|proposervm)\.[a-z][a-zA-Z0-9]*$/,
       );
   });
 
@@ -463,6 +469,7 @@ describe('side effects', () => {
         .map(({ method }) => method.name)
         .sort();
     expect(of('chain')).toEqual([
+      'avax.issueTx',
       'avm.issueTx',
       'dev.fund',
       'dev.increaseTime',
@@ -491,6 +498,6 @@ describe('side effects', () => {
       'keystore.deleteUser',
       'keystore.importUser',
     ]);
-    expect(of('none')).toHaveLength(73);
+    expect(of('none')).toHaveLength(77);
   });
 });

@@ -111,8 +111,9 @@ export class DevClient extends JsonRpcClient {
    * fee states decay. Without it no block is built, but the chain time moves all the same:
    * `platform.getTimestamp` answers it, the staking periods it passes end (stakers leave
    * `getCurrentValidators` and the validator set at the tip that `getValidatorsAt`, `getTotalStake` and
-   * `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. Time never
-   * goes back (`dev.revert` is the way back).
+   * `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. The
+   * C-Chain's next block is at that time too (built at once with `mine`). Time never goes back
+   * (`dev.revert` is the way back).
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
    * never by AvalancheGo or a server generated from this spec.
@@ -155,7 +156,8 @@ export class DevClient extends JsonRpcClient {
    * Builds `blocks` blocks on the chain at the current chain time, one after the other. The first takes
    * the transactions waiting in the chain's pool (when automine is off); the others are empty. Each is
    * accepted at once, with real bytes, ID, height and parent, and its transactions become Accepted (X)
-   * or Committed (P).
+   * or Committed (P). On the C-Chain the blocks are the EVM engine's, holding what its pool has (when
+   * automine is off), their IDs the blocks' hashes as IDs.
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
    * never by AvalancheGo or a server generated from this spec.

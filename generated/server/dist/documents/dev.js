@@ -76,7 +76,7 @@ export const devDocument = {
     {
       "name": "dev.setTime",
       "summary": "Set the chain time (forward only), building a P-Chain block at it by default.",
-      "description": "Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain then builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in `platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and fee states decay. Without it no block is built, but the chain time moves all the same: `platform.getTimestamp` answers it, the staking periods it passes end (stakers leave `getCurrentValidators` and the validator set at the tip that `getValidatorsAt`, `getTotalStake` and `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. Time never goes back (`dev.revert` is the way back).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain then builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in `platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and fee states decay. Without it no block is built, but the chain time moves all the same: `platform.getTimestamp` answers it, the staking periods it passes end (stakers leave `getCurrentValidators` and the validator set at the tip that `getValidatorsAt`, `getTotalStake` and `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. The C-Chain's next block is at that time too (built at once with `mine`). Time never goes back (`dev.revert` is the way back).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -165,13 +165,13 @@ export const devDocument = {
     {
       "name": "dev.mine",
       "summary": "Build blocks on the X- or P-Chain now.",
-      "description": "Builds `blocks` blocks on the chain at the current chain time, one after the other. The first takes the transactions waiting in the chain's pool (when automine is off); the others are empty. Each is accepted at once, with real bytes, ID, height and parent, and its transactions become Accepted (X) or Committed (P).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Builds `blocks` blocks on the chain at the current chain time, one after the other. The first takes the transactions waiting in the chain's pool (when automine is off); the others are empty. Each is accepted at once, with real bytes, ID, height and parent, and its transactions become Accepted (X) or Committed (P). On the C-Chain the blocks are the EVM engine's, holding what its pool has (when automine is off), their IDs the blocks' hashes as IDs.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "chain",
           "required": true,
-          "description": "Which chain: `X` or `P` (aliases and IDs of the two chains are accepted too).",
+          "description": "Which chain: `X`, `P` or `C` (aliases and IDs of the three chains are accepted too). C-Chain blocks are the EVM engine's, holding what its pool has.",
           "schema": { "type": "string", "minLength": 1 },
         },
         {
@@ -244,8 +244,17 @@ export const devDocument = {
         {
           "name": "address",
           "required": true,
-          "description": "The owner: an X-Chain (`X-local1...` on a local network) or P-Chain (`P-local1...`) address of the simulated network.",
-          "schema": { "$ref": "#/components/schemas/Address" },
+          "description": "The owner: an X-Chain (`X-local1...` on a local network), P-Chain (`P-local1...`) or C-Chain address of the simulated network. On the C-Chain an EVM address (`0x...`) gets the AVAX in its EVM balance; a `C-local1...` address is the key's atomic-UTXO address, which `avax.getUTXOs` lists, so it gets a UTXO in the X-Chain's shared memory for C, ready to import.",
+          "schema": {
+            "anyOf": [
+              { "$ref": "#/components/schemas/Address" },
+              {
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$",
+                "description": "An EVM address on the C-Chain.",
+              },
+            ],
+          },
         },
         {
           "name": "amount",
@@ -270,13 +279,16 @@ export const devDocument = {
         "name": "fundResult",
         "schema": {
           "type": "object",
-          "required": ["utxoID", "balance"],
+          "required": ["balance"],
           "additionalProperties": false,
           "properties": {
-            "utxoID": { "$ref": "#/components/schemas/UTXOID", "description": "The new UTXO." },
+            "utxoID": {
+              "$ref": "#/components/schemas/UTXOID",
+              "description": "The new UTXO; absent when an EVM address was funded.",
+            },
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The address's balance of the asset after the call, locked UTXOs included.",
+              "description": "The address's balance of the asset after the call, locked UTXOs included; for an EVM address its balance in wei.",
             },
           },
         },

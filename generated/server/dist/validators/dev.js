@@ -73,7 +73,12 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "address": { "$ref": "#/components/schemas/Address" },
+        "address": {
+          "anyOf": [
+            { "$ref": "#/components/schemas/Address" },
+            { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+          ],
+        },
         "amount": { "$ref": "#/components/schemas/Uint64Param" },
         "assetID": { "type": "string", "minLength": 1 },
         "locktime": { "$ref": "#/components/schemas/Uint64Param" },
@@ -82,7 +87,7 @@ export const schemas = {
     },
     "result": {
       "type": "object",
-      "required": ["utxoID", "balance"],
+      "required": ["balance"],
       "additionalProperties": false,
       "properties": {
         "utxoID": { "$ref": "#/components/schemas/UTXOID" },

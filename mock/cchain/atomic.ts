@@ -1,0 +1,269 @@
+/**
+ * The C-Chain's atomic transactions (coreth plugin/evm/atomic): decoded with avalanchejs' `evm` codec, verified as
+ * coreth's mempool verifies them at the tip (vm.verifyTxAtTip: size and gas limits, the tx's Verify, the semantic
+ * verifier's flow check, credentials and shared-memory UTXOs, then EVMStateTransfer's balances and nonces), their
+ * texts verbatim. What a valid one changes is returned, for ./avax.ts to apply to the world and the EVM.
+ */
+import { avalanche } from '../shared/avalanche.ts';
+import { type Transaction, keyOf } from '../engine/codec.ts';
+import { checkSortedUnique } from '../engine/effects.ts';
+import { utxoRecord } from '../engine/codec.ts';
+import { MAX_TX_SIZE, parseError, trailing } from '../engine/parse-errors.ts';
+import { Refusal } from '../engine/refusals.ts';
+import { verifySpend } from '../engine/spend.ts';
+import { checkOutputsSorted, verifyTransferableInput, verifyTransferableOutput } from '../engine/syntax.ts';
+import { idOf, sha256 } from '../world/codec.ts';
+import type { AtomicUtxo } from '../world/types.ts';
+import { atomicKey, type World } from '../world/world.ts';
+import { X2C_RATE } from './genesis.ts';
+
+export interface AtomicTx {
+  kind: 'import' | 'export';
+  tx: Transaction;
+  credentials: Uint8Array[][];
+  bytes: Uint8Array;
+  id: string;
+  unsignedBytes: Uint8Array;
+}
+
+/** What an accepted atomic tx changes: shared memory, and EVM balances (wei) and nonces by 40-hex address. */
+export interface AtomicEffects {
+  imported: string[];
+  exported: AtomicUtxo[];
+  balances: Map<string, bigint>;
+  nonces: Map<string, bigint>;
+}
+
+/** The EVM state the verification reads: the next block's base fee (wei), and balances and nonces. */
+export interface EvmView {
+  baseFee: bigint;
+  balance(address: string): bigint;
+  nonce(address: string): bigint;
+}
+
+const TARGET_ATOMIC_TXS_SIZE = 40 * 1024;
+const ATOMIC_GAS_LIMIT = 100_000n;
+const ATOMIC_TX_INTRINSIC_GAS = 10_000n;
+const COST_PER_SIGNATURE = 1_000n;
+const MAX_UINT64 = (1n << 64n) - 1n;
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const evmManager = () => avalanche().utils.getManagerForVM('EVM');
+
+/** atomic.Codec.Unmarshal of a signed atomic tx; the codec's text (IssueTx prefixes "problem parsing transaction"). */
+export function decodeAtomic(bytes: Uint8Array): AtomicTx {
+  const { avaxSerial, utils } = avalanche();
+  const codecs = evmManager();
+  if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError('C', bytes, ''));
+  let signed: InstanceType<typeof avaxSerial.SignedTx>;
+  try {
+    signed = codecs.unpack(bytes, avaxSerial.SignedTx);
+  } catch (error) {
+    throw new Refusal(parseError('C', bytes, (error as Error).message));
+  }
+  const tx = signed.unsignedTx as Transaction;
+  const unsignedBytes = codecs.packCodec(tx) as Uint8Array;
+  const read = unsignedBytes.length + codecs.getDefaultCodec().PackPrefixList(signed.credentials).length;
+  if (read !== bytes.length)
+    throw new Refusal(read < bytes.length ? trailing(read, bytes.length) : parseError('C', bytes, ''));
+  const credentials = (signed.getCredentials() as { getSignatures(): string[] }[]).map((c) =>
+    c.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
+  );
+  const kind = tx._type === 'evm.ImportTx' ? 'import' : 'export';
+  return { kind, tx, credentials, bytes, id: idOf(bytes), unsignedBytes };
+}
+
+/** GasUsed(fixedFee: true): the unsigned bytes, a signature's cost per signer, and AP5's intrinsic gas. */
+export function gasUsed(atomic: AtomicTx): bigint {
+  const tx = atomic.tx;
+  const signatures =
+    atomic.kind === 'import'
+      ? tx.importedInputs.reduce((n: bigint, input: Transaction) => n + BigInt(input.sigIndicies().length), 0n)
+      : BigInt(tx.ins.length);
+  return BigInt(atomic.unsignedBytes.length) + signatures * COST_PER_SIGNATURE + ATOMIC_TX_INTRINSIC_GAS;
+}
+
+/** atomic.CalculateDynamicFee: gas at the base fee, in nAVAX, rounded up. */
+export const dynamicFee = (gas: bigint, baseFee: bigint): bigint => (gas * baseFee + X2C_RATE - 1n) / X2C_RATE;
+
+/** The wrapping of one kind's flow check. */
+function flowCheck(kind: string, produced: bigint[], consumed: bigint[]): void {
+  const sum = (amounts: bigint[]) => {
+    let total = 0n;
+    for (const amount of amounts) {
+      total += amount;
+      if (total > MAX_UINT64) throw new Refusal(`${kind} tx flow check failed due to: overflow`);
+    }
+    return total;
+  };
+  if (sum(produced) > sum(consumed)) throw new Refusal(`${kind} tx flow check failed due to: insufficient funds`);
+}
+
+/** utils.IsSortedAndUnique over EVMOutputs or EVMInputs: by address, then asset ID (their Compare). */
+function checkByAddressAndAsset(items: readonly Transaction[], refusal: string): void {
+  for (let i = 1; i < items.length; i++) {
+    const a = items[i - 1]!;
+    const b = items[i]!;
+    const order =
+      Buffer.compare(a.address.toBytes(), b.address.toBytes()) ||
+      Buffer.compare(a.assetId.toBytes(), b.assetId.toBytes());
+    if (order >= 0) throw new Refusal(refusal);
+  }
+}
+
+/** The network and chain checks of UnsignedImportTx.Verify and UnsignedExportTx.Verify. */
+function verifyIDs(world: World, tx: Transaction): void {
+  if (tx.networkId.value() !== world.network.networkID) throw new Refusal('tx was issued with a different network ID');
+  if (tx.blockchainId.toString() !== world.chainIDs.C) throw new Refusal('tx has wrong chain ID');
+}
+
+/** verify.SameSubnet of the source or destination: another chain of the Primary Network. */
+function verifyPeer(world: World, peer: string): void {
+  if (peer !== world.chainIDs.X && peer !== world.chainIDs.P) throw new Refusal('tx has wrong chain ID');
+}
+
+function verifyImport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffects {
+  const tx = atomic.tx;
+  const inputs: Transaction[] = tx.importedInputs;
+  const outs: Transaction[] = tx.Outs;
+  const avax = world.network.avaxAssetID;
+  if (inputs.length === 0) throw new Refusal('tx has no imported inputs');
+  const source: string = tx.sourceChain.toString();
+  verifyIDs(world, tx);
+  if (outs.length === 0) throw new Refusal('tx has no EVM outputs');
+  verifyPeer(world, source);
+  for (const out of outs) {
+    if (out.amount.value() === 0n) throw new Refusal('EVM Output failed verification: output has no value');
+    if (/^0+$/.test(hex(out.assetId.toBytes())))
+      throw new Refusal('EVM Output failed verification: empty asset ID is not valid');
+    if (out.assetId.toString() !== avax) throw new Refusal('import output cannot contain non-AVAX in Banff');
+  }
+  for (const input of inputs) {
+    try {
+      verifyTransferableInput(input);
+    } catch (error) {
+      throw new Refusal(`atomic input failed verification: ${(error as Error).message}`);
+    }
+    if (input.assetId.toString() !== avax) throw new Refusal('import input cannot contain non-AVAX in Banff');
+  }
+  checkSortedUnique(inputs);
+  checkByAddressAndAsset(outs, 'outputs not sorted and unique');
+  const fee = dynamicFee(gasUsed(atomic), evm.baseFee);
+  flowCheck(
+    'import',
+    [fee, ...outs.map((o) => o.amount.value() as bigint)],
+    inputs.map((i) => i.amount() as bigint),
+  );
+  if (atomic.credentials.length !== inputs.length)
+    throw new Refusal(`incorrect number of credentials: (${inputs.length} vs. ${atomic.credentials.length})`);
+  const keys = inputs.map((input) => atomicKey(world.chainIDs.C, keyOf(input)));
+  const utxos = keys.map((key) => world.atomic.get(key));
+  if (utxos.some((utxo) => !utxo || utxo.sourceChain !== source))
+    throw new Refusal(`failed to fetch import UTXOs from ${source} due to: not found`);
+  const hash = sha256(atomic.unsignedBytes);
+  inputs.forEach((input, i) => {
+    const utxo = utxos[i]!;
+    if (utxo.assetID !== input.assetId.toString()) throw new Refusal("asset IDs in the input don't match the utxo");
+    try {
+      verifySpend(hash, input.input, atomic.credentials[i]!, utxo, world.time.get());
+    } catch (error) {
+      throw new Refusal(`import tx transfer failed verification: ${(error as Error).message}`);
+    }
+  });
+  const balances = new Map<string, bigint>();
+  for (const out of outs) {
+    const address = hex(out.address.toBytes());
+    balances.set(address, (balances.get(address) ?? evm.balance(address)) + out.amount.value() * X2C_RATE);
+  }
+  return { imported: keys, exported: [], balances, nonces: new Map() };
+}
+
+function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffects {
+  const tx = atomic.tx;
+  const ins: Transaction[] = tx.ins;
+  const outs: Transaction[] = tx.exportedOutputs;
+  const avax = world.network.avaxAssetID;
+  const destination: string = tx.destinationChain.toString();
+  if (outs.length === 0) throw new Refusal('tx has no export outputs');
+  verifyIDs(world, tx);
+  verifyPeer(world, destination);
+  for (const input of ins) {
+    if (input.amount.value() === 0n) throw new Refusal('input has no value');
+    if (/^0+$/.test(hex(input.assetId.toBytes()))) throw new Refusal('empty asset ID is not valid');
+    if (input.assetId.toString() !== avax) throw new Refusal('export input cannot contain non-AVAX in Banff');
+  }
+  for (const out of outs) {
+    verifyTransferableOutput(out);
+    if (out.assetId.toString() !== avax) {
+      if (destination === world.chainIDs.P) throw new Refusal('tx has wrong chain ID');
+      throw new Refusal('export output cannot contain non-AVAX in Banff');
+    }
+  }
+  try {
+    checkOutputsSorted(outs, evmManager().getDefaultCodec());
+  } catch {
+    throw new Refusal('tx outputs not sorted');
+  }
+  checkByAddressAndAsset(ins, 'inputs not sorted and unique');
+  const fee = dynamicFee(gasUsed(atomic), evm.baseFee);
+  flowCheck(
+    'export',
+    [fee, ...outs.map((o) => o.output.amount() as bigint)],
+    ins.map((i) => i.amount.value() as bigint),
+  );
+  if (ins.length !== atomic.credentials.length)
+    throw new Refusal(
+      `export tx contained incorrect number of credentials want ${ins.length} got ${atomic.credentials.length}`,
+    );
+  const { secp256k1 } = avalanche();
+  const hash = sha256(atomic.unsignedBytes);
+  ins.forEach((input, i) => {
+    const sigs = atomic.credentials[i]!;
+    if (sigs.length !== 1)
+      throw new Refusal(
+        `incorrect number of signatures want 1 signature for EVM Input Credential, but got ${sigs.length}`,
+      );
+    let signer: string;
+    try {
+      signer = hex(secp256k1.publicKeyToEthAddress(secp256k1.recoverPublicKey(hash, sigs[0]!)));
+    } catch {
+      throw new Refusal('invalid signature');
+    }
+    if (signer !== hex(input.address.toBytes())) throw new Refusal("signature doesn't match public key");
+  });
+  // EVMStateTransfer: each input's amount off its address's balance, its nonce the account's; then nonces bumped.
+  const balances = new Map<string, bigint>();
+  const nonces = new Map<string, bigint>();
+  for (const input of ins) {
+    const address = hex(input.address.toBytes());
+    const amount = input.amount.value() * X2C_RATE;
+    const balance = balances.get(address) ?? evm.balance(address);
+    if (balance < amount) throw new Refusal('insufficient funds');
+    balances.set(address, balance - amount);
+    if (evm.nonce(address) !== input.nonce.value()) throw new Refusal('invalid nonce');
+    nonces.set(address, input.nonce.value() + 1n);
+  }
+  const exported = outs.map((out, index) => ({
+    ...utxoRecord('P', atomic.id, index, out.assetId.toString(), out.output),
+    sourceChain: world.chainIDs.C,
+    destinationChain: destination,
+  }));
+  return { imported: [], exported, balances, nonces };
+}
+
+/** vm.verifyTxAtTip: the node's refusal, or what the tx changes. */
+export function verifyAtomic(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffects {
+  if (atomic.bytes.length > TARGET_ATOMIC_TXS_SIZE)
+    throw new Refusal(
+      `tx size (${atomic.bytes.length}) exceeds total atomic txs size target (${TARGET_ATOMIC_TXS_SIZE})`,
+    );
+  const gas = gasUsed(atomic);
+  if (gas > ATOMIC_GAS_LIMIT)
+    throw new Refusal(`tx gas usage (${gas}) exceeds maximum allowed mempool gas usage (${ATOMIC_GAS_LIMIT})`);
+  return atomic.kind === 'import' ? verifyImport(world, atomic, evm) : verifyExport(world, atomic, evm);
+}
+
+/** The EVM addresses whose balance and nonce the verification reads. */
+export function accountsOf(atomic: AtomicTx): string[] {
+  const list: Transaction[] = atomic.kind === 'import' ? atomic.tx.Outs : atomic.tx.ins;
+  return [...new Set(list.map((item) => hex(item.address.toBytes())))];
+}

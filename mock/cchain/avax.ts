@@ -1,0 +1,121 @@
+/**
+ * `/ext/bc/C/avax`, coreth's atomic API (plugin/evm/atomic/vm/api.go): the UTXOs X and P exported to C, and the
+ * atomic transactions. An accepted ImportTx or ExportTx changes shared memory in the world and balances and nonces in
+ * the EVM, and is included in a C-Chain block of its own at once (the mock builds one per atomic tx, whatever the
+ * mining mode); its record, like shared memory, is journaled in the world, so snapshots cover it.
+ */
+import { decodeBytes } from '../keystore.ts';
+import { Refusal } from '../engine/refusals.ts';
+import { encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
+import { Table } from '../world/journal.ts';
+import { atomicKey, type World } from '../world/world.ts';
+import { accountsOf, decodeAtomic, verifyAtomic } from './atomic.ts';
+import type { CChain } from './evm.ts';
+
+type Params = Record<string, unknown>;
+
+interface AtomicRecord {
+  bytes: Uint8Array;
+  blockHeight: bigint;
+}
+
+const ZERO_ID = '11111111111111111111111111111111LpoYY';
+
+export class AtomicApi {
+  /** Accepted atomic txs by ID (coreth's AtomicRepository). */
+  private readonly accepted: Table<string, AtomicRecord>;
+
+  private readonly world: World;
+  private readonly chain: CChain;
+
+  constructor(world: World, chain: CChain) {
+    this.world = world;
+    this.chain = chain;
+    this.accepted = new Table(world.journal);
+  }
+
+  /** avax.getUTXOs: only from another chain (`sourceChain` is required), for `C-` addresses. */
+  getUTXOs(p: Params): unknown {
+    const addresses = Array.isArray(p.addresses) ? p.addresses : [];
+    if (addresses.length > 0 && addresses.length <= 1024 && (typeof p.sourceChain !== 'string' || !p.sourceChain))
+      throw new Error('no source chain provided');
+    try {
+      return utxoPage(this.world, 'C' as never, p);
+    } catch (error) {
+      // The address parser is coreth's own (atomic/vm/formatting.go), worded apart from the avm's.
+      const message = (error as Error).message.replace(
+        /mismatched chainIDs: expected ("[^"]*") but got ("[^"]*")/,
+        'expected chainID to be $1 but was $2',
+      );
+      throw new Error(message);
+    }
+  }
+
+  /** avax.issueTx: decoded, verified at the tip and, when valid, accepted in a new C-Chain block. */
+  issueTx(p: Params): Promise<{ txID: string }> {
+    let bytes: Uint8Array;
+    try {
+      bytes = decodeBytes(String(p.tx ?? ''), encodingOf(p));
+    } catch (error) {
+      throw new Refusal(`problem decoding transaction: ${(error as Error).message}`);
+    }
+    let atomic: ReturnType<typeof decodeAtomic>;
+    try {
+      atomic = decodeAtomic(bytes);
+    } catch (error) {
+      throw new Refusal(`problem parsing transaction: ${(error as Error).message}`);
+    }
+    const { world, chain } = this;
+    return chain.run(async (provider) => {
+      const addresses = accountsOf(atomic);
+      const balances = new Map<string, bigint>();
+      const nonces = new Map<string, bigint>();
+      for (const address of addresses) {
+        balances.set(address, await chain.balance(provider, address));
+        if (atomic.kind === 'export') nonces.set(address, await chain.nonce(provider, address));
+      }
+      const baseFee = await chain.nextBaseFee(provider);
+      const height = BigInt((await chain.call(provider, 'eth_blockNumber')) as string) + 1n;
+      const effects = verifyAtomic(world, atomic, {
+        baseFee,
+        balance: (a) => balances.get(a) ?? 0n,
+        nonce: (a) => nonces.get(a) ?? 0n,
+      });
+      for (const key of effects.imported) world.atomic.delete(key);
+      for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
+      this.accepted.set(atomic.id, { bytes, blockHeight: height });
+      for (const [address, wei] of effects.balances) await chain.setBalance(provider, address, wei);
+      for (const [address, nonce] of effects.nonces) await chain.setNonce(provider, address, nonce);
+      await chain.mineBlock(provider);
+      return { txID: atomic.id };
+    });
+  }
+
+  private record(p: Params): { id: string; record?: AtomicRecord } {
+    const id = parseID(p.txID) ?? String(p.txID ?? '');
+    if (id === ZERO_ID || id === '') throw new Error('nil transaction ID');
+    return { id, record: this.accepted.get(id) };
+  }
+
+  getAtomicTxStatus(p: Params): { status: string; blockHeight?: string } {
+    const { record } = this.record(p);
+    return record ? { status: 'Accepted', blockHeight: String(record.blockHeight) } : { status: 'Unknown' };
+  }
+
+  getAtomicTx(p: Params): { tx: string; encoding: string; blockHeight: string } {
+    const { id, record } = this.record(p);
+    if (!record) throw new Error(`could not find tx ${id}`);
+    const encoding = encodingOf(p);
+    return { tx: encode(record.bytes, encoding), encoding, blockHeight: String(record.blockHeight) };
+  }
+
+  handlers(): Record<string, { answer: (p: Params) => unknown }> {
+    return {
+      'avax.getUTXOs': { answer: (p) => this.getUTXOs(p) },
+      'avax.issueTx': { answer: (p) => this.issueTx(p) },
+      'avax.getAtomicTxStatus': { answer: (p) => this.getAtomicTxStatus(p) },
+      'avax.getAtomicTx': { answer: (p) => this.getAtomicTx(p) },
+      'avax.version': { answer: () => ({ version: 'v0.15.4' }) },
+    };
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The development controls' C-Chain parts (`dev.mine` on C, `dev.fund` of a `0x…` or `C-…` address): the rest of the
+ * controls move the EVM through ./evm.ts as they move the world.
+ */
+import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
+import { makeUtxo, sha256 } from '../world/codec.ts';
+import { atomicKey, type World } from '../world/world.ts';
+import type { CChain } from './evm.ts';
+
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+/** A C-Chain block's ID: its hash as an ids.ID, as the node names C-Chain blocks. */
+export const blockIDOf = (hash: string): string => cb58Encode(Buffer.from(hash.slice(2), 'hex'));
+
+/** Builds `count` C-Chain blocks: their IDs, oldest first, and the height after. */
+export function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
+  chain.changed = true;
+  return chain.run(async (p) => {
+    await chain.call(p, 'hardhat_mine', [hex(BigInt(count))]);
+    const height = BigInt((await chain.call(p, 'eth_blockNumber')) as string);
+    const blockIDs: string[] = [];
+    for (let n = height - BigInt(count) + 1n; n <= height; n++) {
+      const block = (await chain.call(p, 'eth_getBlockByNumber', [hex(n), false])) as { hash: string };
+      blockIDs.push(blockIDOf(block.hash));
+    }
+    return { blockIDs, height: String(height) };
+  });
+}
+
+/**
+ * Funds a C-Chain address with `amount` nAVAX: an EVM address (`0x…`) in its EVM balance (the answer's balance in
+ * wei); a `C-…` address with a UTXO in the X-Chain's shared memory for C, which `avax.getUTXOs` lists and an ImportTx
+ * on C takes in.
+ */
+export async function fundC(
+  world: World,
+  chain: CChain,
+  address: string,
+  amount: bigint,
+  serial: number,
+): Promise<{ utxoID?: { txID: string; outputIndex: number }; balance: string }> {
+  if (address.startsWith('0x')) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`${JSON.stringify(address)} is not an EVM address`);
+    return { balance: String(await chain.fund(address.slice(2).toLowerCase(), amount)) };
+  }
+  const decoded = bech32Decode(address.slice(2));
+  if (decoded?.payload.length !== 20) throw new Error(`${JSON.stringify(address)} is not a C-Chain address`);
+  if (decoded.hrp !== world.network.hrp)
+    throw new Error(`address ${address} is not on this network: its HRP is not ${world.network.hrp}`);
+  const owner = Buffer.from(decoded.payload).toString('hex');
+  const txID = cb58Encode(sha256(Buffer.from(`dev.fund C ${serial} ${world.tip('X').id} ${owner}`)));
+  const utxo = makeUtxo({
+    txID,
+    outputIndex: 0,
+    assetID: world.network.avaxAssetID,
+    amount,
+    owner: { locktime: 0n, threshold: 1, addresses: [owner] },
+    stakeableLocktime: 0n,
+  });
+  // A laid-out UTXO's bytes are a getter, which spreading would drop.
+  world.atomic.set(atomicKey(world.chainIDs.C, utxo.key), {
+    ...utxo,
+    bytes: utxo.bytes,
+    sourceChain: world.chainIDs.X,
+    destinationChain: world.chainIDs.C,
+  });
+  const balance = world
+    .atomicUtxosOf(world.chainIDs.C, world.chainIDs.X, owner)
+    .reduce((sum, u) => sum + (u.assetID === utxo.assetID ? u.amount : 0n), 0n);
+  return { utxoID: { txID, outputIndex: 0 }, balance: String(balance) };
+}

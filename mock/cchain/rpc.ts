@@ -1,0 +1,154 @@
+/**
+ * `/ext/bc/C/rpc`: the C-Chain's Ethereum JSON-RPC, over HTTP as coreth's geth-derived server answers it (rpc/http.go:
+ * POST with a JSON body of at most 5 MiB, single calls and batches). `eth_*`, `net_*` and `web3_*` calls pass to the
+ * EVM engine as they are, and its answers and errors come back as it gives them; what coreth adds is answered here
+ * (`eth_baseFee`, `eth_suggestPriceOptions`). The engine's own controls (`evm_*`, `hardhat_*`) are not served: a
+ * C-Chain node has none, and the mock's are `/ext/dev`'s.
+ */
+import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
+import type { CChain } from './evm.ts';
+
+/** geth's rpc/http.go defaultBodyLimit. */
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** geth's BatchRequestLimit default (node/defaults.go). */
+const MAX_BATCH = 1000;
+const SERVED = /^(eth|net|web3)_/;
+/** The calls that change the EVM's state (see CChain.changed). */
+const WRITES = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const text = (status: number, body: string): Reply => ({
+  status,
+  headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' },
+  body: `${body}\n`,
+});
+const errorJson = (id: unknown, code: number, message: string) =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"error":{"code":${code},"message":${JSON.stringify(message)}}}`;
+
+/** What coreth answers itself, by method: the result, from the engine's state. */
+function corethMethods(chain: CChain): Record<string, () => Promise<unknown>> {
+  const baseFee = () => chain.run((p) => chain.nextBaseFee(p));
+  return {
+    eth_baseFee: async () => `0x${(await baseFee()).toString(16)}`,
+    // internal/ethapi/api.coreth.go SuggestPriceOptions with the default PriceOptionConfig (slow 95%, fast 105%,
+    // max tip 20 gwei): tips from the engine's suggested tip, fees twice the base fee plus the tip.
+    eth_suggestPriceOptions: async () => {
+      const fee = await baseFee();
+      const tip = BigInt((await chain.request('eth_maxPriorityFeePerGas')) as string);
+      const capped = tip < 20_000_000_000n ? tip : 20_000_000_000n;
+      const slow = (capped * 95n) / 100n > 1n ? (capped * 95n) / 100n : 1n;
+      const fast = (tip * 105n) / 100n;
+      const price = (t: bigint) => ({
+        maxPriorityFeePerGas: `0x${t.toString(16)}`,
+        maxFeePerGas: `0x${(2n * fee + t).toString(16)}`,
+      });
+      return { slow: price(slow), normal: price(capped), fast: price(fast) };
+    },
+  };
+}
+
+/** One call's answer, as JSON text. */
+async function answerOne(chain: CChain, own: Record<string, () => Promise<unknown>>, call: unknown): Promise<string> {
+  if (typeof call !== 'object' || call === null || Array.isArray(call))
+    return errorJson(null, -32600, 'invalid request');
+  const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
+  if (typeof method !== 'string') return errorJson(id, -32600, 'invalid request');
+  const mine = own[method];
+  if (mine) {
+    try {
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${JSON.stringify(await mine())}}`;
+    } catch (error) {
+      return errorJson(id, -32000, (error as Error).message);
+    }
+  }
+  if (!SERVED.test(method)) return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
+  if (WRITES.has(method)) chain.changed = true;
+  const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] });
+  const answer = await chain.run((p) => chain.raw(p, request));
+  // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
+}
+
+export async function answerBody(chain: CChain, body: string): Promise<string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return errorJson(null, -32700, 'parse error');
+  }
+  const own = corethMethods(chain);
+  if (!Array.isArray(parsed)) return answerOne(chain, own, parsed);
+  if (parsed.length === 0) return errorJson(null, -32600, 'empty batch');
+  if (parsed.length > MAX_BATCH) return errorJson(null, -32600, 'batch too large');
+  const answers: string[] = [];
+  for (const call of parsed) answers.push(await answerOne(chain, own, call));
+  return `[${answers.join(',')}]`;
+}
+
+/** geth's validateRequest (rpc/http.go), then the calls. */
+async function reply(
+  chain: CChain,
+  method: string | undefined,
+  type: string | undefined,
+  body: string,
+): Promise<Reply> {
+  if (method === 'GET' && body.length === 0) return { status: 200, headers: {}, body: '' };
+  if (method !== 'POST') return text(405, 'method not allowed');
+  const mime = (type ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (mime !== 'application/json') return text(415, 'invalid content type, only application/json is supported');
+  return { status: 200, headers: JSON_HEADERS, body: await answerBody(chain, body) };
+}
+
+function send(res: NodeResponse, answer: Reply, extra: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  res.writeHead(answer.status, {
+    ...extra,
+    ...answer.headers,
+    'Content-Length': String(Buffer.byteLength(answer.body)),
+  });
+  res.end(answer.body);
+}
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** The endpoint, shaped as the generated router's endpoints are. */
+export function cChainRpcEndpoint(chain: CChain): Endpoint {
+  const node = (req: NodeRequest, res: NodeResponse, extra?: Readonly<Record<string, string>>) => {
+    const declared = Number(first(req.headers['content-length']));
+    const tooLarge = (size: number) => text(413, `content length too large (${size}>${MAX_BODY_BYTES})`);
+    if (declared > MAX_BODY_BYTES) {
+      req.resume();
+      return send(res, tooLarge(declared), extra);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return send(res, tooLarge(size), extra);
+      const body = Buffer.concat(chunks).toString('utf8');
+      reply(chain, req.method, first(req.headers['content-type']), body).then(
+        (answer) => send(res, answer, extra),
+        (error: Error) => send(res, text(500, error.message), extra),
+      );
+    });
+  };
+  const fetch = async (request: Request): Promise<Response> => {
+    const body = await request.text();
+    if (body.length > MAX_BODY_BYTES) return new Response(tooLargeText(body.length), { status: 413 });
+    const answer = await reply(chain, request.method, request.headers.get('content-type') ?? undefined, body);
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  };
+  const answer = async (body: Uint8Array) => reply(chain, 'POST', 'application/json', Buffer.from(body).toString());
+  return { name: 'c-chain-rpc', profile: 'node', node, fetch, answer, maxBodyBytes: MAX_BODY_BYTES };
+}
+
+const tooLargeText = (size: number) => `content length too large (${size}>${MAX_BODY_BYTES})\n`;

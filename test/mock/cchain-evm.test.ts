@@ -1,0 +1,103 @@
+/**
+ * The C-Chain's EVM at `/ext/bc/C/rpc` through viem, unchanged: the local network's chain ID and the ewoq key's
+ * genesis balance, a contract deployed, called and its logs read, a transfer, and what coreth adds (eth_baseFee).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi, parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { EWOQ } from './sdk-world.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+
+/** A contract assembled by hand (no compiler in the toolkit): set(uint256) stores and logs ValueSet, get() reads. */
+const BYTECODE: Hex =
+  '0x605c80600b6000396000f360003560e01c806360fe47b114601e5780636d4ce63c14605057600080fd5b600435806000556000527f012c78e2b84325878b1bd9d250d772cfe5bda7722d795f45036fa5e1e6e303fc60206000a1005b60005460005260206000f3';
+const ABI = parseAbi([
+  'function set(uint256 value)',
+  'function get() view returns (uint256)',
+  'event ValueSet(uint256 value)',
+]);
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 1 } });
+});
+afterAll(() => node?.close());
+
+const clients = () => {
+  const chain = defineChain({
+    id: 43112,
+    name: 'Avalanche local C-Chain',
+    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+    rpcUrls: { default: { http: [`${node.url}/ext/bc/C/rpc`] } },
+  });
+  const transport = http(`${node.url}/ext/bc/C/rpc`);
+  const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
+  return {
+    account,
+    pub: createPublicClient({ chain, transport, pollingInterval: 20 }),
+    wallet: createWalletClient({ chain, transport, account }),
+  };
+};
+
+describe('the C-Chain through viem', () => {
+  it('is chain 43112 and the ewoq key holds its genesis 50,000,000 AVAX', async () => {
+    const { pub, account } = clients();
+    expect(account.address).toBe('0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
+    expect(await pub.getChainId()).toBe(43112);
+    expect(await pub.getBalance({ address: account.address, blockNumber: 0n })).toBe(50_000_000n * 10n ** 18n);
+  });
+
+  it('funds the mock accounts on C as on X and P', async () => {
+    const { pub } = clients();
+    const { accounts } = (await node.dev.listAccounts()) as { accounts: { cAddress: string }[] };
+    const funded = accounts.at(-1)!.cAddress as Hex;
+    expect(await pub.getBalance({ address: funded })).toBe(2_500n * 10n ** 18n);
+  });
+
+  it('deploys a contract, calls it and reads its logs', async () => {
+    const { pub, wallet } = clients();
+    const deploy = await wallet.deployContract({ abi: ABI, bytecode: BYTECODE });
+    const { contractAddress } = await pub.waitForTransactionReceipt({ hash: deploy });
+    expect(contractAddress).toBeTruthy();
+    const set = await wallet.writeContract({ address: contractAddress!, abi: ABI, functionName: 'set', args: [42n] });
+    const receipt = await pub.waitForTransactionReceipt({ hash: set });
+    expect(receipt.status).toBe('success');
+    expect(await pub.readContract({ address: contractAddress!, abi: ABI, functionName: 'get' })).toBe(42n);
+    const logs = await pub.getContractEvents({
+      address: contractAddress!,
+      abi: ABI,
+      eventName: 'ValueSet',
+      fromBlock: 0n,
+    });
+    expect(logs.map((l) => l.args.value)).toEqual([42n]);
+  });
+
+  it('sends AVAX and answers coreth eth_baseFee', async () => {
+    const { pub, wallet } = clients();
+    const to = '0x000000000000000000000000000000000000dEaD';
+    const hash = await wallet.sendTransaction({ to, value: parseEther('1.5') });
+    await pub.waitForTransactionReceipt({ hash });
+    expect(await pub.getBalance({ address: to })).toBe(parseEther('1.5'));
+    const baseFee = BigInt((await pub.request({ method: 'eth_baseFee' as never })) as string);
+    expect(baseFee).toBeGreaterThan(0n);
+  });
+
+  it('refuses the engine controls a C-Chain node lacks, and a batch answers each call', async () => {
+    const res = await fetch(`${node.url}/ext/bc/C/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'hardhat_mine', params: [] },
+        { jsonrpc: '2.0', id: 'b', method: 'eth_chainId', params: [] },
+      ]),
+    });
+    expect(await res.json()).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32601, message: 'the method hardhat_mine does not exist/is not available' },
+      },
+      { jsonrpc: '2.0', id: 'b', result: '0xa868' },
+    ]);
+  });
+});
