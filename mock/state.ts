@@ -203,6 +203,11 @@ const DEV_METHODS = [
   'setAutomine',
   'setIntervalMining',
   'listAccounts',
+  'impersonate',
+  'stopImpersonating',
+  'simulateTx',
+  'dumpState',
+  'loadState',
 ] as const;
 
 function devHandlers(dev: DevControls): Record<string, MockMethod> {

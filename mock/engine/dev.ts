@@ -2,6 +2,7 @@
  * The development controls of the mock (`/ext/dev`, openrpc/dev.json), like anvil's and Hardhat's: snapshots, chain
  * time, mining, funds, fee states, reset, accounts. Never part of a generated server: they exist only on the mock.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { avalanche } from './avalanche.ts';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
@@ -13,6 +14,9 @@ import type { World } from '../world/world.ts';
 import type { Engine } from './engine.ts';
 import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
+import { txBytes } from './handlers.ts';
+import { type Simulation, simulateTx } from './simulate.ts';
+import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
 type Params = Record<string, unknown>;
 
@@ -81,19 +85,11 @@ export class DevControls {
 
   /** Gives an `X-…`/`P-…` address `amount` of an asset (AVAX by default) in one new UTXO, maybe time-locked. */
   fund(p: Params): { utxoID: { txID: string; outputIndex: number }; balance: string } {
-    const address = String(p.address ?? '');
-    const dash = address.indexOf('-');
-    const chain = address.slice(0, dash) as UtxoChain;
-    const decoded = bech32Decode(address.slice(dash + 1));
-    if ((chain !== 'X' && chain !== 'P') || !decoded || decoded.payload.length !== 20)
-      throw new Error(`${JSON.stringify(address)} is not an X- or P-Chain address`);
-    if (decoded.hrp !== this.world.network.hrp)
-      throw new Error(`address ${address} is not on this network: its HRP is not ${this.world.network.hrp}`);
+    const { chain, owner } = this.addressOf(p.address);
     const asked = typeof p.assetID === 'string' ? p.assetID : undefined;
     const assetID =
       asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
     if (!this.world.assets.has(assetID)) throw new Error(`asset '${asked}' not found`);
-    const owner = Buffer.from(decoded.payload).toString('hex');
     // The ID of no real transaction, unique per funding.
     const txID = cb58Encode(
       sha256(Buffer.from(`dev.fund ${this.funded++} ${this.world.tip('P').id} ${this.world.tip('X').id} ${owner}`)),
@@ -113,6 +109,62 @@ export class DevControls {
       .filter((u) => u.assetID === assetID)
       .reduce((sum, u) => sum + u.amount, 0n);
     return { utxoID: { txID, outputIndex: 0 }, balance: String(balance) };
+  }
+
+  /** An `X-…`/`P-…` address of this network: its chain and owner (40-hex short ID). */
+  private addressOf(value: unknown): { chain: UtxoChain; owner: string } {
+    const address = String(value ?? '');
+    const dash = address.indexOf('-');
+    const chain = address.slice(0, dash) as UtxoChain;
+    const decoded = bech32Decode(address.slice(dash + 1));
+    if ((chain !== 'X' && chain !== 'P') || !decoded || decoded.payload.length !== 20)
+      throw new Error(`${JSON.stringify(address)} is not an X- or P-Chain address`);
+    if (decoded.hrp !== this.world.network.hrp)
+      throw new Error(`address ${address} is not on this network: its HRP is not ${this.world.network.hrp}`);
+    return { chain, owner: Buffer.from(decoded.payload).toString('hex') };
+  }
+
+  /**
+   * Lets transactions spend the address's outputs and authorise for what it owns without its signatures (anvil's
+   * `anvil_impersonateAccount`). The address is one key on both X and P: either prefix impersonates it on both.
+   */
+  impersonate(p: Params): Record<string, never> {
+    this.world.impersonated.add(this.addressOf(p.address).owner);
+    return {};
+  }
+
+  stopImpersonating(p: Params): Record<string, never> {
+    this.world.impersonated.delete(this.addressOf(p.address).owner);
+    return {};
+  }
+
+  /** What `issueTx` would answer, cost, consume and make, without changing anything. */
+  simulateTx(p: Params): Simulation {
+    const chain = p.chain;
+    if (chain !== 'X' && chain !== 'P') throw new Error(`unknown chain '${String(chain)}': dev.simulateTx takes X or P`);
+    return simulateTx(this.engine, this.world, chain, txBytes(p));
+  }
+
+  /** The whole chain state, as `--state` saves it, gzipped and hex-encoded like anvil's `anvil_dumpState`. */
+  dumpState(): { state: string } {
+    return { state: `0x${gzipSync(stateOf(this.world)).toString('hex')}` };
+  }
+
+  /**
+   * Replaces the chain state with a dumped one (`dev.dumpState`, or a `--state` file's text) of the same network. The
+   * state is checked whole before anything changes; a snapshot taken before can revert the load. The pools empty.
+   */
+  loadState(p: Params): Record<string, never> {
+    const text = typeof p.state === 'string' ? p.state : '';
+    let json: string;
+    try {
+      json = text.startsWith('0x') ? gunzipSync(Buffer.from(text.slice(2), 'hex')).toString('utf8') : text;
+    } catch (error) {
+      throw new Error(`the state is not a dumped state: ${(error as Error).message}`);
+    }
+    replaceWorld(this.world, worldOf(json, 'the state').world);
+    this.engine.clear();
+    return {};
   }
 
   /** Sets the P-Chain's dynamic fee state and the L1 validators' fee excess. */

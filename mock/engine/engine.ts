@@ -198,6 +198,42 @@ export class Engine {
     return this.pools[chain].length;
   }
 
+  /**
+   * What `issue` would do with `bytes`, changing nothing: it is issued (with automine off, so it waits in the pool) on
+   * a journal mark that is then reverted, and the pools and drop cache are put back as they were. The transaction
+   * and its effects when it would be pooled; the refusal, word for word, when not.
+   */
+  dryRun(chain: UtxoChain, bytes: Uint8Array): { pooled?: { decoded: DecodedTx; effects: Effects }; refusal?: Error } {
+    const mark = this.world.snapshot();
+    const saved = {
+      pools: { X: [...this.pools.X], P: [...this.pools.P] },
+      pooled: this.pooled,
+      dropped: [...this.droppedIDs],
+      automine: this.automine,
+    };
+    const copy = (i: PoolIndex): PoolIndex => ({ ids: new Set(i.ids), inputs: new Set(i.inputs), bytes: i.bytes });
+    this.pooled = { X: copy(saved.pooled.X), P: copy(saved.pooled.P) };
+    this.automine = false;
+    try {
+      const before = this.pools[chain].length;
+      this.issue(chain, bytes);
+      // An X-Chain tx already in the pool answers its ID again and adds nothing.
+      const pending = this.pools[chain].length > before ? this.pools[chain].at(-1) : undefined;
+      return { pooled: pending && { decoded: pending.decoded, effects: pending.effects } };
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      return { refusal: error };
+    } finally {
+      this.world.revert(mark);
+      this.pools.X = saved.pools.X;
+      this.pools.P = saved.pools.P;
+      this.pooled = saved.pooled;
+      this.droppedIDs.clear();
+      for (const id of saved.dropped) this.droppedIDs.add(id);
+      this.automine = saved.automine;
+    }
+  }
+
   /** Forgets the pools (after the world is reverted or reset under them), and refusals the revert undid. */
   clear(): void {
     for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);

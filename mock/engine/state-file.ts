@@ -48,36 +48,48 @@ function parts(world: World): Array<[string, Table<unknown, unknown> | Cell<unkn
   return out;
 }
 
-export function saveWorld(world: World, options: WorldOptions, file: string): void {
+interface Saved {
+  version: number;
+  options: WorldOptions;
+  data: Record<string, Stored>;
+}
+
+/** The world in the one saved format: what `--state` writes and `dev.dumpState` answers. */
+export function stateOf(world: World, options: WorldOptions = {}): string {
   const data: Record<string, Stored> = {};
   for (const [path, part] of parts(world)) {
     if (part instanceof Table) data[path] = { kind: 'table', entries: [...part.entries()] };
     else if (part instanceof Cell) data[path] = { kind: 'cell', value: part.get() };
     else data[path] = { kind: 'log', items: Array.from({ length: part.length }, (_, i) => part.at(i)) };
   }
-  const { accounts, network, seed, utxosPerAccount } = options;
+  const saved = { network: world.network.name, seed: world.seed, ...world.funding, ...options };
+  const { accounts, network, seed, utxosPerAccount } = saved;
+  return JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer);
+}
+
+export function saveWorld(world: World, options: WorldOptions, file: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(
-    temporary,
-    JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer),
-  );
+  writeFileSync(temporary, stateOf(world, options));
   renameSync(temporary, file);
 }
 
-/** The world saved in `file`, or undefined when there is no such file. Throws when the file is not a saved world. */
-export function loadWorld(file: string): { world: World; options: WorldOptions } | undefined {
-  if (!existsSync(file)) return undefined;
-  const saved = JSON.parse(readFileSync(file, 'utf8'), reviver) as {
-    version?: number;
-    options: WorldOptions;
-    data: Record<string, Stored>;
-  };
-  if (saved.version !== VERSION || !saved.data)
-    throw new Error(`${file} is not a world saved by this mock (version ${VERSION})`);
+/**
+ * A world built from a saved state (`source` names it in errors): its genesis from the saved options, then every saved
+ * record in place. Throws, naming what is wrong, when the text is not a state this mock saved.
+ */
+export function worldOf(text: string, source: string): { world: World; options: WorldOptions } {
+  let saved: Saved;
+  try {
+    saved = JSON.parse(text, reviver) as Saved;
+  } catch (error) {
+    throw new Error(`${source} is not a saved state: ${(error as Error).message}`);
+  }
+  if (saved?.version !== VERSION || !saved.data || !saved.options)
+    throw new Error(`${source} is not a world saved by this mock (version ${VERSION})`);
   const world = buildWorld(saved.options);
   for (const [path, part] of parts(world)) {
     const stored = saved.data[path];
-    if (!stored) throw new Error(`${file} has no ${path}`);
+    if (!stored) throw new Error(`${source} has no ${path}`);
     if (part instanceof Table && stored.kind === 'table') {
       for (const key of [...part.keys()]) part.delete(key);
       for (const [key, value] of stored.entries) part.set(key, value);
@@ -85,11 +97,43 @@ export function loadWorld(file: string): { world: World; options: WorldOptions }
     else if (part instanceof Log && stored.kind === 'log') {
       for (let i = 0; i < part.length; i++) {
         if ((part.at(i) as { id?: string }).id !== (stored.items[i] as { id?: string } | undefined)?.id)
-          throw new Error(`${file} holds another network's ${path} (block ${i} differs)`);
+          throw new Error(`${source} holds another network's ${path} (block ${i} differs)`);
       }
       for (const item of stored.items.slice(part.length)) part.push(item);
-    } else throw new Error(`${file}: ${path} is not a ${stored.kind}`);
+    } else throw new Error(`${source}: ${path} is not a ${stored.kind}`);
   }
   world.journal.clear();
   return { world, options: saved.options };
+}
+
+/** The world saved in `file`, or undefined when there is no such file. Throws when the file is not a saved world. */
+export function loadWorld(file: string): { world: World; options: WorldOptions } | undefined {
+  if (!existsSync(file)) return undefined;
+  return worldOf(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * Puts a loaded world's state in place of `target`'s, as journaled changes (a snapshot taken before can revert it).
+ * The source is a complete world already checked, so nothing can fail half-way. Both are of one network.
+ */
+export function replaceWorld(target: World, source: World): void {
+  if (target.network.name !== source.network.name)
+    throw new Error(`the state is of the ${source.network.name} network; this node serves ${target.network.name}`);
+  const from = new Map(parts(source));
+  for (const [path, part] of parts(target)) {
+    const other = from.get(path)!;
+    if (part instanceof Table && other instanceof Table) {
+      for (const key of [...part.keys()]) if (!other.has(key)) part.delete(key);
+      for (const [key, value] of other.entries()) if (part.get(key) !== value) part.set(key, value);
+    } else if (part instanceof Cell && other instanceof Cell) part.set(other.get());
+    else if (part instanceof Log && other instanceof Log) {
+      let same = 0;
+      while (same < part.length && same < other.length && part.at(same) === other.at(same)) same++;
+      part.truncate(same);
+      for (let i = same; i < other.length; i++) part.push(other.at(i));
+    }
+  }
+  target.seed = source.seed;
+  target.funding = source.funding;
+  target.accounts.splice(0, target.accounts.length, ...source.accounts);
 }

@@ -126,6 +126,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   const seed = options.seed ?? 'avalanche-mock';
   const world = new World(identity);
   world.seed = seed;
+  world.funding = { accounts: options.accounts ?? 10, utxosPerAccount: Math.max(1, options.utxosPerAccount ?? 1) };
   // Genesis is where every revert can go back to, never further: nothing to journal while building it.
   world.journal.recording = false;
   const synthetic = identity.allocations.length === 0 ? syntheticGenesis(identity, seed) : undefined;

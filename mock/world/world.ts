@@ -88,6 +88,14 @@ export class World {
   readonly accounts: FundedKey[] = [];
   /** What names the world's synthetic parts (`--seed`): stakers of Fuji and Mainnet, funded keys, peers' timing. */
   seed = 'avalanche-mock';
+  /** How many funded keys genesis derived, and in how many UTXOs each holds its funds: what a saved state names. */
+  funding = { accounts: 10, utxosPerAccount: 1 };
+  /**
+   * Addresses (40-hex short IDs) whose outputs and subnets a transaction may spend and authorise for without their
+   * signatures (`dev.impersonate`), like anvil's impersonated accounts: a setting of the node, not chain state, so
+   * snapshots and saved states leave it as it is.
+   */
+  readonly impersonated = new Set<string>();
 
   private readonly owned = { X: new OwnerIndex(), P: new OwnerIndex() };
   /** Shared memory by `${destination}:${source}`, by owner. */

@@ -11,10 +11,15 @@ const ERRORS = {
   reset: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   setAutomine: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   setIntervalMining: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  listAccounts: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] }
+  listAccounts: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  impersonate: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AddressIsNotOnThisNetworkItsHRP: [-32e3, /^address [A-Za-z0-9]+-[a-z0-9]+1[02-9ac-hj-np-z]+ is not on this network: its HRP is not local$/] },
+  stopImpersonating: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], IsNotAnXOrPChainAddress: [-32e3, /^"[^"]*" is not an X- or P-Chain address$/] },
+  simulateTx: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/] },
+  dumpState: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  loadState: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TheStateIsOfTheFujiNetworkThis: [-32e3, /^the state is of the fuji network; this node serves local$/], TheStateIsNotAWorldSavedBy: [-32e3, /^the state is not a world saved by this mock \(version \d+\)$/] }
 };
 export class DevClient extends JsonRpcClient {
-  wireNames = { snapshot: "dev.snapshot", revert: "dev.revert", setTime: "dev.setTime", increaseTime: "dev.increaseTime", mine: "dev.mine", fund: "dev.fund", setFeeState: "dev.setFeeState", reset: "dev.reset", setAutomine: "dev.setAutomine", setIntervalMining: "dev.setIntervalMining", listAccounts: "dev.listAccounts" };
+  wireNames = { snapshot: "dev.snapshot", revert: "dev.revert", setTime: "dev.setTime", increaseTime: "dev.increaseTime", mine: "dev.mine", fund: "dev.fund", setFeeState: "dev.setFeeState", reset: "dev.reset", setAutomine: "dev.setAutomine", setIntervalMining: "dev.setIntervalMining", listAccounts: "dev.listAccounts", impersonate: "dev.impersonate", stopImpersonating: "dev.stopImpersonating", simulateTx: "dev.simulateTx", dumpState: "dev.dumpState", loadState: "dev.loadState" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/dev", {}, {});
   }
@@ -207,5 +212,95 @@ export class DevClient extends JsonRpcClient {
    */
   listAccounts(options) {
     return this.request("dev.listAccounts", {}, options, ERRORS.listAccounts);
+  }
+  /**
+   * Let transactions spend an address's outputs without its signatures.
+   *
+   * Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` (with threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts, fees, locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…` impersonate it on both. A setting of the node, not of the chain: snapshots, reverts and saved states leave it as it is.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.impersonate` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevImpersonateParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevImpersonateResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not local
+   */
+  impersonate(params, options) {
+    return this.request("dev.impersonate", params, options, ERRORS.impersonate);
+  }
+  /**
+   * Require an address's signatures again.
+   *
+   * Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no error (anvil's `anvil_stopImpersonatingAccount`).
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.stopImpersonating` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevStopImpersonatingParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevStopImpersonatingResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: "X-nowhere" is not an X- or P-Chain address
+   */
+  stopImpersonating(params, options) {
+    return this.request("dev.stopImpersonating", params, options, ERRORS.stopImpersonating);
+  }
+  /**
+   * Dry-run a signed transaction: would it pass, what would it cost, consume and make.
+   *
+   * Runs `issueTx` of the chain on the transaction and undoes everything it did: the answer is what the issue would be (the transaction's ID, or the node's refusal word for word, as `issueTx` would give it now, pooled transactions and the drop cache included), with the fee it must burn (on the P-Chain after Etna its complexity in each fee dimension, its gas and the gas price), the UTXOs it would consume, make, import and export, and each address's change of balance. Nothing changes: not the chain, not the mempool, not the drop cache (like anvil's and Hardhat's `eth_call` and `eth_estimateGas`). A transaction the bytes do not hold is refused as `issueTx` refuses it.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.simulateTx` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSimulateTxParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSimulateTxResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   */
+  simulateTx(params, options) {
+    return this.request("dev.simulateTx", params, options, ERRORS.simulateTx);
+  }
+  /**
+   * The whole chain state, to load again later or on another node.
+   *
+   * Like anvil's `anvil_dumpState`: every UTXO, transaction, block, staker, subnet, chain, asset and the time and fee states, in the format `--state` writes to its file (versioned JSON), gzipped and hex-encoded. `dev.loadState` takes it back on any mock node of the same network, and a `--state` file's text works the same. The mempool, impersonated addresses and keystore users are not part of it.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.dumpState` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevDumpStateResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   */
+  dumpState(options) {
+    return this.request("dev.dumpState", {}, options, ERRORS.dumpState);
+  }
+  /**
+   * Replace the chain state with a dumped one.
+   *
+   * Like anvil's `anvil_loadState`: the state `dev.dumpState` answered (or a `--state` file's JSON text) replaces the node's, whole: it is checked before anything changes (a state of another network, another mock's format or a broken one is refused and changes nothing). The load is an ordinary change: a snapshot taken before it reverts it. The mempool empties; impersonated addresses stay.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.loadState` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevLoadStateParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevLoadStateResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: the state is of the fuji network; this node serves local
+   * @throws {@link JsonRpcError} -32000: the state is not a world saved by this mock (version 2)
+   */
+  loadState(params, options) {
+    return this.request("dev.loadState", params, options, ERRORS.loadState);
   }
 }

@@ -485,6 +485,150 @@ export interface DevListAccountsResult {
 }
 
 /**
+ * The params of `dev.impersonate`.
+ */
+export interface DevImpersonateParams {
+  /**
+   * The address to act as: `X-local1…` or `P-local1…` on a local network.
+   */
+  address: Address;
+}
+
+/**
+ * The result of `dev.impersonate`.
+ */
+export type DevImpersonateResult = Empty;
+
+/**
+ * The params of `dev.stopImpersonating`.
+ */
+export interface DevStopImpersonatingParams {
+  /**
+   * An address `dev.impersonate` was given.
+   */
+  address: Address;
+}
+
+/**
+ * The result of `dev.stopImpersonating`.
+ */
+export type DevStopImpersonatingResult = Empty;
+
+/**
+ * The params of `dev.simulateTx`.
+ */
+export interface DevSimulateTxParams {
+  /**
+   * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.
+   */
+  tx: EncodedBytes;
+  /**
+   * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
+   */
+  encoding?: BytesEncodingParam;
+  /**
+   * The chain whose `issueTx` would take the transaction: `X` or `P`.
+   */
+  chain: "X" | "P";
+}
+
+/**
+ * The result of `dev.simulateTx`.
+ */
+export interface DevSimulateTxResult {
+  /**
+   * Whether `issueTx` would take the transaction.
+   */
+  accepted: boolean;
+  /**
+   * UTXOs of the chain it spends.
+   */
+  consumed: SimulatedUTXO[];
+  /**
+   * UTXOs it makes on the chain.
+   */
+  produced: SimulatedUTXO[];
+  /**
+   * UTXOs it takes from shared memory.
+   */
+  imported: SimulatedUTXO[];
+  /**
+   * UTXOs it puts into shared memory for another chain.
+   */
+  exported: SimulatedUTXO[];
+  /**
+   * Every address whose balance on the chain would change, per asset.
+   */
+  balanceChanges: BalanceChange[];
+  /**
+   * The refusal `issueTx` would answer, word for word (absent when accepted).
+   */
+  error?: string;
+  /**
+   * nAVAX the transaction burns: on the P-Chain the fee the release requires (static before Etna, the gas at the gas price since); on the X-Chain the AVAX its inputs hold beyond its outputs.
+   */
+  fee?: Uint64;
+  /**
+   * P-Chain, once Etna is active: the transaction's complexity in each fee dimension, its gas (the dimensions by the network's weights) and the gas price of the next block.
+   */
+  gas?: {
+    /**
+     * Bytes.
+     */
+    bandwidth: Uint64;
+    /**
+     * Database reads.
+     */
+    dbRead: Uint64;
+    /**
+     * Database writes.
+     */
+    dbWrite: Uint64;
+    /**
+     * Compute.
+     */
+    compute: Uint64;
+    /**
+     * Gas: the dimensions by the network's weights.
+     */
+    gas: Uint64;
+    /**
+     * nAVAX per unit of gas at the next block.
+     */
+    gasPrice: Uint64;
+  };
+  /**
+   * The ID `issueTx` would answer (absent when refused).
+   */
+  txID?: ID;
+}
+
+/**
+ * The result of `dev.dumpState`.
+ */
+export interface DevDumpStateResult {
+  /**
+   * The chain state, as `--state` saves it, gzipped and hex-encoded (`0x…`).
+   */
+  state: string;
+}
+
+/**
+ * The params of `dev.loadState`.
+ */
+export interface DevLoadStateParams {
+  /**
+   * A state `dev.dumpState` answered, or the text of a `--state` file.
+   */
+  state: string;
+}
+
+/**
+ * The result of `dev.loadState`.
+ */
+export type DevLoadStateResult = Empty;
+
+/**
  * The params of `health.health`.
  */
 export interface HealthHealthParams {
@@ -2415,6 +2559,24 @@ export interface AvmUnsignedTx {
 }
 
 /**
+ * How an address's balance of an asset on the chain would change.
+ */
+export interface BalanceChange {
+  /**
+   * The address (a UTXO counts for every owner it names, as `getBalance` counts it).
+   */
+  address: Address;
+  /**
+   * The asset.
+   */
+  assetID: ID;
+  /**
+   * The change, signed, in the asset's smallest unit.
+   */
+  change: string;
+}
+
+/**
  * An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.
  */
 export type BareUint64 = number;
@@ -3110,6 +3272,52 @@ export interface ProofOfPossession {
  * A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).
  */
 export type ShortID = string;
+
+/**
+ * A UTXO a simulated transaction would consume or make.
+ */
+export interface SimulatedUTXO {
+  /**
+   * The UTXO's ID.
+   */
+  utxoID: ID;
+  /**
+   * The transaction that makes it.
+   */
+  txID: ID;
+  /**
+   * Its index among that transaction's outputs.
+   */
+  outputIndex: number;
+  /**
+   * Its asset.
+   */
+  assetID: ID;
+  /**
+   * Its amount, in the asset's smallest unit.
+   */
+  amount: Uint64;
+  /**
+   * Its owners, prefixed with the chain the transaction is on.
+   */
+  addresses: Address[];
+  /**
+   * How many owners must sign to spend it.
+   */
+  threshold: number;
+  /**
+   * Unix time before which it cannot be spent.
+   */
+  locktime: Uint64;
+  /**
+   * P-Chain stake-locked outputs: until when they are locked; 0 otherwise (always on the X-Chain).
+   */
+  stakeableLocktime: Uint64;
+  /**
+   * Shared memory's other end: the chain an exported UTXO goes to, or the one an imported UTXO came from (`X`, `P`, `C`, or a chain ID).
+   */
+  chain?: string;
+}
 
 /**
  * An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).

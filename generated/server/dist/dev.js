@@ -125,6 +125,56 @@ export const devMethods = [
     validateParams: validators.validateDevListAccountsParams,
     validateResult: validators.validateDevListAccountsResult,
     writeResult: validators.writeDevListAccountsResult
+  },
+  {
+    name: "dev.impersonate",
+    handler: "impersonate",
+    params: ["address"],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: "address" } } },
+    validateParams: validators.validateDevImpersonateParams,
+    validateResult: validators.validateDevImpersonateResult,
+    writeResult: validators.writeDevImpersonateResult
+  },
+  {
+    name: "dev.stopImpersonating",
+    handler: "stopImpersonating",
+    params: ["address"],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: "address" } } },
+    validateParams: validators.validateDevStopImpersonatingParams,
+    validateResult: validators.validateDevStopImpersonatingResult,
+    writeResult: validators.writeDevStopImpersonatingResult
+  },
+  {
+    name: "dev.simulateTx",
+    handler: "simulateTx",
+    params: ["tx", "encoding", "chain"],
+    byName: true,
+    shape: { properties: { TX: { name: "tx" }, ENCODING: { name: "encoding" }, CHAIN: { name: "chain" } } },
+    validateParams: validators.validateDevSimulateTxParams,
+    validateResult: validators.validateDevSimulateTxResult,
+    writeResult: validators.writeDevSimulateTxResult
+  },
+  {
+    name: "dev.dumpState",
+    handler: "dumpState",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateDevDumpStateParams,
+    validateResult: validators.validateDevDumpStateResult,
+    writeResult: validators.writeDevDumpStateResult
+  },
+  {
+    name: "dev.loadState",
+    handler: "loadState",
+    params: ["state"],
+    byName: true,
+    shape: { properties: { STATE: { name: "state" } } },
+    validateParams: validators.validateDevLoadStateParams,
+    validateResult: validators.validateDevLoadStateResult,
+    writeResult: validators.writeDevLoadStateResult
   }
 ];
 export function createDevEndpoint(handlers, options) {

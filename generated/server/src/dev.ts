@@ -2,11 +2,16 @@
 import { type Endpoint, type EndpointOptions, createEndpoint } from './runtime/endpoint.js';
 import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
+  DevDumpStateResult,
   DevFundParams,
   DevFundResult,
+  DevImpersonateParams,
+  DevImpersonateResult,
   DevIncreaseTimeParams,
   DevIncreaseTimeResult,
   DevListAccountsResult,
+  DevLoadStateParams,
+  DevLoadStateResult,
   DevMineParams,
   DevMineResult,
   DevResetResult,
@@ -20,7 +25,11 @@ import type {
   DevSetIntervalMiningResult,
   DevSetTimeParams,
   DevSetTimeResult,
+  DevSimulateTxParams,
+  DevSimulateTxResult,
   DevSnapshotResult,
+  DevStopImpersonatingParams,
+  DevStopImpersonatingResult,
 } from './types.js';
 import { devDocument } from './documents/dev.js';
 import * as validators from './validators/dev.js';
@@ -122,6 +131,46 @@ export interface DevHandlers {
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
    */
   listAccounts(params: Record<string, never>, context: HandlerContext): Answer<DevListAccountsResult>;
+  /**
+   * Let transactions spend an address's outputs without its signatures.
+   *
+   * Answers `dev.impersonate` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  impersonate(params: DevImpersonateParams, context: HandlerContext): Answer<DevImpersonateResult>;
+  /**
+   * Require an address's signatures again.
+   *
+   * Answers `dev.stopImpersonating` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  stopImpersonating(params: DevStopImpersonatingParams, context: HandlerContext): Answer<DevStopImpersonatingResult>;
+  /**
+   * Dry-run a signed transaction: would it pass, what would it cost, consume and make.
+   *
+   * Answers `dev.simulateTx` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  simulateTx(params: DevSimulateTxParams, context: HandlerContext): Answer<DevSimulateTxResult>;
+  /**
+   * The whole chain state, to load again later or on another node.
+   *
+   * Answers `dev.dumpState` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  dumpState(params: Record<string, never>, context: HandlerContext): Answer<DevDumpStateResult>;
+  /**
+   * Replace the chain state with a dumped one.
+   *
+   * Answers `dev.loadState` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  loadState(params: DevLoadStateParams, context: HandlerContext): Answer<DevLoadStateResult>;
 }
 
 /** What the RPC layer knows of each method of Mock node development controls: wire name, params, how to decode and validate them. */
@@ -248,6 +297,56 @@ export const devMethods: readonly MethodSpec[] = [
     validateParams: validators.validateDevListAccountsParams,
     validateResult: validators.validateDevListAccountsResult,
     writeResult: validators.writeDevListAccountsResult,
+  },
+  {
+    name: 'dev.impersonate',
+    handler: 'impersonate',
+    params: ['address'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' } } },
+    validateParams: validators.validateDevImpersonateParams,
+    validateResult: validators.validateDevImpersonateResult,
+    writeResult: validators.writeDevImpersonateResult,
+  },
+  {
+    name: 'dev.stopImpersonating',
+    handler: 'stopImpersonating',
+    params: ['address'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' } } },
+    validateParams: validators.validateDevStopImpersonatingParams,
+    validateResult: validators.validateDevStopImpersonatingResult,
+    writeResult: validators.writeDevStopImpersonatingResult,
+  },
+  {
+    name: 'dev.simulateTx',
+    handler: 'simulateTx',
+    params: ['tx', 'encoding', 'chain'],
+    byName: true,
+    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' }, CHAIN: { name: 'chain' } } },
+    validateParams: validators.validateDevSimulateTxParams,
+    validateResult: validators.validateDevSimulateTxResult,
+    writeResult: validators.writeDevSimulateTxResult,
+  },
+  {
+    name: 'dev.dumpState',
+    handler: 'dumpState',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateDevDumpStateParams,
+    validateResult: validators.validateDevDumpStateResult,
+    writeResult: validators.writeDevDumpStateResult,
+  },
+  {
+    name: 'dev.loadState',
+    handler: 'loadState',
+    params: ['state'],
+    byName: true,
+    shape: { properties: { STATE: { name: 'state' } } },
+    validateParams: validators.validateDevLoadStateParams,
+    validateResult: validators.validateDevLoadStateResult,
+    writeResult: validators.writeDevLoadStateResult,
   },
 ];
 

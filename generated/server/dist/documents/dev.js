@@ -772,6 +772,419 @@ export const devDocument = {
         }
       ],
       "x-side-effects": "none"
+    },
+    {
+      "name": "dev.impersonate",
+      "summary": "Let transactions spend an address's outputs without its signatures.",
+      "description": "Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` (with threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts, fees, locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…` impersonate it on both. A setting of the node, not of the chain: snapshots, reverts and saved states leave it as it is.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "The address to act as: `X-local1…` or `P-local1…` on a local network.",
+          "schema": {
+            "$ref": "#/components/schemas/Address"
+          }
+        }
+      ],
+      "result": {
+        "name": "impersonateResult",
+        "schema": {
+          "$ref": "#/components/schemas/Empty"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not local"
+        }
+      ],
+      "examples": [
+        {
+          "name": "act as the ewoq address",
+          "params": [
+            {
+              "name": "address",
+              "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+            }
+          ],
+          "result": {
+            "name": "impersonateResult",
+            "value": {}
+          }
+        }
+      ],
+      "x-side-effects": "node"
+    },
+    {
+      "name": "dev.stopImpersonating",
+      "summary": "Require an address's signatures again.",
+      "description": "Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no error (anvil's `anvil_stopImpersonatingAccount`).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "An address `dev.impersonate` was given.",
+          "schema": {
+            "$ref": "#/components/schemas/Address"
+          }
+        }
+      ],
+      "result": {
+        "name": "stopImpersonatingResult",
+        "schema": {
+          "$ref": "#/components/schemas/Empty"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "\"X-nowhere\" is not an X- or P-Chain address"
+        }
+      ],
+      "examples": [
+        {
+          "name": "sign for the ewoq address again",
+          "params": [
+            {
+              "name": "address",
+              "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+            }
+          ],
+          "result": {
+            "name": "stopImpersonatingResult",
+            "value": {}
+          }
+        }
+      ],
+      "x-side-effects": "node"
+    },
+    {
+      "name": "dev.simulateTx",
+      "summary": "Dry-run a signed transaction: would it pass, what would it cost, consume and make.",
+      "description": "Runs `issueTx` of the chain on the transaction and undoes everything it did: the answer is what the issue would be (the transaction's ID, or the node's refusal word for word, as `issueTx` would give it now, pooled transactions and the drop cache included), with the fee it must burn (on the P-Chain after Etna its complexity in each fee dimension, its gas and the gas price), the UTXOs it would consume, make, import and export, and each address's change of balance. Nothing changes: not the chain, not the mempool, not the drop cache (like anvil's and Hardhat's `eth_call` and `eth_estimateGas`). A transaction the bytes do not hold is refused as `issueTx` refuses it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "$ref": "#/components/contentDescriptors/SignedTx"
+        },
+        {
+          "$ref": "#/components/contentDescriptors/SignedTxEncoding"
+        },
+        {
+          "name": "chain",
+          "required": true,
+          "description": "The chain whose `issueTx` would take the transaction: `X` or `P`.",
+          "schema": {
+            "type": "string",
+            "enum": [
+              "X",
+              "P"
+            ]
+          }
+        }
+      ],
+      "result": {
+        "name": "simulateTxResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "accepted",
+            "consumed",
+            "produced",
+            "imported",
+            "exported",
+            "balanceChanges"
+          ],
+          "properties": {
+            "accepted": {
+              "type": "boolean",
+              "description": "Whether `issueTx` would take the transaction."
+            },
+            "txID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "The ID `issueTx` would answer (absent when refused)."
+            },
+            "error": {
+              "type": "string",
+              "description": "The refusal `issueTx` would answer, word for word (absent when accepted)."
+            },
+            "fee": {
+              "$ref": "#/components/schemas/Uint64",
+              "description": "nAVAX the transaction burns: on the P-Chain the fee the release requires (static before Etna, the gas at the gas price since); on the X-Chain the AVAX its inputs hold beyond its outputs."
+            },
+            "gas": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "bandwidth",
+                "dbRead",
+                "dbWrite",
+                "compute",
+                "gas",
+                "gasPrice"
+              ],
+              "description": "P-Chain, once Etna is active: the transaction's complexity in each fee dimension, its gas (the dimensions by the network's weights) and the gas price of the next block.",
+              "properties": {
+                "bandwidth": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "Bytes."
+                },
+                "dbRead": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "Database reads."
+                },
+                "dbWrite": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "Database writes."
+                },
+                "compute": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "Compute."
+                },
+                "gas": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "Gas: the dimensions by the network's weights."
+                },
+                "gasPrice": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "nAVAX per unit of gas at the next block."
+                }
+              }
+            },
+            "consumed": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/SimulatedUTXO"
+              },
+              "description": "UTXOs of the chain it spends."
+            },
+            "produced": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/SimulatedUTXO"
+              },
+              "description": "UTXOs it makes on the chain."
+            },
+            "imported": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/SimulatedUTXO"
+              },
+              "description": "UTXOs it takes from shared memory."
+            },
+            "exported": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/SimulatedUTXO"
+              },
+              "description": "UTXOs it puts into shared memory for another chain."
+            },
+            "balanceChanges": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/BalanceChange"
+              },
+              "description": "Every address whose balance on the chain would change, per asset."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "$ref": "#/components/errors/TxMissingHexPrefix"
+        },
+        {
+          "$ref": "#/components/errors/TxBadChecksum"
+        }
+      ],
+      "examples": [
+        {
+          "name": "1 AVAX from the ewoq key on the X-Chain",
+          "params": [
+            {
+              "name": "tx",
+              "value": "0x00000000000000003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf00000002dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000000003b9aca00000000000000000000000001000000010909090909090909090909090909090909090909dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429d068dcf3f3c0000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e00000000000100000000000000000000000100000009000000011624bd6a2de8bcb83aed0fa7a80a8a0bfb985efd38e1b6d702635e32982db733149ddf3aa734d56cb1a1087285ebddc9f2063d3152a7c0f2a5c764a4f317da7d00189e4c80"
+            },
+            {
+              "name": "chain",
+              "value": "X"
+            }
+          ],
+          "result": {
+            "name": "simulateTxResult",
+            "value": {
+              "accepted": true,
+              "txID": "sw7HKfLgnCb2neGUmTNujSwn8u674F9m85s4PpfpYVyYhvnuM",
+              "fee": "1000000",
+              "consumed": [
+                {
+                  "utxoID": "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc",
+                  "txID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+                  "outputIndex": 1,
+                  "assetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+                  "amount": "300000000000000000",
+                  "addresses": [
+                    "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+                  ],
+                  "threshold": 1,
+                  "locktime": "0",
+                  "stakeableLocktime": "0"
+                }
+              ],
+              "produced": [
+                {
+                  "utxoID": "75HeL1UtrUNLrZU1dqSdPc6pTrr6rTgxWT8nT6oatFTyXv6oc",
+                  "txID": "sw7HKfLgnCb2neGUmTNujSwn8u674F9m85s4PpfpYVyYhvnuM",
+                  "outputIndex": 0,
+                  "assetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+                  "amount": "1000000000",
+                  "addresses": [
+                    "X-local1pyysjzgfpyysjzgfpyysjzgfpyysjzgf32yq5v"
+                  ],
+                  "threshold": 1,
+                  "locktime": "0",
+                  "stakeableLocktime": "0"
+                },
+                {
+                  "utxoID": "2G5YAv8a6ZbDmAM2GdViiJJ1yiLiHLFwSzemHsgp2rQvuZTtNa",
+                  "txID": "sw7HKfLgnCb2neGUmTNujSwn8u674F9m85s4PpfpYVyYhvnuM",
+                  "outputIndex": 1,
+                  "assetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+                  "amount": "299999998999000000",
+                  "addresses": [
+                    "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+                  ],
+                  "threshold": 1,
+                  "locktime": "0",
+                  "stakeableLocktime": "0"
+                }
+              ],
+              "imported": [],
+              "exported": [],
+              "balanceChanges": [
+                {
+                  "address": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u",
+                  "assetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+                  "change": "-1001000000"
+                },
+                {
+                  "address": "X-local1pyysjzgfpyysjzgfpyysjzgfpyysjzgf32yq5v",
+                  "assetID": "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe",
+                  "change": "1000000000"
+                }
+              ]
+            }
+          }
+        }
+      ],
+      "x-side-effects": "none"
+    },
+    {
+      "name": "dev.dumpState",
+      "summary": "The whole chain state, to load again later or on another node.",
+      "description": "Like anvil's `anvil_dumpState`: every UTXO, transaction, block, staker, subnet, chain, asset and the time and fee states, in the format `--state` writes to its file (versioned JSON), gzipped and hex-encoded. `dev.loadState` takes it back on any mock node of the same network, and a `--state` file's text works the same. The mempool, impersonated addresses and keystore users are not part of it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [],
+      "result": {
+        "name": "dumpStateResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "state"
+          ],
+          "properties": {
+            "state": {
+              "type": "string",
+              "pattern": "^0x([0-9a-f]{2})+$",
+              "description": "The chain state, as `--state` saves it, gzipped and hex-encoded (`0x…`)."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a fresh local network without funded accounts",
+          "params": [],
+          "result": {
+            "name": "dumpStateResult",
+            "value": {
+              "state": "0x1f8b0800000000000003ed5d59535c39d2fd2b1337e691f9424a6d29ded80a0f18867debe887542a0505d4422d50b8c3ff7de2168b69b70d45b9e8b1e3e33e1194a45bf7642a4f2af35cf8a3ba965ebfd96957f3305775ba8366a7ddafe6ffa888b9336c0ffad5bc9aabda32b8e9f42eaaf9eab2c37459cd557d915ccd57744d97d4e633f957abc317d55c351c8c3afd2de92ddc4dafe6f5e7b92ad380ea35c71ffedf51fde345b35dcf1f50ba946aae92f6a0d7947e35ffdb6f9567f4d924a53d461f9277ce2266e78c4130624a092a10ea483699e4c54707d94a510651a1e258cdfd515dc86d353f8395aac1e8dfcbd57c05a5d34a671f03ad6edd9c9bf50f36955e6bede6d06f1db4373aa9c46328edb87a336a2e2cacdd369653fd509de1a03b1cfcbb9d65344691fa7d194cbf1cb5ee10fda3fa67bb9aafb4faeaaa3ecf559d9bb6f4ea21971dbe18345bf2387cfcf1e0ac27fdb3ce65aee6f55c4539f7a4df1fc35e89e222c8240008212b03a85c966cd18a8986c5694e9253f5fbe7b9aa3fa00ba94df7f19bb749b703193bd13f53fd2ba5544e5c30aa1242b131458f2e788b29400aa1c482104d2880e431284b45b94c2ab38644ce14c8e9e11967b44e500a0cfa02bef05f707c723d7ca62746e7f3e7dfe77eabc0141f21bba48a2a84ac8d65f6c925afeb91066cb41abdd868bca0723a45525e25af3d9083f0c5857f7ca5d9b9b09eb50b9bbf00fe633e6c38856cd082208b785292b28a451741b4c5a3d7a21344fe9ffab09e990f5b8859f9a831ca243e3c313a9f3fff5e037417adb75e88d6c0c6b2e85cc02434c88e52010ac55b1398c964a37c90ec542c055cd13a179fb44e0e21392de989abfff04a0faeae5fb83e763bc7c76f1ea0e15772ee595db30bd036a82c3617fc0b8e3feadc73bf55262bca1a128a6004945cc02253d44cce79a54a32688a0a6c2095a2b3cfc2364002c7c5457a12a07f7ca51ff2da99c7e419a715bf84d7ce2e24bf32ad78a5d74a544091d07bab52c9497356623c2be68890d0880bde15caaef894c453cacc1292230939f013affdf1957ec86be127f7dab74d866774c1af900cd700d1a0d36af2b379443d6c30eabf946b4ce1297f54cd3cad93f119356b3b1e55cf98710c8b5126ced0b44fad8cc96484a48d0fd978c812232517c93bd4de51290e14a76cf3a4e39452d1eae0bdf6ecb5176f3c7aa794b2563b6fb543f5f02c5fbbc30315bf99cb3caeff46b9edc3c4ea6edf0e86fd6abe5a6096ee40727577763b6a0c4bfbf8da1f5d2f6c5d35b76e31780a7b87571ab33f6a7cf8747ba8d3767b25f4ca59c33546eef88b934d31f5d1c9b69e71323d36c8db39599d6dc5e23d63128c0e8d72364850c92688c854b2352627f28fc6f03eda288f782a8fc165b0f58f41d7e323e6d97d3bcd51298e49eb981c23e4803adb646392806c0a0712ef0a246b5c0a92a318c2fa246cc40627b914f419c95b845084312730e40b184f25150d21632ad9679b41a14f90506b97b10428d1aae88a1471e459050c3e013117a709b5a65c6fab62304ab064326807e47354c9811648e2b014b11e9535999d90c764d95aab95241f0a66065bb4916c8b8e357cc15b5612013883b3641c22d9e821694e36a790c5a6143953cc31dbec9332c5e4878d39c34c66223b3e6e40eb29b2b2c5a612d010f9988952763a662ec6c780da63f2fe7e7c7a69bd576ee859ae57ec9d1f8faf3f058aa54eabd51c3c468abd3dee9d2fb6b6e953f7706f319a8e1e2df0a0bfbbbc1e17affa3b301af2eedadee9a959de5bdd59ca672b8f81628a993f499cc86274b21913408c3a3b4de48974e1604c014358ef0b8e8f007e2b4ea40cf856718254bde32090651794f73615021463a389c6a33391b4b10a7d884e476bb22ace174222d626715d5bf0b618ab890b322b96122c2860c8be4456c40e74745e7b636d1d384ab0398215ad437d7b27f5dade0612e375d0597b2c5ca2cbce78895679ed5d4c46728a604b2939f998b323729c2007650a46508ce0184b48c1e6acb4068e0c01b50d51a5c2850c29149da3719849b3b3a28b67956c8e2180355042cc21b310198a8e0d05f1941f0cf11e277e7cbd40fa4b69e2b93801adf5dd939b65187edc6d8e8ef65c3ca036778778829debee6e7fe7b60179b8f5e964a9bfca2df254cebf6414534cfd49228544156d09c647540a4a76c051a18ec9ba9062498cde53c2c7f1df8a148463c3bc4da4d02af9e81ca1f3684915c7d1d685475d9475ca179d44bcf2e022846c02183025d4d9b8513a7a6657b79734720842c542848812ac0f26a30136989d72252467a257a84dd1a25428755d0b4874ca0e2cb328e393f5d1955490b497e454328e73cad98a6461488a055017e3ea982286186249e318c6d1322581442a590f45879033b2c9104d520e7d8a904d04410818b42ec91a5b04bcd2f5578071b0e29235a0ae1b5ec6132aadd839f79e51cc6e3d93d5976df65ca438d85d3f686d1cec90bf06f8c0fba7abd7f98ccf60f768e1e4b6b1df58383ddef81065872fd67acbe9536c3c068a2966fe247182486336316a2ede0422cfda4371121d17edebf6176784f878ccfc569c8850de2ea360ce5eb3a4a8eae33220912a642c312508c24961f118834466ca80c605acb9ba4e14542c51b4125b30b1a973a51ca2726c457b30598c0f523f198240f2ba88c5e892252cc159ae4f31d1b0b15e3b6fbc212e3e38eb0983d8c43aa790522103a6de1a0e22508e898d22ad8b57e2624ad9a864820be852a8d77794b27636071d92b7413358e57301672cc460942389267b4a920c16b6bece6b0aab146c4222eb9c2a46810b04de72708fdbe43d4efcf87a5ad03e12e27371c240d95dbd7527fbf170b1dbdb69ec2e5e34ae4eccf66d58dc3f69f8325a1e6eadf6b7f9fa63391edeeceed8c73831c5cc9f244e148889c515632958a3b4249525685f5bda8a254b422e077a18ffad3811f2b880f12671029545ad229b4cda64a91db9c4625c546c20d459bb0508c1ea507c56cc680121da209a74c16423aa926b558a00d45bbd3e9890438358a74d969232565456c2a8300561eb3cf98c9832e5900ca0b3215aaf1c69ad4dcc4159a332ea92a24163c914d419a38f7571cd41a6528c7145d869a551694f7534d3311b7431b00bd69095644a8ad6491240b2e054ce21710aa42370c40c85a9686740514c2260227b9f73f13a25b005037b893a86c7fdf01e277e7cbda7258aefc689baa69eead6c79f2557979dd36aae6a0ea45517d51fce197b7b3767c07ea7b36157afd756476b3b7b1f0f563bd61f5e0c76ece28795d58d41736b74d8dc95db350f2b3b5f95c7cfa4797a361877d1bbd493f6e055cda1ba6bd21f50abfba5a113402bedef9fafee358ddb04cf0420fb576c67737d1d487ef4aadb225f4cb3f5a2695636b62fd2f9993e3edeea9ff63706e787d722dbbc7e3d180c36d76f0ece863bfa82cfcf165bbd9dd32dee5e7c15b2bf6d1a68efec747682ff305cb9d06be7cbdd9dbc898df5eb93c6f5fed1e1e8d8a4b8e47a273b5b8d733e5d390bbb6136765220946d749162a89b129e0c0731da196d8d325ea3e19835a694c4daba7b91ac8be4ea120be560cb3764155ff01cdffef91ed21470be5b62724bd4f58e2982c97b1c7af17a8b38346ecfd69df89fadf5daa6ba8f5e2d3ce88b6bc9f16d2b752eeb5f1e2cd4a6ced2eeb49a6d1a8cd5cbf1c9c32c5c36a92f2f3dd2fd32537cbdf19dfac3d47e09b77adcd83b5f8457366f756bbf915b343ada3cd7b2fd615fc266d79e9e0f637fadbf3238dcb61b4766afd3dc5c1f2e2c4bfe02ef14531fe03dfad7d278ef3c3ccdab36cb756b3cfcfcfaf8b66cef8d5637d63e0e570fc9b98bbc055df8b4bb7fdcdf763b34ec0eeddea1b1270bfb8b0b697055cd55e57e1f55fd6e1eed8f0ed6b6d311ba8dd5d1c687b47ea3fb1f461bedddab35b3bdf869f976f97865cb9cf9bd8fc3d1d57635575d65d8b71f960ff7af377a07fbb2c74b1fba7ef4c16c77db6d7d94f6ddc6726e2f769acdd2b8ba3e3dbad9abe6aaded15a7f6977e5f8e814f6e4ec70b4b4b2b27aeed7f661eb707def227b5ecc9b1fcf3b02bbddfefa72e4dbeaf7b9ea54dad26ff697efd5ebe38dfe10e23a3779f5ea76d5371a9ff63edcbaab33692f1f6df3cae9d975cf05bd7eb2624e77cbcedacaceee5ab33dbc59fa62af29a63ed86b6906f66a9d9e07f49b5b61b87cb3b8c457fef866efec8c36b1f1f1f6365d2c91fdb478b8b79d364f5bebfe222ef827f67a0694f1e69b68dfd54c38d977ae91ee5ed2a0747aad574d9a1492c9571c478ad7efb47a2a5db7a69f3cd5ee9ef25eb5a34de19d6365dadd334e3779aa1d31cdbd9ef8e87fca0b5e3aa10bddb9f3eb9d745adbde79e2f42e352dde77de31bd997f7f54caf55ee4c2a904380f6f394c23c1992298b63b59c61336c73ffc2b1c9ddd406b79345cdeb5f6dcc2ded2a2df772e44e9a7dd81f9581fecfa03ea0df69e0a04ff9c5d4a3b7ff5a983bb464cfde9cd7d66fb1d7579f580eff8e478af4d0667bc02e492ad97a8c892f3c5a007b4560922633481d8d72f8c64d00406c0b388a4003af1939747a681f5ef95d7ff98e273d2ead0748a4f46ef4a7646888198c4874221450bde284910258b16012cb690ae8b82b6f60ca72da3a1f0e548f1b3d7cec6d951d5931beae5fffc3d9af12c97723a3e03ecfc6f6edb10a9e6ef919aabfacdd3fbfb7787e9b2c9ebe38da8466fad5fab49a8d7e994ff94ad4efd4077af74566af4ab0bdb6aa3753b03690f9a747967e22f21e0cf67edfbdc7c2a59d67d9c9b46983503f6d868f44e1a074b475bd7aeb9d4f61b71dd1fe5e16875efb88b518f8e4ea6650f5bd7b3a7648fa2196a15870a560345a50329ed68dca62c0a73c90c5052b61242fd4aa2491928450ea45250a57c618f69507d278f07f230acad429d4ae2acbc73209881d9d5ed68119f1d276fad4d812da30765326530c6d5a21b651f851cefe4f1b392877b813bde5ad3f85deef8d5c58ecf728789de803146596d2c3cd475a692ea3d24c9d388f566c01e9b8dc594d6ecd5526b93963ec961e88f567a67d78757d72bdb1bed63de9c9a3d6a81e394ec91c525536a8d5c0aac5cc4c0160329b2c8c6a348f1b56258ac245babe382a1546b5c0483cd1c9efeed8569607da78f07fa1074c60a30381456144361a4a05850003397629c264e26522d45f06c256036e0555414359677faf8c9e903dc0bf4f1c642d7ef1f3d7e7105ec0bf401de05ad9c7306c23d7d4ca5dfbc0f73d3283867401eab875b9c1a6b278d72d29395bdddcee1f956b3d543eb5b472beb4b83e1b4e4611c4e4d1e0939171d39522d11c710418043d1a0c6ca6ad689504a7014d0394b446c5d70b63808512c3d295c4d83ea3b773c70875551471dd812d45a5c05759257ea9deb90c12b1450c216b221020f85b4f689eab3becaf9c983be73c74fca1d7a4c1ecf70c71b8b9fbfcb1dbfba2afa79eec0a89486804a87f850b69a4ad37b1fe5a651f5ce803bb642671136f87c71f5f410368f8e0e0f8ecf0f706d65b9d1398ca3e515373577283b357778cec9017a7029288fda2889366a42d4262a9f73ce4169e72505b29ac8a65ac89a8d030bdac89383c734a8be73c7a31ccac664309712a8303ad21663b241996c62d0da169284756a579712c97256c580f36cd902727ad471bf73c74fca1dbee68eef53c75bebe1bf4b1dbfba50fe05ea70c6d5997550cec707e1cd9df7edd77fb0ed453ddaa53ea0cb66a641e7854efcdde09551b779f78b17865e3facbafbb29a7022c2f9c7e4adf53ffeae16fe047cf437f7fd3e4fac77fac7e4cda699e0394953ebd578be792dfcf5784e507e9d099e9394795f8fe75b17875e8fe704158999e03949e5e3f578bef581e9f5784e90a5cf04cf494e03afc6f3cdb3883b027d24afe566294fd9ebeb57729ebc5fc067d43e95bb5fff4df493a4747a52cdb7879797731595c15de2f5ff97fc3eff7d54f576d8ffa2443923ec27a1b5b7c3fe1725d519613f0905be1df6bf2801cf08fb49e8f2edb0ff45c9faf3efe3773d1f6a1cf724cd7259ff4f8a6bba1c7ebbccf879ae2a22bb031a3c378da94bdc1cdc7efd5765c765ca114bbfff555de5d9b7053f3f4d2b1a2fdf7dba3bf487ddeee5ed4b5818af75f4c698e0b4f55101d6b33fff1779ed2257fd630000"
+            }
+          }
+        }
+      ],
+      "x-side-effects": "none"
+    },
+    {
+      "name": "dev.loadState",
+      "summary": "Replace the chain state with a dumped one.",
+      "description": "Like anvil's `anvil_loadState`: the state `dev.dumpState` answered (or a `--state` file's JSON text) replaces the node's, whole: it is checked before anything changes (a state of another network, another mock's format or a broken one is refused and changes nothing). The load is an ordinary change: a snapshot taken before it reverts it. The mempool empties; impersonated addresses stay.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "state",
+          "required": true,
+          "description": "A state `dev.dumpState` answered, or the text of a `--state` file.",
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      ],
+      "result": {
+        "name": "loadStateResult",
+        "schema": {
+          "$ref": "#/components/schemas/Empty"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "the state is of the fuji network; this node serves local"
+        },
+        {
+          "code": -32000,
+          "message": "the state is not a world saved by this mock (version 2)"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a fresh local network's state",
+          "params": [
+            {
+              "name": "state",
+              "value": "0x1f8b0800000000000003ed5d59535c39d2fd2b1337e691f9424a6d29ded80a0f18867debe887542a0505d4422d50b8c3ff7de2168b69b70d45b9e8b1e3e33e1194a45bf7642a4f2af35cf8a3ba965ebfd96957f3305775ba8366a7ddafe6ffa888b9336c0ffad5bc9aabda32b8e9f42eaaf9eab2c37459cd557d915ccd57744d97d4e633f957abc317d55c351c8c3afd2de92ddc4dafe6f5e7b92ad380ea35c71ffedf51fde345b35dcf1f50ba946aae92f6a0d7947e35ffdb6f9567f4d924a53d461f9277ce2266e78c4130624a092a10ea483699e4c54707d94a510651a1e258cdfd515dc86d353f8395aac1e8dfcbd57c05a5d34a671f03ad6edd9c9bf50f36955e6bede6d06f1db4373aa9c46328edb87a336a2e2cacdd369653fd509de1a03b1cfcbb9d65344691fa7d194cbf1cb5ee10fda3fa67bb9aafb4faeaaa3ecf559d9bb6f4ea21971dbe18345bf2387cfcf1e0ac27fdb3ce65aee6f55c4539f7a4df1fc35e89e222c8240008212b03a85c966cd18a8986c5694e9253f5fbe7b9aa3fa00ba94df7f19bb749b703193bd13f53fd2ba5544e5c30aa1242b131458f2e788b29400aa1c482104d2880e431284b45b94c2ab38644ce14c8e9e11967b44e500a0cfa02bef05f707c723d7ca62746e7f3e7dfe77eabc0141f21bba48a2a84ac8d65f6c925afeb91066cb41abdd868bca0723a45525e25af3d9083f0c5857f7ca5d9b9b09eb50b9bbf00fe633e6c38856cd082208b785292b28a451741b4c5a3d7a21344fe9ffab09e990f5b8859f9a831ca243e3c313a9f3fff5e037417adb75e88d6c0c6b2e85cc02434c88e52010ac55b1398c964a37c90ec542c055cd13a179fb44e0e21392de989abfff04a0faeae5fb83e763bc7c76f1ea0e15772ee595db30bd036a82c3617fc0b8e3feadc73bf55262bca1a128a6004945cc02253d44cce79a54a32688a0a6c2095a2b3cfc2364002c7c5457a12a07f7ca51ff2da99c7e419a715bf84d7ce2e24bf32ad78a5d74a544091d07bab52c9497356623c2be68890d0880bde15caaef894c453cacc1292230939f013affdf1957ec86be127f7dab74d866774c1af900cd700d1a0d36af2b379443d6c30eabf946b4ce1297f54cd3cad93f119356b3b1e55cf98710c8b5126ced0b44fad8cc96484a48d0fd978c812232517c93bd4de51290e14a76cf3a4e39452d1eae0bdf6ecb5176f3c7aa794b2563b6fb543f5f02c5fbbc30315bf99cb3caeff46b9edc3c4ea6edf0e86fd6abe5a6096ee40727577763b6a0c4bfbf8da1f5d2f6c5d35b76e31780a7b87571ab33f6a7cf8747ba8d3767b25f4ca59c33546eef88b934d31f5d1c9b69e71323d36c8db39599d6dc5e23d63128c0e8d72364850c92688c854b2352627f28fc6f03eda288f782a8fc165b0f58f41d7e323e6d97d3bcd51298e49eb981c23e4803adb646392806c0a0712ef0a246b5c0a92a318c2fa246cc40627b914f419c95b845084312730e40b184f25150d21632ad9679b41a14f90506b97b10428d1aae88a1471e459050c3e013117a709b5a65c6fab62304ab064326807e47354c9811648e2b014b11e9535999d90c764d95aab95241f0a66065bb4916c8b8e357cc15b5612013883b3641c22d9e821694e36a790c5a6143953cc31dbec9332c5e4878d39c34c66223b3e6e40eb29b2b2c5a612d010f9988952763a662ec6c780da63f2fe7e7c7a69bd576ee859ae57ec9d1f8faf3f058aa54eabd51c3c468abd3dee9d2fb6b6e953f7706f319a8e1e2df0a0bfbbbc1e17affa3b301af2eedadee9a959de5bdd59ca672b8f81628a993f499cc86274b21913408c3a3b4de48974e1604c014358ef0b8e8f007e2b4ea40cf856718254bde32090651794f73615021463a389c6a33391b4b10a7d884e476bb22ace174222d626715d5bf0b618ab890b322b96122c2860c8be4456c40e74745e7b636d1d384ab0398215ad437d7b27f5dade0612e375d0597b2c5ca2cbce78895679ed5d4c46728a604b2939f998b323729c2007650a46508ce0184b48c1e6acb4068e0c01b50d51a5c2850c29149da3719849b3b3a28b67956c8e2180355042cc21b310198a8e0d05f1941f0cf11e277e7cbd40fa4b69e2b93801adf5dd939b65187edc6d8e8ef65c3ca036778778829debee6e7fe7b60179b8f5e964a9bfca2df254cebf6414534cfd49228544156d09c647540a4a76c051a18ec9ba9062498cde53c2c7f1df8a148463c3bc4da4d02af9e81ca1f3684915c7d1d685475d9475ca179d44bcf2e022846c02183025d4d9b8513a7a6657b79734720842c542848812ac0f26a30136989d72252467a257a84dd1a25428755d0b4874ca0e2cb328e393f5d1955490b497e454328e73cad98a6461488a055017e3ea982286186249e318c6d1322581442a590f45879033b2c9104d520e7d8a904d04410818b42ec91a5b04bcd2f5578071b0e29235a0ae1b5ec6132aadd839f79e51cc6e3d93d5976df65ca438d85d3f686d1cec90bf06f8c0fba7abd7f98ccf60f768e1e4b6b1df58383ddef81065872fd67acbe9536c3c068a2966fe247182486336316a2ede0422cfda4371121d17edebf6176784f878ccfc569c8850de2ea360ce5eb3a4a8eae33220912a642c312508c24961f118834466ca80c605acb9ba4e14542c51b4125b30b1a973a51ca2726c457b30598c0f523f198240f2ba88c5e892252cc159ae4f31d1b0b15e3b6fbc212e3e38eb0983d8c43aa790522103a6de1a0e22508e898d22ad8b57e2624ad9a864820be852a8d77794b27636071d92b7413358e57301672cc460942389267b4a920c16b6bece6b0aab146c4222eb9c2a46810b04de72708fdbe43d4efcf87a5ad03e12e27371c240d95dbd7527fbf170b1dbdb69ec2e5e34ae4eccf66d58dc3f69f8325a1e6eadf6b7f9fa63391edeeceed8c73831c5cc9f244e148889c515632958a3b4249525685f5bda8a254b422e077a18ffad3811f2b880f12671029545ad229b4cda64a91db9c4625c546c20d459bb0508c1ea507c56cc680121da209a74c16423aa926b558a00d45bbd3e9890438358a74d969232565456c2a8300561eb3cf98c9832e5900ca0b3215aaf1c69ad4dcc4159a332ea92a24163c914d419a38f7571cd41a6528c7145d869a551694f7534d3311b7431b00bd69095644a8ad6491240b2e054ce21710aa42370c40c85a9686740514c2260227b9f73f13a25b005037b893a86c7fdf01e277e7cbda7258aefc689baa69eead6c79f2557979dd36aae6a0ea45517d51fce197b7b3767c07ea7b36157afd756476b3b7b1f0f563bd61f5e0c76ece28795d58d41736b74d8dc95db350f2b3b5f95c7cfa4797a361877d1bbd493f6e055cda1ba6bd21f50abfba5a113402bedef9fafee358ddb04cf0420fb576c67737d1d487ef4aadb225f4cb3f5a2695636b62fd2f9993e3edeea9ff63706e787d722dbbc7e3d180c36d76f0ece863bfa82cfcf165bbd9dd32dee5e7c15b2bf6d1a68efec747682ff305cb9d06be7cbdd9dbc898df5eb93c6f5fed1e1e8d8a4b8e47a273b5b8d733e5d390bbb6136765220946d749162a89b129e0c0731da196d8d325ea3e19835a694c4daba7b91ac8be4ea120be560cb3764155ff01cdffef91ed21470be5b62724bd4f58e2982c97b1c7af17a8b38346ecfd69df89fadf5daa6ba8f5e2d3ce88b6bc9f16d2b752eeb5f1e2cd4a6ced2eeb49a6d1a8cd5cbf1c9c32c5c36a92f2f3dd2fd32537cbdf19dfac3d47e09b77adcd83b5f8457366f756bbf915b343ada3cd7b2fd615fc266d79e9e0f637fadbf3238dcb61b4766afd3dc5c1f2e2c4bfe02ef14531fe03dfad7d278ef3c3ccdab36cb756b3cfcfcfaf8b66cef8d5637d63e0e570fc9b98bbc055df8b4bb7fdcdf763b34ec0eeddea1b1270bfb8b0b697055cd55e57e1f55fd6e1eed8f0ed6b6d311ba8dd5d1c687b47ea3fb1f461bedddab35b3bdf869f976f97865cb9cf9bd8fc3d1d57635575d65d8b71f960ff7af377a07fbb2c74b1fba7ef4c16c77db6d7d94f6ddc6726e2f769acdd2b8ba3e3dbad9abe6aaded15a7f6977e5f8e814f6e4ec70b4b4b2b27aeed7f661eb707def227b5ecc9b1fcf3b02bbddfefa72e4dbeaf7b9ea54dad26ff697efd5ebe38dfe10e23a3779f5ea76d5371a9ff63edcbaab33692f1f6df3cae9d975cf05bd7eb2624e77cbcedacaceee5ab33dbc59fa62af29a63ed86b6906f66a9d9e07f49b5b61b87cb3b8c457fef866efec8c36b1f1f1f6365d2c91fdb478b8b79d364f5bebfe222ef827f67a0694f1e69b68dfd54c38d977ae91ee5ed2a0747aad574d9a1492c9571c478ad7efb47a2a5db7a69f3cd5ee9ef25eb5a34de19d6365dadd334e3779aa1d31cdbd9ef8e87fca0b5e3aa10bddb9f3eb9d745adbde79e2f42e352dde77de31bd997f7f54caf55ee4c2a904380f6f394c23c1992298b63b59c61336c73ffc2b1c9ddd406b79345cdeb5f6dcc2ded2a2df772e44e9a7dd81f9581fecfa03ea0df69e0a04ff9c5d4a3b7ff5a983bb464cfde9cd7d66fb1d7579f580eff8e478af4d0667bc02e492ad97a8c892f3c5a007b4560922633481d8d72f8c64d00406c0b388a4003af1939747a681f5ef95d7ff98e273d2ead0748a4f46ef4a7646888198c4874221450bde284910258b16012cb690ae8b82b6f60ca72da3a1f0e548f1b3d7cec6d951d5931beae5fffc3d9af12c97723a3e03ecfc6f6edb10a9e6ef919aabfacdd3fbfb7787e9b2c9ebe38da8466fad5fab49a8d7e994ff94ad4efd4077af74566af4ab0bdb6aa3753b03690f9a747967e22f21e0cf67edfbdc7c2a59d67d9c9b46983503f6d868f44e1a074b475bd7aeb9d4f61b71dd1fe5e16875efb88b518f8e4ea6650f5bd7b3a7648fa2196a15870a560345a50329ed68dca62c0a73c90c5052b61242fd4aa2491928450ea45250a57c618f69507d278f07f230acad429d4ae2acbc73209881d9d5ed68119f1d276fad4d812da30765326530c6d5a21b651f851cefe4f1b392877b813bde5ad3f85deef8d5c58ecf728789de803146596d2c3cd475a692ea3d24c9d388f566c01e9b8dc594d6ecd5526b93963ec961e88f567a67d78757d72bdb1bed63de9c9a3d6a81e394ec91c525536a8d5c0aac5cc4c0160329b2c8c6a348f1b56258ac245babe382a1546b5c0483cd1c9efeed8569607da78f07fa1074c60a30381456144361a4a05850003397629c264e26522d45f06c256036e0555414359677faf8c9e903dc0bf4f1c642d7ef1f3d7e7105ec0bf401de05ad9c7306c23d7d4ca5dfbc0f73d3283867401eab875b9c1a6b278d72d29395bdddcee1f956b3d543eb5b472beb4b83e1b4e4611c4e4d1e0939171d39522d11c710418043d1a0c6ca6ad689504a7014d0394b446c5d70b63808512c3d295c4d83ea3b773c70875551471dd812d45a5c05759257ea9deb90c12b1450c216b221020f85b4f689eab3becaf9c983be73c74fca1d7a4c1ecf70c71b8b9fbfcb1dbfba2afa79eec0a89486804a87f850b69a4ad37b1fe5a651f5ce803bb642671136f87c71f5f410368f8e0e0f8ecf0f706d65b9d1398ca3e515373577283b357778cec9017a7029288fda2889366a42d4262a9f73ce4169e72505b29ac8a65ac89a8d030bdac89383c734a8be73c7a31ccac664309712a8303ad21663b241996c62d0da169284756a579712c97256c580f36cd902727ad471bf73c74fca1dbee68eef53c75bebe1bf4b1dbfba50fe05ea70c6d5997550cec707e1cd9df7edd77fb0ed453ddaa53ea0cb66a641e7854efcdde09551b779f78b17865e3facbafbb29a7022c2f9c7e4adf53ffeae16fe047cf437f7fd3e4fac77fac7e4cda699e0394953ebd578be792dfcf5784e507e9d099e9394795f8fe75b17875e8fe704158999e03949e5e3f578bef581e9f5784e90a5cf04cf494e03afc6f3cdb3883b027d24afe566294fd9ebeb57729ebc5fc067d43e95bb5fff4df493a4747a52cdb7879797731595c15de2f5ff97fc3eff7d54f576d8ffa2443923ec27a1b5b7c3fe1725d519613f0905be1df6bf2801cf08fb49e8f2edb0ff45c9faf3efe3773d1f6a1cf724cd7259ff4f8a6bba1c7ebbccf879ae2a22bb031a3c378da94bdc1cdc7efd5765c765ca114bbfff555de5d9b7053f3f4d2b1a2fdf7dba3bf487ddeee5ed4b5818af75f4c698e0b4f55101d6b33fff1779ed2257fd630000"
+            }
+          ],
+          "result": {
+            "name": "loadStateResult",
+            "value": {}
+          }
+        }
+      ],
+      "x-side-effects": "chain"
     }
   ],
   "components": {
@@ -782,10 +1195,40 @@ export const devDocument = {
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
         "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
       },
+      "BalanceChange": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "address",
+          "assetID",
+          "change"
+        ],
+        "description": "How an address's balance of an asset on the chain would change.",
+        "properties": {
+          "address": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The address (a UTXO counts for every owner it names, as `getBalance` counts it)."
+          },
+          "assetID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "The asset."
+          },
+          "change": {
+            "type": "string",
+            "pattern": "^-?[0-9]+$",
+            "description": "The change, signed, in the asset's smallest unit."
+          }
+        }
+      },
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
         "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+      },
+      "BytesEncodingParam": {
+        "type": "string",
+        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
       },
       "Empty": {
         "type": "object",
@@ -793,11 +1236,83 @@ export const devDocument = {
         "additionalProperties": false,
         "properties": {}
       },
+      "EncodedBytes": {
+        "$ref": "#/components/schemas/HexNoChecksum",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
+      },
+      "HexNoChecksum": {
+        "type": "string",
+        "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+      },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
         "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+      },
+      "SimulatedUTXO": {
+        "type": "object",
+        "description": "A UTXO a simulated transaction would consume or make.",
+        "additionalProperties": false,
+        "required": [
+          "utxoID",
+          "txID",
+          "outputIndex",
+          "assetID",
+          "amount",
+          "addresses",
+          "threshold",
+          "locktime",
+          "stakeableLocktime"
+        ],
+        "properties": {
+          "utxoID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "The UTXO's ID."
+          },
+          "txID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "The transaction that makes it."
+          },
+          "outputIndex": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Its index among that transaction's outputs."
+          },
+          "assetID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "Its asset."
+          },
+          "amount": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "Its amount, in the asset's smallest unit."
+          },
+          "addresses": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Address"
+            },
+            "description": "Its owners, prefixed with the chain the transaction is on."
+          },
+          "threshold": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many owners must sign to spend it."
+          },
+          "locktime": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "Unix time before which it cannot be spent."
+          },
+          "stakeableLocktime": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "P-Chain stake-locked outputs: until when they are locked; 0 otherwise (always on the X-Chain)."
+          },
+          "chain": {
+            "type": "string",
+            "description": "Shared memory's other end: the chain an exported UTXO goes to, or the one an imported UTXO came from (`X`, `P`, `C`, or a chain ID)."
+          }
+        }
       },
       "Time": {
         "type": "string",
@@ -857,10 +1372,36 @@ export const devDocument = {
         ]
       }
     },
+    "contentDescriptors": {
+      "SignedTx": {
+        "name": "tx",
+        "required": true,
+        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
+        "schema": {
+          "$ref": "#/components/schemas/EncodedBytes"
+        }
+      },
+      "SignedTxEncoding": {
+        "name": "encoding",
+        "required": false,
+        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
+        "schema": {
+          "$ref": "#/components/schemas/BytesEncodingParam"
+        }
+      }
+    },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
         "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+      },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum"
+      },
+      "TxMissingHexPrefix": {
+        "code": -32000,
+        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
       }
     }
   }

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateHealthHealthParams = budgeted(validate132);
-const schema70 = {
+export const validateHealthHealthParams = budgeted(validate170);
+const schema82 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -19,7 +19,7 @@ const schema70 = {
   }
 };
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30,7 +30,7 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema70.properties.tags.type},
+          params: {type: schema82.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -80,12 +80,12 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult = budgeted(validate133);
-const schema71 = {
+export const validateHealthHealthResult = budgeted(validate171);
+const schema83 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
     + "object.",
@@ -109,7 +109,7 @@ const schema71 = {
     }
   }
 };
-const schema72 = {
+const schema84 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -243,7 +243,7 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -401,12 +401,12 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -464,19 +464,19 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate172(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate172.errors;
             }
             else {
-              for (const e of validate134.errors) keep(vErrors, e);
+              for (const e of validate172.errors) keep(vErrors, e);
             }
-            errors += validate134.errors.length;
+            errors += validate172.errors.length;
           }
         }
       }
@@ -532,12 +532,12 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate171.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams = budgeted(validate140);
-const schema73 = {
+export const validateHealthReadinessParams = budgeted(validate178);
+const schema85 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -552,7 +552,7 @@ const schema73 = {
   }
 };
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -563,7 +563,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema73.properties.tags.type},
+          params: {type: schema85.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -613,13 +613,13 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult = budgeted(validate141);
+export const validateHealthReadinessResult = budgeted(validate179);
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -677,19 +677,19 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate172(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate172.errors;
             }
             else {
-              for (const e of validate134.errors) keep(vErrors, e);
+              for (const e of validate172.errors) keep(vErrors, e);
             }
-            errors += validate134.errors.length;
+            errors += validate172.errors.length;
           }
         }
       }
@@ -745,12 +745,12 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate179.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams = budgeted(validate143);
-const schema75 = {
+export const validateHealthLivenessParams = budgeted(validate181);
+const schema87 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -765,7 +765,7 @@ const schema75 = {
   }
 };
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -776,7 +776,7 @@ function validate143(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema75.properties.tags.type},
+          params: {type: schema87.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -826,13 +826,13 @@ function validate143(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate143.errors = vErrors;
+  validate181.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult = budgeted(validate144);
+export const validateHealthLivenessResult = budgeted(validate182);
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -890,19 +890,19 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate172(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate172.errors;
             }
             else {
-              for (const e of validate134.errors) keep(vErrors, e);
+              for (const e of validate172.errors) keep(vErrors, e);
             }
-            errors += validate134.errors.length;
+            errors += validate172.errors.length;
           }
         }
       }
@@ -958,7 +958,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 const checksKey = writeString("checks") + ':';

@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate146);
-const schema77 = {
+export const validateInfoGetNetworkIDParams = budgeted(validate184);
+const schema89 = {
   "type": "object",
   "properties": {}
 };
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,12 +28,12 @@ function validate146(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult = budgeted(validate147);
-const schema78 = {
+export const validateInfoGetNetworkIDResult = budgeted(validate185);
+const schema90 = {
   "type": "object",
   "required": [
     "networkID"
@@ -46,14 +46,14 @@ const schema78 = {
     }
   }
 };
-const schema79 = {
+const schema91 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -90,12 +90,12 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -134,19 +134,19 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate148(data.networkID, {
+      if(!(validate186(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate186.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate186.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate186.errors.length;
       }
     }
   }
@@ -166,17 +166,17 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams = budgeted(validate150);
-const schema80 = {
+export const validateInfoGetNetworkNameParams = budgeted(validate188);
+const schema92 = {
   "type": "object",
   "properties": {}
 };
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,12 +195,12 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate188.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult = budgeted(validate151);
-const schema81 = {
+export const validateInfoGetNetworkNameResult = budgeted(validate189);
+const schema93 = {
   "type": "object",
   "required": [
     "networkName"
@@ -214,7 +214,7 @@ const schema81 = {
   }
 };
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams = budgeted(validate152);
-const schema82 = {
+export const validateInfoGetBlockchainIDParams = budgeted(validate190);
+const schema94 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -304,7 +304,7 @@ const schema82 = {
   ]
 };
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -359,12 +359,12 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult = budgeted(validate153);
-const schema83 = {
+export const validateInfoGetBlockchainIDResult = budgeted(validate191);
+const schema95 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -445,7 +445,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -516,17 +516,17 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams = budgeted(validate155);
-const schema84 = {
+export const validateInfoGetNodeIDParams = budgeted(validate193);
+const schema96 = {
   "type": "object",
   "properties": {}
 };
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -545,12 +545,12 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult = budgeted(validate156);
-const schema85 = {
+export const validateInfoGetNodeIDResult = budgeted(validate194);
+const schema97 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -568,20 +568,20 @@ const schema85 = {
     }
   }
 };
-const schema86 = {
+const schema98 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"];
-const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern15.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -630,11 +630,11 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
 
-const schema87 = {
+const schema99 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -702,7 +702,7 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -805,12 +805,12 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate197.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -865,35 +865,35 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate195(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate195.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate195.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate195.errors.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate159(data.nodePOP, {
+      if(!(validate197(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate197.errors;
         }
         else {
-          for (const e of validate159.errors) keep(vErrors, e);
+          for (const e of validate197.errors) keep(vErrors, e);
         }
-        errors += validate159.errors.length;
+        errors += validate197.errors.length;
       }
     }
   }
@@ -913,17 +913,17 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate194.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams = budgeted(validate163);
-const schema88 = {
+export const validateInfoGetNodeIPParams = budgeted(validate201);
+const schema100 = {
   "type": "object",
   "properties": {}
 };
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -942,12 +942,12 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult = budgeted(validate164);
-const schema89 = {
+export const validateInfoGetNodeIPResult = budgeted(validate202);
+const schema101 = {
   "type": "object",
   "required": [
     "ip"
@@ -961,7 +961,7 @@ const schema89 = {
   }
 };
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1034,17 +1034,17 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams = budgeted(validate165);
-const schema90 = {
+export const validateInfoGetNodeVersionParams = budgeted(validate203);
+const schema102 = {
   "type": "object",
   "properties": {}
 };
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1063,12 +1063,12 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate165.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult = budgeted(validate166);
-const schema91 = {
+export const validateInfoGetNodeVersionResult = budgeted(validate204);
+const schema103 = {
   "type": "object",
   "required": [
     "version",
@@ -1105,7 +1105,7 @@ const schema91 = {
   }
 };
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1248,19 +1248,19 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate148(data.rpcProtocolVersion, {
+      if(!(validate186(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate186.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate186.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate186.errors.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1337,17 +1337,17 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams = budgeted(validate168);
-const schema92 = {
+export const validateInfoGetVMsParams = budgeted(validate206);
+const schema104 = {
   "type": "object",
   "properties": {}
 };
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1366,12 +1366,12 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult = budgeted(validate169);
-const schema93 = {
+export const validateInfoGetVMsResult = budgeted(validate207);
+const schema105 = {
   "type": "object",
   "required": [
     "vms",
@@ -1409,7 +1409,7 @@ const schema93 = {
   }
 };
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1648,17 +1648,17 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams = budgeted(validate172);
-const schema94 = {
+export const validateInfoGetTxFeeParams = budgeted(validate210);
+const schema106 = {
   "type": "object",
   "properties": {}
 };
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1677,12 +1677,12 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult = budgeted(validate173);
-const schema95 = {
+export const validateInfoGetTxFeeResult = budgeted(validate211);
+const schema107 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1785,7 +1785,7 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1934,7 +1934,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema95.properties, key0))){
+      if(!(func5.call(schema107.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2112,12 +2112,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams = budgeted(validate183);
-const schema96 = {
+export const validateInfoIsBootstrappedParams = budgeted(validate221);
+const schema108 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2129,7 +2129,7 @@ const schema96 = {
   ]
 };
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2184,12 +2184,12 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate183.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult = budgeted(validate184);
-const schema97 = {
+export const validateInfoIsBootstrappedResult = budgeted(validate222);
+const schema109 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2203,7 +2203,7 @@ const schema97 = {
   }
 };
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2276,12 +2276,12 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams = budgeted(validate185);
-const schema98 = {
+export const validateInfoPeersParams = budgeted(validate223);
+const schema110 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2296,7 +2296,7 @@ const schema98 = {
   }
 };
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2307,7 +2307,7 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema98.properties.nodeIDs.type},
+          params: {type: schema110.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2321,19 +2321,19 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate195(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate195.errors;
             }
             else {
-              for (const e of validate157.errors) keep(vErrors, e);
+              for (const e of validate195.errors) keep(vErrors, e);
             }
-            errors += validate157.errors.length;
+            errors += validate195.errors.length;
           }
         }
       }
@@ -2355,12 +2355,12 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult = budgeted(validate187);
-const schema99 = {
+export const validateInfoPeersResult = budgeted(validate225);
+const schema111 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2381,7 +2381,7 @@ const schema99 = {
     }
   }
 };
-const schema100 = {
+const schema112 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2592,7 +2592,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2789,7 +2789,7 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema100.properties, key0))){
+      if(!(func5.call(schema112.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2843,19 +2843,19 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate195(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate195.errors;
         }
         else {
-          for (const e of validate157.errors) keep(vErrors, e);
+          for (const e of validate195.errors) keep(vErrors, e);
         }
-        errors += validate157.errors.length;
+        errors += validate195.errors.length;
       }
     }
     if(data.version !== undefined){
@@ -2925,38 +2925,38 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate148(data.observedUptime, {
+      if(!(validate186(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate186.errors;
         }
         else {
-          for (const e of validate148.errors) keep(vErrors, e);
+          for (const e of validate186.errors) keep(vErrors, e);
         }
-        errors += validate148.errors.length;
+        errors += validate186.errors.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate148(data8[key1], {
+          if(!(validate186(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate148.errors;
+              vErrors = validate186.errors;
             }
             else {
-              for (const e of validate148.errors) keep(vErrors, e);
+              for (const e of validate186.errors) keep(vErrors, e);
             }
-            errors += validate148.errors.length;
+            errors += validate186.errors.length;
           }
         }
       }
@@ -3148,12 +3148,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3228,19 +3228,19 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate189(data1[i0], {
+          if(!(validate227(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate189.errors;
+              vErrors = validate227.errors;
             }
             else {
-              for (const e of validate189.errors) keep(vErrors, e);
+              for (const e of validate227.errors) keep(vErrors, e);
             }
-            errors += validate189.errors.length;
+            errors += validate227.errors.length;
           }
         }
       }
@@ -3278,12 +3278,12 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams = budgeted(validate200);
-const schema101 = {
+export const validateInfoUptimeParams = budgeted(validate238);
+const schema113 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3292,7 +3292,7 @@ const schema101 = {
   }
 };
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3329,12 +3329,12 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult = budgeted(validate202);
-const schema102 = {
+export const validateInfoUptimeResult = budgeted(validate240);
+const schema114 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3356,9 +3356,9 @@ const schema102 = {
     }
   }
 };
-const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3415,7 +3415,7 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern16.test(data0)){
+        if(!pattern18.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3452,7 +3452,7 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern16.test(data1)){
+        if(!pattern18.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",
@@ -3503,17 +3503,17 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams = budgeted(validate203);
-const schema103 = {
+export const validateInfoUpgradesParams = budgeted(validate241);
+const schema115 = {
   "type": "object",
   "properties": {}
 };
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3532,12 +3532,12 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult = budgeted(validate204);
-const schema104 = {
+export const validateInfoUpgradesResult = budgeted(validate242);
+const schema116 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3661,7 +3661,7 @@ const schema104 = {
   }
 };
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3954,7 +3954,7 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema104.properties, key0))){
+      if(!(func5.call(schema116.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -4292,17 +4292,17 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams = budgeted(validate224);
-const schema105 = {
+export const validateInfoAcpsParams = budgeted(validate262);
+const schema117 = {
   "type": "object",
   "properties": {}
 };
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4321,12 +4321,12 @@ function validate224(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult = budgeted(validate225);
-const schema106 = {
+export const validateInfoAcpsResult = budgeted(validate263);
+const schema118 = {
   "type": "object",
   "required": [
     "acps"
@@ -4384,7 +4384,7 @@ const schema106 = {
   }
 };
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4590,7 +4590,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate157(data3[i0], {
+                  if(!(validate195(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4598,12 +4598,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate195.errors;
                     }
                     else {
-                      for (const e of validate157.errors) keep(vErrors, e);
+                      for (const e of validate195.errors) keep(vErrors, e);
                     }
-                    errors += validate157.errors.length;
+                    errors += validate195.errors.length;
                   }
                 }
               }
@@ -4645,7 +4645,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate157(data6[i1], {
+                  if(!(validate195(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4653,12 +4653,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate195.errors;
                     }
                     else {
-                      for (const e of validate157.errors) keep(vErrors, e);
+                      for (const e of validate195.errors) keep(vErrors, e);
                     }
-                    errors += validate157.errors.length;
+                    errors += validate195.errors.length;
                   }
                 }
               }
@@ -4748,7 +4748,7 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate263.errors = vErrors;
   return errors === 0;
 }
 const networkIDKey = writeString("networkID") + ':';

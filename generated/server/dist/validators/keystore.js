@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateKeystoreCreateUserParams = budgeted(validate231);
-const schema107 = {
+export const validateKeystoreCreateUserParams = budgeted(validate269);
+const schema119 = {
   "type": "object",
   "properties": {
     "username": {
@@ -19,7 +19,7 @@ const schema107 = {
     "password"
   ]
 };
-const schema108 = {
+const schema120 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -29,7 +29,7 @@ const schema108 = {
 };
 const func2 = ucs2length;
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -82,11 +82,11 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate232.errors = vErrors;
+  validate270.errors = vErrors;
   return errors === 0;
 }
 
-const schema109 = {
+const schema121 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -95,7 +95,7 @@ const schema109 = {
   "x-sensitive": true
 };
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -148,12 +148,12 @@ function validate234(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate234.errors = vErrors;
+  validate272.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -190,35 +190,35 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate270.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate270.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate272.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate272.errors.length;
       }
     }
   }
@@ -238,11 +238,11 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate231.errors = vErrors;
+  validate269.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult = budgeted(validate236);
+export const validateKeystoreCreateUserResult = budgeted(validate274);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -250,7 +250,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate236(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate274.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams = budgeted(validate237);
-const schema111 = {
+export const validateKeystoreDeleteUserParams = budgeted(validate275);
+const schema123 = {
   "type": "object",
   "properties": {
     "username": {
@@ -308,7 +308,7 @@ const schema111 = {
   ]
 };
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -345,35 +345,35 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate270.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate270.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate272.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate272.errors.length;
       }
     }
   }
@@ -393,13 +393,13 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult = budgeted(validate240);
+export const validateKeystoreDeleteUserResult = budgeted(validate278);
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -436,12 +436,12 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams = budgeted(validate241);
-const schema113 = {
+export const validateKeystoreExportUserParams = budgeted(validate279);
+const schema125 = {
   "type": "object",
   "properties": {
     "username": {
@@ -510,7 +510,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -547,35 +547,35 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate270.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate270.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate272.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate272.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -611,12 +611,12 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult = budgeted(validate245);
-const schema114 = {
+export const validateKeystoreExportUserResult = budgeted(validate283);
+const schema126 = {
   "type": "object",
   "required": [
     "user",
@@ -824,7 +824,7 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1055,7 +1055,7 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema114.properties.encoding.enum},
+          params: {allowedValues: schema126.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1084,12 +1084,12 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate245.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams = budgeted(validate249);
-const schema115 = {
+export const validateKeystoreImportUserParams = budgeted(validate287);
+const schema127 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1113,7 +1113,7 @@ const schema115 = {
   ]
 };
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1166,35 +1166,35 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors) keep(vErrors, e);
+          for (const e of validate270.errors) keep(vErrors, e);
         }
-        errors += validate232.errors.length;
+        errors += validate270.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors) keep(vErrors, e);
+          for (const e of validate272.errors) keep(vErrors, e);
         }
-        errors += validate234.errors.length;
+        errors += validate272.errors.length;
       }
     }
     if(data.user !== undefined){
@@ -1246,13 +1246,13 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate287.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult = budgeted(validate254);
+export const validateKeystoreImportUserResult = budgeted(validate292);
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1289,17 +1289,17 @@ function validate254(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate254.errors = vErrors;
+  validate292.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams = budgeted(validate255);
-const schema117 = {
+export const validateKeystoreListUsersParams = budgeted(validate293);
+const schema129 = {
   "type": "object",
   "properties": {}
 };
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1318,12 +1318,12 @@ function validate255(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate293.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult = budgeted(validate256);
-const schema118 = {
+export const validateKeystoreListUsersResult = budgeted(validate294);
+const schema130 = {
   "type": "object",
   "required": [
     "users"
@@ -1340,7 +1340,7 @@ const schema118 = {
   }
 };
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1435,7 +1435,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate256.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateWalletIssueTxParams = budgeted(validate705);
-const schema236 = {
+export const validateWalletIssueTxParams = budgeted(validate743);
+const schema248 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -117,7 +117,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -181,12 +181,12 @@ function validate705(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate705.errors = vErrors;
+  validate743.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult = budgeted(validate708);
-const schema237 = {
+export const validateWalletIssueTxResult = budgeted(validate746);
+const schema249 = {
   "type": "object",
   "required": [
     "txID"
@@ -267,7 +267,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -338,7 +338,7 @@ function validate708(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate708.errors = vErrors;
+  validate746.errors = vErrors;
   return errors === 0;
 }
 const txIDKey = writeString("txID") + ':';

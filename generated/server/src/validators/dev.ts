@@ -3028,6 +3028,2154 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
+export const validateDevImpersonateParams: ValidateFunction = budgeted(validate132);
+const schema70 = {
+  "type": "object",
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+    }
+  },
+  "required": [
+    "address"
+  ]
+};
+
+function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.address !== undefined){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate100.errors;
+        }
+        else {
+          for (const e of validate100.errors!) keep(vErrors, e);
+        }
+        errors += validate100.errors!.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate132.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevImpersonateResult: ValidateFunction = budgeted(validate134);
+
+function validate134(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate134.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevStopImpersonatingParams: ValidateFunction = budgeted(validate135);
+const schema72 = {
+  "type": "object",
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+    }
+  },
+  "required": [
+    "address"
+  ]
+};
+
+function validate135(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.address !== undefined){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate100.errors;
+        }
+        else {
+          for (const e of validate100.errors!) keep(vErrors, e);
+        }
+        errors += validate100.errors!.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate135.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevStopImpersonatingResult: ValidateFunction = budgeted(validate137);
+
+function validate137(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate137.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSimulateTxParams: ValidateFunction = budgeted(validate138);
+const schema74 = {
+  "type": "object",
+  "properties": {
+    "tx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    },
+    "chain": {
+      "type": "string",
+      "enum": [
+        "X",
+        "P"
+      ]
+    }
+  },
+  "required": [
+    "tx",
+    "chain"
+  ]
+};
+const schema39 = {
+  "type": "string",
+  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
+
+function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern6.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate75.errors = vErrors;
+  return errors === 0;
+}
+
+const schema37 = {
+  "type": "string",
+  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
+};
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+
+function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern5.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate68.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate138(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tx === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.chain === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.tx !== undefined){
+      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate75.errors;
+        }
+        else {
+          for (const e of validate75.errors!) keep(vErrors, e);
+        }
+        errors += validate75.errors!.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate68.errors;
+        }
+        else {
+          for (const e of validate68.errors!) keep(vErrors, e);
+        }
+        errors += validate68.errors!.length;
+      }
+    }
+    if(data.chain !== undefined){
+      let data2 = data.chain;
+      if(typeof data2 !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      if(!((data2 === "X") || (data2 === "P"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/enum",
+          keyword: "enum",
+          params: {allowedValues: schema74.properties.chain.enum},
+          message: "must be equal to one of the allowed values"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate138.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSimulateTxResult: ValidateFunction = budgeted(validate141);
+const schema75 = {
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "accepted",
+    "consumed",
+    "produced",
+    "imported",
+    "exported",
+    "balanceChanges"
+  ],
+  "properties": {
+    "accepted": {
+      "type": "boolean",
+      "description": "Whether `issueTx` would take the transaction."
+    },
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The ID `issueTx` would answer (absent when refused)."
+    },
+    "error": {
+      "type": "string",
+      "description": "The refusal `issueTx` would answer, word for word (absent when accepted)."
+    },
+    "fee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "nAVAX the transaction burns: on the P-Chain the fee the release requires (static before Etna, "
+        + "the gas at the gas price since); on the X-Chain the AVAX its inputs "
+        + "hold beyond its outputs."
+    },
+    "gas": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "bandwidth",
+        "dbRead",
+        "dbWrite",
+        "compute",
+        "gas",
+        "gasPrice"
+      ],
+      "description": "P-Chain, once Etna is active: the transaction's complexity in each fee dimension, its gas "
+        + "(the dimensions by the network's weights) and the gas price of the next "
+        + "block.",
+      "properties": {
+        "bandwidth": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+          "description": "Bytes."
+        },
+        "dbRead": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+          "description": "Database reads."
+        },
+        "dbWrite": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+          "description": "Database writes."
+        },
+        "compute": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+          "description": "Compute."
+        },
+        "gas": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+          "description": "Gas: the dimensions by the network's weights."
+        },
+        "gasPrice": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+          "description": "nAVAX per unit of gas at the next block."
+        }
+      }
+    },
+    "consumed": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/SimulatedUTXO"
+      },
+      "description": "UTXOs of the chain it spends."
+    },
+    "produced": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/SimulatedUTXO"
+      },
+      "description": "UTXOs it makes on the chain."
+    },
+    "imported": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/SimulatedUTXO"
+      },
+      "description": "UTXOs it takes from shared memory."
+    },
+    "exported": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/SimulatedUTXO"
+      },
+      "description": "UTXOs it puts into shared memory for another chain."
+    },
+    "balanceChanges": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BalanceChange"
+      },
+      "description": "Every address whose balance on the chain would change, per asset."
+    }
+  }
+};
+const func5 = Object.prototype.hasOwnProperty;
+const schema76 = {
+  "type": "object",
+  "description": "A UTXO a simulated transaction would consume or make.",
+  "additionalProperties": false,
+  "required": [
+    "utxoID",
+    "txID",
+    "outputIndex",
+    "assetID",
+    "amount",
+    "addresses",
+    "threshold",
+    "locktime",
+    "stakeableLocktime"
+  ],
+  "properties": {
+    "utxoID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The UTXO's ID."
+    },
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction that makes it."
+    },
+    "outputIndex": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Its index among that transaction's outputs."
+    },
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Its asset."
+    },
+    "amount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Its amount, in the asset's smallest unit."
+    },
+    "addresses": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      },
+      "description": "Its owners, prefixed with the chain the transaction is on."
+    },
+    "threshold": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "How many owners must sign to spend it."
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Unix time before which it cannot be spent."
+    },
+    "stakeableLocktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "P-Chain stake-locked outputs: until when they are locked; 0 otherwise (always on the X-Chain)."
+    },
+    "chain": {
+      "type": "string",
+      "description": "Shared memory's other end: the chain an exported UTXO goes to, or the one an imported UTXO "
+        + "came from (`X`, `P`, `C`, or a chain ID)."
+    }
+  }
+};
+
+function validate150(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.utxoID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoID"},
+        message: "must have required property '"+"utxoID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.txID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.outputIndex === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.assetID === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.amount === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "amount"},
+        message: "must have required property '"+"amount"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.addresses === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.threshold === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "threshold"},
+        message: "must have required property '"+"threshold"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.locktime === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "locktime"},
+        message: "must have required property '"+"locktime"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.stakeableLocktime === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "stakeableLocktime"},
+        message: "must have required property '"+"stakeableLocktime"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema76.properties, key0))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.utxoID !== undefined){
+      if(!(validate30(data.utxoID, {
+        instancePath: instancePath+"/utxoID",
+        parentData: data,
+        parentDataProperty: "utxoID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors!) keep(vErrors, e);
+        }
+        errors += validate30.errors!.length;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors!) keep(vErrors, e);
+        }
+        errors += validate30.errors!.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      let data2 = data.outputIndex;
+      if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/outputIndex",
+          schemaPath: "#/properties/outputIndex/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+      if((typeof data2 == "number") && (isFinite(data2))){
+        if(data2 < 0 || isNaN(data2)){
+          const err11 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/outputIndex",
+            schemaPath: "#/properties/outputIndex/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 0},
+            message: "must be >= 0"
+          };
+          if(vErrors === null){
+            vErrors = [err11];
+          }
+          else {
+            keep(vErrors, err11);
+          }
+          errors++;
+        }
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors!) keep(vErrors, e);
+        }
+        errors += validate30.errors!.length;
+      }
+    }
+    if(data.amount !== undefined){
+      if(!(validate81(data.amount, {
+        instancePath: instancePath+"/amount",
+        parentData: data,
+        parentDataProperty: "amount",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate81.errors;
+        }
+        else {
+          for (const e of validate81.errors!) keep(vErrors, e);
+        }
+        errors += validate81.errors!.length;
+      }
+    }
+    if(data.addresses !== undefined){
+      let data5 = data.addresses;
+      if(Array.isArray(data5)){
+        const len0 = data5.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate100(data5[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data5,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate100.errors;
+            }
+            else {
+              for (const e of validate100.errors!) keep(vErrors, e);
+            }
+            errors += validate100.errors!.length;
+          }
+        }
+      }
+      else {
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.threshold !== undefined){
+      let data7 = data.threshold;
+      if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/threshold",
+          schemaPath: "#/properties/threshold/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      if((typeof data7 == "number") && (isFinite(data7))){
+        if(data7 < 0 || isNaN(data7)){
+          const err14 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/threshold",
+            schemaPath: "#/properties/threshold/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 0},
+            message: "must be >= 0"
+          };
+          if(vErrors === null){
+            vErrors = [err14];
+          }
+          else {
+            keep(vErrors, err14);
+          }
+          errors++;
+        }
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate81(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate81.errors;
+        }
+        else {
+          for (const e of validate81.errors!) keep(vErrors, e);
+        }
+        errors += validate81.errors!.length;
+      }
+    }
+    if(data.stakeableLocktime !== undefined){
+      if(!(validate81(data.stakeableLocktime, {
+        instancePath: instancePath+"/stakeableLocktime",
+        parentData: data,
+        parentDataProperty: "stakeableLocktime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate81.errors;
+        }
+        else {
+          for (const e of validate81.errors!) keep(vErrors, e);
+        }
+        errors += validate81.errors!.length;
+      }
+    }
+    if(data.chain !== undefined){
+      if(typeof data.chain !== "string"){
+        const err15 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err15];
+        }
+        else {
+          keep(vErrors, err15);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err16 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err16];
+    }
+    else {
+      keep(vErrors, err16);
+    }
+    errors++;
+  }
+  validate150.errors = vErrors;
+  return errors === 0;
+}
+
+const schema77 = {
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "address",
+    "assetID",
+    "change"
+  ],
+  "description": "How an address's balance of an asset on the chain would change.",
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address",
+      "description": "The address (a UTXO counts for every owner it names, as `getBalance` counts it)."
+    },
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The asset."
+    },
+    "change": {
+      "type": "string",
+      "pattern": "^-?[0-9]+$",
+      "description": "The change, signed, in the asset's smallest unit."
+    }
+  }
+};
+const pattern14 = new RegExp("^-?[0-9]+$", "u");
+
+function validate162(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.assetID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.change === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "change"},
+        message: "must have required property '"+"change"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((key0 === "address") || (key0 === "assetID")) || (key0 === "change"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.address !== undefined){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate100.errors;
+        }
+        else {
+          for (const e of validate100.errors!) keep(vErrors, e);
+        }
+        errors += validate100.errors!.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors!) keep(vErrors, e);
+        }
+        errors += validate30.errors!.length;
+      }
+    }
+    if(data.change !== undefined){
+      let data2 = data.change;
+      if(typeof data2 === "string"){
+        if(!pattern14.test(data2)){
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/change",
+            schemaPath: "#/properties/change/pattern",
+            keyword: "pattern",
+            params: {pattern: "^-?[0-9]+$"},
+            message: "must match pattern \""+"^-?[0-9]+$"+"\""
+          };
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/change",
+          schemaPath: "#/properties/change/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate162.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.accepted === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "accepted"},
+        message: "must have required property '"+"accepted"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.consumed === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "consumed"},
+        message: "must have required property '"+"consumed"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.produced === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "produced"},
+        message: "must have required property '"+"produced"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.imported === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "imported"},
+        message: "must have required property '"+"imported"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.exported === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "exported"},
+        message: "must have required property '"+"exported"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.balanceChanges === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balanceChanges"},
+        message: "must have required property '"+"balanceChanges"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema75.properties, key0))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.accepted !== undefined){
+      if(typeof data.accepted !== "boolean"){
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/accepted",
+          schemaPath: "#/properties/accepted/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors!) keep(vErrors, e);
+        }
+        errors += validate30.errors!.length;
+      }
+    }
+    if(data.error !== undefined){
+      if(typeof data.error !== "string"){
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/error",
+          schemaPath: "#/properties/error/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+    }
+    if(data.fee !== undefined){
+      if(!(validate81(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate81.errors;
+        }
+        else {
+          for (const e of validate81.errors!) keep(vErrors, e);
+        }
+        errors += validate81.errors!.length;
+      }
+    }
+    if(data.gas !== undefined){
+      let data4 = data.gas;
+      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+        if(data4.bandwidth === undefined){
+          const err9 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/gas",
+            schemaPath: "#/properties/gas/required",
+            keyword: "required",
+            params: {missingProperty: "bandwidth"},
+            message: "must have required property '"+"bandwidth"+"'"
+          };
+          if(vErrors === null){
+            vErrors = [err9];
+          }
+          else {
+            keep(vErrors, err9);
+          }
+          errors++;
+        }
+        if(data4.dbRead === undefined){
+          const err10 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/gas",
+            schemaPath: "#/properties/gas/required",
+            keyword: "required",
+            params: {missingProperty: "dbRead"},
+            message: "must have required property '"+"dbRead"+"'"
+          };
+          if(vErrors === null){
+            vErrors = [err10];
+          }
+          else {
+            keep(vErrors, err10);
+          }
+          errors++;
+        }
+        if(data4.dbWrite === undefined){
+          const err11 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/gas",
+            schemaPath: "#/properties/gas/required",
+            keyword: "required",
+            params: {missingProperty: "dbWrite"},
+            message: "must have required property '"+"dbWrite"+"'"
+          };
+          if(vErrors === null){
+            vErrors = [err11];
+          }
+          else {
+            keep(vErrors, err11);
+          }
+          errors++;
+        }
+        if(data4.compute === undefined){
+          const err12 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/gas",
+            schemaPath: "#/properties/gas/required",
+            keyword: "required",
+            params: {missingProperty: "compute"},
+            message: "must have required property '"+"compute"+"'"
+          };
+          if(vErrors === null){
+            vErrors = [err12];
+          }
+          else {
+            keep(vErrors, err12);
+          }
+          errors++;
+        }
+        if(data4.gas === undefined){
+          const err13 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/gas",
+            schemaPath: "#/properties/gas/required",
+            keyword: "required",
+            params: {missingProperty: "gas"},
+            message: "must have required property '"+"gas"+"'"
+          };
+          if(vErrors === null){
+            vErrors = [err13];
+          }
+          else {
+            keep(vErrors, err13);
+          }
+          errors++;
+        }
+        if(data4.gasPrice === undefined){
+          const err14 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/gas",
+            schemaPath: "#/properties/gas/required",
+            keyword: "required",
+            params: {missingProperty: "gasPrice"},
+            message: "must have required property '"+"gasPrice"+"'"
+          };
+          if(vErrors === null){
+            vErrors = [err14];
+          }
+          else {
+            keep(vErrors, err14);
+          }
+          errors++;
+        }
+        for(const key1 in data4){
+          if(!((((((key1 === "bandwidth") ||
+            (key1 === "dbRead")) ||
+            (key1 === "dbWrite")) ||
+            (key1 === "compute")) ||
+            (key1 === "gas")) ||
+            (key1 === "gasPrice"))){
+            const err15 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/gas",
+              schemaPath: "#/properties/gas/additionalProperties",
+              keyword: "additionalProperties",
+              params: {additionalProperty: key1},
+              message: "must NOT have additional properties"
+            };
+            if(vErrors === null){
+              vErrors = [err15];
+            }
+            else {
+              keep(vErrors, err15);
+            }
+            errors++;
+          }
+        }
+        if(data4.bandwidth !== undefined){
+          if(!(validate81(data4.bandwidth, {
+            instancePath: instancePath+"/gas/bandwidth",
+            parentData: data4,
+            parentDataProperty: "bandwidth",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate81.errors;
+            }
+            else {
+              for (const e of validate81.errors!) keep(vErrors, e);
+            }
+            errors += validate81.errors!.length;
+          }
+        }
+        if(data4.dbRead !== undefined){
+          if(!(validate81(data4.dbRead, {
+            instancePath: instancePath+"/gas/dbRead",
+            parentData: data4,
+            parentDataProperty: "dbRead",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate81.errors;
+            }
+            else {
+              for (const e of validate81.errors!) keep(vErrors, e);
+            }
+            errors += validate81.errors!.length;
+          }
+        }
+        if(data4.dbWrite !== undefined){
+          if(!(validate81(data4.dbWrite, {
+            instancePath: instancePath+"/gas/dbWrite",
+            parentData: data4,
+            parentDataProperty: "dbWrite",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate81.errors;
+            }
+            else {
+              for (const e of validate81.errors!) keep(vErrors, e);
+            }
+            errors += validate81.errors!.length;
+          }
+        }
+        if(data4.compute !== undefined){
+          if(!(validate81(data4.compute, {
+            instancePath: instancePath+"/gas/compute",
+            parentData: data4,
+            parentDataProperty: "compute",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate81.errors;
+            }
+            else {
+              for (const e of validate81.errors!) keep(vErrors, e);
+            }
+            errors += validate81.errors!.length;
+          }
+        }
+        if(data4.gas !== undefined){
+          if(!(validate81(data4.gas, {
+            instancePath: instancePath+"/gas/gas",
+            parentData: data4,
+            parentDataProperty: "gas",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate81.errors;
+            }
+            else {
+              for (const e of validate81.errors!) keep(vErrors, e);
+            }
+            errors += validate81.errors!.length;
+          }
+        }
+        if(data4.gasPrice !== undefined){
+          if(!(validate81(data4.gasPrice, {
+            instancePath: instancePath+"/gas/gasPrice",
+            parentData: data4,
+            parentDataProperty: "gasPrice",
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate81.errors;
+            }
+            else {
+              for (const e of validate81.errors!) keep(vErrors, e);
+            }
+            errors += validate81.errors!.length;
+          }
+        }
+      }
+      else {
+        const err16 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/gas",
+          schemaPath: "#/properties/gas/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
+        if(vErrors === null){
+          vErrors = [err16];
+        }
+        else {
+          keep(vErrors, err16);
+        }
+        errors++;
+      }
+    }
+    if(data.consumed !== undefined){
+      let data11 = data.consumed;
+      if(Array.isArray(data11)){
+        const len0 = data11.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate150(data11[i0], {
+            instancePath: instancePath+"/consumed/" + i0,
+            parentData: data11,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate150.errors;
+            }
+            else {
+              for (const e of validate150.errors!) keep(vErrors, e);
+            }
+            errors += validate150.errors!.length;
+          }
+        }
+      }
+      else {
+        const err17 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/consumed",
+          schemaPath: "#/properties/consumed/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err17];
+        }
+        else {
+          keep(vErrors, err17);
+        }
+        errors++;
+      }
+    }
+    if(data.produced !== undefined){
+      let data13 = data.produced;
+      if(Array.isArray(data13)){
+        const len1 = data13.length;
+        for(let i1=0; i1<len1; i1++){
+          if(!(validate150(data13[i1], {
+            instancePath: instancePath+"/produced/" + i1,
+            parentData: data13,
+            parentDataProperty: i1,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate150.errors;
+            }
+            else {
+              for (const e of validate150.errors!) keep(vErrors, e);
+            }
+            errors += validate150.errors!.length;
+          }
+        }
+      }
+      else {
+        const err18 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/produced",
+          schemaPath: "#/properties/produced/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err18];
+        }
+        else {
+          keep(vErrors, err18);
+        }
+        errors++;
+      }
+    }
+    if(data.imported !== undefined){
+      let data15 = data.imported;
+      if(Array.isArray(data15)){
+        const len2 = data15.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate150(data15[i2], {
+            instancePath: instancePath+"/imported/" + i2,
+            parentData: data15,
+            parentDataProperty: i2,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate150.errors;
+            }
+            else {
+              for (const e of validate150.errors!) keep(vErrors, e);
+            }
+            errors += validate150.errors!.length;
+          }
+        }
+      }
+      else {
+        const err19 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/imported",
+          schemaPath: "#/properties/imported/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err19];
+        }
+        else {
+          keep(vErrors, err19);
+        }
+        errors++;
+      }
+    }
+    if(data.exported !== undefined){
+      let data17 = data.exported;
+      if(Array.isArray(data17)){
+        const len3 = data17.length;
+        for(let i3=0; i3<len3; i3++){
+          if(!(validate150(data17[i3], {
+            instancePath: instancePath+"/exported/" + i3,
+            parentData: data17,
+            parentDataProperty: i3,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate150.errors;
+            }
+            else {
+              for (const e of validate150.errors!) keep(vErrors, e);
+            }
+            errors += validate150.errors!.length;
+          }
+        }
+      }
+      else {
+        const err20 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/exported",
+          schemaPath: "#/properties/exported/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err20];
+        }
+        else {
+          keep(vErrors, err20);
+        }
+        errors++;
+      }
+    }
+    if(data.balanceChanges !== undefined){
+      let data19 = data.balanceChanges;
+      if(Array.isArray(data19)){
+        const len4 = data19.length;
+        for(let i4=0; i4<len4; i4++){
+          if(!(validate162(data19[i4], {
+            instancePath: instancePath+"/balanceChanges/" + i4,
+            parentData: data19,
+            parentDataProperty: i4,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate162.errors;
+            }
+            else {
+              for (const e of validate162.errors!) keep(vErrors, e);
+            }
+            errors += validate162.errors!.length;
+          }
+        }
+      }
+      else {
+        const err21 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/balanceChanges",
+          schemaPath: "#/properties/balanceChanges/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err21];
+        }
+        else {
+          keep(vErrors, err21);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err22 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err22];
+    }
+    else {
+      keep(vErrors, err22);
+    }
+    errors++;
+  }
+  validate141.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevDumpStateParams: ValidateFunction = budgeted(validate166);
+const schema78 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate166.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevDumpStateResult: ValidateFunction = budgeted(validate167);
+const schema79 = {
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "state"
+  ],
+  "properties": {
+    "state": {
+      "type": "string",
+      "pattern": "^0x([0-9a-f]{2})+$",
+      "description": "The chain state, as `--state` saves it, gzipped and hex-encoded (`0x…`)."
+    }
+  }
+};
+const pattern15 = new RegExp("^0x([0-9a-f]{2})+$", "u");
+
+function validate167(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.state === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "state"},
+        message: "must have required property '"+"state"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "state")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.state !== undefined){
+      let data0 = data.state;
+      if(typeof data0 === "string"){
+        if(!pattern15.test(data0)){
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/state",
+            schemaPath: "#/properties/state/pattern",
+            keyword: "pattern",
+            params: {pattern: "^0x([0-9a-f]{2})+$"},
+            message: "must match pattern \""+"^0x([0-9a-f]{2})+$"+"\""
+          };
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/state",
+          schemaPath: "#/properties/state/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate167.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevLoadStateParams: ValidateFunction = budgeted(validate168);
+const schema80 = {
+  "type": "object",
+  "properties": {
+    "state": {
+      "type": "string",
+      "minLength": 1
+    }
+  },
+  "required": [
+    "state"
+  ]
+};
+
+function validate168(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.state === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "state"},
+        message: "must have required property '"+"state"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.state !== undefined){
+      let data0 = data.state;
+      if(typeof data0 === "string"){
+        if(func2(data0) < 1){
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/state",
+            schemaPath: "#/properties/state/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/state",
+          schemaPath: "#/properties/state/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate168.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevLoadStateResult: ValidateFunction = budgeted(validate169);
+
+function validate169(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate169.errors = vErrors;
+  return errors === 0;
+}
+
 
 declare namespace validate79 { let errors: ValidationError[] | null; }
 declare namespace validate81 { let errors: ValidationError[] | null; }
@@ -3059,6 +5207,20 @@ declare namespace validate125 { let errors: ValidationError[] | null; }
 declare namespace validate127 { let errors: ValidationError[] | null; }
 declare namespace validate128 { let errors: ValidationError[] | null; }
 declare namespace validate129 { let errors: ValidationError[] | null; }
+declare namespace validate132 { let errors: ValidationError[] | null; }
+declare namespace validate134 { let errors: ValidationError[] | null; }
+declare namespace validate135 { let errors: ValidationError[] | null; }
+declare namespace validate137 { let errors: ValidationError[] | null; }
+declare namespace validate75 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate138 { let errors: ValidationError[] | null; }
+declare namespace validate150 { let errors: ValidationError[] | null; }
+declare namespace validate162 { let errors: ValidationError[] | null; }
+declare namespace validate141 { let errors: ValidationError[] | null; }
+declare namespace validate166 { let errors: ValidationError[] | null; }
+declare namespace validate167 { let errors: ValidationError[] | null; }
+declare namespace validate168 { let errors: ValidationError[] | null; }
+declare namespace validate169 { let errors: ValidationError[] | null; }
 const snapshotIDKey = writeString("snapshotID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
@@ -3292,6 +5454,188 @@ function devListAccountsResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
+const acceptedKey = writeString("accepted") + ':';
+function booleanJson(v: any): string | undefined {
+  return v === true ? 'true' : v === false ? 'false' : undefined;
+}
+const errorKey = writeString("error") + ':';
+const feeKey = writeString("fee") + ':';
+const gasKey = writeString("gas") + ':';
+const bandwidthKey = writeString("bandwidth") + ':';
+const dbReadKey = writeString("dbRead") + ':';
+const dbWriteKey = writeString("dbWrite") + ':';
+const computeKey = writeString("compute") + ':';
+const gasPriceKey = writeString("gasPrice") + ':';
+function devSimulateTxResultGasJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "bandwidth": key = bandwidthKey; s = uint64Json(x); break;
+      case "dbRead": key = dbReadKey; s = uint64Json(x); break;
+      case "dbWrite": key = dbWriteKey; s = uint64Json(x); break;
+      case "compute": key = computeKey; s = uint64Json(x); break;
+      case "gas": key = gasKey; s = uint64Json(x); break;
+      case "gasPrice": key = gasPriceKey; s = uint64Json(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const consumedKey = writeString("consumed") + ':';
+const assetIDKey = writeString("assetID") + ':';
+const amountKey = writeString("amount") + ':';
+const addressesKey = writeString("addresses") + ':';
+function addressListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : addressJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const thresholdKey = writeString("threshold") + ':';
+const locktimeKey = writeString("locktime") + ':';
+const stakeableLocktimeKey = writeString("stakeableLocktime") + ':';
+const chainKey = writeString("chain") + ':';
+function simulatedUTXOFieldsJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "utxoID": key = utxoIDKey; s = iDJson(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = numberJson(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
+      case "amount": key = amountKey; s = uint64Json(x); break;
+      case "addresses": key = addressesKey; s = addressListJson(x); break;
+      case "threshold": key = thresholdKey; s = numberJson(x); break;
+      case "locktime": key = locktimeKey; s = uint64Json(x); break;
+      case "stakeableLocktime": key = stakeableLocktimeKey; s = uint64Json(x); break;
+      case "chain": key = chainKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function simulatedUTXOJson(v: any): string | undefined { return simulatedUTXOFieldsJson(v); }
+function simulatedUTXOListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : simulatedUTXOJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const producedKey = writeString("produced") + ':';
+const importedKey = writeString("imported") + ':';
+const exportedKey = writeString("exported") + ':';
+const balanceChangesKey = writeString("balanceChanges") + ':';
+const addressKey = writeString("address") + ':';
+const changeKey = writeString("change") + ':';
+function balanceChangeFieldsJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "address": key = addressKey; s = addressJson(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
+      case "change": key = changeKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function balanceChangeJson(v: any): string | undefined { return balanceChangeFieldsJson(v); }
+function balanceChangeListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : balanceChangeJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+function devSimulateTxResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "accepted": key = acceptedKey; s = booleanJson(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "error": key = errorKey; s = stringJson(x); break;
+      case "fee": key = feeKey; s = uint64Json(x); break;
+      case "gas": key = gasKey; s = devSimulateTxResultGasJson(x); break;
+      case "consumed": key = consumedKey; s = simulatedUTXOListJson(x); break;
+      case "produced": key = producedKey; s = simulatedUTXOListJson(x); break;
+      case "imported": key = importedKey; s = simulatedUTXOListJson(x); break;
+      case "exported": key = exportedKey; s = simulatedUTXOListJson(x); break;
+      case "balanceChanges": key = balanceChangesKey; s = balanceChangeListJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const stateKey = writeString("state") + ':';
+function devDumpStateResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "state": key = stateKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeDevSnapshotResult = devSnapshotResultJson;
 export const writeDevRevertResult = emptyJson;
 export const writeDevSetTimeResult = devSetTimeResultJson;
@@ -3303,3 +5647,8 @@ export const writeDevResetResult = emptyJson;
 export const writeDevSetAutomineResult = emptyJson;
 export const writeDevSetIntervalMiningResult = emptyJson;
 export const writeDevListAccountsResult = devListAccountsResultJson;
+export const writeDevImpersonateResult = emptyJson;
+export const writeDevStopImpersonatingResult = emptyJson;
+export const writeDevSimulateTxResult = devSimulateTxResultJson;
+export const writeDevDumpStateResult = devDumpStateResultJson;
+export const writeDevLoadStateResult = emptyJson;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateHealthHealthParams: ValidateFunction = budgeted(validate132);
-const schema70 = {
+export const validateHealthHealthParams: ValidateFunction = budgeted(validate170);
+const schema82 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -21,7 +21,7 @@ const schema70 = {
   }
 };
 
-function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate170(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32,7 +32,7 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema70.properties.tags.type},
+          params: {type: schema82.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -82,12 +82,12 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult: ValidateFunction = budgeted(validate133);
-const schema71 = {
+export const validateHealthHealthResult: ValidateFunction = budgeted(validate171);
+const schema83 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
     + "object.",
@@ -111,7 +111,7 @@ const schema71 = {
     }
   }
 };
-const schema72 = {
+const schema84 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -245,7 +245,7 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate134(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -403,12 +403,12 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate133(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate171(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -466,19 +466,19 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate172(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate172.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate172.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate172.errors!.length;
           }
         }
       }
@@ -534,12 +534,12 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate171.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams: ValidateFunction = budgeted(validate140);
-const schema73 = {
+export const validateHealthReadinessParams: ValidateFunction = budgeted(validate178);
+const schema85 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -554,7 +554,7 @@ const schema73 = {
   }
 };
 
-function validate140(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate178(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -565,7 +565,7 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema73.properties.tags.type},
+          params: {type: schema85.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -615,13 +615,13 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult: ValidateFunction = budgeted(validate141);
+export const validateHealthReadinessResult: ValidateFunction = budgeted(validate179);
 
-function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate179(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -679,19 +679,19 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate172(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate172.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate172.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate172.errors!.length;
           }
         }
       }
@@ -747,12 +747,12 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate179.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams: ValidateFunction = budgeted(validate143);
-const schema75 = {
+export const validateHealthLivenessParams: ValidateFunction = budgeted(validate181);
+const schema87 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -767,7 +767,7 @@ const schema75 = {
   }
 };
 
-function validate143(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate181(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -778,7 +778,7 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema75.properties.tags.type},
+          params: {type: schema87.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -828,13 +828,13 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate143.errors = vErrors;
+  validate181.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult: ValidateFunction = budgeted(validate144);
+export const validateHealthLivenessResult: ValidateFunction = budgeted(validate182);
 
-function validate144(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate182(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -892,19 +892,19 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {
+          if(!(validate172(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate134.errors;
+              vErrors = validate172.errors;
             }
             else {
-              for (const e of validate134.errors!) keep(vErrors, e);
+              for (const e of validate172.errors!) keep(vErrors, e);
             }
-            errors += validate134.errors!.length;
+            errors += validate172.errors!.length;
           }
         }
       }
@@ -960,20 +960,20 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate132 { let errors: ValidationError[] | null; }
+declare namespace validate170 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
 declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate134 { let errors: ValidationError[] | null; }
-declare namespace validate133 { let errors: ValidationError[] | null; }
-declare namespace validate140 { let errors: ValidationError[] | null; }
-declare namespace validate141 { let errors: ValidationError[] | null; }
-declare namespace validate143 { let errors: ValidationError[] | null; }
-declare namespace validate144 { let errors: ValidationError[] | null; }
+declare namespace validate172 { let errors: ValidationError[] | null; }
+declare namespace validate171 { let errors: ValidationError[] | null; }
+declare namespace validate178 { let errors: ValidationError[] | null; }
+declare namespace validate179 { let errors: ValidationError[] | null; }
+declare namespace validate181 { let errors: ValidationError[] | null; }
+declare namespace validate182 { let errors: ValidationError[] | null; }
 const checksKey = writeString("checks") + ':';
 const messageKey = writeString("message") + ':';
 const errorKey = writeString("error") + ':';

@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate146);
-const schema77 = {
+export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate184);
+const schema89 = {
   "type": "object",
   "properties": {}
 };
 
-function validate146(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,12 +30,12 @@ function validate146(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate147);
-const schema78 = {
+export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate185);
+const schema90 = {
   "type": "object",
   "required": [
     "networkID"
@@ -48,14 +48,14 @@ const schema78 = {
     }
   }
 };
-const schema79 = {
+const schema91 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate186(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -92,12 +92,12 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate147(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -136,19 +136,19 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate148(data.networkID, {
+      if(!(validate186(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate186.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate186.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate186.errors!.length;
       }
     }
   }
@@ -168,17 +168,17 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate150);
-const schema80 = {
+export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate188);
+const schema92 = {
   "type": "object",
   "properties": {}
 };
 
-function validate150(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate188(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -197,12 +197,12 @@ function validate150(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate188.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate151);
-const schema81 = {
+export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate189);
+const schema93 = {
   "type": "object",
   "required": [
     "networkName"
@@ -216,7 +216,7 @@ const schema81 = {
   }
 };
 
-function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate152);
-const schema82 = {
+export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate190);
+const schema94 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -306,7 +306,7 @@ const schema82 = {
   ]
 };
 
-function validate152(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate190(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -361,12 +361,12 @@ function validate152(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate153);
-const schema83 = {
+export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate191);
+const schema95 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -447,7 +447,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate153(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -518,17 +518,17 @@ function validate153(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate155);
-const schema84 = {
+export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate193);
+const schema96 = {
   "type": "object",
   "properties": {}
 };
 
-function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate193(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -547,12 +547,12 @@ function validate155(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate156);
-const schema85 = {
+export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate194);
+const schema97 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -570,20 +570,20 @@ const schema85 = {
     }
   }
 };
-const schema86 = {
+const schema98 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"]!;
-const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate195(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern15.test(data)){
+    if(!pattern17.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -632,11 +632,11 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
 
-const schema87 = {
+const schema99 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -704,7 +704,7 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate159(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate197(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -807,12 +807,12 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate197.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate156(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate194(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -867,35 +867,35 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate195(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate195.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate195.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate195.errors!.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate159(data.nodePOP, {
+      if(!(validate197(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate159.errors;
+          vErrors = validate197.errors;
         }
         else {
-          for (const e of validate159.errors!) keep(vErrors, e);
+          for (const e of validate197.errors!) keep(vErrors, e);
         }
-        errors += validate159.errors!.length;
+        errors += validate197.errors!.length;
       }
     }
   }
@@ -915,17 +915,17 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate194.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate163);
-const schema88 = {
+export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate201);
+const schema100 = {
   "type": "object",
   "properties": {}
 };
 
-function validate163(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate201(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -944,12 +944,12 @@ function validate163(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate164);
-const schema89 = {
+export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate202);
+const schema101 = {
   "type": "object",
   "required": [
     "ip"
@@ -963,7 +963,7 @@ const schema89 = {
   }
 };
 
-function validate164(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1036,17 +1036,17 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate165);
-const schema90 = {
+export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate203);
+const schema102 = {
   "type": "object",
   "properties": {}
 };
 
-function validate165(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1065,12 +1065,12 @@ function validate165(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate165.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate166);
-const schema91 = {
+export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate204);
+const schema103 = {
   "type": "object",
   "required": [
     "version",
@@ -1107,7 +1107,7 @@ const schema91 = {
   }
 };
 
-function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1250,19 +1250,19 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate148(data.rpcProtocolVersion, {
+      if(!(validate186(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate186.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate186.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate186.errors!.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1339,17 +1339,17 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate168);
-const schema92 = {
+export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate206);
+const schema104 = {
   "type": "object",
   "properties": {}
 };
 
-function validate168(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1368,12 +1368,12 @@ function validate168(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate169);
-const schema93 = {
+export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate207);
+const schema105 = {
   "type": "object",
   "required": [
     "vms",
@@ -1411,7 +1411,7 @@ const schema93 = {
   }
 };
 
-function validate169(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1650,17 +1650,17 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate207.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate172);
-const schema94 = {
+export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate210);
+const schema106 = {
   "type": "object",
   "properties": {}
 };
 
-function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate210(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1679,12 +1679,12 @@ function validate172(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate173);
-const schema95 = {
+export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate211);
+const schema107 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1787,7 +1787,7 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate173(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1936,7 +1936,7 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema95.properties, key0))){
+      if(!(func5.call(schema107.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2114,12 +2114,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate183);
-const schema96 = {
+export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate221);
+const schema108 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2131,7 +2131,7 @@ const schema96 = {
   ]
 };
 
-function validate183(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate221(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2186,12 +2186,12 @@ function validate183(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate183.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate184);
-const schema97 = {
+export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate222);
+const schema109 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2205,7 +2205,7 @@ const schema97 = {
   }
 };
 
-function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate222(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2278,12 +2278,12 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams: ValidateFunction = budgeted(validate185);
-const schema98 = {
+export const validateInfoPeersParams: ValidateFunction = budgeted(validate223);
+const schema110 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2298,7 +2298,7 @@ const schema98 = {
   }
 };
 
-function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2309,7 +2309,7 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema98.properties.nodeIDs.type},
+          params: {type: schema110.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2323,19 +2323,19 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {
+          if(!(validate195(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate157.errors;
+              vErrors = validate195.errors;
             }
             else {
-              for (const e of validate157.errors!) keep(vErrors, e);
+              for (const e of validate195.errors!) keep(vErrors, e);
             }
-            errors += validate157.errors!.length;
+            errors += validate195.errors!.length;
           }
         }
       }
@@ -2357,12 +2357,12 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult: ValidateFunction = budgeted(validate187);
-const schema99 = {
+export const validateInfoPeersResult: ValidateFunction = budgeted(validate225);
+const schema111 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2383,7 +2383,7 @@ const schema99 = {
     }
   }
 };
-const schema100 = {
+const schema112 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2594,7 +2594,7 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2791,7 +2791,7 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema100.properties, key0))){
+      if(!(func5.call(schema112.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2845,19 +2845,19 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {
+      if(!(validate195(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate157.errors;
+          vErrors = validate195.errors;
         }
         else {
-          for (const e of validate157.errors!) keep(vErrors, e);
+          for (const e of validate195.errors!) keep(vErrors, e);
         }
-        errors += validate157.errors!.length;
+        errors += validate195.errors!.length;
       }
     }
     if(data.version !== undefined){
@@ -2927,38 +2927,38 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate148(data.observedUptime, {
+      if(!(validate186(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate148.errors;
+          vErrors = validate186.errors;
         }
         else {
-          for (const e of validate148.errors!) keep(vErrors, e);
+          for (const e of validate186.errors!) keep(vErrors, e);
         }
-        errors += validate148.errors!.length;
+        errors += validate186.errors!.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate148(data8[key1], {
+          if(!(validate186(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate148.errors;
+              vErrors = validate186.errors;
             }
             else {
-              for (const e of validate148.errors!) keep(vErrors, e);
+              for (const e of validate186.errors!) keep(vErrors, e);
             }
-            errors += validate148.errors!.length;
+            errors += validate186.errors!.length;
           }
         }
       }
@@ -3150,12 +3150,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate187(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate225(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3230,19 +3230,19 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate189(data1[i0], {
+          if(!(validate227(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate189.errors;
+              vErrors = validate227.errors;
             }
             else {
-              for (const e of validate189.errors!) keep(vErrors, e);
+              for (const e of validate227.errors!) keep(vErrors, e);
             }
-            errors += validate189.errors!.length;
+            errors += validate227.errors!.length;
           }
         }
       }
@@ -3280,12 +3280,12 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams: ValidateFunction = budgeted(validate200);
-const schema101 = {
+export const validateInfoUptimeParams: ValidateFunction = budgeted(validate238);
+const schema113 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3294,7 +3294,7 @@ const schema101 = {
   }
 };
 
-function validate200(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate238(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3331,12 +3331,12 @@ function validate200(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult: ValidateFunction = budgeted(validate202);
-const schema102 = {
+export const validateInfoUptimeResult: ValidateFunction = budgeted(validate240);
+const schema114 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3358,9 +3358,9 @@ const schema102 = {
     }
   }
 };
-const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3417,7 +3417,7 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern16.test(data0)){
+        if(!pattern18.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3454,7 +3454,7 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern16.test(data1)){
+        if(!pattern18.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",
@@ -3505,17 +3505,17 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate203);
-const schema103 = {
+export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate241);
+const schema115 = {
   "type": "object",
   "properties": {}
 };
 
-function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate241(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3534,12 +3534,12 @@ function validate203(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate204);
-const schema104 = {
+export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate242);
+const schema116 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3663,7 +3663,7 @@ const schema104 = {
   }
 };
 
-function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate242(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3956,7 +3956,7 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema104.properties, key0))){
+      if(!(func5.call(schema116.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -4294,17 +4294,17 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams: ValidateFunction = budgeted(validate224);
-const schema105 = {
+export const validateInfoAcpsParams: ValidateFunction = budgeted(validate262);
+const schema117 = {
   "type": "object",
   "properties": {}
 };
 
-function validate224(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate262(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4323,12 +4323,12 @@ function validate224(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult: ValidateFunction = budgeted(validate225);
-const schema106 = {
+export const validateInfoAcpsResult: ValidateFunction = budgeted(validate263);
+const schema118 = {
   "type": "object",
   "required": [
     "acps"
@@ -4386,7 +4386,7 @@ const schema106 = {
   }
 };
 
-function validate225(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate263(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4592,7 +4592,7 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate157(data3[i0], {
+                  if(!(validate195(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4600,12 +4600,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate195.errors;
                     }
                     else {
-                      for (const e of validate157.errors!) keep(vErrors, e);
+                      for (const e of validate195.errors!) keep(vErrors, e);
                     }
-                    errors += validate157.errors!.length;
+                    errors += validate195.errors!.length;
                   }
                 }
               }
@@ -4647,7 +4647,7 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate157(data6[i1], {
+                  if(!(validate195(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4655,12 +4655,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate157.errors;
+                      vErrors = validate195.errors;
                     }
                     else {
-                      for (const e of validate157.errors!) keep(vErrors, e);
+                      for (const e of validate195.errors!) keep(vErrors, e);
                     }
-                    errors += validate157.errors!.length;
+                    errors += validate195.errors!.length;
                   }
                 }
               }
@@ -4750,46 +4750,46 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate263.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate146 { let errors: ValidationError[] | null; }
-declare namespace validate148 { let errors: ValidationError[] | null; }
-declare namespace validate147 { let errors: ValidationError[] | null; }
-declare namespace validate150 { let errors: ValidationError[] | null; }
-declare namespace validate151 { let errors: ValidationError[] | null; }
-declare namespace validate152 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate153 { let errors: ValidationError[] | null; }
-declare namespace validate155 { let errors: ValidationError[] | null; }
-declare namespace validate157 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate159 { let errors: ValidationError[] | null; }
-declare namespace validate156 { let errors: ValidationError[] | null; }
-declare namespace validate163 { let errors: ValidationError[] | null; }
-declare namespace validate164 { let errors: ValidationError[] | null; }
-declare namespace validate165 { let errors: ValidationError[] | null; }
-declare namespace validate166 { let errors: ValidationError[] | null; }
-declare namespace validate168 { let errors: ValidationError[] | null; }
-declare namespace validate169 { let errors: ValidationError[] | null; }
-declare namespace validate172 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate173 { let errors: ValidationError[] | null; }
-declare namespace validate183 { let errors: ValidationError[] | null; }
 declare namespace validate184 { let errors: ValidationError[] | null; }
+declare namespace validate186 { let errors: ValidationError[] | null; }
 declare namespace validate185 { let errors: ValidationError[] | null; }
-declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate188 { let errors: ValidationError[] | null; }
 declare namespace validate189 { let errors: ValidationError[] | null; }
-declare namespace validate187 { let errors: ValidationError[] | null; }
-declare namespace validate200 { let errors: ValidationError[] | null; }
+declare namespace validate190 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate191 { let errors: ValidationError[] | null; }
+declare namespace validate193 { let errors: ValidationError[] | null; }
+declare namespace validate195 { let errors: ValidationError[] | null; }
+declare namespace validate71 { let errors: ValidationError[] | null; }
+declare namespace validate197 { let errors: ValidationError[] | null; }
+declare namespace validate194 { let errors: ValidationError[] | null; }
+declare namespace validate201 { let errors: ValidationError[] | null; }
 declare namespace validate202 { let errors: ValidationError[] | null; }
 declare namespace validate203 { let errors: ValidationError[] | null; }
 declare namespace validate204 { let errors: ValidationError[] | null; }
-declare namespace validate224 { let errors: ValidationError[] | null; }
+declare namespace validate206 { let errors: ValidationError[] | null; }
+declare namespace validate207 { let errors: ValidationError[] | null; }
+declare namespace validate210 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate211 { let errors: ValidationError[] | null; }
+declare namespace validate221 { let errors: ValidationError[] | null; }
+declare namespace validate222 { let errors: ValidationError[] | null; }
+declare namespace validate223 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
+declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate227 { let errors: ValidationError[] | null; }
 declare namespace validate225 { let errors: ValidationError[] | null; }
+declare namespace validate238 { let errors: ValidationError[] | null; }
+declare namespace validate240 { let errors: ValidationError[] | null; }
+declare namespace validate241 { let errors: ValidationError[] | null; }
+declare namespace validate242 { let errors: ValidationError[] | null; }
+declare namespace validate262 { let errors: ValidationError[] | null; }
+declare namespace validate263 { let errors: ValidationError[] | null; }
 const networkIDKey = writeString("networkID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate231);
-const schema107 = {
+export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate269);
+const schema119 = {
   "type": "object",
   "properties": {
     "username": {
@@ -21,7 +21,7 @@ const schema107 = {
     "password"
   ]
 };
-const schema108 = {
+const schema120 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -31,7 +31,7 @@ const schema108 = {
 };
 const func2 = ucs2length;
 
-function validate232(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate270(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -84,11 +84,11 @@ function validate232(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate232.errors = vErrors;
+  validate270.errors = vErrors;
   return errors === 0;
 }
 
-const schema109 = {
+const schema121 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -97,7 +97,7 @@ const schema109 = {
   "x-sensitive": true
 };
 
-function validate234(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate272(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -150,12 +150,12 @@ function validate234(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate234.errors = vErrors;
+  validate272.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate231(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate269(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -192,35 +192,35 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate270.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate270.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate272.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate272.errors!.length;
       }
     }
   }
@@ -240,11 +240,11 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate231.errors = vErrors;
+  validate269.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate236);
+export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate274);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -252,7 +252,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate236(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate274(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate236(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate274.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate237);
-const schema111 = {
+export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate275);
+const schema123 = {
   "type": "object",
   "properties": {
     "username": {
@@ -310,7 +310,7 @@ const schema111 = {
   ]
 };
 
-function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -347,35 +347,35 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate270.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate270.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate272.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate272.errors!.length;
       }
     }
   }
@@ -395,13 +395,13 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate240);
+export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate278);
 
-function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -438,12 +438,12 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate241);
-const schema113 = {
+export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate279);
+const schema125 = {
   "type": "object",
   "properties": {
     "username": {
@@ -512,7 +512,7 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate241(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate279(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -549,35 +549,35 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate270.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate270.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate272.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate272.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -613,12 +613,12 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate245);
-const schema114 = {
+export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate283);
+const schema126 = {
   "type": "object",
   "required": [
     "user",
@@ -826,7 +826,7 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate245(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate283(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1057,7 +1057,7 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema114.properties.encoding.enum},
+          params: {allowedValues: schema126.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1086,12 +1086,12 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate245.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate249);
-const schema115 = {
+export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate287);
+const schema127 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1115,7 +1115,7 @@ const schema115 = {
   ]
 };
 
-function validate249(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1168,35 +1168,35 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {
+      if(!(validate270(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate232.errors;
+          vErrors = validate270.errors;
         }
         else {
-          for (const e of validate232.errors!) keep(vErrors, e);
+          for (const e of validate270.errors!) keep(vErrors, e);
         }
-        errors += validate232.errors!.length;
+        errors += validate270.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {
+      if(!(validate272(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate234.errors;
+          vErrors = validate272.errors;
         }
         else {
-          for (const e of validate234.errors!) keep(vErrors, e);
+          for (const e of validate272.errors!) keep(vErrors, e);
         }
-        errors += validate234.errors!.length;
+        errors += validate272.errors!.length;
       }
     }
     if(data.user !== undefined){
@@ -1248,13 +1248,13 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate287.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate254);
+export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate292);
 
-function validate254(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate292(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1291,17 +1291,17 @@ function validate254(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate254.errors = vErrors;
+  validate292.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate255);
-const schema117 = {
+export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate293);
+const schema129 = {
   "type": "object",
   "properties": {}
 };
 
-function validate255(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate293(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1320,12 +1320,12 @@ function validate255(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate293.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate256);
-const schema118 = {
+export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate294);
+const schema130 = {
   "type": "object",
   "required": [
     "users"
@@ -1342,7 +1342,7 @@ const schema118 = {
   }
 };
 
-function validate256(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate294(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1437,27 +1437,27 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate256.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate232 { let errors: ValidationError[] | null; }
-declare namespace validate234 { let errors: ValidationError[] | null; }
-declare namespace validate231 { let errors: ValidationError[] | null; }
-declare namespace validate236 { let errors: ValidationError[] | null; }
-declare namespace validate237 { let errors: ValidationError[] | null; }
-declare namespace validate240 { let errors: ValidationError[] | null; }
+declare namespace validate270 { let errors: ValidationError[] | null; }
+declare namespace validate272 { let errors: ValidationError[] | null; }
+declare namespace validate269 { let errors: ValidationError[] | null; }
+declare namespace validate274 { let errors: ValidationError[] | null; }
+declare namespace validate275 { let errors: ValidationError[] | null; }
+declare namespace validate278 { let errors: ValidationError[] | null; }
 declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate241 { let errors: ValidationError[] | null; }
+declare namespace validate279 { let errors: ValidationError[] | null; }
 declare namespace validate71 { let errors: ValidationError[] | null; }
 declare namespace validate73 { let errors: ValidationError[] | null; }
 declare namespace validate75 { let errors: ValidationError[] | null; }
-declare namespace validate245 { let errors: ValidationError[] | null; }
-declare namespace validate249 { let errors: ValidationError[] | null; }
-declare namespace validate254 { let errors: ValidationError[] | null; }
-declare namespace validate255 { let errors: ValidationError[] | null; }
-declare namespace validate256 { let errors: ValidationError[] | null; }
+declare namespace validate283 { let errors: ValidationError[] | null; }
+declare namespace validate287 { let errors: ValidationError[] | null; }
+declare namespace validate292 { let errors: ValidationError[] | null; }
+declare namespace validate293 { let errors: ValidationError[] | null; }
+declare namespace validate294 { let errors: ValidationError[] | null; }
 function emptyFieldsJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
