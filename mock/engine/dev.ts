@@ -141,7 +141,8 @@ export class DevControls {
   /** What `issueTx` would answer, cost, consume and make, without changing anything. */
   simulateTx(p: Params): Simulation {
     const chain = p.chain;
-    if (chain !== 'X' && chain !== 'P') throw new Error(`unknown chain '${String(chain)}': dev.simulateTx takes X or P`);
+    if (chain !== 'X' && chain !== 'P')
+      throw new Error(`unknown chain '${String(chain)}': dev.simulateTx takes X or P`);
     return simulateTx(this.engine, this.world, chain, txBytes(p));
   }
 

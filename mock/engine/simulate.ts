@@ -82,7 +82,9 @@ export function simulateTx(engine: Engine, world: World, chain: UtxoChain, bytes
     accepted: true,
     txID: decoded.id,
     fee: String(
-      chain === 'P' ? txFee(world, decoded) : avaxOf([...consumed, ...imported]) - avaxOf(effects.produced) - avaxOf(effects.exported),
+      chain === 'P'
+        ? txFee(world, decoded)
+        : avaxOf([...consumed, ...imported]) - avaxOf(effects.produced) - avaxOf(effects.exported),
     ),
     ...(chain === 'P' && metered(world, world.time.get()) ? { gas: gasOf(world, decoded.tx) } : {}),
     consumed: consumed.map((u) => view(u)),

@@ -138,7 +138,11 @@ describe('dev.simulateTx', () => {
     const produced = simulation.produced.map((u) => u.utxoID).sort();
     const made = world()
       .utxosOf('P', hex(recipient))
-      .concat(world().utxosOf('P', hex(ewoq)).filter((u) => u.txID === txID))
+      .concat(
+        world()
+          .utxosOf('P', hex(ewoq))
+          .filter((u) => u.txID === txID),
+      )
       .map((u) => u.key);
     expect(produced).toHaveLength(made.length);
     const changes = Object.fromEntries(simulation.balanceChanges.map((c) => [c.address, BigInt(c.change)]));
