@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 86 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 91 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -107,9 +107,12 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   dev: {
     path: '/ext/dev',
     methods: [
+      'dumpState',
       'fund',
+      'impersonate',
       'increaseTime',
       'listAccounts',
+      'loadState',
       'mine',
       'reset',
       'revert',
@@ -117,7 +120,9 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
       'setFeeState',
       'setIntervalMining',
       'setTime',
+      'simulateTx',
       'snapshot',
+      'stopImpersonating',
     ].map((m) => `dev.${m}`),
   },
 };
@@ -173,9 +178,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 86 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(86);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(86);
+  it('has exactly the 91 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(91);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(91);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -439,6 +444,7 @@ describe('side effects', () => {
       'avm.issueTx',
       'dev.fund',
       'dev.increaseTime',
+      'dev.loadState',
       'dev.mine',
       'dev.reset',
       'dev.revert',
@@ -456,13 +462,15 @@ describe('side effects', () => {
       'admin.setLoggerLevel',
       'admin.startCPUProfiler',
       'admin.stopCPUProfiler',
+      'dev.impersonate',
       'dev.setAutomine',
       'dev.setIntervalMining',
       'dev.snapshot',
+      'dev.stopImpersonating',
       'keystore.createUser',
       'keystore.deleteUser',
       'keystore.importUser',
     ]);
-    expect(of('none')).toHaveLength(62);
+    expect(of('none')).toHaveLength(64);
   });
 });
