@@ -10,10 +10,10 @@ import { Cell, Log, Table } from '../world/journal.ts';
 import type { World } from '../world/world.ts';
 
 /**
- * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history), so a file
- * from an older mock is refused with a clear message instead of half loading.
+ * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: nodes'
+ * connections and uptimes), so a file from an older mock is refused with a clear message instead of half loading.
  */
-const VERSION = 2;
+const VERSION = 3;
 
 /** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {

@@ -248,6 +248,8 @@ export function buildWorld(options: WorldOptions = {}): World {
     const reward = potentialReward(world.config.staking.rewardConfig, endTime - startTime, weight, supply);
     supply += reward;
     world.txs.set(tx.id, { id: tx.id, chain: 'P', bytes: tx.bytes, status: 'Committed' });
+    // The network's own nodes: up and connected from genesis.
+    world.uptimes.set(staker.nodeID, { connected: true, upSeconds: 0n, since: startTime });
     world.stakers.set(tx.id, {
       txID: tx.id,
       subnetID: EMPTY_ID,

@@ -16,6 +16,7 @@
 import { Cell, Journal, Log, Table } from './journal.ts';
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
 import type { NetworkIdentity } from './networks.ts';
+import type { UptimeRecord } from './uptime.ts';
 import type {
   Asset,
   AtomicUtxo,
@@ -132,6 +133,8 @@ export class World {
   /** Every subnet's validator set at the last P-Chain block, and each block's changes to it (./validator-history.ts). */
   readonly validatorSets = new Table<string, SetEntry>(this.journal);
   readonly validatorDiffs = new Log<ValidatorDiff>(this.journal);
+  /** Each node's connection and uptime as this node sees it (./uptime.ts); a node without a record never ran. */
+  readonly uptimes = new Table<string, UptimeRecord>(this.journal);
   readonly time: Cell<bigint>;
   readonly feeState: Cell<FeeState>;
   readonly validatorFeeState: Cell<ValidatorFeeState>;
