@@ -208,6 +208,12 @@ const DEV_METHODS = [
   'simulateTx',
   'dumpState',
   'loadState',
+  'addUtxo',
+  'removeUtxo',
+  'addStaker',
+  'setConnection',
+  'addSubnet',
+  'setSubnetOwner',
 ] as const;
 
 function devHandlers(dev: DevControls): Record<string, MockMethod> {

@@ -15,31 +15,25 @@ import type { Engine } from './engine.ts';
 import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
 import { txBytes } from './handlers.ts';
+import { addressOf, uint } from './dev-params.ts';
+import { StateEdits } from './dev-edits.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
 import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
 type Params = Record<string, unknown>;
 
-/** A Uint64Param: a decimal string or a bare non-negative integer. */
-const uint = (value: unknown, name: string): bigint => {
-  if (
-    (typeof value === 'string' && /^\d{1,20}$/.test(value)) ||
-    (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
-  )
-    return BigInt(value);
-  throw new Error(`${name} must be an unsigned integer, not ${JSON.stringify(value)}`);
-};
-
-export class DevControls {
+export class DevControls extends StateEdits {
   /** Snapshot IDs to journal marks; IDs only grow, so an old ID never names a newer state. */
   private readonly snapshots = new Map<string, number>();
   private nextID = 1;
   private funded = 0;
 
-  constructor(
-    private readonly world: World,
-    private readonly engine: Engine,
-  ) {}
+  private readonly engine: Engine;
+
+  constructor(world: World, engine: Engine) {
+    super(world, () => engine.mine('P', 1));
+    this.engine = engine;
+  }
 
   snapshot(): { snapshotID: string } {
     const id = String(this.nextID++);
@@ -85,7 +79,7 @@ export class DevControls {
 
   /** Gives an `X-…`/`P-…` address `amount` of an asset (AVAX by default) in one new UTXO, maybe time-locked. */
   fund(p: Params): { utxoID: { txID: string; outputIndex: number }; balance: string } {
-    const { chain, owner } = this.addressOf(p.address);
+    const { chain, owner } = addressOf(this.world, p.address);
     const asked = typeof p.assetID === 'string' ? p.assetID : undefined;
     const assetID =
       asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
@@ -111,30 +105,17 @@ export class DevControls {
     return { utxoID: { txID, outputIndex: 0 }, balance: String(balance) };
   }
 
-  /** An `X-…`/`P-…` address of this network: its chain and owner (40-hex short ID). */
-  private addressOf(value: unknown): { chain: UtxoChain; owner: string } {
-    const address = String(value ?? '');
-    const dash = address.indexOf('-');
-    const chain = address.slice(0, dash) as UtxoChain;
-    const decoded = bech32Decode(address.slice(dash + 1));
-    if ((chain !== 'X' && chain !== 'P') || !decoded || decoded.payload.length !== 20)
-      throw new Error(`${JSON.stringify(address)} is not an X- or P-Chain address`);
-    if (decoded.hrp !== this.world.network.hrp)
-      throw new Error(`address ${address} is not on this network: its HRP is not ${this.world.network.hrp}`);
-    return { chain, owner: Buffer.from(decoded.payload).toString('hex') };
-  }
-
   /**
    * Lets transactions spend the address's outputs and authorise for what it owns without its signatures (anvil's
    * `anvil_impersonateAccount`). The address is one key on both X and P: either prefix impersonates it on both.
    */
   impersonate(p: Params): Record<string, never> {
-    this.world.impersonated.add(this.addressOf(p.address).owner);
+    this.world.impersonated.add(addressOf(this.world, p.address).owner);
     return {};
   }
 
   stopImpersonating(p: Params): Record<string, never> {
-    this.world.impersonated.delete(this.addressOf(p.address).owner);
+    this.world.impersonated.delete(addressOf(this.world, p.address).owner);
     return {};
   }
 

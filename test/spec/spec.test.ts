@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 91 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 97 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -107,6 +107,9 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   dev: {
     path: '/ext/dev',
     methods: [
+      'addStaker',
+      'addSubnet',
+      'addUtxo',
       'dumpState',
       'fund',
       'impersonate',
@@ -114,11 +117,14 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
       'listAccounts',
       'loadState',
       'mine',
+      'removeUtxo',
       'reset',
       'revert',
       'setAutomine',
+      'setConnection',
       'setFeeState',
       'setIntervalMining',
+      'setSubnetOwner',
       'setTime',
       'simulateTx',
       'snapshot',
@@ -178,9 +184,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 91 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(91);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(91);
+  it('has exactly the 97 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(97);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(97);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -442,13 +448,19 @@ describe('side effects', () => {
         .sort();
     expect(of('chain')).toEqual([
       'avm.issueTx',
+      'dev.addStaker',
+      'dev.addSubnet',
+      'dev.addUtxo',
       'dev.fund',
       'dev.increaseTime',
       'dev.loadState',
       'dev.mine',
+      'dev.removeUtxo',
       'dev.reset',
       'dev.revert',
+      'dev.setConnection',
       'dev.setFeeState',
+      'dev.setSubnetOwner',
       'dev.setTime',
       'platform.issueTx',
       'wallet.issueTx',

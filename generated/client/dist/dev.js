@@ -16,10 +16,16 @@ const ERRORS = {
   stopImpersonating: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], IsNotAnXOrPChainAddress: [-32e3, /^"[^"]*" is not an X- or P-Chain address$/] },
   simulateTx: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/] },
   dumpState: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  loadState: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TheStateIsOfTheFujiNetworkThis: [-32e3, /^the state is of the fuji network; this node serves local$/], TheStateIsNotAWorldSavedBy: [-32e3, /^the state is not a world saved by this mock \(version \d+\)$/] }
+  loadState: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TheStateIsOfTheFujiNetworkThis: [-32e3, /^the state is of the fuji network; this node serves local$/], TheStateIsNotAWorldSavedBy: [-32e3, /^the state is not a world saved by this mock \(version \d+\)$/] },
+  addUtxo: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ThresholdMustBeFromToTheAddresses: [-32e3, /^threshold \d+ must be from \d+ to the \d+ addresses$/], OnlyPChainUTXOsAreStakeLocked: [-32e3, /^only P-Chain UTXOs are stake-locked$/] },
+  removeUtxo: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UTXONotFoundOnP: [-32e3, /^UTXO [1-9A-HJ-NP-Za-km-z]+ not found on P$/] },
+  addStaker: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], IsAlreadyAPrimaryNetworkValidator: [-32e3, /^NodeID-[1-9A-HJ-NP-Za-km-z]+ is already a Primary Network validator$/] },
+  setConnection: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UptimeMustBeAPercentageTo: [-32e3, /^uptime must be a percentage, \d+ to \d+$/] },
+  addSubnet: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AddressesMustListOneOrMore: [-32e3, /^addresses must list one or more$/] },
+  setSubnetOwner: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], SubnetNotFound: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/] }
 };
 export class DevClient extends JsonRpcClient {
-  wireNames = { snapshot: "dev.snapshot", revert: "dev.revert", setTime: "dev.setTime", increaseTime: "dev.increaseTime", mine: "dev.mine", fund: "dev.fund", setFeeState: "dev.setFeeState", reset: "dev.reset", setAutomine: "dev.setAutomine", setIntervalMining: "dev.setIntervalMining", listAccounts: "dev.listAccounts", impersonate: "dev.impersonate", stopImpersonating: "dev.stopImpersonating", simulateTx: "dev.simulateTx", dumpState: "dev.dumpState", loadState: "dev.loadState" };
+  wireNames = { snapshot: "dev.snapshot", revert: "dev.revert", setTime: "dev.setTime", increaseTime: "dev.increaseTime", mine: "dev.mine", fund: "dev.fund", setFeeState: "dev.setFeeState", reset: "dev.reset", setAutomine: "dev.setAutomine", setIntervalMining: "dev.setIntervalMining", listAccounts: "dev.listAccounts", impersonate: "dev.impersonate", stopImpersonating: "dev.stopImpersonating", simulateTx: "dev.simulateTx", dumpState: "dev.dumpState", loadState: "dev.loadState", addUtxo: "dev.addUtxo", removeUtxo: "dev.removeUtxo", addStaker: "dev.addStaker", setConnection: "dev.setConnection", addSubnet: "dev.addSubnet", setSubnetOwner: "dev.setSubnetOwner" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/dev", {}, {});
   }
@@ -298,9 +304,118 @@ export class DevClient extends JsonRpcClient {
    * @returns The result ({@link DevLoadStateResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: the state is of the fuji network; this node serves local
-   * @throws {@link JsonRpcError} -32000: the state is not a world saved by this mock (version 2)
+   * @throws {@link JsonRpcError} -32000: the state is not a world saved by this mock (version 3)
    */
   loadState(params, options) {
     return this.request("dev.loadState", params, options, ERRORS.loadState);
+  }
+  /**
+   * Create a UTXO with any owners, threshold and locks.
+   *
+   * Puts a UTXO into the chain's set out of nothing, like `dev.fund` but with any owners (sorted and made unique as the codec requires), a threshold, a locktime and, on the P-Chain, a stakeable lock (locked AVAX that can only be staked until then). It belongs to a synthetic transaction no block contains. The asset must exist (AVAX only on the P-Chain); the amount must be above 0.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.addUtxo` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevAddUtxoParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevAddUtxoResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: threshold 3 must be from 1 to the 2 addresses
+   * @throws {@link JsonRpcError} -32000: only P-Chain UTXOs are stake-locked
+   */
+  addUtxo(params, options) {
+    return this.request("dev.addUtxo", params, options, ERRORS.addUtxo);
+  }
+  /**
+   * Take a UTXO out of the chain's set.
+   *
+   * Deletes a UTXO as if a transaction no block contains had spent it: it leaves `getUTXOs` and every balance.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.removeUtxo` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevRemoveUtxoParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevRemoveUtxoResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: UTXO 2k18nBY1hw5vCrVs3yV8bQo8u8hdRwMAwWpEwgzdn7ns5DsktP not found on P
+   */
+  removeUtxo(params, options) {
+    return this.request("dev.removeUtxo", params, options, ERRORS.removeUtxo);
+  }
+  /**
+   * Add a Primary Network validator or delegator without a transaction.
+   *
+   * Adds a validator of `nodeID` (or, with `delegate`, a delegator of its current validator) from the chain time to `endTime`, with `weight` nAVAX of stake minted for it and returned to the reward owner at the end, and the reward the node would promise (added to the current supply). A new validator is connected unless `connected` is false (see `dev.setConnection`); at the end of its period the reward is paid only if its uptime reached 80%. An empty P-Chain block follows, so heights and the validator-set history include it.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.addStaker` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevAddStakerParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevAddStakerResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: NodeID-4qwtiJBFyK5H13hQSAKjqxpmuarMuR2Sm is already a Primary Network validator
+   */
+  addStaker(params, options) {
+    return this.request("dev.addStaker", params, options, ERRORS.addStaker);
+  }
+  /**
+   * Connect or disconnect a node, or set its uptime.
+   *
+   * Connection and uptime are state, as the node sees them: the network's genesis stakers are connected from genesis; a node staked by a transaction is not until this says so, as a node that never ran is not. `connected` changes from now on (`info.peers` lists only connected validators; `getCurrentValidators` reports `connected` and `uptime`); `uptime` (a percentage) sets the node's uptime since its current validation started, as of now. At the end of a staking period the node pays the validator's and its delegators' rewards only if that uptime reaches 80% (the abort block otherwise: the stake comes back, the reward does not).
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setConnection` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetConnectionParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetConnectionResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: uptime must be a percentage, 0 to 100
+   */
+  setConnection(params, options) {
+    return this.request("dev.setConnection", params, options, ERRORS.setConnection);
+  }
+  /**
+   * Create a subnet with an owner, without a transaction.
+   *
+   * A subnet as a CreateSubnetTx would make it, owned by the addresses (threshold and locktime as an owner's), with a synthetic ID: chains and validators can be added to it with the owner's authorisation.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.addSubnet` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevAddSubnetParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevAddSubnetResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: addresses must list one or more
+   */
+  addSubnet(params, options) {
+    return this.request("dev.addSubnet", params, options, ERRORS.addSubnet);
+  }
+  /**
+   * Change a subnet's owner, without a transaction.
+   *
+   * Sets who authorises the subnet's chains and validators, as a TransferSubnetOwnershipTx would.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setSubnetOwner` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetSubnetOwnerParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetSubnetOwnerResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: subnet 2k18nBY1hw5vCrVs3yV8bQo8u8hdRwMAwWpEwgzdn7ns5DsktP not found
+   */
+  setSubnetOwner(params, options) {
+    return this.request("dev.setSubnetOwner", params, options, ERRORS.setSubnetOwner);
   }
 }

@@ -175,6 +175,111 @@ export const devMethods = [
     validateParams: validators.validateDevLoadStateParams,
     validateResult: validators.validateDevLoadStateResult,
     writeResult: validators.writeDevLoadStateResult
+  },
+  {
+    name: "dev.addUtxo",
+    handler: "addUtxo",
+    params: ["chain", "addresses", "threshold", "locktime", "amount", "assetID", "stakeableLocktime"],
+    byName: true,
+    shape: {
+      properties: {
+        CHAIN: { name: "chain" },
+        ADDRESSES: { name: "addresses" },
+        THRESHOLD: { name: "threshold" },
+        LOCKTIME: { name: "locktime" },
+        AMOUNT: { name: "amount" },
+        ASSETID: { name: "assetID" },
+        STAKEABLELOCKTIME: { name: "stakeableLocktime" }
+      }
+    },
+    validateParams: validators.validateDevAddUtxoParams,
+    validateResult: validators.validateDevAddUtxoResult,
+    writeResult: validators.writeDevAddUtxoResult
+  },
+  {
+    name: "dev.removeUtxo",
+    handler: "removeUtxo",
+    params: ["chain", "utxoID"],
+    byName: true,
+    shape: { properties: { CHAIN: { name: "chain" }, UTXOID: { name: "utxoID" } } },
+    validateParams: validators.validateDevRemoveUtxoParams,
+    validateResult: validators.validateDevRemoveUtxoResult,
+    writeResult: validators.writeDevRemoveUtxoResult
+  },
+  {
+    name: "dev.addStaker",
+    handler: "addStaker",
+    params: [
+      "nodeID",
+      "weight",
+      "endTime",
+      "rewardAddresses",
+      "rewardThreshold",
+      "delegate",
+      "delegationFee",
+      "connected"
+    ],
+    byName: true,
+    shape: {
+      properties: {
+        NODEID: { name: "nodeID" },
+        WEIGHT: { name: "weight" },
+        ENDTIME: { name: "endTime" },
+        REWARDADDRESSES: { name: "rewardAddresses" },
+        REWARDTHRESHOLD: { name: "rewardThreshold" },
+        DELEGATE: { name: "delegate" },
+        DELEGATIONFEE: { name: "delegationFee" },
+        CONNECTED: { name: "connected" }
+      }
+    },
+    validateParams: validators.validateDevAddStakerParams,
+    validateResult: validators.validateDevAddStakerResult,
+    writeResult: validators.writeDevAddStakerResult
+  },
+  {
+    name: "dev.setConnection",
+    handler: "setConnection",
+    params: ["nodeID", "connected", "uptime"],
+    byName: true,
+    shape: {
+      properties: { NODEID: { name: "nodeID" }, CONNECTED: { name: "connected" }, UPTIME: { name: "uptime" } }
+    },
+    validateParams: validators.validateDevSetConnectionParams,
+    validateResult: validators.validateDevSetConnectionResult,
+    writeResult: validators.writeDevSetConnectionResult
+  },
+  {
+    name: "dev.addSubnet",
+    handler: "addSubnet",
+    params: ["addresses", "threshold", "locktime"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESSES: { name: "addresses" },
+        THRESHOLD: { name: "threshold" },
+        LOCKTIME: { name: "locktime" }
+      }
+    },
+    validateParams: validators.validateDevAddSubnetParams,
+    validateResult: validators.validateDevAddSubnetResult,
+    writeResult: validators.writeDevAddSubnetResult
+  },
+  {
+    name: "dev.setSubnetOwner",
+    handler: "setSubnetOwner",
+    params: ["subnetID", "addresses", "threshold", "locktime"],
+    byName: true,
+    shape: {
+      properties: {
+        SUBNETID: { name: "subnetID" },
+        ADDRESSES: { name: "addresses" },
+        THRESHOLD: { name: "threshold" },
+        LOCKTIME: { name: "locktime" }
+      }
+    },
+    validateParams: validators.validateDevSetSubnetOwnerParams,
+    validateResult: validators.validateDevSetSubnetOwnerResult,
+    writeResult: validators.writeDevSetSubnetOwnerResult
   }
 ];
 export function createDevEndpoint(handlers, options) {

@@ -2,6 +2,12 @@
 import { type Endpoint, type EndpointOptions, createEndpoint } from './runtime/endpoint.js';
 import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
+  DevAddStakerParams,
+  DevAddStakerResult,
+  DevAddSubnetParams,
+  DevAddSubnetResult,
+  DevAddUtxoParams,
+  DevAddUtxoResult,
   DevDumpStateResult,
   DevFundParams,
   DevFundResult,
@@ -14,15 +20,21 @@ import type {
   DevLoadStateResult,
   DevMineParams,
   DevMineResult,
+  DevRemoveUtxoParams,
+  DevRemoveUtxoResult,
   DevResetResult,
   DevRevertParams,
   DevRevertResult,
   DevSetAutomineParams,
   DevSetAutomineResult,
+  DevSetConnectionParams,
+  DevSetConnectionResult,
   DevSetFeeStateParams,
   DevSetFeeStateResult,
   DevSetIntervalMiningParams,
   DevSetIntervalMiningResult,
+  DevSetSubnetOwnerParams,
+  DevSetSubnetOwnerResult,
   DevSetTimeParams,
   DevSetTimeResult,
   DevSimulateTxParams,
@@ -171,6 +183,54 @@ export interface DevHandlers {
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
    */
   loadState(params: DevLoadStateParams, context: HandlerContext): Answer<DevLoadStateResult>;
+  /**
+   * Create a UTXO with any owners, threshold and locks.
+   *
+   * Answers `dev.addUtxo` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  addUtxo(params: DevAddUtxoParams, context: HandlerContext): Answer<DevAddUtxoResult>;
+  /**
+   * Take a UTXO out of the chain's set.
+   *
+   * Answers `dev.removeUtxo` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  removeUtxo(params: DevRemoveUtxoParams, context: HandlerContext): Answer<DevRemoveUtxoResult>;
+  /**
+   * Add a Primary Network validator or delegator without a transaction.
+   *
+   * Answers `dev.addStaker` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  addStaker(params: DevAddStakerParams, context: HandlerContext): Answer<DevAddStakerResult>;
+  /**
+   * Connect or disconnect a node, or set its uptime.
+   *
+   * Answers `dev.setConnection` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  setConnection(params: DevSetConnectionParams, context: HandlerContext): Answer<DevSetConnectionResult>;
+  /**
+   * Create a subnet with an owner, without a transaction.
+   *
+   * Answers `dev.addSubnet` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  addSubnet(params: DevAddSubnetParams, context: HandlerContext): Answer<DevAddSubnetResult>;
+  /**
+   * Change a subnet's owner, without a transaction.
+   *
+   * Answers `dev.setSubnetOwner` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   */
+  setSubnetOwner(params: DevSetSubnetOwnerParams, context: HandlerContext): Answer<DevSetSubnetOwnerResult>;
 }
 
 /** What the RPC layer knows of each method of Mock node development controls: wire name, params, how to decode and validate them. */
@@ -347,6 +407,111 @@ export const devMethods: readonly MethodSpec[] = [
     validateParams: validators.validateDevLoadStateParams,
     validateResult: validators.validateDevLoadStateResult,
     writeResult: validators.writeDevLoadStateResult,
+  },
+  {
+    name: 'dev.addUtxo',
+    handler: 'addUtxo',
+    params: ['chain', 'addresses', 'threshold', 'locktime', 'amount', 'assetID', 'stakeableLocktime'],
+    byName: true,
+    shape: {
+      properties: {
+        CHAIN: { name: 'chain' },
+        ADDRESSES: { name: 'addresses' },
+        THRESHOLD: { name: 'threshold' },
+        LOCKTIME: { name: 'locktime' },
+        AMOUNT: { name: 'amount' },
+        ASSETID: { name: 'assetID' },
+        STAKEABLELOCKTIME: { name: 'stakeableLocktime' },
+      },
+    },
+    validateParams: validators.validateDevAddUtxoParams,
+    validateResult: validators.validateDevAddUtxoResult,
+    writeResult: validators.writeDevAddUtxoResult,
+  },
+  {
+    name: 'dev.removeUtxo',
+    handler: 'removeUtxo',
+    params: ['chain', 'utxoID'],
+    byName: true,
+    shape: { properties: { CHAIN: { name: 'chain' }, UTXOID: { name: 'utxoID' } } },
+    validateParams: validators.validateDevRemoveUtxoParams,
+    validateResult: validators.validateDevRemoveUtxoResult,
+    writeResult: validators.writeDevRemoveUtxoResult,
+  },
+  {
+    name: 'dev.addStaker',
+    handler: 'addStaker',
+    params: [
+      'nodeID',
+      'weight',
+      'endTime',
+      'rewardAddresses',
+      'rewardThreshold',
+      'delegate',
+      'delegationFee',
+      'connected',
+    ],
+    byName: true,
+    shape: {
+      properties: {
+        NODEID: { name: 'nodeID' },
+        WEIGHT: { name: 'weight' },
+        ENDTIME: { name: 'endTime' },
+        REWARDADDRESSES: { name: 'rewardAddresses' },
+        REWARDTHRESHOLD: { name: 'rewardThreshold' },
+        DELEGATE: { name: 'delegate' },
+        DELEGATIONFEE: { name: 'delegationFee' },
+        CONNECTED: { name: 'connected' },
+      },
+    },
+    validateParams: validators.validateDevAddStakerParams,
+    validateResult: validators.validateDevAddStakerResult,
+    writeResult: validators.writeDevAddStakerResult,
+  },
+  {
+    name: 'dev.setConnection',
+    handler: 'setConnection',
+    params: ['nodeID', 'connected', 'uptime'],
+    byName: true,
+    shape: {
+      properties: { NODEID: { name: 'nodeID' }, CONNECTED: { name: 'connected' }, UPTIME: { name: 'uptime' } },
+    },
+    validateParams: validators.validateDevSetConnectionParams,
+    validateResult: validators.validateDevSetConnectionResult,
+    writeResult: validators.writeDevSetConnectionResult,
+  },
+  {
+    name: 'dev.addSubnet',
+    handler: 'addSubnet',
+    params: ['addresses', 'threshold', 'locktime'],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESSES: { name: 'addresses' },
+        THRESHOLD: { name: 'threshold' },
+        LOCKTIME: { name: 'locktime' },
+      },
+    },
+    validateParams: validators.validateDevAddSubnetParams,
+    validateResult: validators.validateDevAddSubnetResult,
+    writeResult: validators.writeDevAddSubnetResult,
+  },
+  {
+    name: 'dev.setSubnetOwner',
+    handler: 'setSubnetOwner',
+    params: ['subnetID', 'addresses', 'threshold', 'locktime'],
+    byName: true,
+    shape: {
+      properties: {
+        SUBNETID: { name: 'subnetID' },
+        ADDRESSES: { name: 'addresses' },
+        THRESHOLD: { name: 'threshold' },
+        LOCKTIME: { name: 'locktime' },
+      },
+    },
+    validateParams: validators.validateDevSetSubnetOwnerParams,
+    validateResult: validators.validateDevSetSubnetOwnerResult,
+    writeResult: validators.writeDevSetSubnetOwnerResult,
   },
 ];
 

@@ -629,6 +629,224 @@ export interface DevLoadStateParams {
 export type DevLoadStateResult = Empty;
 
 /**
+ * The params of `dev.addUtxo`.
+ */
+export interface DevAddUtxoParams {
+  /**
+   * `X` or `P`.
+   */
+  chain: "X" | "P";
+  /**
+   * The owners: addresses of the chain (`P-local1…`).
+   *
+   * @minItems 1
+   */
+  addresses: Address[];
+  /**
+   * How many of the addresses must sign (default 1).
+   */
+  threshold?: number;
+  /**
+   * Unix time before which the owners cannot spend (default 0).
+   */
+  locktime?: Uint64Param;
+  /**
+   * The amount, in the asset's smallest unit.
+   */
+  amount: Uint64Param;
+  /**
+   * The asset, by ID or alias (default `AVAX`).
+   */
+  assetID?: string;
+  /**
+   * P-Chain: until when the AVAX is stake-locked (default 0, not locked).
+   */
+  stakeableLocktime?: Uint64Param;
+}
+
+/**
+ * The result of `dev.addUtxo`.
+ */
+export interface DevAddUtxoResult {
+  /**
+   * The new UTXO's ID, as `getUTXOs` lists it.
+   */
+  utxoID: ID;
+  /**
+   * Its synthetic transaction.
+   */
+  txID: ID;
+  /**
+   * Its index in that transaction (always 0).
+   */
+  outputIndex: number;
+}
+
+/**
+ * The params of `dev.removeUtxo`.
+ */
+export interface DevRemoveUtxoParams {
+  /**
+   * `X` or `P`.
+   */
+  chain: "X" | "P";
+  /**
+   * The UTXO's ID (cb58), as `getUTXOs` and `dev.addUtxo` give it.
+   */
+  utxoID: ID;
+}
+
+/**
+ * The result of `dev.removeUtxo`.
+ */
+export type DevRemoveUtxoResult = Empty;
+
+/**
+ * The params of `dev.addStaker`.
+ */
+export interface DevAddStakerParams {
+  /**
+   * `NodeID-<cb58>`.
+   */
+  nodeID: NodeID;
+  /**
+   * The stake, in nAVAX.
+   */
+  weight: Uint64Param;
+  /**
+   * Unix time the period ends (after the chain time; a delegator's within its validator's).
+   */
+  endTime: Uint64Param;
+  /**
+   * The reward owner (and for a validator the delegation reward owner): P-Chain addresses.
+   *
+   * @minItems 1
+   */
+  rewardAddresses: Address[];
+  /**
+   * How many reward owners must sign (default 1).
+   */
+  rewardThreshold?: number;
+  /**
+   * Add a delegator to the node's current validator instead of a validator (default false).
+   */
+  delegate?: boolean;
+  /**
+   * A validator's share of its delegators' rewards, in parts per million (default 20000, 2%).
+   */
+  delegationFee?: Uint64Param;
+  /**
+   * Whether the new validator's node is connected (default true).
+   */
+  connected?: boolean;
+}
+
+/**
+ * The result of `dev.addStaker`.
+ */
+export interface DevAddStakerResult {
+  /**
+   * The staker's synthetic transaction: its ID in `getCurrentValidators`.
+   */
+  txID: ID;
+  /**
+   * The reward promised, in nAVAX.
+   */
+  potentialReward: Uint64;
+}
+
+/**
+ * The params of `dev.setConnection`.
+ */
+export interface DevSetConnectionParams {
+  /**
+   * `NodeID-<cb58>`.
+   */
+  nodeID: NodeID;
+  /**
+   * Connected from now on (true) or not (false); unchanged when absent.
+   */
+  connected?: boolean;
+  /**
+   * The node's uptime since its validation started, in percent (0 to 100).
+   */
+  uptime?: number;
+}
+
+/**
+ * The result of `dev.setConnection`.
+ */
+export interface DevSetConnectionResult {
+  /**
+   * Whether the node is connected now.
+   */
+  connected: boolean;
+  /**
+   * Its uptime since its validation started, in percent with four decimals.
+   */
+  uptime: string;
+}
+
+/**
+ * The params of `dev.addSubnet`.
+ */
+export interface DevAddSubnetParams {
+  /**
+   * The owners: P-Chain addresses.
+   *
+   * @minItems 1
+   */
+  addresses: Address[];
+  /**
+   * How many of the addresses must sign (default 1).
+   */
+  threshold?: number;
+  /**
+   * Unix time before which the owners cannot spend (default 0).
+   */
+  locktime?: Uint64Param;
+}
+
+/**
+ * The result of `dev.addSubnet`.
+ */
+export interface DevAddSubnetResult {
+  /**
+   * The new subnet's ID.
+   */
+  subnetID: ID;
+}
+
+/**
+ * The params of `dev.setSubnetOwner`.
+ */
+export interface DevSetSubnetOwnerParams {
+  /**
+   * The subnet.
+   */
+  subnetID: ID;
+  /**
+   * The new owners: P-Chain addresses.
+   *
+   * @minItems 1
+   */
+  addresses: Address[];
+  /**
+   * How many of the addresses must sign (default 1).
+   */
+  threshold?: number;
+  /**
+   * Unix time before which the owners cannot spend (default 0).
+   */
+  locktime?: Uint64Param;
+}
+
+/**
+ * The result of `dev.setSubnetOwner`.
+ */
+export type DevSetSubnetOwnerResult = Empty;
+
+/**
  * The params of `health.health`.
  */
 export interface HealthHealthParams {

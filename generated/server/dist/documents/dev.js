@@ -1166,7 +1166,7 @@ export const devDocument = {
         },
         {
           "code": -32000,
-          "message": "the state is not a world saved by this mock (version 2)"
+          "message": "the state is not a world saved by this mock (version 3)"
         }
       ],
       "examples": [
@@ -1180,6 +1180,619 @@ export const devDocument = {
           ],
           "result": {
             "name": "loadStateResult",
+            "value": {}
+          }
+        }
+      ],
+      "x-side-effects": "chain"
+    },
+    {
+      "name": "dev.addUtxo",
+      "summary": "Create a UTXO with any owners, threshold and locks.",
+      "description": "Puts a UTXO into the chain's set out of nothing, like `dev.fund` but with any owners (sorted and made unique as the codec requires), a threshold, a locktime and, on the P-Chain, a stakeable lock (locked AVAX that can only be staked until then). It belongs to a synthetic transaction no block contains. The asset must exist (AVAX only on the P-Chain); the amount must be above 0.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "chain",
+          "required": true,
+          "description": "`X` or `P`.",
+          "schema": {
+            "type": "string",
+            "enum": [
+              "X",
+              "P"
+            ]
+          }
+        },
+        {
+          "name": "addresses",
+          "required": true,
+          "description": "The owners: addresses of the chain (`P-local1…`).",
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/Address"
+            }
+          }
+        },
+        {
+          "name": "threshold",
+          "required": false,
+          "description": "How many of the addresses must sign (default 1).",
+          "schema": {
+            "type": "integer",
+            "minimum": 1
+          }
+        },
+        {
+          "name": "locktime",
+          "required": false,
+          "description": "Unix time before which the owners cannot spend (default 0).",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        },
+        {
+          "name": "amount",
+          "required": true,
+          "description": "The amount, in the asset's smallest unit.",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        },
+        {
+          "name": "assetID",
+          "required": false,
+          "description": "The asset, by ID or alias (default `AVAX`).",
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "stakeableLocktime",
+          "required": false,
+          "description": "P-Chain: until when the AVAX is stake-locked (default 0, not locked).",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        }
+      ],
+      "result": {
+        "name": "addUtxoResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "utxoID",
+            "txID",
+            "outputIndex"
+          ],
+          "properties": {
+            "utxoID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "The new UTXO's ID, as `getUTXOs` lists it."
+            },
+            "txID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "Its synthetic transaction."
+            },
+            "outputIndex": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Its index in that transaction (always 0)."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "threshold 3 must be from 1 to the 2 addresses"
+        },
+        {
+          "code": -32000,
+          "message": "only P-Chain UTXOs are stake-locked"
+        }
+      ],
+      "examples": [
+        {
+          "name": "5 AVAX stake-locked for a year, owned by two addresses that must both sign",
+          "params": [
+            {
+              "name": "chain",
+              "value": "P"
+            },
+            {
+              "name": "addresses",
+              "value": [
+                "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u",
+                "P-local1pyysjzgfpyysjzgfpyysjzgfpyysjzgf32yq5v"
+              ]
+            },
+            {
+              "name": "threshold",
+              "value": 2
+            },
+            {
+              "name": "amount",
+              "value": "5000000000"
+            },
+            {
+              "name": "stakeableLocktime",
+              "value": "1752552000"
+            }
+          ],
+          "result": {
+            "name": "addUtxoResult",
+            "value": {
+              "utxoID": "2k18nBY1hw5vCrVs3yV8bQo8u8hdRwMAwWpEwgzdn7ns5DsktP",
+              "txID": "2uGMSExmKk2pCMChJma6jKvcZCxMLRFdkFLGXM4DQFWKgYyWyP",
+              "outputIndex": 0
+            }
+          }
+        }
+      ],
+      "x-side-effects": "chain"
+    },
+    {
+      "name": "dev.removeUtxo",
+      "summary": "Take a UTXO out of the chain's set.",
+      "description": "Deletes a UTXO as if a transaction no block contains had spent it: it leaves `getUTXOs` and every balance.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "chain",
+          "required": true,
+          "description": "`X` or `P`.",
+          "schema": {
+            "type": "string",
+            "enum": [
+              "X",
+              "P"
+            ]
+          }
+        },
+        {
+          "name": "utxoID",
+          "required": true,
+          "description": "The UTXO's ID (cb58), as `getUTXOs` and `dev.addUtxo` give it.",
+          "schema": {
+            "$ref": "#/components/schemas/ID"
+          }
+        }
+      ],
+      "result": {
+        "name": "removeUtxoResult",
+        "schema": {
+          "$ref": "#/components/schemas/Empty"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "UTXO 2k18nBY1hw5vCrVs3yV8bQo8u8hdRwMAwWpEwgzdn7ns5DsktP not found on P"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one of the ewoq key's genesis UTXOs on the X-Chain",
+          "params": [
+            {
+              "name": "chain",
+              "value": "X"
+            },
+            {
+              "name": "utxoID",
+              "value": "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"
+            }
+          ],
+          "result": {
+            "name": "removeUtxoResult",
+            "value": {}
+          }
+        }
+      ],
+      "x-side-effects": "chain"
+    },
+    {
+      "name": "dev.addStaker",
+      "summary": "Add a Primary Network validator or delegator without a transaction.",
+      "description": "Adds a validator of `nodeID` (or, with `delegate`, a delegator of its current validator) from the chain time to `endTime`, with `weight` nAVAX of stake minted for it and returned to the reward owner at the end, and the reward the node would promise (added to the current supply). A new validator is connected unless `connected` is false (see `dev.setConnection`); at the end of its period the reward is paid only if its uptime reached 80%. An empty P-Chain block follows, so heights and the validator-set history include it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "nodeID",
+          "required": true,
+          "description": "`NodeID-<cb58>`.",
+          "schema": {
+            "$ref": "#/components/schemas/NodeID"
+          }
+        },
+        {
+          "name": "weight",
+          "required": true,
+          "description": "The stake, in nAVAX.",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        },
+        {
+          "name": "endTime",
+          "required": true,
+          "description": "Unix time the period ends (after the chain time; a delegator's within its validator's).",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        },
+        {
+          "name": "rewardAddresses",
+          "required": true,
+          "description": "The reward owner (and for a validator the delegation reward owner): P-Chain addresses.",
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/Address"
+            }
+          }
+        },
+        {
+          "name": "rewardThreshold",
+          "required": false,
+          "description": "How many reward owners must sign (default 1).",
+          "schema": {
+            "type": "integer",
+            "minimum": 1
+          }
+        },
+        {
+          "name": "delegate",
+          "required": false,
+          "description": "Add a delegator to the node's current validator instead of a validator (default false).",
+          "schema": {
+            "type": "boolean"
+          }
+        },
+        {
+          "name": "delegationFee",
+          "required": false,
+          "description": "A validator's share of its delegators' rewards, in parts per million (default 20000, 2%).",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        },
+        {
+          "name": "connected",
+          "required": false,
+          "description": "Whether the new validator's node is connected (default true).",
+          "schema": {
+            "type": "boolean"
+          }
+        }
+      ],
+      "result": {
+        "name": "addStakerResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "txID",
+            "potentialReward"
+          ],
+          "properties": {
+            "txID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "The staker's synthetic transaction: its ID in `getCurrentValidators`."
+            },
+            "potentialReward": {
+              "$ref": "#/components/schemas/Uint64",
+              "description": "The reward promised, in nAVAX."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "NodeID-4qwtiJBFyK5H13hQSAKjqxpmuarMuR2Sm is already a Primary Network validator"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a 2,000 AVAX validator for two weeks",
+          "params": [
+            {
+              "name": "nodeID",
+              "value": "NodeID-4qwtiJBFyK5H13hQSAKjqxpmuarMuR2Sm"
+            },
+            {
+              "name": "weight",
+              "value": "2000000000000"
+            },
+            {
+              "name": "endTime",
+              "value": "1722225600"
+            },
+            {
+              "name": "rewardAddresses",
+              "value": [
+                "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+              ]
+            }
+          ],
+          "result": {
+            "name": "addStakerResult",
+            "value": {
+              "txID": "aNnX8m23pb7dj2ZH1pY2G2iV8JztJbhxLxYcHCS4hx2L3e9cA",
+              "potentialReward": "7678874431"
+            }
+          }
+        }
+      ],
+      "x-side-effects": "chain"
+    },
+    {
+      "name": "dev.setConnection",
+      "summary": "Connect or disconnect a node, or set its uptime.",
+      "description": "Connection and uptime are state, as the node sees them: the network's genesis stakers are connected from genesis; a node staked by a transaction is not until this says so, as a node that never ran is not. `connected` changes from now on (`info.peers` lists only connected validators; `getCurrentValidators` reports `connected` and `uptime`); `uptime` (a percentage) sets the node's uptime since its current validation started, as of now. At the end of a staking period the node pays the validator's and its delegators' rewards only if that uptime reaches 80% (the abort block otherwise: the stake comes back, the reward does not).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "nodeID",
+          "required": true,
+          "description": "`NodeID-<cb58>`.",
+          "schema": {
+            "$ref": "#/components/schemas/NodeID"
+          }
+        },
+        {
+          "name": "connected",
+          "required": false,
+          "description": "Connected from now on (true) or not (false); unchanged when absent.",
+          "schema": {
+            "type": "boolean"
+          }
+        },
+        {
+          "name": "uptime",
+          "required": false,
+          "description": "The node's uptime since its validation started, in percent (0 to 100).",
+          "schema": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100
+          }
+        }
+      ],
+      "result": {
+        "name": "setConnectionResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "connected",
+            "uptime"
+          ],
+          "properties": {
+            "connected": {
+              "type": "boolean",
+              "description": "Whether the node is connected now."
+            },
+            "uptime": {
+              "type": "string",
+              "pattern": "^[0-9]{1,3}\\.[0-9]{4}$",
+              "description": "Its uptime since its validation started, in percent with four decimals."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "uptime must be a percentage, 0 to 100"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a genesis staker goes offline",
+          "params": [
+            {
+              "name": "nodeID",
+              "value": "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ"
+            },
+            {
+              "name": "connected",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "setConnectionResult",
+            "value": {
+              "connected": false,
+              "uptime": "100.0000"
+            }
+          }
+        }
+      ],
+      "x-side-effects": "chain"
+    },
+    {
+      "name": "dev.addSubnet",
+      "summary": "Create a subnet with an owner, without a transaction.",
+      "description": "A subnet as a CreateSubnetTx would make it, owned by the addresses (threshold and locktime as an owner's), with a synthetic ID: chains and validators can be added to it with the owner's authorisation.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "addresses",
+          "required": true,
+          "description": "The owners: P-Chain addresses.",
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/Address"
+            }
+          }
+        },
+        {
+          "name": "threshold",
+          "required": false,
+          "description": "How many of the addresses must sign (default 1).",
+          "schema": {
+            "type": "integer",
+            "minimum": 1
+          }
+        },
+        {
+          "name": "locktime",
+          "required": false,
+          "description": "Unix time before which the owners cannot spend (default 0).",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        }
+      ],
+      "result": {
+        "name": "addSubnetResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "subnetID"
+          ],
+          "properties": {
+            "subnetID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "The new subnet's ID."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "addresses must list one or more"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a subnet the ewoq key owns",
+          "params": [
+            {
+              "name": "addresses",
+              "value": [
+                "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+              ]
+            }
+          ],
+          "result": {
+            "name": "addSubnetResult",
+            "value": {
+              "subnetID": "U9U9zJrPGZYAniqAfm3khy9EVcboJkqYNhuC1MuHvZbf7hdmB"
+            }
+          }
+        }
+      ],
+      "x-side-effects": "chain"
+    },
+    {
+      "name": "dev.setSubnetOwner",
+      "summary": "Change a subnet's owner, without a transaction.",
+      "description": "Sets who authorises the subnet's chains and validators, as a TransferSubnetOwnershipTx would.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "subnetID",
+          "required": true,
+          "description": "The subnet.",
+          "schema": {
+            "$ref": "#/components/schemas/ID"
+          }
+        },
+        {
+          "name": "addresses",
+          "required": true,
+          "description": "The new owners: P-Chain addresses.",
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/Address"
+            }
+          }
+        },
+        {
+          "name": "threshold",
+          "required": false,
+          "description": "How many of the addresses must sign (default 1).",
+          "schema": {
+            "type": "integer",
+            "minimum": 1
+          }
+        },
+        {
+          "name": "locktime",
+          "required": false,
+          "description": "Unix time before which the owners cannot spend (default 0).",
+          "schema": {
+            "$ref": "#/components/schemas/Uint64Param"
+          }
+        }
+      ],
+      "result": {
+        "name": "setSubnetOwnerResult",
+        "schema": {
+          "$ref": "#/components/schemas/Empty"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
+          "code": -32000,
+          "message": "subnet 2k18nBY1hw5vCrVs3yV8bQo8u8hdRwMAwWpEwgzdn7ns5DsktP not found"
+        }
+      ],
+      "examples": [
+        {
+          "name": "two owners, either may sign",
+          "params": [
+            {
+              "name": "subnetID",
+              "value": "U9U9zJrPGZYAniqAfm3khy9EVcboJkqYNhuC1MuHvZbf7hdmB"
+            },
+            {
+              "name": "addresses",
+              "value": [
+                "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u",
+                "P-local1pyysjzgfpyysjzgfpyysjzgfpyysjzgf32yq5v"
+              ]
+            },
+            {
+              "name": "threshold",
+              "value": 1
+            }
+          ],
+          "result": {
+            "name": "setSubnetOwnerResult",
             "value": {}
           }
         }
@@ -1250,6 +1863,12 @@ export const devDocument = {
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
         "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+      },
+      "NodeID": {
+        "type": "string",
+        "format": "avax-node-id",
+        "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
+        "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
       },
       "SimulatedUTXO": {
         "type": "object",

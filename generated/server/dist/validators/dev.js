@@ -5173,6 +5173,2020 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
   validate169.errors = vErrors;
   return errors === 0;
 }
+
+export const validateDevAddUtxoParams = budgeted(validate170);
+const schema82 = {
+  "type": "object",
+  "properties": {
+    "chain": {
+      "type": "string",
+      "enum": [
+        "X",
+        "P"
+      ]
+    },
+    "addresses": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "threshold": {
+      "type": "integer",
+      "minimum": 1
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "amount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "assetID": {
+      "type": "string",
+      "minLength": 1
+    },
+    "stakeableLocktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    }
+  },
+  "required": [
+    "chain",
+    "addresses",
+    "amount"
+  ]
+};
+
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.chain === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.addresses === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.amount === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "amount"},
+        message: "must have required property '"+"amount"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.chain !== undefined){
+      let data0 = data.chain;
+      if(typeof data0 !== "string"){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(!((data0 === "X") || (data0 === "P"))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/enum",
+          keyword: "enum",
+          params: {allowedValues: schema82.properties.chain.enum},
+          message: "must be equal to one of the allowed values"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.addresses !== undefined){
+      let data1 = data.addresses;
+      if(Array.isArray(data1)){
+        if(data1.length < 1){
+          const err5 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
+          if(vErrors === null){
+            vErrors = [err5];
+          }
+          else {
+            keep(vErrors, err5);
+          }
+          errors++;
+        }
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate100(data1[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate100.errors;
+            }
+            else {
+              for (const e of validate100.errors) keep(vErrors, e);
+            }
+            errors += validate100.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.threshold !== undefined){
+      let data3 = data.threshold;
+      if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/threshold",
+          schemaPath: "#/properties/threshold/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+      if((typeof data3 == "number") && (isFinite(data3))){
+        if(data3 < 1 || isNaN(data3)){
+          const err8 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/threshold",
+            schemaPath: "#/properties/threshold/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 1},
+            message: "must be >= 1"
+          };
+          if(vErrors === null){
+            vErrors = [err8];
+          }
+          else {
+            keep(vErrors, err8);
+          }
+          errors++;
+        }
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate65(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.amount !== undefined){
+      if(!(validate65(data.amount, {
+        instancePath: instancePath+"/amount",
+        parentData: data,
+        parentDataProperty: "amount",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      let data6 = data.assetID;
+      if(typeof data6 === "string"){
+        if(func2(data6) < 1){
+          const err9 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/assetID",
+            schemaPath: "#/properties/assetID/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
+          if(vErrors === null){
+            vErrors = [err9];
+          }
+          else {
+            keep(vErrors, err9);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/assetID",
+          schemaPath: "#/properties/assetID/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+    }
+    if(data.stakeableLocktime !== undefined){
+      if(!(validate65(data.stakeableLocktime, {
+        instancePath: instancePath+"/stakeableLocktime",
+        parentData: data,
+        parentDataProperty: "stakeableLocktime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+  }
+  else {
+    const err11 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err11];
+    }
+    else {
+      keep(vErrors, err11);
+    }
+    errors++;
+  }
+  validate170.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevAddUtxoResult = budgeted(validate175);
+const schema83 = {
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "utxoID",
+    "txID",
+    "outputIndex"
+  ],
+  "properties": {
+    "utxoID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The new UTXO's ID, as `getUTXOs` lists it."
+    },
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Its synthetic transaction."
+    },
+    "outputIndex": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Its index in that transaction (always 0)."
+    }
+  }
+};
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.utxoID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoID"},
+        message: "must have required property '"+"utxoID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.txID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.outputIndex === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((key0 === "utxoID") || (key0 === "txID")) || (key0 === "outputIndex"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.utxoID !== undefined){
+      if(!(validate30(data.utxoID, {
+        instancePath: instancePath+"/utxoID",
+        parentData: data,
+        parentDataProperty: "utxoID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      let data2 = data.outputIndex;
+      if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/outputIndex",
+          schemaPath: "#/properties/outputIndex/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+      if((typeof data2 == "number") && (isFinite(data2))){
+        if(data2 < 0 || isNaN(data2)){
+          const err5 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/outputIndex",
+            schemaPath: "#/properties/outputIndex/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 0},
+            message: "must be >= 0"
+          };
+          if(vErrors === null){
+            vErrors = [err5];
+          }
+          else {
+            keep(vErrors, err5);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate175.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevRemoveUtxoParams = budgeted(validate178);
+const schema84 = {
+  "type": "object",
+  "properties": {
+    "chain": {
+      "type": "string",
+      "enum": [
+        "X",
+        "P"
+      ]
+    },
+    "utxoID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "chain",
+    "utxoID"
+  ]
+};
+
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.chain === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.utxoID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoID"},
+        message: "must have required property '"+"utxoID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.chain !== undefined){
+      let data0 = data.chain;
+      if(typeof data0 !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      if(!((data0 === "X") || (data0 === "P"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/enum",
+          keyword: "enum",
+          params: {allowedValues: schema84.properties.chain.enum},
+          message: "must be equal to one of the allowed values"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.utxoID !== undefined){
+      if(!(validate30(data.utxoID, {
+        instancePath: instancePath+"/utxoID",
+        parentData: data,
+        parentDataProperty: "utxoID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate178.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevRemoveUtxoResult = budgeted(validate180);
+
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate180.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevAddStakerParams = budgeted(validate181);
+const schema86 = {
+  "type": "object",
+  "properties": {
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "endTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "rewardAddresses": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "rewardThreshold": {
+      "type": "integer",
+      "minimum": 1
+    },
+    "delegate": {
+      "type": "boolean"
+    },
+    "delegationFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "connected": {
+      "type": "boolean"
+    }
+  },
+  "required": [
+    "nodeID",
+    "weight",
+    "endTime",
+    "rewardAddresses"
+  ]
+};
+const schema87 = {
+  "type": "string",
+  "format": "avax-node-id",
+  "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
+  "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
+};
+const formats8 = formats["avax-node-id"];
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern16.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats8.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-node-id"},
+        message: "must match format \""+"avax-node-id"+"\""
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate182.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.nodeID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.endTime === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.rewardAddresses === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "rewardAddresses"},
+        message: "must have required property '"+"rewardAddresses"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate182(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate182.errors;
+        }
+        else {
+          for (const e of validate182.errors) keep(vErrors, e);
+        }
+        errors += validate182.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate65(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.endTime !== undefined){
+      if(!(validate65(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.rewardAddresses !== undefined){
+      let data3 = data.rewardAddresses;
+      if(Array.isArray(data3)){
+        if(data3.length < 1){
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/rewardAddresses",
+            schemaPath: "#/properties/rewardAddresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+        const len0 = data3.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate100(data3[i0], {
+            instancePath: instancePath+"/rewardAddresses/" + i0,
+            parentData: data3,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate100.errors;
+            }
+            else {
+              for (const e of validate100.errors) keep(vErrors, e);
+            }
+            errors += validate100.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/rewardAddresses",
+          schemaPath: "#/properties/rewardAddresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.rewardThreshold !== undefined){
+      let data5 = data.rewardThreshold;
+      if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/rewardThreshold",
+          schemaPath: "#/properties/rewardThreshold/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      if((typeof data5 == "number") && (isFinite(data5))){
+        if(data5 < 1 || isNaN(data5)){
+          const err7 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/rewardThreshold",
+            schemaPath: "#/properties/rewardThreshold/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 1},
+            message: "must be >= 1"
+          };
+          if(vErrors === null){
+            vErrors = [err7];
+          }
+          else {
+            keep(vErrors, err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if(data.delegate !== undefined){
+      if(typeof data.delegate !== "boolean"){
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/delegate",
+          schemaPath: "#/properties/delegate/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+    }
+    if(data.delegationFee !== undefined){
+      if(!(validate65(data.delegationFee, {
+        instancePath: instancePath+"/delegationFee",
+        parentData: data,
+        parentDataProperty: "delegationFee",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.connected !== undefined){
+      if(typeof data.connected !== "boolean"){
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/connected",
+          schemaPath: "#/properties/connected/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err10];
+    }
+    else {
+      keep(vErrors, err10);
+    }
+    errors++;
+  }
+  validate181.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevAddStakerResult = budgeted(validate188);
+const schema88 = {
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "txID",
+    "potentialReward"
+  ],
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The staker's synthetic transaction: its ID in `getCurrentValidators`."
+    },
+    "potentialReward": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The reward promised, in nAVAX."
+    }
+  }
+};
+
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.potentialReward === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "potentialReward"},
+        message: "must have required property '"+"potentialReward"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "txID") || (key0 === "potentialReward"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.potentialReward !== undefined){
+      if(!(validate81(data.potentialReward, {
+        instancePath: instancePath+"/potentialReward",
+        parentData: data,
+        parentDataProperty: "potentialReward",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate81.errors;
+        }
+        else {
+          for (const e of validate81.errors) keep(vErrors, e);
+        }
+        errors += validate81.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate188.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetConnectionParams = budgeted(validate191);
+const schema89 = {
+  "type": "object",
+  "properties": {
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+    },
+    "connected": {
+      "type": "boolean"
+    },
+    "uptime": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 100
+    }
+  },
+  "required": [
+    "nodeID"
+  ]
+};
+
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.nodeID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate182(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate182.errors;
+        }
+        else {
+          for (const e of validate182.errors) keep(vErrors, e);
+        }
+        errors += validate182.errors.length;
+      }
+    }
+    if(data.connected !== undefined){
+      if(typeof data.connected !== "boolean"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/connected",
+          schemaPath: "#/properties/connected/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.uptime !== undefined){
+      let data2 = data.uptime;
+      if((typeof data2 == "number") && (isFinite(data2))){
+        if(data2 > 100 || isNaN(data2)){
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/uptime",
+            schemaPath: "#/properties/uptime/maximum",
+            keyword: "maximum",
+            params: {comparison: "<=", limit: 100},
+            message: "must be <= 100"
+          };
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+        if(data2 < 0 || isNaN(data2)){
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/uptime",
+            schemaPath: "#/properties/uptime/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 0},
+            message: "must be >= 0"
+          };
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            keep(vErrors, err3);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/uptime",
+          schemaPath: "#/properties/uptime/type",
+          keyword: "type",
+          params: {type: "number"},
+          message: "must be number"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate191.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetConnectionResult = budgeted(validate193);
+const schema90 = {
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "connected",
+    "uptime"
+  ],
+  "properties": {
+    "connected": {
+      "type": "boolean",
+      "description": "Whether the node is connected now."
+    },
+    "uptime": {
+      "type": "string",
+      "pattern": "^[0-9]{1,3}\\.[0-9]{4}$",
+      "description": "Its uptime since its validation started, in percent with four decimals."
+    }
+  }
+};
+const pattern17 = new RegExp("^[0-9]{1,3}\\.[0-9]{4}$", "u");
+
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.connected === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "connected"},
+        message: "must have required property '"+"connected"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.uptime === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "uptime"},
+        message: "must have required property '"+"uptime"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "connected") || (key0 === "uptime"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.connected !== undefined){
+      if(typeof data.connected !== "boolean"){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/connected",
+          schemaPath: "#/properties/connected/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.uptime !== undefined){
+      let data1 = data.uptime;
+      if(typeof data1 === "string"){
+        if(!pattern17.test(data1)){
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/uptime",
+            schemaPath: "#/properties/uptime/pattern",
+            keyword: "pattern",
+            params: {pattern: "^[0-9]{1,3}\\.[0-9]{4}$"},
+            message: "must match pattern \""+"^[0-9]{1,3}\\.[0-9]{4}$"+"\""
+          };
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/uptime",
+          schemaPath: "#/properties/uptime/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate193.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevAddSubnetParams = budgeted(validate194);
+const schema91 = {
+  "type": "object",
+  "properties": {
+    "addresses": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "threshold": {
+      "type": "integer",
+      "minimum": 1
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    }
+  },
+  "required": [
+    "addresses"
+  ]
+};
+
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.addresses === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.addresses !== undefined){
+      let data0 = data.addresses;
+      if(Array.isArray(data0)){
+        if(data0.length < 1){
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate100(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate100.errors;
+            }
+            else {
+              for (const e of validate100.errors) keep(vErrors, e);
+            }
+            errors += validate100.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.threshold !== undefined){
+      let data2 = data.threshold;
+      if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/threshold",
+          schemaPath: "#/properties/threshold/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if((typeof data2 == "number") && (isFinite(data2))){
+        if(data2 < 1 || isNaN(data2)){
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/threshold",
+            schemaPath: "#/properties/threshold/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 1},
+            message: "must be >= 1"
+          };
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate65(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate194.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevAddSubnetResult = budgeted(validate197);
+const schema92 = {
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "subnetID"
+  ],
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The new subnet's ID."
+    }
+  }
+};
+
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "subnetID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate197.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetSubnetOwnerParams = budgeted(validate199);
+const schema93 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "addresses": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "threshold": {
+      "type": "integer",
+      "minimum": 1
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    }
+  },
+  "required": [
+    "subnetID",
+    "addresses"
+  ]
+};
+
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.addresses === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.addresses !== undefined){
+      let data1 = data.addresses;
+      if(Array.isArray(data1)){
+        if(data1.length < 1){
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate100(data1[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
+            if(vErrors === null){
+              vErrors = validate100.errors;
+            }
+            else {
+              for (const e of validate100.errors) keep(vErrors, e);
+            }
+            errors += validate100.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.threshold !== undefined){
+      let data3 = data.threshold;
+      if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/threshold",
+          schemaPath: "#/properties/threshold/type",
+          keyword: "type",
+          params: {type: "integer"},
+          message: "must be integer"
+        };
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+      if((typeof data3 == "number") && (isFinite(data3))){
+        if(data3 < 1 || isNaN(data3)){
+          const err5 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/threshold",
+            schemaPath: "#/properties/threshold/minimum",
+            keyword: "minimum",
+            params: {comparison: ">=", limit: 1},
+            message: "must be >= 1"
+          };
+          if(vErrors === null){
+            vErrors = [err5];
+          }
+          else {
+            keep(vErrors, err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate65(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate199.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetSubnetOwnerResult = budgeted(validate203);
+
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate203.errors = vErrors;
+  return errors === 0;
+}
 const snapshotIDKey = writeString("snapshotID") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
@@ -5588,6 +7602,90 @@ function devDumpStateResultJson(v) {
   }
   return out + '}';
 }
+function devAddUtxoResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "utxoID": key = utxoIDKey; s = iDJson(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = numberJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const potentialRewardKey = writeString("potentialReward") + ':';
+function devAddStakerResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "potentialReward": key = potentialRewardKey; s = uint64Json(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const connectedKey = writeString("connected") + ':';
+const uptimeKey = writeString("uptime") + ':';
+function devSetConnectionResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "connected": key = connectedKey; s = booleanJson(x); break;
+      case "uptime": key = uptimeKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const subnetIDKey = writeString("subnetID") + ':';
+function devAddSubnetResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeDevSnapshotResult = devSnapshotResultJson;
 export const writeDevRevertResult = emptyJson;
 export const writeDevSetTimeResult = devSetTimeResultJson;
@@ -5604,3 +7702,9 @@ export const writeDevStopImpersonatingResult = emptyJson;
 export const writeDevSimulateTxResult = devSimulateTxResultJson;
 export const writeDevDumpStateResult = devDumpStateResultJson;
 export const writeDevLoadStateResult = emptyJson;
+export const writeDevAddUtxoResult = devAddUtxoResultJson;
+export const writeDevRemoveUtxoResult = emptyJson;
+export const writeDevAddStakerResult = devAddStakerResultJson;
+export const writeDevSetConnectionResult = devSetConnectionResultJson;
+export const writeDevAddSubnetResult = devAddSubnetResultJson;
+export const writeDevSetSubnetOwnerResult = emptyJson;

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateHealthHealthParams = budgeted(validate170);
-const schema82 = {
+export const validateHealthHealthParams = budgeted(validate204);
+const schema95 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -19,7 +19,7 @@ const schema82 = {
   }
 };
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30,7 +30,7 @@ function validate170(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema82.properties.tags.type},
+          params: {type: schema95.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -80,12 +80,12 @@ function validate170(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate170.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult = budgeted(validate171);
-const schema83 = {
+export const validateHealthHealthResult = budgeted(validate205);
+const schema96 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
     + "object.",
@@ -109,7 +109,7 @@ const schema83 = {
     }
   }
 };
-const schema84 = {
+const schema97 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -243,7 +243,7 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -401,12 +401,12 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -464,19 +464,19 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate172(data0[key1], {
+          if(!(validate206(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate172.errors;
+              vErrors = validate206.errors;
             }
             else {
-              for (const e of validate172.errors) keep(vErrors, e);
+              for (const e of validate206.errors) keep(vErrors, e);
             }
-            errors += validate172.errors.length;
+            errors += validate206.errors.length;
           }
         }
       }
@@ -532,12 +532,12 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate171.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams = budgeted(validate178);
-const schema85 = {
+export const validateHealthReadinessParams = budgeted(validate212);
+const schema98 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -552,7 +552,7 @@ const schema85 = {
   }
 };
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -563,7 +563,7 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema85.properties.tags.type},
+          params: {type: schema98.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -613,13 +613,13 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate178.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult = budgeted(validate179);
+export const validateHealthReadinessResult = budgeted(validate213);
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -677,19 +677,19 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate172(data0[key1], {
+          if(!(validate206(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate172.errors;
+              vErrors = validate206.errors;
             }
             else {
-              for (const e of validate172.errors) keep(vErrors, e);
+              for (const e of validate206.errors) keep(vErrors, e);
             }
-            errors += validate172.errors.length;
+            errors += validate206.errors.length;
           }
         }
       }
@@ -745,12 +745,12 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate179.errors = vErrors;
+  validate213.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams = budgeted(validate181);
-const schema87 = {
+export const validateHealthLivenessParams = budgeted(validate215);
+const schema100 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -765,7 +765,7 @@ const schema87 = {
   }
 };
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -776,7 +776,7 @@ function validate181(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema87.properties.tags.type},
+          params: {type: schema100.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -826,13 +826,13 @@ function validate181(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate181.errors = vErrors;
+  validate215.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult = budgeted(validate182);
+export const validateHealthLivenessResult = budgeted(validate216);
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -890,19 +890,19 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate172(data0[key1], {
+          if(!(validate206(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate172.errors;
+              vErrors = validate206.errors;
             }
             else {
-              for (const e of validate172.errors) keep(vErrors, e);
+              for (const e of validate206.errors) keep(vErrors, e);
             }
-            errors += validate172.errors.length;
+            errors += validate206.errors.length;
           }
         }
       }
@@ -958,7 +958,7 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate182.errors = vErrors;
+  validate216.errors = vErrors;
   return errors === 0;
 }
 const checksKey = writeString("checks") + ':';

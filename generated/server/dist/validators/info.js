@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate184);
-const schema89 = {
+export const validateInfoGetNetworkIDParams = budgeted(validate218);
+const schema102 = {
   "type": "object",
   "properties": {}
 };
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -28,12 +28,12 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult = budgeted(validate185);
-const schema90 = {
+export const validateInfoGetNetworkIDResult = budgeted(validate219);
+const schema103 = {
   "type": "object",
   "required": [
     "networkID"
@@ -46,14 +46,14 @@ const schema90 = {
     }
   }
 };
-const schema91 = {
+const schema104 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -90,12 +90,12 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -134,19 +134,19 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate186(data.networkID, {
+      if(!(validate220(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors) keep(vErrors, e);
+          for (const e of validate220.errors) keep(vErrors, e);
         }
-        errors += validate186.errors.length;
+        errors += validate220.errors.length;
       }
     }
   }
@@ -166,17 +166,17 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams = budgeted(validate188);
-const schema92 = {
+export const validateInfoGetNetworkNameParams = budgeted(validate222);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -195,12 +195,12 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate188.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult = budgeted(validate189);
-const schema93 = {
+export const validateInfoGetNetworkNameResult = budgeted(validate223);
+const schema106 = {
   "type": "object",
   "required": [
     "networkName"
@@ -214,7 +214,7 @@ const schema93 = {
   }
 };
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams = budgeted(validate190);
-const schema94 = {
+export const validateInfoGetBlockchainIDParams = budgeted(validate224);
+const schema107 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -304,7 +304,7 @@ const schema94 = {
   ]
 };
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -359,12 +359,12 @@ function validate190(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate190.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult = budgeted(validate191);
-const schema95 = {
+export const validateInfoGetBlockchainIDResult = budgeted(validate225);
+const schema108 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -445,7 +445,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -516,17 +516,17 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate191.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams = budgeted(validate193);
-const schema96 = {
+export const validateInfoGetNodeIDParams = budgeted(validate227);
+const schema109 = {
   "type": "object",
   "properties": {}
 };
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -545,12 +545,12 @@ function validate193(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate193.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult = budgeted(validate194);
-const schema97 = {
+export const validateInfoGetNodeIDResult = budgeted(validate228);
+const schema110 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -568,20 +568,20 @@ const schema97 = {
     }
   }
 };
-const schema98 = {
+const schema87 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"];
-const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -630,11 +630,11 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate195.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
-const schema99 = {
+const schema111 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -702,7 +702,7 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -805,12 +805,12 @@ function validate197(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate197.errors = vErrors;
+  validate230.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -865,35 +865,35 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate197(data.nodePOP, {
+      if(!(validate230(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate197.errors;
+          vErrors = validate230.errors;
         }
         else {
-          for (const e of validate197.errors) keep(vErrors, e);
+          for (const e of validate230.errors) keep(vErrors, e);
         }
-        errors += validate197.errors.length;
+        errors += validate230.errors.length;
       }
     }
   }
@@ -913,17 +913,17 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate194.errors = vErrors;
+  validate228.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams = budgeted(validate201);
-const schema100 = {
+export const validateInfoGetNodeIPParams = budgeted(validate234);
+const schema112 = {
   "type": "object",
   "properties": {}
 };
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -942,12 +942,12 @@ function validate201(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate201.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult = budgeted(validate202);
-const schema101 = {
+export const validateInfoGetNodeIPResult = budgeted(validate235);
+const schema113 = {
   "type": "object",
   "required": [
     "ip"
@@ -961,7 +961,7 @@ const schema101 = {
   }
 };
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1034,17 +1034,17 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate235.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams = budgeted(validate203);
-const schema102 = {
+export const validateInfoGetNodeVersionParams = budgeted(validate236);
+const schema114 = {
   "type": "object",
   "properties": {}
 };
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1063,12 +1063,12 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult = budgeted(validate204);
-const schema103 = {
+export const validateInfoGetNodeVersionResult = budgeted(validate237);
+const schema115 = {
   "type": "object",
   "required": [
     "version",
@@ -1105,7 +1105,7 @@ const schema103 = {
   }
 };
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1248,19 +1248,19 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate186(data.rpcProtocolVersion, {
+      if(!(validate220(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors) keep(vErrors, e);
+          for (const e of validate220.errors) keep(vErrors, e);
         }
-        errors += validate186.errors.length;
+        errors += validate220.errors.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1337,17 +1337,17 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams = budgeted(validate206);
-const schema104 = {
+export const validateInfoGetVMsParams = budgeted(validate239);
+const schema116 = {
   "type": "object",
   "properties": {}
 };
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1366,12 +1366,12 @@ function validate206(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult = budgeted(validate207);
-const schema105 = {
+export const validateInfoGetVMsResult = budgeted(validate240);
+const schema117 = {
   "type": "object",
   "required": [
     "vms",
@@ -1409,7 +1409,7 @@ const schema105 = {
   }
 };
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1648,17 +1648,17 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams = budgeted(validate210);
-const schema106 = {
+export const validateInfoGetTxFeeParams = budgeted(validate243);
+const schema118 = {
   "type": "object",
   "properties": {}
 };
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1677,12 +1677,12 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate210.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult = budgeted(validate211);
-const schema107 = {
+export const validateInfoGetTxFeeResult = budgeted(validate244);
+const schema119 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1785,7 +1785,7 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1934,7 +1934,7 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema107.properties, key0))){
+      if(!(func5.call(schema119.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2112,12 +2112,12 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate244.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams = budgeted(validate221);
-const schema108 = {
+export const validateInfoIsBootstrappedParams = budgeted(validate254);
+const schema120 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2129,7 +2129,7 @@ const schema108 = {
   ]
 };
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2184,12 +2184,12 @@ function validate221(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate221.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult = budgeted(validate222);
-const schema109 = {
+export const validateInfoIsBootstrappedResult = budgeted(validate255);
+const schema121 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2203,7 +2203,7 @@ const schema109 = {
   }
 };
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2276,12 +2276,12 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams = budgeted(validate223);
-const schema110 = {
+export const validateInfoPeersParams = budgeted(validate256);
+const schema122 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2296,7 +2296,7 @@ const schema110 = {
   }
 };
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2307,7 +2307,7 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema110.properties.nodeIDs.type},
+          params: {type: schema122.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2321,19 +2321,19 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate195(data0[i0], {
+          if(!(validate182(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate195.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate195.errors) keep(vErrors, e);
+              for (const e of validate182.errors) keep(vErrors, e);
             }
-            errors += validate195.errors.length;
+            errors += validate182.errors.length;
           }
         }
       }
@@ -2355,12 +2355,12 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult = budgeted(validate225);
-const schema111 = {
+export const validateInfoPeersResult = budgeted(validate258);
+const schema123 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2381,7 +2381,7 @@ const schema111 = {
     }
   }
 };
-const schema112 = {
+const schema124 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2592,7 +2592,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2789,7 +2789,7 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema112.properties, key0))){
+      if(!(func5.call(schema124.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2843,19 +2843,19 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.version !== undefined){
@@ -2925,38 +2925,38 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate186(data.observedUptime, {
+      if(!(validate220(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors) keep(vErrors, e);
+          for (const e of validate220.errors) keep(vErrors, e);
         }
-        errors += validate186.errors.length;
+        errors += validate220.errors.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate186(data8[key1], {
+          if(!(validate220(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate186.errors;
+              vErrors = validate220.errors;
             }
             else {
-              for (const e of validate186.errors) keep(vErrors, e);
+              for (const e of validate220.errors) keep(vErrors, e);
             }
-            errors += validate186.errors.length;
+            errors += validate220.errors.length;
           }
         }
       }
@@ -3148,12 +3148,12 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate260.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3228,19 +3228,19 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate227(data1[i0], {
+          if(!(validate260(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate227.errors;
+              vErrors = validate260.errors;
             }
             else {
-              for (const e of validate227.errors) keep(vErrors, e);
+              for (const e of validate260.errors) keep(vErrors, e);
             }
-            errors += validate227.errors.length;
+            errors += validate260.errors.length;
           }
         }
       }
@@ -3278,12 +3278,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams = budgeted(validate238);
-const schema113 = {
+export const validateInfoUptimeParams = budgeted(validate271);
+const schema125 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3292,7 +3292,7 @@ const schema113 = {
   }
 };
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3329,12 +3329,12 @@ function validate238(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate271.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult = budgeted(validate240);
-const schema114 = {
+export const validateInfoUptimeResult = budgeted(validate273);
+const schema126 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3356,9 +3356,9 @@ const schema114 = {
     }
   }
 };
-const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern19 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3415,7 +3415,7 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern18.test(data0)){
+        if(!pattern19.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3452,7 +3452,7 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern18.test(data1)){
+        if(!pattern19.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",
@@ -3503,17 +3503,17 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate273.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams = budgeted(validate241);
-const schema115 = {
+export const validateInfoUpgradesParams = budgeted(validate274);
+const schema127 = {
   "type": "object",
   "properties": {}
 };
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3532,12 +3532,12 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate274.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult = budgeted(validate242);
-const schema116 = {
+export const validateInfoUpgradesResult = budgeted(validate275);
+const schema128 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3661,7 +3661,7 @@ const schema116 = {
   }
 };
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3954,7 +3954,7 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema116.properties, key0))){
+      if(!(func5.call(schema128.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -4292,17 +4292,17 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate242.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams = budgeted(validate262);
-const schema117 = {
+export const validateInfoAcpsParams = budgeted(validate295);
+const schema129 = {
   "type": "object",
   "properties": {}
 };
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4321,12 +4321,12 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate262.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult = budgeted(validate263);
-const schema118 = {
+export const validateInfoAcpsResult = budgeted(validate296);
+const schema130 = {
   "type": "object",
   "required": [
     "acps"
@@ -4384,7 +4384,7 @@ const schema118 = {
   }
 };
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4590,7 +4590,7 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate195(data3[i0], {
+                  if(!(validate182(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4598,12 +4598,12 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate195.errors;
+                      vErrors = validate182.errors;
                     }
                     else {
-                      for (const e of validate195.errors) keep(vErrors, e);
+                      for (const e of validate182.errors) keep(vErrors, e);
                     }
-                    errors += validate195.errors.length;
+                    errors += validate182.errors.length;
                   }
                 }
               }
@@ -4645,7 +4645,7 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate195(data6[i1], {
+                  if(!(validate182(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4653,12 +4653,12 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate195.errors;
+                      vErrors = validate182.errors;
                     }
                     else {
-                      for (const e of validate195.errors) keep(vErrors, e);
+                      for (const e of validate182.errors) keep(vErrors, e);
                     }
-                    errors += validate195.errors.length;
+                    errors += validate182.errors.length;
                   }
                 }
               }
@@ -4748,7 +4748,7 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate263.errors = vErrors;
+  validate296.errors = vErrors;
   return errors === 0;
 }
 const networkIDKey = writeString("networkID") + ':';

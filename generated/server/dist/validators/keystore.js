@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateKeystoreCreateUserParams = budgeted(validate269);
-const schema119 = {
+export const validateKeystoreCreateUserParams = budgeted(validate302);
+const schema131 = {
   "type": "object",
   "properties": {
     "username": {
@@ -19,7 +19,7 @@ const schema119 = {
     "password"
   ]
 };
-const schema120 = {
+const schema132 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -29,7 +29,7 @@ const schema120 = {
 };
 const func2 = ucs2length;
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -82,11 +82,11 @@ function validate270(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate270.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
-const schema121 = {
+const schema133 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -95,7 +95,7 @@ const schema121 = {
   "x-sensitive": true
 };
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -148,12 +148,12 @@ function validate272(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate272.errors = vErrors;
+  validate305.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -190,35 +190,35 @@ function validate269(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors) keep(vErrors, e);
+          for (const e of validate303.errors) keep(vErrors, e);
         }
-        errors += validate270.errors.length;
+        errors += validate303.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors) keep(vErrors, e);
+          for (const e of validate305.errors) keep(vErrors, e);
         }
-        errors += validate272.errors.length;
+        errors += validate305.errors.length;
       }
     }
   }
@@ -238,11 +238,11 @@ function validate269(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate269.errors = vErrors;
+  validate302.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult = budgeted(validate274);
+export const validateKeystoreCreateUserResult = budgeted(validate307);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -250,7 +250,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -287,12 +287,12 @@ function validate274(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate274.errors = vErrors;
+  validate307.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams = budgeted(validate275);
-const schema123 = {
+export const validateKeystoreDeleteUserParams = budgeted(validate308);
+const schema135 = {
   "type": "object",
   "properties": {
     "username": {
@@ -308,7 +308,7 @@ const schema123 = {
   ]
 };
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -345,35 +345,35 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors) keep(vErrors, e);
+          for (const e of validate303.errors) keep(vErrors, e);
         }
-        errors += validate270.errors.length;
+        errors += validate303.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors) keep(vErrors, e);
+          for (const e of validate305.errors) keep(vErrors, e);
         }
-        errors += validate272.errors.length;
+        errors += validate305.errors.length;
       }
     }
   }
@@ -393,13 +393,13 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate275.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult = budgeted(validate278);
+export const validateKeystoreDeleteUserResult = budgeted(validate311);
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -436,12 +436,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams = budgeted(validate279);
-const schema125 = {
+export const validateKeystoreExportUserParams = budgeted(validate312);
+const schema137 = {
   "type": "object",
   "properties": {
     "username": {
@@ -510,7 +510,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -547,35 +547,35 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors) keep(vErrors, e);
+          for (const e of validate303.errors) keep(vErrors, e);
         }
-        errors += validate270.errors.length;
+        errors += validate303.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors) keep(vErrors, e);
+          for (const e of validate305.errors) keep(vErrors, e);
         }
-        errors += validate272.errors.length;
+        errors += validate305.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -611,12 +611,12 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate312.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult = budgeted(validate283);
-const schema126 = {
+export const validateKeystoreExportUserResult = budgeted(validate316);
+const schema138 = {
   "type": "object",
   "required": [
     "user",
@@ -824,7 +824,7 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1055,7 +1055,7 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema126.properties.encoding.enum},
+          params: {allowedValues: schema138.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1084,12 +1084,12 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate283.errors = vErrors;
+  validate316.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams = budgeted(validate287);
-const schema127 = {
+export const validateKeystoreImportUserParams = budgeted(validate320);
+const schema139 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1113,7 +1113,7 @@ const schema127 = {
   ]
 };
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1166,35 +1166,35 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors) keep(vErrors, e);
+          for (const e of validate303.errors) keep(vErrors, e);
         }
-        errors += validate270.errors.length;
+        errors += validate303.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors) keep(vErrors, e);
+          for (const e of validate305.errors) keep(vErrors, e);
         }
-        errors += validate272.errors.length;
+        errors += validate305.errors.length;
       }
     }
     if(data.user !== undefined){
@@ -1246,13 +1246,13 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate320.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult = budgeted(validate292);
+export const validateKeystoreImportUserResult = budgeted(validate325);
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1289,17 +1289,17 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate292.errors = vErrors;
+  validate325.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams = budgeted(validate293);
-const schema129 = {
+export const validateKeystoreListUsersParams = budgeted(validate326);
+const schema141 = {
   "type": "object",
   "properties": {}
 };
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1318,12 +1318,12 @@ function validate293(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate293.errors = vErrors;
+  validate326.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult = budgeted(validate294);
-const schema130 = {
+export const validateKeystoreListUsersResult = budgeted(validate327);
+const schema142 = {
   "type": "object",
   "required": [
     "users"
@@ -1340,7 +1340,7 @@ const schema130 = {
   }
 };
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1435,7 +1435,7 @@ function validate294(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate294.errors = vErrors;
+  validate327.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validatePlatformGetBalanceParams = budgeted(validate295);
-const schema131 = {
+export const validatePlatformGetBalanceParams = budgeted(validate328);
+const schema143 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -89,7 +89,7 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -180,12 +180,12 @@ function validate295(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate295.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult = budgeted(validate298);
-const schema132 = {
+export const validatePlatformGetBalanceResult = budgeted(validate331);
+const schema144 = {
   "type": "object",
   "required": [
     "balance",
@@ -294,7 +294,7 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema133 = {
+const schema145 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
     + "unit as a quoted decimal string. Assets with no amount are absent, so "
@@ -374,7 +374,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -440,7 +440,7 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate303.errors = vErrors;
+  validate336.errors = vErrors;
   return errors === 0;
 }
 
@@ -622,7 +622,7 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -771,7 +771,7 @@ function validate298(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema132.properties, key0))){
+      if(!(func5.call(schema144.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -853,67 +853,67 @@ function validate298(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balances !== undefined){
-      if(!(validate303(data.balances, {
+      if(!(validate336(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors) keep(vErrors, e);
+          for (const e of validate336.errors) keep(vErrors, e);
         }
-        errors += validate303.errors.length;
+        errors += validate336.errors.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate303(data.unlockeds, {
+      if(!(validate336(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors) keep(vErrors, e);
+          for (const e of validate336.errors) keep(vErrors, e);
         }
-        errors += validate303.errors.length;
+        errors += validate336.errors.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate303(data.lockedStakeables, {
+      if(!(validate336(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors) keep(vErrors, e);
+          for (const e of validate336.errors) keep(vErrors, e);
         }
-        errors += validate303.errors.length;
+        errors += validate336.errors.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate303(data.lockedNotStakeables, {
+      if(!(validate336(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors) keep(vErrors, e);
+          for (const e of validate336.errors) keep(vErrors, e);
         }
-        errors += validate303.errors.length;
+        errors += validate336.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -923,7 +923,7 @@ function validate298(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/utxoIDs",
           schemaPath: "#/properties/utxoIDs/type",
           keyword: "type",
-          params: {type: schema132.properties.utxoIDs.type},
+          params: {type: schema144.properties.utxoIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -971,12 +971,12 @@ function validate298(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate298.errors = vErrors;
+  validate331.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams = budgeted(validate311);
-const schema134 = {
+export const validatePlatformGetBlockParams = budgeted(validate344);
+const schema146 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -990,7 +990,7 @@ const schema134 = {
     "blockID"
   ]
 };
-const schema135 = {
+const schema147 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -998,13 +998,13 @@ const schema135 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern22 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern22.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1037,12 +1037,12 @@ function validate313(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate313.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1079,19 +1079,19 @@ function validate311(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors) keep(vErrors, e);
+          for (const e of validate346.errors) keep(vErrors, e);
         }
-        errors += validate313.errors.length;
+        errors += validate346.errors.length;
       }
     }
   }
@@ -1111,12 +1111,12 @@ function validate311(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate311.errors = vErrors;
+  validate344.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult = budgeted(validate315);
-const schema136 = {
+export const validatePlatformGetBlockResult = budgeted(validate348);
+const schema148 = {
   "type": "object",
   "required": [
     "block",
@@ -1189,7 +1189,7 @@ const schema136 = {
     }
   }
 };
-const schema137 = {
+const schema149 = {
   "type": "object",
   "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
     + "`time`; standard blocks carry `txs`, proposal blocks carry their "
@@ -1233,7 +1233,7 @@ const schema137 = {
     }
   }
 };
-const schema138 = {
+const schema150 = {
   "type": "object",
   "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
     + "and the transaction ID. The shape of `unsignedTx` depends on the "
@@ -1264,7 +1264,7 @@ const schema138 = {
     }
   }
 };
-const schema139 = {
+const schema151 = {
   "type": "object",
   "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
     + "start with the base fields listed here (`networkID`, `blockchainID`, "
@@ -1341,7 +1341,7 @@ const schema139 = {
     }
   }
 };
-const schema140 = {
+const schema152 = {
   "type": "object",
   "description": "A produced output inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1363,7 +1363,7 @@ const schema140 = {
   }
 };
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1437,11 +1437,11 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate325.errors = vErrors;
+  validate358.errors = vErrors;
   return errors === 0;
 }
 
-const schema141 = {
+const schema153 = {
   "type": "object",
   "description": "A consumed UTXO inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1471,7 +1471,7 @@ const schema141 = {
   }
 };
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1577,7 +1577,7 @@ function validate329(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate329.errors = vErrors;
+  validate362.errors = vErrors;
   return errors === 0;
 }
 
@@ -1629,7 +1629,7 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema142 = {
+const schema154 = {
   "type": "object",
   "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
     + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
@@ -1654,7 +1654,7 @@ const schema142 = {
   }
 };
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1745,12 +1745,12 @@ function validate341(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate341.errors = vErrors;
+  validate374.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1791,19 +1791,19 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate325(data2[i0], {
+          if(!(validate358(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate325.errors;
+              vErrors = validate358.errors;
             }
             else {
-              for (const e of validate325.errors) keep(vErrors, e);
+              for (const e of validate358.errors) keep(vErrors, e);
             }
-            errors += validate325.errors.length;
+            errors += validate358.errors.length;
           }
         }
       }
@@ -1829,19 +1829,19 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate329(data4[i1], {
+          if(!(validate362(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate329.errors;
+              vErrors = validate362.errors;
             }
             else {
-              for (const e of validate329.errors) keep(vErrors, e);
+              for (const e of validate362.errors) keep(vErrors, e);
             }
-            errors += validate329.errors.length;
+            errors += validate362.errors.length;
           }
         }
       }
@@ -1899,19 +1899,19 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate325(data8[i2], {
+          if(!(validate358(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate325.errors;
+              vErrors = validate358.errors;
             }
             else {
-              for (const e of validate325.errors) keep(vErrors, e);
+              for (const e of validate358.errors) keep(vErrors, e);
             }
-            errors += validate325.errors.length;
+            errors += validate358.errors.length;
           }
         }
       }
@@ -1953,19 +1953,19 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate329(data11[i3], {
+          if(!(validate362(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate329.errors;
+              vErrors = validate362.errors;
             }
             else {
-              for (const e of validate329.errors) keep(vErrors, e);
+              for (const e of validate362.errors) keep(vErrors, e);
             }
-            errors += validate329.errors.length;
+            errors += validate362.errors.length;
           }
         }
       }
@@ -2012,19 +2012,19 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate325(data14[i4], {
+          if(!(validate358(data14[i4], {
             instancePath: instancePath+"/stake/" + i4,
             parentData: data14,
             parentDataProperty: i4,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate325.errors;
+              vErrors = validate358.errors;
             }
             else {
-              for (const e of validate325.errors) keep(vErrors, e);
+              for (const e of validate358.errors) keep(vErrors, e);
             }
-            errors += validate325.errors.length;
+            errors += validate358.errors.length;
           }
         }
       }
@@ -2046,19 +2046,19 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate341(data.rewardsOwner, {
+      if(!(validate374(data.rewardsOwner, {
         instancePath: instancePath+"/rewardsOwner",
         parentData: data,
         parentDataProperty: "rewardsOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate341.errors;
+          vErrors = validate374.errors;
         }
         else {
-          for (const e of validate341.errors) keep(vErrors, e);
+          for (const e of validate374.errors) keep(vErrors, e);
         }
-        errors += validate341.errors.length;
+        errors += validate374.errors.length;
       }
     }
   }
@@ -2078,11 +2078,11 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate322.errors = vErrors;
+  validate355.errors = vErrors;
   return errors === 0;
 }
 
-const schema143 = {
+const schema155 = {
   "type": "object",
   "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
   "additionalProperties": true,
@@ -2097,7 +2097,7 @@ const schema143 = {
   }
 };
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2156,12 +2156,12 @@ function validate347(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate347.errors = vErrors;
+  validate380.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2198,19 +2198,19 @@ function validate321(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate322(data.unsignedTx, {
+      if(!(validate355(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate322.errors;
+          vErrors = validate355.errors;
         }
         else {
-          for (const e of validate322.errors) keep(vErrors, e);
+          for (const e of validate355.errors) keep(vErrors, e);
         }
-        errors += validate322.errors.length;
+        errors += validate355.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -2218,19 +2218,19 @@ function validate321(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate347(data1[i0], {
+          if(!(validate380(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate347.errors;
+              vErrors = validate380.errors;
             }
             else {
-              for (const e of validate347.errors) keep(vErrors, e);
+              for (const e of validate380.errors) keep(vErrors, e);
             }
-            errors += validate347.errors.length;
+            errors += validate380.errors.length;
           }
         }
       }
@@ -2279,12 +2279,12 @@ function validate321(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate321.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2384,19 +2384,19 @@ function validate316(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate321(data4[i0], {
+          if(!(validate354(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate321.errors;
+              vErrors = validate354.errors;
             }
             else {
-              for (const e of validate321.errors) keep(vErrors, e);
+              for (const e of validate354.errors) keep(vErrors, e);
             }
-            errors += validate321.errors.length;
+            errors += validate354.errors.length;
           }
         }
       }
@@ -2418,14 +2418,14 @@ function validate316(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.tx !== undefined){
-      if(!(validate321(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate354(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate321.errors;
+          vErrors = validate354.errors;
         }
         else {
-          for (const e of validate321.errors) keep(vErrors, e);
+          for (const e of validate354.errors) keep(vErrors, e);
         }
-        errors += validate321.errors.length;
+        errors += validate354.errors.length;
       }
     }
   }
@@ -2445,7 +2445,7 @@ function validate316(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate316.errors = vErrors;
+  validate349.errors = vErrors;
   return errors === 0;
 }
 
@@ -2609,7 +2609,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2658,19 +2658,19 @@ function validate315(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate316(data.block, {
+        if(!(validate349(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors) keep(vErrors, e);
+            for (const e of validate349.errors) keep(vErrors, e);
           }
-          errors += validate316.errors.length;
+          errors += validate349.errors.length;
         }
       }
     }
@@ -2962,19 +2962,19 @@ function validate315(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate316(data6, {
+        if(!(validate349(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors) keep(vErrors, e);
+            for (const e of validate349.errors) keep(vErrors, e);
           }
-          errors += validate316.errors.length;
+          errors += validate349.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3042,12 +3042,12 @@ function validate315(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate315.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams = budgeted(validate360);
-const schema144 = {
+export const validatePlatformGetBlockByHeightParams = budgeted(validate393);
+const schema156 = {
   "type": "object",
   "properties": {
     "height": {
@@ -3237,7 +3237,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3274,19 +3274,19 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors) keep(vErrors, e);
+          for (const e of validate346.errors) keep(vErrors, e);
         }
-        errors += validate313.errors.length;
+        errors += validate346.errors.length;
       }
     }
   }
@@ -3306,12 +3306,12 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate360.errors = vErrors;
+  validate393.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult = budgeted(validate363);
-const schema145 = {
+export const validatePlatformGetBlockByHeightResult = budgeted(validate396);
+const schema157 = {
   "type": "object",
   "required": [
     "block",
@@ -3385,7 +3385,7 @@ const schema145 = {
   }
 };
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3434,19 +3434,19 @@ function validate363(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate316(data.block, {
+        if(!(validate349(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors) keep(vErrors, e);
+            for (const e of validate349.errors) keep(vErrors, e);
           }
-          errors += validate316.errors.length;
+          errors += validate349.errors.length;
         }
       }
     }
@@ -3738,19 +3738,19 @@ function validate363(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate316(data6, {
+        if(!(validate349(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors) keep(vErrors, e);
+            for (const e of validate349.errors) keep(vErrors, e);
           }
-          errors += validate316.errors.length;
+          errors += validate349.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3818,17 +3818,17 @@ function validate363(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate363.errors = vErrors;
+  validate396.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams = budgeted(validate371);
-const schema146 = {
+export const validatePlatformGetBlockchainsParams = budgeted(validate404);
+const schema158 = {
   "type": "object",
   "properties": {}
 };
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3847,12 +3847,12 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate371.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult = budgeted(validate372);
-const schema147 = {
+export const validatePlatformGetBlockchainsResult = budgeted(validate405);
+const schema159 = {
   "type": "object",
   "required": [
     "blockchains"
@@ -3896,7 +3896,7 @@ const schema147 = {
   }
 };
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4142,12 +4142,12 @@ function validate372(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate372.errors = vErrors;
+  validate405.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams = budgeted(validate376);
-const schema148 = {
+export const validatePlatformGetBlockchainStatusParams = budgeted(validate409);
+const schema160 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -4161,7 +4161,7 @@ const schema148 = {
 };
 const func2 = ucs2length;
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4235,12 +4235,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate376.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult = budgeted(validate377);
-const schema149 = {
+export const validatePlatformGetBlockchainStatusResult = budgeted(validate410);
+const schema161 = {
   "type": "object",
   "required": [
     "status"
@@ -4262,7 +4262,7 @@ const schema149 = {
   }
 };
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4327,7 +4327,7 @@ function validate377(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema149.properties.status.enum},
+          params: {allowedValues: schema161.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -4356,12 +4356,12 @@ function validate377(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate377.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams = budgeted(validate378);
-const schema150 = {
+export const validatePlatformGetCurrentSupplyParams = budgeted(validate411);
+const schema162 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4370,7 +4370,7 @@ const schema150 = {
   }
 };
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4407,12 +4407,12 @@ function validate378(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate378.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult = budgeted(validate380);
-const schema151 = {
+export const validatePlatformGetCurrentSupplyResult = budgeted(validate413);
+const schema163 = {
   "type": "object",
   "required": [
     "supply",
@@ -4432,7 +4432,7 @@ const schema151 = {
   }
 };
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4535,12 +4535,12 @@ function validate380(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate380.errors = vErrors;
+  validate413.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams = budgeted(validate383);
-const schema152 = {
+export const validatePlatformGetCurrentValidatorsParams = budgeted(validate416);
+const schema164 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4554,20 +4554,20 @@ const schema152 = {
     }
   }
 };
-const schema98 = {
+const schema87 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"];
-const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4616,12 +4616,12 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate195.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4646,19 +4646,19 @@ function validate383(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate195(data1[i0], {
+          if(!(validate182(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate195.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate195.errors) keep(vErrors, e);
+              for (const e of validate182.errors) keep(vErrors, e);
             }
-            errors += validate195.errors.length;
+            errors += validate182.errors.length;
           }
         }
       }
@@ -4696,12 +4696,12 @@ function validate383(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate383.errors = vErrors;
+  validate416.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult = budgeted(validate386);
-const schema153 = {
+export const validatePlatformGetCurrentValidatorsResult = budgeted(validate419);
+const schema165 = {
   "type": "object",
   "required": [
     "validators"
@@ -4717,7 +4717,7 @@ const schema153 = {
     }
   }
 };
-const schema154 = {
+const schema166 = {
   "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind "
     + "has required fields the others lack (`uptime` for the Primary Network, "
     + "`delegationFee` without `uptime` for elastic Subnets, `validationID` "
@@ -4741,7 +4741,7 @@ const schema154 = {
     }
   ]
 };
-const schema155 = {
+const schema167 = {
   "type": "object",
   "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told "
     + "apart from the other kinds by `uptime` and `connected`, which only "
@@ -4871,7 +4871,7 @@ const schema155 = {
   }
 };
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4908,11 +4908,11 @@ function validate390(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate390.errors = vErrors;
+  validate423.errors = vErrors;
   return errors === 0;
 }
 
-const schema157 = {
+const schema169 = {
   "type": "object",
   "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in "
     + "seconds; 0 means no lock).",
@@ -4940,13 +4940,13 @@ const schema157 = {
     }
   }
 };
-const schema91 = {
+const schema104 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4983,12 +4983,12 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5075,19 +5075,19 @@ function validate396(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate186(data.threshold, {
+      if(!(validate220(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors) keep(vErrors, e);
+          for (const e of validate220.errors) keep(vErrors, e);
         }
-        errors += validate186.errors.length;
+        errors += validate220.errors.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5145,23 +5145,23 @@ function validate396(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate396.errors = vErrors;
+  validate429.errors = vErrors;
   return errors === 0;
 }
 
-const schema158 = {
+const schema170 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
     + "\"2.0000\"."
 };
-const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern19 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern18.test(data)){
+    if(!pattern19.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5194,11 +5194,11 @@ function validate405(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate405.errors = vErrors;
+  validate438.errors = vErrors;
   return errors === 0;
 }
 
-const schema159 = {
+const schema171 = {
   "type": "object",
   "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its "
     + "AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
@@ -5219,18 +5219,18 @@ const schema159 = {
     }
   }
 };
-const schema160 = {
+const schema172 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
-const pattern24 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern25 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern24.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5263,13 +5263,13 @@ function validate409(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate409.errors = vErrors;
+  validate442.errors = vErrors;
   return errors === 0;
 }
 
-const pattern25 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
+const pattern26 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5324,25 +5324,25 @@ function validate408(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate409(data.publicKey, {
+      if(!(validate442(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate409.errors;
+          vErrors = validate442.errors;
         }
         else {
-          for (const e of validate409.errors) keep(vErrors, e);
+          for (const e of validate442.errors) keep(vErrors, e);
         }
-        errors += validate409.errors.length;
+        errors += validate442.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
-        if(!pattern25.test(data1)){
+        if(!pattern26.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/proofOfPossession",
             schemaPath: "#/properties/proofOfPossession/pattern",
@@ -5393,11 +5393,11 @@ function validate408(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate408.errors = vErrors;
+  validate441.errors = vErrors;
   return errors === 0;
 }
 
-const schema161 = {
+const schema173 = {
   "type": "object",
   "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node "
     + "ID.",
@@ -5442,7 +5442,7 @@ const schema161 = {
   }
 };
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5583,35 +5583,35 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -5631,35 +5631,35 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate396(data.rewardOwner, {
+      if(!(validate429(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -5695,12 +5695,12 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate414.errors = vErrors;
+  validate447.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5897,7 +5897,7 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema155.properties, key0))){
+      if(!(func5.call(schema167.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -5931,35 +5931,35 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -5995,67 +5995,67 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate396(data.rewardOwner, {
+      if(!(validate429(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate396(data.validationRewardOwner, {
+      if(!(validate429(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate396(data.delegationRewardOwner, {
+      if(!(validate429(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6091,35 +6091,35 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate405(data.delegationFee, {
+      if(!(validate438(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate405.errors;
+          vErrors = validate438.errors;
         }
         else {
-          for (const e of validate405.errors) keep(vErrors, e);
+          for (const e of validate438.errors) keep(vErrors, e);
         }
-        errors += validate405.errors.length;
+        errors += validate438.errors.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate405(data.uptime, {
+      if(!(validate438(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate405.errors;
+          vErrors = validate438.errors;
         }
         else {
-          for (const e of validate405.errors) keep(vErrors, e);
+          for (const e of validate438.errors) keep(vErrors, e);
         }
-        errors += validate405.errors.length;
+        errors += validate438.errors.length;
       }
     }
     if(data.connected !== undefined){
@@ -6141,19 +6141,19 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.signer !== undefined){
-      if(!(validate408(data.signer, {
+      if(!(validate441(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate408.errors;
+          vErrors = validate441.errors;
         }
         else {
-          for (const e of validate408.errors) keep(vErrors, e);
+          for (const e of validate441.errors) keep(vErrors, e);
         }
-        errors += validate408.errors.length;
+        errors += validate441.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -6193,19 +6193,19 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate414(data17[i0], {
+          if(!(validate447(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate414.errors;
+              vErrors = validate447.errors;
             }
             else {
-              for (const e of validate414.errors) keep(vErrors, e);
+              for (const e of validate447.errors) keep(vErrors, e);
             }
-            errors += validate414.errors.length;
+            errors += validate447.errors.length;
           }
         }
       }
@@ -6243,11 +6243,11 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate388.errors = vErrors;
+  validate421.errors = vErrors;
   return errors === 0;
 }
 
-const schema162 = {
+const schema174 = {
   "type": "object",
   "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary "
     + "Network validator except `uptime`, `connected` and `signer`, which the "
@@ -6352,7 +6352,7 @@ const schema162 = {
   }
 };
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6517,7 +6517,7 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema162.properties, key0))){
+      if(!(func5.call(schema174.properties, key0))){
         const err10 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -6551,35 +6551,35 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -6615,67 +6615,67 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate396(data.rewardOwner, {
+      if(!(validate429(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate396(data.validationRewardOwner, {
+      if(!(validate429(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate396(data.delegationRewardOwner, {
+      if(!(validate429(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6711,19 +6711,19 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate405(data.delegationFee, {
+      if(!(validate438(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate405.errors;
+          vErrors = validate438.errors;
         }
         else {
-          for (const e of validate405.errors) keep(vErrors, e);
+          for (const e of validate438.errors) keep(vErrors, e);
         }
-        errors += validate405.errors.length;
+        errors += validate438.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -6763,19 +6763,19 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate414(data14[i0], {
+          if(!(validate447(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate414.errors;
+              vErrors = validate447.errors;
             }
             else {
-              for (const e of validate414.errors) keep(vErrors, e);
+              for (const e of validate447.errors) keep(vErrors, e);
             }
-            errors += validate414.errors.length;
+            errors += validate447.errors.length;
           }
         }
       }
@@ -6813,11 +6813,11 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate424.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
-const schema163 = {
+const schema175 = {
   "type": "object",
   "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet "
     + "converted to an L1: only the staker basics.",
@@ -6862,7 +6862,7 @@ const schema163 = {
   }
 };
 
-function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6986,35 +6986,35 @@ function validate441(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -7050,19 +7050,19 @@ function validate441(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
   }
@@ -7082,11 +7082,11 @@ function validate441(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate441.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
-const schema164 = {
+const schema176 = {
   "type": "object",
   "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its "
     + "validator manager. It has no `txID` and no `endTime`: it validates "
@@ -7144,7 +7144,7 @@ const schema164 = {
   }
 };
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7293,7 +7293,7 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema164.properties, key0))){
+      if(!(func5.call(schema176.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -7311,19 +7311,19 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -7343,19 +7343,19 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -7375,51 +7375,51 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate409(data.publicKey, {
+      if(!(validate442(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate409.errors;
+          vErrors = validate442.errors;
         }
         else {
-          for (const e of validate409.errors) keep(vErrors, e);
+          for (const e of validate442.errors) keep(vErrors, e);
         }
-        errors += validate409.errors.length;
+        errors += validate442.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate396(data.remainingBalanceOwner, {
+      if(!(validate429(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate396(data.deactivationOwner, {
+      if(!(validate429(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -7471,26 +7471,26 @@ function validate449(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate449.errors = vErrors;
+  validate482.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate388(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate421(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate388.errors;
+      vErrors = validate421.errors;
     }
     else {
-      for (const e of validate388.errors) keep(vErrors, e);
+      for (const e of validate421.errors) keep(vErrors, e);
     }
-    errors += validate388.errors.length;
+    errors += validate421.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -7498,14 +7498,14 @@ function validate387(data, {instancePath="", parentData, parentDataProperty, roo
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate457(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate424.errors;
+      vErrors = validate457.errors;
     }
     else {
-      for (const e of validate424.errors) keep(vErrors, e);
+      for (const e of validate457.errors) keep(vErrors, e);
     }
-    errors += validate424.errors.length;
+    errors += validate457.errors.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -7518,14 +7518,14 @@ function validate387(data, {instancePath="", parentData, parentDataProperty, roo
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate441(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate441.errors;
+        vErrors = validate474.errors;
       }
       else {
-        for (const e of validate441.errors) keep(vErrors, e);
+        for (const e of validate474.errors) keep(vErrors, e);
       }
-      errors += validate441.errors.length;
+      errors += validate474.errors.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -7538,14 +7538,14 @@ function validate387(data, {instancePath="", parentData, parentDataProperty, roo
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate449(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate482(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate449.errors;
+          vErrors = validate482.errors;
         }
         else {
-          for (const e of validate449.errors) keep(vErrors, e);
+          for (const e of validate482.errors) keep(vErrors, e);
         }
-        errors += validate449.errors.length;
+        errors += validate482.errors.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -7589,12 +7589,12 @@ function validate387(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate387.errors = vErrors;
+  validate420.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7637,19 +7637,19 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate387(data0[i0], {
+          if(!(validate420(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate387.errors;
+              vErrors = validate420.errors;
             }
             else {
-              for (const e of validate387.errors) keep(vErrors, e);
+              for (const e of validate420.errors) keep(vErrors, e);
             }
-            errors += validate387.errors.length;
+            errors += validate420.errors.length;
           }
         }
       }
@@ -7687,17 +7687,17 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate386.errors = vErrors;
+  validate419.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams = budgeted(validate461);
-const schema165 = {
+export const validatePlatformGetFeeConfigParams = budgeted(validate494);
+const schema177 = {
   "type": "object",
   "properties": {}
 };
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -7716,12 +7716,12 @@ function validate461(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate461.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult = budgeted(validate462);
-const schema166 = {
+export const validatePlatformGetFeeConfigResult = budgeted(validate495);
+const schema178 = {
   "type": "object",
   "required": [
     "weights",
@@ -7768,7 +7768,7 @@ const schema166 = {
   }
 };
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8058,17 +8058,17 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams = budgeted(validate469);
-const schema167 = {
+export const validatePlatformGetFeeStateParams = budgeted(validate502);
+const schema179 = {
   "type": "object",
   "properties": {}
 };
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8087,12 +8087,12 @@ function validate469(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate469.errors = vErrors;
+  validate502.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult = budgeted(validate470);
-const schema168 = {
+export const validatePlatformGetFeeStateResult = budgeted(validate503);
+const schema180 = {
   "type": "object",
   "required": [
     "capacity",
@@ -8170,7 +8170,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8337,17 +8337,17 @@ function validate470(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate470.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams = budgeted(validate475);
-const schema169 = {
+export const validatePlatformGetHeightParams = budgeted(validate508);
+const schema181 = {
   "type": "object",
   "properties": {}
 };
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8366,12 +8366,12 @@ function validate475(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate475.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult = budgeted(validate476);
-const schema170 = {
+export const validatePlatformGetHeightResult = budgeted(validate509);
+const schema182 = {
   "type": "object",
   "description": "A P-Chain height.",
   "required": [
@@ -8386,7 +8386,7 @@ const schema170 = {
   }
 };
 
-function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8457,12 +8457,12 @@ function validate476(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate476.errors = vErrors;
+  validate509.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams = budgeted(validate478);
-const schema171 = {
+export const validatePlatformGetL1ValidatorParams = budgeted(validate511);
+const schema183 = {
   "type": "object",
   "properties": {
     "validationID": {
@@ -8474,7 +8474,7 @@ const schema171 = {
   ]
 };
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8527,12 +8527,12 @@ function validate478(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate478.errors = vErrors;
+  validate511.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult = budgeted(validate480);
-const schema172 = {
+export const validatePlatformGetL1ValidatorResult = budgeted(validate513);
+const schema184 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -8600,7 +8600,7 @@ const schema172 = {
   }
 };
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8781,7 +8781,7 @@ function validate480(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema172.properties, key0))){
+      if(!(func5.call(schema184.properties, key0))){
         const err11 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -8799,19 +8799,19 @@ function validate480(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
     }
     if(data.weight !== undefined){
@@ -8831,19 +8831,19 @@ function validate480(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors) keep(vErrors, e);
+          for (const e of validate423.errors) keep(vErrors, e);
         }
-        errors += validate390.errors.length;
+        errors += validate423.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -8863,51 +8863,51 @@ function validate480(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate409(data.publicKey, {
+      if(!(validate442(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate409.errors;
+          vErrors = validate442.errors;
         }
         else {
-          for (const e of validate409.errors) keep(vErrors, e);
+          for (const e of validate442.errors) keep(vErrors, e);
         }
-        errors += validate409.errors.length;
+        errors += validate442.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate396(data.remainingBalanceOwner, {
+      if(!(validate429(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate396(data.deactivationOwner, {
+      if(!(validate429(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors) keep(vErrors, e);
+          for (const e of validate429.errors) keep(vErrors, e);
         }
-        errors += validate396.errors.length;
+        errors += validate429.errors.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -8991,17 +8991,17 @@ function validate480(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate480.errors = vErrors;
+  validate513.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams = budgeted(validate492);
-const schema173 = {
+export const validatePlatformGetProposedHeightParams = budgeted(validate525);
+const schema185 = {
   "type": "object",
   "properties": {}
 };
 
-function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9020,13 +9020,13 @@ function validate492(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate492.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult = budgeted(validate493);
+export const validatePlatformGetProposedHeightResult = budgeted(validate526);
 
-function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9097,12 +9097,12 @@ function validate493(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate493.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams = budgeted(validate495);
-const schema175 = {
+export const validatePlatformGetMinStakeParams = budgeted(validate528);
+const schema187 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -9111,7 +9111,7 @@ const schema175 = {
   }
 };
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9148,12 +9148,12 @@ function validate495(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate495.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult = budgeted(validate497);
-const schema176 = {
+export const validatePlatformGetMinStakeResult = budgeted(validate530);
+const schema188 = {
   "type": "object",
   "required": [
     "minValidatorStake",
@@ -9173,7 +9173,7 @@ const schema176 = {
   }
 };
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9276,12 +9276,12 @@ function validate497(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate497.errors = vErrors;
+  validate530.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams = budgeted(validate500);
-const schema177 = {
+export const validatePlatformGetRewardUTXOsParams = budgeted(validate533);
+const schema189 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -9346,7 +9346,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9415,12 +9415,12 @@ function validate500(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate500.errors = vErrors;
+  validate533.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult = budgeted(validate503);
-const schema178 = {
+export const validatePlatformGetRewardUTXOsResult = budgeted(validate536);
+const schema190 = {
   "type": "object",
   "required": [
     "numFetched",
@@ -9477,7 +9477,7 @@ const schema178 = {
   }
 };
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -9816,12 +9816,12 @@ function validate503(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate503.errors = vErrors;
+  validate536.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams = budgeted(validate509);
-const schema179 = {
+export const validatePlatformGetStakeParams = budgeted(validate542);
+const schema191 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -9843,7 +9843,7 @@ const schema179 = {
   ]
 };
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9968,12 +9968,12 @@ function validate509(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate509.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult = budgeted(validate512);
-const schema180 = {
+export const validatePlatformGetStakeResult = budgeted(validate545);
+const schema192 = {
   "type": "object",
   "required": [
     "staked",
@@ -10036,7 +10036,7 @@ const schema180 = {
   }
 };
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10321,19 +10321,19 @@ function validate512(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate303(data.stakeds, {
+      if(!(validate336(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors) keep(vErrors, e);
+          for (const e of validate336.errors) keep(vErrors, e);
         }
-        errors += validate303.errors.length;
+        errors += validate336.errors.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -10407,12 +10407,12 @@ function validate512(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate512.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams = budgeted(validate519);
-const schema181 = {
+export const validatePlatformGetStakingAssetIDParams = budgeted(validate552);
+const schema193 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10421,7 +10421,7 @@ const schema181 = {
   }
 };
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10458,12 +10458,12 @@ function validate519(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate519.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult = budgeted(validate521);
-const schema182 = {
+export const validatePlatformGetStakingAssetIDResult = budgeted(validate554);
+const schema194 = {
   "type": "object",
   "required": [
     "assetID"
@@ -10478,7 +10478,7 @@ const schema182 = {
   }
 };
 
-function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10549,12 +10549,12 @@ function validate521(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate521.errors = vErrors;
+  validate554.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams = budgeted(validate523);
-const schema183 = {
+export const validatePlatformGetSubnetParams = budgeted(validate556);
+const schema195 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10566,7 +10566,7 @@ const schema183 = {
   ]
 };
 
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10619,12 +10619,12 @@ function validate523(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate523.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult = budgeted(validate525);
-const schema184 = {
+export const validatePlatformGetSubnetResult = budgeted(validate558);
+const schema196 = {
   "type": "object",
   "required": [
     "isPermissioned",
@@ -10689,7 +10689,7 @@ const schema184 = {
     }
   }
 };
-const schema185 = {
+const schema197 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -10702,7 +10702,7 @@ const schema185 = {
   ]
 };
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -10780,12 +10780,12 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate532.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10999,19 +10999,19 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate186(data.threshold, {
+      if(!(validate220(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors) keep(vErrors, e);
+          for (const e of validate220.errors) keep(vErrors, e);
         }
-        errors += validate186.errors.length;
+        errors += validate220.errors.length;
       }
     }
     if(data.locktime !== undefined){
@@ -11079,19 +11079,19 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate532(data.managerAddress, {
+      if(!(validate565(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate532.errors) keep(vErrors, e);
+          for (const e of validate565.errors) keep(vErrors, e);
         }
-        errors += validate532.errors.length;
+        errors += validate565.errors.length;
       }
     }
   }
@@ -11111,12 +11111,12 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams = budgeted(validate535);
-const schema186 = {
+export const validatePlatformGetSubnetsParams = budgeted(validate568);
+const schema198 = {
   "type": "object",
   "properties": {
     "ids": {
@@ -11128,7 +11128,7 @@ const schema186 = {
   }
 };
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11187,12 +11187,12 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult = budgeted(validate537);
-const schema187 = {
+export const validatePlatformGetSubnetsResult = budgeted(validate570);
+const schema199 = {
   "type": "object",
   "required": [
     "subnets"
@@ -11239,7 +11239,7 @@ const schema187 = {
   }
 };
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11284,7 +11284,7 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/subnets",
           schemaPath: "#/properties/subnets/type",
           keyword: "type",
-          params: {type: schema187.properties.subnets.type},
+          params: {type: schema199.properties.subnets.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -11421,19 +11421,19 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate186(data1.threshold, {
+              if(!(validate220(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate186.errors;
+                  vErrors = validate220.errors;
                 }
                 else {
-                  for (const e of validate186.errors) keep(vErrors, e);
+                  for (const e of validate220.errors) keep(vErrors, e);
                 }
-                errors += validate186.errors.length;
+                errors += validate220.errors.length;
               }
             }
           }
@@ -11473,17 +11473,17 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate570.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams = budgeted(validate541);
-const schema188 = {
+export const validatePlatformGetTimestampParams = budgeted(validate574);
+const schema200 = {
   "type": "object",
   "properties": {}
 };
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -11502,12 +11502,12 @@ function validate541(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate541.errors = vErrors;
+  validate574.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult = budgeted(validate542);
-const schema189 = {
+export const validatePlatformGetTimestampResult = budgeted(validate575);
+const schema201 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -11521,7 +11521,7 @@ const schema189 = {
   }
 };
 
-function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11592,12 +11592,12 @@ function validate542(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate542.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams = budgeted(validate544);
-const schema190 = {
+export const validatePlatformGetTotalStakeParams = budgeted(validate577);
+const schema202 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -11606,7 +11606,7 @@ const schema190 = {
   }
 };
 
-function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11643,12 +11643,12 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate544.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult = budgeted(validate546);
-const schema191 = {
+export const validatePlatformGetTotalStakeResult = budgeted(validate579);
+const schema203 = {
   "type": "object",
   "required": [
     "stake",
@@ -11671,7 +11671,7 @@ const schema191 = {
   }
 };
 
-function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11774,12 +11774,12 @@ function validate546(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate546.errors = vErrors;
+  validate579.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams = budgeted(validate549);
-const schema192 = {
+export const validatePlatformGetTxParams = budgeted(validate582);
+const schema204 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -11794,7 +11794,7 @@ const schema192 = {
   ]
 };
 
-function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11831,19 +11831,19 @@ function validate549(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors) keep(vErrors, e);
+          for (const e of validate346.errors) keep(vErrors, e);
         }
-        errors += validate313.errors.length;
+        errors += validate346.errors.length;
       }
     }
   }
@@ -11863,12 +11863,12 @@ function validate549(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate549.errors = vErrors;
+  validate582.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult = budgeted(validate552);
-const schema193 = {
+export const validatePlatformGetTxResult = budgeted(validate585);
+const schema205 = {
   "type": "object",
   "required": [
     "tx",
@@ -11942,7 +11942,7 @@ const schema193 = {
   }
 };
 
-function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -11991,14 +11991,14 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate321(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate354(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate321.errors;
+            vErrors = validate354.errors;
           }
           else {
-            for (const e of validate321.errors) keep(vErrors, e);
+            for (const e of validate354.errors) keep(vErrors, e);
           }
-          errors += validate321.errors.length;
+          errors += validate354.errors.length;
         }
       }
     }
@@ -12280,14 +12280,14 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate321(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate354(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate321.errors;
+            vErrors = validate354.errors;
           }
           else {
-            for (const e of validate321.errors) keep(vErrors, e);
+            for (const e of validate354.errors) keep(vErrors, e);
           }
-          errors += validate321.errors.length;
+          errors += validate354.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -12355,12 +12355,12 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate552.errors = vErrors;
+  validate585.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams = budgeted(validate560);
-const schema194 = {
+export const validatePlatformGetTxStatusParams = budgeted(validate593);
+const schema206 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -12372,7 +12372,7 @@ const schema194 = {
   ]
 };
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12425,12 +12425,12 @@ function validate560(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate560.errors = vErrors;
+  validate593.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult = budgeted(validate562);
-const schema195 = {
+export const validatePlatformGetTxStatusResult = budgeted(validate595);
+const schema207 = {
   "type": "object",
   "required": [
     "status"
@@ -12479,7 +12479,7 @@ const schema195 = {
   }
 };
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12675,7 +12675,7 @@ function validate562(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema195.properties.status.enum},
+          params: {allowedValues: schema207.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -12741,12 +12741,12 @@ function validate562(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate562.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams = budgeted(validate563);
-const schema196 = {
+export const validatePlatformGetUTXOsParams = budgeted(validate596);
+const schema208 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -12774,7 +12774,7 @@ const schema196 = {
     "addresses"
   ]
 };
-const schema197 = {
+const schema209 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -12787,20 +12787,20 @@ const schema197 = {
     }
   ]
 };
-const schema198 = {
+const schema210 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
 const formats10 = formats["avax-short-id"];
-const pattern26 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern27 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern27.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -12849,12 +12849,12 @@ function validate566(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate566.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -12873,14 +12873,14 @@ function validate564(data, {instancePath="", parentData, parentDataProperty, roo
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate566(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate566.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate566.errors) keep(vErrors, e);
+        for (const e of validate599.errors) keep(vErrors, e);
       }
-      errors += validate566.errors.length;
+      errors += validate599.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -12914,7 +12914,7 @@ function validate564(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate564.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
@@ -13076,7 +13076,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema199 = {
+const schema211 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -13097,7 +13097,7 @@ const schema199 = {
   }
 };
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13200,12 +13200,12 @@ function validate570(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13262,19 +13262,19 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate564(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate564.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate564.errors) keep(vErrors, e);
+              for (const e of validate597.errors) keep(vErrors, e);
             }
-            errors += validate564.errors.length;
+            errors += validate597.errors.length;
           }
         }
       }
@@ -13312,19 +13312,19 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate570(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate570.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13378,12 +13378,12 @@ function validate563(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate563.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult = budgeted(validate575);
-const schema200 = {
+export const validatePlatformGetUTXOsResult = budgeted(validate608);
+const schema212 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -13446,7 +13446,7 @@ const schema200 = {
   }
 };
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13769,19 +13769,19 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate570(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate570.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -13817,12 +13817,12 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate575.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams = budgeted(validate582);
-const schema201 = {
+export const validatePlatformGetValidatorsAtParams = budgeted(validate615);
+const schema213 = {
   "type": "object",
   "properties": {
     "height": {
@@ -13848,7 +13848,7 @@ const schema201 = {
   ]
 };
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13973,12 +13973,12 @@ function validate582(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate582.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult = budgeted(validate585);
-const schema202 = {
+export const validatePlatformGetValidatorsAtResult = budgeted(validate618);
+const schema214 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
     + "at the height. `{}` when the set is empty.",
@@ -14015,20 +14015,20 @@ const schema202 = {
   }
 };
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate195(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate182(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors) keep(vErrors, e);
+          for (const e of validate182.errors) keep(vErrors, e);
         }
-        errors += validate195.errors.length;
+        errors += validate182.errors.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14107,19 +14107,19 @@ function validate585(data, {instancePath="", parentData, parentDataProperty, roo
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate409(data1, {
+          if(!(validate442(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate409.errors;
+              vErrors = validate442.errors;
             }
             else {
-              for (const e of validate409.errors) keep(vErrors, e);
+              for (const e of validate442.errors) keep(vErrors, e);
             }
-            errors += validate409.errors.length;
+            errors += validate442.errors.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -14235,17 +14235,17 @@ function validate585(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate585.errors = vErrors;
+  validate618.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate589);
-const schema203 = {
+export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate622);
+const schema215 = {
   "type": "object",
   "properties": {}
 };
 
-function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14264,12 +14264,12 @@ function validate589(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate589.errors = vErrors;
+  validate622.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate590);
-const schema204 = {
+export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate623);
+const schema216 = {
   "type": "object",
   "required": [
     "capacity",
@@ -14300,7 +14300,7 @@ const schema204 = {
   }
 };
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14470,17 +14470,17 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate590.errors = vErrors;
+  validate623.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams = budgeted(validate595);
-const schema205 = {
+export const validatePlatformGetValidatorFeeStateParams = budgeted(validate628);
+const schema217 = {
   "type": "object",
   "properties": {}
 };
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14499,12 +14499,12 @@ function validate595(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate628.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult = budgeted(validate596);
-const schema206 = {
+export const validatePlatformGetValidatorFeeStateResult = budgeted(validate629);
+const schema218 = {
   "type": "object",
   "required": [
     "excess",
@@ -14528,7 +14528,7 @@ const schema206 = {
   }
 };
 
-function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate629(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14663,12 +14663,12 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate629.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams = budgeted(validate600);
-const schema207 = {
+export const validatePlatformIssueTxParams = budgeted(validate633);
+const schema219 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -14683,7 +14683,7 @@ const schema207 = {
   ]
 };
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14747,12 +14747,12 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate600.errors = vErrors;
+  validate633.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult = budgeted(validate603);
-const schema208 = {
+export const validatePlatformIssueTxResult = budgeted(validate636);
+const schema220 = {
   "type": "object",
   "required": [
     "txID"
@@ -14766,7 +14766,7 @@ const schema208 = {
   }
 };
 
-function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14837,12 +14837,12 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate603.errors = vErrors;
+  validate636.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams = budgeted(validate605);
-const schema209 = {
+export const validatePlatformSampleValidatorsParams = budgeted(validate638);
+const schema221 = {
   "type": "object",
   "properties": {
     "size": {
@@ -14856,7 +14856,7 @@ const schema209 = {
     "size"
   ]
 };
-const schema210 = {
+const schema222 = {
   "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
@@ -14871,17 +14871,17 @@ const schema210 = {
     }
   ]
 };
-const pattern27 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+const pattern28 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern27.test(data)){
+    if(!pattern28.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -15002,12 +15002,12 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate606.errors = vErrors;
+  validate639.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate605(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15028,19 +15028,19 @@ function validate605(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate606(data.size, {
+      if(!(validate639(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate606.errors;
+          vErrors = validate639.errors;
         }
         else {
-          for (const e of validate606.errors) keep(vErrors, e);
+          for (const e of validate639.errors) keep(vErrors, e);
         }
-        errors += validate606.errors.length;
+        errors += validate639.errors.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -15076,12 +15076,12 @@ function validate605(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate605.errors = vErrors;
+  validate638.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult = budgeted(validate609);
-const schema211 = {
+export const validatePlatformSampleValidatorsResult = budgeted(validate642);
+const schema223 = {
   "type": "object",
   "required": [
     "validators"
@@ -15099,7 +15099,7 @@ const schema211 = {
   }
 };
 
-function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15142,19 +15142,19 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate195(data0[i0], {
+          if(!(validate182(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate195.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate195.errors) keep(vErrors, e);
+              for (const e of validate182.errors) keep(vErrors, e);
             }
-            errors += validate195.errors.length;
+            errors += validate182.errors.length;
           }
         }
       }
@@ -15192,12 +15192,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate609.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams = budgeted(validate611);
-const schema212 = {
+export const validatePlatformValidatedByParams = budgeted(validate644);
+const schema224 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -15209,7 +15209,7 @@ const schema212 = {
   ]
 };
 
-function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15262,12 +15262,12 @@ function validate611(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate611.errors = vErrors;
+  validate644.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult = budgeted(validate613);
-const schema213 = {
+export const validatePlatformValidatedByResult = budgeted(validate646);
+const schema225 = {
   "type": "object",
   "required": [
     "subnetID"
@@ -15282,7 +15282,7 @@ const schema213 = {
   }
 };
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15353,12 +15353,12 @@ function validate613(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate613.errors = vErrors;
+  validate646.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams = budgeted(validate615);
-const schema214 = {
+export const validatePlatformValidatesParams = budgeted(validate648);
+const schema226 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -15370,7 +15370,7 @@ const schema214 = {
   ]
 };
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15423,12 +15423,12 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate648.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult = budgeted(validate617);
-const schema215 = {
+export const validatePlatformValidatesResult = budgeted(validate650);
+const schema227 = {
   "type": "object",
   "required": [
     "blockchainIDs"
@@ -15445,7 +15445,7 @@ const schema215 = {
   }
 };
 
-function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15538,7 +15538,7 @@ function validate617(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate617.errors = vErrors;
+  validate650.errors = vErrors;
   return errors === 0;
 }
 const balanceKey = writeString("balance") + ':';

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmGetAddressTxsParams = budgeted(validate619);
-const schema216 = {
+export const validateAvmGetAddressTxsParams = budgeted(validate652);
+const schema228 = {
   "type": "object",
   "properties": {
     "address": {
@@ -25,7 +25,7 @@ const schema216 = {
     "assetID"
   ]
 };
-const schema197 = {
+const schema209 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -105,20 +105,20 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
   return errors === 0;
 }
 
-const schema198 = {
+const schema210 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
 const formats10 = formats["avax-short-id"];
-const pattern26 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern27 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern27.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -167,12 +167,12 @@ function validate566(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate566.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -191,14 +191,14 @@ function validate564(data, {instancePath="", parentData, parentDataProperty, roo
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate566(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate566.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate566.errors) keep(vErrors, e);
+        for (const e of validate599.errors) keep(vErrors, e);
       }
-      errors += validate566.errors.length;
+      errors += validate599.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -232,11 +232,11 @@ function validate564(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate564.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
-const schema217 = {
+const schema229 = {
   "type": "string",
   "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, "
     + "such as `AVAX` for the X-Chain's native asset. The node first looks the "
@@ -244,7 +244,7 @@ const schema217 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -263,7 +263,7 @@ function validate621(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate621.errors = vErrors;
+  validate654.errors = vErrors;
   return errors === 0;
 }
 
@@ -443,7 +443,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -480,35 +480,35 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate564(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate564.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate564.errors) keep(vErrors, e);
+          for (const e of validate597.errors) keep(vErrors, e);
         }
-        errors += validate564.errors.length;
+        errors += validate597.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate621(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate621.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate621.errors) keep(vErrors, e);
+          for (const e of validate654.errors) keep(vErrors, e);
         }
-        errors += validate621.errors.length;
+        errors += validate654.errors.length;
       }
     }
     if(data.cursor !== undefined){
@@ -560,12 +560,12 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate619.errors = vErrors;
+  validate652.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult = budgeted(validate625);
-const schema218 = {
+export const validateAvmGetAddressTxsResult = budgeted(validate658);
+const schema230 = {
   "type": "object",
   "required": [
     "txIDs",
@@ -707,7 +707,7 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -768,7 +768,7 @@ function validate625(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/txIDs",
           schemaPath: "#/properties/txIDs/type",
           keyword: "type",
-          params: {type: schema218.properties.txIDs.type},
+          params: {type: schema230.properties.txIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -832,12 +832,12 @@ function validate625(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate625.errors = vErrors;
+  validate658.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams = budgeted(validate628);
-const schema219 = {
+export const validateAvmGetAllBalancesParams = budgeted(validate661);
+const schema231 = {
   "type": "object",
   "properties": {
     "address": {
@@ -852,7 +852,7 @@ const schema219 = {
   ]
 };
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -873,19 +873,19 @@ function validate628(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate564(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate564.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate564.errors) keep(vErrors, e);
+          for (const e of validate597.errors) keep(vErrors, e);
         }
-        errors += validate564.errors.length;
+        errors += validate597.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -923,12 +923,12 @@ function validate628(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate628.errors = vErrors;
+  validate661.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult = budgeted(validate630);
-const schema220 = {
+export const validateAvmGetAllBalancesResult = budgeted(validate663);
+const schema232 = {
   "type": "object",
   "required": [
     "balances"
@@ -961,7 +961,7 @@ const schema220 = {
   }
 };
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1143,12 +1143,12 @@ function validate630(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate630.errors = vErrors;
+  validate663.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams = budgeted(validate632);
-const schema221 = {
+export const validateAvmGetAssetDescriptionParams = budgeted(validate665);
+const schema233 = {
   "type": "object",
   "properties": {
     "assetID": {
@@ -1160,7 +1160,7 @@ const schema221 = {
   ]
 };
 
-function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1181,19 +1181,19 @@ function validate632(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate621(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate621.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate621.errors) keep(vErrors, e);
+          for (const e of validate654.errors) keep(vErrors, e);
         }
-        errors += validate621.errors.length;
+        errors += validate654.errors.length;
       }
     }
   }
@@ -1213,12 +1213,12 @@ function validate632(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate632.errors = vErrors;
+  validate665.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult = budgeted(validate634);
-const schema222 = {
+export const validateAvmGetAssetDescriptionResult = budgeted(validate667);
+const schema234 = {
   "type": "object",
   "required": [
     "assetID",
@@ -1246,18 +1246,18 @@ const schema222 = {
     }
   }
 };
-const schema223 = {
+const schema235 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]{0,2})$",
   "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
 };
-const pattern28 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+const pattern29 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern28.test(data)){
+    if(!pattern29.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1290,12 +1290,12 @@ function validate636(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate636.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1434,19 +1434,19 @@ function validate634(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate636(data.denomination, {
+      if(!(validate669(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate636.errors;
+          vErrors = validate669.errors;
         }
         else {
-          for (const e of validate636.errors) keep(vErrors, e);
+          for (const e of validate669.errors) keep(vErrors, e);
         }
-        errors += validate636.errors.length;
+        errors += validate669.errors.length;
       }
     }
   }
@@ -1466,12 +1466,12 @@ function validate634(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate634.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams = budgeted(validate638);
-const schema224 = {
+export const validateAvmGetBalanceParams = budgeted(validate671);
+const schema236 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1490,7 +1490,7 @@ const schema224 = {
   ]
 };
 
-function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1527,35 +1527,35 @@ function validate638(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate564(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate564.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate564.errors) keep(vErrors, e);
+          for (const e of validate597.errors) keep(vErrors, e);
         }
-        errors += validate564.errors.length;
+        errors += validate597.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate621(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate621.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate621.errors) keep(vErrors, e);
+          for (const e of validate654.errors) keep(vErrors, e);
         }
-        errors += validate621.errors.length;
+        errors += validate654.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1593,12 +1593,12 @@ function validate638(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate638.errors = vErrors;
+  validate671.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult = budgeted(validate641);
-const schema225 = {
+export const validateAvmGetBalanceResult = budgeted(validate674);
+const schema237 = {
   "type": "object",
   "required": [
     "balance",
@@ -1797,7 +1797,7 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1922,12 +1922,12 @@ function validate641(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate641.errors = vErrors;
+  validate674.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams = budgeted(validate644);
-const schema226 = {
+export const validateAvmGetBlockParams = budgeted(validate677);
+const schema238 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1941,7 +1941,7 @@ const schema226 = {
     "blockID"
   ]
 };
-const schema135 = {
+const schema147 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1949,13 +1949,13 @@ const schema135 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern22 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern22.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1988,12 +1988,12 @@ function validate313(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate313.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2030,19 +2030,19 @@ function validate644(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors) keep(vErrors, e);
+          for (const e of validate346.errors) keep(vErrors, e);
         }
-        errors += validate313.errors.length;
+        errors += validate346.errors.length;
       }
     }
   }
@@ -2062,12 +2062,12 @@ function validate644(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate644.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult = budgeted(validate647);
-const schema227 = {
+export const validateAvmGetBlockResult = budgeted(validate680);
+const schema239 = {
   "type": "object",
   "required": [
     "block",
@@ -2140,7 +2140,7 @@ const schema227 = {
     }
   }
 };
-const schema228 = {
+const schema240 = {
   "type": "object",
   "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON "
     + "numbers.",
@@ -2183,7 +2183,7 @@ const schema228 = {
     }
   }
 };
-const schema229 = {
+const schema241 = {
   "type": "object",
   "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its "
     + "ID.",
@@ -2211,7 +2211,7 @@ const schema229 = {
     }
   }
 };
-const schema230 = {
+const schema242 = {
   "type": "object",
   "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, "
     + "export, asset-creation and operation transactions add their own (listed "
@@ -2305,7 +2305,7 @@ const schema230 = {
     }
   }
 };
-const schema231 = {
+const schema243 = {
   "type": "object",
   "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that "
     + "defines it, and the fx-specific output object. All integers inside are "
@@ -2359,7 +2359,7 @@ const schema231 = {
   }
 };
 
-function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2567,11 +2567,11 @@ function validate657(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate657.errors = vErrors;
+  validate690.errors = vErrors;
   return errors === 0;
 }
 
-const schema232 = {
+const schema244 = {
   "type": "object",
   "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its "
     + "asset, its fx and the fx-specific input object. All integers inside are "
@@ -2623,7 +2623,7 @@ const schema232 = {
   }
 };
 
-function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2863,11 +2863,11 @@ function validate665(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate665.errors = vErrors;
+  validate698.errors = vErrors;
   return errors === 0;
 }
 
-const schema185 = {
+const schema197 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -2928,7 +2928,7 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3006,12 +3006,12 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate532.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3132,19 +3132,19 @@ function validate654(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate657(data2[i0], {
+          if(!(validate690(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate657.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate657.errors) keep(vErrors, e);
+              for (const e of validate690.errors) keep(vErrors, e);
             }
-            errors += validate657.errors.length;
+            errors += validate690.errors.length;
           }
         }
       }
@@ -3170,19 +3170,19 @@ function validate654(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate665(data4[i1], {
+          if(!(validate698(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate665.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate665.errors) keep(vErrors, e);
+              for (const e of validate698.errors) keep(vErrors, e);
             }
-            errors += validate665.errors.length;
+            errors += validate698.errors.length;
           }
         }
       }
@@ -3204,19 +3204,19 @@ function validate654(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate532(data.memo, {
+      if(!(validate565(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate532.errors) keep(vErrors, e);
+          for (const e of validate565.errors) keep(vErrors, e);
         }
-        errors += validate532.errors.length;
+        errors += validate565.errors.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -3240,19 +3240,19 @@ function validate654(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate657(data8[i2], {
+          if(!(validate690(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate657.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate657.errors) keep(vErrors, e);
+              for (const e of validate690.errors) keep(vErrors, e);
             }
-            errors += validate657.errors.length;
+            errors += validate690.errors.length;
           }
         }
       }
@@ -3294,19 +3294,19 @@ function validate654(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate665(data11[i3], {
+          if(!(validate698(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate665.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate665.errors) keep(vErrors, e);
+              for (const e of validate698.errors) keep(vErrors, e);
             }
-            errors += validate665.errors.length;
+            errors += validate698.errors.length;
           }
         }
       }
@@ -3482,11 +3482,11 @@ function validate654(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate654.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
-const schema233 = {
+const schema245 = {
   "type": "object",
   "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is "
     + "one per input or operation, in the same order.",
@@ -3517,7 +3517,7 @@ const schema233 = {
   }
 };
 
-function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3645,12 +3645,12 @@ function validate680(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate680.errors = vErrors;
+  validate713.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3703,19 +3703,19 @@ function validate653(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate654(data.unsignedTx, {
+      if(!(validate687(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate687.errors;
         }
         else {
-          for (const e of validate654.errors) keep(vErrors, e);
+          for (const e of validate687.errors) keep(vErrors, e);
         }
-        errors += validate654.errors.length;
+        errors += validate687.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3723,19 +3723,19 @@ function validate653(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate680(data1[i0], {
+          if(!(validate713(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate680.errors;
+              vErrors = validate713.errors;
             }
             else {
-              for (const e of validate680.errors) keep(vErrors, e);
+              for (const e of validate713.errors) keep(vErrors, e);
             }
-            errors += validate680.errors.length;
+            errors += validate713.errors.length;
           }
         }
       }
@@ -3784,12 +3784,12 @@ function validate653(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate653.errors = vErrors;
+  validate686.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3958,19 +3958,19 @@ function validate648(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate653(data4[i0], {
+          if(!(validate686(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate653.errors;
+              vErrors = validate686.errors;
             }
             else {
-              for (const e of validate653.errors) keep(vErrors, e);
+              for (const e of validate686.errors) keep(vErrors, e);
             }
-            errors += validate653.errors.length;
+            errors += validate686.errors.length;
           }
         }
       }
@@ -4019,7 +4019,7 @@ function validate648(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate648.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
@@ -4183,7 +4183,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4232,19 +4232,19 @@ function validate647(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate648(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate648.errors.length;
+          errors += validate681.errors.length;
         }
       }
     }
@@ -4536,19 +4536,19 @@ function validate647(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate648(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate648.errors.length;
+          errors += validate681.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4616,12 +4616,12 @@ function validate647(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate647.errors = vErrors;
+  validate680.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams = budgeted(validate694);
-const schema234 = {
+export const validateAvmGetBlockByHeightParams = budgeted(validate727);
+const schema246 = {
   "type": "object",
   "properties": {
     "height": {
@@ -4636,7 +4636,7 @@ const schema234 = {
   ]
 };
 
-function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4673,19 +4673,19 @@ function validate694(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors) keep(vErrors, e);
+          for (const e of validate346.errors) keep(vErrors, e);
         }
-        errors += validate313.errors.length;
+        errors += validate346.errors.length;
       }
     }
   }
@@ -4705,12 +4705,12 @@ function validate694(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate694.errors = vErrors;
+  validate727.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult = budgeted(validate697);
-const schema235 = {
+export const validateAvmGetBlockByHeightResult = budgeted(validate730);
+const schema247 = {
   "type": "object",
   "required": [
     "block",
@@ -4784,7 +4784,7 @@ const schema235 = {
   }
 };
 
-function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4833,19 +4833,19 @@ function validate697(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate648(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate648.errors.length;
+          errors += validate681.errors.length;
         }
       }
     }
@@ -5137,19 +5137,19 @@ function validate697(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate648(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors) keep(vErrors, e);
+            for (const e of validate681.errors) keep(vErrors, e);
           }
-          errors += validate648.errors.length;
+          errors += validate681.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5217,17 +5217,17 @@ function validate697(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate697.errors = vErrors;
+  validate730.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams = budgeted(validate705);
-const schema236 = {
+export const validateAvmGetHeightParams = budgeted(validate738);
+const schema248 = {
   "type": "object",
   "properties": {}
 };
 
-function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5246,12 +5246,12 @@ function validate705(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate705.errors = vErrors;
+  validate738.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult = budgeted(validate706);
-const schema237 = {
+export const validateAvmGetHeightResult = budgeted(validate739);
+const schema249 = {
   "type": "object",
   "required": [
     "height"
@@ -5265,7 +5265,7 @@ const schema237 = {
   }
 };
 
-function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5336,12 +5336,12 @@ function validate706(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate706.errors = vErrors;
+  validate739.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams = budgeted(validate708);
-const schema238 = {
+export const validateAvmGetTxParams = budgeted(validate741);
+const schema250 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -5356,7 +5356,7 @@ const schema238 = {
   ]
 };
 
-function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5393,19 +5393,19 @@ function validate708(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors) keep(vErrors, e);
+          for (const e of validate346.errors) keep(vErrors, e);
         }
-        errors += validate313.errors.length;
+        errors += validate346.errors.length;
       }
     }
   }
@@ -5425,12 +5425,12 @@ function validate708(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate708.errors = vErrors;
+  validate741.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult = budgeted(validate711);
-const schema239 = {
+export const validateAvmGetTxResult = budgeted(validate744);
+const schema251 = {
   "type": "object",
   "required": [
     "tx",
@@ -5504,7 +5504,7 @@ const schema239 = {
   }
 };
 
-function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5553,14 +5553,14 @@ function validate711(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate653(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate653.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate653.errors) keep(vErrors, e);
+            for (const e of validate686.errors) keep(vErrors, e);
           }
-          errors += validate653.errors.length;
+          errors += validate686.errors.length;
         }
       }
     }
@@ -5842,14 +5842,14 @@ function validate711(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate653(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate653.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate653.errors) keep(vErrors, e);
+            for (const e of validate686.errors) keep(vErrors, e);
           }
-          errors += validate653.errors.length;
+          errors += validate686.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5917,17 +5917,17 @@ function validate711(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate711.errors = vErrors;
+  validate744.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams = budgeted(validate719);
-const schema240 = {
+export const validateAvmGetTxFeeParams = budgeted(validate752);
+const schema252 = {
   "type": "object",
   "properties": {}
 };
 
-function validate719(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5946,12 +5946,12 @@ function validate719(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate719.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult = budgeted(validate720);
-const schema241 = {
+export const validateAvmGetTxFeeResult = budgeted(validate753);
+const schema253 = {
   "type": "object",
   "required": [
     "txFee",
@@ -5970,7 +5970,7 @@ const schema241 = {
   }
 };
 
-function validate720(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6073,12 +6073,12 @@ function validate720(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate720.errors = vErrors;
+  validate753.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams = budgeted(validate723);
-const schema242 = {
+export const validateAvmGetTxStatusParams = budgeted(validate756);
+const schema254 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -6090,7 +6090,7 @@ const schema242 = {
   ]
 };
 
-function validate723(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6143,12 +6143,12 @@ function validate723(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate723.errors = vErrors;
+  validate756.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult = budgeted(validate725);
-const schema243 = {
+export const validateAvmGetTxStatusResult = budgeted(validate758);
+const schema255 = {
   "type": "object",
   "required": [
     "status"
@@ -6178,7 +6178,7 @@ const schema243 = {
   }
 };
 
-function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate758(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6239,7 +6239,7 @@ function validate725(data, {instancePath="", parentData, parentDataProperty, roo
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema243.properties.status.enum},
+          params: {allowedValues: schema255.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -6268,12 +6268,12 @@ function validate725(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate725.errors = vErrors;
+  validate758.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams = budgeted(validate726);
-const schema244 = {
+export const validateAvmGetUTXOsParams = budgeted(validate759);
+const schema256 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -6459,7 +6459,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema199 = {
+const schema211 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -6480,7 +6480,7 @@ const schema199 = {
   }
 };
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6583,7 +6583,7 @@ function validate570(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
@@ -6638,7 +6638,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6695,19 +6695,19 @@ function validate726(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate564(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate564.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate564.errors) keep(vErrors, e);
+              for (const e of validate597.errors) keep(vErrors, e);
             }
-            errors += validate564.errors.length;
+            errors += validate597.errors.length;
           }
         }
       }
@@ -6745,19 +6745,19 @@ function validate726(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate570(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate570.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6811,12 +6811,12 @@ function validate726(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate726.errors = vErrors;
+  validate759.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult = budgeted(validate731);
-const schema200 = {
+export const validateAvmGetUTXOsResult = budgeted(validate764);
+const schema212 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -6879,7 +6879,7 @@ const schema200 = {
   }
 };
 
-function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate764(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7202,19 +7202,19 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate570(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors) keep(vErrors, e);
+          for (const e of validate603.errors) keep(vErrors, e);
         }
-        errors += validate570.errors.length;
+        errors += validate603.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -7250,12 +7250,12 @@ function validate731(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate731.errors = vErrors;
+  validate764.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams = budgeted(validate738);
-const schema246 = {
+export const validateAvmIssueTxParams = budgeted(validate771);
+const schema258 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -7270,7 +7270,7 @@ const schema246 = {
   ]
 };
 
-function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7334,12 +7334,12 @@ function validate738(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate738.errors = vErrors;
+  validate771.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult = budgeted(validate741);
-const schema247 = {
+export const validateAvmIssueTxResult = budgeted(validate774);
+const schema259 = {
   "type": "object",
   "required": [
     "txID"
@@ -7353,7 +7353,7 @@ const schema247 = {
   }
 };
 
-function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7424,7 +7424,7 @@ function validate741(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate741.errors = vErrors;
+  validate774.errors = vErrors;
   return errors === 0;
 }
 const txIDsKey = writeString("txIDs") + ':';

@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateWalletIssueTxParams = budgeted(validate743);
-const schema248 = {
+export const validateWalletIssueTxParams = budgeted(validate776);
+const schema260 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -117,7 +117,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate776(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -181,12 +181,12 @@ function validate743(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate743.errors = vErrors;
+  validate776.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult = budgeted(validate746);
-const schema249 = {
+export const validateWalletIssueTxResult = budgeted(validate779);
+const schema261 = {
   "type": "object",
   "required": [
     "txID"
@@ -267,7 +267,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate779(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -338,7 +338,7 @@ function validate746(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate746.errors = vErrors;
+  validate779.errors = vErrors;
   return errors === 0;
 }
 const txIDKey = writeString("txID") + ':';

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateHealthHealthParams: ValidateFunction = budgeted(validate170);
-const schema82 = {
+export const validateHealthHealthParams: ValidateFunction = budgeted(validate204);
+const schema95 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -21,7 +21,7 @@ const schema82 = {
   }
 };
 
-function validate170(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32,7 +32,7 @@ function validate170(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema82.properties.tags.type},
+          params: {type: schema95.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -82,12 +82,12 @@ function validate170(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate170.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult: ValidateFunction = budgeted(validate171);
-const schema83 = {
+export const validateHealthHealthResult: ValidateFunction = budgeted(validate205);
+const schema96 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
     + "object.",
@@ -111,7 +111,7 @@ const schema83 = {
     }
   }
 };
-const schema84 = {
+const schema97 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -245,7 +245,7 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -403,12 +403,12 @@ function validate172(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate171(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate205(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -466,19 +466,19 @@ function validate171(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate172(data0[key1], {
+          if(!(validate206(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate172.errors;
+              vErrors = validate206.errors;
             }
             else {
-              for (const e of validate172.errors!) keep(vErrors, e);
+              for (const e of validate206.errors!) keep(vErrors, e);
             }
-            errors += validate172.errors!.length;
+            errors += validate206.errors!.length;
           }
         }
       }
@@ -534,12 +534,12 @@ function validate171(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate171.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams: ValidateFunction = budgeted(validate178);
-const schema85 = {
+export const validateHealthReadinessParams: ValidateFunction = budgeted(validate212);
+const schema98 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -554,7 +554,7 @@ const schema85 = {
   }
 };
 
-function validate178(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate212(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -565,7 +565,7 @@ function validate178(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema85.properties.tags.type},
+          params: {type: schema98.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -615,13 +615,13 @@ function validate178(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate178.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessResult: ValidateFunction = budgeted(validate179);
+export const validateHealthReadinessResult: ValidateFunction = budgeted(validate213);
 
-function validate179(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate213(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -679,19 +679,19 @@ function validate179(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate172(data0[key1], {
+          if(!(validate206(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate172.errors;
+              vErrors = validate206.errors;
             }
             else {
-              for (const e of validate172.errors!) keep(vErrors, e);
+              for (const e of validate206.errors!) keep(vErrors, e);
             }
-            errors += validate172.errors!.length;
+            errors += validate206.errors!.length;
           }
         }
       }
@@ -747,12 +747,12 @@ function validate179(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate179.errors = vErrors;
+  validate213.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessParams: ValidateFunction = budgeted(validate181);
-const schema87 = {
+export const validateHealthLivenessParams: ValidateFunction = budgeted(validate215);
+const schema100 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -767,7 +767,7 @@ const schema87 = {
   }
 };
 
-function validate181(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate215(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -778,7 +778,7 @@ function validate181(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/tags",
           schemaPath: "#/properties/tags/type",
           keyword: "type",
-          params: {type: schema87.properties.tags.type},
+          params: {type: schema100.properties.tags.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -828,13 +828,13 @@ function validate181(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate181.errors = vErrors;
+  validate215.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthLivenessResult: ValidateFunction = budgeted(validate182);
+export const validateHealthLivenessResult: ValidateFunction = budgeted(validate216);
 
-function validate182(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate216(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -892,19 +892,19 @@ function validate182(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate172(data0[key1], {
+          if(!(validate206(data0[key1], {
             instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data0,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate172.errors;
+              vErrors = validate206.errors;
             }
             else {
-              for (const e of validate172.errors!) keep(vErrors, e);
+              for (const e of validate206.errors!) keep(vErrors, e);
             }
-            errors += validate172.errors!.length;
+            errors += validate206.errors!.length;
           }
         }
       }
@@ -960,20 +960,20 @@ function validate182(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate182.errors = vErrors;
+  validate216.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate170 { let errors: ValidationError[] | null; }
+declare namespace validate204 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
 declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate172 { let errors: ValidationError[] | null; }
-declare namespace validate171 { let errors: ValidationError[] | null; }
-declare namespace validate178 { let errors: ValidationError[] | null; }
-declare namespace validate179 { let errors: ValidationError[] | null; }
-declare namespace validate181 { let errors: ValidationError[] | null; }
-declare namespace validate182 { let errors: ValidationError[] | null; }
+declare namespace validate206 { let errors: ValidationError[] | null; }
+declare namespace validate205 { let errors: ValidationError[] | null; }
+declare namespace validate212 { let errors: ValidationError[] | null; }
+declare namespace validate213 { let errors: ValidationError[] | null; }
+declare namespace validate215 { let errors: ValidationError[] | null; }
+declare namespace validate216 { let errors: ValidationError[] | null; }
 const checksKey = writeString("checks") + ':';
 const messageKey = writeString("message") + ':';
 const errorKey = writeString("error") + ':';

@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate184);
-const schema89 = {
+export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate218);
+const schema102 = {
   "type": "object",
   "properties": {}
 };
 
-function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate218(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -30,12 +30,12 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate185);
-const schema90 = {
+export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate219);
+const schema103 = {
   "type": "object",
   "required": [
     "networkID"
@@ -48,14 +48,14 @@ const schema90 = {
     }
   }
 };
-const schema91 = {
+const schema104 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate186(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate220(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -92,12 +92,12 @@ function validate186(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate219(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -136,19 +136,19 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate186(data.networkID, {
+      if(!(validate220(data.networkID, {
         instancePath: instancePath+"/networkID",
         parentData: data,
         parentDataProperty: "networkID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors!) keep(vErrors, e);
+          for (const e of validate220.errors!) keep(vErrors, e);
         }
-        errors += validate186.errors!.length;
+        errors += validate220.errors!.length;
       }
     }
   }
@@ -168,17 +168,17 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate188);
-const schema92 = {
+export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate222);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate188(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate222(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -197,12 +197,12 @@ function validate188(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate188.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate189);
-const schema93 = {
+export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate223);
+const schema106 = {
   "type": "object",
   "required": [
     "networkName"
@@ -216,7 +216,7 @@ const schema93 = {
   }
 };
 
-function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate190);
-const schema94 = {
+export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate224);
+const schema107 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -306,7 +306,7 @@ const schema94 = {
   ]
 };
 
-function validate190(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate224(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -361,12 +361,12 @@ function validate190(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate190.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate191);
-const schema95 = {
+export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate225);
+const schema108 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -447,7 +447,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate191(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate225(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -518,17 +518,17 @@ function validate191(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate191.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate193);
-const schema96 = {
+export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate227);
+const schema109 = {
   "type": "object",
   "properties": {}
 };
 
-function validate193(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -547,12 +547,12 @@ function validate193(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate193.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate194);
-const schema97 = {
+export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate228);
+const schema110 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -570,20 +570,20 @@ const schema97 = {
     }
   }
 };
-const schema98 = {
+const schema87 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"]!;
-const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate195(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate182(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -632,11 +632,11 @@ function validate195(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate195.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
-const schema99 = {
+const schema111 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -704,7 +704,7 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate197(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate230(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -807,12 +807,12 @@ function validate197(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate197.errors = vErrors;
+  validate230.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate194(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate228(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -867,35 +867,35 @@ function validate194(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate197(data.nodePOP, {
+      if(!(validate230(data.nodePOP, {
         instancePath: instancePath+"/nodePOP",
         parentData: data,
         parentDataProperty: "nodePOP",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate197.errors;
+          vErrors = validate230.errors;
         }
         else {
-          for (const e of validate197.errors!) keep(vErrors, e);
+          for (const e of validate230.errors!) keep(vErrors, e);
         }
-        errors += validate197.errors!.length;
+        errors += validate230.errors!.length;
       }
     }
   }
@@ -915,17 +915,17 @@ function validate194(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate194.errors = vErrors;
+  validate228.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate201);
-const schema100 = {
+export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate234);
+const schema112 = {
   "type": "object",
   "properties": {}
 };
 
-function validate201(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate234(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -944,12 +944,12 @@ function validate201(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate201.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate202);
-const schema101 = {
+export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate235);
+const schema113 = {
   "type": "object",
   "required": [
     "ip"
@@ -963,7 +963,7 @@ const schema101 = {
   }
 };
 
-function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate235(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1036,17 +1036,17 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate235.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate203);
-const schema102 = {
+export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate236);
+const schema114 = {
   "type": "object",
   "properties": {}
 };
 
-function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate236(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1065,12 +1065,12 @@ function validate203(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate204);
-const schema103 = {
+export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate237);
+const schema115 = {
   "type": "object",
   "required": [
     "version",
@@ -1107,7 +1107,7 @@ const schema103 = {
   }
 };
 
-function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1250,19 +1250,19 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate186(data.rpcProtocolVersion, {
+      if(!(validate220(data.rpcProtocolVersion, {
         instancePath: instancePath+"/rpcProtocolVersion",
         parentData: data,
         parentDataProperty: "rpcProtocolVersion",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors!) keep(vErrors, e);
+          for (const e of validate220.errors!) keep(vErrors, e);
         }
-        errors += validate186.errors!.length;
+        errors += validate220.errors!.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -1339,17 +1339,17 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate206);
-const schema104 = {
+export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate239);
+const schema116 = {
   "type": "object",
   "properties": {}
 };
 
-function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate239(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1368,12 +1368,12 @@ function validate206(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate207);
-const schema105 = {
+export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate240);
+const schema117 = {
   "type": "object",
   "required": [
     "vms",
@@ -1411,7 +1411,7 @@ const schema105 = {
   }
 };
 
-function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1650,17 +1650,17 @@ function validate207(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate210);
-const schema106 = {
+export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate243);
+const schema118 = {
   "type": "object",
   "properties": {}
 };
 
-function validate210(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate243(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1679,12 +1679,12 @@ function validate210(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate210.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate211);
-const schema107 = {
+export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate244);
+const schema119 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1787,7 +1787,7 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate211(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate244(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1936,7 +1936,7 @@ function validate211(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema107.properties, key0))){
+      if(!(func5.call(schema119.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2114,12 +2114,12 @@ function validate211(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate244.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate221);
-const schema108 = {
+export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate254);
+const schema120 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -2131,7 +2131,7 @@ const schema108 = {
   ]
 };
 
-function validate221(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate254(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2186,12 +2186,12 @@ function validate221(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate221.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate222);
-const schema109 = {
+export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate255);
+const schema121 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -2205,7 +2205,7 @@ const schema109 = {
   }
 };
 
-function validate222(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate255(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2278,12 +2278,12 @@ function validate222(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams: ValidateFunction = budgeted(validate223);
-const schema110 = {
+export const validateInfoPeersParams: ValidateFunction = budgeted(validate256);
+const schema122 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -2298,7 +2298,7 @@ const schema110 = {
   }
 };
 
-function validate223(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate256(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2309,7 +2309,7 @@ function validate223(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/nodeIDs",
           schemaPath: "#/properties/nodeIDs/type",
           keyword: "type",
-          params: {type: schema110.properties.nodeIDs.type},
+          params: {type: schema122.properties.nodeIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -2323,19 +2323,19 @@ function validate223(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate195(data0[i0], {
+          if(!(validate182(data0[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate195.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate195.errors!) keep(vErrors, e);
+              for (const e of validate182.errors!) keep(vErrors, e);
             }
-            errors += validate195.errors!.length;
+            errors += validate182.errors!.length;
           }
         }
       }
@@ -2357,12 +2357,12 @@ function validate223(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult: ValidateFunction = budgeted(validate225);
-const schema111 = {
+export const validateInfoPeersResult: ValidateFunction = budgeted(validate258);
+const schema123 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -2383,7 +2383,7 @@ const schema111 = {
     }
   }
 };
-const schema112 = {
+const schema124 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -2594,7 +2594,7 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate260(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2791,7 +2791,7 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema112.properties, key0))){
+      if(!(func5.call(schema124.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -2845,19 +2845,19 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.version !== undefined){
@@ -2927,38 +2927,38 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate186(data.observedUptime, {
+      if(!(validate220(data.observedUptime, {
         instancePath: instancePath+"/observedUptime",
         parentData: data,
         parentDataProperty: "observedUptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors!) keep(vErrors, e);
+          for (const e of validate220.errors!) keep(vErrors, e);
         }
-        errors += validate186.errors!.length;
+        errors += validate220.errors!.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate186(data8[key1], {
+          if(!(validate220(data8[key1], {
             instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
             parentData: data8,
             parentDataProperty: key1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate186.errors;
+              vErrors = validate220.errors;
             }
             else {
-              for (const e of validate186.errors!) keep(vErrors, e);
+              for (const e of validate220.errors!) keep(vErrors, e);
             }
-            errors += validate186.errors!.length;
+            errors += validate220.errors!.length;
           }
         }
       }
@@ -3150,12 +3150,12 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate260.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate225(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate258(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3230,19 +3230,19 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate227(data1[i0], {
+          if(!(validate260(data1[i0], {
             instancePath: instancePath+"/peers/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate227.errors;
+              vErrors = validate260.errors;
             }
             else {
-              for (const e of validate227.errors!) keep(vErrors, e);
+              for (const e of validate260.errors!) keep(vErrors, e);
             }
-            errors += validate227.errors!.length;
+            errors += validate260.errors!.length;
           }
         }
       }
@@ -3280,12 +3280,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams: ValidateFunction = budgeted(validate238);
-const schema113 = {
+export const validateInfoUptimeParams: ValidateFunction = budgeted(validate271);
+const schema125 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3294,7 +3294,7 @@ const schema113 = {
   }
 };
 
-function validate238(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate271(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3331,12 +3331,12 @@ function validate238(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate271.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult: ValidateFunction = budgeted(validate240);
-const schema114 = {
+export const validateInfoUptimeResult: ValidateFunction = budgeted(validate273);
+const schema126 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -3358,9 +3358,9 @@ const schema114 = {
     }
   }
 };
-const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern19 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate273(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3417,7 +3417,7 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern18.test(data0)){
+        if(!pattern19.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/rewardingStakePercentage",
             schemaPath: "#/properties/rewardingStakePercentage/pattern",
@@ -3454,7 +3454,7 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern18.test(data1)){
+        if(!pattern19.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/weightedAveragePercentage",
             schemaPath: "#/properties/weightedAveragePercentage/pattern",
@@ -3505,17 +3505,17 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate273.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate241);
-const schema115 = {
+export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate274);
+const schema127 = {
   "type": "object",
   "properties": {}
 };
 
-function validate241(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate274(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3534,12 +3534,12 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate274.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate242);
-const schema116 = {
+export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate275);
+const schema128 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -3663,7 +3663,7 @@ const schema116 = {
   }
 };
 
-function validate242(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3956,7 +3956,7 @@ function validate242(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema116.properties, key0))){
+      if(!(func5.call(schema128.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -4294,17 +4294,17 @@ function validate242(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate242.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams: ValidateFunction = budgeted(validate262);
-const schema117 = {
+export const validateInfoAcpsParams: ValidateFunction = budgeted(validate295);
+const schema129 = {
   "type": "object",
   "properties": {}
 };
 
-function validate262(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate295(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4323,12 +4323,12 @@ function validate262(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate262.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult: ValidateFunction = budgeted(validate263);
-const schema118 = {
+export const validateInfoAcpsResult: ValidateFunction = budgeted(validate296);
+const schema130 = {
   "type": "object",
   "required": [
     "acps"
@@ -4386,7 +4386,7 @@ const schema118 = {
   }
 };
 
-function validate263(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate296(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4592,7 +4592,7 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate195(data3[i0], {
+                  if(!(validate182(data3[i0], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
                       + i0,
                     parentData: data3,
@@ -4600,12 +4600,12 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate195.errors;
+                      vErrors = validate182.errors;
                     }
                     else {
-                      for (const e of validate195.errors!) keep(vErrors, e);
+                      for (const e of validate182.errors!) keep(vErrors, e);
                     }
-                    errors += validate195.errors!.length;
+                    errors += validate182.errors!.length;
                   }
                 }
               }
@@ -4647,7 +4647,7 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate195(data6[i1], {
+                  if(!(validate182(data6[i1], {
                     instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
                       + i1,
                     parentData: data6,
@@ -4655,12 +4655,12 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
                     rootData
                   }))){
                     if(vErrors === null){
-                      vErrors = validate195.errors;
+                      vErrors = validate182.errors;
                     }
                     else {
-                      for (const e of validate195.errors!) keep(vErrors, e);
+                      for (const e of validate182.errors!) keep(vErrors, e);
                     }
-                    errors += validate195.errors!.length;
+                    errors += validate182.errors!.length;
                   }
                 }
               }
@@ -4750,46 +4750,46 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate263.errors = vErrors;
+  validate296.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate184 { let errors: ValidationError[] | null; }
-declare namespace validate186 { let errors: ValidationError[] | null; }
-declare namespace validate185 { let errors: ValidationError[] | null; }
-declare namespace validate188 { let errors: ValidationError[] | null; }
-declare namespace validate189 { let errors: ValidationError[] | null; }
-declare namespace validate190 { let errors: ValidationError[] | null; }
-declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate191 { let errors: ValidationError[] | null; }
-declare namespace validate193 { let errors: ValidationError[] | null; }
-declare namespace validate195 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate197 { let errors: ValidationError[] | null; }
-declare namespace validate194 { let errors: ValidationError[] | null; }
-declare namespace validate201 { let errors: ValidationError[] | null; }
-declare namespace validate202 { let errors: ValidationError[] | null; }
-declare namespace validate203 { let errors: ValidationError[] | null; }
-declare namespace validate204 { let errors: ValidationError[] | null; }
-declare namespace validate206 { let errors: ValidationError[] | null; }
-declare namespace validate207 { let errors: ValidationError[] | null; }
-declare namespace validate210 { let errors: ValidationError[] | null; }
-declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate211 { let errors: ValidationError[] | null; }
-declare namespace validate221 { let errors: ValidationError[] | null; }
+declare namespace validate218 { let errors: ValidationError[] | null; }
+declare namespace validate220 { let errors: ValidationError[] | null; }
+declare namespace validate219 { let errors: ValidationError[] | null; }
 declare namespace validate222 { let errors: ValidationError[] | null; }
 declare namespace validate223 { let errors: ValidationError[] | null; }
+declare namespace validate224 { let errors: ValidationError[] | null; }
+declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate225 { let errors: ValidationError[] | null; }
+declare namespace validate227 { let errors: ValidationError[] | null; }
+declare namespace validate182 { let errors: ValidationError[] | null; }
+declare namespace validate71 { let errors: ValidationError[] | null; }
+declare namespace validate230 { let errors: ValidationError[] | null; }
+declare namespace validate228 { let errors: ValidationError[] | null; }
+declare namespace validate234 { let errors: ValidationError[] | null; }
+declare namespace validate235 { let errors: ValidationError[] | null; }
+declare namespace validate236 { let errors: ValidationError[] | null; }
+declare namespace validate237 { let errors: ValidationError[] | null; }
+declare namespace validate239 { let errors: ValidationError[] | null; }
+declare namespace validate240 { let errors: ValidationError[] | null; }
+declare namespace validate243 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate244 { let errors: ValidationError[] | null; }
+declare namespace validate254 { let errors: ValidationError[] | null; }
+declare namespace validate255 { let errors: ValidationError[] | null; }
+declare namespace validate256 { let errors: ValidationError[] | null; }
 declare namespace validate107 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate227 { let errors: ValidationError[] | null; }
-declare namespace validate225 { let errors: ValidationError[] | null; }
-declare namespace validate238 { let errors: ValidationError[] | null; }
-declare namespace validate240 { let errors: ValidationError[] | null; }
-declare namespace validate241 { let errors: ValidationError[] | null; }
-declare namespace validate242 { let errors: ValidationError[] | null; }
-declare namespace validate262 { let errors: ValidationError[] | null; }
-declare namespace validate263 { let errors: ValidationError[] | null; }
+declare namespace validate260 { let errors: ValidationError[] | null; }
+declare namespace validate258 { let errors: ValidationError[] | null; }
+declare namespace validate271 { let errors: ValidationError[] | null; }
+declare namespace validate273 { let errors: ValidationError[] | null; }
+declare namespace validate274 { let errors: ValidationError[] | null; }
+declare namespace validate275 { let errors: ValidationError[] | null; }
+declare namespace validate295 { let errors: ValidationError[] | null; }
+declare namespace validate296 { let errors: ValidationError[] | null; }
 const networkIDKey = writeString("networkID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate269);
-const schema119 = {
+export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate302);
+const schema131 = {
   "type": "object",
   "properties": {
     "username": {
@@ -21,7 +21,7 @@ const schema119 = {
     "password"
   ]
 };
-const schema120 = {
+const schema132 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -31,7 +31,7 @@ const schema120 = {
 };
 const func2 = ucs2length;
 
-function validate270(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -84,11 +84,11 @@ function validate270(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate270.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
-const schema121 = {
+const schema133 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -97,7 +97,7 @@ const schema121 = {
   "x-sensitive": true
 };
 
-function validate272(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate305(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -150,12 +150,12 @@ function validate272(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate272.errors = vErrors;
+  validate305.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate269(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate302(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -192,35 +192,35 @@ function validate269(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors!) keep(vErrors, e);
+          for (const e of validate303.errors!) keep(vErrors, e);
         }
-        errors += validate270.errors!.length;
+        errors += validate303.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors!) keep(vErrors, e);
+          for (const e of validate305.errors!) keep(vErrors, e);
         }
-        errors += validate272.errors!.length;
+        errors += validate305.errors!.length;
       }
     }
   }
@@ -240,11 +240,11 @@ function validate269(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate269.errors = vErrors;
+  validate302.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate274);
+export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate307);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -252,7 +252,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate274(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate307(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -289,12 +289,12 @@ function validate274(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate274.errors = vErrors;
+  validate307.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate275);
-const schema123 = {
+export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate308);
+const schema135 = {
   "type": "object",
   "properties": {
     "username": {
@@ -310,7 +310,7 @@ const schema123 = {
   ]
 };
 
-function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate308(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -347,35 +347,35 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors!) keep(vErrors, e);
+          for (const e of validate303.errors!) keep(vErrors, e);
         }
-        errors += validate270.errors!.length;
+        errors += validate303.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors!) keep(vErrors, e);
+          for (const e of validate305.errors!) keep(vErrors, e);
         }
-        errors += validate272.errors!.length;
+        errors += validate305.errors!.length;
       }
     }
   }
@@ -395,13 +395,13 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate275.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate278);
+export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate311);
 
-function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -438,12 +438,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate279);
-const schema125 = {
+export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate312);
+const schema137 = {
   "type": "object",
   "properties": {
     "username": {
@@ -512,7 +512,7 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate279(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate312(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -549,35 +549,35 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors!) keep(vErrors, e);
+          for (const e of validate303.errors!) keep(vErrors, e);
         }
-        errors += validate270.errors!.length;
+        errors += validate303.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors!) keep(vErrors, e);
+          for (const e of validate305.errors!) keep(vErrors, e);
         }
-        errors += validate272.errors!.length;
+        errors += validate305.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -613,12 +613,12 @@ function validate279(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate312.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate283);
-const schema126 = {
+export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate316);
+const schema138 = {
   "type": "object",
   "required": [
     "user",
@@ -826,7 +826,7 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate283(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate316(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1057,7 +1057,7 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/encoding",
           schemaPath: "#/properties/encoding/enum",
           keyword: "enum",
-          params: {allowedValues: schema126.properties.encoding.enum},
+          params: {allowedValues: schema138.properties.encoding.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -1086,12 +1086,12 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate283.errors = vErrors;
+  validate316.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate287);
-const schema127 = {
+export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate320);
+const schema139 = {
   "type": "object",
   "properties": {
     "username": {
@@ -1115,7 +1115,7 @@ const schema127 = {
   ]
 };
 
-function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate320(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1168,35 +1168,35 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate270(data.username, {
+      if(!(validate303(data.username, {
         instancePath: instancePath+"/username",
         parentData: data,
         parentDataProperty: "username",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate270.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate270.errors!) keep(vErrors, e);
+          for (const e of validate303.errors!) keep(vErrors, e);
         }
-        errors += validate270.errors!.length;
+        errors += validate303.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate272(data.password, {
+      if(!(validate305(data.password, {
         instancePath: instancePath+"/password",
         parentData: data,
         parentDataProperty: "password",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate272.errors;
+          vErrors = validate305.errors;
         }
         else {
-          for (const e of validate272.errors!) keep(vErrors, e);
+          for (const e of validate305.errors!) keep(vErrors, e);
         }
-        errors += validate272.errors!.length;
+        errors += validate305.errors!.length;
       }
     }
     if(data.user !== undefined){
@@ -1248,13 +1248,13 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate320.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate292);
+export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate325);
 
-function validate292(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate325(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1291,17 +1291,17 @@ function validate292(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate292.errors = vErrors;
+  validate325.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate293);
-const schema129 = {
+export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate326);
+const schema141 = {
   "type": "object",
   "properties": {}
 };
 
-function validate293(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate326(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1320,12 +1320,12 @@ function validate293(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate293.errors = vErrors;
+  validate326.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate294);
-const schema130 = {
+export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate327);
+const schema142 = {
   "type": "object",
   "required": [
     "users"
@@ -1342,7 +1342,7 @@ const schema130 = {
   }
 };
 
-function validate294(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate327(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1437,27 +1437,27 @@ function validate294(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate294.errors = vErrors;
+  validate327.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate270 { let errors: ValidationError[] | null; }
-declare namespace validate272 { let errors: ValidationError[] | null; }
-declare namespace validate269 { let errors: ValidationError[] | null; }
-declare namespace validate274 { let errors: ValidationError[] | null; }
-declare namespace validate275 { let errors: ValidationError[] | null; }
-declare namespace validate278 { let errors: ValidationError[] | null; }
+declare namespace validate303 { let errors: ValidationError[] | null; }
+declare namespace validate305 { let errors: ValidationError[] | null; }
+declare namespace validate302 { let errors: ValidationError[] | null; }
+declare namespace validate307 { let errors: ValidationError[] | null; }
+declare namespace validate308 { let errors: ValidationError[] | null; }
+declare namespace validate311 { let errors: ValidationError[] | null; }
 declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate279 { let errors: ValidationError[] | null; }
+declare namespace validate312 { let errors: ValidationError[] | null; }
 declare namespace validate71 { let errors: ValidationError[] | null; }
 declare namespace validate73 { let errors: ValidationError[] | null; }
 declare namespace validate75 { let errors: ValidationError[] | null; }
-declare namespace validate283 { let errors: ValidationError[] | null; }
-declare namespace validate287 { let errors: ValidationError[] | null; }
-declare namespace validate292 { let errors: ValidationError[] | null; }
-declare namespace validate293 { let errors: ValidationError[] | null; }
-declare namespace validate294 { let errors: ValidationError[] | null; }
+declare namespace validate316 { let errors: ValidationError[] | null; }
+declare namespace validate320 { let errors: ValidationError[] | null; }
+declare namespace validate325 { let errors: ValidationError[] | null; }
+declare namespace validate326 { let errors: ValidationError[] | null; }
+declare namespace validate327 { let errors: ValidationError[] | null; }
 function emptyFieldsJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);

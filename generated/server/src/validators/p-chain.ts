@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate295);
-const schema131 = {
+export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate328);
+const schema143 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -91,7 +91,7 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate295(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate328(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -182,12 +182,12 @@ function validate295(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate295.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate298);
-const schema132 = {
+export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate331);
+const schema144 = {
   "type": "object",
   "required": [
     "balance",
@@ -296,7 +296,7 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema133 = {
+const schema145 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
     + "unit as a quoted decimal string. Assets with no amount are absent, so "
@@ -376,7 +376,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate336(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -442,7 +442,7 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate303.errors = vErrors;
+  validate336.errors = vErrors;
   return errors === 0;
 }
 
@@ -624,7 +624,7 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate298(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate331(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -773,7 +773,7 @@ function validate298(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema132.properties, key0))){
+      if(!(func5.call(schema144.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -855,67 +855,67 @@ function validate298(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balances !== undefined){
-      if(!(validate303(data.balances, {
+      if(!(validate336(data.balances, {
         instancePath: instancePath+"/balances",
         parentData: data,
         parentDataProperty: "balances",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors!) keep(vErrors, e);
+          for (const e of validate336.errors!) keep(vErrors, e);
         }
-        errors += validate303.errors!.length;
+        errors += validate336.errors!.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate303(data.unlockeds, {
+      if(!(validate336(data.unlockeds, {
         instancePath: instancePath+"/unlockeds",
         parentData: data,
         parentDataProperty: "unlockeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors!) keep(vErrors, e);
+          for (const e of validate336.errors!) keep(vErrors, e);
         }
-        errors += validate303.errors!.length;
+        errors += validate336.errors!.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate303(data.lockedStakeables, {
+      if(!(validate336(data.lockedStakeables, {
         instancePath: instancePath+"/lockedStakeables",
         parentData: data,
         parentDataProperty: "lockedStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors!) keep(vErrors, e);
+          for (const e of validate336.errors!) keep(vErrors, e);
         }
-        errors += validate303.errors!.length;
+        errors += validate336.errors!.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate303(data.lockedNotStakeables, {
+      if(!(validate336(data.lockedNotStakeables, {
         instancePath: instancePath+"/lockedNotStakeables",
         parentData: data,
         parentDataProperty: "lockedNotStakeables",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors!) keep(vErrors, e);
+          for (const e of validate336.errors!) keep(vErrors, e);
         }
-        errors += validate303.errors!.length;
+        errors += validate336.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -925,7 +925,7 @@ function validate298(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/utxoIDs",
           schemaPath: "#/properties/utxoIDs/type",
           keyword: "type",
-          params: {type: schema132.properties.utxoIDs.type},
+          params: {type: schema144.properties.utxoIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -973,12 +973,12 @@ function validate298(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate298.errors = vErrors;
+  validate331.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate311);
-const schema134 = {
+export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate344);
+const schema146 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -992,7 +992,7 @@ const schema134 = {
     "blockID"
   ]
 };
-const schema135 = {
+const schema147 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1000,13 +1000,13 @@ const schema135 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern22 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate313(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate346(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern22.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1039,12 +1039,12 @@ function validate313(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate313.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate311(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate344(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1081,19 +1081,19 @@ function validate311(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors!) keep(vErrors, e);
+          for (const e of validate346.errors!) keep(vErrors, e);
         }
-        errors += validate313.errors!.length;
+        errors += validate346.errors!.length;
       }
     }
   }
@@ -1113,12 +1113,12 @@ function validate311(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate311.errors = vErrors;
+  validate344.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate315);
-const schema136 = {
+export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate348);
+const schema148 = {
   "type": "object",
   "required": [
     "block",
@@ -1191,7 +1191,7 @@ const schema136 = {
     }
   }
 };
-const schema137 = {
+const schema149 = {
   "type": "object",
   "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
     + "`time`; standard blocks carry `txs`, proposal blocks carry their "
@@ -1235,7 +1235,7 @@ const schema137 = {
     }
   }
 };
-const schema138 = {
+const schema150 = {
   "type": "object",
   "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
     + "and the transaction ID. The shape of `unsignedTx` depends on the "
@@ -1266,7 +1266,7 @@ const schema138 = {
     }
   }
 };
-const schema139 = {
+const schema151 = {
   "type": "object",
   "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
     + "start with the base fields listed here (`networkID`, `blockchainID`, "
@@ -1343,7 +1343,7 @@ const schema139 = {
     }
   }
 };
-const schema140 = {
+const schema152 = {
   "type": "object",
   "description": "A produced output inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1365,7 +1365,7 @@ const schema140 = {
   }
 };
 
-function validate325(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate358(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1439,11 +1439,11 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate325.errors = vErrors;
+  validate358.errors = vErrors;
   return errors === 0;
 }
 
-const schema141 = {
+const schema153 = {
   "type": "object",
   "description": "A consumed UTXO inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1473,7 +1473,7 @@ const schema141 = {
   }
 };
 
-function validate329(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate362(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1579,7 +1579,7 @@ function validate329(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate329.errors = vErrors;
+  validate362.errors = vErrors;
   return errors === 0;
 }
 
@@ -1631,7 +1631,7 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema142 = {
+const schema154 = {
   "type": "object",
   "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
     + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
@@ -1656,7 +1656,7 @@ const schema142 = {
   }
 };
 
-function validate341(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate374(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1747,12 +1747,12 @@ function validate341(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate341.errors = vErrors;
+  validate374.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate322(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate355(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1793,19 +1793,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate325(data2[i0], {
+          if(!(validate358(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate325.errors;
+              vErrors = validate358.errors;
             }
             else {
-              for (const e of validate325.errors!) keep(vErrors, e);
+              for (const e of validate358.errors!) keep(vErrors, e);
             }
-            errors += validate325.errors!.length;
+            errors += validate358.errors!.length;
           }
         }
       }
@@ -1831,19 +1831,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate329(data4[i1], {
+          if(!(validate362(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate329.errors;
+              vErrors = validate362.errors;
             }
             else {
-              for (const e of validate329.errors!) keep(vErrors, e);
+              for (const e of validate362.errors!) keep(vErrors, e);
             }
-            errors += validate329.errors!.length;
+            errors += validate362.errors!.length;
           }
         }
       }
@@ -1901,19 +1901,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate325(data8[i2], {
+          if(!(validate358(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate325.errors;
+              vErrors = validate358.errors;
             }
             else {
-              for (const e of validate325.errors!) keep(vErrors, e);
+              for (const e of validate358.errors!) keep(vErrors, e);
             }
-            errors += validate325.errors!.length;
+            errors += validate358.errors!.length;
           }
         }
       }
@@ -1955,19 +1955,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate329(data11[i3], {
+          if(!(validate362(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate329.errors;
+              vErrors = validate362.errors;
             }
             else {
-              for (const e of validate329.errors!) keep(vErrors, e);
+              for (const e of validate362.errors!) keep(vErrors, e);
             }
-            errors += validate329.errors!.length;
+            errors += validate362.errors!.length;
           }
         }
       }
@@ -2014,19 +2014,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate325(data14[i4], {
+          if(!(validate358(data14[i4], {
             instancePath: instancePath+"/stake/" + i4,
             parentData: data14,
             parentDataProperty: i4,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate325.errors;
+              vErrors = validate358.errors;
             }
             else {
-              for (const e of validate325.errors!) keep(vErrors, e);
+              for (const e of validate358.errors!) keep(vErrors, e);
             }
-            errors += validate325.errors!.length;
+            errors += validate358.errors!.length;
           }
         }
       }
@@ -2048,19 +2048,19 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate341(data.rewardsOwner, {
+      if(!(validate374(data.rewardsOwner, {
         instancePath: instancePath+"/rewardsOwner",
         parentData: data,
         parentDataProperty: "rewardsOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate341.errors;
+          vErrors = validate374.errors;
         }
         else {
-          for (const e of validate341.errors!) keep(vErrors, e);
+          for (const e of validate374.errors!) keep(vErrors, e);
         }
-        errors += validate341.errors!.length;
+        errors += validate374.errors!.length;
       }
     }
   }
@@ -2080,11 +2080,11 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate322.errors = vErrors;
+  validate355.errors = vErrors;
   return errors === 0;
 }
 
-const schema143 = {
+const schema155 = {
   "type": "object",
   "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
   "additionalProperties": true,
@@ -2099,7 +2099,7 @@ const schema143 = {
   }
 };
 
-function validate347(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate380(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2158,12 +2158,12 @@ function validate347(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate347.errors = vErrors;
+  validate380.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate321(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate354(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2200,19 +2200,19 @@ function validate321(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate322(data.unsignedTx, {
+      if(!(validate355(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate322.errors;
+          vErrors = validate355.errors;
         }
         else {
-          for (const e of validate322.errors!) keep(vErrors, e);
+          for (const e of validate355.errors!) keep(vErrors, e);
         }
-        errors += validate322.errors!.length;
+        errors += validate355.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -2220,19 +2220,19 @@ function validate321(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate347(data1[i0], {
+          if(!(validate380(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate347.errors;
+              vErrors = validate380.errors;
             }
             else {
-              for (const e of validate347.errors!) keep(vErrors, e);
+              for (const e of validate380.errors!) keep(vErrors, e);
             }
-            errors += validate347.errors!.length;
+            errors += validate380.errors!.length;
           }
         }
       }
@@ -2281,12 +2281,12 @@ function validate321(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate321.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate316(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate349(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2386,19 +2386,19 @@ function validate316(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate321(data4[i0], {
+          if(!(validate354(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate321.errors;
+              vErrors = validate354.errors;
             }
             else {
-              for (const e of validate321.errors!) keep(vErrors, e);
+              for (const e of validate354.errors!) keep(vErrors, e);
             }
-            errors += validate321.errors!.length;
+            errors += validate354.errors!.length;
           }
         }
       }
@@ -2420,14 +2420,14 @@ function validate316(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.tx !== undefined){
-      if(!(validate321(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate354(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate321.errors;
+          vErrors = validate354.errors;
         }
         else {
-          for (const e of validate321.errors!) keep(vErrors, e);
+          for (const e of validate354.errors!) keep(vErrors, e);
         }
-        errors += validate321.errors!.length;
+        errors += validate354.errors!.length;
       }
     }
   }
@@ -2447,7 +2447,7 @@ function validate316(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate316.errors = vErrors;
+  validate349.errors = vErrors;
   return errors === 0;
 }
 
@@ -2611,7 +2611,7 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate315(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2660,19 +2660,19 @@ function validate315(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate316(data.block, {
+        if(!(validate349(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors!) keep(vErrors, e);
+            for (const e of validate349.errors!) keep(vErrors, e);
           }
-          errors += validate316.errors!.length;
+          errors += validate349.errors!.length;
         }
       }
     }
@@ -2964,19 +2964,19 @@ function validate315(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate316(data6, {
+        if(!(validate349(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors!) keep(vErrors, e);
+            for (const e of validate349.errors!) keep(vErrors, e);
           }
-          errors += validate316.errors!.length;
+          errors += validate349.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3044,12 +3044,12 @@ function validate315(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate315.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate360);
-const schema144 = {
+export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate393);
+const schema156 = {
   "type": "object",
   "properties": {
     "height": {
@@ -3239,7 +3239,7 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate360(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate393(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3276,19 +3276,19 @@ function validate360(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors!) keep(vErrors, e);
+          for (const e of validate346.errors!) keep(vErrors, e);
         }
-        errors += validate313.errors!.length;
+        errors += validate346.errors!.length;
       }
     }
   }
@@ -3308,12 +3308,12 @@ function validate360(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate360.errors = vErrors;
+  validate393.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate363);
-const schema145 = {
+export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate396);
+const schema157 = {
   "type": "object",
   "required": [
     "block",
@@ -3387,7 +3387,7 @@ const schema145 = {
   }
 };
 
-function validate363(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate396(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3436,19 +3436,19 @@ function validate363(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate316(data.block, {
+        if(!(validate349(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors!) keep(vErrors, e);
+            for (const e of validate349.errors!) keep(vErrors, e);
           }
-          errors += validate316.errors!.length;
+          errors += validate349.errors!.length;
         }
       }
     }
@@ -3740,19 +3740,19 @@ function validate363(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate316(data6, {
+        if(!(validate349(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate316.errors;
+            vErrors = validate349.errors;
           }
           else {
-            for (const e of validate316.errors!) keep(vErrors, e);
+            for (const e of validate349.errors!) keep(vErrors, e);
           }
-          errors += validate316.errors!.length;
+          errors += validate349.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3820,17 +3820,17 @@ function validate363(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate363.errors = vErrors;
+  validate396.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate371);
-const schema146 = {
+export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate404);
+const schema158 = {
   "type": "object",
   "properties": {}
 };
 
-function validate371(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate404(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3849,12 +3849,12 @@ function validate371(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate371.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate372);
-const schema147 = {
+export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate405);
+const schema159 = {
   "type": "object",
   "required": [
     "blockchains"
@@ -3898,7 +3898,7 @@ const schema147 = {
   }
 };
 
-function validate372(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate405(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4144,12 +4144,12 @@ function validate372(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate372.errors = vErrors;
+  validate405.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate376);
-const schema148 = {
+export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate409);
+const schema160 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -4163,7 +4163,7 @@ const schema148 = {
 };
 const func2 = ucs2length;
 
-function validate376(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate409(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4237,12 +4237,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate376.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate377);
-const schema149 = {
+export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate410);
+const schema161 = {
   "type": "object",
   "required": [
     "status"
@@ -4264,7 +4264,7 @@ const schema149 = {
   }
 };
 
-function validate377(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate410(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4329,7 +4329,7 @@ function validate377(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema149.properties.status.enum},
+          params: {allowedValues: schema161.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -4358,12 +4358,12 @@ function validate377(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate377.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate378);
-const schema150 = {
+export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate411);
+const schema162 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4372,7 +4372,7 @@ const schema150 = {
   }
 };
 
-function validate378(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate411(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4409,12 +4409,12 @@ function validate378(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate378.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate380);
-const schema151 = {
+export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate413);
+const schema163 = {
   "type": "object",
   "required": [
     "supply",
@@ -4434,7 +4434,7 @@ const schema151 = {
   }
 };
 
-function validate380(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate413(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4537,12 +4537,12 @@ function validate380(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate380.errors = vErrors;
+  validate413.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate383);
-const schema152 = {
+export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate416);
+const schema164 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -4556,20 +4556,20 @@ const schema152 = {
     }
   }
 };
-const schema98 = {
+const schema87 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
 const formats8 = formats["avax-node-id"]!;
-const pattern17 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate195(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate182(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -4618,12 +4618,12 @@ function validate195(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate195.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate383(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate416(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4648,19 +4648,19 @@ function validate383(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate195(data1[i0], {
+          if(!(validate182(data1[i0], {
             instancePath: instancePath+"/nodeIDs/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate195.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate195.errors!) keep(vErrors, e);
+              for (const e of validate182.errors!) keep(vErrors, e);
             }
-            errors += validate195.errors!.length;
+            errors += validate182.errors!.length;
           }
         }
       }
@@ -4698,12 +4698,12 @@ function validate383(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate383.errors = vErrors;
+  validate416.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate386);
-const schema153 = {
+export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate419);
+const schema165 = {
   "type": "object",
   "required": [
     "validators"
@@ -4719,7 +4719,7 @@ const schema153 = {
     }
   }
 };
-const schema154 = {
+const schema166 = {
   "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind "
     + "has required fields the others lack (`uptime` for the Primary Network, "
     + "`delegationFee` without `uptime` for elastic Subnets, `validationID` "
@@ -4743,7 +4743,7 @@ const schema154 = {
     }
   ]
 };
-const schema155 = {
+const schema167 = {
   "type": "object",
   "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told "
     + "apart from the other kinds by `uptime` and `connected`, which only "
@@ -4873,7 +4873,7 @@ const schema155 = {
   }
 };
 
-function validate390(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate423(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4910,11 +4910,11 @@ function validate390(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate390.errors = vErrors;
+  validate423.errors = vErrors;
   return errors === 0;
 }
 
-const schema157 = {
+const schema169 = {
   "type": "object",
   "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in "
     + "seconds; 0 means no lock).",
@@ -4942,13 +4942,13 @@ const schema157 = {
     }
   }
 };
-const schema91 = {
+const schema104 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate186(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate220(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -4985,12 +4985,12 @@ function validate186(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate396(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate429(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5077,19 +5077,19 @@ function validate396(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate186(data.threshold, {
+      if(!(validate220(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors!) keep(vErrors, e);
+          for (const e of validate220.errors!) keep(vErrors, e);
         }
-        errors += validate186.errors!.length;
+        errors += validate220.errors!.length;
       }
     }
     if(data.addresses !== undefined){
@@ -5147,23 +5147,23 @@ function validate396(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate396.errors = vErrors;
+  validate429.errors = vErrors;
   return errors === 0;
 }
 
-const schema158 = {
+const schema170 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
     + "\"2.0000\"."
 };
-const pattern18 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern19 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate405(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate438(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern18.test(data)){
+    if(!pattern19.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5196,11 +5196,11 @@ function validate405(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate405.errors = vErrors;
+  validate438.errors = vErrors;
   return errors === 0;
 }
 
-const schema159 = {
+const schema171 = {
   "type": "object",
   "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its "
     + "AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
@@ -5221,18 +5221,18 @@ const schema159 = {
     }
   }
 };
-const schema160 = {
+const schema172 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
-const pattern24 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern25 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate409(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate442(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern24.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -5265,13 +5265,13 @@ function validate409(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate409.errors = vErrors;
+  validate442.errors = vErrors;
   return errors === 0;
 }
 
-const pattern25 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
+const pattern26 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate408(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate441(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5326,25 +5326,25 @@ function validate408(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate409(data.publicKey, {
+      if(!(validate442(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate409.errors;
+          vErrors = validate442.errors;
         }
         else {
-          for (const e of validate409.errors!) keep(vErrors, e);
+          for (const e of validate442.errors!) keep(vErrors, e);
         }
-        errors += validate409.errors!.length;
+        errors += validate442.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
-        if(!pattern25.test(data1)){
+        if(!pattern26.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {
             instancePath: instancePath+"/proofOfPossession",
             schemaPath: "#/properties/proofOfPossession/pattern",
@@ -5395,11 +5395,11 @@ function validate408(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate408.errors = vErrors;
+  validate441.errors = vErrors;
   return errors === 0;
 }
 
-const schema161 = {
+const schema173 = {
   "type": "object",
   "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node "
     + "ID.",
@@ -5444,7 +5444,7 @@ const schema161 = {
   }
 };
 
-function validate414(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate447(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5585,35 +5585,35 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -5633,35 +5633,35 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate396(data.rewardOwner, {
+      if(!(validate429(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -5697,12 +5697,12 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate414.errors = vErrors;
+  validate447.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate388(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate421(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5899,7 +5899,7 @@ function validate388(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema155.properties, key0))){
+      if(!(func5.call(schema167.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -5933,35 +5933,35 @@ function validate388(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -5997,67 +5997,67 @@ function validate388(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate396(data.rewardOwner, {
+      if(!(validate429(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate396(data.validationRewardOwner, {
+      if(!(validate429(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate396(data.delegationRewardOwner, {
+      if(!(validate429(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6093,35 +6093,35 @@ function validate388(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate405(data.delegationFee, {
+      if(!(validate438(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate405.errors;
+          vErrors = validate438.errors;
         }
         else {
-          for (const e of validate405.errors!) keep(vErrors, e);
+          for (const e of validate438.errors!) keep(vErrors, e);
         }
-        errors += validate405.errors!.length;
+        errors += validate438.errors!.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate405(data.uptime, {
+      if(!(validate438(data.uptime, {
         instancePath: instancePath+"/uptime",
         parentData: data,
         parentDataProperty: "uptime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate405.errors;
+          vErrors = validate438.errors;
         }
         else {
-          for (const e of validate405.errors!) keep(vErrors, e);
+          for (const e of validate438.errors!) keep(vErrors, e);
         }
-        errors += validate405.errors!.length;
+        errors += validate438.errors!.length;
       }
     }
     if(data.connected !== undefined){
@@ -6143,19 +6143,19 @@ function validate388(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.signer !== undefined){
-      if(!(validate408(data.signer, {
+      if(!(validate441(data.signer, {
         instancePath: instancePath+"/signer",
         parentData: data,
         parentDataProperty: "signer",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate408.errors;
+          vErrors = validate441.errors;
         }
         else {
-          for (const e of validate408.errors!) keep(vErrors, e);
+          for (const e of validate441.errors!) keep(vErrors, e);
         }
-        errors += validate408.errors!.length;
+        errors += validate441.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -6195,19 +6195,19 @@ function validate388(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate414(data17[i0], {
+          if(!(validate447(data17[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data17,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate414.errors;
+              vErrors = validate447.errors;
             }
             else {
-              for (const e of validate414.errors!) keep(vErrors, e);
+              for (const e of validate447.errors!) keep(vErrors, e);
             }
-            errors += validate414.errors!.length;
+            errors += validate447.errors!.length;
           }
         }
       }
@@ -6245,11 +6245,11 @@ function validate388(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate388.errors = vErrors;
+  validate421.errors = vErrors;
   return errors === 0;
 }
 
-const schema162 = {
+const schema174 = {
   "type": "object",
   "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary "
     + "Network validator except `uptime`, `connected` and `signer`, which the "
@@ -6354,7 +6354,7 @@ const schema162 = {
   }
 };
 
-function validate424(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate457(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6519,7 +6519,7 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema162.properties, key0))){
+      if(!(func5.call(schema174.properties, key0))){
         const err10 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -6553,35 +6553,35 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -6617,67 +6617,67 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate396(data.rewardOwner, {
+      if(!(validate429(data.rewardOwner, {
         instancePath: instancePath+"/rewardOwner",
         parentData: data,
         parentDataProperty: "rewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate396(data.validationRewardOwner, {
+      if(!(validate429(data.validationRewardOwner, {
         instancePath: instancePath+"/validationRewardOwner",
         parentData: data,
         parentDataProperty: "validationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate396(data.delegationRewardOwner, {
+      if(!(validate429(data.delegationRewardOwner, {
         instancePath: instancePath+"/delegationRewardOwner",
         parentData: data,
         parentDataProperty: "delegationRewardOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
@@ -6713,19 +6713,19 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate405(data.delegationFee, {
+      if(!(validate438(data.delegationFee, {
         instancePath: instancePath+"/delegationFee",
         parentData: data,
         parentDataProperty: "delegationFee",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate405.errors;
+          vErrors = validate438.errors;
         }
         else {
-          for (const e of validate405.errors!) keep(vErrors, e);
+          for (const e of validate438.errors!) keep(vErrors, e);
         }
-        errors += validate405.errors!.length;
+        errors += validate438.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
@@ -6765,19 +6765,19 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate414(data14[i0], {
+          if(!(validate447(data14[i0], {
             instancePath: instancePath+"/delegators/" + i0,
             parentData: data14,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate414.errors;
+              vErrors = validate447.errors;
             }
             else {
-              for (const e of validate414.errors!) keep(vErrors, e);
+              for (const e of validate447.errors!) keep(vErrors, e);
             }
-            errors += validate414.errors!.length;
+            errors += validate447.errors!.length;
           }
         }
       }
@@ -6815,11 +6815,11 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate424.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
-const schema163 = {
+const schema175 = {
   "type": "object",
   "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet "
     + "converted to an L1: only the staker basics.",
@@ -6864,7 +6864,7 @@ const schema163 = {
   }
 };
 
-function validate441(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6988,35 +6988,35 @@ function validate441(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate390(data.endTime, {
+      if(!(validate423(data.endTime, {
         instancePath: instancePath+"/endTime",
         parentData: data,
         parentDataProperty: "endTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -7052,19 +7052,19 @@ function validate441(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
   }
@@ -7084,11 +7084,11 @@ function validate441(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate441.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
-const schema164 = {
+const schema176 = {
   "type": "object",
   "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its "
     + "validator manager. It has no `txID` and no `endTime`: it validates "
@@ -7146,7 +7146,7 @@ const schema164 = {
   }
 };
 
-function validate449(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate482(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7295,7 +7295,7 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema164.properties, key0))){
+      if(!(func5.call(schema176.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -7313,19 +7313,19 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -7345,19 +7345,19 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -7377,51 +7377,51 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate409(data.publicKey, {
+      if(!(validate442(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate409.errors;
+          vErrors = validate442.errors;
         }
         else {
-          for (const e of validate409.errors!) keep(vErrors, e);
+          for (const e of validate442.errors!) keep(vErrors, e);
         }
-        errors += validate409.errors!.length;
+        errors += validate442.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate396(data.remainingBalanceOwner, {
+      if(!(validate429(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate396(data.deactivationOwner, {
+      if(!(validate429(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -7473,26 +7473,26 @@ function validate449(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate449.errors = vErrors;
+  validate482.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate387(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate420(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate388(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate421(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate388.errors;
+      vErrors = validate421.errors;
     }
     else {
-      for (const e of validate388.errors!) keep(vErrors, e);
+      for (const e of validate421.errors!) keep(vErrors, e);
     }
-    errors += validate388.errors!.length;
+    errors += validate421.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -7500,14 +7500,14 @@ function validate387(data: any, {instancePath="", parentData, parentDataProperty
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate457(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate424.errors;
+      vErrors = validate457.errors;
     }
     else {
-      for (const e of validate424.errors!) keep(vErrors, e);
+      for (const e of validate457.errors!) keep(vErrors, e);
     }
-    errors += validate424.errors!.length;
+    errors += validate457.errors!.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -7520,14 +7520,14 @@ function validate387(data: any, {instancePath="", parentData, parentDataProperty
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate441(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate441.errors;
+        vErrors = validate474.errors;
       }
       else {
-        for (const e of validate441.errors!) keep(vErrors, e);
+        for (const e of validate474.errors!) keep(vErrors, e);
       }
-      errors += validate441.errors!.length;
+      errors += validate474.errors!.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -7540,14 +7540,14 @@ function validate387(data: any, {instancePath="", parentData, parentDataProperty
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate449(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate482(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate449.errors;
+          vErrors = validate482.errors;
         }
         else {
-          for (const e of validate449.errors!) keep(vErrors, e);
+          for (const e of validate482.errors!) keep(vErrors, e);
         }
-        errors += validate449.errors!.length;
+        errors += validate482.errors!.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -7591,12 +7591,12 @@ function validate387(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate387.errors = vErrors;
+  validate420.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate386(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate419(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7639,19 +7639,19 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate387(data0[i0], {
+          if(!(validate420(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate387.errors;
+              vErrors = validate420.errors;
             }
             else {
-              for (const e of validate387.errors!) keep(vErrors, e);
+              for (const e of validate420.errors!) keep(vErrors, e);
             }
-            errors += validate387.errors!.length;
+            errors += validate420.errors!.length;
           }
         }
       }
@@ -7689,17 +7689,17 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate386.errors = vErrors;
+  validate419.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate461);
-const schema165 = {
+export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate494);
+const schema177 = {
   "type": "object",
   "properties": {}
 };
 
-function validate461(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -7718,12 +7718,12 @@ function validate461(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate461.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate462);
-const schema166 = {
+export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate495);
+const schema178 = {
   "type": "object",
   "required": [
     "weights",
@@ -7770,7 +7770,7 @@ const schema166 = {
   }
 };
 
-function validate462(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate495(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8060,17 +8060,17 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate469);
-const schema167 = {
+export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate502);
+const schema179 = {
   "type": "object",
   "properties": {}
 };
 
-function validate469(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate502(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8089,12 +8089,12 @@ function validate469(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate469.errors = vErrors;
+  validate502.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate470);
-const schema168 = {
+export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate503);
+const schema180 = {
   "type": "object",
   "required": [
     "capacity",
@@ -8172,7 +8172,7 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate470(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8339,17 +8339,17 @@ function validate470(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate470.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate475);
-const schema169 = {
+export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate508);
+const schema181 = {
   "type": "object",
   "properties": {}
 };
 
-function validate475(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate508(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8368,12 +8368,12 @@ function validate475(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate475.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate476);
-const schema170 = {
+export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate509);
+const schema182 = {
   "type": "object",
   "description": "A P-Chain height.",
   "required": [
@@ -8388,7 +8388,7 @@ const schema170 = {
   }
 };
 
-function validate476(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate509(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8459,12 +8459,12 @@ function validate476(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate476.errors = vErrors;
+  validate509.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate478);
-const schema171 = {
+export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate511);
+const schema183 = {
   "type": "object",
   "properties": {
     "validationID": {
@@ -8476,7 +8476,7 @@ const schema171 = {
   ]
 };
 
-function validate478(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate511(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8529,12 +8529,12 @@ function validate478(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate478.errors = vErrors;
+  validate511.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate480);
-const schema172 = {
+export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate513);
+const schema184 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -8602,7 +8602,7 @@ const schema172 = {
   }
 };
 
-function validate480(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate513(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8783,7 +8783,7 @@ function validate480(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema172.properties, key0))){
+      if(!(func5.call(schema184.properties, key0))){
         const err11 = --budget.left < 0 ? TOO_MANY : {
           instancePath,
           schemaPath: "#/additionalProperties",
@@ -8801,19 +8801,19 @@ function validate480(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate195(data.nodeID, {
+      if(!(validate182(data.nodeID, {
         instancePath: instancePath+"/nodeID",
         parentData: data,
         parentDataProperty: "nodeID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
     }
     if(data.weight !== undefined){
@@ -8833,19 +8833,19 @@ function validate480(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate390(data.startTime, {
+      if(!(validate423(data.startTime, {
         instancePath: instancePath+"/startTime",
         parentData: data,
         parentDataProperty: "startTime",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate390.errors;
+          vErrors = validate423.errors;
         }
         else {
-          for (const e of validate390.errors!) keep(vErrors, e);
+          for (const e of validate423.errors!) keep(vErrors, e);
         }
-        errors += validate390.errors!.length;
+        errors += validate423.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -8865,51 +8865,51 @@ function validate480(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate409(data.publicKey, {
+      if(!(validate442(data.publicKey, {
         instancePath: instancePath+"/publicKey",
         parentData: data,
         parentDataProperty: "publicKey",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate409.errors;
+          vErrors = validate442.errors;
         }
         else {
-          for (const e of validate409.errors!) keep(vErrors, e);
+          for (const e of validate442.errors!) keep(vErrors, e);
         }
-        errors += validate409.errors!.length;
+        errors += validate442.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate396(data.remainingBalanceOwner, {
+      if(!(validate429(data.remainingBalanceOwner, {
         instancePath: instancePath+"/remainingBalanceOwner",
         parentData: data,
         parentDataProperty: "remainingBalanceOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate396(data.deactivationOwner, {
+      if(!(validate429(data.deactivationOwner, {
         instancePath: instancePath+"/deactivationOwner",
         parentData: data,
         parentDataProperty: "deactivationOwner",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate396.errors;
+          vErrors = validate429.errors;
         }
         else {
-          for (const e of validate396.errors!) keep(vErrors, e);
+          for (const e of validate429.errors!) keep(vErrors, e);
         }
-        errors += validate396.errors!.length;
+        errors += validate429.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
@@ -8993,17 +8993,17 @@ function validate480(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate480.errors = vErrors;
+  validate513.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate492);
-const schema173 = {
+export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate525);
+const schema185 = {
   "type": "object",
   "properties": {}
 };
 
-function validate492(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -9022,13 +9022,13 @@ function validate492(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate492.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate493);
+export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate526);
 
-function validate493(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9099,12 +9099,12 @@ function validate493(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate493.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate495);
-const schema175 = {
+export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate528);
+const schema187 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -9113,7 +9113,7 @@ const schema175 = {
   }
 };
 
-function validate495(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9150,12 +9150,12 @@ function validate495(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate495.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate497);
-const schema176 = {
+export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate530);
+const schema188 = {
   "type": "object",
   "required": [
     "minValidatorStake",
@@ -9175,7 +9175,7 @@ const schema176 = {
   }
 };
 
-function validate497(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate530(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9278,12 +9278,12 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate497.errors = vErrors;
+  validate530.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate500);
-const schema177 = {
+export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate533);
+const schema189 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -9348,7 +9348,7 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate500(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate533(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9417,12 +9417,12 @@ function validate500(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate500.errors = vErrors;
+  validate533.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate503);
-const schema178 = {
+export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate536);
+const schema190 = {
   "type": "object",
   "required": [
     "numFetched",
@@ -9479,7 +9479,7 @@ const schema178 = {
   }
 };
 
-function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate536(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -9818,12 +9818,12 @@ function validate503(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate503.errors = vErrors;
+  validate536.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate509);
-const schema179 = {
+export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate542);
+const schema191 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -9845,7 +9845,7 @@ const schema179 = {
   ]
 };
 
-function validate509(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate542(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9970,12 +9970,12 @@ function validate509(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate509.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate512);
-const schema180 = {
+export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate545);
+const schema192 = {
   "type": "object",
   "required": [
     "staked",
@@ -10038,7 +10038,7 @@ const schema180 = {
   }
 };
 
-function validate512(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate545(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10323,19 +10323,19 @@ function validate512(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate303(data.stakeds, {
+      if(!(validate336(data.stakeds, {
         instancePath: instancePath+"/stakeds",
         parentData: data,
         parentDataProperty: "stakeds",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate303.errors;
+          vErrors = validate336.errors;
         }
         else {
-          for (const e of validate303.errors!) keep(vErrors, e);
+          for (const e of validate336.errors!) keep(vErrors, e);
         }
-        errors += validate303.errors!.length;
+        errors += validate336.errors!.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -10409,12 +10409,12 @@ function validate512(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate512.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate519);
-const schema181 = {
+export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate552);
+const schema193 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10423,7 +10423,7 @@ const schema181 = {
   }
 };
 
-function validate519(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate552(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10460,12 +10460,12 @@ function validate519(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate519.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate521);
-const schema182 = {
+export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate554);
+const schema194 = {
   "type": "object",
   "required": [
     "assetID"
@@ -10480,7 +10480,7 @@ const schema182 = {
   }
 };
 
-function validate521(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate554(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10551,12 +10551,12 @@ function validate521(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate521.errors = vErrors;
+  validate554.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate523);
-const schema183 = {
+export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate556);
+const schema195 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -10568,7 +10568,7 @@ const schema183 = {
   ]
 };
 
-function validate523(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate556(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10621,12 +10621,12 @@ function validate523(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate523.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate525);
-const schema184 = {
+export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate558);
+const schema196 = {
   "type": "object",
   "required": [
     "isPermissioned",
@@ -10691,7 +10691,7 @@ const schema184 = {
     }
   }
 };
-const schema185 = {
+const schema197 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -10704,7 +10704,7 @@ const schema185 = {
   ]
 };
 
-function validate532(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -10782,12 +10782,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate532.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11001,19 +11001,19 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate186(data.threshold, {
+      if(!(validate220(data.threshold, {
         instancePath: instancePath+"/threshold",
         parentData: data,
         parentDataProperty: "threshold",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate186.errors;
+          vErrors = validate220.errors;
         }
         else {
-          for (const e of validate186.errors!) keep(vErrors, e);
+          for (const e of validate220.errors!) keep(vErrors, e);
         }
-        errors += validate186.errors!.length;
+        errors += validate220.errors!.length;
       }
     }
     if(data.locktime !== undefined){
@@ -11081,19 +11081,19 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate532(data.managerAddress, {
+      if(!(validate565(data.managerAddress, {
         instancePath: instancePath+"/managerAddress",
         parentData: data,
         parentDataProperty: "managerAddress",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate565.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate565.errors!.length;
       }
     }
   }
@@ -11113,12 +11113,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate535);
-const schema186 = {
+export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate568);
+const schema198 = {
   "type": "object",
   "properties": {
     "ids": {
@@ -11130,7 +11130,7 @@ const schema186 = {
   }
 };
 
-function validate535(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11189,12 +11189,12 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate537);
-const schema187 = {
+export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate570);
+const schema199 = {
   "type": "object",
   "required": [
     "subnets"
@@ -11241,7 +11241,7 @@ const schema187 = {
   }
 };
 
-function validate537(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate570(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11286,7 +11286,7 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/subnets",
           schemaPath: "#/properties/subnets/type",
           keyword: "type",
-          params: {type: schema187.properties.subnets.type},
+          params: {type: schema199.properties.subnets.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -11423,19 +11423,19 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate186(data1.threshold, {
+              if(!(validate220(data1.threshold, {
                 instancePath: instancePath+"/subnets/" + i0+"/threshold",
                 parentData: data1,
                 parentDataProperty: "threshold",
                 rootData
               }))){
                 if(vErrors === null){
-                  vErrors = validate186.errors;
+                  vErrors = validate220.errors;
                 }
                 else {
-                  for (const e of validate186.errors!) keep(vErrors, e);
+                  for (const e of validate220.errors!) keep(vErrors, e);
                 }
-                errors += validate186.errors!.length;
+                errors += validate220.errors!.length;
               }
             }
           }
@@ -11475,17 +11475,17 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate570.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate541);
-const schema188 = {
+export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate574);
+const schema200 = {
   "type": "object",
   "properties": {}
 };
 
-function validate541(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate574(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -11504,12 +11504,12 @@ function validate541(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate541.errors = vErrors;
+  validate574.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate542);
-const schema189 = {
+export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate575);
+const schema201 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -11523,7 +11523,7 @@ const schema189 = {
   }
 };
 
-function validate542(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11594,12 +11594,12 @@ function validate542(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate542.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate544);
-const schema190 = {
+export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate577);
+const schema202 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -11608,7 +11608,7 @@ const schema190 = {
   }
 };
 
-function validate544(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate577(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11645,12 +11645,12 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate544.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate546);
-const schema191 = {
+export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate579);
+const schema203 = {
   "type": "object",
   "required": [
     "stake",
@@ -11673,7 +11673,7 @@ const schema191 = {
   }
 };
 
-function validate546(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate579(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11776,12 +11776,12 @@ function validate546(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate546.errors = vErrors;
+  validate579.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate549);
-const schema192 = {
+export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate582);
+const schema204 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -11796,7 +11796,7 @@ const schema192 = {
   ]
 };
 
-function validate549(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate582(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11833,19 +11833,19 @@ function validate549(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors!) keep(vErrors, e);
+          for (const e of validate346.errors!) keep(vErrors, e);
         }
-        errors += validate313.errors!.length;
+        errors += validate346.errors!.length;
       }
     }
   }
@@ -11865,12 +11865,12 @@ function validate549(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate549.errors = vErrors;
+  validate582.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate552);
-const schema193 = {
+export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate585);
+const schema205 = {
   "type": "object",
   "required": [
     "tx",
@@ -11944,7 +11944,7 @@ const schema193 = {
   }
 };
 
-function validate552(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate585(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -11993,14 +11993,14 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate321(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate354(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate321.errors;
+            vErrors = validate354.errors;
           }
           else {
-            for (const e of validate321.errors!) keep(vErrors, e);
+            for (const e of validate354.errors!) keep(vErrors, e);
           }
-          errors += validate321.errors!.length;
+          errors += validate354.errors!.length;
         }
       }
     }
@@ -12282,14 +12282,14 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate321(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate354(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate321.errors;
+            vErrors = validate354.errors;
           }
           else {
-            for (const e of validate321.errors!) keep(vErrors, e);
+            for (const e of validate354.errors!) keep(vErrors, e);
           }
-          errors += validate321.errors!.length;
+          errors += validate354.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -12357,12 +12357,12 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate552.errors = vErrors;
+  validate585.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate560);
-const schema194 = {
+export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate593);
+const schema206 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -12374,7 +12374,7 @@ const schema194 = {
   ]
 };
 
-function validate560(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate593(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12427,12 +12427,12 @@ function validate560(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate560.errors = vErrors;
+  validate593.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate562);
-const schema195 = {
+export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate595);
+const schema207 = {
   "type": "object",
   "required": [
     "status"
@@ -12481,7 +12481,7 @@ const schema195 = {
   }
 };
 
-function validate562(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -12677,7 +12677,7 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema195.properties.status.enum},
+          params: {allowedValues: schema207.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -12743,12 +12743,12 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate562.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate563);
-const schema196 = {
+export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate596);
+const schema208 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -12776,7 +12776,7 @@ const schema196 = {
     "addresses"
   ]
 };
-const schema197 = {
+const schema209 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -12789,20 +12789,20 @@ const schema197 = {
     }
   ]
 };
-const schema198 = {
+const schema210 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
 const formats10 = formats["avax-short-id"]!;
-const pattern26 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern27 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate566(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate599(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern27.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -12851,12 +12851,12 @@ function validate566(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate566.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate564(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate597(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -12875,14 +12875,14 @@ function validate564(data: any, {instancePath="", parentData, parentDataProperty
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate566(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate566.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate566.errors!) keep(vErrors, e);
+        for (const e of validate599.errors!) keep(vErrors, e);
       }
-      errors += validate566.errors!.length;
+      errors += validate599.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -12916,7 +12916,7 @@ function validate564(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate564.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
@@ -13078,7 +13078,7 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema199 = {
+const schema211 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -13099,7 +13099,7 @@ const schema199 = {
   }
 };
 
-function validate570(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13202,12 +13202,12 @@ function validate570(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate563(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13264,19 +13264,19 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate564(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate564.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate564.errors!) keep(vErrors, e);
+              for (const e of validate597.errors!) keep(vErrors, e);
             }
-            errors += validate564.errors!.length;
+            errors += validate597.errors!.length;
           }
         }
       }
@@ -13314,19 +13314,19 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate570(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate570.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -13380,12 +13380,12 @@ function validate563(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate563.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate575);
-const schema200 = {
+export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate608);
+const schema212 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -13448,7 +13448,7 @@ const schema200 = {
   }
 };
 
-function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate608(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -13771,19 +13771,19 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate570(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate570.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -13819,12 +13819,12 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate575.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate582);
-const schema201 = {
+export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate615);
+const schema213 = {
   "type": "object",
   "properties": {
     "height": {
@@ -13850,7 +13850,7 @@ const schema201 = {
   ]
 };
 
-function validate582(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13975,12 +13975,12 @@ function validate582(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate582.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate585);
-const schema202 = {
+export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate618);
+const schema214 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
     + "at the height. `{}` when the set is empty.",
@@ -14017,20 +14017,20 @@ const schema202 = {
   }
 };
 
-function validate585(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate618(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate195(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate182(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate195.errors;
+          vErrors = validate182.errors;
         }
         else {
-          for (const e of validate195.errors!) keep(vErrors, e);
+          for (const e of validate182.errors!) keep(vErrors, e);
         }
-        errors += validate195.errors!.length;
+        errors += validate182.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -14109,19 +14109,19 @@ function validate585(data: any, {instancePath="", parentData, parentDataProperty
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate409(data1, {
+          if(!(validate442(data1, {
             instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
             parentData: data0,
             parentDataProperty: "publicKey",
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate409.errors;
+              vErrors = validate442.errors;
             }
             else {
-              for (const e of validate409.errors!) keep(vErrors, e);
+              for (const e of validate442.errors!) keep(vErrors, e);
             }
-            errors += validate409.errors!.length;
+            errors += validate442.errors!.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -14237,17 +14237,17 @@ function validate585(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate585.errors = vErrors;
+  validate618.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate589);
-const schema203 = {
+export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate622);
+const schema215 = {
   "type": "object",
   "properties": {}
 };
 
-function validate589(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate622(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14266,12 +14266,12 @@ function validate589(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate589.errors = vErrors;
+  validate622.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate590);
-const schema204 = {
+export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate623);
+const schema216 = {
   "type": "object",
   "required": [
     "capacity",
@@ -14302,7 +14302,7 @@ const schema204 = {
   }
 };
 
-function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate623(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14472,17 +14472,17 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate590.errors = vErrors;
+  validate623.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate595);
-const schema205 = {
+export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate628);
+const schema217 = {
   "type": "object",
   "properties": {}
 };
 
-function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate628(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -14501,12 +14501,12 @@ function validate595(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate628.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate596);
-const schema206 = {
+export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate629);
+const schema218 = {
   "type": "object",
   "required": [
     "excess",
@@ -14530,7 +14530,7 @@ const schema206 = {
   }
 };
 
-function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate629(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14665,12 +14665,12 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate596.errors = vErrors;
+  validate629.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate600);
-const schema207 = {
+export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate633);
+const schema219 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -14685,7 +14685,7 @@ const schema207 = {
   ]
 };
 
-function validate600(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate633(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14749,12 +14749,12 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate600.errors = vErrors;
+  validate633.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate603);
-const schema208 = {
+export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate636);
+const schema220 = {
   "type": "object",
   "required": [
     "txID"
@@ -14768,7 +14768,7 @@ const schema208 = {
   }
 };
 
-function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate636(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14839,12 +14839,12 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate603.errors = vErrors;
+  validate636.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate605);
-const schema209 = {
+export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate638);
+const schema221 = {
   "type": "object",
   "properties": {
     "size": {
@@ -14858,7 +14858,7 @@ const schema209 = {
     "size"
   ]
 };
-const schema210 = {
+const schema222 = {
   "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, "
     + "fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
@@ -14873,17 +14873,17 @@ const schema210 = {
     }
   ]
 };
-const pattern27 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+const pattern28 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
   + "6553[0-5])$", "u");
 
-function validate606(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate639(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern27.test(data)){
+    if(!pattern28.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/anyOf/0/pattern",
@@ -15004,12 +15004,12 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate606.errors = vErrors;
+  validate639.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate605(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate638(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15030,19 +15030,19 @@ function validate605(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate606(data.size, {
+      if(!(validate639(data.size, {
         instancePath: instancePath+"/size",
         parentData: data,
         parentDataProperty: "size",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate606.errors;
+          vErrors = validate639.errors;
         }
         else {
-          for (const e of validate606.errors!) keep(vErrors, e);
+          for (const e of validate639.errors!) keep(vErrors, e);
         }
-        errors += validate606.errors!.length;
+        errors += validate639.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -15078,12 +15078,12 @@ function validate605(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate605.errors = vErrors;
+  validate638.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate609);
-const schema211 = {
+export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate642);
+const schema223 = {
   "type": "object",
   "required": [
     "validators"
@@ -15101,7 +15101,7 @@ const schema211 = {
   }
 };
 
-function validate609(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate642(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15144,19 +15144,19 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate195(data0[i0], {
+          if(!(validate182(data0[i0], {
             instancePath: instancePath+"/validators/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate195.errors;
+              vErrors = validate182.errors;
             }
             else {
-              for (const e of validate195.errors!) keep(vErrors, e);
+              for (const e of validate182.errors!) keep(vErrors, e);
             }
-            errors += validate195.errors!.length;
+            errors += validate182.errors!.length;
           }
         }
       }
@@ -15194,12 +15194,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate609.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate611);
-const schema212 = {
+export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate644);
+const schema224 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -15211,7 +15211,7 @@ const schema212 = {
   ]
 };
 
-function validate611(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate644(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15264,12 +15264,12 @@ function validate611(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate611.errors = vErrors;
+  validate644.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate613);
-const schema213 = {
+export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate646);
+const schema225 = {
   "type": "object",
   "required": [
     "subnetID"
@@ -15284,7 +15284,7 @@ const schema213 = {
   }
 };
 
-function validate613(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate646(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15355,12 +15355,12 @@ function validate613(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate613.errors = vErrors;
+  validate646.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate615);
-const schema214 = {
+export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate648);
+const schema226 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -15372,7 +15372,7 @@ const schema214 = {
   ]
 };
 
-function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate648(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15425,12 +15425,12 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate615.errors = vErrors;
+  validate648.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate617);
-const schema215 = {
+export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate650);
+const schema227 = {
   "type": "object",
   "required": [
     "blockchainIDs"
@@ -15447,7 +15447,7 @@ const schema215 = {
   }
 };
 
-function validate617(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate650(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15540,111 +15540,111 @@ function validate617(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate617.errors = vErrors;
+  validate650.errors = vErrors;
   return errors === 0;
 }
 
 
 declare namespace validate100 { let errors: ValidationError[] | null; }
-declare namespace validate295 { let errors: ValidationError[] | null; }
+declare namespace validate328 { let errors: ValidationError[] | null; }
 declare namespace validate81 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate303 { let errors: ValidationError[] | null; }
+declare namespace validate336 { let errors: ValidationError[] | null; }
 declare namespace validate107 { let errors: ValidationError[] | null; }
 declare namespace validate105 { let errors: ValidationError[] | null; }
-declare namespace validate298 { let errors: ValidationError[] | null; }
-declare namespace validate313 { let errors: ValidationError[] | null; }
-declare namespace validate311 { let errors: ValidationError[] | null; }
-declare namespace validate325 { let errors: ValidationError[] | null; }
-declare namespace validate329 { let errors: ValidationError[] | null; }
+declare namespace validate331 { let errors: ValidationError[] | null; }
+declare namespace validate346 { let errors: ValidationError[] | null; }
+declare namespace validate344 { let errors: ValidationError[] | null; }
+declare namespace validate358 { let errors: ValidationError[] | null; }
+declare namespace validate362 { let errors: ValidationError[] | null; }
 declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate341 { let errors: ValidationError[] | null; }
-declare namespace validate322 { let errors: ValidationError[] | null; }
-declare namespace validate347 { let errors: ValidationError[] | null; }
-declare namespace validate321 { let errors: ValidationError[] | null; }
-declare namespace validate316 { let errors: ValidationError[] | null; }
+declare namespace validate374 { let errors: ValidationError[] | null; }
+declare namespace validate355 { let errors: ValidationError[] | null; }
+declare namespace validate380 { let errors: ValidationError[] | null; }
+declare namespace validate354 { let errors: ValidationError[] | null; }
+declare namespace validate349 { let errors: ValidationError[] | null; }
 declare namespace validate73 { let errors: ValidationError[] | null; }
 declare namespace validate75 { let errors: ValidationError[] | null; }
 declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate315 { let errors: ValidationError[] | null; }
+declare namespace validate348 { let errors: ValidationError[] | null; }
 declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate360 { let errors: ValidationError[] | null; }
-declare namespace validate363 { let errors: ValidationError[] | null; }
-declare namespace validate371 { let errors: ValidationError[] | null; }
-declare namespace validate372 { let errors: ValidationError[] | null; }
-declare namespace validate376 { let errors: ValidationError[] | null; }
-declare namespace validate377 { let errors: ValidationError[] | null; }
-declare namespace validate378 { let errors: ValidationError[] | null; }
-declare namespace validate380 { let errors: ValidationError[] | null; }
-declare namespace validate195 { let errors: ValidationError[] | null; }
-declare namespace validate383 { let errors: ValidationError[] | null; }
-declare namespace validate390 { let errors: ValidationError[] | null; }
-declare namespace validate186 { let errors: ValidationError[] | null; }
+declare namespace validate393 { let errors: ValidationError[] | null; }
 declare namespace validate396 { let errors: ValidationError[] | null; }
+declare namespace validate404 { let errors: ValidationError[] | null; }
 declare namespace validate405 { let errors: ValidationError[] | null; }
 declare namespace validate409 { let errors: ValidationError[] | null; }
-declare namespace validate408 { let errors: ValidationError[] | null; }
-declare namespace validate414 { let errors: ValidationError[] | null; }
-declare namespace validate388 { let errors: ValidationError[] | null; }
-declare namespace validate424 { let errors: ValidationError[] | null; }
+declare namespace validate410 { let errors: ValidationError[] | null; }
+declare namespace validate411 { let errors: ValidationError[] | null; }
+declare namespace validate413 { let errors: ValidationError[] | null; }
+declare namespace validate182 { let errors: ValidationError[] | null; }
+declare namespace validate416 { let errors: ValidationError[] | null; }
+declare namespace validate423 { let errors: ValidationError[] | null; }
+declare namespace validate220 { let errors: ValidationError[] | null; }
+declare namespace validate429 { let errors: ValidationError[] | null; }
+declare namespace validate438 { let errors: ValidationError[] | null; }
+declare namespace validate442 { let errors: ValidationError[] | null; }
 declare namespace validate441 { let errors: ValidationError[] | null; }
-declare namespace validate449 { let errors: ValidationError[] | null; }
-declare namespace validate387 { let errors: ValidationError[] | null; }
-declare namespace validate386 { let errors: ValidationError[] | null; }
-declare namespace validate461 { let errors: ValidationError[] | null; }
-declare namespace validate462 { let errors: ValidationError[] | null; }
-declare namespace validate469 { let errors: ValidationError[] | null; }
-declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate470 { let errors: ValidationError[] | null; }
-declare namespace validate475 { let errors: ValidationError[] | null; }
-declare namespace validate476 { let errors: ValidationError[] | null; }
-declare namespace validate478 { let errors: ValidationError[] | null; }
-declare namespace validate480 { let errors: ValidationError[] | null; }
-declare namespace validate492 { let errors: ValidationError[] | null; }
-declare namespace validate493 { let errors: ValidationError[] | null; }
+declare namespace validate447 { let errors: ValidationError[] | null; }
+declare namespace validate421 { let errors: ValidationError[] | null; }
+declare namespace validate457 { let errors: ValidationError[] | null; }
+declare namespace validate474 { let errors: ValidationError[] | null; }
+declare namespace validate482 { let errors: ValidationError[] | null; }
+declare namespace validate420 { let errors: ValidationError[] | null; }
+declare namespace validate419 { let errors: ValidationError[] | null; }
+declare namespace validate494 { let errors: ValidationError[] | null; }
 declare namespace validate495 { let errors: ValidationError[] | null; }
-declare namespace validate497 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate500 { let errors: ValidationError[] | null; }
+declare namespace validate502 { let errors: ValidationError[] | null; }
+declare namespace validate89 { let errors: ValidationError[] | null; }
 declare namespace validate503 { let errors: ValidationError[] | null; }
+declare namespace validate508 { let errors: ValidationError[] | null; }
 declare namespace validate509 { let errors: ValidationError[] | null; }
-declare namespace validate512 { let errors: ValidationError[] | null; }
-declare namespace validate519 { let errors: ValidationError[] | null; }
-declare namespace validate521 { let errors: ValidationError[] | null; }
-declare namespace validate523 { let errors: ValidationError[] | null; }
-declare namespace validate532 { let errors: ValidationError[] | null; }
+declare namespace validate511 { let errors: ValidationError[] | null; }
+declare namespace validate513 { let errors: ValidationError[] | null; }
 declare namespace validate525 { let errors: ValidationError[] | null; }
-declare namespace validate535 { let errors: ValidationError[] | null; }
-declare namespace validate537 { let errors: ValidationError[] | null; }
-declare namespace validate541 { let errors: ValidationError[] | null; }
+declare namespace validate526 { let errors: ValidationError[] | null; }
+declare namespace validate528 { let errors: ValidationError[] | null; }
+declare namespace validate530 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate533 { let errors: ValidationError[] | null; }
+declare namespace validate536 { let errors: ValidationError[] | null; }
 declare namespace validate542 { let errors: ValidationError[] | null; }
-declare namespace validate544 { let errors: ValidationError[] | null; }
-declare namespace validate546 { let errors: ValidationError[] | null; }
-declare namespace validate549 { let errors: ValidationError[] | null; }
+declare namespace validate545 { let errors: ValidationError[] | null; }
 declare namespace validate552 { let errors: ValidationError[] | null; }
-declare namespace validate560 { let errors: ValidationError[] | null; }
-declare namespace validate562 { let errors: ValidationError[] | null; }
-declare namespace validate566 { let errors: ValidationError[] | null; }
-declare namespace validate564 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate554 { let errors: ValidationError[] | null; }
+declare namespace validate556 { let errors: ValidationError[] | null; }
+declare namespace validate565 { let errors: ValidationError[] | null; }
+declare namespace validate558 { let errors: ValidationError[] | null; }
+declare namespace validate568 { let errors: ValidationError[] | null; }
 declare namespace validate570 { let errors: ValidationError[] | null; }
-declare namespace validate563 { let errors: ValidationError[] | null; }
+declare namespace validate574 { let errors: ValidationError[] | null; }
 declare namespace validate575 { let errors: ValidationError[] | null; }
+declare namespace validate577 { let errors: ValidationError[] | null; }
+declare namespace validate579 { let errors: ValidationError[] | null; }
 declare namespace validate582 { let errors: ValidationError[] | null; }
 declare namespace validate585 { let errors: ValidationError[] | null; }
-declare namespace validate589 { let errors: ValidationError[] | null; }
-declare namespace validate590 { let errors: ValidationError[] | null; }
+declare namespace validate593 { let errors: ValidationError[] | null; }
 declare namespace validate595 { let errors: ValidationError[] | null; }
-declare namespace validate596 { let errors: ValidationError[] | null; }
-declare namespace validate600 { let errors: ValidationError[] | null; }
+declare namespace validate599 { let errors: ValidationError[] | null; }
+declare namespace validate597 { let errors: ValidationError[] | null; }
+declare namespace validate61 { let errors: ValidationError[] | null; }
 declare namespace validate603 { let errors: ValidationError[] | null; }
-declare namespace validate606 { let errors: ValidationError[] | null; }
-declare namespace validate605 { let errors: ValidationError[] | null; }
-declare namespace validate609 { let errors: ValidationError[] | null; }
-declare namespace validate611 { let errors: ValidationError[] | null; }
-declare namespace validate613 { let errors: ValidationError[] | null; }
+declare namespace validate596 { let errors: ValidationError[] | null; }
+declare namespace validate608 { let errors: ValidationError[] | null; }
 declare namespace validate615 { let errors: ValidationError[] | null; }
-declare namespace validate617 { let errors: ValidationError[] | null; }
+declare namespace validate618 { let errors: ValidationError[] | null; }
+declare namespace validate622 { let errors: ValidationError[] | null; }
+declare namespace validate623 { let errors: ValidationError[] | null; }
+declare namespace validate628 { let errors: ValidationError[] | null; }
+declare namespace validate629 { let errors: ValidationError[] | null; }
+declare namespace validate633 { let errors: ValidationError[] | null; }
+declare namespace validate636 { let errors: ValidationError[] | null; }
+declare namespace validate639 { let errors: ValidationError[] | null; }
+declare namespace validate638 { let errors: ValidationError[] | null; }
+declare namespace validate642 { let errors: ValidationError[] | null; }
+declare namespace validate644 { let errors: ValidationError[] | null; }
+declare namespace validate646 { let errors: ValidationError[] | null; }
+declare namespace validate648 { let errors: ValidationError[] | null; }
+declare namespace validate650 { let errors: ValidationError[] | null; }
 const balanceKey = writeString("balance") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate619);
-const schema216 = {
+export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate652);
+const schema228 = {
   "type": "object",
   "properties": {
     "address": {
@@ -27,7 +27,7 @@ const schema216 = {
     "assetID"
   ]
 };
-const schema197 = {
+const schema209 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
     + "must name that chain and the HRP must be the network's), or the raw "
     + "20-byte short ID in cb58, which the node's address parser also accepts.",
@@ -107,20 +107,20 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-const schema198 = {
+const schema210 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
 const formats10 = formats["avax-short-id"]!;
-const pattern26 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const pattern27 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate566(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate599(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern27.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -169,12 +169,12 @@ function validate566(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate566.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate564(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate597(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -193,14 +193,14 @@ function validate564(data: any, {instancePath="", parentData, parentDataProperty
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate566(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate599(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate566.errors;
+        vErrors = validate599.errors;
       }
       else {
-        for (const e of validate566.errors!) keep(vErrors, e);
+        for (const e of validate599.errors!) keep(vErrors, e);
       }
-      errors += validate566.errors!.length;
+      errors += validate599.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -234,11 +234,11 @@ function validate564(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate564.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
 
-const schema217 = {
+const schema229 = {
   "type": "string",
   "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, "
     + "such as `AVAX` for the X-Chain's native asset. The node first looks the "
@@ -246,7 +246,7 @@ const schema217 = {
     + "with \"asset '<value>' not found\"."
 };
 
-function validate621(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate654(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -265,7 +265,7 @@ function validate621(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate621.errors = vErrors;
+  validate654.errors = vErrors;
   return errors === 0;
 }
 
@@ -445,7 +445,7 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate619(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate652(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -482,35 +482,35 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate564(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate564.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate564.errors!) keep(vErrors, e);
+          for (const e of validate597.errors!) keep(vErrors, e);
         }
-        errors += validate564.errors!.length;
+        errors += validate597.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate621(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate621.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate621.errors!) keep(vErrors, e);
+          for (const e of validate654.errors!) keep(vErrors, e);
         }
-        errors += validate621.errors!.length;
+        errors += validate654.errors!.length;
       }
     }
     if(data.cursor !== undefined){
@@ -562,12 +562,12 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate619.errors = vErrors;
+  validate652.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate625);
-const schema218 = {
+export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate658);
+const schema230 = {
   "type": "object",
   "required": [
     "txIDs",
@@ -709,7 +709,7 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate625(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate658(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -770,7 +770,7 @@ function validate625(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/txIDs",
           schemaPath: "#/properties/txIDs/type",
           keyword: "type",
-          params: {type: schema218.properties.txIDs.type},
+          params: {type: schema230.properties.txIDs.type},
           message: "must be array,null"
         };
         if(vErrors === null){
@@ -834,12 +834,12 @@ function validate625(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate625.errors = vErrors;
+  validate658.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate628);
-const schema219 = {
+export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate661);
+const schema231 = {
   "type": "object",
   "properties": {
     "address": {
@@ -854,7 +854,7 @@ const schema219 = {
   ]
 };
 
-function validate628(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate661(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -875,19 +875,19 @@ function validate628(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate564(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate564.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate564.errors!) keep(vErrors, e);
+          for (const e of validate597.errors!) keep(vErrors, e);
         }
-        errors += validate564.errors!.length;
+        errors += validate597.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -925,12 +925,12 @@ function validate628(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate628.errors = vErrors;
+  validate661.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate630);
-const schema220 = {
+export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate663);
+const schema232 = {
   "type": "object",
   "required": [
     "balances"
@@ -963,7 +963,7 @@ const schema220 = {
   }
 };
 
-function validate630(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate663(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1145,12 +1145,12 @@ function validate630(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate630.errors = vErrors;
+  validate663.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate632);
-const schema221 = {
+export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate665);
+const schema233 = {
   "type": "object",
   "properties": {
     "assetID": {
@@ -1162,7 +1162,7 @@ const schema221 = {
   ]
 };
 
-function validate632(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate665(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1183,19 +1183,19 @@ function validate632(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate621(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate621.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate621.errors!) keep(vErrors, e);
+          for (const e of validate654.errors!) keep(vErrors, e);
         }
-        errors += validate621.errors!.length;
+        errors += validate654.errors!.length;
       }
     }
   }
@@ -1215,12 +1215,12 @@ function validate632(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate632.errors = vErrors;
+  validate665.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate634);
-const schema222 = {
+export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate667);
+const schema234 = {
   "type": "object",
   "required": [
     "assetID",
@@ -1248,18 +1248,18 @@ const schema222 = {
     }
   }
 };
-const schema223 = {
+const schema235 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]{0,2})$",
   "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
 };
-const pattern28 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+const pattern29 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate636(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate669(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern28.test(data)){
+    if(!pattern29.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1292,12 +1292,12 @@ function validate636(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate636.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate634(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate667(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1436,19 +1436,19 @@ function validate634(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate636(data.denomination, {
+      if(!(validate669(data.denomination, {
         instancePath: instancePath+"/denomination",
         parentData: data,
         parentDataProperty: "denomination",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate636.errors;
+          vErrors = validate669.errors;
         }
         else {
-          for (const e of validate636.errors!) keep(vErrors, e);
+          for (const e of validate669.errors!) keep(vErrors, e);
         }
-        errors += validate636.errors!.length;
+        errors += validate669.errors!.length;
       }
     }
   }
@@ -1468,12 +1468,12 @@ function validate634(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate634.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate638);
-const schema224 = {
+export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate671);
+const schema236 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1492,7 +1492,7 @@ const schema224 = {
   ]
 };
 
-function validate638(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate671(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1529,35 +1529,35 @@ function validate638(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate564(data.address, {
+      if(!(validate597(data.address, {
         instancePath: instancePath+"/address",
         parentData: data,
         parentDataProperty: "address",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate564.errors;
+          vErrors = validate597.errors;
         }
         else {
-          for (const e of validate564.errors!) keep(vErrors, e);
+          for (const e of validate597.errors!) keep(vErrors, e);
         }
-        errors += validate564.errors!.length;
+        errors += validate597.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate621(data.assetID, {
+      if(!(validate654(data.assetID, {
         instancePath: instancePath+"/assetID",
         parentData: data,
         parentDataProperty: "assetID",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate621.errors;
+          vErrors = validate654.errors;
         }
         else {
-          for (const e of validate621.errors!) keep(vErrors, e);
+          for (const e of validate654.errors!) keep(vErrors, e);
         }
-        errors += validate621.errors!.length;
+        errors += validate654.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1595,12 +1595,12 @@ function validate638(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate638.errors = vErrors;
+  validate671.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate641);
-const schema225 = {
+export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate674);
+const schema237 = {
   "type": "object",
   "required": [
     "balance",
@@ -1799,7 +1799,7 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 
-function validate641(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate674(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1924,12 +1924,12 @@ function validate641(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate641.errors = vErrors;
+  validate674.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate644);
-const schema226 = {
+export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate677);
+const schema238 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1943,7 +1943,7 @@ const schema226 = {
     "blockID"
   ]
 };
-const schema135 = {
+const schema147 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
@@ -1951,13 +1951,13 @@ const schema135 = {
     + "that return a transaction or block). Matched case-insensitively; any "
     + "other value fails to decode."
 };
-const pattern21 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern22 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate313(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate346(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern21.test(data)){
+    if(!pattern22.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {
         instancePath,
         schemaPath: "#/pattern",
@@ -1990,12 +1990,12 @@ function validate313(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate313.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate644(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate677(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2032,19 +2032,19 @@ function validate644(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors!) keep(vErrors, e);
+          for (const e of validate346.errors!) keep(vErrors, e);
         }
-        errors += validate313.errors!.length;
+        errors += validate346.errors!.length;
       }
     }
   }
@@ -2064,12 +2064,12 @@ function validate644(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate644.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate647);
-const schema227 = {
+export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate680);
+const schema239 = {
   "type": "object",
   "required": [
     "block",
@@ -2142,7 +2142,7 @@ const schema227 = {
     }
   }
 };
-const schema228 = {
+const schema240 = {
   "type": "object",
   "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON "
     + "numbers.",
@@ -2185,7 +2185,7 @@ const schema228 = {
     }
   }
 };
-const schema229 = {
+const schema241 = {
   "type": "object",
   "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its "
     + "ID.",
@@ -2213,7 +2213,7 @@ const schema229 = {
     }
   }
 };
-const schema230 = {
+const schema242 = {
   "type": "object",
   "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, "
     + "export, asset-creation and operation transactions add their own (listed "
@@ -2307,7 +2307,7 @@ const schema230 = {
     }
   }
 };
-const schema231 = {
+const schema243 = {
   "type": "object",
   "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that "
     + "defines it, and the fx-specific output object. All integers inside are "
@@ -2361,7 +2361,7 @@ const schema231 = {
   }
 };
 
-function validate657(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate690(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2569,11 +2569,11 @@ function validate657(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate657.errors = vErrors;
+  validate690.errors = vErrors;
   return errors === 0;
 }
 
-const schema232 = {
+const schema244 = {
   "type": "object",
   "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its "
     + "asset, its fx and the fx-specific input object. All integers inside are "
@@ -2625,7 +2625,7 @@ const schema232 = {
   }
 };
 
-function validate665(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate698(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2865,11 +2865,11 @@ function validate665(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate665.errors = vErrors;
+  validate698.errors = vErrors;
   return errors === 0;
 }
 
-const schema185 = {
+const schema197 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
     + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
@@ -2930,7 +2930,7 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate532(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3008,12 +3008,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate532.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate654(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate687(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3134,19 +3134,19 @@ function validate654(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate657(data2[i0], {
+          if(!(validate690(data2[i0], {
             instancePath: instancePath+"/outputs/" + i0,
             parentData: data2,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate657.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate657.errors!) keep(vErrors, e);
+              for (const e of validate690.errors!) keep(vErrors, e);
             }
-            errors += validate657.errors!.length;
+            errors += validate690.errors!.length;
           }
         }
       }
@@ -3172,19 +3172,19 @@ function validate654(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate665(data4[i1], {
+          if(!(validate698(data4[i1], {
             instancePath: instancePath+"/inputs/" + i1,
             parentData: data4,
             parentDataProperty: i1,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate665.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate665.errors!) keep(vErrors, e);
+              for (const e of validate698.errors!) keep(vErrors, e);
             }
-            errors += validate665.errors!.length;
+            errors += validate698.errors!.length;
           }
         }
       }
@@ -3206,19 +3206,19 @@ function validate654(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate532(data.memo, {
+      if(!(validate565(data.memo, {
         instancePath: instancePath+"/memo",
         parentData: data,
         parentDataProperty: "memo",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate532.errors;
+          vErrors = validate565.errors;
         }
         else {
-          for (const e of validate532.errors!) keep(vErrors, e);
+          for (const e of validate565.errors!) keep(vErrors, e);
         }
-        errors += validate532.errors!.length;
+        errors += validate565.errors!.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -3242,19 +3242,19 @@ function validate654(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate657(data8[i2], {
+          if(!(validate690(data8[i2], {
             instancePath: instancePath+"/exportedOutputs/" + i2,
             parentData: data8,
             parentDataProperty: i2,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate657.errors;
+              vErrors = validate690.errors;
             }
             else {
-              for (const e of validate657.errors!) keep(vErrors, e);
+              for (const e of validate690.errors!) keep(vErrors, e);
             }
-            errors += validate657.errors!.length;
+            errors += validate690.errors!.length;
           }
         }
       }
@@ -3296,19 +3296,19 @@ function validate654(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate665(data11[i3], {
+          if(!(validate698(data11[i3], {
             instancePath: instancePath+"/importedInputs/" + i3,
             parentData: data11,
             parentDataProperty: i3,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate665.errors;
+              vErrors = validate698.errors;
             }
             else {
-              for (const e of validate665.errors!) keep(vErrors, e);
+              for (const e of validate698.errors!) keep(vErrors, e);
             }
-            errors += validate665.errors!.length;
+            errors += validate698.errors!.length;
           }
         }
       }
@@ -3484,11 +3484,11 @@ function validate654(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate654.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
-const schema233 = {
+const schema245 = {
   "type": "object",
   "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is "
     + "one per input or operation, in the same order.",
@@ -3519,7 +3519,7 @@ const schema233 = {
   }
 };
 
-function validate680(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate713(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3647,12 +3647,12 @@ function validate680(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate680.errors = vErrors;
+  validate713.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate653(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate686(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3705,19 +3705,19 @@ function validate653(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate654(data.unsignedTx, {
+      if(!(validate687(data.unsignedTx, {
         instancePath: instancePath+"/unsignedTx",
         parentData: data,
         parentDataProperty: "unsignedTx",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate654.errors;
+          vErrors = validate687.errors;
         }
         else {
-          for (const e of validate654.errors!) keep(vErrors, e);
+          for (const e of validate687.errors!) keep(vErrors, e);
         }
-        errors += validate654.errors!.length;
+        errors += validate687.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -3725,19 +3725,19 @@ function validate653(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate680(data1[i0], {
+          if(!(validate713(data1[i0], {
             instancePath: instancePath+"/credentials/" + i0,
             parentData: data1,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate680.errors;
+              vErrors = validate713.errors;
             }
             else {
-              for (const e of validate680.errors!) keep(vErrors, e);
+              for (const e of validate713.errors!) keep(vErrors, e);
             }
-            errors += validate680.errors!.length;
+            errors += validate713.errors!.length;
           }
         }
       }
@@ -3786,12 +3786,12 @@ function validate653(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate653.errors = vErrors;
+  validate686.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate648(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate681(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3960,19 +3960,19 @@ function validate648(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate653(data4[i0], {
+          if(!(validate686(data4[i0], {
             instancePath: instancePath+"/txs/" + i0,
             parentData: data4,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate653.errors;
+              vErrors = validate686.errors;
             }
             else {
-              for (const e of validate653.errors!) keep(vErrors, e);
+              for (const e of validate686.errors!) keep(vErrors, e);
             }
-            errors += validate653.errors!.length;
+            errors += validate686.errors!.length;
           }
         }
       }
@@ -4021,7 +4021,7 @@ function validate648(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate648.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
@@ -4185,7 +4185,7 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate647(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate680(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4234,19 +4234,19 @@ function validate647(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate648(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate648.errors!.length;
+          errors += validate681.errors!.length;
         }
       }
     }
@@ -4538,19 +4538,19 @@ function validate647(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate648(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate648.errors!.length;
+          errors += validate681.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4618,12 +4618,12 @@ function validate647(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate647.errors = vErrors;
+  validate680.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate694);
-const schema234 = {
+export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate727);
+const schema246 = {
   "type": "object",
   "properties": {
     "height": {
@@ -4638,7 +4638,7 @@ const schema234 = {
   ]
 };
 
-function validate694(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate727(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4675,19 +4675,19 @@ function validate694(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors!) keep(vErrors, e);
+          for (const e of validate346.errors!) keep(vErrors, e);
         }
-        errors += validate313.errors!.length;
+        errors += validate346.errors!.length;
       }
     }
   }
@@ -4707,12 +4707,12 @@ function validate694(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate694.errors = vErrors;
+  validate727.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate697);
-const schema235 = {
+export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate730);
+const schema247 = {
   "type": "object",
   "required": [
     "block",
@@ -4786,7 +4786,7 @@ const schema235 = {
   }
 };
 
-function validate697(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate730(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4835,19 +4835,19 @@ function validate697(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate648(data.block, {
+        if(!(validate681(data.block, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate648.errors!.length;
+          errors += validate681.errors!.length;
         }
       }
     }
@@ -5139,19 +5139,19 @@ function validate697(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate648(data6, {
+        if(!(validate681(data6, {
           instancePath: instancePath+"/block",
           parentData: data,
           parentDataProperty: "block",
           rootData
         }))){
           if(vErrors === null){
-            vErrors = validate648.errors;
+            vErrors = validate681.errors;
           }
           else {
-            for (const e of validate648.errors!) keep(vErrors, e);
+            for (const e of validate681.errors!) keep(vErrors, e);
           }
-          errors += validate648.errors!.length;
+          errors += validate681.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5219,17 +5219,17 @@ function validate697(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate697.errors = vErrors;
+  validate730.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate705);
-const schema236 = {
+export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate738);
+const schema248 = {
   "type": "object",
   "properties": {}
 };
 
-function validate705(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate738(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5248,12 +5248,12 @@ function validate705(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate705.errors = vErrors;
+  validate738.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate706);
-const schema237 = {
+export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate739);
+const schema249 = {
   "type": "object",
   "required": [
     "height"
@@ -5267,7 +5267,7 @@ const schema237 = {
   }
 };
 
-function validate706(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate739(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5338,12 +5338,12 @@ function validate706(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate706.errors = vErrors;
+  validate739.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams: ValidateFunction = budgeted(validate708);
-const schema238 = {
+export const validateAvmGetTxParams: ValidateFunction = budgeted(validate741);
+const schema250 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -5358,7 +5358,7 @@ const schema238 = {
   ]
 };
 
-function validate708(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate741(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5395,19 +5395,19 @@ function validate708(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate313(data.encoding, {
+      if(!(validate346(data.encoding, {
         instancePath: instancePath+"/encoding",
         parentData: data,
         parentDataProperty: "encoding",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate313.errors;
+          vErrors = validate346.errors;
         }
         else {
-          for (const e of validate313.errors!) keep(vErrors, e);
+          for (const e of validate346.errors!) keep(vErrors, e);
         }
-        errors += validate313.errors!.length;
+        errors += validate346.errors!.length;
       }
     }
   }
@@ -5427,12 +5427,12 @@ function validate708(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate708.errors = vErrors;
+  validate741.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult: ValidateFunction = budgeted(validate711);
-const schema239 = {
+export const validateAvmGetTxResult: ValidateFunction = budgeted(validate744);
+const schema251 = {
   "type": "object",
   "required": [
     "tx",
@@ -5506,7 +5506,7 @@ const schema239 = {
   }
 };
 
-function validate711(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate744(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5555,14 +5555,14 @@ function validate711(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate653(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate653.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate653.errors!) keep(vErrors, e);
+            for (const e of validate686.errors!) keep(vErrors, e);
           }
-          errors += validate653.errors!.length;
+          errors += validate686.errors!.length;
         }
       }
     }
@@ -5844,14 +5844,14 @@ function validate711(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate653(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate686(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate653.errors;
+            vErrors = validate686.errors;
           }
           else {
-            for (const e of validate653.errors!) keep(vErrors, e);
+            for (const e of validate686.errors!) keep(vErrors, e);
           }
-          errors += validate653.errors!.length;
+          errors += validate686.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -5919,17 +5919,17 @@ function validate711(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate711.errors = vErrors;
+  validate744.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate719);
-const schema240 = {
+export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate752);
+const schema252 = {
   "type": "object",
   "properties": {}
 };
 
-function validate719(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate752(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5948,12 +5948,12 @@ function validate719(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate719.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate720);
-const schema241 = {
+export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate753);
+const schema253 = {
   "type": "object",
   "required": [
     "txFee",
@@ -5972,7 +5972,7 @@ const schema241 = {
   }
 };
 
-function validate720(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate753(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6075,12 +6075,12 @@ function validate720(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate720.errors = vErrors;
+  validate753.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate723);
-const schema242 = {
+export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate756);
+const schema254 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -6092,7 +6092,7 @@ const schema242 = {
   ]
 };
 
-function validate723(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate756(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6145,12 +6145,12 @@ function validate723(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate723.errors = vErrors;
+  validate756.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate725);
-const schema243 = {
+export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate758);
+const schema255 = {
   "type": "object",
   "required": [
     "status"
@@ -6180,7 +6180,7 @@ const schema243 = {
   }
 };
 
-function validate725(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate758(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6241,7 +6241,7 @@ function validate725(data: any, {instancePath="", parentData, parentDataProperty
           instancePath: instancePath+"/status",
           schemaPath: "#/properties/status/enum",
           keyword: "enum",
-          params: {allowedValues: schema243.properties.status.enum},
+          params: {allowedValues: schema255.properties.status.enum},
           message: "must be equal to one of the allowed values"
         };
         if(vErrors === null){
@@ -6270,12 +6270,12 @@ function validate725(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate725.errors = vErrors;
+  validate758.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate726);
-const schema244 = {
+export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate759);
+const schema256 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -6461,7 +6461,7 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema199 = {
+const schema211 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
     + "`endIndex` as the next call's `startIndex` to continue.",
@@ -6482,7 +6482,7 @@ const schema199 = {
   }
 };
 
-function validate570(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6585,7 +6585,7 @@ function validate570(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
@@ -6640,7 +6640,7 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate726(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate759(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6697,19 +6697,19 @@ function validate726(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate564(data0[i0], {
+          if(!(validate597(data0[i0], {
             instancePath: instancePath+"/addresses/" + i0,
             parentData: data0,
             parentDataProperty: i0,
             rootData
           }))){
             if(vErrors === null){
-              vErrors = validate564.errors;
+              vErrors = validate597.errors;
             }
             else {
-              for (const e of validate564.errors!) keep(vErrors, e);
+              for (const e of validate597.errors!) keep(vErrors, e);
             }
-            errors += validate564.errors!.length;
+            errors += validate597.errors!.length;
           }
         }
       }
@@ -6747,19 +6747,19 @@ function validate726(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate570(data.startIndex, {
+      if(!(validate603(data.startIndex, {
         instancePath: instancePath+"/startIndex",
         parentData: data,
         parentDataProperty: "startIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate570.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -6813,12 +6813,12 @@ function validate726(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate726.errors = vErrors;
+  validate759.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate731);
-const schema200 = {
+export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate764);
+const schema212 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -6881,7 +6881,7 @@ const schema200 = {
   }
 };
 
-function validate731(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate764(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7204,19 +7204,19 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate570(data.endIndex, {
+      if(!(validate603(data.endIndex, {
         instancePath: instancePath+"/endIndex",
         parentData: data,
         parentDataProperty: "endIndex",
         rootData
       }))){
         if(vErrors === null){
-          vErrors = validate570.errors;
+          vErrors = validate603.errors;
         }
         else {
-          for (const e of validate570.errors!) keep(vErrors, e);
+          for (const e of validate603.errors!) keep(vErrors, e);
         }
-        errors += validate570.errors!.length;
+        errors += validate603.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -7252,12 +7252,12 @@ function validate731(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate731.errors = vErrors;
+  validate764.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate738);
-const schema246 = {
+export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate771);
+const schema258 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -7272,7 +7272,7 @@ const schema246 = {
   ]
 };
 
-function validate738(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate771(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7336,12 +7336,12 @@ function validate738(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate738.errors = vErrors;
+  validate771.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate741);
-const schema247 = {
+export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate774);
+const schema259 = {
   "type": "object",
   "required": [
     "txID"
@@ -7355,7 +7355,7 @@ const schema247 = {
   }
 };
 
-function validate741(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate774(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7426,60 +7426,60 @@ function validate741(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate741.errors = vErrors;
+  validate774.errors = vErrors;
   return errors === 0;
 }
 
 
 declare namespace validate100 { let errors: ValidationError[] | null; }
-declare namespace validate566 { let errors: ValidationError[] | null; }
-declare namespace validate564 { let errors: ValidationError[] | null; }
-declare namespace validate621 { let errors: ValidationError[] | null; }
+declare namespace validate599 { let errors: ValidationError[] | null; }
+declare namespace validate597 { let errors: ValidationError[] | null; }
+declare namespace validate654 { let errors: ValidationError[] | null; }
 declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate619 { let errors: ValidationError[] | null; }
+declare namespace validate652 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
 declare namespace validate81 { let errors: ValidationError[] | null; }
-declare namespace validate625 { let errors: ValidationError[] | null; }
-declare namespace validate628 { let errors: ValidationError[] | null; }
-declare namespace validate630 { let errors: ValidationError[] | null; }
-declare namespace validate632 { let errors: ValidationError[] | null; }
-declare namespace validate636 { let errors: ValidationError[] | null; }
-declare namespace validate634 { let errors: ValidationError[] | null; }
-declare namespace validate638 { let errors: ValidationError[] | null; }
+declare namespace validate658 { let errors: ValidationError[] | null; }
+declare namespace validate661 { let errors: ValidationError[] | null; }
+declare namespace validate663 { let errors: ValidationError[] | null; }
+declare namespace validate665 { let errors: ValidationError[] | null; }
+declare namespace validate669 { let errors: ValidationError[] | null; }
+declare namespace validate667 { let errors: ValidationError[] | null; }
+declare namespace validate671 { let errors: ValidationError[] | null; }
 declare namespace validate107 { let errors: ValidationError[] | null; }
 declare namespace validate105 { let errors: ValidationError[] | null; }
-declare namespace validate641 { let errors: ValidationError[] | null; }
-declare namespace validate313 { let errors: ValidationError[] | null; }
-declare namespace validate644 { let errors: ValidationError[] | null; }
-declare namespace validate657 { let errors: ValidationError[] | null; }
-declare namespace validate665 { let errors: ValidationError[] | null; }
+declare namespace validate674 { let errors: ValidationError[] | null; }
+declare namespace validate346 { let errors: ValidationError[] | null; }
+declare namespace validate677 { let errors: ValidationError[] | null; }
+declare namespace validate690 { let errors: ValidationError[] | null; }
+declare namespace validate698 { let errors: ValidationError[] | null; }
 declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate532 { let errors: ValidationError[] | null; }
-declare namespace validate654 { let errors: ValidationError[] | null; }
-declare namespace validate680 { let errors: ValidationError[] | null; }
-declare namespace validate653 { let errors: ValidationError[] | null; }
-declare namespace validate648 { let errors: ValidationError[] | null; }
+declare namespace validate565 { let errors: ValidationError[] | null; }
+declare namespace validate687 { let errors: ValidationError[] | null; }
+declare namespace validate713 { let errors: ValidationError[] | null; }
+declare namespace validate686 { let errors: ValidationError[] | null; }
+declare namespace validate681 { let errors: ValidationError[] | null; }
 declare namespace validate73 { let errors: ValidationError[] | null; }
 declare namespace validate75 { let errors: ValidationError[] | null; }
 declare namespace validate77 { let errors: ValidationError[] | null; }
-declare namespace validate647 { let errors: ValidationError[] | null; }
-declare namespace validate694 { let errors: ValidationError[] | null; }
-declare namespace validate697 { let errors: ValidationError[] | null; }
-declare namespace validate705 { let errors: ValidationError[] | null; }
-declare namespace validate706 { let errors: ValidationError[] | null; }
-declare namespace validate708 { let errors: ValidationError[] | null; }
-declare namespace validate711 { let errors: ValidationError[] | null; }
-declare namespace validate719 { let errors: ValidationError[] | null; }
-declare namespace validate720 { let errors: ValidationError[] | null; }
-declare namespace validate723 { let errors: ValidationError[] | null; }
-declare namespace validate725 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate570 { let errors: ValidationError[] | null; }
-declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate726 { let errors: ValidationError[] | null; }
-declare namespace validate731 { let errors: ValidationError[] | null; }
+declare namespace validate680 { let errors: ValidationError[] | null; }
+declare namespace validate727 { let errors: ValidationError[] | null; }
+declare namespace validate730 { let errors: ValidationError[] | null; }
 declare namespace validate738 { let errors: ValidationError[] | null; }
+declare namespace validate739 { let errors: ValidationError[] | null; }
 declare namespace validate741 { let errors: ValidationError[] | null; }
+declare namespace validate744 { let errors: ValidationError[] | null; }
+declare namespace validate752 { let errors: ValidationError[] | null; }
+declare namespace validate753 { let errors: ValidationError[] | null; }
+declare namespace validate756 { let errors: ValidationError[] | null; }
+declare namespace validate758 { let errors: ValidationError[] | null; }
+declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate603 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate759 { let errors: ValidationError[] | null; }
+declare namespace validate764 { let errors: ValidationError[] | null; }
+declare namespace validate771 { let errors: ValidationError[] | null; }
+declare namespace validate774 { let errors: ValidationError[] | null; }
 const txIDsKey = writeString("txIDs") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

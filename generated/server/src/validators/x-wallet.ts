@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate743);
-const schema248 = {
+export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate776);
+const schema260 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -119,7 +119,7 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate743(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate776(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -183,12 +183,12 @@ function validate743(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate743.errors = vErrors;
+  validate776.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate746);
-const schema249 = {
+export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate779);
+const schema261 = {
   "type": "object",
   "required": [
     "txID"
@@ -269,7 +269,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate746(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate779(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -340,16 +340,16 @@ function validate746(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate746.errors = vErrors;
+  validate779.errors = vErrors;
   return errors === 0;
 }
 
 
 declare namespace validate75 { let errors: ValidationError[] | null; }
 declare namespace validate68 { let errors: ValidationError[] | null; }
-declare namespace validate743 { let errors: ValidationError[] | null; }
+declare namespace validate776 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate746 { let errors: ValidationError[] | null; }
+declare namespace validate779 { let errors: ValidationError[] | null; }
 const txIDKey = writeString("txID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;
