@@ -29,14 +29,12 @@ export class Wallet {
   private readonly key: Uint8Array;
   private readonly bytes: Uint8Array;
   private context: Promise<SdkContext> | undefined;
+  /** The node's base URL (`http://127.0.0.1:9650`). */
+  private readonly url: string;
 
-  constructor(
-    /** The node's base URL (`http://127.0.0.1:9650`). */
-    private readonly url: string,
-    /** `PrivateKey-<cb58>`, as `dev.listAccounts` and the CLI print it. */
-    privateKey: string,
-    hrp: string,
-  ) {
+  /** `privateKey`: `PrivateKey-<cb58>`, as `dev.listAccounts` and the CLI print it. */
+  constructor(url: string, privateKey: string, hrp: string) {
+    this.url = url;
     const secret = cb58Decode(privateKey.replace(/^PrivateKey-/, ''));
     if (!secret || secret.length !== 32) throw new Error('not a private key: expected PrivateKey-<cb58>');
     this.key = secret;
