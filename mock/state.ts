@@ -229,6 +229,17 @@ const DEV_METHODS = [
   'setAutomine',
   'setIntervalMining',
   'listAccounts',
+  'impersonate',
+  'stopImpersonating',
+  'simulateTx',
+  'dumpState',
+  'loadState',
+  'addUtxo',
+  'removeUtxo',
+  'addStaker',
+  'setConnection',
+  'addSubnet',
+  'setSubnetOwner',
 ] as const;
 
 function devHandlers(dev: DevControls): Record<string, MockMethod> {

@@ -41,7 +41,8 @@ export function propertyKey(key: string): string {
  * keys only), and line separators, escaped for tools older than ES2019.
  */
 export function jsonAsJavaScript(value: unknown, indent = ''): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value).replace(/[\u2028\u2029]/g, unicodeEscape);
+  if (value === null || typeof value !== 'object')
+    return JSON.stringify(value).replace(/[\u2028\u2029]/g, unicodeEscape);
   const inner = `${indent}  `;
   const entries = Array.isArray(value)
     ? value.map((item) => jsonAsJavaScript(item, inner))

@@ -3,6 +3,7 @@
  * time, mining, funds, fee states, reset, accounts. Never part of a generated server: they exist only on the mock.
  */
 import { createECDH, createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
@@ -15,24 +16,17 @@ import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
 import type { CChain } from '../cchain/evm.ts';
 import { cBlockIDs, fundC } from '../cchain/dev.ts';
+import { StateEdits } from './dev-edits.ts';
+import { addressOf, uint } from './dev-params.ts';
+import { txBytes } from './handlers.ts';
+import { type Simulation, simulateTx } from './simulate.ts';
+import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
 type Params = Record<string, unknown>;
 
 const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 /** The longest interval node:timers takes (a longer one fires after 1 ms). */
 const MAX_INTERVAL_MS = 0x7fff_ffffn;
-
-/** A Uint64Param: a decimal string or a bare non-negative integer, within uint64 as the node's JSON decoder reads it. */
-const uint = (value: unknown, name: string): bigint => {
-  const parsed =
-    (typeof value === 'string' && /^\d{1,20}$/.test(value)) ||
-    (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
-      ? BigInt(value)
-      : undefined;
-  if (parsed === undefined || parsed > MAX_UINT64)
-    throw new Error(`${name} must be an unsigned 64-bit integer, not ${JSON.stringify(value)}`);
-  return parsed;
-};
 
 const optionalFlag = (value: unknown, name: string): boolean | undefined => {
   if (value === undefined || typeof value === 'boolean') return value;
@@ -52,18 +46,17 @@ function checkChainTime(time: bigint, now: bigint): void {
 type MineResult = { blockIDs: string[]; height: string };
 type FundResult = { utxoID?: { txID: string; outputIndex: number }; balance: string };
 
-export class DevControls {
+export class DevControls extends StateEdits {
   /** Snapshot IDs to journal marks and the pools then; IDs only grow, so an old ID never names a newer state. */
   private readonly snapshots = new Map<string, { mark: number; pools: SavedPools }>();
   private nextID = 1;
   private funded = 0;
 
-  private readonly world: World;
   private readonly engine: Engine;
   /** The C-Chain's EVM, moved with the world by every control. */
   private readonly cchain?: CChain;
   constructor(world: World, engine: Engine, cchain?: CChain) {
-    this.world = world;
+    super(world, () => engine.mine('P', 1));
     this.engine = engine;
     this.cchain = cchain;
   }
@@ -214,6 +207,56 @@ export class DevControls {
     const interval = uint(p.interval, 'interval');
     if (interval > MAX_INTERVAL_MS) throw new Error(`interval must be at most ${MAX_INTERVAL_MS} ms`);
     this.engine.setInterval(Number(interval));
+    return {};
+  }
+
+  /**
+   * Lets transactions spend the address's outputs and authorise for what it owns without its signatures (anvil's
+   * `anvil_impersonateAccount`). The address is one key on both X and P: either prefix impersonates it on both.
+   */
+  impersonate(p: Params): Record<string, never> {
+    this.world.impersonated.add(addressOf(this.world, p.address).owner);
+    return {};
+  }
+
+  stopImpersonating(p: Params): Record<string, never> {
+    this.world.impersonated.delete(addressOf(this.world, p.address).owner);
+    return {};
+  }
+
+  /** What `issueTx` would answer, cost, consume and make, without changing anything. */
+  simulateTx(p: Params): Simulation {
+    const chain = p.chain;
+    if (chain !== 'X' && chain !== 'P')
+      throw new Error(`unknown chain '${String(chain)}': dev.simulateTx takes X or P`);
+    return simulateTx(this.engine, this.world, chain, txBytes(p));
+  }
+
+  /**
+   * The whole chain state, as `--state` saves it, gzipped and hex-encoded like anvil's `anvil_dumpState`. Not once the
+   * C-Chain's EVM moved: the engine has no state dump, and X and P without it would not agree with it.
+   */
+  dumpState(): { state: string } {
+    if (this.cchain?.changed) throw new Error("the C-Chain's EVM state cannot be dumped: dump before it changes");
+    return { state: `0x${gzipSync(stateOf(this.world)).toString('hex')}` };
+  }
+
+  /**
+   * Replaces the chain state with a dumped one (`dev.dumpState`, or a `--state` file's text) of the same network. The
+   * state is checked whole before anything changes; a snapshot taken before can revert the load. The pools empty and
+   * the C-Chain's EVM goes back to its genesis, as the state has it.
+   */
+  loadState(p: Params): Record<string, never> {
+    const text = typeof p.state === 'string' ? p.state : '';
+    let json: string;
+    try {
+      json = text.startsWith('0x') ? gunzipSync(Buffer.from(text.slice(2), 'hex')).toString('utf8') : text;
+    } catch (error) {
+      throw new Error(`the state is not a dumped state: ${(error as Error).message}`);
+    }
+    replaceWorld(this.world, worldOf(json, 'the state').world);
+    this.engine.restorePools();
+    void this.cchain?.reset();
     return {};
   }
 

@@ -228,6 +228,35 @@ export class Engine {
     return this.pools[chain].length;
   }
 
+  /**
+   * What `issue` would do with `bytes`, changing nothing: it is issued (with automine off, so it waits in the pool) on
+   * a journal mark that is then reverted, and the pools and drop cache are put back as they were. The transaction
+   * and its effects when it would be pooled; the refusal, word for word, when not.
+   */
+  dryRun(chain: UtxoChain, bytes: Uint8Array): { pooled?: { decoded: DecodedTx; effects: Effects }; refusal?: Error } {
+    const mark = this.world.snapshot();
+    const pools = this.savePools();
+    const dropped = [...this.droppedIDs];
+    const automine = this.automine;
+    this.automine = false;
+    try {
+      const before = this.pools[chain].length;
+      this.issue(chain, bytes);
+      // A tx already in the pool answers its ID again and adds nothing.
+      const pending = this.pools[chain].length > before ? this.pools[chain].at(-1) : undefined;
+      return { pooled: pending && { decoded: pending.decoded, effects: pending.effects } };
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      return { refusal: error };
+    } finally {
+      this.world.revert(mark);
+      this.restorePools(pools);
+      this.droppedIDs.clear();
+      for (const id of dropped) this.droppedIDs.add(id);
+      this.automine = automine;
+    }
+  }
+
   /** The pools as they are, for a snapshot of the world to take along (./dev.ts). */
   savePools(): SavedPools {
     return { pools: copyPools(this.pools), pooled: { X: copyIndex(this.pooled.X), P: copyIndex(this.pooled.P) } };

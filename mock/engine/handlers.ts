@@ -10,7 +10,7 @@ import { Refusal } from './refusals.ts';
 
 type Params = Record<string, unknown>;
 
-function txBytes(params: Params): Uint8Array {
+export function txBytes(params: Params): Uint8Array {
   try {
     return decodeBytes(String(params.tx ?? ''), encodingOf(params));
   } catch (error) {

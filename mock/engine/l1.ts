@@ -312,6 +312,7 @@ function disable(world: World, decoded: DecodedTx, tx: Transaction): Effects {
       decoded.credentials[decoded.credentials.length - 1]!,
       validator.deactivationOwner,
       world.time.get(),
+      world.impersonated,
     );
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.unauthorized}: ${error.message}`) : error;

@@ -83,7 +83,14 @@ function verifyFxOperation(world: World, decoded: DecodedTx, op: Transaction, ut
   const fxOp = op.transferOp;
   const credentialType = decoded.credentialTypes[index]!;
   const sign = (input: Transaction, owner: Owner) =>
-    verifyCredentials(decoded.unsignedHash, input.values(), decoded.credentials[index]!, owner, world.time.get());
+    verifyCredentials(
+      decoded.unsignedHash,
+      input.values(),
+      decoded.credentials[index]!,
+      owner,
+      world.time.get(),
+      world.impersonated,
+    );
   if (fxOf(fxOp._type) === 0) {
     if (fxOp._type !== 'secp256k1fx.MintOperation') throw new Refusal(TEXTS.wrongOpType);
     if (credentialType !== 'secp256k1fx.Credential') throw new Refusal(TEXTS.wrongCredentialType);

@@ -122,6 +122,7 @@ export function spendP(
       credential,
       utxo,
       world.time.get(),
+      world.impersonated,
       type === STAKEABLE_LOCK_OUT ? TRANSFER_OUTPUT : type,
     );
   } catch (error) {
@@ -196,6 +197,7 @@ export function authorize(
       decoded.credentials[decoded.credentials.length - 1]!,
       subnet.owner,
       world.time.get(),
+      world.impersonated,
     );
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.unauthorized}: ${error.message}`) : error;

@@ -8,6 +8,8 @@ import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { accruedDelegateeReward, delegateeShare, potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
+import { earnsReward } from '../world/uptime.ts';
+import { EMPTY_ID } from '../world/networks.ts';
 import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { type DecodedTx, ownerOf, utxoRecord } from './codec.ts';
@@ -179,6 +181,14 @@ function verifyStake(
  * their validator at the same time): the stake comes back as UTXOs, the reward is paid to the reward owner (a
  * delegator's reward less its validator's fee, which is paid with the validator's), and getRewardUTXOs lists them.
  */
+/** When the node's Primary Network validation that `staker` belongs to started: its uptime counts from then. */
+function primaryStart(world: World, staker: Staker): bigint {
+  for (const s of world.stakers.values())
+    if (s.nodeID === staker.nodeID && s.subnetID === EMPTY_ID && !s.validatorTxID && s.startTime <= staker.startTime)
+      if (s.endTime >= staker.endTime) return s.startTime;
+  return staker.startTime;
+}
+
 export function advanceTime(world: World, time: bigint): void {
   advanceL1(world, time);
   const ending = [...world.stakers.values()]
@@ -195,9 +205,15 @@ export function advanceTime(world: World, time: bigint): void {
     for (const utxo of staker.stake) world.utxos.P.set(utxo.key, utxo);
     const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
     const rewards: Utxo[] = [];
-    let own = staker.potentialReward;
+    const rewarded = earnsReward(world, staker, primaryStart(world, staker));
+    let own = rewarded ? staker.potentialReward : 0n;
     // A delegator's fee accrues to its validator (paid when the validator ends, in this call or a later one).
     if (staker.validatorTxID) own -= delegateeShare(own, world.stakers.get(staker.validatorTxID)?.delegationFee ?? 0);
+    if (!rewarded) {
+      // The abort block: no reward, and the reward promised at staking leaves the supply again.
+      world.supply.set(world.supply.get() - staker.potentialReward);
+      world.stakers.set(staker.txID, { ...staker, rewarded: false });
+    }
     // Delegators end before their validator (sorted so at the same time), so theirs have accrued by now.
     const accrued = staker.validatorTxID ? 0n : accruedDelegateeReward(world, staker);
     const pay = (amount: bigint, owner: Staker['rewardOwner'], outputIndex: number) => {

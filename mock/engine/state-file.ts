@@ -14,10 +14,11 @@ import { checkWorldOptions } from '../world/world-options.ts';
 import type { World } from '../world/world.ts';
 
 /**
- * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: the indexes), so a file
- * from an older mock is refused with a clear message instead of half loading.
+ * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: the
+ * indexes; 4: nodes' connections and uptimes), so a file from an older mock is refused with a clear message instead of
+ * half loading.
  */
-const VERSION = 3;
+const VERSION = 4;
 
 /** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
@@ -52,18 +53,21 @@ function parts(world: World): Array<[string, Table<unknown, unknown> | Cell<unkn
   return out;
 }
 
-export function saveWorld(world: World, options: WorldOptions, file: string): void {
+/** The world in the one saved format: what `--state` writes and `dev.dumpState` answers. */
+export function stateOf(world: World, options: WorldOptions = {}): string {
   const data: Record<string, Stored> = {};
   for (const [path, part] of parts(world)) {
     if (part instanceof Table) data[path] = { kind: 'table', entries: [...part.entries()] };
     else if (part instanceof Cell) data[path] = { kind: 'cell', value: part.get() };
     else data[path] = { kind: 'log', items: Array.from({ length: part.length }, (_, i) => part.at(i)) };
   }
-  const { accounts, network, seed, utxosPerAccount } = options;
-  writeAtomically(
-    file,
-    JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer),
-  );
+  const saved = { network: world.network.name, seed: world.seed, ...world.funding, ...options };
+  const { accounts, network, seed, utxosPerAccount } = saved;
+  return JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer);
+}
+
+export function saveWorld(world: World, options: WorldOptions, file: string): void {
+  writeAtomically(file, stateOf(world, options));
 }
 
 /** The file a path names, through any symbolic links (to a file that may not exist yet). */
@@ -99,23 +103,25 @@ function writeAtomically(file: string, text: string): void {
   }
 }
 
-/** The world saved in `file`, or undefined when there is no such file. Throws when the file is not a saved world. */
-export function loadWorld(file: string): { world: World; options: WorldOptions } | undefined {
-  if (!existsSync(file)) return undefined;
+/**
+ * A world built from a saved state (`source` names it in errors): its genesis from the saved options, checked as the
+ * CLI's flags are, then every saved record in place. Throws, naming what is wrong, when the text is not a saved world.
+ */
+export function worldOf(text: string, source: string): { world: World; options: WorldOptions } {
   let saved: { version?: number; options?: Record<string, unknown>; data?: Record<string, Stored> };
   try {
-    saved = JSON.parse(readFileSync(file, 'utf8'), reviver);
+    saved = JSON.parse(text, reviver);
   } catch (error) {
-    throw new Error(`${file} is not a world saved by this mock: ${(error as Error).message}`);
+    throw new Error(`${source} is not a world saved by this mock: ${(error as Error).message}`);
   }
   if (!saved || saved.version !== VERSION || !saved.data || typeof saved.options !== 'object' || !saved.options)
-    throw new Error(`${file} is not a world saved by this mock (version ${VERSION})`);
+    throw new Error(`${source} is not a world saved by this mock (version ${VERSION})`);
   // The options the CLI's flags would refuse are refused here too, before a world is built from them.
-  const options = checkWorldOptions(saved.options, (key) => `${file}: ${key}`);
+  const options = checkWorldOptions(saved.options, (key) => `${source}: ${key}`);
   const world = buildWorld(options);
   for (const [path, part] of parts(world)) {
     const stored = saved.data[path];
-    if (!stored) throw new Error(`${file} has no ${path}`);
+    if (!stored) throw new Error(`${source} has no ${path}`);
     if (part instanceof Table && stored.kind === 'table') {
       for (const key of [...part.keys()]) part.delete(key);
       for (const [key, value] of stored.entries) part.set(key, value);
@@ -123,14 +129,46 @@ export function loadWorld(file: string): { world: World; options: WorldOptions }
     else if (part instanceof Log && stored.kind === 'log') {
       for (let i = 0; i < part.length; i++) {
         if ((part.at(i) as { id?: string }).id !== (stored.items[i] as { id?: string } | undefined)?.id)
-          throw new Error(`${file} holds another network's ${path} (block ${i} differs)`);
+          throw new Error(`${source} holds another network's ${path} (block ${i} differs)`);
       }
       for (const item of stored.items.slice(part.length)) part.push(item);
-    } else throw new Error(`${file}: ${path} is not a ${stored.kind}`);
+    } else throw new Error(`${source}: ${path} is not a ${stored.kind}`);
   }
   const time = world.time.get();
   if (typeof time !== 'bigint' || time < 0n || time > LAST_RFC3339_SECOND)
-    throw new Error(`${file}: time must be a Unix time from 0 to ${LAST_RFC3339_SECOND}`);
+    throw new Error(`${source}: time must be a Unix time from 0 to ${LAST_RFC3339_SECOND}`);
   world.journal.clear();
   return { world, options };
+}
+
+/** The world saved in `file`, or undefined when there is no such file. Throws when the file is not a saved world. */
+export function loadWorld(file: string): { world: World; options: WorldOptions } | undefined {
+  if (!existsSync(file)) return undefined;
+  return worldOf(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * Puts a loaded world's state in place of `target`'s, as journaled changes (a snapshot taken before can revert it).
+ * The source is a complete world already checked, so nothing can fail half-way. Both are of one network.
+ */
+export function replaceWorld(into: World, source: World): void {
+  if (into.network.name !== source.network.name)
+    throw new Error(`the state is of the ${source.network.name} network; this node serves ${into.network.name}`);
+  const from = new Map(parts(source));
+  for (const [path, part] of parts(into)) {
+    const other = from.get(path)!;
+    if (part instanceof Table && other instanceof Table) {
+      for (const key of [...part.keys()]) if (!other.has(key)) part.delete(key);
+      for (const [key, value] of other.entries()) if (part.get(key) !== value) part.set(key, value);
+    } else if (part instanceof Cell && other instanceof Cell) part.set(other.get());
+    else if (part instanceof Log && other instanceof Log) {
+      let same = 0;
+      while (same < part.length && same < other.length && part.at(same) === other.at(same)) same++;
+      part.truncate(same);
+      for (let i = same; i < other.length; i++) part.push(other.at(i));
+    }
+  }
+  into.seed = source.seed;
+  into.funding = source.funding;
+  into.accounts.splice(0, into.accounts.length, ...source.accounts);
 }

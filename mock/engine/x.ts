@@ -160,7 +160,14 @@ function transferOfUtxo(world: World, decoded: DecodedTx, input: TransferableInp
   const fx = fxOf(decoded.credentialTypes[index]!);
   verifyFxUsage(world, fx, input.getAssetId());
   if (fx !== 0) throw new Refusal(TEXTS.cantTransfer);
-  verifySpend(decoded.unsignedHash, input.input, decoded.credentials[index]!, utxo, world.time.get());
+  verifySpend(
+    decoded.unsignedHash,
+    input.input,
+    decoded.credentials[index]!,
+    utxo,
+    world.time.get(),
+    world.impersonated,
+  );
 }
 
 /** The semantic verifier's BaseTx part, which every transaction type runs first. */

@@ -8,6 +8,10 @@ import { bech32Encode } from '../../generators/formats.ts';
 import { type DevControls, fundedAccount } from '../engine/dev.ts';
 import { type StartOptions, resolveOptions, startWithOptions } from '../start-options.ts';
 import type { World } from '../world/world.ts';
+import { Wallet } from './wallet.ts';
+
+export { loadFixture } from './fixture.ts';
+export { Wallet } from './wallet.ts';
 
 export type { StartOptions };
 
@@ -30,6 +34,8 @@ export interface MockNodeHandle {
   /** The same controls over HTTP (`/ext/dev`), as the generated client any other process would use. */
   devClient: DevClient;
   world: World;
+  /** A wallet of funded key `index` (`keys[index]`) that builds, signs and issues transactions and waits for them. */
+  wallet(index: number): Wallet;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,11 @@ export async function startMockNode(options: StartOptions = {}): Promise<MockNod
     dev: node.state.dev,
     devClient: new DevClient({ baseUrl: node.url }),
     world,
+    wallet: (index) => {
+      const key = world.accounts[index];
+      if (!key) throw new Error(`no funded key ${index}: the node has ${world.accounts.length} (option accounts)`);
+      return new Wallet(node.url, key.privateKey, world.network.hrp);
+    },
     close: () => node.close(),
   };
 }

@@ -76,6 +76,23 @@ export interface DevControls {
   setAutomine(params: { enabled: boolean }): Record<string, never>;
   setIntervalMining(params: { interval: string | number }): Record<string, never>;
   listAccounts(): { accounts: Array<{ privateKey: string; xAddress: string; pAddress: string; cAddress: string }> };
+  impersonate(params: { address: string }): Record<string, never>;
+  stopImpersonating(params: { address: string }): Record<string, never>;
+  /** What `issueTx` would answer, cost, consume and make; changes nothing. */
+  simulateTx(params: { tx: string; chain: 'X' | 'P'; encoding?: string }): {
+    accepted: boolean;
+    txID?: string;
+    error?: string;
+    fee?: string;
+    gas?: { bandwidth: string; dbRead: string; dbWrite: string; compute: string; gas: string; gasPrice: string };
+    consumed: object[];
+    produced: object[];
+    imported: object[];
+    exported: object[];
+    balanceChanges: Array<{ address: string; assetID: string; change: string }>;
+  };
+  dumpState(): { state: string };
+  loadState(params: { state: string }): Record<string, never>;
 }
 
 export interface MockNodeHandle {
@@ -87,7 +104,34 @@ export interface MockNodeHandle {
   devClient: { [K in keyof DevControls]: (...args: Parameters<DevControls[K]>) => Promise<ReturnType<DevControls[K]>> };
   /** The simulated network's state (read-only use; its shape may change between versions). */
   world: unknown;
+  /** A wallet of funded key `index` (`keys[index]`): builds, signs and issues transactions, waits for acceptance. */
+  wallet(index: number): Wallet;
   close(): Promise<void>;
 }
 
 export function startMockNode(options?: StartOptions): Promise<MockNodeHandle>;
+
+type Chain = 'X' | 'P';
+/** One funded key's transactions over the node's HTTP API; amounts in nAVAX, answers the transaction's ID. */
+export declare class Wallet {
+  constructor(url: string, privateKey: string, hrp: string);
+  readonly address: Record<Chain, string>;
+  balance(chain: Chain, assetID?: string): Promise<bigint>;
+  send(chain: Chain, to: string, amount: bigint, assetID?: string): Promise<string>;
+  exportTo(from: Chain, to: Chain, amount: bigint): Promise<string>;
+  importFrom(from: Chain, to: Chain): Promise<string>;
+  delegate(nodeID: string, amount: bigint, end?: bigint): Promise<string>;
+  addValidator(
+    nodeID: string,
+    amount: bigint,
+    options?: { end?: bigint; shares?: number; blsSecretKey?: Uint8Array },
+  ): Promise<string>;
+  createSubnet(): Promise<string>;
+  createChain(subnetID: string, name: string, vmID: string, genesis?: Record<string, unknown>): Promise<string>;
+}
+
+/**
+ * Hardhat's loadFixture: runs `setUp` once and snapshots after it; later calls revert to that snapshot and return the
+ * first call's result. Pass a named function (it is the key).
+ */
+export function loadFixture<T>(dev: Pick<DevControls, 'snapshot' | 'revert'>, setUp: () => Promise<T>): Promise<T>;

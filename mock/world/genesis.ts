@@ -126,6 +126,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   const seed = options.seed ?? 'avalanche-mock';
   const world = new World(identity);
   world.seed = seed;
+  world.funding = { accounts: options.accounts ?? 10, utxosPerAccount: Math.max(1, options.utxosPerAccount ?? 1) };
   // Genesis is where every revert can go back to, never further: nothing to journal while building it.
   world.journal.recording = false;
   const synthetic = identity.allocations.length === 0 ? syntheticGenesis(identity, seed) : undefined;
@@ -247,6 +248,8 @@ export function buildWorld(options: WorldOptions = {}): World {
     const reward = potentialReward(world.config.staking.rewardConfig, endTime - startTime, weight, supply);
     supply += reward;
     world.txs.set(tx.id, { id: tx.id, chain: 'P', bytes: tx.bytes, status: 'Committed' });
+    // The network's own nodes: up and connected from genesis.
+    world.uptimes.set(staker.nodeID, { connected: true, upSeconds: 0n, since: startTime });
     world.stakers.set(tx.id, {
       txID: tx.id,
       subnetID: EMPTY_ID,

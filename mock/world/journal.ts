@@ -138,4 +138,13 @@ export class Log<V> {
       this.items.pop();
     });
   }
+
+  /** Drops the items from `length` on (a loaded state replacing a chain's blocks); a revert puts them back. */
+  truncate(length: number): void {
+    const removed = this.items.splice(length);
+    if (removed.length === 0) return;
+    this.journal.record(() => {
+      this.items.push(...removed);
+    });
+  }
 }

@@ -11,6 +11,7 @@
  * An idle connection still carries a message each way at least once a second (pull gossip of the chains' mempools,
  * pings); when in the second is the peer's phase, drawn from the seed like the ports.
  */
+import { isConnected } from './uptime.ts';
 import { createHash } from 'node:crypto';
 import { bls12381 } from './bls12-381.ts';
 import { SECOND } from './go-time.ts';
@@ -88,14 +89,14 @@ export function nodeIdentity(world: World): NodeIdentity {
   return identity;
 }
 
-/** The connected peers: every other current Primary Network validator, once per node, genesis stakers first. */
+/** The connected peers: every other current Primary Network validator that is connected, genesis stakers first. */
 export function peersOf(world: World): PeerRecord[] {
   const self = nodeIdentity(world).nodeID;
   const genesis = genesisStakers(world).map((s) => s.nodeID);
   const current = new Set(validatorsOf(world, EMPTY_ID).map((v) => v.nodeID));
   const order = [...new Set([...genesis, ...[...world.stakers.values()].map((s) => s.nodeID)])];
   return order
-    .filter((nodeID) => nodeID !== self && current.has(nodeID))
+    .filter((nodeID) => nodeID !== self && current.has(nodeID) && isConnected(world, nodeID))
     .map((nodeID, i) => {
       const digest = createHash('sha256').update(`${world.seed} ${world.network.name} ${nodeID} peer`).digest();
       return {

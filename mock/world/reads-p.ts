@@ -2,6 +2,7 @@
  * The P-Chain's reads (vms/platformvm/service.go), from the world. Balances sort each UTXO into the node's lock
  * categories at the chain's time; validator answers come from the stakers (./stakers.ts).
  */
+import { isConnected, uptimeFrom } from './uptime.ts';
 import { createHash } from 'node:crypto';
 import { gasPrice } from './fees.ts';
 import { EMPTY_ID } from './networks.ts';
@@ -58,8 +59,13 @@ export function pChainReads(world: World): Record<string, Read> {
       potentialReward: String(v.potentialReward),
       accruedDelegateeReward: String(accruedDelegateeReward(world, v)),
       delegationFee: percent(v.delegationFee ?? 0),
-      // The simulated network's validators are all up and connected.
-      ...(primary ? { uptime: '100.0000', connected: true } : {}),
+      // As this node sees them: the network's own nodes up since genesis, others as dev.setConnection says.
+      ...(primary
+        ? {
+            uptime: (uptimeFrom(world, v.nodeID, v.startTime) * 100).toFixed(4),
+            connected: isConnected(world, v.nodeID),
+          }
+        : {}),
       ...(v.signer ? { signer: v.signer } : {}),
       delegatorCount: String(delegators.length),
       delegatorWeight: String(delegators.reduce((sum, d) => sum + d.weight, 0n)),

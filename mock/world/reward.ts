@@ -45,7 +45,7 @@ export function delegateeShare(total: bigint, shares: number): bigint {
 export function accruedDelegateeReward(world: World, validator: Staker): bigint {
   let sum = 0n;
   for (const staker of world.stakers.values())
-    if (staker.validatorTxID === validator.txID && world.rewardUtxos.has(staker.txID))
+    if (staker.validatorTxID === validator.txID && world.rewardUtxos.has(staker.txID) && staker.rewarded !== false)
       sum += delegateeShare(staker.potentialReward, validator.delegationFee ?? 0);
   return sum;
 }

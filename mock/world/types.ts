@@ -107,6 +107,8 @@ export interface Staker {
   potentialReward: bigint;
   /** Set for a delegator: its validator's txID. */
   validatorTxID?: string;
+  /** False once its period ended without a reward (its node's uptime fell short: the abort block). */
+  rewarded?: false;
 }
 
 export interface L1Validator {

@@ -18,6 +18,7 @@ import { Cell, Journal, Log, Table } from './journal.ts';
 import { type Genesis, type IndexedChain, acceptIntoIndexes, indexLogs } from './indexer.ts';
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
 import type { NetworkIdentity } from './networks.ts';
+import type { UptimeRecord } from './uptime.ts';
 import type {
   Asset,
   AtomicUtxo,
@@ -90,6 +91,14 @@ export class World {
   readonly accounts: FundedKey[] = [];
   /** What names the world's synthetic parts (`--seed`): stakers of Fuji and Mainnet, funded keys, peers' timing. */
   seed = 'avalanche-mock';
+  /** How many funded keys genesis derived, and in how many UTXOs each holds its funds: what a saved state names. */
+  funding = { accounts: 10, utxosPerAccount: 1 };
+  /**
+   * Addresses (40-hex short IDs) whose outputs and subnets a transaction may spend and authorise for without their
+   * signatures (`dev.impersonate`), like anvil's impersonated accounts: a setting of the node, not chain state, so
+   * snapshots and saved states leave it as it is.
+   */
+  readonly impersonated = new Set<string>();
 
   private readonly owned = { X: new OwnerIndex(), P: new OwnerIndex() };
   /** Shared memory by `${destination}:${source}`, by owner. */
@@ -130,6 +139,8 @@ export class World {
   readonly indexes = indexLogs(this.journal);
   readonly indexPositions = new Table<string, number>(this.journal);
   readonly preForkGenesis = new Table<IndexedChain, Genesis>(this.journal);
+  /** Each node's connection and uptime as this node sees it (./uptime.ts); a node without a record never ran. */
+  readonly uptimes = new Table<string, UptimeRecord>(this.journal);
   readonly time: Cell<bigint>;
   readonly feeState: Cell<FeeState>;
   readonly validatorFeeState: Cell<ValidatorFeeState>;

@@ -4,6 +4,7 @@
  * before it, the delegation fee a validator accrues from delegators that ended before it, and the stake and reward
  * UTXOs a staking period ends with.
  */
+import { setConnection } from '../../mock/world/uptime.ts';
 import {
   TransferableOutput,
   type UnsignedTx,
@@ -243,6 +244,8 @@ describe('the delegation fee', () => {
     const validatorEnd = start + staking.minStakeDuration * 2n;
     const delegatorEnd = start + staking.minStakeDuration;
     const validatorID = engine.issue('P', await validatorTx({ nodeID, start, end: validatorEnd, seed: 7, owner }));
+    // A node that runs: connected from its start, so its stakers earn their rewards.
+    setConnection(world, nodeID, { connected: true });
     const delegatorID = engine.issue('P', await delegatorTx({ nodeID, start, end: delegatorEnd }));
     // reward.Split: the delegator's remainder is rounded down, the validator's fee is the rest.
     const delegatorReward = world.stakers.get(delegatorID)!.potentialReward;
@@ -311,6 +314,8 @@ describe('the reward UTXOs of a validator without a reward of its own', () => {
     // At the supply cap the validator is promised nothing; its delegator, added below the cap, is.
     world.supply.set(staking.rewardConfig.supplyCap);
     const validatorID = engine.issue('P', await validatorTx({ nodeID, start, end, seed: 9 }));
+    // A node that runs: connected from its start, so its stakers earn their rewards.
+    setConnection(world, nodeID, { connected: true });
     world.supply.set(supply);
     engine.issue('P', await delegatorTx({ nodeID, start, end }));
     const validator = world.stakers.get(validatorID)!;

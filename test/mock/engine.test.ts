@@ -2,6 +2,7 @@
  * The transaction engine on a local world, with transactions built and signed by avalanchejs 5.2.0 as an app builds
  * them: issue, see the effects, and each refusal in the node's words.
  */
+import { setConnection } from '../../mock/world/uptime.ts';
 import {
   Credential,
   Signature,
@@ -376,6 +377,8 @@ describe('staking', () => {
       ctx,
     );
     const validatorID = engine.issue('P', await sign(validatorTx));
+    // A node that runs: connected from its start, so its stakers earn their rewards.
+    setConnection(world, nodeID, { connected: true });
     const current = () =>
       [...world.stakers.values()]
         .filter((s) => s.startTime <= world.time.get() && world.time.get() < s.endTime)
@@ -462,6 +465,8 @@ describe('staking', () => {
           );
     };
     const validatorID = engine.issue('P', await sign(stake(true, start + 2n * staking.minStakeDuration)));
+    // A node that runs: connected from its start, so its stakers earn their rewards.
+    setConnection(world, nodeID, { connected: true });
     const delegatorID = engine.issue('P', await sign(stake(false, start + staking.minStakeDuration)));
     // reward.Split: the delegator's part rounds down, so the validator's fee rounds up.
     const reward = world.stakers.get(delegatorID)!.potentialReward;

@@ -41,6 +41,7 @@ const BEFORE: Record<string, Array<[string, number]>> = {
   'admin.stopCPUProfiler': [['admin.startCPUProfiler', 0]],
   'admin.loadVMs/nothing new': [['admin.loadVMs', 0]],
   'dev.revert': [['dev.snapshot', 0]],
+  'dev.setSubnetOwner': [['dev.addSubnet', 0]],
 };
 
 function findMethod(name: string): { endpoint: string; method: MethodModel } {

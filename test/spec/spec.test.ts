@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 103 methods on their endpoints (one, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 114 methods on their endpoints (one, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -130,17 +130,28 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   dev: {
     path: '/ext/dev',
     methods: [
+      'addStaker',
+      'addSubnet',
+      'addUtxo',
+      'dumpState',
       'fund',
+      'impersonate',
       'increaseTime',
       'listAccounts',
+      'loadState',
       'mine',
+      'removeUtxo',
       'reset',
       'revert',
       'setAutomine',
+      'setConnection',
       'setFeeState',
       'setIntervalMining',
+      'setSubnetOwner',
       'setTime',
+      'simulateTx',
       'snapshot',
+      'stopImpersonating',
     ].map((m) => `dev.${m}`),
   },
 };
@@ -204,9 +215,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 103 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(103);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(103);
+  it('has exactly the 114 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(114);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(114);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -471,12 +482,19 @@ describe('side effects', () => {
     expect(of('chain')).toEqual([
       'avax.issueTx',
       'avm.issueTx',
+      'dev.addStaker',
+      'dev.addSubnet',
+      'dev.addUtxo',
       'dev.fund',
       'dev.increaseTime',
+      'dev.loadState',
       'dev.mine',
+      'dev.removeUtxo',
       'dev.reset',
       'dev.revert',
+      'dev.setConnection',
       'dev.setFeeState',
+      'dev.setSubnetOwner',
       'dev.setTime',
       'platform.issueTx',
       'wallet.issueTx',
@@ -491,13 +509,15 @@ describe('side effects', () => {
       'admin.stacktrace',
       'admin.startCPUProfiler',
       'admin.stopCPUProfiler',
+      'dev.impersonate',
       'dev.setAutomine',
       'dev.setIntervalMining',
       'dev.snapshot',
+      'dev.stopImpersonating',
       'keystore.createUser',
       'keystore.deleteUser',
       'keystore.importUser',
     ]);
-    expect(of('none')).toHaveLength(77);
+    expect(of('none')).toHaveLength(79);
   });
 });

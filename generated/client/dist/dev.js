@@ -15,7 +15,19 @@ const DOCUMENTED_ERRORS = {
     /^address [A-Za-z0-9]+-[a-z0-9]+1[02-9ac-hj-np-z]+ is not on this network: its HRP is not local$/
   ],
   AssetNotFound: [-32e3, /^asset '[^']*' not found$/],
-  CapacityIsAboveTheMaximumCapacity: [-32e3, /^capacity \d+ is above the maximum capacity \d+$/]
+  CapacityIsAboveTheMaximumCapacity: [-32e3, /^capacity \d+ is above the maximum capacity \d+$/],
+  IsNotAnXOrPChainAddress: [-32e3, /^"[^"]*" is not an X- or P-Chain address$/],
+  TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
+  TheStateIsOfTheFujiNetworkThis: [-32e3, /^the state is of the fuji network; this node serves local$/],
+  TheStateIsNotAWorldSavedBy: [-32e3, /^the state is not a world saved by this mock \(version \d+\)$/],
+  ThresholdMustBeFromToTheAddresses: [-32e3, /^threshold \d+ must be from \d+ to the \d+ addresses$/],
+  OnlyPChainUTXOsAreStakeLocked: [-32e3, /^only P-Chain UTXOs are stake-locked$/],
+  UTXONotFoundOnP: [-32e3, /^UTXO [1-9A-HJ-NP-Za-km-z]+ not found on P$/],
+  IsAlreadyAPrimaryNetworkValidator: [-32e3, /^NodeID-[1-9A-HJ-NP-Za-km-z]+ is already a Primary Network validator$/],
+  UptimeMustBeAPercentageTo: [-32e3, /^uptime must be a percentage, \d+ to \d+$/],
+  AddressesMustListOneOrMore: [-32e3, /^addresses must list one or more$/],
+  SubnetNotFound: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/]
 };
 const ERRORS = {
   snapshot: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
@@ -38,7 +50,51 @@ const ERRORS = {
   reset: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   setAutomine: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   setIntervalMining: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
-  listAccounts: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument }
+  listAccounts: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  impersonate: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AddressIsNotOnThisNetworkItsHRP: DOCUMENTED_ERRORS.AddressIsNotOnThisNetworkItsHRP
+  },
+  stopImpersonating: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    IsNotAnXOrPChainAddress: DOCUMENTED_ERRORS.IsNotAnXOrPChainAddress
+  },
+  simulateTx: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
+    TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum
+  },
+  dumpState: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
+  loadState: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    TheStateIsOfTheFujiNetworkThis: DOCUMENTED_ERRORS.TheStateIsOfTheFujiNetworkThis,
+    TheStateIsNotAWorldSavedBy: DOCUMENTED_ERRORS.TheStateIsNotAWorldSavedBy
+  },
+  addUtxo: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    ThresholdMustBeFromToTheAddresses: DOCUMENTED_ERRORS.ThresholdMustBeFromToTheAddresses,
+    OnlyPChainUTXOsAreStakeLocked: DOCUMENTED_ERRORS.OnlyPChainUTXOsAreStakeLocked
+  },
+  removeUtxo: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    UTXONotFoundOnP: DOCUMENTED_ERRORS.UTXONotFoundOnP
+  },
+  addStaker: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    IsAlreadyAPrimaryNetworkValidator: DOCUMENTED_ERRORS.IsAlreadyAPrimaryNetworkValidator
+  },
+  setConnection: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    UptimeMustBeAPercentageTo: DOCUMENTED_ERRORS.UptimeMustBeAPercentageTo
+  },
+  addSubnet: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    AddressesMustListOneOrMore: DOCUMENTED_ERRORS.AddressesMustListOneOrMore
+  },
+  setSubnetOwner: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    SubnetNotFound: DOCUMENTED_ERRORS.SubnetNotFound
+  }
 };
 export class DevClient extends JsonRpcClient {
   wireNames = {
@@ -52,7 +108,18 @@ export class DevClient extends JsonRpcClient {
     reset: "dev.reset",
     setAutomine: "dev.setAutomine",
     setIntervalMining: "dev.setIntervalMining",
-    listAccounts: "dev.listAccounts"
+    listAccounts: "dev.listAccounts",
+    impersonate: "dev.impersonate",
+    stopImpersonating: "dev.stopImpersonating",
+    simulateTx: "dev.simulateTx",
+    dumpState: "dev.dumpState",
+    loadState: "dev.loadState",
+    addUtxo: "dev.addUtxo",
+    removeUtxo: "dev.removeUtxo",
+    addStaker: "dev.addStaker",
+    setConnection: "dev.setConnection",
+    addSubnet: "dev.addSubnet",
+    setSubnetOwner: "dev.setSubnetOwner"
   };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/dev", {}, {});
@@ -307,5 +374,267 @@ export class DevClient extends JsonRpcClient {
    */
   listAccounts(options) {
     return this.request("dev.listAccounts", {}, options, ERRORS.listAccounts);
+  }
+  /**
+   * Let transactions spend an address's outputs without its signatures.
+   *
+   * Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` (with
+   * threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without
+   * checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from
+   * avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts,
+   * fees, locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…`
+   * impersonate it on both. A setting of the node, not of the chain: snapshots, reverts and saved states
+   * leave it as it is.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.impersonate` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevImpersonateParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevImpersonateResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on
+   *         this network: its HRP is not local
+   */
+  impersonate(params, options) {
+    return this.request("dev.impersonate", params, options, ERRORS.impersonate);
+  }
+  /**
+   * Require an address's signatures again.
+   *
+   * Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no error
+   * (anvil's `anvil_stopImpersonatingAccount`).
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.stopImpersonating` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevStopImpersonatingParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevStopImpersonatingResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: "X-nowhere" is not an X- or P-Chain address
+   */
+  stopImpersonating(params, options) {
+    return this.request("dev.stopImpersonating", params, options, ERRORS.stopImpersonating);
+  }
+  /**
+   * Dry-run a signed transaction: would it pass, what would it cost, consume and make.
+   *
+   * Runs `issueTx` of the chain on the transaction and undoes everything it did: the answer is what the
+   * issue would be (the transaction's ID, or the node's refusal word for word, as `issueTx` would give
+   * it now, pooled transactions and the drop cache included), with the fee it must burn (on the P-Chain
+   * after Etna its complexity in each fee dimension, its gas and the gas price), the UTXOs it would
+   * consume, make, import and export, and each address's change of balance. Nothing changes: not the
+   * chain, not the mempool, not the drop cache (like anvil's and Hardhat's `eth_call` and
+   * `eth_estimateGas`). A transaction the bytes do not hold is refused as `issueTx` refuses it.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.simulateTx` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSimulateTxParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSimulateTxResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   */
+  simulateTx(params, options) {
+    return this.request("dev.simulateTx", params, options, ERRORS.simulateTx);
+  }
+  /**
+   * The whole chain state, to load again later or on another node.
+   *
+   * Like anvil's `anvil_dumpState`: every UTXO, transaction, block, staker, subnet, chain, asset and the
+   * time and fee states, in the format `--state` writes to its file (versioned JSON), gzipped and
+   * hex-encoded. `dev.loadState` takes it back on any mock node of the same network, and a `--state`
+   * file's text works the same. The mempool, impersonated addresses and keystore users are not part of
+   * it.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.dumpState` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevDumpStateResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   */
+  dumpState(options) {
+    return this.request("dev.dumpState", {}, options, ERRORS.dumpState);
+  }
+  /**
+   * Replace the chain state with a dumped one.
+   *
+   * Like anvil's `anvil_loadState`: the state `dev.dumpState` answered (or a `--state` file's JSON text)
+   * replaces the node's, whole: it is checked before anything changes (a state of another network,
+   * another mock's format or a broken one is refused and changes nothing). The load is an ordinary
+   * change: a snapshot taken before it reverts it. The mempool empties; impersonated addresses stay.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.loadState` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevLoadStateParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevLoadStateResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: the state is of the fuji network; this node serves local
+   * @throws {@link JsonRpcError} -32000: the state is not a world saved by this mock (version 4)
+   */
+  loadState(params, options) {
+    return this.request("dev.loadState", params, options, ERRORS.loadState);
+  }
+  /**
+   * Create a UTXO with any owners, threshold and locks.
+   *
+   * Puts a UTXO into the chain's set out of nothing, like `dev.fund` but with any owners (sorted and
+   * made unique as the codec requires), a threshold, a locktime and, on the P-Chain, a stakeable lock
+   * (locked AVAX that can only be staked until then). It belongs to a synthetic transaction no block
+   * contains. The asset must exist (AVAX only on the P-Chain); the amount must be above 0.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.addUtxo` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevAddUtxoParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevAddUtxoResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: threshold 3 must be from 1 to the 2 addresses
+   * @throws {@link JsonRpcError} -32000: only P-Chain UTXOs are stake-locked
+   */
+  addUtxo(params, options) {
+    return this.request("dev.addUtxo", params, options, ERRORS.addUtxo);
+  }
+  /**
+   * Take a UTXO out of the chain's set.
+   *
+   * Deletes a UTXO as if a transaction no block contains had spent it: it leaves `getUTXOs` and every
+   * balance.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.removeUtxo` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevRemoveUtxoParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevRemoveUtxoResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: UTXO 2k18nBY1hw5vCrVs3yV8bQo8u8hdRwMAwWpEwgzdn7ns5DsktP not
+   *         found on P
+   */
+  removeUtxo(params, options) {
+    return this.request("dev.removeUtxo", params, options, ERRORS.removeUtxo);
+  }
+  /**
+   * Add a Primary Network validator or delegator without a transaction.
+   *
+   * Adds a validator of `nodeID` (or, with `delegate`, a delegator of its current validator) from the
+   * chain time to `endTime`, with `weight` nAVAX of stake minted for it and returned to the reward owner
+   * at the end, and the reward the node would promise (added to the current supply). A new validator is
+   * connected unless `connected` is false (see `dev.setConnection`); at the end of its period the reward
+   * is paid only if its uptime reached 80%. An empty P-Chain block follows, so heights and the
+   * validator-set history include it.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.addStaker` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevAddStakerParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevAddStakerResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: NodeID-4qwtiJBFyK5H13hQSAKjqxpmuarMuR2Sm is already a Primary
+   *         Network validator
+   */
+  addStaker(params, options) {
+    return this.request("dev.addStaker", params, options, ERRORS.addStaker);
+  }
+  /**
+   * Connect or disconnect a node, or set its uptime.
+   *
+   * Connection and uptime are state, as the node sees them: the network's genesis stakers are connected
+   * from genesis; a node staked by a transaction is not until this says so, as a node that never ran is
+   * not. `connected` changes from now on (`info.peers` lists only connected validators;
+   * `getCurrentValidators` reports `connected` and `uptime`); `uptime` (a percentage) sets the node's
+   * uptime since its current validation started, as of now. At the end of a staking period the node pays
+   * the validator's and its delegators' rewards only if that uptime reaches 80% (the abort block
+   * otherwise: the stake comes back, the reward does not).
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setConnection` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetConnectionParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetConnectionResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: uptime must be a percentage, 0 to 100
+   */
+  setConnection(params, options) {
+    return this.request("dev.setConnection", params, options, ERRORS.setConnection);
+  }
+  /**
+   * Create a subnet with an owner, without a transaction.
+   *
+   * A subnet as a CreateSubnetTx would make it, owned by the addresses (threshold and locktime as an
+   * owner's), with a synthetic ID: chains and validators can be added to it with the owner's
+   * authorisation.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.addSubnet` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevAddSubnetParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevAddSubnetResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: addresses must list one or more
+   */
+  addSubnet(params, options) {
+    return this.request("dev.addSubnet", params, options, ERRORS.addSubnet);
+  }
+  /**
+   * Change a subnet's owner, without a transaction.
+   *
+   * Sets who authorises the subnet's chains and validators, as a TransferSubnetOwnershipTx would.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setSubnetOwner` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetSubnetOwnerParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetSubnetOwnerResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: subnet 2k18nBY1hw5vCrVs3yV8bQo8u8hdRwMAwWpEwgzdn7ns5DsktP not
+   *         found
+   */
+  setSubnetOwner(params, options) {
+    return this.request("dev.setSubnetOwner", params, options, ERRORS.setSubnetOwner);
   }
 }

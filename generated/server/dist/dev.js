@@ -127,6 +127,161 @@ export const devMethods = [
     validateParams: validator("dev.listAccounts", "params"),
     validateResult: validator("dev.listAccounts", "result"),
     writeResult: validators.writeDevListAccountsResult
+  },
+  {
+    name: "dev.impersonate",
+    handler: "impersonate",
+    params: ["address"],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: "address" } } },
+    validateParams: validator("dev.impersonate", "params"),
+    validateResult: validator("dev.impersonate", "result"),
+    writeResult: validators.writeDevImpersonateResult
+  },
+  {
+    name: "dev.stopImpersonating",
+    handler: "stopImpersonating",
+    params: ["address"],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: "address" } } },
+    validateParams: validator("dev.stopImpersonating", "params"),
+    validateResult: validator("dev.stopImpersonating", "result"),
+    writeResult: validators.writeDevStopImpersonatingResult
+  },
+  {
+    name: "dev.simulateTx",
+    handler: "simulateTx",
+    params: ["tx", "encoding", "chain"],
+    byName: true,
+    shape: { properties: { TX: { name: "tx" }, ENCODING: { name: "encoding" }, CHAIN: { name: "chain" } } },
+    validateParams: validator("dev.simulateTx", "params"),
+    validateResult: validator("dev.simulateTx", "result"),
+    writeResult: validators.writeDevSimulateTxResult
+  },
+  {
+    name: "dev.dumpState",
+    handler: "dumpState",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validator("dev.dumpState", "params"),
+    validateResult: validator("dev.dumpState", "result"),
+    writeResult: validators.writeDevDumpStateResult
+  },
+  {
+    name: "dev.loadState",
+    handler: "loadState",
+    params: ["state"],
+    byName: true,
+    shape: { properties: { STATE: { name: "state" } } },
+    validateParams: validator("dev.loadState", "params"),
+    validateResult: validator("dev.loadState", "result"),
+    writeResult: validators.writeDevLoadStateResult
+  },
+  {
+    name: "dev.addUtxo",
+    handler: "addUtxo",
+    params: ["chain", "addresses", "threshold", "locktime", "amount", "assetID", "stakeableLocktime"],
+    byName: true,
+    shape: {
+      properties: {
+        CHAIN: { name: "chain" },
+        ADDRESSES: { name: "addresses" },
+        THRESHOLD: { name: "threshold" },
+        LOCKTIME: { name: "locktime" },
+        AMOUNT: { name: "amount" },
+        ASSETID: { name: "assetID" },
+        STAKEABLELOCKTIME: { name: "stakeableLocktime" }
+      }
+    },
+    validateParams: validator("dev.addUtxo", "params"),
+    validateResult: validator("dev.addUtxo", "result"),
+    writeResult: validators.writeDevAddUtxoResult
+  },
+  {
+    name: "dev.removeUtxo",
+    handler: "removeUtxo",
+    params: ["chain", "utxoID"],
+    byName: true,
+    shape: { properties: { CHAIN: { name: "chain" }, UTXOID: { name: "utxoID" } } },
+    validateParams: validator("dev.removeUtxo", "params"),
+    validateResult: validator("dev.removeUtxo", "result"),
+    writeResult: validators.writeDevRemoveUtxoResult
+  },
+  {
+    name: "dev.addStaker",
+    handler: "addStaker",
+    params: [
+      "nodeID",
+      "weight",
+      "endTime",
+      "rewardAddresses",
+      "rewardThreshold",
+      "delegate",
+      "delegationFee",
+      "connected"
+    ],
+    byName: true,
+    shape: {
+      properties: {
+        NODEID: { name: "nodeID" },
+        WEIGHT: { name: "weight" },
+        ENDTIME: { name: "endTime" },
+        REWARDADDRESSES: { name: "rewardAddresses" },
+        REWARDTHRESHOLD: { name: "rewardThreshold" },
+        DELEGATE: { name: "delegate" },
+        DELEGATIONFEE: { name: "delegationFee" },
+        CONNECTED: { name: "connected" }
+      }
+    },
+    validateParams: validator("dev.addStaker", "params"),
+    validateResult: validator("dev.addStaker", "result"),
+    writeResult: validators.writeDevAddStakerResult
+  },
+  {
+    name: "dev.setConnection",
+    handler: "setConnection",
+    params: ["nodeID", "connected", "uptime"],
+    byName: true,
+    shape: {
+      properties: { NODEID: { name: "nodeID" }, CONNECTED: { name: "connected" }, UPTIME: { name: "uptime" } }
+    },
+    validateParams: validator("dev.setConnection", "params"),
+    validateResult: validator("dev.setConnection", "result"),
+    writeResult: validators.writeDevSetConnectionResult
+  },
+  {
+    name: "dev.addSubnet",
+    handler: "addSubnet",
+    params: ["addresses", "threshold", "locktime"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESSES: { name: "addresses" },
+        THRESHOLD: { name: "threshold" },
+        LOCKTIME: { name: "locktime" }
+      }
+    },
+    validateParams: validator("dev.addSubnet", "params"),
+    validateResult: validator("dev.addSubnet", "result"),
+    writeResult: validators.writeDevAddSubnetResult
+  },
+  {
+    name: "dev.setSubnetOwner",
+    handler: "setSubnetOwner",
+    params: ["subnetID", "addresses", "threshold", "locktime"],
+    byName: true,
+    shape: {
+      properties: {
+        SUBNETID: { name: "subnetID" },
+        ADDRESSES: { name: "addresses" },
+        THRESHOLD: { name: "threshold" },
+        LOCKTIME: { name: "locktime" }
+      }
+    },
+    validateParams: validator("dev.setSubnetOwner", "params"),
+    validateResult: validator("dev.setSubnetOwner", "result"),
+    writeResult: validators.writeDevSetSubnetOwnerResult
   }
 ];
 export function createDevEndpoint(handlers, options) {

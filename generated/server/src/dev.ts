@@ -3,25 +3,46 @@ import { methodValidators } from './runtime/ajv.js';
 import { type Endpoint, type EndpointOptions, createEndpoint } from './runtime/endpoint.js';
 import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
+  DevAddStakerParams,
+  DevAddStakerResult,
+  DevAddSubnetParams,
+  DevAddSubnetResult,
+  DevAddUtxoParams,
+  DevAddUtxoResult,
+  DevDumpStateResult,
   DevFundParams,
   DevFundResult,
+  DevImpersonateParams,
+  DevImpersonateResult,
   DevIncreaseTimeParams,
   DevIncreaseTimeResult,
   DevListAccountsResult,
+  DevLoadStateParams,
+  DevLoadStateResult,
   DevMineParams,
   DevMineResult,
+  DevRemoveUtxoParams,
+  DevRemoveUtxoResult,
   DevResetResult,
   DevRevertParams,
   DevRevertResult,
   DevSetAutomineParams,
   DevSetAutomineResult,
+  DevSetConnectionParams,
+  DevSetConnectionResult,
   DevSetFeeStateParams,
   DevSetFeeStateResult,
   DevSetIntervalMiningParams,
   DevSetIntervalMiningResult,
+  DevSetSubnetOwnerParams,
+  DevSetSubnetOwnerResult,
   DevSetTimeParams,
   DevSetTimeResult,
+  DevSimulateTxParams,
+  DevSimulateTxResult,
   DevSnapshotResult,
+  DevStopImpersonatingParams,
+  DevStopImpersonatingResult,
 } from './types.js';
 import { devDocument } from './documents/dev.js';
 import * as validators from './validators/dev.js';
@@ -139,6 +160,105 @@ export interface DevHandlers {
    *          its message) to fail the call.
    */
   listAccounts(params: Record<string, never>, context: HandlerContext): Answer<DevListAccountsResult>;
+  /**
+   * Let transactions spend an address's outputs without its signatures.
+   *
+   * Answers `dev.impersonate` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  impersonate(params: DevImpersonateParams, context: HandlerContext): Answer<DevImpersonateResult>;
+  /**
+   * Require an address's signatures again.
+   *
+   * Answers `dev.stopImpersonating` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  stopImpersonating(params: DevStopImpersonatingParams, context: HandlerContext): Answer<DevStopImpersonatingResult>;
+  /**
+   * Dry-run a signed transaction: would it pass, what would it cost, consume and make.
+   *
+   * Answers `dev.simulateTx` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  simulateTx(params: DevSimulateTxParams, context: HandlerContext): Answer<DevSimulateTxResult>;
+  /**
+   * The whole chain state, to load again later or on another node.
+   *
+   * Answers `dev.dumpState` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  dumpState(params: Record<string, never>, context: HandlerContext): Answer<DevDumpStateResult>;
+  /**
+   * Replace the chain state with a dumped one.
+   *
+   * Answers `dev.loadState` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  loadState(params: DevLoadStateParams, context: HandlerContext): Answer<DevLoadStateResult>;
+  /**
+   * Create a UTXO with any owners, threshold and locks.
+   *
+   * Answers `dev.addUtxo` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  addUtxo(params: DevAddUtxoParams, context: HandlerContext): Answer<DevAddUtxoResult>;
+  /**
+   * Take a UTXO out of the chain's set.
+   *
+   * Answers `dev.removeUtxo` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  removeUtxo(params: DevRemoveUtxoParams, context: HandlerContext): Answer<DevRemoveUtxoResult>;
+  /**
+   * Add a Primary Network validator or delegator without a transaction.
+   *
+   * Answers `dev.addStaker` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  addStaker(params: DevAddStakerParams, context: HandlerContext): Answer<DevAddStakerResult>;
+  /**
+   * Connect or disconnect a node, or set its uptime.
+   *
+   * Answers `dev.setConnection` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setConnection(params: DevSetConnectionParams, context: HandlerContext): Answer<DevSetConnectionResult>;
+  /**
+   * Create a subnet with an owner, without a transaction.
+   *
+   * Answers `dev.addSubnet` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  addSubnet(params: DevAddSubnetParams, context: HandlerContext): Answer<DevAddSubnetResult>;
+  /**
+   * Change a subnet's owner, without a transaction.
+   *
+   * Answers `dev.setSubnetOwner` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setSubnetOwner(params: DevSetSubnetOwnerParams, context: HandlerContext): Answer<DevSetSubnetOwnerResult>;
 }
 
 const validator = methodValidators(devDocument, validators);
@@ -267,6 +387,161 @@ export const devMethods: readonly MethodSpec[] = [
     validateParams: validator('dev.listAccounts', 'params'),
     validateResult: validator('dev.listAccounts', 'result'),
     writeResult: validators.writeDevListAccountsResult,
+  },
+  {
+    name: 'dev.impersonate',
+    handler: 'impersonate',
+    params: ['address'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' } } },
+    validateParams: validator('dev.impersonate', 'params'),
+    validateResult: validator('dev.impersonate', 'result'),
+    writeResult: validators.writeDevImpersonateResult,
+  },
+  {
+    name: 'dev.stopImpersonating',
+    handler: 'stopImpersonating',
+    params: ['address'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' } } },
+    validateParams: validator('dev.stopImpersonating', 'params'),
+    validateResult: validator('dev.stopImpersonating', 'result'),
+    writeResult: validators.writeDevStopImpersonatingResult,
+  },
+  {
+    name: 'dev.simulateTx',
+    handler: 'simulateTx',
+    params: ['tx', 'encoding', 'chain'],
+    byName: true,
+    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' }, CHAIN: { name: 'chain' } } },
+    validateParams: validator('dev.simulateTx', 'params'),
+    validateResult: validator('dev.simulateTx', 'result'),
+    writeResult: validators.writeDevSimulateTxResult,
+  },
+  {
+    name: 'dev.dumpState',
+    handler: 'dumpState',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validator('dev.dumpState', 'params'),
+    validateResult: validator('dev.dumpState', 'result'),
+    writeResult: validators.writeDevDumpStateResult,
+  },
+  {
+    name: 'dev.loadState',
+    handler: 'loadState',
+    params: ['state'],
+    byName: true,
+    shape: { properties: { STATE: { name: 'state' } } },
+    validateParams: validator('dev.loadState', 'params'),
+    validateResult: validator('dev.loadState', 'result'),
+    writeResult: validators.writeDevLoadStateResult,
+  },
+  {
+    name: 'dev.addUtxo',
+    handler: 'addUtxo',
+    params: ['chain', 'addresses', 'threshold', 'locktime', 'amount', 'assetID', 'stakeableLocktime'],
+    byName: true,
+    shape: {
+      properties: {
+        CHAIN: { name: 'chain' },
+        ADDRESSES: { name: 'addresses' },
+        THRESHOLD: { name: 'threshold' },
+        LOCKTIME: { name: 'locktime' },
+        AMOUNT: { name: 'amount' },
+        ASSETID: { name: 'assetID' },
+        STAKEABLELOCKTIME: { name: 'stakeableLocktime' },
+      },
+    },
+    validateParams: validator('dev.addUtxo', 'params'),
+    validateResult: validator('dev.addUtxo', 'result'),
+    writeResult: validators.writeDevAddUtxoResult,
+  },
+  {
+    name: 'dev.removeUtxo',
+    handler: 'removeUtxo',
+    params: ['chain', 'utxoID'],
+    byName: true,
+    shape: { properties: { CHAIN: { name: 'chain' }, UTXOID: { name: 'utxoID' } } },
+    validateParams: validator('dev.removeUtxo', 'params'),
+    validateResult: validator('dev.removeUtxo', 'result'),
+    writeResult: validators.writeDevRemoveUtxoResult,
+  },
+  {
+    name: 'dev.addStaker',
+    handler: 'addStaker',
+    params: [
+      'nodeID',
+      'weight',
+      'endTime',
+      'rewardAddresses',
+      'rewardThreshold',
+      'delegate',
+      'delegationFee',
+      'connected',
+    ],
+    byName: true,
+    shape: {
+      properties: {
+        NODEID: { name: 'nodeID' },
+        WEIGHT: { name: 'weight' },
+        ENDTIME: { name: 'endTime' },
+        REWARDADDRESSES: { name: 'rewardAddresses' },
+        REWARDTHRESHOLD: { name: 'rewardThreshold' },
+        DELEGATE: { name: 'delegate' },
+        DELEGATIONFEE: { name: 'delegationFee' },
+        CONNECTED: { name: 'connected' },
+      },
+    },
+    validateParams: validator('dev.addStaker', 'params'),
+    validateResult: validator('dev.addStaker', 'result'),
+    writeResult: validators.writeDevAddStakerResult,
+  },
+  {
+    name: 'dev.setConnection',
+    handler: 'setConnection',
+    params: ['nodeID', 'connected', 'uptime'],
+    byName: true,
+    shape: {
+      properties: { NODEID: { name: 'nodeID' }, CONNECTED: { name: 'connected' }, UPTIME: { name: 'uptime' } },
+    },
+    validateParams: validator('dev.setConnection', 'params'),
+    validateResult: validator('dev.setConnection', 'result'),
+    writeResult: validators.writeDevSetConnectionResult,
+  },
+  {
+    name: 'dev.addSubnet',
+    handler: 'addSubnet',
+    params: ['addresses', 'threshold', 'locktime'],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESSES: { name: 'addresses' },
+        THRESHOLD: { name: 'threshold' },
+        LOCKTIME: { name: 'locktime' },
+      },
+    },
+    validateParams: validator('dev.addSubnet', 'params'),
+    validateResult: validator('dev.addSubnet', 'result'),
+    writeResult: validators.writeDevAddSubnetResult,
+  },
+  {
+    name: 'dev.setSubnetOwner',
+    handler: 'setSubnetOwner',
+    params: ['subnetID', 'addresses', 'threshold', 'locktime'],
+    byName: true,
+    shape: {
+      properties: {
+        SUBNETID: { name: 'subnetID' },
+        ADDRESSES: { name: 'addresses' },
+        THRESHOLD: { name: 'threshold' },
+        LOCKTIME: { name: 'locktime' },
+      },
+    },
+    validateParams: validator('dev.setSubnetOwner', 'params'),
+    validateResult: validator('dev.setSubnetOwner', 'result'),
+    writeResult: validators.writeDevSetSubnetOwnerResult,
   },
 ];
 

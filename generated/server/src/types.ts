@@ -647,6 +647,368 @@ export interface DevListAccountsResult {
 }
 
 /**
+ * The params of `dev.impersonate`.
+ */
+export interface DevImpersonateParams {
+  /**
+   * The address to act as: `X-local1…` or `P-local1…` on a local network.
+   */
+  address: Address;
+}
+
+/**
+ * The result of `dev.impersonate`.
+ */
+export type DevImpersonateResult = Empty;
+
+/**
+ * The params of `dev.stopImpersonating`.
+ */
+export interface DevStopImpersonatingParams {
+  /**
+   * An address `dev.impersonate` was given.
+   */
+  address: Address;
+}
+
+/**
+ * The result of `dev.stopImpersonating`.
+ */
+export type DevStopImpersonatingResult = Empty;
+
+/**
+ * The params of `dev.simulateTx`.
+ */
+export interface DevSimulateTxParams {
+  /**
+   * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.
+   */
+  tx: EncodedBytes;
+  /**
+   * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
+   */
+  encoding?: BytesEncodingParam;
+  /**
+   * The chain whose `issueTx` would take the transaction: `X` or `P`.
+   */
+  chain: "X" | "P";
+}
+
+/**
+ * The result of `dev.simulateTx`.
+ */
+export interface DevSimulateTxResult {
+  /**
+   * Whether `issueTx` would take the transaction.
+   */
+  accepted: boolean;
+  /**
+   * UTXOs of the chain it spends.
+   */
+  consumed: SimulatedUTXO[];
+  /**
+   * UTXOs it makes on the chain.
+   */
+  produced: SimulatedUTXO[];
+  /**
+   * UTXOs it takes from shared memory.
+   */
+  imported: SimulatedUTXO[];
+  /**
+   * UTXOs it puts into shared memory for another chain.
+   */
+  exported: SimulatedUTXO[];
+  /**
+   * Every address whose balance on the chain would change, per asset.
+   */
+  balanceChanges: BalanceChange[];
+  /**
+   * The refusal `issueTx` would answer, word for word (absent when accepted).
+   */
+  error?: string;
+  /**
+   * nAVAX the transaction burns: on the P-Chain the fee the release requires (static before Etna, the gas at the gas price since); on the X-Chain the AVAX its inputs hold beyond its outputs.
+   */
+  fee?: Uint64;
+  /**
+   * P-Chain, once Etna is active: the transaction's complexity in each fee dimension, its gas (the dimensions by the network's weights) and the gas price of the next block.
+   */
+  gas?: {
+    /**
+     * Bytes.
+     */
+    bandwidth: Uint64;
+    /**
+     * Database reads.
+     */
+    dbRead: Uint64;
+    /**
+     * Database writes.
+     */
+    dbWrite: Uint64;
+    /**
+     * Compute.
+     */
+    compute: Uint64;
+    /**
+     * Gas: the dimensions by the network's weights.
+     */
+    gas: Uint64;
+    /**
+     * nAVAX per unit of gas at the next block.
+     */
+    gasPrice: Uint64;
+  };
+  /**
+   * The ID `issueTx` would answer (absent when refused).
+   */
+  txID?: ID;
+}
+
+/**
+ * The result of `dev.dumpState`.
+ */
+export interface DevDumpStateResult {
+  /**
+   * The chain state, as `--state` saves it, gzipped and hex-encoded (`0x…`).
+   */
+  state: string;
+}
+
+/**
+ * The params of `dev.loadState`.
+ */
+export interface DevLoadStateParams {
+  /**
+   * A state `dev.dumpState` answered, or the text of a `--state` file.
+   */
+  state: string;
+}
+
+/**
+ * The result of `dev.loadState`.
+ */
+export type DevLoadStateResult = Empty;
+
+/**
+ * The params of `dev.addUtxo`.
+ */
+export interface DevAddUtxoParams {
+  /**
+   * `X` or `P`.
+   */
+  chain: "X" | "P";
+  /**
+   * The owners: addresses of the chain (`P-local1…`).
+   *
+   * @minItems 1
+   */
+  addresses: Address[];
+  /**
+   * How many of the addresses must sign (default 1).
+   */
+  threshold?: number;
+  /**
+   * Unix time before which the owners cannot spend (default 0).
+   */
+  locktime?: Uint64Param;
+  /**
+   * The amount, in the asset's smallest unit.
+   */
+  amount: Uint64Param;
+  /**
+   * The asset, by ID or alias (default `AVAX`).
+   */
+  assetID?: string;
+  /**
+   * P-Chain: until when the AVAX is stake-locked (default 0, not locked).
+   */
+  stakeableLocktime?: Uint64Param;
+}
+
+/**
+ * The result of `dev.addUtxo`.
+ */
+export interface DevAddUtxoResult {
+  /**
+   * The new UTXO's ID, as `getUTXOs` lists it.
+   */
+  utxoID: ID;
+  /**
+   * Its synthetic transaction.
+   */
+  txID: ID;
+  /**
+   * Its index in that transaction (always 0).
+   */
+  outputIndex: number;
+}
+
+/**
+ * The params of `dev.removeUtxo`.
+ */
+export interface DevRemoveUtxoParams {
+  /**
+   * `X` or `P`.
+   */
+  chain: "X" | "P";
+  /**
+   * The UTXO's ID (cb58), as `getUTXOs` and `dev.addUtxo` give it.
+   */
+  utxoID: ID;
+}
+
+/**
+ * The result of `dev.removeUtxo`.
+ */
+export type DevRemoveUtxoResult = Empty;
+
+/**
+ * The params of `dev.addStaker`.
+ */
+export interface DevAddStakerParams {
+  /**
+   * `NodeID-<cb58>`.
+   */
+  nodeID: NodeID;
+  /**
+   * The stake, in nAVAX.
+   */
+  weight: Uint64Param;
+  /**
+   * Unix time the period ends (after the chain time; a delegator's within its validator's).
+   */
+  endTime: Uint64Param;
+  /**
+   * The reward owner (and for a validator the delegation reward owner): P-Chain addresses.
+   *
+   * @minItems 1
+   */
+  rewardAddresses: Address[];
+  /**
+   * How many reward owners must sign (default 1).
+   */
+  rewardThreshold?: number;
+  /**
+   * Add a delegator to the node's current validator instead of a validator (default false).
+   */
+  delegate?: boolean;
+  /**
+   * A validator's share of its delegators' rewards, in parts per million (default 20000, 2%).
+   */
+  delegationFee?: Uint64Param;
+  /**
+   * Whether the new validator's node is connected (default true).
+   */
+  connected?: boolean;
+}
+
+/**
+ * The result of `dev.addStaker`.
+ */
+export interface DevAddStakerResult {
+  /**
+   * The staker's synthetic transaction: its ID in `getCurrentValidators`.
+   */
+  txID: ID;
+  /**
+   * The reward promised, in nAVAX.
+   */
+  potentialReward: Uint64;
+}
+
+/**
+ * The params of `dev.setConnection`.
+ */
+export interface DevSetConnectionParams {
+  /**
+   * `NodeID-<cb58>`.
+   */
+  nodeID: NodeID;
+  /**
+   * Connected from now on (true) or not (false); unchanged when absent.
+   */
+  connected?: boolean;
+  /**
+   * The node's uptime since its validation started, in percent (0 to 100).
+   */
+  uptime?: number;
+}
+
+/**
+ * The result of `dev.setConnection`.
+ */
+export interface DevSetConnectionResult {
+  /**
+   * Whether the node is connected now.
+   */
+  connected: boolean;
+  /**
+   * Its uptime since its validation started, in percent with four decimals.
+   */
+  uptime: string;
+}
+
+/**
+ * The params of `dev.addSubnet`.
+ */
+export interface DevAddSubnetParams {
+  /**
+   * The owners: P-Chain addresses.
+   *
+   * @minItems 1
+   */
+  addresses: Address[];
+  /**
+   * How many of the addresses must sign (default 1).
+   */
+  threshold?: number;
+  /**
+   * Unix time before which the owners cannot spend (default 0).
+   */
+  locktime?: Uint64Param;
+}
+
+/**
+ * The result of `dev.addSubnet`.
+ */
+export interface DevAddSubnetResult {
+  /**
+   * The new subnet's ID.
+   */
+  subnetID: ID;
+}
+
+/**
+ * The params of `dev.setSubnetOwner`.
+ */
+export interface DevSetSubnetOwnerParams {
+  /**
+   * The subnet.
+   */
+  subnetID: ID;
+  /**
+   * The new owners: P-Chain addresses.
+   *
+   * @minItems 1
+   */
+  addresses: Address[];
+  /**
+   * How many of the addresses must sign (default 1).
+   */
+  threshold?: number;
+  /**
+   * Unix time before which the owners cannot spend (default 0).
+   */
+  locktime?: Uint64Param;
+}
+
+/**
+ * The result of `dev.setSubnetOwner`.
+ */
+export type DevSetSubnetOwnerResult = Empty;
+
+/**
  * The params of `health.health`.
  */
 export interface HealthHealthParams {
@@ -2782,6 +3144,24 @@ export interface AvmUnsignedTx {
 }
 
 /**
+ * How an address's balance of an asset on the chain would change.
+ */
+export interface BalanceChange {
+  /**
+   * The address (a UTXO counts for every owner it names, as `getBalance` counts it).
+   */
+  address: Address;
+  /**
+   * The asset.
+   */
+  assetID: ID;
+  /**
+   * The change, signed, in the asset's smallest unit.
+   */
+  change: string;
+}
+
+/**
  * An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.
  */
 export type BareUint64 = number;
@@ -3546,6 +3926,52 @@ export interface ProofOfPossession {
  * A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).
  */
 export type ShortID = string;
+
+/**
+ * A UTXO a simulated transaction would consume or make.
+ */
+export interface SimulatedUTXO {
+  /**
+   * The UTXO's ID.
+   */
+  utxoID: ID;
+  /**
+   * The transaction that makes it.
+   */
+  txID: ID;
+  /**
+   * Its index among that transaction's outputs.
+   */
+  outputIndex: number;
+  /**
+   * Its asset.
+   */
+  assetID: ID;
+  /**
+   * Its amount, in the asset's smallest unit.
+   */
+  amount: Uint64;
+  /**
+   * Its owners, prefixed with the chain the transaction is on.
+   */
+  addresses: Address[];
+  /**
+   * How many owners must sign to spend it.
+   */
+  threshold: number;
+  /**
+   * Unix time before which it cannot be spent.
+   */
+  locktime: Uint64;
+  /**
+   * P-Chain stake-locked outputs: until when they are locked; 0 otherwise (always on the X-Chain).
+   */
+  stakeableLocktime: Uint64;
+  /**
+   * Shared memory's other end: the chain an exported UTXO goes to, or the one an imported UTXO came from (`X`, `P`, `C`, or a chain ID).
+   */
+  chain?: string;
+}
 
 /**
  * An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).

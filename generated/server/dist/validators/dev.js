@@ -161,6 +161,190 @@ export const schemas = {
       },
     },
   },
+  "dev.impersonate": {
+    "params": {
+      "type": "object",
+      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "required": ["address"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
+  "dev.stopImpersonating": {
+    "params": {
+      "type": "object",
+      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "required": ["address"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
+  "dev.simulateTx": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "tx": { "$ref": "#/components/schemas/EncodedBytes" },
+        "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "chain": { "type": "string", "enum": ["X", "P"] },
+      },
+      "required": ["tx", "chain"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["accepted", "consumed", "produced", "imported", "exported", "balanceChanges"],
+      "properties": {
+        "accepted": { "type": "boolean" },
+        "txID": { "$ref": "#/components/schemas/ID" },
+        "error": { "type": "string" },
+        "fee": { "$ref": "#/components/schemas/Uint64" },
+        "gas": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["bandwidth", "dbRead", "dbWrite", "compute", "gas", "gasPrice"],
+          "properties": {
+            "bandwidth": { "$ref": "#/components/schemas/Uint64" },
+            "dbRead": { "$ref": "#/components/schemas/Uint64" },
+            "dbWrite": { "$ref": "#/components/schemas/Uint64" },
+            "compute": { "$ref": "#/components/schemas/Uint64" },
+            "gas": { "$ref": "#/components/schemas/Uint64" },
+            "gasPrice": { "$ref": "#/components/schemas/Uint64" },
+          },
+        },
+        "consumed": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
+        "produced": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
+        "imported": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
+        "exported": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
+        "balanceChanges": { "type": "array", "items": { "$ref": "#/components/schemas/BalanceChange" } },
+      },
+    },
+  },
+  "dev.dumpState": {
+    "params": { "type": "object", "properties": {} },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["state"],
+      "properties": { "state": { "type": "string", "pattern": "^0x([0-9a-f]{2})+$" } },
+    },
+  },
+  "dev.loadState": {
+    "params": {
+      "type": "object",
+      "properties": { "state": { "type": "string", "minLength": 1 } },
+      "required": ["state"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
+  "dev.addUtxo": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "chain": { "type": "string", "enum": ["X", "P"] },
+        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "threshold": { "type": "integer", "minimum": 1 },
+        "locktime": { "$ref": "#/components/schemas/Uint64Param" },
+        "amount": { "$ref": "#/components/schemas/Uint64Param" },
+        "assetID": { "type": "string", "minLength": 1 },
+        "stakeableLocktime": { "$ref": "#/components/schemas/Uint64Param" },
+      },
+      "required": ["chain", "addresses", "amount"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["utxoID", "txID", "outputIndex"],
+      "properties": {
+        "utxoID": { "$ref": "#/components/schemas/ID" },
+        "txID": { "$ref": "#/components/schemas/ID" },
+        "outputIndex": { "type": "integer", "minimum": 0 },
+      },
+    },
+  },
+  "dev.removeUtxo": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "chain": { "type": "string", "enum": ["X", "P"] },
+        "utxoID": { "$ref": "#/components/schemas/ID" },
+      },
+      "required": ["chain", "utxoID"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
+  "dev.addStaker": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "nodeID": { "$ref": "#/components/schemas/NodeID" },
+        "weight": { "$ref": "#/components/schemas/Uint64Param" },
+        "endTime": { "$ref": "#/components/schemas/Uint64Param" },
+        "rewardAddresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "rewardThreshold": { "type": "integer", "minimum": 1 },
+        "delegate": { "type": "boolean" },
+        "delegationFee": { "$ref": "#/components/schemas/Uint64Param" },
+        "connected": { "type": "boolean" },
+      },
+      "required": ["nodeID", "weight", "endTime", "rewardAddresses"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["txID", "potentialReward"],
+      "properties": {
+        "txID": { "$ref": "#/components/schemas/ID" },
+        "potentialReward": { "$ref": "#/components/schemas/Uint64" },
+      },
+    },
+  },
+  "dev.setConnection": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "nodeID": { "$ref": "#/components/schemas/NodeID" },
+        "connected": { "type": "boolean" },
+        "uptime": { "type": "number", "minimum": 0, "maximum": 100 },
+      },
+      "required": ["nodeID"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["connected", "uptime"],
+      "properties": {
+        "connected": { "type": "boolean" },
+        "uptime": { "type": "string", "pattern": "^[0-9]{1,3}\\.[0-9]{4}$" },
+      },
+    },
+  },
+  "dev.addSubnet": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "threshold": { "type": "integer", "minimum": 1 },
+        "locktime": { "$ref": "#/components/schemas/Uint64Param" },
+      },
+      "required": ["addresses"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["subnetID"],
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
+  },
+  "dev.setSubnetOwner": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "subnetID": { "$ref": "#/components/schemas/ID" },
+        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "threshold": { "type": "integer", "minimum": 1 },
+        "locktime": { "$ref": "#/components/schemas/Uint64Param" },
+      },
+      "required": ["subnetID", "addresses"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
 };
 
 export const components = {};
@@ -398,6 +582,272 @@ function devListAccountsResultJson(v) {
   }
   return out + '}';
 }
+const acceptedKey = writeString("accepted") + ':';
+function booleanJson(v) {
+  return v === true ? 'true' : v === false ? 'false' : undefined;
+}
+const errorKey = writeString("error") + ':';
+const feeKey = writeString("fee") + ':';
+const gasKey = writeString("gas") + ':';
+const bandwidthKey = writeString("bandwidth") + ':';
+const dbReadKey = writeString("dbRead") + ':';
+const dbWriteKey = writeString("dbWrite") + ':';
+const computeKey = writeString("compute") + ':';
+const gasPriceKey = writeString("gasPrice") + ':';
+function devSimulateTxResultGasJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "bandwidth": key = bandwidthKey; s = uint64Json(x); break;
+      case "dbRead": key = dbReadKey; s = uint64Json(x); break;
+      case "dbWrite": key = dbWriteKey; s = uint64Json(x); break;
+      case "compute": key = computeKey; s = uint64Json(x); break;
+      case "gas": key = gasKey; s = uint64Json(x); break;
+      case "gasPrice": key = gasPriceKey; s = uint64Json(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const consumedKey = writeString("consumed") + ':';
+const assetIDKey = writeString("assetID") + ':';
+const amountKey = writeString("amount") + ':';
+const addressesKey = writeString("addresses") + ':';
+function addressListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : addressJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const thresholdKey = writeString("threshold") + ':';
+const locktimeKey = writeString("locktime") + ':';
+const stakeableLocktimeKey = writeString("stakeableLocktime") + ':';
+const chainKey = writeString("chain") + ':';
+function simulatedUTXOFieldsJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "utxoID": key = utxoIDKey; s = iDJson(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = numberJson(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
+      case "amount": key = amountKey; s = uint64Json(x); break;
+      case "addresses": key = addressesKey; s = addressListJson(x); break;
+      case "threshold": key = thresholdKey; s = numberJson(x); break;
+      case "locktime": key = locktimeKey; s = uint64Json(x); break;
+      case "stakeableLocktime": key = stakeableLocktimeKey; s = uint64Json(x); break;
+      case "chain": key = chainKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function simulatedUTXOJson(v) { return simulatedUTXOFieldsJson(v); }
+function simulatedUTXOListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : simulatedUTXOJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const producedKey = writeString("produced") + ':';
+const importedKey = writeString("imported") + ':';
+const exportedKey = writeString("exported") + ':';
+const balanceChangesKey = writeString("balanceChanges") + ':';
+const addressKey = writeString("address") + ':';
+const changeKey = writeString("change") + ':';
+function balanceChangeFieldsJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "address": key = addressKey; s = addressJson(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
+      case "change": key = changeKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function balanceChangeJson(v) { return balanceChangeFieldsJson(v); }
+function balanceChangeListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : balanceChangeJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+function devSimulateTxResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "accepted": key = acceptedKey; s = booleanJson(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "error": key = errorKey; s = stringJson(x); break;
+      case "fee": key = feeKey; s = uint64Json(x); break;
+      case "gas": key = gasKey; s = devSimulateTxResultGasJson(x); break;
+      case "consumed": key = consumedKey; s = simulatedUTXOListJson(x); break;
+      case "produced": key = producedKey; s = simulatedUTXOListJson(x); break;
+      case "imported": key = importedKey; s = simulatedUTXOListJson(x); break;
+      case "exported": key = exportedKey; s = simulatedUTXOListJson(x); break;
+      case "balanceChanges": key = balanceChangesKey; s = balanceChangeListJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const stateKey = writeString("state") + ':';
+function devDumpStateResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "state": key = stateKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function devAddUtxoResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "utxoID": key = utxoIDKey; s = iDJson(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = numberJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const potentialRewardKey = writeString("potentialReward") + ':';
+function devAddStakerResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "potentialReward": key = potentialRewardKey; s = uint64Json(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const connectedKey = writeString("connected") + ':';
+const uptimeKey = writeString("uptime") + ':';
+function devSetConnectionResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "connected": key = connectedKey; s = booleanJson(x); break;
+      case "uptime": key = uptimeKey; s = stringJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const subnetIDKey = writeString("subnetID") + ':';
+function devAddSubnetResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeDevSnapshotResult = devSnapshotResultJson;
 export const writeDevRevertResult = emptyJson;
 export const writeDevSetTimeResult = devSetTimeResultJson;
@@ -409,3 +859,14 @@ export const writeDevResetResult = emptyJson;
 export const writeDevSetAutomineResult = emptyJson;
 export const writeDevSetIntervalMiningResult = emptyJson;
 export const writeDevListAccountsResult = devListAccountsResultJson;
+export const writeDevImpersonateResult = emptyJson;
+export const writeDevStopImpersonatingResult = emptyJson;
+export const writeDevSimulateTxResult = devSimulateTxResultJson;
+export const writeDevDumpStateResult = devDumpStateResultJson;
+export const writeDevLoadStateResult = emptyJson;
+export const writeDevAddUtxoResult = devAddUtxoResultJson;
+export const writeDevRemoveUtxoResult = emptyJson;
+export const writeDevAddStakerResult = devAddStakerResultJson;
+export const writeDevSetConnectionResult = devSetConnectionResultJson;
+export const writeDevAddSubnetResult = devAddSubnetResultJson;
+export const writeDevSetSubnetOwnerResult = emptyJson;

@@ -1,0 +1,230 @@
+/**
+ * A wallet for tests, like Hardhat's signers: one funded key that builds, signs and issues the common X- and P-Chain
+ * transactions with avalanchejs over the node's own HTTP API (as an app would), and waits for their acceptance. No
+ * codec glue in a test: amounts are nAVAX bigints, addresses are strings, the answer is the transaction's ID.
+ */
+import { randomBytes } from 'node:crypto';
+import type { UnsignedTx, Utxo } from '@avalabs/avalanchejs';
+
+type SdkContext = Awaited<ReturnType<typeof import('@avalabs/avalanchejs').Context.getContextFromURI>>;
+import { bech32Decode, bech32Encode, cb58Decode } from '../../generators/formats.ts';
+import { avalanche } from '../shared/avalanche.ts';
+import { proofOfPossession } from '../engine/bls.ts';
+
+type Chain = 'X' | 'P';
+const DAY = 24n * 60n * 60n;
+/** How long `issue` waits for a block that takes the transaction (manual mining: until `dev.mine`). */
+const ACCEPTANCE_WAIT_MS = 30_000;
+
+/** The 20 bytes an `X-…`/`P-…` address (or a bare bech32 one) names. */
+function addressBytes(address: string): Uint8Array {
+  const decoded = bech32Decode(address.slice(address.indexOf('-') + 1));
+  if (!decoded || decoded.payload.length !== 20) throw new Error(`${JSON.stringify(address)} is not an address`);
+  return decoded.payload;
+}
+
+export class Wallet {
+  /** The key's address on each chain (`X-local1…`, `P-local1…`). */
+  readonly address: Record<Chain, string>;
+  private readonly key: Uint8Array;
+  private readonly bytes: Uint8Array;
+  private context: Promise<SdkContext> | undefined;
+  /** The node's base URL (`http://127.0.0.1:9650`). */
+  private readonly url: string;
+
+  /** `privateKey`: `PrivateKey-<cb58>`, as `dev.listAccounts` and the CLI print it. */
+  constructor(url: string, privateKey: string, hrp: string) {
+    this.url = url;
+    const secret = cb58Decode(privateKey.replace(/^PrivateKey-/, ''));
+    if (!secret || secret.length !== 32) throw new Error('not a private key: expected PrivateKey-<cb58>');
+    this.key = secret;
+    const { secp256k1 } = avalanche();
+    this.bytes = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(secret)));
+    const bech32 = bech32Encode(hrp, this.bytes);
+    this.address = { X: `X-${bech32}`, P: `P-${bech32}` };
+  }
+
+  /** The key's balance of AVAX (or `assetID`) on the chain, in nAVAX, locked UTXOs included. */
+  async balance(chain: Chain, assetID?: string): Promise<bigint> {
+    const asset = assetID ?? (await this.sdkContext()).avaxAssetID;
+    const utxos = await this.utxos(chain);
+    return utxos.reduce((sum, u) => {
+      const output = u.output as { amount?: () => bigint };
+      return u.getAssetId() === asset && output.amount ? sum + output.amount() : sum;
+    }, 0n);
+  }
+
+  /** Sends `amount` of AVAX (or `assetID`) to `to` on the chain. */
+  async send(chain: Chain, to: string, amount: bigint, assetID?: string): Promise<string> {
+    const { avm, pvm, TransferableOutput } = avalanche();
+    const context = await this.sdkContext();
+    const outputs = [TransferableOutput.fromNative(assetID ?? context.avaxAssetID, amount, [addressBytes(to)])];
+    const utxos = await this.utxos(chain);
+    const unsigned =
+      chain === 'X'
+        ? avm.newBaseTx(context, [this.bytes], utxos, outputs)
+        : pvm.newBaseTx({ ...(await this.pBase(utxos)), outputs }, context);
+    return this.issue(chain, unsigned);
+  }
+
+  /** Exports `amount` nAVAX from one chain to the other (to this key); `importFrom` brings it in on the other side. */
+  async exportTo(from: Chain, to: Chain, amount: bigint): Promise<string> {
+    const { avm, pvm, TransferableOutput } = avalanche();
+    const context = await this.sdkContext();
+    const outputs = [TransferableOutput.fromNative(context.avaxAssetID, amount, [this.bytes])];
+    const destination = to === 'X' ? context.xBlockchainID : context.pBlockchainID;
+    const utxos = await this.utxos(from);
+    const unsigned =
+      from === 'X'
+        ? avm.newExportTx(context, destination, [this.bytes], utxos, outputs)
+        : pvm.newExportTx({ ...(await this.pBase(utxos)), destinationChainId: destination, outputs }, context);
+    return this.issue(from, unsigned);
+  }
+
+  /** Imports every UTXO exported to this key from `from` onto `to`. */
+  async importFrom(from: Chain, to: Chain): Promise<string> {
+    const { avm, pvm } = avalanche();
+    const context = await this.sdkContext();
+    const source = from === 'X' ? context.xBlockchainID : context.pBlockchainID;
+    const utxos = await this.utxos(to, source);
+    if (utxos.length === 0) throw new Error(`nothing exported from ${from} to ${this.address[to]} to import`);
+    const unsigned =
+      to === 'X'
+        ? avm.newImportTx(context, source, utxos, [this.bytes], [this.bytes])
+        : pvm.newImportTx(
+            { ...(await this.pBase(utxos)), sourceChainId: source, toAddressesBytes: [this.bytes] },
+            context,
+          );
+    return this.issue(to, unsigned);
+  }
+
+  /** Delegates `amount` nAVAX to a Primary Network validator until `end` (Unix seconds; default in 14 days). */
+  async delegate(nodeID: string, amount: bigint, end?: bigint): Promise<string> {
+    const { pvm, networkIDs } = avalanche();
+    const context = await this.sdkContext();
+    const props = {
+      ...(await this.pBase(await this.utxos('P'))),
+      nodeId: nodeID,
+      start: 0n,
+      end: end ?? (await this.chainTime()) + 14n * DAY,
+      weight: amount,
+      subnetId: networkIDs.PrimaryNetworkID.toString(),
+      rewardAddresses: [this.bytes],
+    };
+    return this.issue('P', pvm.newAddPermissionlessDelegatorTx(props, context));
+  }
+
+  /**
+   * Stakes `amount` nAVAX as a Primary Network validator of `nodeID` until `end` (default in 14 days), with a new BLS
+   * key (or `blsSecretKey`) and `shares` of delegators' rewards in ten-thousandths of a percent (default 2%).
+   */
+  async addValidator(
+    nodeID: string,
+    amount: bigint,
+    options: { end?: bigint; shares?: number; blsSecretKey?: Uint8Array } = {},
+  ): Promise<string> {
+    const { pvm, networkIDs } = avalanche();
+    const context = await this.sdkContext();
+    const { publicKey, proof } = proofOfPossession(options.blsSecretKey ?? randomBytes(32));
+    const props = {
+      ...(await this.pBase(await this.utxos('P'))),
+      nodeId: nodeID,
+      start: 0n,
+      end: options.end ?? (await this.chainTime()) + 14n * DAY,
+      weight: amount,
+      subnetId: networkIDs.PrimaryNetworkID.toString(),
+      rewardAddresses: [this.bytes],
+      delegatorRewardsOwner: [this.bytes],
+      shares: options.shares ?? 20_000,
+      publicKey,
+      signature: proof,
+    };
+    return this.issue('P', pvm.newAddPermissionlessValidatorTx(props, context));
+  }
+
+  /** Creates a subnet this key owns; its ID (the transaction's). */
+  async createSubnet(): Promise<string> {
+    const { pvm } = avalanche();
+    const props = { ...(await this.pBase(await this.utxos('P'))), subnetOwners: [this.bytes] };
+    return this.issue('P', pvm.newCreateSubnetTx(props, await this.sdkContext()));
+  }
+
+  /** Creates a chain on a subnet this key owns; its ID (the transaction's). */
+  async createChain(
+    subnetID: string,
+    name: string,
+    vmID: string,
+    genesis: Record<string, unknown> = {},
+  ): Promise<string> {
+    const { pvm } = avalanche();
+    const props = {
+      ...(await this.pBase(await this.utxos('P'))),
+      subnetId: subnetID,
+      chainName: name,
+      vmId: vmID,
+      fxIds: [],
+      genesisData: genesis,
+      subnetAuth: [0],
+    };
+    return this.issue('P', pvm.newCreateChainTx(props, await this.sdkContext()), { authorizes: true });
+  }
+
+  /**
+   * Signs and issues the transaction, then waits until a block accepts it (or the chain drops it: that throws). With
+   * `authorizes`, the key also signs the last credential: a subnet's authorization, which avalanchejs' addTxSignatures
+   * leaves unsigned.
+   */
+  async issue(chain: Chain, unsigned: UnsignedTx, options: { authorizes?: boolean } = {}): Promise<string> {
+    const { addTxSignatures, avm, pvm, secp256k1 } = avalanche();
+    await addTxSignatures({ unsignedTx: unsigned, privateKeys: [this.key] });
+    if (options.authorizes)
+      unsigned.credentials.at(-1)!.setSignature(0, await secp256k1.sign(unsigned.toBytes(), this.key));
+    const api = chain === 'X' ? new avm.AVMApi(this.url) : new pvm.PVMApi(this.url);
+    const { txID } = await api.issueSignedTx(unsigned.getSignedTx());
+    const deadline = Date.now() + ACCEPTANCE_WAIT_MS;
+    for (;;) {
+      const answer = (await api.getTxStatus({ txID })) as { status: string; reason?: string };
+      if (answer.status === 'Accepted' || answer.status === 'Committed') return txID;
+      if (answer.status === 'Dropped' || answer.status === 'Aborted' || answer.status === 'Rejected')
+        throw new Error(`${chain}-Chain tx ${txID} ${answer.status.toLowerCase()}: ${answer.reason ?? ''}`.trim());
+      if (Date.now() > deadline) throw new Error(`${chain}-Chain tx ${txID} still ${answer.status}: mine a block`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Every UTXO of the key on the chain (or those exported to it from `sourceChain`), page after page. */
+  private async utxos(chain: Chain, sourceChain?: string): Promise<Utxo[]> {
+    const { avm, pvm } = avalanche();
+    const api = chain === 'X' ? new avm.AVMApi(this.url) : new pvm.PVMApi(this.url);
+    const all: Utxo[] = [];
+    let startIndex: { address: string; utxo: string } | undefined;
+    for (;;) {
+      const page = await api.getUTXOs({
+        addresses: [this.address[chain]],
+        ...(sourceChain ? { sourceChain } : {}),
+        ...(startIndex ? { startIndex } : {}),
+      });
+      all.push(...page.utxos);
+      if (page.numFetched < 1024) return all;
+      startIndex = page.endIndex;
+    }
+  }
+
+  /** What every P-Chain builder takes: the fee state now, this key as the spender, the UTXOs. */
+  private async pBase(utxos: Utxo[]) {
+    const { pvm } = avalanche();
+    return { feeState: await new pvm.PVMApi(this.url).getFeeState(), fromAddressesBytes: [this.bytes], utxos };
+  }
+
+  private async chainTime(): Promise<bigint> {
+    const { pvm } = avalanche();
+    const { timestamp } = await new pvm.PVMApi(this.url).getTimestamp();
+    return BigInt(Math.floor(Date.parse(timestamp) / 1000));
+  }
+
+  private sdkContext(): Promise<SdkContext> {
+    const context = this.context ?? avalanche().Context.getContextFromURI(this.url);
+    this.context = context;
+    return context;
+  }
+}
