@@ -568,7 +568,7 @@ describe('--state', () => {
     saveWorld(world, { network: 'local', accounts: 0 }, file);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...saved, version: 1 }));
-    expect(() => loadWorld(file)).toThrow(`${file} is not a world saved by this mock (version 3)`);
+    expect(() => loadWorld(file)).toThrow(`${file} is not a world saved by this mock (version 4)`);
   });
 });
 
