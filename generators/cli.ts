@@ -14,6 +14,7 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --out <dir>         output folder (default generated)
   --artifact <name>   generate only this artifact (repeatable)
   --templates <dir>   Handlebars templates folder (default: the toolkit's templates/)
+  --package-name <n>  name the packages <n>-client and <n>-server (default: from the spec's title)
   --check             compare with the output folder; exit 1 listing stale, missing and extra files
   --validate          only load and validate the spec
   --watch             regenerate after every save to the spec or templates (prints what changed and how long it took)
@@ -65,6 +66,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     artifact: { type: 'string', multiple: true },
     templates: { type: 'string' },
+    'package-name': { type: 'string' },
     check: { type: 'boolean', default: false },
     validate: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
@@ -80,6 +82,7 @@ const options: GenerateOptions = {
   ...(values.out ? { out: values.out } : {}),
   ...(values.artifact ? { artifacts: values.artifact } : {}),
   ...(values.templates ? { templates: values.templates } : {}),
+  ...(values['package-name'] ? { packageName: values['package-name'] } : {}),
   check: values.check,
 };
 const ok = await run(options, values.validate);

@@ -6,7 +6,7 @@ import { clientClassName, clientErrorsName, clientOptionsName } from '../model/n
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
-import { PACKAGE_NAME, clientSetup, clientSnippet } from '../shared/snippets.ts';
+import { clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { messagePattern } from '../model/errors.ts';
@@ -66,7 +66,7 @@ export function packageView(model: SpecModel): PackageView {
   return {
     ...packageFacts(
       model,
-      PACKAGE_NAME,
+      model.packageNames.client,
       `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`,
     ),
     example: usageExample(model),
@@ -80,7 +80,7 @@ export function packageView(model: SpecModel): PackageView {
  */
 function usageExample(model: SpecModel): string {
   const endpoint = [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
-  if (!endpoint) return `import {} from '${PACKAGE_NAME}';`;
+  if (!endpoint) return `import {} from '${model.packageNames.client}';`;
   for (const method of endpoint.methods.filter((m) => !m.deprecated)) {
     const example = method.examples.find(
       (e) =>
@@ -92,13 +92,14 @@ function usageExample(model: SpecModel): string {
     if (!example) continue;
     const fields = Object.keys(example.result as object).sort();
     return clientSnippet(
+      model.packageNames.client,
       endpoint,
       method,
       example,
       fields.every((f) => IDENTIFIER.test(f)) ? `{ ${fields.join(', ')} }` : 'result',
     );
   }
-  return clientSetup(endpoint).join('\n');
+  return clientSetup(model.packageNames.client, endpoint).join('\n');
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

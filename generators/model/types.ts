@@ -18,6 +18,8 @@ export interface SpecModel {
    * runs the node's release, discovery and coherence rows. Absent for plain OpenRPC, or a mix of both.
    */
   profile?: 'avalanche';
+  /** The generated packages' names: the spec's own (`--package-name`), else from the first document's title. */
+  packageNames: { client: string; server: string };
 }
 
 export interface ServerVariable {
