@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ARTIFACTS, type Artifact } from './artifacts.ts';
+import { ARTIFACTS } from './artifacts.ts';
 import {
   type CheckReport,
   DEFAULT_OUT,

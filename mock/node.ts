@@ -249,6 +249,9 @@ export async function startMockNode(
     server,
     url,
     dev: new DevClient({ baseUrl: url }),
-    close: () => (node.state.engine.stop(), close()),
+    close: () => {
+      node.state.engine.stop();
+      return close();
+    },
   };
 }

@@ -10,7 +10,7 @@ import { createAjv, describeAjvError } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
 import { type BundledDocument, locate } from '../common/document.ts';
 import { deref } from '../common/json.ts';
-import { type SpecProblem, pointerOf, resolvePointer } from '../common/problems.ts';
+import { type SpecProblem, pointerOf } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';

@@ -1,32 +1,3 @@
-/**
- * What the node answers for bytes that are not a transaction, in the words of AvalancheGo's codec (codec/manager.go,
- * codec/reflectcodec/type_codec.go, codec/linearcodec/codec.go, utils/wrappers/packing.go) rather than avalanchejs'.
- *
- * The node reads a transaction field by field and fails at the first read the bytes cannot satisfy, naming the Go
- * kind it was reading (a uint32, a slice's length, an interface's type ID, ...). avalanchejs reads the same fields in
- * the same order but fails less precisely ("not enough bytes", or a short value and no error at all), so the failure
- * is located by decoding the bytes again, padded, with avalanchejs' primitive readers checked: the first read that
- * runs past the real end is where the node stopped, and its kind gives the node's text. The checks are on only while
- * locating (decoding is synchronous), so no other user of avalanchejs in the process sees them.
- */
-import type {
-  Address,
-  BigIntPr,
-  BlsPublicKey,
-  BlsSignature,
-  Bool,
-  Byte,
-  Bytes,
-  Credential,
-  Id,
-  Int,
-  NodeId,
-  Short,
-  Signature,
-  Stringpr,
-  avaxSerial,
-  utils,
-} from '@avalabs/avalanchejs';
 import { avalanche } from '../shared/avalanche.ts';
 import type { UtxoChain } from '../world/types.ts';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { avalancheFormats, bech32Encode } from '../../generators/formats.ts';
 import { type MockNodeOptions, type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { type EndpointName } from '../../mock/spec.ts';
+import type { EndpointName } from '../../mock/spec.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
 import { rpc, send } from '../server/raw-http.ts';
 
