@@ -49,11 +49,14 @@ describe('server artifact', () => {
       dependencies?: unknown;
     };
     expect(pkg.name).toBe('@avalanche-openrpc/server');
-    // The runtime's one dependency, at the toolkit's own version: SHA-256 for the checksummed formats.
+    // The runtime's dependencies, at the toolkit's own versions: SHA-256 for the checksums, base58 and bech32.
     const toolkit = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(pkg.dependencies).toEqual({ '@noble/hashes': toolkit.dependencies['@noble/hashes'] });
+    expect(pkg.dependencies).toEqual({
+      '@noble/hashes': toolkit.dependencies['@noble/hashes'],
+      '@scure/base': toolkit.dependencies['@scure/base'],
+    });
   });
 
   it('type-checks under strict TypeScript', () => {
@@ -69,9 +72,11 @@ describe('server artifact', () => {
     const [first, second] = [await render(spec), await render(spec)];
     expect(second).toEqual(first);
     writeOutput(temp, first, 'generate.test');
-    // As `npm install` would leave it: the package's dependency beside it.
-    mkdirSync(join(temp, 'node_modules/@noble'), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules/@noble/hashes'), join(temp, 'node_modules/@noble/hashes'));
+    // As `npm install` would leave it: the package's dependencies beside it.
+    for (const dependency of ['@noble/hashes', '@scure/base']) {
+      mkdirSync(join(temp, 'node_modules', dependency, '..'), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', dependency), join(temp, 'node_modules', dependency));
+    }
     const tsc = spawnSync(process.execPath, [TSC, ...STRICT, join(temp, 'src/index.ts')], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
 
