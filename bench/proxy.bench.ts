@@ -84,9 +84,8 @@ async function memory(): Promise<void> {
   const child = spawn(
     process.execPath,
     [join(root, 'conform/proxy-cli.ts'), '--upstream', upstreamUrl, '--port', '0'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   let violations = 0;
   const failures: string[] = [];
   try {

@@ -24,6 +24,7 @@ function generate(spec: string, out: string, work: string): Run {
   writeFileSync(
     preload,
     "process.on('exit', () => { const u = process.resourceUsage(); " +
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a preload, whose template Node evaluates
       'process.stderr.write(`\\nmax-rss-kb ${u.maxRSS} cpu-us ${u.userCPUTime + u.systemCPUTime}\\n`); });\n',
   );
   const start = performance.now();

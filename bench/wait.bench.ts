@@ -33,6 +33,7 @@ function freshEnv(work: string, round: number | string): NodeJS.ProcessEnv {
     "import { appendFileSync } from 'node:fs';\n" +
       "process.once('SIGTERM', () => process.exit(0));\n" +
       "process.on('exit', () => { const u = process.resourceUsage(); " +
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a preload, whose template Node evaluates
       'appendFileSync(process.env.BENCH_CPU_FILE, `${(u.userCPUTime + u.systemCPUTime) / 1000}\\n`); });\n',
   );
   return {

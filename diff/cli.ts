@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
+import { compareVersions, newestSpecVersion } from '../generators/model/versions.ts';
 import { type Revision, diffSpecs, hasBreaking } from './compare.ts';
 import { loadRevision } from './load.ts';
 import { jsonReport, textReport } from './report.ts';
@@ -55,6 +56,11 @@ try {
     const to = optionalNodeVersion(values.to, fail) ?? fail('--to needs --from');
     if (positionals.length > 0) fail('give either two specs or --from/--to, not both');
     const model = loadRevision(values.spec ?? 'openrpc');
+    // A release past the newest the spec describes would compare as that newest one, and report "no changes".
+    const newest = newestSpecVersion(model);
+    for (const release of [from, to])
+      if (compareVersions(release, newest) > 0)
+        fail(`the spec describes releases up to ${newest}; it says nothing of ${release}`);
     [older, newer, labels] = [{ model, version: from }, { model, version: to }, [from, to]];
   } else {
     if (positionals.length !== 2) fail('give two specs to compare, or --from and --to');

@@ -15,6 +15,7 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --out <dir>         output folder (default generated, and generated/c-chain for openrpc/c-chain)
   --artifact <name>   generate only this artifact (repeatable)
   --templates <dir>   Handlebars templates folder (default: the toolkit's templates/)
+  --package-name <n>  name the packages <n>-client and <n>-server (default: from the spec's title)
   --check             compare with the output folder; exit 1 listing stale, missing and extra files
   --validate          only load and validate the spec
   --watch             regenerate after every save to the spec or templates (prints what changed and how long it took)
@@ -85,6 +86,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     artifact: { type: 'string', multiple: true },
     templates: { type: 'string' },
+    'package-name': { type: 'string' },
     check: { type: 'boolean', default: false },
     validate: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
@@ -101,6 +103,7 @@ if (values.help) {
 const common: GenerateOptions = {
   ...(values.artifact ? { artifacts: values.artifact } : {}),
   ...(values.templates ? { templates: values.templates } : {}),
+  ...(values['package-name'] ? { packageName: values['package-name'] } : {}),
   check: values.check,
 };
 // Without --spec and --out, the project's own spec sets, each into its own packages (pipeline.ts, PROJECT_SPECS).

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ARTIFACTS, type Artifact } from './artifacts.ts';
+import { ARTIFACTS } from './artifacts.ts';
 import {
   type CheckReport,
   DEFAULT_OUT,
@@ -17,7 +17,7 @@ import { openOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
 import { loadTemplates } from './emit/templates.ts';
 import { CONFIG_FILE, loadSpec } from './load/index.ts';
-import { buildModel } from './model/build.ts';
+import { buildModel, packageNamesFrom } from './model/build.ts';
 import type { SpecModel } from './model/types.ts';
 
 export interface GenerateOptions {
@@ -31,6 +31,11 @@ export interface GenerateOptions {
   artifacts?: string[];
   /** Folder of Handlebars templates. Default: the toolkit's own `templates/`. */
   templates?: string;
+  /**
+   * The generated packages are `<packageName>-client` and `<packageName>-server`. Default: the Avalanche spec's
+   * `@avalanche-openrpc/client` and `/server`, any other spec's name from its first document's title.
+   */
+  packageName?: string;
 }
 
 export type GenerateResult = (
@@ -64,8 +69,16 @@ export function specFiles(spec: string | string[] = 'openrpc'): string[] {
   );
 }
 
-export function loadModel(spec?: string | string[]): SpecModel {
-  return buildModel(loadSpec(specFiles(spec)));
+/** npm's rule for a package name: lower case, URL-safe, optionally scoped. */
+const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+export function loadModel(spec?: string | string[], packageName?: string): SpecModel {
+  if (packageName !== undefined && !PACKAGE_NAME.test(packageName))
+    throw new Error(
+      `package name "${packageName}" is not one npm takes: lower-case letters, digits, - . _ ~, optionally @scope/`,
+    );
+  const model = buildModel(loadSpec(specFiles(spec)));
+  return packageName === undefined ? model : { ...model, packageNames: packageNamesFrom(packageName) };
 }
 
 function chosenArtifacts(chosen: string[] = ARTIFACTS.map((a) => a.name)) {
@@ -91,7 +104,7 @@ export async function renderArtifacts(
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const artifacts = chosenArtifacts(options.artifacts);
-  const model = loadModel(options.spec);
+  const model = loadModel(options.spec, options.packageName);
   const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
   const out = options.out ?? DEFAULT_OUT;
   const mode = options.check ? 'check' : 'write';

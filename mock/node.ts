@@ -278,6 +278,9 @@ export async function startMockNode(
     server,
     url,
     dev: new DevClient({ baseUrl: url }),
-    close: () => (node.state.engine.stop(), close()),
+    close: () => {
+      node.state.engine.stop();
+      return close();
+    },
   };
 }

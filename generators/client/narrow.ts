@@ -119,7 +119,7 @@ export function overloads(model: SpecModel, method: MethodModel, paramsType: str
   const general: Overload = { params: narrowed(literals), result: resultType };
   const branch = method.result ? conditionalField(method.result.schema) : undefined;
   const values = branch ? literals.get(branch.param) : undefined;
-  if (!branch || !values || !values.includes(branch.value)) return [general];
+  if (!branch || !values?.includes(branch.value)) return [general];
   const others = values.filter((v) => v !== branch.value);
   const only = (param: string, v: string[], required: boolean) =>
     `${paramsType} & { ${param}${required ? '' : '?'}: ${union(v)} }`;

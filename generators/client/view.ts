@@ -7,7 +7,7 @@ import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
 import { commentText, markdownCode, markdownText } from '../shared/escape.ts';
-import { PACKAGE_NAME, clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
+import { clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { callText, unionMember } from '../shared/lines.ts';
@@ -73,7 +73,7 @@ export function packageView(model: SpecModel): PackageView {
   return {
     ...packageFacts(
       model,
-      PACKAGE_NAME,
+      model.packageNames.client,
       `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`,
     ),
     example: usageExample(model),
@@ -87,7 +87,7 @@ export function packageView(model: SpecModel): PackageView {
  */
 function usageExample(model: SpecModel): string {
   const endpoint = [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
-  if (!endpoint) return `import {} from '${PACKAGE_NAME}';`;
+  if (!endpoint) return `import {} from '${model.packageNames.client}';`;
   for (const method of endpoint.methods.filter((m) => !m.deprecated)) {
     const example = method.examples.find(
       (e) =>
@@ -99,13 +99,14 @@ function usageExample(model: SpecModel): string {
     if (!example) continue;
     const fields = Object.keys(example.result as object).sort();
     return clientSnippet(
+      model.packageNames.client,
       endpoint,
       method,
       example,
       fields.every((f) => IDENTIFIER.test(f)) ? `{ ${fields.join(', ')} }` : 'result',
     );
   }
-  return clientSetup(endpoint).join('\n');
+  return clientSetup(model.packageNames.client, endpoint).join('\n');
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

@@ -31,6 +31,7 @@ export function jsonRpcRequest(
 }
 
 export function exampleView(
+  clientPackage: string,
   endpoint: EndpointModel,
   method: MethodModel,
   example: ExampleModel,
@@ -48,7 +49,7 @@ export function exampleView(
     curl:
       `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ` +
       `${shellQuote(endpointUrl(endpoint))}`,
-    typescript: clientSnippet(endpoint, method, example),
+    typescript: clientSnippet(clientPackage, endpoint, method, example),
   };
 }
 

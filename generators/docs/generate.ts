@@ -1,8 +1,11 @@
 /**
- * The docs site: static HTML, one stylesheet and one small script, from the model through templates/docs/. Pages
+ * The docs site: static HTML from the model through templates/docs/, and one stylesheet and one small script as they
+ * are written in ./assets. Pages
  * sit side by side in docs/ and link to each other relatively, so the site works from disk (file://) as well as
  * served; it loads nothing from anywhere else. Each endpoint's published OpenRPC document ships with it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ArtifactContext } from '../artifacts.ts';
 import { type OutputFile, textFile, textPieces } from '../emit/files.ts';
 import type { EndpointModel, SpecModel } from '../model/types.ts';
@@ -11,6 +14,7 @@ import { allSources, endpointPageView, indexView, pageFile, schemaContext, types
 import { tidy, tidyPieces } from './tidy.ts';
 
 export const DOCS_DIR = 'docs';
+const ASSETS = join(import.meta.dirname, 'assets');
 
 export async function generateDocs(model: SpecModel, { templates }: ArtifactContext): Promise<OutputFile[]> {
   const context = schemaContext(model);
@@ -24,12 +28,18 @@ export async function generateDocs(model: SpecModel, { templates }: ArtifactCont
     pieces: () => textPieces(tidyPieces(methods(endpointPageView(model, context, endpoint)))),
   });
   const assetHeader = { source: allSources(model) };
+  // The site's script and styles are ordinary files, linted as the toolkit is; only their header comment is per spec.
+  const asset = (name: string) =>
+    textFile(
+      `${DOCS_DIR}/assets/${name}`,
+      tidy(`/* ${assetHeader.source.replaceAll('*/', '* /')} */\n${readFileSync(join(ASSETS, name), 'utf8')}`),
+    );
   return [
     page('index.html', 'index.html', indexView(model, context)),
     ...model.endpoints.map(endpointPage),
     page('types.html', 'types.html', typesView(model, context)),
-    page('assets/site.css', 'site.css', assetHeader),
-    page('assets/site.js', 'site.js', assetHeader),
+    asset('site.css'),
+    asset('site.js'),
     page('assets/favicon.svg', 'favicon.svg', assetHeader),
     ...publishedFiles(model, DOCS_DIR),
   ];

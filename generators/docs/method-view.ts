@@ -55,7 +55,7 @@ export interface EndpointView {
   methods: MethodView[];
 }
 
-export function endpointView(endpoint: EndpointModel, context: SchemaContext): EndpointView {
+export function endpointView(clientPackage: string, endpoint: EndpointModel, context: SchemaContext): EndpointView {
   return {
     name: endpoint.name,
     title: endpoint.title,
@@ -71,7 +71,7 @@ export function endpointView(endpoint: EndpointModel, context: SchemaContext): E
     clientName: clientClassName(endpoint.typeName),
     clientConstruction: clientConstruction(endpoint),
     openrpcHref: publishedPath(endpoint),
-    methods: endpoint.methods.map((method) => methodView(endpoint, method, context)),
+    methods: endpoint.methods.map((method) => methodView(clientPackage, endpoint, method, context)),
   };
 }
 
@@ -86,7 +86,12 @@ export function badges(method: MethodModel): Badge[] {
   return list;
 }
 
-function methodView(endpoint: EndpointModel, method: MethodModel, context: SchemaContext): MethodView {
+function methodView(
+  clientPackage: string,
+  endpoint: EndpointModel,
+  method: MethodModel,
+  context: SchemaContext,
+): MethodView {
   const params = method.params.map((param) =>
     schemaNode(param.name, param.schema, context, {
       isField: true,
@@ -96,7 +101,9 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     }),
   );
   const first = method.examples[0];
-  const examples = method.examples.map((example) => exampleView(endpoint, method, example, context.linker));
+  const examples = method.examples.map((example) =>
+    exampleView(clientPackage, endpoint, method, example, context.linker),
+  );
   return {
     id: method.name,
     name: method.name,

@@ -188,7 +188,7 @@ export function endpointPageView(
   const title = `${endpointLabel(model, endpoint)} | ${siteTitle(model)}`;
   return {
     ...page(model, context, 'endpoint', title, headerText([endpoint.file]), endpoint.name),
-    endpoint: endpointView(endpoint, context),
+    endpoint: endpointView(model.packageNames.client, endpoint, context),
   };
 }
 

@@ -12,7 +12,7 @@ import { type BundledDocument, type ExampleAdvice, locate } from '../common/docu
 
 export type { ExampleAdvice } from '../common/document.ts';
 import { deref } from '../common/json.ts';
-import { type SpecProblem, pointerOf, resolvePointer } from '../common/problems.ts';
+import { type SpecProblem, pointerOf } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';

@@ -58,7 +58,25 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
     ...(avalanche ? { profile: 'avalanche' as const } : {}),
     ...(advice.length > 0 ? { advice } : {}),
+    packageNames: avalanche
+      ? { client: '@avalanche-openrpc/client', server: '@avalanche-openrpc/server' }
+      : packageNamesFrom(packageStem(endpoints[0]?.title ?? '')),
   };
+}
+
+/** `<stem>-client` and `<stem>-server`. */
+export function packageNamesFrom(stem: string): SpecModel['packageNames'] {
+  return { client: `${stem}-client`, server: `${stem}-server` };
+}
+
+/** A package name from a document's title, as npm takes names: `Petstore API` gives `petstore-api`. */
+function packageStem(title: string): string {
+  const stem = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 150);
+  return stem || 'openrpc';
 }
 
 function buildEndpoint(

@@ -28,7 +28,12 @@ export function messagePattern(message: string): RegExp {
   while (i < message.length) {
     // A variable part starts at a word boundary, so "v1" or "sha256" inside a word stays literal.
     const boundary = i === 0 || !/[A-Za-z0-9]/.test(message[i - 1]!);
-    const part = boundary ? VARIABLE_PARTS.find(([re]) => ((re.lastIndex = i), re.test(message))) : undefined;
+    const part = boundary
+      ? VARIABLE_PARTS.find(([re]) => {
+          re.lastIndex = i;
+          return re.test(message);
+        })
+      : undefined;
     if (part) {
       source += escapeRegExp(literal) + part[1];
       literal = '';

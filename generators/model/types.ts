@@ -23,6 +23,8 @@ export interface SpecModel {
    * the method, file, pointer and rule: the generators never see those examples (load/index.ts). Absent when none.
    */
   advice?: Array<{ method: string; file: string; pointer: string; message: string }>;
+  /** The generated packages' names: the spec's own (`--package-name`), else from the first document's title. */
+  packageNames: { client: string; server: string };
 }
 
 export interface ServerVariable {

@@ -9,12 +9,14 @@ import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types
 import { lifecycle } from '../model/versions.ts';
 import { paramsShape } from './shapes.ts';
 
-export const SERVER_PACKAGE_NAME = '@avalanche-openrpc/server';
-
 export interface ServerPackageView extends PackageFacts {
   /** A string literal: the node's message for params that fail to decode. */
   invalidArgument: string;
   endpoints: ServerEndpointView[];
+  /** Whether the endpoints answer as AvalancheGo by default (`profile: 'node'`), else as plain JSON-RPC 2.0. */
+  nodeProfile: boolean;
+  /** The README's example: the endpoint with the most methods, served at its default path, and its first method. */
+  example?: { createName: string; handlersName: string; path: string; key: string };
 }
 
 export interface ServerEndpointView {
@@ -65,12 +67,31 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
   return {
     ...packageFacts(
       model,
-      SERVER_PACKAGE_NAME,
+      model.packageNames.server,
       `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: ` +
-        'typed handlers behind an RPC layer that answers like AvalancheGo.',
+        (model.profile === 'avalanche'
+          ? 'typed handlers behind an RPC layer that answers like AvalancheGo.'
+          : 'typed handlers behind a JSON-RPC 2.0 layer.'),
     ),
     invalidArgument,
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, invalidArgument)),
+    nodeProfile: model.profile === 'avalanche',
+    ...readmeExample(model),
+  };
+}
+
+function readmeExample(model: SpecModel): Pick<ServerPackageView, 'example'> {
+  const endpoint = [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
+  const method = endpoint?.methods[0];
+  if (!endpoint || !method) return {};
+  const names = serverNames(endpoint.typeName);
+  return {
+    example: {
+      createName: names.create,
+      handlersName: names.handlers,
+      path: endpoint.defaultPath || '/',
+      key: /^[A-Za-z_$][\w$]*$/.test(method.shortName) ? method.shortName : literal(method.shortName),
+    },
   };
 }
 

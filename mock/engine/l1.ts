@@ -1,9 +1,3 @@
-/**
- * The Etna (ACP-77) transactions: ConvertSubnetToL1Tx, RegisterL1ValidatorTx, SetL1ValidatorWeightTx,
- * IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx, verified and applied in the order of
- * vms/platformvm/txs/executor/standard_tx_executor.go (warp signatures first, as block/executor/manager.go does).
- */
-import type { Id, Int, BigIntPr, Bytes, utils } from '@avalabs/avalanchejs';
 import { avalanche } from '../shared/avalanche.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';

@@ -5,7 +5,7 @@
  * propertyfx's mint and burn (vms/propertyfx/fx.go) decode through the types ./propertyfx.ts registers.
  */
 import type { TransferableInput } from '@avalabs/avalanchejs';
-import type { Int, OutputOwners, utils } from '@avalabs/avalanchejs';
+import type { Int, OutputOwners } from '@avalabs/avalanchejs';
 import { avalanche } from '../shared/avalanche.ts';
 import { utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo } from '../world/types.ts';

@@ -1,9 +1,3 @@
-/**
- * Warp messages on the P-Chain (vms/platformvm/warp): parsed with avalanchejs' warp codec, and their BitSetSignature
- * verified as txs/executor/warp_verifier.go does before a RegisterL1ValidatorTx or SetL1ValidatorWeightTx executes:
- * against the canonical validator set of the source chain's subnet at the current P-Chain height, 67% quorum.
- */
-import type { pvmSerial } from '@avalabs/avalanchejs';
 import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { EMPTY_ID } from '../world/networks.ts';

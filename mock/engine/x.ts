@@ -4,7 +4,6 @@
  * the current state. Returns what accepting the transaction changes (executor.go). Operations are in ./operations.ts.
  */
 import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
-import type { utils } from '@avalabs/avalanchejs';
 import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { atomicKey, type World } from '../world/world.ts';

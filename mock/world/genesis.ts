@@ -55,7 +55,7 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 /** The 40-hex short ID of a bech32 address (chain prefix optional). */
 function shortID(address: string): string {
   const decoded = bech32Decode(address.slice(address.indexOf('-') + 1));
-  if (!decoded || decoded.payload.length !== 20) throw new Error(`not an address: ${address}`);
+  if (decoded?.payload.length !== 20) throw new Error(`not an address: ${address}`);
   return hex(decoded.payload);
 }
 

@@ -75,7 +75,7 @@ function addressForm(address: string): AddressForm {
   const dash = address.indexOf('-');
   if (dash < 0) return { invalid: true };
   const decoded = bech32Decode(address.slice(dash + 1));
-  if (!decoded || decoded.payload.length !== 20) return { invalid: true };
+  if (decoded?.payload.length !== 20) return { invalid: true };
   return { alias: address.slice(0, dash), hrp: decoded.hrp, payload: hex(decoded.payload) };
 }
 

@@ -138,5 +138,8 @@ describe('npm run diff', () => {
     expect(releases.stdout).toMatch(/keystore\.listUsers \(keystore\)\n {2}clients: breaking/);
     expect((await cli('--from', 'v1.12')).code).toBe(2);
     expect((await cli('only-one.json')).code).toBe(2);
+    const unnamed = await cli('--from', 'v1.12.1', '--to', 'v9.9.9');
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('the spec describes releases up to v1.14.2; it says nothing of v9.9.9');
   });
 });

@@ -29,7 +29,7 @@ const STRICT = [
   '--skipLibCheck',
 ];
 
-const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', '@noble/hashes', 're2js'];
+const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', '@noble/hashes', '@scure/base', 're2js'];
 
 const render = async (spec: string) =>
   (await renderArtifacts(loadModel(spec), { artifacts: ['server'] })).map((f) => ({
@@ -75,7 +75,7 @@ describe('server artifact', () => {
     expect(second).toEqual(first);
     writeOutput(temp, first, 'generate.test');
     // As `npm install` would leave it: the package's dependencies beside it.
-    mkdirSync(join(temp, 'node_modules/@noble'), { recursive: true });
+    for (const scope of ['@noble', '@scure']) mkdirSync(join(temp, 'node_modules', scope), { recursive: true });
     for (const name of RUNTIME_DEPENDENCIES)
       symlinkSync(join(ROOT, 'node_modules', name), join(temp, 'node_modules', name));
     const tsc = spawnSync(process.execPath, [TSC, ...STRICT, join(temp, 'src/index.ts')], { encoding: 'utf8' });

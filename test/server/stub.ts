@@ -28,8 +28,14 @@ export function stubHandlers(recorder: Recorder, height: unknown = '42') {
     };
   }
   const record = handlers.getHeight!;
-  handlers.getHeight = (params, context) => (record(params, context), { height });
-  handlers.getBalance = (params, context) => (record(params, context), { balance: '7', utxoIDs: [] });
+  handlers.getHeight = (params, context) => {
+    record(params, context);
+    return { height };
+  };
+  handlers.getBalance = (params, context) => {
+    record(params, context);
+    return { balance: '7', utxoIDs: [] };
+  };
   handlers.getTx = (params, context) => {
     record(params, context);
     if (params.txID === TX_ID) throw new Error('tx not found <&>');

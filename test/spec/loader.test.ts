@@ -147,6 +147,7 @@ describe('standard OpenRPC in', () => {
       },
     });
     const [bundle] = loadSpec([join(dir, 'api.json')]);
+    // biome-ignore lint/suspicious/noExplicitAny: the test reads deep into the bundled JSON, whose shape it asserts
     const document = bundle!.document as Record<string, any>;
     expect(Object.keys(document.components.schemas).sort()).toEqual(['Address', 'BLOCK_ID', 'Config', 'Quantity']);
     expect(document.components.schemas.Config.properties.default).toEqual({ $ref: '#/components/schemas/Quantity' });

@@ -8,6 +8,7 @@ import { generate } from '../../generators/pipeline.ts';
 const VALID = join(import.meta.dirname, '../fixtures/spec/valid');
 
 /** A fresh copy of the valid fixture with one file changed by `mutate`. */
+// biome-ignore lint/suspicious/noExplicitAny: each test breaks the JSON its own way, at any depth
 function brokenCopy(file: string, mutate: (json: Record<string, any>) => void): string {
   const dir = mkdtempSync(join(tmpdir(), 'spec-'));
   cpSync(VALID, dir, { recursive: true });

@@ -78,7 +78,9 @@ class Parser {
       } else from = [this.source[this.pos++]!];
       if (from.length === 1 && this.source[this.pos] === '-' && this.source[this.pos + 1] !== ']') {
         this.pos++;
-        const to = this.source[this.pos] === '\\' ? (this.pos++, this.escape()[0]!) : this.source[this.pos++]!;
+        const escaped = this.source[this.pos] === '\\';
+        if (escaped) this.pos++;
+        const to = escaped ? this.escape()[0]! : this.source[this.pos++]!;
         for (let code = from[0]!.charCodeAt(0); code <= to.charCodeAt(0); code++) chars.add(String.fromCharCode(code));
       } else from.forEach((c) => chars.add(c));
     }
