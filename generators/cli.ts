@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TEMPLATES, type GenerateOptions, generate, loadModel } from './pipeline.ts';
+import { DEFAULT_TEMPLATES, type GenerateOptions, generate, loadModel, specFiles } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
 import { watchAndRun } from './watch.ts';
 
@@ -17,9 +17,10 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --check             compare with the output folder; exit 1 listing stale, missing and extra files
   --validate          only load and validate the spec
   --watch             regenerate after every save to the spec or templates (prints what changed and how long it took)
+  --debug             print the stack trace of a failure inside the toolkit
   --help              this text`;
 
-async function run(options: GenerateOptions, validateOnly: boolean): Promise<boolean> {
+async function run(options: GenerateOptions, validateOnly: boolean, debug: boolean): Promise<boolean> {
   try {
     if (validateOnly) {
       const model = loadModel(options.spec);
@@ -53,10 +54,26 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
       );
     return true;
   } catch (error) {
-    if (error instanceof SpecError) console.error(error.message);
-    else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    console.error(failure(error, options, debug));
     return false;
   }
+}
+
+/**
+ * What a failed run prints: a spec problem names its file and pointer; anything else names the documents it came
+ * from, in one sentence, and the stack trace only with --debug (it tells an author nothing, and the toolkit's user
+ * is not its developer).
+ */
+function failure(error: unknown, options: GenerateOptions, debug: boolean): string {
+  if (error instanceof SpecError) return error.message;
+  if (debug) return error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const overflow = error instanceof RangeError && /call stack/i.test(message);
+  const files = specFiles(options.spec).join(', ');
+  return overflow
+    ? `generating from ${files} failed: the document nests or chains references deeper than the toolkit can follow ` +
+        `(see MAX_DEPTH in generators/load/depth.ts); run with --debug for the stack trace`
+    : `generating from ${files} failed: ${message.split('\n')[0]} (run with --debug for the stack trace)`;
 }
 
 const { values } = parseArgs({
@@ -68,6 +85,7 @@ const { values } = parseArgs({
     check: { type: 'boolean', default: false },
     validate: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
+    debug: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -82,7 +100,7 @@ const options: GenerateOptions = {
   ...(values.templates ? { templates: values.templates } : {}),
   check: values.check,
 };
-const ok = await run(options, values.validate);
+const ok = await run(options, values.validate, values.debug);
 if (!values.watch) process.exit(ok ? 0 : 1);
 
 // A document's `$ref`s reach files beside it, so a document given alone is watched with its folder.
@@ -92,5 +110,5 @@ const specFolders = (values.spec ?? ['openrpc']).map((path) =>
 await watchAndRun({
   paths: [...new Set([...specFolders, values.templates ?? DEFAULT_TEMPLATES])],
   ignore: values.out ?? 'generated',
-  run: () => run(options, values.validate),
+  run: () => run(options, values.validate, values.debug),
 });
