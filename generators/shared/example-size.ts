@@ -6,7 +6,7 @@
  */
 import type { Json } from '../model/types.ts';
 
-/** The most characters of JSON an example's params or result may take to be shown in full (docs/README.md). */
+/** The most characters of JSON an example's params or result may take to be shown in full (openrpc/README.md). */
 export const MAX_SHOWN_EXAMPLE = 65_536;
 
 /** Whether `value` written as JSON takes more than `limit` characters; it stops counting as soon as it does. */
