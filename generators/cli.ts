@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TEMPLATES, type GenerateOptions, PROJECT_SPECS, generate, loadModel } from './pipeline.ts';
+import { DEFAULT_TEMPLATES, type GenerateOptions, PROJECT_SPECS, generate, loadModel, specFiles } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
 import type { SpecModel } from './model/types.ts';
 import { watchAndRun } from './watch.ts';
@@ -22,7 +22,7 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --debug             print the stack trace of a fault inside the toolkit (a spec problem never has one)
   --help              this text`;
 
-async function run(options: GenerateOptions, validateOnly: boolean): Promise<boolean> {
+async function run(options: GenerateOptions, validateOnly: boolean, debug: boolean): Promise<boolean> {
   try {
     if (validateOnly) {
       const model = loadModel(options.spec);
@@ -58,9 +58,7 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
       );
     return true;
   } catch (error) {
-    if (error instanceof SpecError) console.error(error.message);
-    else if (values.debug) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    else console.error(`${error instanceof Error ? error.message : String(error)} (--debug prints where)`);
+    console.error(failure(error, options, debug));
     return false;
   }
 }
@@ -80,6 +78,23 @@ function printAdvice(advice: NonNullable<SpecModel['advice']>): void {
   }
 }
 
+/**
+ * What a failed run prints: a spec problem names its file and pointer; anything else names the documents it came
+ * from, in one sentence, and the stack trace only with --debug (it tells an author nothing, and the toolkit's user
+ * is not its developer).
+ */
+function failure(error: unknown, options: GenerateOptions, debug: boolean): string {
+  if (error instanceof SpecError) return error.message;
+  if (debug) return error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const overflow = error instanceof RangeError && /call stack/i.test(message);
+  const files = specFiles(options.spec).join(', ');
+  return overflow
+    ? `generating from ${files} failed: the document nests or chains references deeper than the toolkit can follow ` +
+        `(see MAX_DEPTH in generators/load/depth.ts); run with --debug for the stack trace`
+    : `generating from ${files} failed: ${message.split('\n')[0]} (run with --debug for the stack trace)`;
+}
+
 const { values } = parseArgs({
   options: {
     spec: { type: 'string', multiple: true },
@@ -90,8 +105,8 @@ const { values } = parseArgs({
     check: { type: 'boolean', default: false },
     validate: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
     debug: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
 // The loader turns a fault of its own into a spec problem; with --debug it prints the stack as well (load/index.ts).
@@ -113,7 +128,7 @@ const runs: GenerateOptions[] =
     : PROJECT_SPECS.map((set) => ({ ...common, ...set }));
 const runAll = async () => {
   let ok = true;
-  for (const options of runs) ok = (await run(options, values.validate)) && ok;
+  for (const options of runs) ok = (await run(options, values.validate, values.debug)) && ok;
   return ok;
 };
 const ok = await runAll();

@@ -7,6 +7,7 @@
 import { schemaTypeName } from '../model/names.ts';
 import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
+import { jsString, propertyKey } from '../shared/escape.ts';
 
 /** One signature of a client method: `params` and the result type, both TypeScript. */
 export interface Overload {
@@ -21,7 +22,6 @@ export interface Overload {
 const MAX_LITERALS = 64;
 const isObject = (value: unknown): value is JsonSchema =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /**
  * The strings a pattern matches, when they are few: anchors, literals, escapes, character classes without ranges,
@@ -101,7 +101,7 @@ export function paramLiterals(model: SpecModel, method: MethodModel): Map<string
   return out;
 }
 
-const union = (values: string[]) => values.map(quote).join(' | ');
+const union = (values: string[]) => values.map(jsString).join(' | ');
 
 /**
  * The method's signatures: with literal params, one per value of a param that the result's top-level `if` tests
@@ -114,7 +114,7 @@ export function overloads(model: SpecModel, method: MethodModel, paramsType: str
     values.size === 0
       ? paramsType
       : `${paramsType} & { ${[...values]
-          .map(([name, v]) => `${name}${optional(name) ? '?' : ''}: ${union(v)}`)
+          .map(([name, v]) => `${propertyKey(name)}${optional(name) ? '?' : ''}: ${union(v)}`)
           .join('; ')} }`;
   const general: Overload = { params: narrowed(literals), result: resultType };
   const branch = method.result ? conditionalField(method.result.schema) : undefined;
@@ -122,18 +122,18 @@ export function overloads(model: SpecModel, method: MethodModel, paramsType: str
   if (!branch || !values?.includes(branch.value)) return [general];
   const others = values.filter((v) => v !== branch.value);
   const only = (param: string, v: string[], required: boolean) =>
-    `${paramsType} & { ${param}${required ? '' : '?'}: ${union(v)} }`;
+    `${paramsType} & { ${propertyKey(param)}${required ? '' : '?'}: ${union(v)} }`;
   return [
     {
       params: only(branch.param, [branch.value], true),
       paramsRequired: true,
       types: [branch.then],
-      result: `Omit<${resultType}, '${branch.field}'> & { ${branch.field}: ${branch.then} }`,
+      result: `Omit<${resultType}, ${jsString(branch.field)}> & { ${propertyKey(branch.field)}: ${branch.then} }`,
     },
     {
       params: only(branch.param, others, !optional(branch.param)),
       types: [branch.else],
-      result: `Omit<${resultType}, '${branch.field}'> & { ${branch.field}: ${branch.else} }`,
+      result: `Omit<${resultType}, ${jsString(branch.field)}> & { ${propertyKey(branch.field)}: ${branch.else} }`,
     },
     general,
   ];

@@ -6,6 +6,7 @@ import { clientClassName, clientErrorsName, clientOptionsName } from '../model/n
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
+import { MAX_SHOWN_EXAMPLE, largerThan } from '../shared/example-size.ts';
 import { commentText, markdownCode, markdownText } from '../shared/escape.ts';
 import { clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
@@ -91,6 +92,7 @@ function usageExample(model: SpecModel): string {
   for (const method of endpoint.methods.filter((m) => !m.deprecated)) {
     const example = method.examples.find(
       (e) =>
+        !largerThan(e.params, MAX_SHOWN_EXAMPLE) &&
         e.result !== null &&
         typeof e.result === 'object' &&
         !Array.isArray(e.result) &&

@@ -3,6 +3,7 @@
  * command, and as a few lines of TypeScript using the generated client.
  */
 import type { EndpointModel, ExampleModel, Json, MethodModel } from '../model/types.ts';
+import { shownExample } from '../shared/example-size.ts';
 import { clientSnippet } from '../shared/snippets.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
@@ -37,20 +38,26 @@ export function exampleView(
   example: ExampleModel,
   linker: MethodLinker,
 ): ExampleView {
-  const request = jsonRpcRequest(method, example);
+  const shown = { ...example, params: shownParams(example.params), result: shownExample(example.result) };
+  const request = jsonRpcRequest(method, shown);
   const requestText = JSON.stringify(request, null, 2);
   return {
     name: example.name,
     summary: example.summary ?? '',
     description: example.description ? renderMarkdown(example.description, linker) : null,
     request: highlightJson(request),
-    response: highlightJson({ jsonrpc: '2.0', id: 1, result: example.result }),
+    response: highlightJson({ jsonrpc: '2.0', id: 1, result: shown.result }),
     requestText,
     curl:
       `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ` +
       `${shellQuote(endpointUrl(endpoint))}`,
-    typescript: clientSnippet(clientPackage, endpoint, method, example),
+    typescript: clientSnippet(clientPackage, endpoint, method, shown),
   };
+}
+
+/** Each param's value, or a note of its size where it is too large to show. */
+function shownParams(params: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, shownExample(value)]));
 }
 
 /**

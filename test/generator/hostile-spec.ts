@@ -84,6 +84,8 @@ export function hostileDocument(markFile: string): { document: object; fields: s
         paramStructure: 'by-name',
         params: [
           ...PARAM_NAMES.map((name) => ({ name, schema: { $ref: `#/components/schemas/${name}` } })),
+          // A pattern of a few strings: the client types this param as their union, by name.
+          { name: p('pattern param name'), schema: { type: 'string', pattern: "^(it's|\\*/ x|plain)$" } },
           {
             name: paramName,
             summary: p('param summary'),
