@@ -36,7 +36,9 @@ export const TOO_MANY: ErrorObject = Object.freeze({
   schemaPath: '',
   keyword: 'errorLimit',
   params: { limit: ERROR_LIMIT },
-  message: `may have more errors (at most ${ERROR_LIMIT} are listed; only the first of a value of over ${LISTED_VALUES} parts)`,
+  message:
+    `may have more errors (at most ${ERROR_LIMIT} are listed; ` +
+    `only the first of a value of over ${LISTED_VALUES} parts)`,
 });
 
 // ajv-formats is CommonJS: Node's ESM import gives its module.exports, a bundler its `default`; the plugin is both.
