@@ -26,12 +26,8 @@ export type AvalancheFormat = "avax-cb58" | "avax-short-id" | "avax-node-id" | "
 * names are a literal type, so a table keyed by them, like the docs' format hints, must name every one.
 */
 export declare const avalancheFormats: Record<AvalancheFormat, (value: string) => boolean>;
-/** Every format the generated validators may call: the node's encodings and ajv-formats' `date-time`. */
-export declare const formatChecks: Record<string, (value: string) => boolean>;
 /**
-* In the form ajv's standalone code calls them: `formats[name].validate(value)`. Checksums cost microseconds and the
-* same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
+* The node's formats as the server's ajv checks them (ajv-formats gives `date-time`). Checksums cost microseconds and
+* the same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
 */
-export declare const formats: Record<string, {
-	validate: (value: string) => boolean;
-}>;
+export declare const formats: Record<AvalancheFormat, (value: string) => boolean>;

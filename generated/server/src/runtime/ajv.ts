@@ -5,7 +5,7 @@
  */
 import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction as Compiled } from 'ajv';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { avalancheFormats, formats } from './formats.js';
+import { formats } from './formats.js';
 import type { ValidateFunction } from './params.js';
 import { linearRegExp } from './patterns.js';
 
@@ -62,8 +62,7 @@ function newAjv(allErrors: boolean, root: object): Ajv {
     code: { regExp: linearRegExp },
   });
   addFormats(ajv, ['date-time']);
-  for (const name of Object.keys(avalancheFormats))
-    ajv.addFormat(name, { type: 'string', validate: formats[name]!.validate });
+  for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
   ajv.addSchema(root as AnySchema);
   return ajv;
 }
