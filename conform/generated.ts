@@ -4,7 +4,7 @@
  * rendered from the same model into a temporary folder and imported from there, so conform and the proxy judge a
  * foreign document's traffic exactly as a server generated from it would, without a second schema compiler.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +39,8 @@ export async function generatedMethodSpecs(model: SpecModel): Promise<Map<string
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, file.contents);
     }
+    // Its dependencies (ajv, ajv-formats, re2js, @noble/hashes) are the toolkit's own, as an install would give them.
+    symlinkSync(join(import.meta.dirname, '../node_modules'), join(folder, 'node_modules'), 'dir');
     // The package's modules import one another statically: once loaded, the files are no longer needed.
     const entry = pathToFileURL(join(folder, 'server/dist/index.js')).href;
     return methodSpecsOf((await import(entry)) as Record<string, unknown>);

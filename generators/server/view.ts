@@ -7,6 +7,7 @@ import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { serverNames, validatorNames } from '../model/names.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
+import { WIDTH, callText, stringText } from '../shared/lines.ts';
 import { paramsShape } from './shapes.ts';
 
 export interface ServerPackageView extends PackageFacts {
@@ -42,6 +43,9 @@ export interface ServerEndpointView {
   methodsName: string;
   documentName: string;
   docLines: string[];
+  /** The comments of the method table and of the factory. */
+  methodsDocLines: string[];
+  createDocLines: string[];
   /** What `import type` takes from types.js, braces included: one name a line when one line would be too wide. */
   typeImports: string;
   methods: ServerMethodView[];
@@ -63,7 +67,8 @@ export interface ServerMethodView {
 }
 
 export function serverPackageView(model: SpecModel): ServerPackageView {
-  const invalidArgument = literal(invalidArgumentMessage(model));
+  const message = invalidArgumentMessage(model);
+  const invalidArgument = stringText(message, 'export const INVALID_ARGUMENT: string = '.length, '  ');
   return {
     ...packageFacts(
       model,
@@ -74,7 +79,7 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
           : 'typed handlers behind a JSON-RPC 2.0 layer.'),
     ),
     invalidArgument,
-    endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, invalidArgument)),
+    endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, stringText(message, '    invalidArgument: '.length, '      '))),
     nodeProfile: model.profile === 'avalanche',
     ...readmeExample(model),
   };
@@ -156,13 +161,19 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       `Handlers of ${endpoint.title}, one per JSON-RPC method, keyed by its client method name.`,
       endpoint.description,
     ]),
+    methodsDocLines: commentLines([
+      `What the RPC layer knows of each method of ${endpoint.title}: wire name, params, how to decode and validate them.`,
+    ]),
+    createDocLines: commentLines([
+      `The ${endpoint.title} endpoint on \`handlers\`: mount its \`node\` listener on a node:http server (at ` +
+        `\`${endpoint.pathTemplate}\`), or call its \`fetch\` with a Request. Params are validated before a handler ` +
+        'runs. Handlers may be left out: a method without one answers as a node that does not have it ' +
+        '("can\'t find method").',
+    ]),
     typeImports: importList([...typeNames].sort(), "import type  from './types.js';".length),
     methods,
   };
 }
-
-/** The widest generated line the server's templates aim at, as the hand-written code's. */
-const WIDTH = 120;
 
 /**
  * `{ A, B }`, or the names one a line when `{ A, B }` and `rest` characters around it would pass WIDTH; empty for none.
@@ -175,10 +186,7 @@ function importList(names: string[], rest: number): string {
 
 /** `key(params, context): Answer<Result>;` at two spaces in, its parameters a line each when it would pass WIDTH. */
 function handlerSignature(key: string, paramsType: string, resultType: string): string {
-  const params = [`params: ${paramsType}`, 'context: HandlerContext'];
-  const line = `${key}(${params.join(', ')}): Answer<${resultType}>;`;
-  if (line.length + 2 <= WIDTH) return line;
-  return `${key}(\n${params.map((param) => `    ${param},\n`).join('')}  ): Answer<${resultType}>;`;
+  return callText('  ', key, [`params: ${paramsType}`, 'context: HandlerContext'], `: Answer<${resultType}>;`);
 }
 
 function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {

@@ -23,6 +23,13 @@ export function commentLines(paragraphs: string[]): string[] {
   });
 }
 
+/** `text` with its lines wrapped as commentLines wraps them, for a tool that writes the comment itself. */
+export function wrappedText(text: string): string {
+  return commentLines([text])
+    .map((line) => line.slice(1))
+    .join('\n');
+}
+
 function wrapped(line: string): string[] {
   const hanging = ' '.repeat(/^\s*(?:[-*] |\d+\. |@\w+ )?/.exec(line)![0].length);
   const lines: string[] = [];

@@ -5,6 +5,7 @@
  * its own, `deprecated` becomes a `@deprecated` tag, and object properties take one canonical order (the `required`
  * list first, in the author's order, then the rest by name), so key order in the input never changes the output.
  */
+import { wrappedText } from '../shared/comments.ts';
 import { resultIsComponent, schemaTypeName, titleTypeName } from '../model/names.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
@@ -124,7 +125,7 @@ function withDoc(schema: JsonSchema, description: Json | undefined, deprecated: 
   const text = typeof description === 'string' ? description : '';
   const doc = deprecated && !text.includes('@deprecated') ? (text ? `${text}\n\n@deprecated` : '@deprecated') : text;
   const { description: _old, ...rest } = schema;
-  return sortKeys(doc ? { ...rest, description: doc } : rest);
+  return sortKeys(doc ? { ...rest, description: wrappedText(doc) } : rest);
 }
 
 /** Prepares schemas for compilation; titled subschemas become named types, collected until `take()`. */

@@ -126,29 +126,13 @@ export const avalancheFormats: Record<AvalancheFormat, (value: string) => boolea
   },
 };
 
-const DATE = String.raw`\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])`;
-const TIME = String.raw`([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?`;
-const OFFSET = String.raw`([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)`;
-const DATE_TIME = new RegExp(`^${DATE}[Tt ]${TIME}${OFFSET}$`);
-
-/** RFC 3339 date-time, as ajv-formats' `date-time` (which the toolkit's own ajv uses) checks it. */
-function validDate(text: string): boolean {
-  if (!DATE_TIME.test(text)) return false;
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-}
-
-/** Every format the generated validators may call: the node's encodings and ajv-formats' `date-time`. */
-export const formatChecks: Record<string, (value: string) => boolean> = { ...avalancheFormats, 'date-time': validDate };
-
 /**
- * In the form ajv's standalone code calls them: `formats[name].validate(value)`. Checksums cost microseconds and the
- * same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
+ * The node's formats as the server's ajv checks them (ajv-formats gives `date-time`). Checksums cost microseconds and
+ * the same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
  */
-export const formats: Record<string, { validate: (value: string) => boolean }> = Object.fromEntries(
-  Object.entries(formatChecks).map(([name, check]) => [name, { validate: remembered(check) }]),
-);
+export const formats: Record<AvalancheFormat, (value: string) => boolean> = Object.fromEntries(
+  Object.entries(avalancheFormats).map(([name, check]) => [name, remembered(check)]),
+) as Record<AvalancheFormat, (value: string) => boolean>;
 
 function remembered(check: (value: string) => boolean): (value: string) => boolean {
   const verdicts = new Map<string, boolean>();

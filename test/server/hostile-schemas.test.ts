@@ -23,12 +23,12 @@ const spec = (pattern: string) => `{
   "servers": [{ "name": "hostile", "url": "http://127.0.0.1:9650/rpc" }],
   "methods": [
     {
-      "name": "check_text",
+      "name": "hostile.checkText",
       "params": [{ "name": "text", "required": true, "schema": { "type": "string", "pattern": ${JSON.stringify(pattern)} } }],
       "result": { "name": "ok", "schema": { "type": "boolean" } }
     },
     {
-      "name": "check_object",
+      "name": "hostile.checkObject",
       "params": [{ "name": "value", "required": true, "schema": { "$ref": "#/components/schemas/Prototypical" } }],
       "result": { "name": "ok", "schema": { "type": "boolean" } }
     }
@@ -59,11 +59,11 @@ interface Answer {
 describe('a server generated from hostile schemas', () => {
   let server: Awaited<ReturnType<typeof listen>>;
   const seen: unknown[] = [];
-  const call = async (method: string, params: string) =>
+  const call = async (method: string, params: string, path = '/rpc') =>
     JSON.parse(
       (
         await send(server.port, {
-          path: '/rpc',
+          path,
           body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`,
         })
       ).text,
@@ -81,7 +81,7 @@ describe('a server generated from hostile schemas', () => {
     for (const name of ['ajv', 'ajv-formats', '@noble/hashes', 're2js'])
       symlinkSync(join(ROOT, 'node_modules', name), join(out, 'node_modules', name));
     const pkg = (await import(join(out, 'dist/index.js'))) as {
-      createHostileEndpoint: (handlers: object) => object;
+      createHostileEndpoint: (handlers: object, options?: object) => object;
       createRouter: (routes: object) => { node: unknown };
     };
     const handlers = {
@@ -91,35 +91,49 @@ describe('a server generated from hostile schemas', () => {
         return true;
       },
     };
-    server = await listen(pkg.createRouter({ '/rpc': pkg.createHostileEndpoint(handlers) }).node as never);
+    const routes = {
+      '/rpc': pkg.createHostileEndpoint(handlers),
+      '/node': pkg.createHostileEndpoint(handlers, { profile: 'node' }),
+    };
+    server = await listen(pkg.createRouter(routes).node as never);
   }, 120_000);
   afterAll(() => server?.close());
 
   it('refuses a 10,000-character value that fails ^(a+)+$ (exponential for a backtracking engine)', async () => {
-    const refused = await call('check_text', JSON.stringify({ text: `${'a'.repeat(10_000)}!` }));
+    const refused = await call('hostile.checkText', JSON.stringify({ text: `${'a'.repeat(10_000)}!` }));
     expect(refused.error).toMatchObject({
       code: -32602,
       data: [{ path: '/text', message: '/text must match pattern "^(a+)+$"' }],
     });
-    expect((await call('check_text', JSON.stringify({ text: 'a'.repeat(10_000) }))).result).toBe(true);
+    expect((await call('hostile.checkText', JSON.stringify({ text: 'a'.repeat(10_000) }))).result).toBe(true);
   });
 
   it('accepts {"__proto__": "x"} as an object with that property, and hands it on as one', async () => {
-    const answer = await call('check_object', '{"value":{"__proto__":"x","constructor":"y"}}');
+    const answer = await call('hostile.checkObject', '{"value":{"__proto__":"x","constructor":"y"}}');
     expect(answer).toMatchObject({ result: true });
     const value = seen.at(-1) as Record<string, unknown>;
     expect(Object.hasOwn(value, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toBe('x');
   });
 
+  it('keeps __proto__ an own property through the node profile’s decoding too', async () => {
+    const answer = await call('hostile.checkObject', '{"value":{"__proto__":"x","constructor":"y"}}', '/node');
+    expect(answer).toMatchObject({ result: true });
+    const value = seen.at(-1) as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toBe('x');
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    const wrongType = await call('hostile.checkObject', '{"value":{"__proto__":5,"constructor":"y"}}', '/node');
+    expect(wrongType.error?.code).toBe(-32000);
+  });
+
   it('refuses objects missing a required __proto__ or constructor, which every object inherits', async () => {
-    const missingProto = await call('check_object', '{"value":{"constructor":"y"}}');
+    const missingProto = await call('hostile.checkObject', '{"value":{"constructor":"y"}}');
     expect(missingProto.error?.data).toEqual([{ path: '/value', message: 'missing required param "__proto__"' }]);
-    const missingConstructor = await call('check_object', '{"value":{"__proto__":"x"}}');
+    const missingConstructor = await call('hostile.checkObject', '{"value":{"__proto__":"x"}}');
     expect(missingConstructor.error?.data).toEqual([
       { path: '/value', message: 'missing required param "constructor"' },
     ]);
-    const wrongType = await call('check_object', '{"value":{"__proto__":5,"constructor":"y"}}');
+    const wrongType = await call('hostile.checkObject', '{"value":{"__proto__":5,"constructor":"y"}}');
     expect(wrongType.error?.data).toEqual([{ path: '/value/__proto__', message: '/value/__proto__ must be string' }]);
   });
 });

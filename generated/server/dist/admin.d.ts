@@ -130,12 +130,16 @@ export interface AdminHandlers {
 	*/
 	stopCPUProfiler(params: Record<string, never>, context: HandlerContext): Answer<AdminStopCPUProfilerResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode
+* and validate them.
+*/
 export declare const adminMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo Admin API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/admin`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo Admin API endpoint on `handlers`: mount its `node` listener on a node:http server
+* (at `/ext/admin`), or call its `fetch` with a Request. Params are validated before a handler runs.
+* Handlers may be left out: a method without one answers as a node that does not have it ("can't find
+* method").
 */
 export declare function createAdminEndpoint(handlers: Partial<AdminHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -21,12 +21,16 @@ export interface AvmStaticHandlers {
 	*/
 	buildGenesis(params: AvmBuildGenesisParams, context: HandlerContext): Answer<AvmBuildGenesisResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo AVM static API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo AVM static API: wire name, params, how to
+* decode and validate them.
+*/
 export declare const avmStaticMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo AVM static API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/vm/avm`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo AVM static API endpoint on `handlers`: mount its `node` listener on a node:http
+* server (at `/ext/vm/avm`), or call its `fetch` with a Request. Params are validated before a handler
+* runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
+* find method").
 */
 export declare function createAvmStaticEndpoint(handlers: Partial<AvmStaticHandlers>, options?: EndpointOptions): Endpoint;
 export {};

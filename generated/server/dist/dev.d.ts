@@ -214,12 +214,16 @@ export interface DevHandlers {
 	*/
 	setSubnetOwner(params: DevSetSubnetOwnerParams, context: HandlerContext): Answer<DevSetSubnetOwnerResult>;
 }
-/** What the RPC layer knows of each method of Mock node development controls: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of Mock node development controls: wire name, params, how to
+* decode and validate them.
+*/
 export declare const devMethods: readonly MethodSpec[];
 /**
-* The Mock node development controls endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/dev`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The Mock node development controls endpoint on `handlers`: mount its `node` listener on a node:http
+* server (at `/ext/dev`), or call its `fetch` with a Request. Params are validated before a handler
+* runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
+* find method").
 */
 export declare function createDevEndpoint(handlers: Partial<DevHandlers>, options?: EndpointOptions): Endpoint;
 export {};

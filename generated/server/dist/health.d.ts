@@ -42,12 +42,16 @@ export interface HealthHandlers {
 	*/
 	liveness(params: HealthLivenessParams, context: HandlerContext): Answer<HealthLivenessResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo Health API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo Health API: wire name, params, how to decode
+* and validate them.
+*/
 export declare const healthMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo Health API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/health`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo Health API endpoint on `handlers`: mount its `node` listener on a node:http server
+* (at `/ext/health`), or call its `fetch` with a Request. Params are validated before a handler runs.
+* Handlers may be left out: a method without one answers as a node that does not have it ("can't find
+* method").
 */
 export declare function createHealthEndpoint(handlers: Partial<HealthHandlers>, options?: EndpointOptions): Endpoint;
 export {};

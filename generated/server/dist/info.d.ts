@@ -134,12 +134,16 @@ export interface InfoHandlers {
 	*/
 	acps(params: Record<string, never>, context: HandlerContext): Answer<InfoAcpsResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo Info API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo Info API: wire name, params, how to decode
+* and validate them.
+*/
 export declare const infoMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo Info API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/info`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo Info API endpoint on `handlers`: mount its `node` listener on a node:http server (at
+* `/ext/info`), or call its `fetch` with a Request. Params are validated before a handler runs.
+* Handlers may be left out: a method without one answers as a node that does not have it ("can't find
+* method").
 */
 export declare function createInfoEndpoint(handlers: Partial<InfoHandlers>, options?: EndpointOptions): Endpoint;
 export {};

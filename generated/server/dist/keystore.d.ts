@@ -69,12 +69,16 @@ export interface KeystoreHandlers {
 	*/
 	listUsers(params: Record<string, never>, context: HandlerContext): Answer<KeystoreListUsersResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to
+* decode and validate them.
+*/
 export declare const keystoreMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo Keystore API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/keystore`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo Keystore API endpoint on `handlers`: mount its `node` listener on a node:http server
+* (at `/ext/keystore`), or call its `fetch` with a Request. Params are validated before a handler
+* runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
+* find method").
 */
 export declare function createKeystoreEndpoint(handlers: Partial<KeystoreHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -302,12 +302,16 @@ export interface PChainHandlers {
 	*/
 	validates(params: PlatformValidatesParams, context: HandlerContext): Answer<PlatformValidatesResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo P-Chain API (Platform VM): wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo P-Chain API (Platform VM): wire name, params,
+* how to decode and validate them.
+*/
 export declare const pChainMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo P-Chain API (Platform VM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/P`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo P-Chain API (Platform VM) endpoint on `handlers`: mount its `node` listener on a
+* node:http server (at `/ext/bc/P`), or call its `fetch` with a Request. Params are validated before a
+* handler runs. Handlers may be left out: a method without one answers as a node that does not have it
+* ("can't find method").
 */
 export declare function createPChainEndpoint(handlers: Partial<PChainHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -127,12 +127,16 @@ export interface XChainHandlers {
 	*/
 	issueTx(params: AvmIssueTxParams, context: HandlerContext): Answer<AvmIssueTxResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo X-Chain API (AVM): wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo X-Chain API (AVM): wire name, params, how to
+* decode and validate them.
+*/
 export declare const xChainMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo X-Chain API (AVM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo X-Chain API (AVM) endpoint on `handlers`: mount its `node` listener on a node:http
+* server (at `/ext/bc/{blockchainID}`), or call its `fetch` with a Request. Params are validated
+* before a handler runs. Handlers may be left out: a method without one answers as a node that does
+* not have it ("can't find method").
 */
 export declare function createXChainEndpoint(handlers: Partial<XChainHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -23,12 +23,16 @@ export interface XWalletHandlers {
 	*/
 	issueTx(params: WalletIssueTxParams, context: HandlerContext): Answer<WalletIssueTxResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to
+* decode and validate them.
+*/
 export declare const xWalletMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo X-Chain wallet API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}/wallet`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo X-Chain wallet API endpoint on `handlers`: mount its `node` listener on a node:http
+* server (at `/ext/bc/{blockchainID}/wallet`), or call its `fetch` with a Request. Params are
+* validated before a handler runs. Handlers may be left out: a method without one answers as a node
+* that does not have it ("can't find method").
 */
 export declare function createXWalletEndpoint(handlers: Partial<XWalletHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -158,7 +158,10 @@ export interface AdminHandlers {
 
 const validator = methodValidators(adminDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode
+ * and validate them.
+ */
 export const adminMethods: readonly MethodSpec[] = [
   {
     name: 'admin.alias',
@@ -299,16 +302,18 @@ export const adminMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo Admin API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/admin`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo Admin API endpoint on `handlers`: mount its `node` listener on a node:http server
+ * (at `/ext/admin`), or call its `fetch` with a Request. Params are validated before a handler runs.
+ * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
+ * method").
  */
 export function createAdminEndpoint(handlers: Partial<AdminHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'admin',
     methods: adminMethods,
     document: adminDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

@@ -29,7 +29,10 @@ export interface AvmStaticHandlers {
 
 const validator = methodValidators(avmStaticDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo AVM static API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo AVM static API: wire name, params, how to
+ * decode and validate them.
+ */
 export const avmStaticMethods: readonly MethodSpec[] = [
   {
     name: 'avm.buildGenesis',
@@ -86,16 +89,18 @@ export const avmStaticMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo AVM static API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/vm/avm`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo AVM static API endpoint on `handlers`: mount its `node` listener on a node:http
+ * server (at `/ext/vm/avm`), or call its `fetch` with a Request. Params are validated before a handler
+ * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
+ * find method").
  */
 export function createAvmStaticEndpoint(handlers: Partial<AvmStaticHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'avm-static',
     methods: avmStaticMethods,
     document: avmStaticDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

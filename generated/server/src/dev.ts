@@ -263,7 +263,10 @@ export interface DevHandlers {
 
 const validator = methodValidators(devDocument, validators);
 
-/** What the RPC layer knows of each method of Mock node development controls: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of Mock node development controls: wire name, params, how to
+ * decode and validate them.
+ */
 export const devMethods: readonly MethodSpec[] = [
   {
     name: 'dev.snapshot',
@@ -546,16 +549,18 @@ export const devMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The Mock node development controls endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/dev`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The Mock node development controls endpoint on `handlers`: mount its `node` listener on a node:http
+ * server (at `/ext/dev`), or call its `fetch` with a Request. Params are validated before a handler
+ * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
+ * find method").
  */
 export function createDevEndpoint(handlers: Partial<DevHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'dev',
     methods: devMethods,
     document: devDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

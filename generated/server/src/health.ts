@@ -57,7 +57,10 @@ export interface HealthHandlers {
 
 const validator = methodValidators(healthDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo Health API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo Health API: wire name, params, how to decode
+ * and validate them.
+ */
 export const healthMethods: readonly MethodSpec[] = [
   {
     name: 'health.health',
@@ -92,16 +95,18 @@ export const healthMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo Health API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/health`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo Health API endpoint on `handlers`: mount its `node` listener on a node:http server
+ * (at `/ext/health`), or call its `fetch` with a Request. Params are validated before a handler runs.
+ * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
+ * method").
  */
 export function createHealthEndpoint(handlers: Partial<HealthHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'health',
     methods: healthMethods,
     document: healthDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

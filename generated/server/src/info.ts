@@ -160,7 +160,10 @@ export interface InfoHandlers {
 
 const validator = methodValidators(infoDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo Info API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo Info API: wire name, params, how to decode
+ * and validate them.
+ */
 export const infoMethods: readonly MethodSpec[] = [
   {
     name: 'info.getNetworkID',
@@ -295,16 +298,18 @@ export const infoMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo Info API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/info`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo Info API endpoint on `handlers`: mount its `node` listener on a node:http server (at
+ * `/ext/info`), or call its `fetch` with a Request. Params are validated before a handler runs.
+ * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
+ * method").
  */
 export function createInfoEndpoint(handlers: Partial<InfoHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'info',
     methods: infoMethods,
     document: infoDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

@@ -87,7 +87,10 @@ export interface KeystoreHandlers {
 
 const validator = methodValidators(keystoreDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to
+ * decode and validate them.
+ */
 export const keystoreMethods: readonly MethodSpec[] = [
   {
     name: 'keystore.createUser',
@@ -155,16 +158,18 @@ export const keystoreMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo Keystore API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/keystore`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo Keystore API endpoint on `handlers`: mount its `node` listener on a node:http server
+ * (at `/ext/keystore`), or call its `fetch` with a Request. Params are validated before a handler
+ * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
+ * find method").
  */
 export function createKeystoreEndpoint(handlers: Partial<KeystoreHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'keystore',
     methods: keystoreMethods,
     document: keystoreDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

@@ -395,7 +395,10 @@ export interface PChainHandlers {
 
 const validator = methodValidators(pChainDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo P-Chain API (Platform VM): wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo P-Chain API (Platform VM): wire name, params,
+ * how to decode and validate them.
+ */
 export const pChainMethods: readonly MethodSpec[] = [
   {
     name: 'platform.getBalance',
@@ -727,16 +730,18 @@ export const pChainMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo P-Chain API (Platform VM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/P`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo P-Chain API (Platform VM) endpoint on `handlers`: mount its `node` listener on a
+ * node:http server (at `/ext/bc/P`), or call its `fetch` with a Request. Params are validated before a
+ * handler runs. Handlers may be left out: a method without one answers as a node that does not have it
+ * ("can't find method").
  */
 export function createPChainEndpoint(handlers: Partial<PChainHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'p-chain',
     methods: pChainMethods,
     document: pChainDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

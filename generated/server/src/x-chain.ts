@@ -161,7 +161,10 @@ export interface XChainHandlers {
 
 const validator = methodValidators(xChainDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo X-Chain API (AVM): wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo X-Chain API (AVM): wire name, params, how to
+ * decode and validate them.
+ */
 export const xChainMethods: readonly MethodSpec[] = [
   {
     name: 'avm.getAddressTxs',
@@ -310,16 +313,18 @@ export const xChainMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo X-Chain API (AVM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo X-Chain API (AVM) endpoint on `handlers`: mount its `node` listener on a node:http
+ * server (at `/ext/bc/{blockchainID}`), or call its `fetch` with a Request. Params are validated
+ * before a handler runs. Handlers may be left out: a method without one answers as a node that does
+ * not have it ("can't find method").
  */
 export function createXChainEndpoint(handlers: Partial<XChainHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'x-chain',
     methods: xChainMethods,
     document: xChainDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

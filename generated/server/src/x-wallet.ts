@@ -31,7 +31,10 @@ export interface XWalletHandlers {
 
 const validator = methodValidators(xWalletDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to
+ * decode and validate them.
+ */
 export const xWalletMethods: readonly MethodSpec[] = [
   {
     name: 'wallet.issueTx',
@@ -46,16 +49,18 @@ export const xWalletMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo X-Chain wallet API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}/wallet`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo X-Chain wallet API endpoint on `handlers`: mount its `node` listener on a node:http
+ * server (at `/ext/bc/{blockchainID}/wallet`), or call its `fetch` with a Request. Params are
+ * validated before a handler runs. Handlers may be left out: a method without one answers as a node
+ * that does not have it ("can't find method").
  */
 export function createXWalletEndpoint(handlers: Partial<XWalletHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'x-wallet',
     methods: xWalletMethods,
     document: xWalletDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }
