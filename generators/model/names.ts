@@ -106,6 +106,8 @@ export function clientErrorsName(endpointTypeName: string): string {
 /** Identifiers of an endpoint's server module (`XChain` -> `XChainHandlers`, `createXChainEndpoint`). */
 export function serverNames(endpointTypeName: string): {
   handlers: string;
+  grouped: string;
+  ungroup: string;
   create: string;
   methods: string;
   document: string;
@@ -113,6 +115,9 @@ export function serverNames(endpointTypeName: string): {
   const camel = endpointTypeName[0]!.toLowerCase() + endpointTypeName.slice(1);
   return {
     handlers: `${endpointTypeName}Handlers`,
+    // A namespaced document's handlers grouped as its client is (`{ fraud: { subscribe } }`), and their flat form.
+    grouped: `${endpointTypeName}GroupedHandlers`,
+    ungroup: `${camel}HandlersOf`,
     create: `create${endpointTypeName}Endpoint`,
     methods: `${camel}Methods`,
     document: `${camel}Document`,
