@@ -19,7 +19,8 @@
  *   `fraudSubscribe`, `header.Subscribe` -> `headerSubscribe`, `rpc.discover` beside them -> `rpcDiscover`), as do
  *   prefixes (`eth_getBalance` -> `ethGetBalance`, `get_versions` -> `getVersions`); such a document's client also
  *   has one property per namespace, each method under it by its own name in camelCase (`client.fraud.subscribe()`,
- *   `client.header.subscribe()`);
+ *   `client.header.subscribe()`), and its server takes handlers grouped the same way (`NodeGroupedHandlers`, turned
+ *   into the flat `NodeHandlers` by `nodeHandlersOf`);
  * - the wire name is never changed: it is what the client sends and the server routes.
  */
 import { runtimeExports, runtimeModules } from '../emit/runtime.ts';
