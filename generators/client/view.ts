@@ -248,7 +248,8 @@ function releases(endpoint: EndpointModel): Json {
   ) as Json;
 }
 
-function namespacesOf(endpoint: EndpointModel): EndpointView['namespaces'] {
+/** A namespaced document's namespaces, each with its members (the server's grouped handlers use them too). */
+export function namespacesOf(endpoint: EndpointModel): EndpointView['namespaces'] {
   const byProperty = new Map<string, EndpointView['namespaces'][number]>();
   for (const method of endpoint.methods) {
     if (!method.namespace) continue;

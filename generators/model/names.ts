@@ -19,7 +19,8 @@
  *   `fraudSubscribe`, `header.Subscribe` -> `headerSubscribe`, `rpc.discover` beside them -> `rpcDiscover`), as do
  *   prefixes (`eth_getBalance` -> `ethGetBalance`, `get_versions` -> `getVersions`); such a document's client also
  *   has one property per namespace, each method under it by its own name in camelCase (`client.fraud.subscribe()`,
- *   `client.header.subscribe()`);
+ *   `client.header.subscribe()`), and its server takes handlers grouped the same way (`NodeGroupedHandlers`, turned
+ *   into the flat `NodeHandlers` by `nodeHandlersOf`);
  * - the wire name is never changed: it is what the client sends and the server routes.
  */
 import { runtimeExports, runtimeModules } from './runtime-names.ts';
@@ -106,6 +107,8 @@ export function clientErrorsName(endpointTypeName: string): string {
 /** Identifiers of an endpoint's server module (`XChain` -> `XChainHandlers`, `createXChainEndpoint`). */
 export function serverNames(endpointTypeName: string): {
   handlers: string;
+  grouped: string;
+  ungroup: string;
   create: string;
   methods: string;
   document: string;
@@ -113,6 +116,9 @@ export function serverNames(endpointTypeName: string): {
   const camel = endpointTypeName[0]!.toLowerCase() + endpointTypeName.slice(1);
   return {
     handlers: `${endpointTypeName}Handlers`,
+    // A namespaced document's handlers grouped as its client is (`{ fraud: { subscribe } }`), and their flat form.
+    grouped: `${endpointTypeName}GroupedHandlers`,
+    ungroup: `${camel}HandlersOf`,
     create: `create${endpointTypeName}Endpoint`,
     methods: `${camel}Methods`,
     document: `${camel}Document`,

@@ -5,6 +5,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { serverNames, validatorNames } from '../model/names.ts';
+import { namespacesOf } from '../client/view.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
 import { WIDTH, callText, stringText } from '../shared/lines.ts';
@@ -49,6 +50,16 @@ export interface ServerEndpointView {
   /** What `import type` takes from types.js, braces included: one name a line when one line would be too wide. */
   typeImports: string;
   methods: ServerMethodView[];
+  /** A namespaced document's handlers grouped by namespace (client/view.ts groups the client alike); else absent. */
+  grouped:
+    | {
+        name: string;
+        ungroup: string;
+        /** The flat handler keys the groups stand for, as a union of literals. */
+        keys: string;
+        namespaces: ReturnType<typeof namespacesOf>;
+      }
+    | undefined;
 }
 
 export interface ServerMethodView {
@@ -172,6 +183,18 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     ]),
     typeImports: importList([...typeNames].sort(), "import type  from './types.js';".length),
     methods,
+    // Always present: the templates' strict mode refuses a missing field, `{{#if}}` included.
+    grouped: endpoint.methods.some((method) => method.namespace)
+      ? {
+          name: names.grouped,
+          ungroup: names.ungroup,
+          keys: endpoint.methods
+            .filter((method) => method.namespace)
+            .map((method) => literal(method.shortName))
+            .join(' | '),
+          namespaces: namespacesOf(endpoint),
+        }
+      : undefined,
   };
 }
 

@@ -27,7 +27,7 @@ async function generated(spec: string) {
 }
 
 describe('the field’s shapes', () => {
-  it('a namespaced document: client.fraud.subscribe() is fraud.Subscribe, over HTTP', {
+  it('a namespaced document: client.fraud.subscribe() is fraud.Subscribe, over HTTP, to handlers grouped alike', {
     timeout: 120_000,
   }, async () => {
     const { dir } = await generated('test/fixtures/field/namespaced');
@@ -46,6 +46,20 @@ describe('the field’s shapes', () => {
       expect(typeof client.rpc.discover).toBe('function');
     } finally {
       await new Promise((done) => http.close(done));
+    }
+    // The server's handlers, grouped as the client is.
+    const grouped = server.createNodeApiEndpoint(
+      server.nodeApiHandlersOf({
+        fraud: { subscribe: ({ proofType }: { proofType: string }) => `0x${proofType.length}` },
+      }),
+    ) as { node: Parameters<typeof createServer>[0] };
+    const http2 = createServer(grouped.node);
+    await new Promise<void>((done) => http2.listen(0, '127.0.0.1', done));
+    try {
+      const client = new NodeApiClient({ baseUrl: `http://127.0.0.1:${(http2.address() as AddressInfo).port}` });
+      expect(await client.fraud.subscribe({ proofType: 'badencoding' })).toBe('0x11');
+    } finally {
+      await new Promise((done) => http2.close(done));
     }
   });
 
