@@ -73,7 +73,7 @@ describe('golden output of the fixture documents', () => {
       'test/fixtures/golden/name-collisions/catalog.json#/methods/0/result/schema/properties/item',
     );
     expect(error!.contents).toContain('components/shared.json#/schemas/Item');
-    expect(error!.contents).toContain('CatalogClient.getItem would stand for both catalog.getItem and archive.getItem');
+    // catalog.getItem and archive.getItem no longer collide: a document mixing namespaces keeps them in client names.
     expect(error!.contents).not.toMatch(/Item1|Item2/);
   });
 });

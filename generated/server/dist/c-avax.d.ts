@@ -60,12 +60,16 @@ export interface CAvaxHandlers {
 	*/
 	version(params: Record<string, never>, context: HandlerContext): Answer<AvaxVersionResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo C-Chain atomic API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo C-Chain atomic API: wire name, params, how to
+* decode and validate them.
+*/
 export declare const cAvaxMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo C-Chain atomic API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}/avax`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo C-Chain atomic API endpoint on `handlers`: mount its `node` listener on a node:http
+* server (at `/ext/bc/{blockchainID}/avax`), or call its `fetch` with a Request. Params are validated
+* before a handler runs. Handlers may be left out: a method without one answers as a node that does
+* not have it ("can't find method").
 */
 export declare function createCAvaxEndpoint(handlers: Partial<CAvaxHandlers>, options?: EndpointOptions): Endpoint;
 export {};

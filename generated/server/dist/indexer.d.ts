@@ -69,12 +69,16 @@ export interface IndexerHandlers {
 	*/
 	getContainerByID(params: IndexGetContainerByIDParams, context: HandlerContext): Answer<IndexGetContainerByIDResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo Index API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo Index API: wire name, params, how to decode
+* and validate them.
+*/
 export declare const indexerMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo Index API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/index/{chain}/{index}`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo Index API endpoint on `handlers`: mount its `node` listener on a node:http server
+* (at `/ext/index/{chain}/{index}`), or call its `fetch` with a Request. Params are validated before a
+* handler runs. Handlers may be left out: a method without one answers as a node that does not have it
+* ("can't find method").
 */
 export declare function createIndexerEndpoint(handlers: Partial<IndexerHandlers>, options?: EndpointOptions): Endpoint;
 export {};

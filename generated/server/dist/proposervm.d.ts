@@ -33,12 +33,16 @@ export interface ProposervmHandlers {
 	*/
 	getCurrentEpoch(params: Record<string, never>, context: HandlerContext): Answer<ProposervmGetCurrentEpochResult>;
 }
-/** What the RPC layer knows of each method of AvalancheGo ProposerVM API: wire name, params, how to decode and validate them. */
+/**
+* What the RPC layer knows of each method of AvalancheGo ProposerVM API: wire name, params, how to
+* decode and validate them.
+*/
 export declare const proposervmMethods: readonly MethodSpec[];
 /**
-* The AvalancheGo ProposerVM API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}/proposervm`),
-* or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
-* without one answers as a node that does not have it ("can't find method").
+* The AvalancheGo ProposerVM API endpoint on `handlers`: mount its `node` listener on a node:http
+* server (at `/ext/bc/{blockchainID}/proposervm`), or call its `fetch` with a Request. Params are
+* validated before a handler runs. Handlers may be left out: a method without one answers as a node
+* that does not have it ("can't find method").
 */
 export declare function createProposervmEndpoint(handlers: Partial<ProposervmHandlers>, options?: EndpointOptions): Endpoint;
 export {};

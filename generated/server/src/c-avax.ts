@@ -78,7 +78,10 @@ export interface CAvaxHandlers {
 
 const validator = methodValidators(cAvaxDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo C-Chain atomic API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo C-Chain atomic API: wire name, params, how to
+ * decode and validate them.
+ */
 export const cAvaxMethods: readonly MethodSpec[] = [
   {
     name: 'avax.getUTXOs',
@@ -144,16 +147,18 @@ export const cAvaxMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo C-Chain atomic API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}/avax`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo C-Chain atomic API endpoint on `handlers`: mount its `node` listener on a node:http
+ * server (at `/ext/bc/{blockchainID}/avax`), or call its `fetch` with a Request. Params are validated
+ * before a handler runs. Handlers may be left out: a method without one answers as a node that does
+ * not have it ("can't find method").
  */
 export function createCAvaxEndpoint(handlers: Partial<CAvaxHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'c-avax',
     methods: cAvaxMethods,
     document: cAvaxDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

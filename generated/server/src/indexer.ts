@@ -96,7 +96,10 @@ export interface IndexerHandlers {
 
 const validator = methodValidators(indexerDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo Index API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo Index API: wire name, params, how to decode
+ * and validate them.
+ */
 export const indexerMethods: readonly MethodSpec[] = [
   {
     name: 'index.getLastAccepted',
@@ -167,16 +170,18 @@ export const indexerMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo Index API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/index/{chain}/{index}`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo Index API endpoint on `handlers`: mount its `node` listener on a node:http server
+ * (at `/ext/index/{chain}/{index}`), or call its `fetch` with a Request. Params are validated before a
+ * handler runs. Handlers may be left out: a method without one answers as a node that does not have it
+ * ("can't find method").
  */
 export function createIndexerEndpoint(handlers: Partial<IndexerHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'indexer',
     methods: indexerMethods,
     document: indexerDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

@@ -41,7 +41,10 @@ export interface ProposervmHandlers {
 
 const validator = methodValidators(proposervmDocument, validators);
 
-/** What the RPC layer knows of each method of AvalancheGo ProposerVM API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of AvalancheGo ProposerVM API: wire name, params, how to
+ * decode and validate them.
+ */
 export const proposervmMethods: readonly MethodSpec[] = [
   {
     name: 'proposervm.getProposedHeight',
@@ -66,16 +69,18 @@ export const proposervmMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The AvalancheGo ProposerVM API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}/proposervm`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The AvalancheGo ProposerVM API endpoint on `handlers`: mount its `node` listener on a node:http
+ * server (at `/ext/bc/{blockchainID}/proposervm`), or call its `fetch` with a Request. Params are
+ * validated before a handler runs. Handlers may be left out: a method without one answers as a node
+ * that does not have it ("can't find method").
  */
 export function createProposervmEndpoint(handlers: Partial<ProposervmHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'proposervm',
     methods: proposervmMethods,
     document: proposervmDocument,
-    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See ' +
+      'documentation for example calls',
   };
   return createEndpoint(definition, handlers, options);
 }

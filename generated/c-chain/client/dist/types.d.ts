@@ -62,7 +62,8 @@ export type EthEstimateGasResult = Uint;
  */
 export interface EthFeeHistoryParams {
   /**
-   * Requested range of blocks. Clients will return less than the requested range if not all blocks are available.
+   * Requested range of blocks. Clients will return less than the requested range if not all blocks are
+   * available.
    */
   blockCount: Uint;
   /**
@@ -70,7 +71,9 @@ export interface EthFeeHistoryParams {
    */
   newestBlock: BlockNumberOrTag;
   /**
-   * A monotonically increasing list of percentile values. For each block in the requested range, the transactions will be sorted in ascending order by effective tip per gas and the corresponding effective tip for the percentile will be determined, accounting for gas consumed.
+   * A monotonically increasing list of percentile values. For each block in the requested range, the
+   * transactions will be sorted in ascending order by effective tip per gas and the corresponding
+   * effective tip for the percentile will be determined, accounting for gas consumed.
    *
    * Items: Floating point value between 0 and 100.
    */
@@ -86,7 +89,9 @@ export interface EthFeeHistoryResult {
    */
   oldestBlock: Uint;
   /**
-   * An array of block base fees per gas. This includes the next block after the newest of the returned range, because this value can be derived from the newest block. Zeroes are returned for pre-EIP-1559 blocks.
+   * An array of block base fees per gas. This includes the next block after the newest of the returned
+   * range, because this value can be derived from the newest block. Zeroes are returned for pre-EIP-1559
+   * blocks.
    */
   baseFeePerGas: Uint[];
   /**
@@ -94,11 +99,14 @@ export interface EthFeeHistoryResult {
    */
   gasUsedRatio: Ratio[];
   /**
-   * An array of block base fees per blob gas. This includes the next block after the newest of the returned range, because this value can be derived from the newest block. Zeroes are returned for pre-EIP-4844 blocks.
+   * An array of block base fees per blob gas. This includes the next block after the newest of the
+   * returned range, because this value can be derived from the newest block. Zeroes are returned for
+   * pre-EIP-4844 blocks.
    */
   baseFeePerBlobGas?: Uint[];
   /**
-   * An array of block blob gas used ratios. These are calculated as the ratio of blobGasUsed and the max blob gas per block.
+   * An array of block blob gas used ratios. These are calculated as the ratio of blobGasUsed and the max
+   * blob gas per block.
    */
   blobGasUsedRatio?: Ratio[];
   /**
@@ -545,17 +553,32 @@ export type BlockNumberOrTagForRange = Uint | BlockTagForRange;
 export type BlockNumberOrTagOrHash = Uint | BlockTag | Hash32;
 
 /**
- * `earliest`: The lowest numbered block the client has available; `finalized`: The most recent crypto-economically secure block, cannot be re-orged outside of manual intervention driven by community coordination; `safe`: The most recent block that is safe from re-orgs under honest majority and certain synchronicity assumptions; `latest`: The most recent block in the canonical chain observed by the client, this block may be re-orged out of the canonical chain even under healthy/normal conditions; `pending`: A sample next block built by the client on top of `latest` and containing the set of transactions usually taken from local mempool. Before the merge transition is finalized, any call querying for `finalized` or `safe` block MUST be responded to with `-39001: Unknown block` error
+ * `earliest`: The lowest numbered block the client has available; `finalized`: The most recent
+ * crypto-economically secure block, cannot be re-orged outside of manual intervention driven by
+ * community coordination; `safe`: The most recent block that is safe from re-orgs under honest
+ * majority and certain synchronicity assumptions; `latest`: The most recent block in the canonical
+ * chain observed by the client, this block may be re-orged out of the canonical chain even under
+ * healthy/normal conditions; `pending`: A sample next block built by the client on top of `latest` and
+ * containing the set of transactions usually taken from local mempool. Before the merge transition is
+ * finalized, any call querying for `finalized` or `safe` block MUST be responded to with `-39001:
+ * Unknown block` error
  */
 export type BlockTag = "earliest" | "finalized" | "safe" | "latest" | "pending";
 
 /**
- * `earliest`: The lowest numbered block the client has available; `finalized`: The most recent crypto-economically secure block, cannot be re-orged outside of manual intervention driven by community coordination; `safe`: The most recent block that is safe from re-orgs under honest majority and certain synchronicity assumptions; `latest`: The most recent block in the canonical chain observed by the client, this block may be re-orged out of the canonical chain even under healthy/normal conditions. Before the merge transition is finalized, any call querying for `finalized` or `safe` block MUST be responded to with `-39001: Unknown block` error
+ * `earliest`: The lowest numbered block the client has available; `finalized`: The most recent
+ * crypto-economically secure block, cannot be re-orged outside of manual intervention driven by
+ * community coordination; `safe`: The most recent block that is safe from re-orgs under honest
+ * majority and certain synchronicity assumptions; `latest`: The most recent block in the canonical
+ * chain observed by the client, this block may be re-orged out of the canonical chain even under
+ * healthy/normal conditions. Before the merge transition is finalized, any call querying for
+ * `finalized` or `safe` block MUST be responded to with `-39001: Unknown block` error
  */
 export type BlockTagForRange = "earliest" | "finalized" | "safe" | "latest";
 
 /**
- * go-ethereum's `params.ChainConfig` as coreth writes it, with Avalanche's network upgrades (Unix timestamps). Fields a network does not schedule are left out.
+ * go-ethereum's `params.ChainConfig` as coreth writes it, with Avalanche's network upgrades (Unix
+ * timestamps). Fields a network does not schedule are left out.
  */
 export interface ChainConfig {
   chainId: number;
@@ -659,7 +682,8 @@ export interface GenericTransaction {
    */
   maxFeePerBlobGas?: Uint;
   /**
-   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and miner / priority fee) in wei
+   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and
+   * miner / priority fee) in wei
    */
   maxFeePerGas?: Uint;
   /**
@@ -668,7 +692,8 @@ export interface GenericTransaction {
   maxPriorityFeePerGas?: Uint;
   nonce?: Uint;
   /**
-   * List of blob proofs. Pre-PeerDAS this contains one KZG proof per blob (length == len(blobs)). Post-PeerDAS this contains cell proofs with length == 128 * len(blobs).
+   * List of blob proofs. Pre-PeerDAS this contains one KZG proof per blob (length == len(blobs)).
+   * Post-PeerDAS this contains cell proofs with length == 128 * len(blobs).
    */
   proofs?: Bytes[];
   to?: null | Address;
@@ -720,15 +745,19 @@ export interface ReceiptInfo {
   transactionHash: Hash32;
   transactionIndex: Uint;
   /**
-   * The actual value per gas deducted from the sender's account. Before EIP-1559, this is equal to the transaction's gas price. After, it is equal to baseFeePerGas + min(maxFeePerGas - baseFeePerGas, maxPriorityFeePerGas).
+   * The actual value per gas deducted from the sender's account. Before EIP-1559, this is equal to the
+   * transaction's gas price. After, it is equal to baseFeePerGas + min(maxFeePerGas - baseFeePerGas,
+   * maxPriorityFeePerGas).
    */
   effectiveGasPrice: Uint;
   /**
-   * The actual value per gas deducted from the sender's account for blob gas. Only specified for blob transactions as defined by EIP-4844.
+   * The actual value per gas deducted from the sender's account for blob gas. Only specified for blob
+   * transactions as defined by EIP-4844.
    */
   blobGasPrice?: Uint;
   /**
-   * The amount of blob gas used for this specific transaction. Only specified for blob transactions as defined by EIP-4844.
+   * The amount of blob gas used for this specific transaction. Only specified for blob transactions as
+   * defined by EIP-4844.
    */
   blobGasUsed?: Uint;
   /**
@@ -736,11 +765,13 @@ export interface ReceiptInfo {
    */
   contractAddress?: Address | null;
   /**
-   * The post-transaction state root. Only specified for transactions included before the Byzantium upgrade.
+   * The post-transaction state root. Only specified for transactions included before the Byzantium
+   * upgrade.
    */
   root?: Hash32;
   /**
-   * Either 1 (success) or 0 (failure). Only specified for transactions included after the Byzantium upgrade.
+   * Either 1 (success) or 0 (failure). Only specified for transactions included after the Byzantium
+   * upgrade.
    */
   status?: Uint;
   /**
@@ -775,7 +806,8 @@ export type Transaction1559Signed = Transaction1559Unsigned & {
   r: Uint;
   s: Uint;
   /**
-   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field is DEPRECATED and all use of it should migrate to `yParity`.
+   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field
+   * is DEPRECATED and all use of it should migrate to `yParity`.
    */
   v?: Byte;
 };
@@ -787,7 +819,8 @@ export interface Transaction1559Unsigned {
   value: Uint;
   input: Bytes;
   /**
-   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and miner / priority fee) in wei
+   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and
+   * miner / priority fee) in wei
    */
   maxFeePerGas: Uint;
   /**
@@ -795,7 +828,9 @@ export interface Transaction1559Unsigned {
    */
   maxPriorityFeePerGas: Uint;
   /**
-   * The effective gas price paid by the sender in wei. For transactions not yet included in a block, this value should be set equal to the max fee per gas. This field is DEPRECATED, please transition to using effectiveGasPrice in the receipt object going forward.
+   * The effective gas price paid by the sender in wei. For transactions not yet included in a block,
+   * this value should be set equal to the max fee per gas. This field is DEPRECATED, please transition
+   * to using effectiveGasPrice in the receipt object going forward.
    */
   gasPrice: Uint;
   /**
@@ -817,7 +852,8 @@ export type Transaction2930Signed = Transaction2930Unsigned & {
   r: Uint;
   s: Uint;
   /**
-   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field is DEPRECATED and all use of it should migrate to `yParity`.
+   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field
+   * is DEPRECATED and all use of it should migrate to `yParity`.
    */
   v?: Byte;
 };
@@ -851,7 +887,8 @@ export type Transaction4844Signed = Transaction4844Unsigned & {
   r: Uint;
   s: Uint;
   /**
-   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field is DEPRECATED and all use of it should migrate to `yParity`.
+   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field
+   * is DEPRECATED and all use of it should migrate to `yParity`.
    */
   v?: Byte;
 };
@@ -868,7 +905,8 @@ export interface Transaction4844Unsigned {
    */
   maxPriorityFeePerGas: Uint;
   /**
-   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and miner / priority fee) in wei
+   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and
+   * miner / priority fee) in wei
    */
   maxFeePerGas: Uint;
   /**
@@ -888,7 +926,9 @@ export interface Transaction4844Unsigned {
    */
   chainId: Uint;
   /**
-   * The effective gas price paid by the sender in wei. For transactions not yet included in a block, this value should be set equal to the max fee per gas. This field is DEPRECATED, please transition to using effectiveGasPrice in the receipt object going forward.
+   * The effective gas price paid by the sender in wei. For transactions not yet included in a block,
+   * this value should be set equal to the max fee per gas. This field is DEPRECATED, please transition
+   * to using effectiveGasPrice in the receipt object going forward.
    */
   gasPrice?: Uint;
 }
@@ -900,7 +940,8 @@ export type Transaction4844UnsignedWithSidecar = Transaction4844Unsigned & {
   blobs: Bytes[];
   commitments: Bytes[];
   /**
-   * Pre-PeerDAS this contains one KZG proof per blob (length == len(blobs)). Post-PeerDAS this contains cell proofs with length == 128 * len(blobs).
+   * Pre-PeerDAS this contains one KZG proof per blob (length == len(blobs)). Post-PeerDAS this contains
+   * cell proofs with length == 128 * len(blobs).
    */
   proofs: Bytes[];
 };
@@ -913,7 +954,8 @@ export type Transaction7702Signed = Transaction7702Unsigned & {
   r: Uint;
   s: Uint;
   /**
-   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field is DEPRECATED and all use of it should migrate to `yParity`.
+   * For backwards compatibility, `v` is optionally provided as an alternative to `yParity`. This field
+   * is DEPRECATED and all use of it should migrate to `yParity`.
    */
   v?: Byte;
 };
@@ -930,7 +972,8 @@ export interface Transaction7702Unsigned {
    */
   maxPriorityFeePerGas: Uint;
   /**
-   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and miner / priority fee) in wei
+   * The maximum total fee per gas the sender is willing to pay (includes the network / base fee and
+   * miner / priority fee) in wei
    */
   maxFeePerGas: Uint;
   /**
@@ -943,7 +986,9 @@ export interface Transaction7702Unsigned {
   chainId: Uint;
   authorizationList: AuthorizationList;
   /**
-   * The effective gas price paid by the sender in wei. For transactions not yet included in a block, this value should be set equal to the max fee per gas. This field is DEPRECATED, please transition to using effectiveGasPrice in the receipt object going forward.
+   * The effective gas price paid by the sender in wei. For transactions not yet included in a block,
+   * this value should be set equal to the max fee per gas. This field is DEPRECATED, please transition
+   * to using effectiveGasPrice in the receipt object going forward.
    */
   gasPrice?: Uint;
 }

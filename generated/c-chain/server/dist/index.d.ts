@@ -8,7 +8,7 @@ export type { NodeListener, NodeRequest, NodeResponse } from "./runtime/http.js"
 export type { PropertyShape, Shape, ValidateFunction, Violation } from "./runtime/params.js";
 export type * from "./types.js";
 /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
-export declare const INVALID_ARGUMENT = "Invalid params";
+export declare const INVALID_ARGUMENT: string;
 import { createCChainRpcEndpoint, cChainRpcMethods, type CChainRpcHandlers } from "./c-chain-rpc.js";
 import { cChainRpcDocument } from "./documents/c-chain-rpc.js";
 import type { EndpointEntry } from "./runtime/endpoint.js";

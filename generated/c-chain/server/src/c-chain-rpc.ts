@@ -506,7 +506,10 @@ export interface CChainRpcHandlers {
 
 const validator = methodValidators(cChainRpcDocument, validators);
 
-/** What the RPC layer knows of each method of C-Chain EVM API: wire name, params, how to decode and validate them. */
+/**
+ * What the RPC layer knows of each method of C-Chain EVM API: wire name, params, how to decode and
+ * validate them.
+ */
 export const cChainRpcMethods: readonly MethodSpec[] = [
   {
     name: 'eth_blockNumber',
@@ -1235,9 +1238,10 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
 ];
 
 /**
- * The C-Chain EVM API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/C/rpc`),
- * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
- * without one answers as a node that does not have it ("can't find method").
+ * The C-Chain EVM API endpoint on `handlers`: mount its `node` listener on a node:http server (at
+ * `/ext/bc/C/rpc`), or call its `fetch` with a Request. Params are validated before a handler runs.
+ * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
+ * method").
  */
 export function createCChainRpcEndpoint(handlers: Partial<CChainRpcHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {

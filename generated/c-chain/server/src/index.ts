@@ -3,13 +3,21 @@ export { RawJson, RpcError, rawJson } from './runtime/rpc.js';
 export type { CallInfo, HandlerContext, MethodSpec, Profile, RpcReply } from './runtime/rpc.js';
 export { createEndpoint, createRouter } from './runtime/endpoint.js';
 export { exampleHandlers } from './runtime/examples.js';
-export type { Endpoint, EndpointDefinition, EndpointEntry, EndpointOptions, OpenrpcDocument, Router, RouterOptions } from './runtime/endpoint.js';
+export type {
+  Endpoint,
+  EndpointDefinition,
+  EndpointEntry,
+  EndpointOptions,
+  OpenrpcDocument,
+  Router,
+  RouterOptions,
+} from './runtime/endpoint.js';
 export type { NodeListener, NodeRequest, NodeResponse } from './runtime/http.js';
 export type { PropertyShape, Shape, ValidateFunction, Violation } from './runtime/params.js';
 export type * from './types.js';
 
 /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
-export const INVALID_ARGUMENT = 'Invalid params';
+export const INVALID_ARGUMENT: string = 'Invalid params';
 
 import { createCChainRpcEndpoint, cChainRpcMethods, type CChainRpcHandlers } from './c-chain-rpc.js';
 import { cChainRpcDocument } from './documents/c-chain-rpc.js';

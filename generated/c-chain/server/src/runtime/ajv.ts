@@ -5,7 +5,7 @@
  */
 import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction as Compiled } from 'ajv';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { avalancheFormats, formats } from './formats.js';
+import { formats } from './formats.js';
 import type { ValidateFunction } from './params.js';
 import { linearRegExp } from './patterns.js';
 
@@ -37,7 +37,9 @@ export const TOO_MANY: ErrorObject = Object.freeze({
   schemaPath: '',
   keyword: 'errorLimit',
   params: { limit: ERROR_LIMIT },
-  message: `may have more errors (at most ${ERROR_LIMIT} are listed; only the first of a value of over ${LISTED_VALUES} parts)`,
+  message:
+    `may have more errors (at most ${ERROR_LIMIT} are listed; ` +
+    `only the first of a value of over ${LISTED_VALUES} parts)`,
 });
 
 // ajv-formats is CommonJS: Node's ESM import gives its module.exports, a bundler its `default`; the plugin is both.
@@ -60,8 +62,7 @@ function newAjv(allErrors: boolean, root: object): Ajv {
     code: { regExp: linearRegExp },
   });
   addFormats(ajv, ['date-time']);
-  for (const name of Object.keys(avalancheFormats))
-    ajv.addFormat(name, { type: 'string', validate: formats[name]!.validate });
+  for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
   ajv.addSchema(root as AnySchema);
   return ajv;
 }

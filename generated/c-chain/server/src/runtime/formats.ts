@@ -3,8 +3,10 @@
  * The node's string encodings of bytes with their checksums (cb58, `0x` hex, bech32 addresses) and the format checks
  * the generated validators call. This one implementation serves the server package, the toolkit's spec checks, the
  * mock's encoders and conformance. No node:crypto or Buffer: the package also runs in browsers and edge runtimes.
+ * base58 and bech32 are @scure/base's; the checksums and what counts as valid are the node's.
  */
 import { sha256 as jsSha256 } from '@noble/hashes/sha2.js';
+import { base58, bech32 } from '@scure/base';
 
 /**
  * Node's native one-shot SHA-256 where the runtime has one (Node 20.16+; fetched without an import, so the module
@@ -17,11 +19,6 @@ const nodeCrypto = (
 ).process?.getBuiltinModule?.('node:crypto') as OneShot | undefined;
 const nativeHash = nodeCrypto?.hash;
 const sha256 = nativeHash ? (bytes: Uint8Array) => nativeHash('sha256', bytes, 'buffer') : jsSha256;
-
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-export const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-/** Each character's bech32 value by char code (-1: not a bech32 character). */
-const BECH32_VALUES = Int8Array.from({ length: 128 }, (_, code) => BECH32.indexOf(String.fromCharCode(code)));
 
 function checksum(bytes: Uint8Array): Uint8Array {
   return sha256(bytes).subarray(28);
@@ -44,66 +41,20 @@ function checkedPayload(raw: Uint8Array): Uint8Array | undefined {
   return equalBytes(raw.subarray(raw.length - 4), checksum(payload)) ? payload : undefined;
 }
 
-function base58Encode(bytes: Uint8Array): string {
-  // Base-58 digits, least significant first, updated per byte: no BigInt, as the mock encodes IDs by the hundred
-  // thousand.
-  const digits: number[] = [];
-  for (const byte of bytes) {
-    let carry = byte;
-    for (let i = 0; i < digits.length; i++) {
-      carry += digits[i]! << 8;
-      digits[i] = carry % 58;
-      carry = (carry / 58) | 0;
-    }
-    while (carry > 0) {
-      digits.push(carry % 58);
-      carry = (carry / 58) | 0;
-    }
-  }
-  let out = '';
-  for (const byte of bytes) {
-    if (byte !== 0) break;
-    out += '1';
-  }
-  for (let i = digits.length - 1; i >= 0; i--) out += BASE58[digits[i]!];
-  return out;
-}
-
-/** Each character's base-58 digit by char code (-1: not a digit). */
-const BASE58_DIGITS = Int8Array.from({ length: 128 }, (_, code) => BASE58.indexOf(String.fromCharCode(code)));
-
-function base58Decode(text: string): Uint8Array | undefined {
-  // Base-256 digits, least significant first, updated per character: no BigInt, as every ID param is decoded.
-  let zeros = 0;
-  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++;
-  const body: number[] = [];
-  for (let i = zeros; i < text.length; i++) {
-    let carry = BASE58_DIGITS[text.charCodeAt(i)] ?? -1;
-    if (carry < 0) return undefined;
-    for (let j = 0; j < body.length; j++) {
-      carry += body[j]! * 58;
-      body[j] = carry & 0xff;
-      carry >>= 8;
-    }
-    while (carry > 0) {
-      body.push(carry & 0xff);
-      carry >>= 8;
-    }
-  }
-  const out = new Uint8Array(zeros + body.length);
-  for (let i = 0; i < body.length; i++) out[zeros + i] = body[body.length - 1 - i]!;
-  return out;
-}
-
 /** cb58: base58 of the payload followed by the last 4 bytes of its SHA-256. */
 export function cb58Encode(payload: Uint8Array): string {
-  return base58Encode(withChecksum(payload));
+  return base58.encode(withChecksum(payload));
 }
 
 /** The payload of a cb58 string, or undefined when it is not cb58 or its checksum is wrong. */
 export function cb58Decode(text: string): Uint8Array | undefined {
-  const raw = base58Decode(text);
-  return raw && checkedPayload(raw);
+  let raw: Uint8Array;
+  try {
+    raw = base58.decode(text);
+  } catch {
+    return undefined;
+  }
+  return checkedPayload(raw);
 }
 
 /** The node's `hex` encoding: `0x`, the bytes, then the last 4 bytes of their SHA-256. */
@@ -136,69 +87,20 @@ export function hexDecode(text: string): Uint8Array | undefined {
   return checkedPayload(raw);
 }
 
-/** BIP-173's checksum over 5-bit values (also the mock's Go-worded address parser's). */
-export function polymod(values: ArrayLike<number>): number {
-  let chk = 1;
-  for (let i = 0; i < values.length; i++) {
-    const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ values[i]!;
-    if (top & 1) chk ^= 0x3b6a57b2;
-    if (top & 2) chk ^= 0x26508e6d;
-    if (top & 4) chk ^= 0x1ea119fa;
-    if (top & 8) chk ^= 0x3d4233dd;
-    if (top & 16) chk ^= 0x2a1462b3;
-  }
-  return chk >>> 0;
-}
-
-export function hrpExpand(hrp: string): number[] {
-  const codes = [...hrp].map((c) => c.charCodeAt(0));
-  return [...codes.map((c) => c >> 5), 0, ...codes.map((c) => c & 31)];
-}
-
-function convertBits(data: ArrayLike<number>, from: number, to: number, pad: boolean): number[] | undefined {
-  let acc = 0;
-  let bits = 0;
-  const out: number[] = [];
-  const max = (1 << to) - 1;
-  for (let i = 0; i < data.length; i++) {
-    acc = (acc << from) | (data[i] as number);
-    bits += from;
-    while (bits >= to) {
-      bits -= to;
-      out.push((acc >> bits) & max);
-    }
-  }
-  if (pad && bits > 0) out.push((acc << (to - bits)) & max);
-  else if (!pad && (bits >= from || ((acc << (to - bits)) & max) !== 0)) return undefined;
-  return out;
-}
-
-/** A bech32 address (BIP 173, not bech32m) of `payload` under `hrp`, e.g. `avax1...`. */
+/** A bech32 address (BIP 173, not bech32m) of `payload` under `hrp`, e.g. `avax1...`; no length limit, as the node. */
 export function bech32Encode(hrp: string, payload: Uint8Array): string {
-  const words = convertBits(payload, 8, 5, true) as number[];
-  const mod = polymod([...hrpExpand(hrp), ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
-  const check = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
-  return `${hrp}1${[...words, ...check].map((w) => BECH32[w]).join('')}`;
+  return bech32.encode(hrp, bech32.toWords(payload), false);
 }
 
+/** The hrp and payload of a lower-case bech32 address, or undefined when it is none. */
 export function bech32Decode(text: string): { hrp: string; payload: Uint8Array } | undefined {
   if (text !== text.toLowerCase()) return undefined;
-  const sep = text.lastIndexOf('1');
-  if (sep < 1 || text.length - sep < 7) return undefined;
-  const hrp = text.slice(0, sep);
-  // The checksum runs over the expanded hrp and the data part, in one array (addresses come with every request).
-  const expanded = hrpExpand(hrp);
-  const values = new Array<number>(expanded.length + text.length - sep - 1);
-  for (let i = 0; i < expanded.length; i++) values[i] = expanded[i]!;
-  for (let i = sep + 1, at = expanded.length; i < text.length; i++, at++) {
-    const value = BECH32_VALUES[text.charCodeAt(i)] ?? -1;
-    if (value < 0) return undefined;
-    values[at] = value;
+  try {
+    const { prefix, words } = bech32.decode(text, false);
+    return { hrp: prefix, payload: bech32.fromWords(words) };
+  } catch {
+    return undefined;
   }
-  if (polymod(values) !== 1) return undefined;
-  const payload = convertBits(values.slice(expanded.length, -6), 5, 8, false);
-  return payload ? { hrp, payload: Uint8Array.from(payload) } : undefined;
 }
 
 export type AvalancheFormat =
@@ -225,29 +127,13 @@ export const avalancheFormats: Record<AvalancheFormat, (value: string) => boolea
   },
 };
 
-const DATE = String.raw`\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])`;
-const TIME = String.raw`([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?`;
-const OFFSET = String.raw`([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)`;
-const DATE_TIME = new RegExp(`^${DATE}[Tt ]${TIME}${OFFSET}$`);
-
-/** RFC 3339 date-time, as ajv-formats' `date-time` (which the toolkit's own ajv uses) checks it. */
-function validDate(text: string): boolean {
-  if (!DATE_TIME.test(text)) return false;
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-}
-
-/** Every format the generated validators may call: the node's encodings and ajv-formats' `date-time`. */
-export const formatChecks: Record<string, (value: string) => boolean> = { ...avalancheFormats, 'date-time': validDate };
-
 /**
- * In the form ajv's standalone code calls them: `formats[name].validate(value)`. Checksums cost microseconds and the
- * same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
+ * The node's formats as the server's ajv checks them (ajv-formats gives `date-time`). Checksums cost microseconds and
+ * the same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
  */
-export const formats: Record<string, { validate: (value: string) => boolean }> = Object.fromEntries(
-  Object.entries(formatChecks).map(([name, check]) => [name, { validate: remembered(check) }]),
-);
+export const formats: Record<AvalancheFormat, (value: string) => boolean> = Object.fromEntries(
+  Object.entries(avalancheFormats).map(([name, check]) => [name, remembered(check)]),
+) as Record<AvalancheFormat, (value: string) => boolean>;
 
 function remembered(check: (value: string) => boolean): (value: string) => boolean {
   const verdicts = new Map<string, boolean>();
