@@ -172,5 +172,8 @@ export function errorMessage(error: { keyword: string; message?: string; params?
  * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
  */
 export function isDecodeFailure(violations: Violation[]): boolean {
-  return violations.some((v) => !CONSTRAINT_KEYWORDS.has(v.keyword) && !BRANCH_KEYWORDS.has(v.keyword));
+  // `errorLimit` only says the list was cut short (runtime/server/ajv.ts): the faults listed decide.
+  return violations.some(
+    (v) => !CONSTRAINT_KEYWORDS.has(v.keyword) && !BRANCH_KEYWORDS.has(v.keyword) && v.keyword !== 'errorLimit',
+  );
 }

@@ -911,7 +911,7 @@ export type DevRemoveUtxoResult = Empty;
  */
 export interface DevAddStakerParams {
   /**
-   * `NodeID-<cb58>`.
+   * The node: `NodeID-` followed by its cb58 ID.
    */
   nodeID: NodeID;
   /**
@@ -965,7 +965,7 @@ export interface DevAddStakerResult {
  */
 export interface DevSetConnectionParams {
   /**
-   * `NodeID-<cb58>`.
+   * The node: `NodeID-` followed by its cb58 ID.
    */
   nodeID: NodeID;
   /**

@@ -975,7 +975,7 @@ export const devDocument = {
         {
           "name": "nodeID",
           "required": true,
-          "description": "`NodeID-<cb58>`.",
+          "description": "The node: `NodeID-` followed by its cb58 ID.",
           "schema": { "$ref": "#/components/schemas/NodeID" },
         },
         {
@@ -1078,7 +1078,7 @@ export const devDocument = {
         {
           "name": "nodeID",
           "required": true,
-          "description": "`NodeID-<cb58>`.",
+          "description": "The node: `NodeID-` followed by its cb58 ID.",
           "schema": { "$ref": "#/components/schemas/NodeID" },
         },
         {

@@ -97,5 +97,7 @@ export function errorMessage(error) {
   return `${error.message ?? error.keyword}${detail}`;
 }
 export function isDecodeFailure(violations) {
-  return violations.some((v) => !CONSTRAINT_KEYWORDS.has(v.keyword) && !BRANCH_KEYWORDS.has(v.keyword));
+  return violations.some(
+    (v) => !CONSTRAINT_KEYWORDS.has(v.keyword) && !BRANCH_KEYWORDS.has(v.keyword) && v.keyword !== "errorLimit"
+  );
 }

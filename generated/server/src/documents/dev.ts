@@ -978,7 +978,7 @@ export const devDocument: OpenrpcDocument = {
         {
           "name": "nodeID",
           "required": true,
-          "description": "`NodeID-<cb58>`.",
+          "description": "The node: `NodeID-` followed by its cb58 ID.",
           "schema": { "$ref": "#/components/schemas/NodeID" },
         },
         {
@@ -1081,7 +1081,7 @@ export const devDocument: OpenrpcDocument = {
         {
           "name": "nodeID",
           "required": true,
-          "description": "`NodeID-<cb58>`.",
+          "description": "The node: `NodeID-` followed by its cb58 ID.",
           "schema": { "$ref": "#/components/schemas/NodeID" },
         },
         {
