@@ -187,7 +187,7 @@ describe('the validating proxy', () => {
     const proxy = await proxyTo(node.url, violations);
     await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight","params":{}}');
     await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getTx","params":{"txID":5}}');
-    await call(proxy.url, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
+    await call(proxy.url, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getNodeConfig"}');
     await proxy.settled();
 
     const seen = violations.map((v) => [v.method, v.direction, v.pointer, v.rule]);
@@ -198,11 +198,11 @@ describe('the validating proxy', () => {
         ['platform.getTx', 'response', '/result/tx', 'format'],
       ]),
     );
-    expect(seen.every(([method]) => method !== 'admin.getConfig')).toBe(true);
+    expect(seen.every(([method]) => method !== 'admin.getNodeConfig')).toBe(true);
     const stats = proxy.stats.toJSON();
     expect(stats.calls).toBe(3);
     expect(stats.methods['platform.getHeight']).toEqual({ calls: 1, violations: 1, specified: true });
-    expect(stats.methods['admin.getConfig']).toEqual({ calls: 1, violations: 0, specified: false });
+    expect(stats.methods['admin.getNodeConfig']).toEqual({ calls: 1, violations: 0, specified: false });
     // One violation per offending value: txID of the wrong type, and `tx` (which fails both of its branches).
     expect(stats.methods['platform.getTx']).toEqual({ calls: 1, violations: 2, specified: true });
     expect(violations.filter((v) => v.method === 'platform.getTx').map(formatViolation)).toEqual([
@@ -262,10 +262,10 @@ describe('npm run proxy (the CLI)', () => {
     const [, url] = await output.until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await call(url!, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
     await output.until(/violation/);
-    await call(url!, '/ext/admin', '{"jsonrpc":"2.0","id":2,"method":"admin.getConfig"}');
-    await call(url!, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
+    await call(url!, '/ext/admin', '{"jsonrpc":"2.0","id":2,"method":"admin.getNodeConfig"}');
+    await call(url!, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getNodeConfig"}');
     // Logged when it happens, once per method, not only in the summary.
-    await output.until(/unknown #2 admin\.getConfig: not in the spec, passed through unchecked/);
+    await output.until(/unknown #2 admin\.getNodeConfig: not in the spec, passed through unchecked/);
     // A line break in a method name is written as an escape: it cannot start a forged `violation` line.
     const forged = 'info.x\nviolation #1 platform.getHeight request /params: forged';
     await call(url!, '/ext/info', JSON.stringify({ jsonrpc: '2.0', id: 4, method: forged }));
