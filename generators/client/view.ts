@@ -13,6 +13,7 @@ import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { callText, unionMember } from '../shared/lines.ts';
 import { errorsTable } from './errors-table.ts';
+import { type Namespace, namespacesOf } from '../shared/namespaces.ts';
 
 export interface PackageView extends PackageFacts {
   /** A short usage example for the README, from the spec's own examples. */
@@ -39,7 +40,7 @@ export interface EndpointView {
   documentedErrors: string[];
   methods: MethodView[];
   /** A namespaced document's namespaces (`client.fraud.subscribe()`), each a property; empty otherwise. */
-  namespaces: Array<{ property: string; docLines: string[]; members: Array<{ member: string; method: string }> }>;
+  namespaces: Namespace[];
   /**
    * The constructor's call of the runtime's: base URL, path template and variables, the releases of the methods that
    * have a range (for the runtime's `nodeVersion` check) and the keys whose values error excerpts hide (`x-sensitive`).
@@ -246,24 +247,4 @@ function releases(endpoint: EndpointModel): Json {
         ),
       ]),
   ) as Json;
-}
-
-/** A namespaced document's namespaces, each with its members (the server's grouped handlers use them too). */
-export function namespacesOf(endpoint: EndpointModel): EndpointView['namespaces'] {
-  const byProperty = new Map<string, EndpointView['namespaces'][number]>();
-  for (const method of endpoint.methods) {
-    if (!method.namespace) continue;
-    const { property, member } = method.namespace;
-    let namespace = byProperty.get(property);
-    if (!namespace) {
-      namespace = {
-        property,
-        docLines: commentLines([`The \`${method.service}.*\` methods, each as the client method it names.`]),
-        members: [],
-      };
-      byProperty.set(property, namespace);
-    }
-    namespace.members.push({ member, method: method.shortName });
-  }
-  return [...byProperty.values()];
 }

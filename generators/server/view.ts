@@ -5,7 +5,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { serverNames, validatorNames } from '../model/names.ts';
-import { namespacesOf } from '../client/view.ts';
+import { namespacesOf } from '../shared/namespaces.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
 import { WIDTH, callText, stringText } from '../shared/lines.ts';
@@ -90,7 +90,9 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
           : 'typed handlers behind a JSON-RPC 2.0 layer.'),
     ),
     invalidArgument,
-    endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, stringText(message, '    invalidArgument: '.length, '      '))),
+    endpoints: model.endpoints.map((endpoint) =>
+      endpointView(model, endpoint, stringText(message, '    invalidArgument: '.length, '      ')),
+    ),
     nodeProfile: model.profile === 'avalanche',
     ...readmeExample(model),
   };

@@ -154,10 +154,13 @@ class WriterCompiler {
 
   private object(schema: JsonSchema, hint: string): string {
     const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
-    const cases = properties.map(
-      ([key, child]) =>
-        `case ${JSON.stringify(key)}: key = ${this.key(key)}; s = ${this.writer(child, `${hint} ${key}`)}(x); break;`,
-    );
+    const cases = properties.map(([key, child]) => {
+      const line = `case ${JSON.stringify(key)}: key = ${this.key(key)}; s = ${this.writer(child, `${hint} ${key}`)}(x); break;`;
+      // Within 120 columns at the switch's indent: a long writer's name gets lines of its own.
+      if (line.length <= 112) return line;
+      const [head, call] = [line.slice(0, line.indexOf(' s = ')), line.slice(line.indexOf(' s = ') + 1)];
+      return `${head}\n        ${call.replace(' break;', '\n        break;')}`;
+    });
     const extra = schema.additionalProperties;
     // Keys the schema does not name are written only where the schema allows them, and only own ones (for-in also
     // lists inherited keys, JSON.stringify does not); `toJSON` would be called, not written.

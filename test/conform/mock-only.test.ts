@@ -28,10 +28,13 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
 it('skips every dev.* method and never calls one', async () => {
-  const validator = new SpecValidator(loadSpecModel());
+  const model = loadSpecModel();
+  const validator = new SpecValidator(model);
   const report = await runConformance({ url, validator, includeWrites: true, methods: /^(dev|info)\./ });
   const dev = report.results.filter((r) => r.method.startsWith('dev.'));
-  expect(dev.length).toBe(11);
+  const devMethods = model.endpoints.find((e) => e.name === 'dev')!.methods.length;
+  expect(devMethods).toBeGreaterThan(20);
+  expect(dev.length).toBe(devMethods);
   for (const result of dev)
     expect([result.status, result.reason]).toEqual([
       'SKIP',

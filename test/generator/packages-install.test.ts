@@ -1,13 +1,13 @@
 /**
- * The generated client and server packages as a consumer gets them: `npm pack` each, install both tarballs offline
+ * The generated client and server packages as a consumer gets them: `npm pack` each, unpack both tarballs
  * into a project outside the repository, and run a program there, on the Node running the tests (22.18 or newer, as
  * the toolkit's `engines` requires), that serves a P-Chain endpoint with the server package and calls it with the
  * client package over 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -44,8 +44,23 @@ beforeAll(() => {
   });
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  // The server's one dependency (@noble/hashes) comes from npm's cache, which the toolkit's own install filled.
-  npm(['install', '--offline', '--no-audit', '--no-fund', ...tarballs], consumer);
+  // Each tarball unpacked where npm would put it; its dependencies linked from the toolkit's own install (no registry
+  // here: npm's offline mode needs metadata its cache does not keep).
+  for (const tarball of tarballs) {
+    const folder = join(consumer, 'node_modules', '.unpacked', basename(tarball));
+    mkdirSync(folder, { recursive: true });
+    execFileSync('tar', ['xzf', tarball, '-C', folder, '--strip-components=1']);
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies?: Record<string, string>;
+    };
+    for (const name of [manifest.name, ...Object.keys(manifest.dependencies ?? {})]) {
+      const at = join(consumer, 'node_modules', name);
+      if (existsSync(at)) continue;
+      mkdirSync(dirname(at), { recursive: true });
+      symlinkSync(name === manifest.name ? folder : join(ROOT, 'node_modules', name), at);
+    }
+  }
   writeFileSync(join(consumer, 'main.js'), PROGRAM);
 }, 180_000);
 

@@ -25,11 +25,8 @@ const DOCUMENTED_ERRORS = {
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
-  ProblemParsingTransactionCouldntUnpackCodecVersion: [
-    -32e3,
-    /^problem parsing transaction: couldn't unpack codec version$/
-  ],
-  ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK: [
+  CodecVersionUnreadable: [-32e3, /^problem parsing transaction: couldn't unpack codec version$/],
+  SecpInterfaceUnreadable: [
     -32e3,
     new RegExp(
       "^problem parsing transaction: couldn't unmarshal interface: \\*secp256k1fx\\.TransferOutput does not implement interface atomic\\.UnsignedAtomicTx$"
@@ -43,10 +40,7 @@ const DOCUMENTED_ERRORS = {
     -32e3,
     /^failed to fetch import UTXOs from [1-9A-HJ-NP-Za-km-z]+ due to: not found$/
   ],
-  ImportTxTransferFailedVerificationWrongSignature: [
-    -32e3,
-    /^import tx transfer failed verification: wrong signature$/
-  ],
+  ImportWrongSignature: [-32e3, /^import tx transfer failed verification: wrong signature$/],
   SignatureDoesntMatchPublicKey: [-32e3, /^signature doesn't match public key$/],
   InsufficientFunds: [-32e3, /^insufficient funds$/],
   InvalidNonce: [-32e3, /^invalid nonce$/],
@@ -69,14 +63,14 @@ const ERRORS = {
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
     TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
-    ProblemParsingTransactionCouldntUnpackCodecVersion: DOCUMENTED_ERRORS.ProblemParsingTransactionCouldntUnpackCodecVersion,
-    ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK: DOCUMENTED_ERRORS.ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK,
+    CodecVersionUnreadable: DOCUMENTED_ERRORS.CodecVersionUnreadable,
+    SecpInterfaceUnreadable: DOCUMENTED_ERRORS.SecpInterfaceUnreadable,
     TxWasIssuedWithADifferentNetworkID: DOCUMENTED_ERRORS.TxWasIssuedWithADifferentNetworkID,
     TxHasWrongChainID: DOCUMENTED_ERRORS.TxHasWrongChainID,
     ImportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ImportTxFlowCheckFailedDueToInsufficient,
     ExportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ExportTxFlowCheckFailedDueToInsufficient,
     FailedToFetchImportUTXOsFromDueTo: DOCUMENTED_ERRORS.FailedToFetchImportUTXOsFromDueTo,
-    ImportTxTransferFailedVerificationWrongSignature: DOCUMENTED_ERRORS.ImportTxTransferFailedVerificationWrongSignature,
+    ImportWrongSignature: DOCUMENTED_ERRORS.ImportWrongSignature,
     SignatureDoesntMatchPublicKey: DOCUMENTED_ERRORS.SignatureDoesntMatchPublicKey,
     InsufficientFunds: DOCUMENTED_ERRORS.InsufficientFunds,
     InvalidNonce: DOCUMENTED_ERRORS.InvalidNonce

@@ -39,14 +39,14 @@ export type CAvaxClientErrors = {
     | 'TxMissingHexPrefix'
     | 'TxBadChecksum'
     | 'TxUnsupportedEncoding'
-    | 'ProblemParsingTransactionCouldntUnpackCodecVersion'
-    | 'ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK'
+    | 'CodecVersionUnreadable'
+    | 'SecpInterfaceUnreadable'
     | 'TxWasIssuedWithADifferentNetworkID'
     | 'TxHasWrongChainID'
     | 'ImportTxFlowCheckFailedDueToInsufficient'
     | 'ExportTxFlowCheckFailedDueToInsufficient'
     | 'FailedToFetchImportUTXOsFromDueTo'
-    | 'ImportTxTransferFailedVerificationWrongSignature'
+    | 'ImportWrongSignature'
     | 'SignatureDoesntMatchPublicKey'
     | 'InsufficientFunds'
     | 'InvalidNonce';
@@ -82,11 +82,8 @@ const DOCUMENTED_ERRORS = {
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
-  ProblemParsingTransactionCouldntUnpackCodecVersion: [
-    -32000,
-    /^problem parsing transaction: couldn't unpack codec version$/,
-  ],
-  ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK: [
+  CodecVersionUnreadable: [-32000, /^problem parsing transaction: couldn't unpack codec version$/],
+  SecpInterfaceUnreadable: [
     -32000,
     new RegExp(
       '^problem parsing transaction: couldn\'t unmarshal interface: \\*secp256k1fx\\.TransferOutput ' +
@@ -101,10 +98,7 @@ const DOCUMENTED_ERRORS = {
     -32000,
     /^failed to fetch import UTXOs from [1-9A-HJ-NP-Za-km-z]+ due to: not found$/,
   ],
-  ImportTxTransferFailedVerificationWrongSignature: [
-    -32000,
-    /^import tx transfer failed verification: wrong signature$/,
-  ],
+  ImportWrongSignature: [-32000, /^import tx transfer failed verification: wrong signature$/],
   SignatureDoesntMatchPublicKey: [-32000, /^signature doesn't match public key$/],
   InsufficientFunds: [-32000, /^insufficient funds$/],
   InvalidNonce: [-32000, /^invalid nonce$/],
@@ -129,14 +123,14 @@ const ERRORS = {
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
     TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
-    ProblemParsingTransactionCouldntUnpackCodecVersion: DOCUMENTED_ERRORS.ProblemParsingTransactionCouldntUnpackCodecVersion,
-    ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK: DOCUMENTED_ERRORS.ProblemParsingTransactionCouldntUnmarshalInterfaceSecpK,
+    CodecVersionUnreadable: DOCUMENTED_ERRORS.CodecVersionUnreadable,
+    SecpInterfaceUnreadable: DOCUMENTED_ERRORS.SecpInterfaceUnreadable,
     TxWasIssuedWithADifferentNetworkID: DOCUMENTED_ERRORS.TxWasIssuedWithADifferentNetworkID,
     TxHasWrongChainID: DOCUMENTED_ERRORS.TxHasWrongChainID,
     ImportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ImportTxFlowCheckFailedDueToInsufficient,
     ExportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ExportTxFlowCheckFailedDueToInsufficient,
     FailedToFetchImportUTXOsFromDueTo: DOCUMENTED_ERRORS.FailedToFetchImportUTXOsFromDueTo,
-    ImportTxTransferFailedVerificationWrongSignature: DOCUMENTED_ERRORS.ImportTxTransferFailedVerificationWrongSignature,
+    ImportWrongSignature: DOCUMENTED_ERRORS.ImportWrongSignature,
     SignatureDoesntMatchPublicKey: DOCUMENTED_ERRORS.SignatureDoesntMatchPublicKey,
     InsufficientFunds: DOCUMENTED_ERRORS.InsufficientFunds,
     InvalidNonce: DOCUMENTED_ERRORS.InvalidNonce,

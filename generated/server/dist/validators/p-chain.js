@@ -829,7 +829,9 @@ function platformGetAllValidatorsAtResultValidatorSetsValueJson(v) {
     let key;
     let s;
     switch (k) {
-      case "validators": key = validatorsKey; s = platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(x); break;
+      case "validators": key = validatorsKey;
+        s = platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(x);
+        break;
       case "totalWeight": key = totalWeightKey; s = uint64Json(x); break;
       default: return undefined;
     }

@@ -832,7 +832,9 @@ function platformGetAllValidatorsAtResultValidatorSetsValueJson(v: any): string 
     let key: string;
     let s: string | undefined;
     switch (k) {
-      case "validators": key = validatorsKey; s = platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(x); break;
+      case "validators": key = validatorsKey;
+        s = platformGetAllValidatorsAtResultValidatorSetsValueValidatorsItemListJson(x);
+        break;
       case "totalWeight": key = totalWeightKey; s = uint64Json(x); break;
       default: return undefined;
     }
