@@ -30,6 +30,7 @@ const CLIENTS: Record<string, new (options: object) => object> = {
   dev: client.DevClient,
   indexer: client.IndexerClient,
   proposervm: client.ProposervmClient,
+  'c-avax': client.CAvaxClient,
 };
 
 /** Calls (method, example index) that bring a fresh node to the state an example shows. */
@@ -72,6 +73,7 @@ async function startExamplesServer(): Promise<{ url: string; close: () => Promis
     '/ext/vm/avm': endpoint(server.createAvmStaticEndpoint, server.avmStaticDocument, server.avmStaticMethods),
     '/ext/bc/P': endpoint(server.createPChainEndpoint, server.pChainDocument, server.pChainMethods),
     '/ext/admin': endpoint(server.createAdminEndpoint, server.adminDocument, server.adminMethods),
+    '/ext/bc/C/avax': endpoint(server.createCAvaxEndpoint, server.cAvaxDocument, server.cAvaxMethods),
     '/ext/index/P/block': endpoint(server.createIndexerEndpoint, server.indexerDocument, server.indexerMethods),
     '/ext/bc/P/proposervm': endpoint(
       server.createProposervmEndpoint,
