@@ -95,8 +95,11 @@ function buildEndpoint(
   const defaultBaseUrl = str(variables.baseUrl?.default) || origin || 'http://127.0.0.1:9650';
   const pathTemplate = urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0);
   const defaultPath = pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => str(variables[name]?.default));
+  // In the order the URL names them (an object's key order is the author's formatting, not a fact of the API).
+  const position = (name: string) => pathTemplate.indexOf(`{${name}}`);
   const pathVariables = Object.entries(variables)
     .filter(([name]) => name !== 'baseUrl')
+    .sort(([a], [b]) => position(a) - position(b) || (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, variable]) => ({ name, default: str(variable.default), description: str(variable.description) }));
 
   const typeName = endpointTypeName(bundle.name);
