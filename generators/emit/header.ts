@@ -12,7 +12,9 @@ export function headerText(sourceDocuments: string[]): string {
   const each = header(sourceDocuments.map(headerFileName).join(', '));
   if (each.length <= WIDTH || sourceDocuments.length < 2) return each;
   const folders = new Set(sourceDocuments.map((path) => path.slice(0, path.lastIndexOf('/') + 1)));
-  return folders.size === 1 ? header(`${headerFileName([...folders][0] || './')} (${sourceDocuments.length} documents)`) : each;
+  return folders.size === 1
+    ? header(`${headerFileName([...folders][0] || './')} (${sourceDocuments.length} documents)`)
+    : each;
 }
 
 /** True when `line` is a header this toolkit wrote, whatever the documents it names. */
