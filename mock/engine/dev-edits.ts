@@ -22,7 +22,7 @@ const percent = (share: number) => (share * 100).toFixed(4);
 function nodeIDOf(value: unknown): string {
   const text = String(value ?? '');
   const bytes = text.startsWith('NodeID-') ? cb58Decode(text.slice('NodeID-'.length)) : undefined;
-  if (!bytes || bytes.length !== 20) throw new Error(`${JSON.stringify(text)} is not a node ID (NodeID-<cb58>)`);
+  if (bytes?.length !== 20) throw new Error(`${JSON.stringify(text)} is not a node ID (NodeID-<cb58>)`);
   return text;
 }
 

@@ -9,24 +9,6 @@
  * runs past the real end is where the node stopped, and its kind gives the node's text. The checks are on only while
  * locating (decoding is synchronous), so no other user of avalanchejs in the process sees them.
  */
-import type {
-  Address,
-  BigIntPr,
-  BlsPublicKey,
-  BlsSignature,
-  Bool,
-  Byte,
-  Bytes,
-  Credential,
-  Id,
-  Int,
-  NodeId,
-  Short,
-  Signature,
-  Stringpr,
-  avaxSerial,
-  utils,
-} from '@avalabs/avalanchejs';
 import { avalanche, forReading } from '../shared/avalanche.ts';
 import type { UtxoChain } from '../world/types.ts';
 

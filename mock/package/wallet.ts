@@ -19,7 +19,7 @@ const ACCEPTANCE_WAIT_MS = 30_000;
 /** The 20 bytes an `X-…`/`P-…` address (or a bare bech32 one) names. */
 function addressBytes(address: string): Uint8Array {
   const decoded = bech32Decode(address.slice(address.indexOf('-') + 1));
-  if (!decoded || decoded.payload.length !== 20) throw new Error(`${JSON.stringify(address)} is not an address`);
+  if (decoded?.payload.length !== 20) throw new Error(`${JSON.stringify(address)} is not an address`);
   return decoded.payload;
 }
 
@@ -36,7 +36,7 @@ export class Wallet {
   constructor(url: string, privateKey: string, hrp: string) {
     this.url = url;
     const secret = cb58Decode(privateKey.replace(/^PrivateKey-/, ''));
-    if (!secret || secret.length !== 32) throw new Error('not a private key: expected PrivateKey-<cb58>');
+    if (secret?.length !== 32) throw new Error('not a private key: expected PrivateKey-<cb58>');
     this.key = secret;
     const { secp256k1 } = avalanche();
     this.bytes = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(secret)));
