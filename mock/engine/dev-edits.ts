@@ -12,10 +12,9 @@ import { isCurrent } from '../world/stakers.ts';
 import type { Owner, UtxoChain } from '../world/types.ts';
 import { setConnection, uptimeFrom } from '../world/uptime.ts';
 import type { World } from '../world/world.ts';
-import { ownerOf, uint } from './dev-params.ts';
+import { MAX_UINT64, ownerOf, uint } from './dev-params.ts';
 
 type Params = Record<string, unknown>;
-const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 const percent = (share: number) => (share * 100).toFixed(4);
 
 /** A `NodeID-<cb58>` of 20 bytes, or the refusal. */

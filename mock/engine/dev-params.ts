@@ -6,7 +6,7 @@ import { bech32Decode } from '../../generators/formats.ts';
 import type { Owner, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 
-const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
+export const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 
 /** A Uint64Param: a decimal string or a bare non-negative integer, within uint64 as the node's JSON decoder reads it. */
 export const uint = (value: unknown, name: string): bigint => {

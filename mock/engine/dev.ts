@@ -17,14 +17,13 @@ import { advanceTime } from './staking.ts';
 import type { CChain } from '../cchain/evm.ts';
 import { cBlockIDs, fundC } from '../cchain/dev.ts';
 import { StateEdits } from './dev-edits.ts';
-import { addressOf, uint } from './dev-params.ts';
+import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
 import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
 type Params = Record<string, unknown>;
 
-const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 /** The longest interval node:timers takes (a longer one fires after 1 ms). */
 const MAX_INTERVAL_MS = 0x7fff_ffffn;
 
