@@ -7,6 +7,7 @@
 import { cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256, utxoIDOf } from '../world/codec.ts';
 import { EMPTY_ID } from '../world/networks.ts';
+import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
 import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Owner, UtxoChain } from '../world/types.ts';
@@ -84,7 +85,10 @@ export class StateEdits {
     const start = world.time.get();
     const end = uint(p.endTime, 'endTime');
     if (weight === 0n) throw new Error('weight must be greater than 0');
-    if (end <= start || end > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`endTime ${end} must be after ${start}`);
+    if (end <= start) throw new Error(`endTime ${end} must be after ${start}`);
+    // The chain time never passes the last second Go's JSON writes (getTimestamp): a later end would never come.
+    if (end > LAST_RFC3339_SECOND)
+      throw new Error(`endTime ${end} is after ${rfc3339(LAST_RFC3339_SECOND)}, the last time the chain can reach`);
     const rewardOwner: Owner = ownerOf(world, { addresses: p.rewardAddresses, threshold: p.rewardThreshold });
     const current = [...world.stakers.values()].filter(
       (s) => s.nodeID === nodeID && s.subnetID === EMPTY_ID && !s.validatorTxID && isCurrent(s, start),

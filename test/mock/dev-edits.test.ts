@@ -116,6 +116,20 @@ describe('stakers, connections and rewards', () => {
     ).rejects.toThrow(/not a Primary Network validator to delegate to/);
     expect((await p.getCurrentValidators({ nodeIDs: [other] })).validators).toHaveLength(0);
   });
+  it('takes an end as late as the last second the chain time can reach (9999-12-31T23:59:59Z), and no later', async () => {
+    const last = 253_402_300_799n;
+    const params = { nodeID: NODE, weight: String(2_000n * AVAX), rewardAddresses: [address(7)] };
+    await expect(node.dev.addStaker({ ...params, endTime: String(last + 1n) })).rejects.toThrow(
+      `endTime ${last + 1n} is after 9999-12-31T23:59:59Z, the last time the chain can reach`,
+    );
+    expect((await p.getCurrentValidators({ nodeIDs: [NODE] })).validators).toHaveLength(0);
+    await node.dev.addStaker({ ...params, endTime: String(last) });
+    const { validators } = await p.getCurrentValidators({ nodeIDs: [NODE] });
+    expect(validators[0]).toMatchObject({ endTime: String(last) });
+    await node.dev.setTime({ timestamp: String(last) });
+    expect((await p.getCurrentValidators({ nodeIDs: [NODE] })).validators).toHaveLength(0);
+    expect(await balance(address(7))).toBeGreaterThan(2_000n * AVAX);
+  });
 });
 
 describe('subnet edits', () => {
