@@ -240,6 +240,9 @@ const DEV_METHODS = [
   'setConnection',
   'addSubnet',
   'setSubnetOwner',
+  'convertSubnet',
+  'addL1Validator',
+  'setL1ValidatorBalance',
 ] as const;
 
 function devHandlers(dev: DevControls): Record<string, MockMethod> {

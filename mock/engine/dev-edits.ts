@@ -13,6 +13,7 @@ import { isCurrent } from '../world/stakers.ts';
 import type { Owner, UtxoChain } from '../world/types.ts';
 import { setConnection, uptimeFrom } from '../world/uptime.ts';
 import type { World } from '../world/world.ts';
+import { addL1Validator, convertSubnet, setL1ValidatorBalance } from './dev-l1.ts';
 import { MAX_UINT64, ownerOf, uint } from './dev-params.ts';
 
 type Params = Record<string, unknown>;
@@ -162,5 +163,25 @@ export class StateEdits {
     if (!subnet) throw new Error(`subnet ${String(p.subnetID)} not found`);
     this.world.subnets.set(subnet.id, { ...subnet, owner: ownerOf(this.world, p) });
     return {};
+  }
+
+  /** Makes a subnet an L1 managed from `chainID` at `address`, without a ConvertSubnetToL1Tx. */
+  convertSubnet(p: Params): { conversionID: string } {
+    return convertSubnet(this.world, p);
+  }
+
+  /** An L1 validator with its key, weight, balance and owners, without a RegisterL1ValidatorTx. */
+  addL1Validator(p: Params): { validationID: string } {
+    const nodeID = nodeIDOf(p.nodeID);
+    const added = addL1Validator(this.world, p, nodeID, () => this.syntheticTxID('addL1Validator', nodeID));
+    this.mineP();
+    return added;
+  }
+
+  /** An L1 validator's balance; at 0 it is inactive (and leaves the validator set's active part). */
+  setL1ValidatorBalance(p: Params): Record<string, never> {
+    const answer = setL1ValidatorBalance(this.world, p);
+    this.mineP();
+    return answer;
   }
 }

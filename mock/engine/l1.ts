@@ -45,13 +45,13 @@ function nodeIDOf(bytes: Uint8Array): string {
 
 const activeCount = (world: World) => [...world.l1Validators.values()].filter(isActive).length;
 
-function checkCapacity(world: World, extra = 0): void {
+export function checkCapacity(world: World, extra = 0): void {
   if (BigInt(activeCount(world) + extra) >= world.config.validatorFee.capacity)
     throw new Refusal(L1_TEXTS.maxActiveValidators);
 }
 
 /** state.PutL1Validator's checks for a new validation: no legacy validator and no L1 validator for the node. */
-function checkNewValidation(
+export function checkNewValidation(
   world: World,
   subnetID: string,
   nodeID: string,

@@ -43,6 +43,16 @@ const BEFORE: Record<string, Array<[string, number]>> = {
   'admin.loadVMs/nothing new': [['admin.loadVMs', 0]],
   'dev.revert': [['dev.snapshot', 0]],
   'dev.setSubnetOwner': [['dev.addSubnet', 0]],
+  'dev.convertSubnet': [['dev.addSubnet', 0]],
+  'dev.addL1Validator': [
+    ['dev.addSubnet', 0],
+    ['dev.convertSubnet', 0],
+  ],
+  'dev.setL1ValidatorBalance': [
+    ['dev.addSubnet', 0],
+    ['dev.convertSubnet', 0],
+    ['dev.addL1Validator', 0],
+  ],
 };
 
 function findMethod(name: string): { endpoint: string; method: MethodModel } {

@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 114 methods on their endpoints (one, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 117 methods on their endpoints (one, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -130,9 +130,11 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   dev: {
     path: '/ext/dev',
     methods: [
+      'addL1Validator',
       'addStaker',
       'addSubnet',
       'addUtxo',
+      'convertSubnet',
       'dumpState',
       'fund',
       'impersonate',
@@ -147,6 +149,7 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
       'setConnection',
       'setFeeState',
       'setIntervalMining',
+      'setL1ValidatorBalance',
       'setSubnetOwner',
       'setTime',
       'simulateTx',
@@ -215,9 +218,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 114 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(114);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(114);
+  it('has exactly the 117 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(117);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(117);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -482,9 +485,11 @@ describe('side effects', () => {
     expect(of('chain')).toEqual([
       'avax.issueTx',
       'avm.issueTx',
+      'dev.addL1Validator',
       'dev.addStaker',
       'dev.addSubnet',
       'dev.addUtxo',
+      'dev.convertSubnet',
       'dev.fund',
       'dev.increaseTime',
       'dev.loadState',
@@ -494,6 +499,7 @@ describe('side effects', () => {
       'dev.revert',
       'dev.setConnection',
       'dev.setFeeState',
+      'dev.setL1ValidatorBalance',
       'dev.setSubnetOwner',
       'dev.setTime',
       'platform.issueTx',

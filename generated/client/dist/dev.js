@@ -27,7 +27,10 @@ const DOCUMENTED_ERRORS = {
   IsAlreadyAPrimaryNetworkValidator: [-32e3, /^NodeID-[1-9A-HJ-NP-Za-km-z]+ is already a Primary Network validator$/],
   UptimeMustBeAPercentageTo: [-32e3, /^uptime must be a percentage, \d+ to \d+$/],
   AddressesMustListOneOrMore: [-32e3, /^addresses must list one or more$/],
-  SubnetNotFound: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/]
+  SubnetNotFound: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/],
+  SubnetIsAlreadyAnL: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
+  LValidatorContainsDuplicateSubnetIDNodeIDPair: [-32e3, /^L1 validator contains duplicate subnetID \+ nodeID pair$/],
+  LValidatorNotFound: [-32e3, /^L1 validator [1-9A-HJ-NP-Za-km-z]+ not found$/]
 };
 const ERRORS = {
   snapshot: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
@@ -94,6 +97,18 @@ const ERRORS = {
   setSubnetOwner: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     SubnetNotFound: DOCUMENTED_ERRORS.SubnetNotFound
+  },
+  convertSubnet: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    SubnetIsAlreadyAnL: DOCUMENTED_ERRORS.SubnetIsAlreadyAnL
+  },
+  addL1Validator: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    LValidatorContainsDuplicateSubnetIDNodeIDPair: DOCUMENTED_ERRORS.LValidatorContainsDuplicateSubnetIDNodeIDPair
+  },
+  setL1ValidatorBalance: {
+    InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
+    LValidatorNotFound: DOCUMENTED_ERRORS.LValidatorNotFound
   }
 };
 export class DevClient extends JsonRpcClient {
@@ -119,7 +134,10 @@ export class DevClient extends JsonRpcClient {
     addStaker: "dev.addStaker",
     setConnection: "dev.setConnection",
     addSubnet: "dev.addSubnet",
-    setSubnetOwner: "dev.setSubnetOwner"
+    setSubnetOwner: "dev.setSubnetOwner",
+    convertSubnet: "dev.convertSubnet",
+    addL1Validator: "dev.addL1Validator",
+    setL1ValidatorBalance: "dev.setL1ValidatorBalance"
   };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/dev", {}, {});
@@ -636,5 +654,83 @@ export class DevClient extends JsonRpcClient {
    */
   setSubnetOwner(params, options) {
     return this.request("dev.setSubnetOwner", params, options, ERRORS.setSubnetOwner);
+  }
+  /**
+   * Make a subnet an L1, without a ConvertSubnetToL1Tx.
+   *
+   * Records the subnet's conversion to an L1 managed by the contract at `address` on `chainID`, as a
+   * ConvertSubnetToL1Tx would, but with no validators (add them with `dev.addL1Validator`):
+   * `platform.getSubnet` answers the manager, and RegisterL1ValidatorTx and SetL1ValidatorWeightTx are
+   * then verified against it. The conversion ID is that of a conversion without validators. Refused
+   * before Etna, for the Primary Network, for an unknown subnet and for one already converted.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.convertSubnet` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevConvertSubnetParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevConvertSubnetResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: subnet U9U9zJrPGZYAniqAfm3khy9EVcboJkqYNhuC1MuHvZbf7hdmB is
+   *         already an L1
+   */
+  convertSubnet(params, options) {
+    return this.request("dev.convertSubnet", params, options, ERRORS.convertSubnet);
+  }
+  /**
+   * Add an L1 validator, without a RegisterL1ValidatorTx.
+   *
+   * Adds a validator of `nodeID` to an L1 (a converted subnet) from the chain time, with its BLS key,
+   * weight, balance and owners, checked as the node checks a registered one (a valid key, a weight, no
+   * other validator of the node on the subnet, the active validators' capacity) but without a warp
+   * message, a proof of possession or a fee. Active while its balance lasts: the continuous fee drains
+   * it as time passes. An empty P-Chain block follows, so heights and the validator-set history include
+   * it.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.addL1Validator` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevAddL1ValidatorParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevAddL1ValidatorResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: L1 validator contains duplicate subnetID + nodeID pair
+   */
+  addL1Validator(params, options) {
+    return this.request("dev.addL1Validator", params, options, ERRORS.addL1Validator);
+  }
+  /**
+   * Set an L1 validator's balance, without a transaction.
+   *
+   * Sets the nAVAX an L1 validator has left to pay the continuous fee: 0 makes it inactive (as a drained
+   * or disabled one), more makes it active again if the active validators' capacity allows. An empty
+   * P-Chain block follows, so the validator-set history includes the change.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setL1ValidatorBalance` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetL1ValidatorBalanceParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetL1ValidatorBalanceResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: L1 validator 2BtiRkgcbsr1B44oXxAEy8w4pn9UG19XjXPxV7AvUzgn2FJQab
+   *         not found
+   */
+  setL1ValidatorBalance(params, options) {
+    return this.request(
+      "dev.setL1ValidatorBalance",
+      params,
+      options,
+      ERRORS.setL1ValidatorBalance
+    );
   }
 }

@@ -282,6 +282,56 @@ export const devMethods = [
     validateParams: validator("dev.setSubnetOwner", "params"),
     validateResult: validator("dev.setSubnetOwner", "result"),
     writeResult: validators.writeDevSetSubnetOwnerResult
+  },
+  {
+    name: "dev.convertSubnet",
+    handler: "convertSubnet",
+    params: ["subnetID", "chainID", "address"],
+    byName: true,
+    shape: {
+      properties: { SUBNETID: { name: "subnetID" }, CHAINID: { name: "chainID" }, ADDRESS: { name: "address" } }
+    },
+    validateParams: validator("dev.convertSubnet", "params"),
+    validateResult: validator("dev.convertSubnet", "result"),
+    writeResult: validators.writeDevConvertSubnetResult
+  },
+  {
+    name: "dev.addL1Validator",
+    handler: "addL1Validator",
+    params: [
+      "subnetID",
+      "nodeID",
+      "publicKey",
+      "weight",
+      "balance",
+      "remainingBalanceOwner",
+      "deactivationOwner"
+    ],
+    byName: true,
+    shape: {
+      properties: {
+        SUBNETID: { name: "subnetID" },
+        NODEID: { name: "nodeID" },
+        PUBLICKEY: { name: "publicKey" },
+        WEIGHT: { name: "weight" },
+        BALANCE: { name: "balance" },
+        REMAININGBALANCEOWNER: { name: "remainingBalanceOwner" },
+        DEACTIVATIONOWNER: { name: "deactivationOwner" }
+      }
+    },
+    validateParams: validator("dev.addL1Validator", "params"),
+    validateResult: validator("dev.addL1Validator", "result"),
+    writeResult: validators.writeDevAddL1ValidatorResult
+  },
+  {
+    name: "dev.setL1ValidatorBalance",
+    handler: "setL1ValidatorBalance",
+    params: ["validationID", "balance"],
+    byName: true,
+    shape: { properties: { VALIDATIONID: { name: "validationID" }, BALANCE: { name: "balance" } } },
+    validateParams: validator("dev.setL1ValidatorBalance", "params"),
+    validateResult: validator("dev.setL1ValidatorBalance", "result"),
+    writeResult: validators.writeDevSetL1ValidatorBalanceResult
   }
 ];
 export function createDevEndpoint(handlers, options) {

@@ -3,12 +3,16 @@ import { methodValidators } from './runtime/ajv.js';
 import { type Endpoint, type EndpointOptions, createEndpoint } from './runtime/endpoint.js';
 import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
+  DevAddL1ValidatorParams,
+  DevAddL1ValidatorResult,
   DevAddStakerParams,
   DevAddStakerResult,
   DevAddSubnetParams,
   DevAddSubnetResult,
   DevAddUtxoParams,
   DevAddUtxoResult,
+  DevConvertSubnetParams,
+  DevConvertSubnetResult,
   DevDumpStateResult,
   DevFundParams,
   DevFundResult,
@@ -34,6 +38,8 @@ import type {
   DevSetFeeStateResult,
   DevSetIntervalMiningParams,
   DevSetIntervalMiningResult,
+  DevSetL1ValidatorBalanceParams,
+  DevSetL1ValidatorBalanceResult,
   DevSetSubnetOwnerParams,
   DevSetSubnetOwnerResult,
   DevSetTimeParams,
@@ -259,6 +265,36 @@ export interface DevHandlers {
    *          its message) to fail the call.
    */
   setSubnetOwner(params: DevSetSubnetOwnerParams, context: HandlerContext): Answer<DevSetSubnetOwnerResult>;
+  /**
+   * Make a subnet an L1, without a ConvertSubnetToL1Tx.
+   *
+   * Answers `dev.convertSubnet` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  convertSubnet(params: DevConvertSubnetParams, context: HandlerContext): Answer<DevConvertSubnetResult>;
+  /**
+   * Add an L1 validator, without a RegisterL1ValidatorTx.
+   *
+   * Answers `dev.addL1Validator` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  addL1Validator(params: DevAddL1ValidatorParams, context: HandlerContext): Answer<DevAddL1ValidatorResult>;
+  /**
+   * Set an L1 validator's balance, without a transaction.
+   *
+   * Answers `dev.setL1ValidatorBalance` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setL1ValidatorBalance(
+    params: DevSetL1ValidatorBalanceParams,
+    context: HandlerContext,
+  ): Answer<DevSetL1ValidatorBalanceResult>;
 }
 
 const validator = methodValidators(devDocument, validators);
@@ -545,6 +581,56 @@ export const devMethods: readonly MethodSpec[] = [
     validateParams: validator('dev.setSubnetOwner', 'params'),
     validateResult: validator('dev.setSubnetOwner', 'result'),
     writeResult: validators.writeDevSetSubnetOwnerResult,
+  },
+  {
+    name: 'dev.convertSubnet',
+    handler: 'convertSubnet',
+    params: ['subnetID', 'chainID', 'address'],
+    byName: true,
+    shape: {
+      properties: { SUBNETID: { name: 'subnetID' }, CHAINID: { name: 'chainID' }, ADDRESS: { name: 'address' } },
+    },
+    validateParams: validator('dev.convertSubnet', 'params'),
+    validateResult: validator('dev.convertSubnet', 'result'),
+    writeResult: validators.writeDevConvertSubnetResult,
+  },
+  {
+    name: 'dev.addL1Validator',
+    handler: 'addL1Validator',
+    params: [
+      'subnetID',
+      'nodeID',
+      'publicKey',
+      'weight',
+      'balance',
+      'remainingBalanceOwner',
+      'deactivationOwner',
+    ],
+    byName: true,
+    shape: {
+      properties: {
+        SUBNETID: { name: 'subnetID' },
+        NODEID: { name: 'nodeID' },
+        PUBLICKEY: { name: 'publicKey' },
+        WEIGHT: { name: 'weight' },
+        BALANCE: { name: 'balance' },
+        REMAININGBALANCEOWNER: { name: 'remainingBalanceOwner' },
+        DEACTIVATIONOWNER: { name: 'deactivationOwner' },
+      },
+    },
+    validateParams: validator('dev.addL1Validator', 'params'),
+    validateResult: validator('dev.addL1Validator', 'result'),
+    writeResult: validators.writeDevAddL1ValidatorResult,
+  },
+  {
+    name: 'dev.setL1ValidatorBalance',
+    handler: 'setL1ValidatorBalance',
+    params: ['validationID', 'balance'],
+    byName: true,
+    shape: { properties: { VALIDATIONID: { name: 'validationID' }, BALANCE: { name: 'balance' } } },
+    validateParams: validator('dev.setL1ValidatorBalance', 'params'),
+    validateResult: validator('dev.setL1ValidatorBalance', 'result'),
+    writeResult: validators.writeDevSetL1ValidatorBalanceResult,
   },
 ];
 

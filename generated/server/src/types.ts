@@ -920,7 +920,8 @@ export interface DevAddStakerParams {
    */
   weight: Uint64Param;
   /**
-   * Unix time the period ends (after the chain time; a delegator's within its validator's).
+   * Unix time the period ends: after the chain time, and at most 253402300799 (9999-12-31T23:59:59Z, the
+   * last chain time the node's JSON can write); a delegator's within its validator's.
    */
   endTime: Uint64Param;
   /**
@@ -1051,6 +1052,103 @@ export interface DevSetSubnetOwnerParams {
  * The result of `dev.setSubnetOwner`.
  */
 export type DevSetSubnetOwnerResult = Empty;
+
+/**
+ * The params of `dev.convertSubnet`.
+ */
+export interface DevConvertSubnetParams {
+  /**
+   * The subnet.
+   */
+  subnetID: ID;
+  /**
+   * The chain of the validator manager.
+   */
+  chainID: ID;
+  /**
+   * The validator manager's address on that chain (at most 4096 bytes).
+   */
+  address: HexNoChecksum;
+}
+
+/**
+ * The result of `dev.convertSubnet`.
+ */
+export interface DevConvertSubnetResult {
+  /**
+   * The conversion's ID (message.SubnetToL1ConversionID), as `platform.getSubnet` answers it.
+   */
+  conversionID: ID;
+}
+
+/**
+ * The params of `dev.addL1Validator`.
+ */
+export interface DevAddL1ValidatorParams {
+  /**
+   * The L1 (see `dev.convertSubnet`).
+   */
+  subnetID: ID;
+  /**
+   * The node: `NodeID-` followed by its cb58 ID (not the empty one).
+   */
+  nodeID: NodeID;
+  /**
+   * Its BLS public key, 48 bytes compressed.
+   */
+  publicKey: PlatformBLSPublicKey;
+  /**
+   * Its weight (more than 0; the L1's total within uint64).
+   */
+  weight: Uint64Param;
+  /**
+   * nAVAX for the continuous fee (default 0: inactive).
+   */
+  balance?: Uint64Param;
+  /**
+   * Who gets the balance left when it is removed or disabled: P-Chain addresses, any one of which signs
+   * (default: no one).
+   *
+   * @minItems 1
+   */
+  remainingBalanceOwner?: Address[];
+  /**
+   * Who may disable it (DisableL1ValidatorTx): P-Chain addresses, any one of which signs (default: no
+   * one).
+   *
+   * @minItems 1
+   */
+  deactivationOwner?: Address[];
+}
+
+/**
+ * The result of `dev.addL1Validator`.
+ */
+export interface DevAddL1ValidatorResult {
+  /**
+   * The validation's ID, as `platform.getL1Validator` takes it.
+   */
+  validationID: ID;
+}
+
+/**
+ * The params of `dev.setL1ValidatorBalance`.
+ */
+export interface DevSetL1ValidatorBalanceParams {
+  /**
+   * The validation (`platform.getL1Validator`).
+   */
+  validationID: ID;
+  /**
+   * Its new balance, in nAVAX.
+   */
+  balance: Uint64Param;
+}
+
+/**
+ * The result of `dev.setL1ValidatorBalance`.
+ */
+export type DevSetL1ValidatorBalanceResult = Empty;
 
 /**
  * The params of `health.health`.

@@ -24,3 +24,6 @@ export declare const writeDevAddStakerResult: (value: unknown) => string | undef
 export declare const writeDevSetConnectionResult: (value: unknown) => string | undefined;
 export declare const writeDevAddSubnetResult: (value: unknown) => string | undefined;
 export declare const writeDevSetSubnetOwnerResult: (value: unknown) => string | undefined;
+export declare const writeDevConvertSubnetResult: (value: unknown) => string | undefined;
+export declare const writeDevAddL1ValidatorResult: (value: unknown) => string | undefined;
+export declare const writeDevSetL1ValidatorBalanceResult: (value: unknown) => string | undefined;

@@ -345,6 +345,55 @@ export const schemas = {
     },
     "result": { "$ref": "#/components/schemas/Empty" },
   },
+  "dev.convertSubnet": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "subnetID": { "$ref": "#/components/schemas/ID" },
+        "chainID": { "$ref": "#/components/schemas/ID" },
+        "address": { "$ref": "#/components/schemas/HexNoChecksum" },
+      },
+      "required": ["subnetID", "chainID", "address"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["conversionID"],
+      "properties": { "conversionID": { "$ref": "#/components/schemas/ID" } },
+    },
+  },
+  "dev.addL1Validator": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "subnetID": { "$ref": "#/components/schemas/ID" },
+        "nodeID": { "$ref": "#/components/schemas/NodeID" },
+        "publicKey": { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
+        "weight": { "$ref": "#/components/schemas/Uint64Param" },
+        "balance": { "$ref": "#/components/schemas/Uint64Param" },
+        "remainingBalanceOwner": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "deactivationOwner": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+      },
+      "required": ["subnetID", "nodeID", "publicKey", "weight"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["validationID"],
+      "properties": { "validationID": { "$ref": "#/components/schemas/ID" } },
+    },
+  },
+  "dev.setL1ValidatorBalance": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "validationID": { "$ref": "#/components/schemas/ID" },
+        "balance": { "$ref": "#/components/schemas/Uint64Param" },
+      },
+      "required": ["validationID", "balance"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
 };
 
 export const components = {};
@@ -848,6 +897,46 @@ function devAddSubnetResultJson(v) {
   }
   return out + '}';
 }
+const conversionIDKey = writeString("conversionID") + ':';
+function devConvertSubnetResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "conversionID": key = conversionIDKey; s = iDJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const validationIDKey = writeString("validationID") + ':';
+function devAddL1ValidatorResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "validationID": key = validationIDKey; s = iDJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeDevSnapshotResult = devSnapshotResultJson;
 export const writeDevRevertResult = emptyJson;
 export const writeDevSetTimeResult = devSetTimeResultJson;
@@ -870,3 +959,6 @@ export const writeDevAddStakerResult = devAddStakerResultJson;
 export const writeDevSetConnectionResult = devSetConnectionResultJson;
 export const writeDevAddSubnetResult = devAddSubnetResultJson;
 export const writeDevSetSubnetOwnerResult = emptyJson;
+export const writeDevConvertSubnetResult = devConvertSubnetResultJson;
+export const writeDevAddL1ValidatorResult = devAddL1ValidatorResultJson;
+export const writeDevSetL1ValidatorBalanceResult = emptyJson;

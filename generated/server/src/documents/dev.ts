@@ -990,7 +990,7 @@ export const devDocument: OpenrpcDocument = {
         {
           "name": "endTime",
           "required": true,
-          "description": "Unix time the period ends (after the chain time; a delegator's within its validator's).",
+          "description": "Unix time the period ends: after the chain time, and at most 253402300799 (9999-12-31T23:59:59Z, the last chain time the node's JSON can write); a delegator's within its validator's.",
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
@@ -1239,6 +1239,206 @@ export const devDocument: OpenrpcDocument = {
       ],
       "x-side-effects": "chain",
     },
+    {
+      "name": "dev.convertSubnet",
+      "summary": "Make a subnet an L1, without a ConvertSubnetToL1Tx.",
+      "description": "Records the subnet's conversion to an L1 managed by the contract at `address` on `chainID`, as a ConvertSubnetToL1Tx would, but with no validators (add them with `dev.addL1Validator`): `platform.getSubnet` answers the manager, and RegisterL1ValidatorTx and SetL1ValidatorWeightTx are then verified against it. The conversion ID is that of a conversion without validators. Refused before Etna, for the Primary Network, for an unknown subnet and for one already converted.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "subnetID",
+          "required": true,
+          "description": "The subnet.",
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
+        {
+          "name": "chainID",
+          "required": true,
+          "description": "The chain of the validator manager.",
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
+        {
+          "name": "address",
+          "required": true,
+          "description": "The validator manager's address on that chain (at most 4096 bytes).",
+          "schema": { "$ref": "#/components/schemas/HexNoChecksum" },
+        },
+      ],
+      "result": {
+        "name": "convertSubnetResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["conversionID"],
+          "properties": {
+            "conversionID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "The conversion's ID (message.SubnetToL1ConversionID), as `platform.getSubnet` answers it.",
+            },
+          },
+        },
+      },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "subnet U9U9zJrPGZYAniqAfm3khy9EVcboJkqYNhuC1MuHvZbf7hdmB is already an L1",
+        },
+      ],
+      "examples": [
+        {
+          "name": "the ewoq key's subnet, managed from a chain's contract",
+          "params": [
+            { "name": "subnetID", "value": "U9U9zJrPGZYAniqAfm3khy9EVcboJkqYNhuC1MuHvZbf7hdmB" },
+            { "name": "chainID", "value": "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm" },
+            { "name": "address", "value": "0x0000000000000000000000000000000000000005" },
+          ],
+          "result": {
+            "name": "convertSubnetResult",
+            "value": { "conversionID": "XekPWtS7QL6Yu7KzCDyqEc87GETDVd4AQ2cqTkHv9hb2zJGF7" },
+          },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
+    {
+      "name": "dev.addL1Validator",
+      "summary": "Add an L1 validator, without a RegisterL1ValidatorTx.",
+      "description": "Adds a validator of `nodeID` to an L1 (a converted subnet) from the chain time, with its BLS key, weight, balance and owners, checked as the node checks a registered one (a valid key, a weight, no other validator of the node on the subnet, the active validators' capacity) but without a warp message, a proof of possession or a fee. Active while its balance lasts: the continuous fee drains it as time passes. An empty P-Chain block follows, so heights and the validator-set history include it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "subnetID",
+          "required": true,
+          "description": "The L1 (see `dev.convertSubnet`).",
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
+        {
+          "name": "nodeID",
+          "required": true,
+          "description": "The node: `NodeID-` followed by its cb58 ID (not the empty one).",
+          "schema": { "$ref": "#/components/schemas/NodeID" },
+        },
+        {
+          "name": "publicKey",
+          "required": true,
+          "description": "Its BLS public key, 48 bytes compressed.",
+          "schema": { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
+        },
+        {
+          "name": "weight",
+          "required": true,
+          "description": "Its weight (more than 0; the L1's total within uint64).",
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
+        {
+          "name": "balance",
+          "required": false,
+          "description": "nAVAX for the continuous fee (default 0: inactive).",
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
+        {
+          "name": "remainingBalanceOwner",
+          "required": false,
+          "description": "Who gets the balance left when it is removed or disabled: P-Chain addresses, any one of which signs (default: no one).",
+          "schema": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        },
+        {
+          "name": "deactivationOwner",
+          "required": false,
+          "description": "Who may disable it (DisableL1ValidatorTx): P-Chain addresses, any one of which signs (default: no one).",
+          "schema": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        },
+      ],
+      "result": {
+        "name": "addL1ValidatorResult",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["validationID"],
+          "properties": {
+            "validationID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "The validation's ID, as `platform.getL1Validator` takes it.",
+            },
+          },
+        },
+      },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        { "code": -32000, "message": "L1 validator contains duplicate subnetID + nodeID pair" },
+      ],
+      "examples": [
+        {
+          "name": "an active validator the ewoq key may disable",
+          "params": [
+            { "name": "subnetID", "value": "U9U9zJrPGZYAniqAfm3khy9EVcboJkqYNhuC1MuHvZbf7hdmB" },
+            { "name": "nodeID", "value": "NodeID-4qwtiJBFyK5H13hQSAKjqxpmuarMuR2Sm" },
+            {
+              "name": "publicKey",
+              "value": "0xaa1a1c26055a329817a5759d877a2795f9499b97d6056edde0eea39512f24e8bc874b4471f0501127abb1ea0d9f68ac1",
+            },
+            { "name": "weight", "value": "100" },
+            { "name": "balance", "value": "1000000000" },
+            {
+              "name": "remainingBalanceOwner",
+              "value": ["P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"],
+            },
+            {
+              "name": "deactivationOwner",
+              "value": ["P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"],
+            },
+          ],
+          "result": {
+            "name": "addL1ValidatorResult",
+            "value": { "validationID": "2BtiRkgcbsr1B44oXxAEy8w4pn9UG19XjXPxV7AvUzgn2FJQab" },
+          },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
+    {
+      "name": "dev.setL1ValidatorBalance",
+      "summary": "Set an L1 validator's balance, without a transaction.",
+      "description": "Sets the nAVAX an L1 validator has left to pay the continuous fee: 0 makes it inactive (as a drained or disabled one), more makes it active again if the active validators' capacity allows. An empty P-Chain block follows, so the validator-set history includes the change.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "validationID",
+          "required": true,
+          "description": "The validation (`platform.getL1Validator`).",
+          "schema": { "$ref": "#/components/schemas/ID" },
+        },
+        {
+          "name": "balance",
+          "required": true,
+          "description": "Its new balance, in nAVAX.",
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
+      ],
+      "result": { "name": "setL1ValidatorBalanceResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "L1 validator 2BtiRkgcbsr1B44oXxAEy8w4pn9UG19XjXPxV7AvUzgn2FJQab not found",
+        },
+      ],
+      "examples": [
+        {
+          "name": "drained: the validator becomes inactive",
+          "params": [
+            {
+              "name": "validationID",
+              "value": "2BtiRkgcbsr1B44oXxAEy8w4pn9UG19XjXPxV7AvUzgn2FJQab",
+            },
+            { "name": "balance", "value": "0" },
+          ],
+          "result": { "name": "setL1ValidatorBalanceResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
   ],
   "components": {
     "schemas": {
@@ -1302,6 +1502,11 @@ export const devDocument: OpenrpcDocument = {
         "format": "avax-node-id",
         "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
         "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID.",
+      },
+      "PlatformBLSPublicKey": {
+        "type": "string",
+        "pattern": "^0x[0-9a-fA-F]{96}$",
+        "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum.",
       },
       "SimulatedUTXO": {
         "type": "object",
