@@ -297,7 +297,7 @@ export function fundedAccount(world: World, privateKey: string): Account {
 }
 
 /** EIP-55: a hex letter is upper case where the keccak-256 of the lower-case address has a nibble of 8 or more. */
-function ethChecksum(hex: string): string {
+export function ethChecksum(hex: string): string {
   const hash = Buffer.from(keccak_256(new TextEncoder().encode(hex))).toString('hex');
   return `0x${[...hex].map((c, i) => (Number.parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c)).join('')}`;
 }

@@ -1,7 +1,8 @@
 /**
- * A wallet for tests, like Hardhat's signers: one funded key that builds, signs and issues the common X- and P-Chain
- * transactions with avalanchejs over the node's own HTTP API (as an app would), and waits for their acceptance. No
- * codec glue in a test: amounts are nAVAX bigints, addresses are strings, the answer is the transaction's ID.
+ * A wallet for tests, like Hardhat's signers: one funded key that builds, signs and issues the common X-, P- and
+ * C-Chain transactions with avalanchejs over the node's own HTTP API (as an app would), and waits for their
+ * acceptance. No codec glue in a test: amounts are bigints (nAVAX on X and P and between chains, wei on the C-Chain's
+ * EVM), addresses are strings, the answer is the transaction's ID.
  */
 import { randomBytes } from 'node:crypto';
 import type { UnsignedTx, Utxo } from '@avalabs/avalanchejs';
@@ -10,8 +11,21 @@ type SdkContext = Awaited<ReturnType<typeof import('@avalabs/avalanchejs').Conte
 import { bech32Decode, bech32Encode, cb58Decode } from '../../generators/formats.ts';
 import { avalanche } from '../shared/avalanche.ts';
 import { proofOfPossession } from '../engine/bls.ts';
+import { X2C_RATE } from '../cchain/genesis.ts';
+import { ethChecksum } from '../engine/dev.ts';
+import { appendIndex } from '../engine/l1.ts';
+import { ethCall, sendEvmTransfer } from './evm-transfer.ts';
 
-type Chain = 'X' | 'P';
+type Chain = 'X' | 'P' | 'C';
+
+/** A validator of a subnet's conversion to an L1: its BLS key is `blsSecretKey`'s (default a new one). */
+export interface L1ValidatorSpec {
+  nodeID: string;
+  weight: bigint;
+  /** nAVAX for the continuous fee. */
+  balance: bigint;
+  blsSecretKey?: Uint8Array;
+}
 const DAY = 24n * 60n * 60n;
 /** How long `issue` waits for a block that takes the transaction (manual mining: until `dev.mine`). */
 const ACCEPTANCE_WAIT_MS = 30_000;
@@ -24,10 +38,14 @@ function addressBytes(address: string): Uint8Array {
 }
 
 export class Wallet {
-  /** The key's address on each chain (`X-local1…`, `P-local1…`). */
+  /** The key's address on each chain (`X-local1…`, `P-local1…`, and on the C-Chain's EVM `0x…`, EIP-55). */
   readonly address: Record<Chain, string>;
   private readonly key: Uint8Array;
   private readonly bytes: Uint8Array;
+  /** The EVM address's 20 bytes (an export's input on C, an import's output). */
+  private readonly ethBytes: Uint8Array;
+  /** `C-local1…`: the owner of UTXOs exported to the C-Chain, in its shared memory. */
+  private readonly atomicAddress: string;
   private context: Promise<SdkContext> | undefined;
   /** The node's base URL (`http://127.0.0.1:9650`). */
   private readonly url: string;
@@ -39,13 +57,23 @@ export class Wallet {
     if (secret?.length !== 32) throw new Error('not a private key: expected PrivateKey-<cb58>');
     this.key = secret;
     const { secp256k1 } = avalanche();
-    this.bytes = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(secret)));
+    const publicKey = secp256k1.getPublicKey(secret);
+    this.bytes = new Uint8Array(secp256k1.publicKeyBytesToAddress(publicKey));
+    this.ethBytes = new Uint8Array(secp256k1.publicKeyToEthAddress(publicKey));
     const bech32 = bech32Encode(hrp, this.bytes);
-    this.address = { X: `X-${bech32}`, P: `P-${bech32}` };
+    this.atomicAddress = `C-${bech32}`;
+    this.address = { X: `X-${bech32}`, P: `P-${bech32}`, C: ethChecksum(Buffer.from(this.ethBytes).toString('hex')) };
   }
 
-  /** The key's balance of AVAX (or `assetID`) on the chain, in nAVAX, locked UTXOs included. */
+  /**
+   * The key's balance of AVAX (or `assetID`) on the chain: on X and P in nAVAX, locked UTXOs included; on C the EVM
+   * balance, in wei.
+   */
   async balance(chain: Chain, assetID?: string): Promise<bigint> {
+    if (chain === 'C') {
+      if (assetID !== undefined) throw new Error('the C-Chain wallet holds AVAX only');
+      return BigInt((await ethCall(this.url, 'eth_getBalance', [this.address.C, 'latest'])) as string);
+    }
     const asset = assetID ?? (await this.sdkContext()).avaxAssetID;
     const utxos = await this.utxos(chain);
     return utxos.reduce((sum, u) => {
@@ -54,8 +82,15 @@ export class Wallet {
     }, 0n);
   }
 
-  /** Sends `amount` of AVAX (or `assetID`) to `to` on the chain. */
+  /**
+   * Sends `amount` of AVAX (or `assetID`) to `to` on the chain: on X and P in nAVAX; on C an EVM transfer of `amount`
+   * wei to a `0x…` address (the answer is its hash).
+   */
   async send(chain: Chain, to: string, amount: bigint, assetID?: string): Promise<string> {
+    if (chain === 'C') {
+      if (assetID !== undefined) throw new Error('the C-Chain wallet sends AVAX only');
+      return sendEvmTransfer(this.url, this.key, this.address.C, to, amount, ACCEPTANCE_WAIT_MS);
+    }
     const { avm, pvm, TransferableOutput } = avalanche();
     const context = await this.sdkContext();
     const outputs = [TransferableOutput.fromNative(assetID ?? context.avaxAssetID, amount, [addressBytes(to)])];
@@ -67,12 +102,24 @@ export class Wallet {
     return this.issue(chain, unsigned);
   }
 
-  /** Exports `amount` nAVAX from one chain to the other (to this key); `importFrom` brings it in on the other side. */
+  /**
+   * Exports `amount` nAVAX from one chain to another (to this key); `importFrom` brings it in on the other side. From
+   * C the EVM balance pays `amount` and the fee (at the base fee).
+   */
   async exportTo(from: Chain, to: Chain, amount: bigint): Promise<string> {
-    const { avm, pvm, TransferableOutput } = avalanche();
+    const { avm, evm, pvm, TransferableOutput } = avalanche();
+    if (from === to) throw new Error(`an export goes to another chain than ${from}`);
     const context = await this.sdkContext();
+    const destination = chainIDOf(context, to);
+    if (from === 'C') {
+      const nonce = BigInt((await ethCall(this.url, 'eth_getTransactionCount', [this.address.C, 'latest'])) as string);
+      const baseFee = await this.cBaseFee();
+      return this.issue(
+        'C',
+        evm.newExportTxFromBaseFee(context, baseFee, amount, destination, this.ethBytes, [this.bytes], nonce),
+      );
+    }
     const outputs = [TransferableOutput.fromNative(context.avaxAssetID, amount, [this.bytes])];
-    const destination = to === 'X' ? context.xBlockchainID : context.pBlockchainID;
     const utxos = await this.utxos(from);
     const unsigned =
       from === 'X'
@@ -81,20 +128,23 @@ export class Wallet {
     return this.issue(from, unsigned);
   }
 
-  /** Imports every UTXO exported to this key from `from` onto `to`. */
+  /** Imports every UTXO exported to this key from `from` onto `to` (on C: into its EVM balance, less the fee). */
   async importFrom(from: Chain, to: Chain): Promise<string> {
-    const { avm, pvm } = avalanche();
+    const { avm, evm, pvm } = avalanche();
+    if (from === to) throw new Error(`an import comes from another chain than ${to}`);
     const context = await this.sdkContext();
-    const source = from === 'X' ? context.xBlockchainID : context.pBlockchainID;
+    const source = chainIDOf(context, from);
     const utxos = await this.utxos(to, source);
     if (utxos.length === 0) throw new Error(`nothing exported from ${from} to ${this.address[to]} to import`);
     const unsigned =
-      to === 'X'
-        ? avm.newImportTx(context, source, utxos, [this.bytes], [this.bytes])
-        : pvm.newImportTx(
-            { ...(await this.pBase(utxos)), sourceChainId: source, toAddressesBytes: [this.bytes] },
-            context,
-          );
+      to === 'C'
+        ? evm.newImportTxFromBaseFee(context, this.ethBytes, [this.bytes], utxos, source, await this.cBaseFee())
+        : to === 'X'
+          ? avm.newImportTx(context, source, utxos, [this.bytes], [this.bytes])
+          : pvm.newImportTx(
+              { ...(await this.pBase(utxos)), sourceChainId: source, toAddressesBytes: [this.bytes] },
+              context,
+            );
     return this.issue(to, unsigned);
   }
 
@@ -170,20 +220,58 @@ export class Wallet {
   }
 
   /**
+   * Converts a subnet this key owns to an L1 managed by `managerAddress` (`0x…`) on `chainID`, with its first
+   * validators (each with a BLS key and its proof of possession; this key gets their remaining balances and may
+   * disable them). The transaction's ID, and each validator's validation ID in the order given.
+   */
+  async convertSubnetToL1(
+    subnetID: string,
+    chainID: string,
+    managerAddress: string,
+    validators: readonly L1ValidatorSpec[],
+  ): Promise<{ txID: string; validationIDs: string[] }> {
+    const { pvm, pvmSerial, L1Validator, PChainOwner } = avalanche();
+    if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(managerAddress)) throw new Error('managerAddress must be 0x-prefixed hex');
+    // The transaction lists validators sorted by node ID bytes; a validation ID follows that position.
+    const nodeBytes = (v: L1ValidatorSpec) => Buffer.from(cb58Decode(v.nodeID.replace(/^NodeID-/, '')) ?? []);
+    const sorted = [...validators].sort((a, b) => Buffer.compare(nodeBytes(a), nodeBytes(b)));
+    const owner = () => PChainOwner.fromNative([this.bytes], 1);
+    const props = {
+      ...(await this.pBase(await this.utxos('P'))),
+      subnetId: subnetID,
+      chainId: chainID,
+      address: Buffer.from(managerAddress.slice(2), 'hex'),
+      validators: sorted.map((v) => {
+        const { publicKey, proof } = proofOfPossession(v.blsSecretKey ?? randomBytes(32));
+        const signer = new pvmSerial.ProofOfPossession(publicKey, proof);
+        return L1Validator.fromNative(v.nodeID, v.weight, v.balance, signer, owner(), owner());
+      }),
+      subnetAuth: [0],
+    };
+    const unsigned = pvm.newConvertSubnetToL1Tx(props, await this.sdkContext());
+    const txID = await this.issue('P', unsigned, { authorizes: true });
+    return { txID, validationIDs: validators.map((v) => appendIndex(subnetID, sorted.indexOf(v))) };
+  }
+
+  /**
    * Signs and issues the transaction, then waits until a block accepts it (or the chain drops it: that throws). With
    * `authorizes`, the key also signs the last credential: a subnet's authorization, which avalanchejs' addTxSignatures
    * leaves unsigned.
    */
   async issue(chain: Chain, unsigned: UnsignedTx, options: { authorizes?: boolean } = {}): Promise<string> {
-    const { addTxSignatures, avm, pvm, secp256k1 } = avalanche();
+    const { addTxSignatures, avm, evm, pvm, secp256k1 } = avalanche();
     await addTxSignatures({ unsignedTx: unsigned, privateKeys: [this.key] });
     if (options.authorizes)
       unsigned.credentials.at(-1)!.setSignature(0, await secp256k1.sign(unsigned.toBytes(), this.key));
-    const api = chain === 'X' ? new avm.AVMApi(this.url) : new pvm.PVMApi(this.url);
-    const { txID } = await api.issueSignedTx(unsigned.getSignedTx());
+    const api = chain === 'X' ? new avm.AVMApi(this.url) : chain === 'P' ? new pvm.PVMApi(this.url) : undefined;
+    const cApi = new evm.EVMApi(this.url);
+    const { txID } = await (api ?? cApi).issueSignedTx(unsigned.getSignedTx());
     const deadline = Date.now() + ACCEPTANCE_WAIT_MS;
     for (;;) {
-      const answer = (await api.getTxStatus({ txID })) as { status: string; reason?: string };
+      const answer = (api ? await api.getTxStatus({ txID }) : await cApi.getAtomicTxStatus(txID)) as {
+        status: string;
+        reason?: string;
+      };
       if (answer.status === 'Accepted' || answer.status === 'Committed') return txID;
       if (answer.status === 'Dropped' || answer.status === 'Aborted' || answer.status === 'Rejected')
         throw new Error(`${chain}-Chain tx ${txID} ${answer.status.toLowerCase()}: ${answer.reason ?? ''}`.trim());
@@ -192,15 +280,19 @@ export class Wallet {
     }
   }
 
-  /** Every UTXO of the key on the chain (or those exported to it from `sourceChain`), page after page. */
+  /**
+   * Every UTXO of the key on the chain (or those exported to it from `sourceChain`, the only ones C has), page after
+   * page.
+   */
   private async utxos(chain: Chain, sourceChain?: string): Promise<Utxo[]> {
-    const { avm, pvm } = avalanche();
-    const api = chain === 'X' ? new avm.AVMApi(this.url) : new pvm.PVMApi(this.url);
+    const { avm, evm, pvm } = avalanche();
+    const api =
+      chain === 'X' ? new avm.AVMApi(this.url) : chain === 'P' ? new pvm.PVMApi(this.url) : new evm.EVMApi(this.url);
     const all: Utxo[] = [];
     let startIndex: { address: string; utxo: string } | undefined;
     for (;;) {
       const page = await api.getUTXOs({
-        addresses: [this.address[chain]],
+        addresses: [chain === 'C' ? this.atomicAddress : this.address[chain]],
         ...(sourceChain ? { sourceChain } : {}),
         ...(startIndex ? { startIndex } : {}),
       });
@@ -216,6 +308,12 @@ export class Wallet {
     return { feeState: await new pvm.PVMApi(this.url).getFeeState(), fromAddressesBytes: [this.bytes], utxos };
   }
 
+  /** The C-Chain's base fee in nAVAX (rounded up, as coreth rounds the fee it charges): atomic txs pay at it. */
+  private async cBaseFee(): Promise<bigint> {
+    const wei = await new (avalanche().evm.EVMApi)(this.url).getBaseFee();
+    return (wei + X2C_RATE - 1n) / X2C_RATE;
+  }
+
   private async chainTime(): Promise<bigint> {
     const { pvm } = avalanche();
     const { timestamp } = await new pvm.PVMApi(this.url).getTimestamp();
@@ -228,3 +326,6 @@ export class Wallet {
     return context;
   }
 }
+
+const chainIDOf = (context: SdkContext, chain: Chain): string =>
+  chain === 'X' ? context.xBlockchainID : chain === 'P' ? context.pBlockchainID : context.cBlockchainID;
