@@ -11,7 +11,7 @@ import type { World } from '../world/world.ts';
 import { Wallet } from './wallet.ts';
 
 export { loadFixture } from './fixture.ts';
-export { Wallet } from './wallet.ts';
+export { type L1ValidatorSpec, Wallet } from './wallet.ts';
 
 export type { StartOptions };
 

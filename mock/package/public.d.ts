@@ -93,6 +93,51 @@ export interface DevControls {
   };
   dumpState(): { state: string };
   loadState(params: { state: string }): Record<string, never>;
+  /** State edits, checked as genesis data; a refused one changes nothing. Addresses: `X-…`/`P-…` of this network. */
+  addUtxo(params: {
+    chain: 'X' | 'P';
+    addresses: string[];
+    amount: string | number;
+    threshold?: number;
+    locktime?: string | number;
+    stakeableLocktime?: string | number;
+    assetID?: string;
+  }): { utxoID: string; txID: string; outputIndex: number };
+  removeUtxo(params: { chain: 'X' | 'P'; utxoID: string }): Record<string, never>;
+  addStaker(params: {
+    nodeID: string;
+    weight: string | number;
+    endTime: string | number;
+    rewardAddresses: string[];
+    rewardThreshold?: number;
+    delegate?: boolean;
+    delegationFee?: string | number;
+    connected?: boolean;
+  }): { txID: string; potentialReward: string };
+  setConnection(params: { nodeID: string; connected?: boolean; uptime?: number }): {
+    connected: boolean;
+    uptime: string;
+  };
+  addSubnet(params: { addresses: string[]; threshold?: number; locktime?: string | number }): { subnetID: string };
+  setSubnetOwner(params: {
+    subnetID: string;
+    addresses: string[];
+    threshold?: number;
+    locktime?: string | number;
+  }): Record<string, never>;
+  /** Makes a subnet an L1 managed by `address` (0x hex) on `chainID`, without validators. */
+  convertSubnet(params: { subnetID: string; chainID: string; address: string }): { conversionID: string };
+  addL1Validator(params: {
+    subnetID: string;
+    nodeID: string;
+    /** 48-byte compressed BLS public key, 0x hex. */
+    publicKey: string;
+    weight: string | number;
+    balance?: string | number;
+    remainingBalanceOwner?: string[];
+    deactivationOwner?: string[];
+  }): { validationID: string };
+  setL1ValidatorBalance(params: { validationID: string; balance: string | number }): Record<string, never>;
 }
 
 export interface MockNodeHandle {
@@ -111,10 +156,23 @@ export interface MockNodeHandle {
 
 export function startMockNode(options?: StartOptions): Promise<MockNodeHandle>;
 
-type Chain = 'X' | 'P';
-/** One funded key's transactions over the node's HTTP API; amounts in nAVAX, answers the transaction's ID. */
+type Chain = 'X' | 'P' | 'C';
+/** A validator of a subnet's conversion to an L1; its BLS key is `blsSecretKey`'s (default a new one). */
+export interface L1ValidatorSpec {
+  nodeID: string;
+  weight: bigint;
+  /** nAVAX for the continuous fee. */
+  balance: bigint;
+  blsSecretKey?: Uint8Array;
+}
+/**
+ * One funded key's transactions over the node's HTTP API, each waited for; answers the transaction's ID (an EVM
+ * transfer's hash). Amounts in nAVAX on X and P and between chains; on the C-Chain's EVM (`send('C', …)`,
+ * `balance('C')`) in wei.
+ */
 export declare class Wallet {
   constructor(url: string, privateKey: string, hrp: string);
+  /** `X-…`, `P-…` and the EVM address `0x…` (EIP-55). */
   readonly address: Record<Chain, string>;
   balance(chain: Chain, assetID?: string): Promise<bigint>;
   send(chain: Chain, to: string, amount: bigint, assetID?: string): Promise<string>;
@@ -128,6 +186,13 @@ export declare class Wallet {
   ): Promise<string>;
   createSubnet(): Promise<string>;
   createChain(subnetID: string, name: string, vmID: string, genesis?: Record<string, unknown>): Promise<string>;
+  /** Validation IDs in the order the validators are given; this key gets their balances back and may disable them. */
+  convertSubnetToL1(
+    subnetID: string,
+    chainID: string,
+    managerAddress: string,
+    validators: readonly L1ValidatorSpec[],
+  ): Promise<{ txID: string; validationIDs: string[] }>;
 }
 
 /**
