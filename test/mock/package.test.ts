@@ -39,7 +39,12 @@ node.dev.revert({ snapshotID });
 const after = await balance();
 const overHttp = await node.devClient.fund({ address: node.keys[0].p, amount: '7' });
 const { height } = await call('platform.getHeight', {});
-console.log(JSON.stringify({ lazyAtStart, keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height }));
+// The wallet on the C-Chain: an EVM transfer, an export to P and its import.
+await node.wallet(0).send('C', node.keys[1].c, 5n);
+await node.wallet(0).exportTo('C', 'P', 1000000000n);
+await node.wallet(0).importFrom('C', 'P');
+const wallet = { c: String(await node.wallet(1).balance('C')), p: String(await node.wallet(0).balance('P')) };
+console.log(JSON.stringify({ lazyAtStart, keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height, wallet }));
 await node.close();
 const defaults = await startMockNode({ accounts: 3 });
 console.log(JSON.stringify(defaults.keys));
@@ -95,6 +100,11 @@ describe('the mock package', () => {
     expect(out.after).toBe(out.before);
     expect(BigInt(String(out.overHttp))).toBe(BigInt(String(out.before)) + 7n);
     expect(Number(out.height)).toBeGreaterThanOrEqual(1);
+    const wallet = out.wallet as { c: string; p: string };
+    expect(BigInt(wallet.c)).toBe(2_500n * 10n ** 18n + 5n);
+    // The funded 2,500 AVAX and 7 nAVAX, and the import's 1 AVAX less its fee.
+    expect(BigInt(wallet.p) - 2_500_000_000_007n).toBeGreaterThan(990_000_000n);
+    expect(BigInt(wallet.p) - 2_500_000_000_007n).toBeLessThan(1_000_000_000n);
     // The default seed's addresses come from the table the build derived: the same keys as derived from source.
     const fromSource = await startSourceNode({ accounts: 3 });
     await fromSource.close();
