@@ -114,6 +114,28 @@ describe('an L1 in a given state, without its transactions', () => {
     expect((await p.getHeight({})).height).toBe(height);
   });
 
+  it('in process, synchronously, with the checks the HTTP schema would otherwise make first', () => {
+    const dev = node.state.dev;
+    const { subnetID } = dev.addSubnet({ addresses: [address(1)] });
+    expect(() => dev.convertSubnet({ subnetID, chainID: 'nope', address: MANAGER })).toThrow(
+      'chainID "nope" is not an ID (cb58)',
+    );
+    expect(() => dev.convertSubnet({ subnetID, chainID: CHAIN, address: 'ab' })).toThrow(/0x-prefixed hex/);
+    expect(() => dev.convertSubnet({ subnetID, chainID: CHAIN, address: `0x${'00'.repeat(4097)}` })).toThrow(
+      'address is too long',
+    );
+    dev.convertSubnet({ subnetID, chainID: CHAIN, address: MANAGER });
+    expect(() => dev.addL1Validator(validator(subnetID, 4, { publicKey: '0x1234' }))).toThrow(
+      "couldn't decompress public key",
+    );
+    expect(() => dev.addL1Validator(validator(subnetID, 4, { balance: '-1' }))).toThrow(
+      'balance must be an unsigned 64-bit integer, not "-1"',
+    );
+    const { validationID } = dev.addL1Validator(validator(subnetID, 4));
+    dev.setL1ValidatorBalance({ validationID, balance: '7' });
+    expect(node.world.l1Validators.get(validationID)).toMatchObject({ balance: 7n, weight: 100n });
+  });
+
   it('is undone by a revert', async () => {
     const { snapshotID } = await node.dev.snapshot();
     const subnetID = await l1();
