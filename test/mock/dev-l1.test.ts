@@ -136,6 +136,17 @@ describe('an L1 in a given state, without its transactions', () => {
     expect(node.world.l1Validators.get(validationID)).toMatchObject({ balance: 7n, weight: 100n });
   });
 
+  it('survives dumpState and loadState', async () => {
+    const subnetID = await l1();
+    const { validationID } = await node.dev.addL1Validator(validator(subnetID, 4));
+    const { state } = await node.dev.dumpState();
+    await node.dev.reset();
+    await expect(p.getL1Validator({ validationID })).rejects.toThrow(/not found/);
+    await node.dev.loadState({ state });
+    expect(await p.getL1Validator({ validationID })).toMatchObject({ nodeID: nodeID(4), balance: String(AVAX) });
+    expect(await p.getSubnet({ subnetID })).toMatchObject({ managerAddress: MANAGER });
+  });
+
   it('is undone by a revert', async () => {
     const { snapshotID } = await node.dev.snapshot();
     const subnetID = await l1();
