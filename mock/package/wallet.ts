@@ -1,22 +1,16 @@
 /**
  * A wallet for tests, like Hardhat's signers: one funded key that builds, signs and issues the common X-, P- and
  * C-Chain transactions with avalanchejs over the node's own HTTP API (as an app would), and waits for their
- * acceptance. No codec glue in a test: amounts are bigints (nAVAX on X and P and between chains, wei on the C-Chain's
- * EVM), addresses are strings, the answer is the transaction's ID.
+ * acceptance (./wallet-key.ts). No codec glue in a test: amounts are bigints (nAVAX on X and P and between chains, wei
+ * on the C-Chain's EVM), addresses are strings, the answer is the transaction's ID.
  */
 import { randomBytes } from 'node:crypto';
-import type { UnsignedTx, Utxo } from '@avalabs/avalanchejs';
-
-type SdkContext = Awaited<ReturnType<typeof import('@avalabs/avalanchejs').Context.getContextFromURI>>;
-import { bech32Decode, bech32Encode, cb58Decode } from '../../generators/formats.ts';
-import { avalanche } from '../shared/avalanche.ts';
+import { bech32Decode, cb58Decode } from '../../generators/formats.ts';
 import { proofOfPossession } from '../engine/bls.ts';
-import { X2C_RATE } from '../cchain/genesis.ts';
-import { ethChecksum } from '../engine/dev.ts';
 import { appendIndex } from '../engine/l1.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { ethCall, sendEvmTransfer } from './evm-transfer.ts';
-
-type Chain = 'X' | 'P' | 'C';
+import { ACCEPTANCE_WAIT_MS, type Chain, KeyOnNode, type SdkContext } from './wallet-key.ts';
 
 /** A validator of a subnet's conversion to an L1: its BLS key is `blsSecretKey`'s (default a new one). */
 export interface L1ValidatorSpec {
@@ -27,8 +21,6 @@ export interface L1ValidatorSpec {
   blsSecretKey?: Uint8Array;
 }
 const DAY = 24n * 60n * 60n;
-/** How long `issue` waits for a block that takes the transaction (manual mining: until `dev.mine`). */
-const ACCEPTANCE_WAIT_MS = 30_000;
 
 /** The 20 bytes an `X-…`/`P-…` address (or a bare bech32 one) names. */
 function addressBytes(address: string): Uint8Array {
@@ -37,34 +29,7 @@ function addressBytes(address: string): Uint8Array {
   return decoded.payload;
 }
 
-export class Wallet {
-  /** The key's address on each chain (`X-local1…`, `P-local1…`, and on the C-Chain's EVM `0x…`, EIP-55). */
-  readonly address: Record<Chain, string>;
-  private readonly key: Uint8Array;
-  private readonly bytes: Uint8Array;
-  /** The EVM address's 20 bytes (an export's input on C, an import's output). */
-  private readonly ethBytes: Uint8Array;
-  /** `C-local1…`: the owner of UTXOs exported to the C-Chain, in its shared memory. */
-  private readonly atomicAddress: string;
-  private context: Promise<SdkContext> | undefined;
-  /** The node's base URL (`http://127.0.0.1:9650`). */
-  private readonly url: string;
-
-  /** `privateKey`: `PrivateKey-<cb58>`, as `dev.listAccounts` and the CLI print it. */
-  constructor(url: string, privateKey: string, hrp: string) {
-    this.url = url;
-    const secret = cb58Decode(privateKey.replace(/^PrivateKey-/, ''));
-    if (secret?.length !== 32) throw new Error('not a private key: expected PrivateKey-<cb58>');
-    this.key = secret;
-    const { secp256k1 } = avalanche();
-    const publicKey = secp256k1.getPublicKey(secret);
-    this.bytes = new Uint8Array(secp256k1.publicKeyBytesToAddress(publicKey));
-    this.ethBytes = new Uint8Array(secp256k1.publicKeyToEthAddress(publicKey));
-    const bech32 = bech32Encode(hrp, this.bytes);
-    this.atomicAddress = `C-${bech32}`;
-    this.address = { X: `X-${bech32}`, P: `P-${bech32}`, C: ethChecksum(Buffer.from(this.ethBytes).toString('hex')) };
-  }
-
+export class Wallet extends KeyOnNode {
   /**
    * The key's balance of AVAX (or `assetID`) on the chain: on X and P in nAVAX, locked UTXOs included; on C the EVM
    * balance, in wei.
@@ -251,79 +216,6 @@ export class Wallet {
     const unsigned = pvm.newConvertSubnetToL1Tx(props, await this.sdkContext());
     const txID = await this.issue('P', unsigned, { authorizes: true });
     return { txID, validationIDs: validators.map((v) => appendIndex(subnetID, sorted.indexOf(v))) };
-  }
-
-  /**
-   * Signs and issues the transaction, then waits until a block accepts it (or the chain drops it: that throws). With
-   * `authorizes`, the key also signs the last credential: a subnet's authorization, which avalanchejs' addTxSignatures
-   * leaves unsigned.
-   */
-  async issue(chain: Chain, unsigned: UnsignedTx, options: { authorizes?: boolean } = {}): Promise<string> {
-    const { addTxSignatures, avm, evm, pvm, secp256k1 } = avalanche();
-    await addTxSignatures({ unsignedTx: unsigned, privateKeys: [this.key] });
-    if (options.authorizes)
-      unsigned.credentials.at(-1)!.setSignature(0, await secp256k1.sign(unsigned.toBytes(), this.key));
-    const api = chain === 'X' ? new avm.AVMApi(this.url) : chain === 'P' ? new pvm.PVMApi(this.url) : undefined;
-    const cApi = new evm.EVMApi(this.url);
-    const { txID } = await (api ?? cApi).issueSignedTx(unsigned.getSignedTx());
-    const deadline = Date.now() + ACCEPTANCE_WAIT_MS;
-    for (;;) {
-      const answer = (api ? await api.getTxStatus({ txID }) : await cApi.getAtomicTxStatus(txID)) as {
-        status: string;
-        reason?: string;
-      };
-      if (answer.status === 'Accepted' || answer.status === 'Committed') return txID;
-      if (answer.status === 'Dropped' || answer.status === 'Aborted' || answer.status === 'Rejected')
-        throw new Error(`${chain}-Chain tx ${txID} ${answer.status.toLowerCase()}: ${answer.reason ?? ''}`.trim());
-      if (Date.now() > deadline) throw new Error(`${chain}-Chain tx ${txID} still ${answer.status}: mine a block`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-
-  /**
-   * Every UTXO of the key on the chain (or those exported to it from `sourceChain`, the only ones C has), page after
-   * page.
-   */
-  private async utxos(chain: Chain, sourceChain?: string): Promise<Utxo[]> {
-    const { avm, evm, pvm } = avalanche();
-    const api =
-      chain === 'X' ? new avm.AVMApi(this.url) : chain === 'P' ? new pvm.PVMApi(this.url) : new evm.EVMApi(this.url);
-    const all: Utxo[] = [];
-    let startIndex: { address: string; utxo: string } | undefined;
-    for (;;) {
-      const page = await api.getUTXOs({
-        addresses: [chain === 'C' ? this.atomicAddress : this.address[chain]],
-        ...(sourceChain ? { sourceChain } : {}),
-        ...(startIndex ? { startIndex } : {}),
-      });
-      all.push(...page.utxos);
-      if (page.numFetched < 1024) return all;
-      startIndex = page.endIndex;
-    }
-  }
-
-  /** What every P-Chain builder takes: the fee state now, this key as the spender, the UTXOs. */
-  private async pBase(utxos: Utxo[]) {
-    const { pvm } = avalanche();
-    return { feeState: await new pvm.PVMApi(this.url).getFeeState(), fromAddressesBytes: [this.bytes], utxos };
-  }
-
-  /** The C-Chain's base fee in nAVAX (rounded up, as coreth rounds the fee it charges): atomic txs pay at it. */
-  private async cBaseFee(): Promise<bigint> {
-    const wei = await new (avalanche().evm.EVMApi)(this.url).getBaseFee();
-    return (wei + X2C_RATE - 1n) / X2C_RATE;
-  }
-
-  private async chainTime(): Promise<bigint> {
-    const { pvm } = avalanche();
-    const { timestamp } = await new pvm.PVMApi(this.url).getTimestamp();
-    return BigInt(Math.floor(Date.parse(timestamp) / 1000));
-  }
-
-  private sdkContext(): Promise<SdkContext> {
-    const context = this.context ?? avalanche().Context.getContextFromURI(this.url);
-    this.context = context;
-    return context;
   }
 }
 
