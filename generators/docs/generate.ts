@@ -32,7 +32,7 @@ export async function generateDocs(model: SpecModel, { templates }: ArtifactCont
   const asset = (name: string) =>
     textFile(
       `${DOCS_DIR}/assets/${name}`,
-      tidy(`/* ${assetHeader.source.replaceAll('*/', '* /')} */\n${readFileSync(join(ASSETS, name), 'utf8')}`),
+      tidy(`/*\n * ${assetHeader.source.replaceAll('*/', '* /')}\n */\n${readFileSync(join(ASSETS, name), 'utf8')}`),
     );
   return [
     page('index.html', 'index.html', indexView(model, context)),

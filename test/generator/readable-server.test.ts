@@ -3,8 +3,8 @@
  * (no generated validator code), typed rather than under `@ts-nocheck`, every writer named after what it writes,
  * within 120 columns.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const VALIDATORS = join(import.meta.dirname, '../../generated/server/src/validators');
@@ -54,6 +54,41 @@ describe('the generated endpoint modules', () => {
       const lines = readFileSync(join(SRC, name), 'utf8').split('\n');
       const code = lines.filter((line) => /^(import|\s{2}\w+\(|\s{4}(params|context): )/.test(line));
       for (const line of code) expect(line.length, `${name}: ${line}`).toBeLessThanOrEqual(120);
+    }
+  });
+});
+
+describe('the code of every generated package', () => {
+  const GENERATED = join(import.meta.dirname, '../../generated');
+  // What a reader opens: each package's TypeScript sources and the docs site's script. dist/ is compiler output.
+  const code = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return name === 'dist' || name === 'node_modules' ? [] : code(path);
+      return /\.(ts|js)$/.test(name) ? [path] : [];
+    });
+  const files = code(GENERATED);
+
+  it('is there: both packages of both specs, the embedded documents and the docs script', () => {
+    const names = files.map((path) => relative(GENERATED, path));
+    for (const expected of [
+      'client/src/p-chain.ts',
+      'client/src/types.ts',
+      'server/src/documents/p-chain.ts',
+      'server/src/validators/p-chain.ts',
+      'c-chain/client/src/types.ts',
+      'c-chain/server/src/runtime/rpc.ts',
+      'docs/assets/site.js',
+    ])
+      expect(names).toContain(expected);
+  });
+
+  it('has no line over 120 columns, headers, embedded documents and types included', () => {
+    for (const path of files) {
+      const wide = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => [...line].length > 120);
+      expect(wide, relative(GENERATED, path)).toEqual([]);
     }
   });
 });

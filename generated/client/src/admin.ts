@@ -368,7 +368,10 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
   setLoggerLevel(
-    params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {},
+    params: AdminSetLoggerLevelParams & {
+      logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo';
+      displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo';
+    } = {},
     options?: CallOptions,
   ): Promise<AdminSetLoggerLevelResult> {
     return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options, ERRORS.setLoggerLevel);
