@@ -1,6 +1,7 @@
 /**
  * Generated code within 120 columns, as the hand-written code is: a call or signature with its arguments one a line,
- * a union type with its members one a line, where one line would be wider.
+ * a union type with its members one a line, an object type with its fields one a line, a long string as pieces, a JSON
+ * value an entry a line, where one line would be wider.
  */
 import { jsLiteral } from '../emit/literal.ts';
 import { jsonScalar } from './escape.ts';
