@@ -3,13 +3,9 @@
  * in `DOCUMENTED_ERRORS` under its name, and each method's errors as a list of those names, one a line where a line
  * would pass 120 columns. The same pattern no longer repeats once per method that may answer it.
  */
-import { jsLiteral as literal } from '../emit/literal.ts';
 import { messagePattern } from '../model/errors.ts';
 import type { EndpointModel } from '../model/types.ts';
-
-const WIDTH = 120;
-/** The widest piece of a pattern written as a string, so that its line stays within WIDTH. */
-const PIECE = 90;
+import { WIDTH, stringText } from '../shared/lines.ts';
 
 export interface ErrorsTableView {
   /** The entries of `DOCUMENTED_ERRORS`, each its lines (without the trailing comma). */
@@ -52,16 +48,6 @@ function entry(key: string, code: number, source: string): string {
   const line = `[${code}, /${source}/]`;
   if (`  ${key}: ${line},`.length <= WIDTH) return line;
   if (`    /${source}/,`.length <= WIDTH) return `[\n    ${code},\n    /${source}/,\n  ]`;
-  const pieces: string[] = [];
-  let piece = '';
-  for (const word of source.split(/(?<= )/)) {
-    if (piece && piece.length + word.length > PIECE) {
-      pieces.push(piece);
-      piece = '';
-    }
-    piece += word;
-  }
-  pieces.push(piece);
-  const regExp = `new RegExp(\n${pieces.map((p) => `      ${literal(p)}`).join(' +\n')},\n    )`;
+  const regExp = `new RegExp(\n      ${stringText(source, '      '.length, '      ')},\n    )`;
   return `[\n    ${code},\n    ${regExp},\n  ]`;
 }

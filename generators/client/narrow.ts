@@ -8,6 +8,7 @@ import { schemaTypeName } from '../model/names.ts';
 import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 import { jsString, propertyKey } from '../shared/escape.ts';
+import { paramsIntersection } from '../shared/lines.ts';
 
 /** One signature of a client method: `params` and the result type, both TypeScript. */
 export interface Overload {
@@ -106,23 +107,33 @@ const union = (values: string[]) => values.map(jsString).join(' | ');
 /**
  * The method's signatures: with literal params, one per value of a param that the result's top-level `if` tests
  * (`encoding: 'json'` gives `tx: PlatformTx`), one for the other values (the `else` branch), then the general one.
+ * Their params are written at `indent`.
  */
-export function overloads(model: SpecModel, method: MethodModel, paramsType: string, resultType: string): Overload[] {
+export function overloads(
+  model: SpecModel,
+  method: MethodModel,
+  paramsType: string,
+  resultType: string,
+  indent: string,
+): Overload[] {
   const literals = paramLiterals(model, method);
   const optional = (name: string) => !method.params.find((p) => p.name === name)?.required;
-  const narrowed = (values: Map<string, string[]>) =>
-    values.size === 0
-      ? paramsType
-      : `${paramsType} & { ${[...values]
-          .map(([name, v]) => `${propertyKey(name)}${optional(name) ? '?' : ''}: ${union(v)}`)
-          .join('; ')} }`;
-  const general: Overload = { params: narrowed(literals), result: resultType };
+  const field = (name: string, values: string[], required: boolean) =>
+    `${propertyKey(name)}${required ? '' : '?'}: ${union(values)}`;
+  const general: Overload = {
+    params: paramsIntersection(
+      indent,
+      paramsType,
+      [...literals].map(([name, values]) => field(name, values, !optional(name))),
+    ),
+    result: resultType,
+  };
   const branch = method.result ? conditionalField(method.result.schema) : undefined;
   const values = branch ? literals.get(branch.param) : undefined;
   if (!branch || !values?.includes(branch.value)) return [general];
   const others = values.filter((v) => v !== branch.value);
-  const only = (param: string, v: string[], required: boolean) =>
-    `${paramsType} & { ${propertyKey(param)}${required ? '' : '?'}: ${union(v)} }`;
+  const only = (param: string, values: string[], required: boolean) =>
+    paramsIntersection(indent, paramsType, [field(param, values, required)]);
   return [
     {
       params: only(branch.param, [branch.value], true),

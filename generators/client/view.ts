@@ -124,7 +124,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     if (hasParams) typeNames.add(method.typeNames.params);
     if (method.result) typeNames.add(method.typeNames.result);
     const paramsOptional = method.params.every((p) => !p.required);
-    const signatures = hasParams ? overloads(model, method, method.typeNames.params, resultType) : [];
+    const signatures = hasParams ? overloads(model, method, method.typeNames.params, resultType, '    ') : [];
     for (const name of signatures.flatMap((o) => o.types ?? [])) typeNames.add(name);
     const general = signatures.at(-1);
     const paramList = (type: string, defaulted: boolean) => [

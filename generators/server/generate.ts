@@ -1,9 +1,9 @@
 /**
  * `generated/server/`: the `@avalanche-openrpc/server` package. Per endpoint a typed handlers interface, the method
- * table (wire names, decoding shapes, the schemas its validators compile on first use) and a factory that puts handlers behind the RPC
- * layer; the runtime (runtime/server/, copied as it is) reproduces the node's RPC layer. TypeScript sources are
- * shipped in `src/`, with ESM JavaScript and declarations in `dist/`: compiled in memory, as for the client, except
- * for the embedded documents and the validators' tables, whose templates write all three.
+ * table (wire names, decoding shapes, the schemas its validators compile on first use) and a factory that puts
+ * handlers behind the RPC layer; the runtime (runtime/server/, copied as it is) reproduces the node's RPC layer.
+ * TypeScript sources are shipped in `src/`, with ESM JavaScript and declarations in `dist/`: compiled in memory, as
+ * for the client, except for the embedded documents and the validators' tables, whose templates write all three.
  */
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
@@ -11,7 +11,8 @@ import { packageJson } from '../emit/package.ts';
 import { runtimeDependencies, runtimeFiles } from '../emit/runtime.ts';
 import { type TypeScriptSource, emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
 import type { SpecModel } from '../model/types.ts';
-import { commentText, jsonAsJavaScript } from '../shared/escape.ts';
+import { commentText } from '../shared/escape.ts';
+import { jsonAsJavaScript } from '../shared/lines.ts';
 import { publishedDocument } from '../shared/published.ts';
 import { renderTypes } from '../types/index.ts';
 import { validatorModules } from './validators.ts';

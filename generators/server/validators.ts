@@ -5,7 +5,7 @@
  */
 import { mapSubschemas } from '../model/schema-walk.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
-import { jsonAsJavaScript } from '../shared/escape.ts';
+import { jsonAsJavaScript } from '../shared/lines.ts';
 import { WRITER_HELPERS, writersCode } from './writers.ts';
 
 /**

@@ -164,7 +164,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     titleMarkdown: markdownText(endpoint.title),
     pathMarkdown: markdownCode(endpoint.pathTemplate),
     pathLiteral: literal(endpoint.defaultPath),
-    aliasesLiteral: `[${endpoint.aliases.map((alias) => literal(alias)).join(', ')}]`,
+    aliasesLiteral: literal(endpoint.aliases, '    '),
     handlersName: names.handlers,
     createName: names.create,
     defaultOptions: endpoint.profile === 'avalanche' ? 'options' : "{ profile: 'jsonrpc2', ...options }",

@@ -35,27 +35,9 @@ export function propertyKey(key: string): string {
   return IDENTIFIER.test(key) ? key : jsString(key);
 }
 
-/**
- * A JSON value as JavaScript source, laid out as `JSON.stringify(value, null, 2)` writes it: JSON is JavaScript but for
- * a `__proto__` key, which an object literal takes as its prototype (each key starts a line, so the replacement meets
- * keys only), and line separators, escaped for tools older than ES2019.
- */
-export function jsonAsJavaScript(value: unknown, indent = ''): string {
-  if (value === null || typeof value !== 'object')
-    return JSON.stringify(value).replace(/[\u2028\u2029]/g, unicodeEscape);
-  const inner = `${indent}  `;
-  const entries = Array.isArray(value)
-    ? value.map((item) => jsonAsJavaScript(item, inner))
-    : Object.entries(value).map(
-        ([key, item]) =>
-          `${key === '__proto__' ? '["__proto__"]' : jsonAsJavaScript(key)}: ${jsonAsJavaScript(item, inner)}`,
-      );
-  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
-  if (entries.length === 0) return Array.isArray(value) ? '[]' : '{}';
-  // Short values on one line, longer ones an entry a line: generated lines stay within 120 columns where they can.
-  const line = `${open}${entries.join(', ')}${close}`;
-  if (indent.length + line.length <= 100 && !line.includes('\n')) return line;
-  return `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}${close.trim()}`;
+/** A JSON scalar (a key, a string, a number...) as JavaScript: JSON, line separators escaped for older tools. */
+export function jsonScalar(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, unicodeEscape);
 }
 
 /** A template literal's text: its delimiters, substitutions and escapes made plain characters. */

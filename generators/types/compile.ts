@@ -5,6 +5,7 @@
  */
 import { compile, type Options } from 'json-schema-to-typescript';
 import ts from 'typescript';
+import { wrapWideUnions } from '../shared/lines.ts';
 import { hidePrototypeNames } from './prototype-names.ts';
 import type { NamedType } from './schemas.ts';
 
@@ -74,7 +75,7 @@ const unwrapParentheses: ts.TransformerFactory<ts.SourceFile> = (context) => {
 
 /**
  * Declarations reprinted in the project's style: two-space indent, semicolons, no needless parentheses, one blank line
- * between top-level declarations, comments kept.
+ * between top-level declarations, comments kept, a union wider than a line one member a line.
  */
 function print(text: string, fileName: string): string {
   // The printer copies comments from the text; parsing them as JSDoc would only cost time.
@@ -89,11 +90,12 @@ function print(text: string, fileName: string): string {
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
   const statements = file.statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, file));
   result.dispose();
-  return statements
+  const printed = statements
     .join('\n\n')
     .replace(/^( {4})+/gm, (indent) => '  '.repeat(indent.length / 4))
     .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/\{\n\s*\}/g, '{}');
+  return wrapWideUnions(printed);
 }
 
 /** TypeScript declarations for the named types, in the given order, printed in the project's style. */

@@ -1,11 +1,14 @@
 /**
  * The generated server reads like code: each validators module a table of schemas that the runtime's ajv compiles
  * (no generated validator code), typed rather than under `@ts-nocheck`, every writer named after what it writes,
- * within 120 columns.
+ * within 120 columns. No line of any generated package's sources passes 120 columns, and the cutters that keep them
+ * so (long strings into pieces, JSON an entry a line) give back the value they were given.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { jsonAsJavaScript, stringText } from '../../generators/shared/lines.ts';
 
 const VALIDATORS = join(import.meta.dirname, '../../generated/server/src/validators');
 
@@ -55,5 +58,88 @@ describe('the generated endpoint modules', () => {
       const code = lines.filter((line) => /^(import|\s{2}\w+\(|\s{4}(params|context): )/.test(line));
       for (const line of code) expect(line.length, `${name}: ${line}`).toBeLessThanOrEqual(120);
     }
+  });
+});
+
+describe('the code of every generated package', () => {
+  const GENERATED = join(import.meta.dirname, '../../generated');
+  // What a reader opens: each package's TypeScript sources and the docs site's script. dist/ is compiler output.
+  const code = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return name === 'dist' || name === 'node_modules' ? [] : code(path);
+      return /\.(ts|js)$/.test(name) ? [path] : [];
+    });
+  const files = code(GENERATED);
+
+  it('is there: both packages of both specs, the embedded documents and the docs script', () => {
+    const names = files.map((path) => relative(GENERATED, path));
+    for (const expected of [
+      'client/src/p-chain.ts',
+      'client/src/types.ts',
+      'server/src/documents/p-chain.ts',
+      'server/src/validators/p-chain.ts',
+      'c-chain/client/src/types.ts',
+      'c-chain/server/src/runtime/rpc.ts',
+      'docs/assets/site.js',
+    ])
+      expect(names).toContain(expected);
+  });
+
+  it('has no line over 120 columns, headers, embedded documents and types included', () => {
+    for (const path of files) {
+      const wide = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => [...line].length > 120);
+      expect(wide, relative(GENERATED, path)).toEqual([]);
+    }
+  });
+});
+
+describe('long strings and JSON values cut to fit', () => {
+  const evaluate = (source: string): unknown => new Function(`return (${source});`)();
+  const widest = (source: string, column: number) =>
+    Math.max(...source.split('\n').map((line, i) => [...line].length + (i === 0 ? column : 0)));
+  // Words of every width, escapes (quotes, backslashes, line breaks, U+2028) and characters outside the BMP.
+  const text = fc.string({
+    unit: fc.constantFrom(
+      'a',
+      'bcdefgh ',
+      ' ',
+      "'",
+      '"',
+      '\\',
+      '\n',
+      '\u2028',
+      '…',
+      '😀',
+      '0123456789abcdef'.repeat(4),
+    ),
+    maxLength: 300,
+  });
+
+  it('gives back the same string, each line within 120 columns (+1 for the comma after it)', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 60 }), (value, column) => {
+        const source = stringText(value, column, '      ');
+        expect(evaluate(source)).toBe(value);
+        expect(widest(source, column)).toBeLessThanOrEqual(120);
+      }),
+    );
+  });
+
+  it('gives back the same JSON value, its strings cut to fit', () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), tie('object'), tie('array')),
+      object: fc.dictionary(fc.constantFrom('description', '__proto__', 'a b', 'x'), tie('value'), { maxKeys: 3 }),
+      array: fc.array(tie('value'), { maxLength: 3 }),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const source = jsonAsJavaScript(value);
+        expect(JSON.stringify(evaluate(source))).toBe(JSON.stringify(value));
+        expect(widest(source, 0)).toBeLessThanOrEqual(120);
+      }),
+    );
   });
 });

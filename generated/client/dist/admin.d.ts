@@ -5,9 +5,9 @@ import type { AdminAliasChainParams, AdminAliasChainResult, AdminAliasParams, Ad
 export interface AdminClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type AdminClientErrors = {
-	alias: "InvalidArgument" | "AdminAliasTooLong" | "RouteIsEitherAlreadyAliasedOrAlreadyMaps";
+	alias: "InvalidArgument" | "AdminAliasTooLong" | "RouteAlreadyTaken";
 	aliasChain: "InvalidArgument" | "AdminAliasTooLong" | "ThereIsNoIDWithAlias" | "AliasAlreadyUsed";
-	dbGet: "InvalidArgument" | "MissingPrefixToHexEncoding" | "EncodingHexOddLengthHexString" | "EncodingHexInvalidByteU";
+	dbGet: "InvalidArgument" | "MissingPrefixToHexEncoding" | "HexOddLength" | "HexInvalidByte";
 	getChainAliases: "InvalidArgument" | "InvalidInputChecksum" | "InputStringIsSmallerThanTheChecksumSize";
 	getConfig: "InvalidArgument";
 	getLoggerLevel: "InvalidArgument" | "AdminLoggerNotFound";

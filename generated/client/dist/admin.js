@@ -8,15 +8,12 @@ const DOCUMENTED_ERRORS = {
     )
   ],
   AdminAliasTooLong: [-32e3, /^alias length is too long$/],
-  RouteIsEitherAlreadyAliasedOrAlreadyMaps: [
-    -32e3,
-    /^route is either already aliased or already maps to a handle: \/ext\/\S*$/
-  ],
+  RouteAlreadyTaken: [-32e3, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/],
   ThereIsNoIDWithAlias: [-32e3, /^there is no ID with alias \S*$/],
   AliasAlreadyUsed: [-32e3, /^\S* is already used as an alias for an ID$/],
   MissingPrefixToHexEncoding: [-32e3, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
-  EncodingHexOddLengthHexString: [-32e3, /^encoding\/hex: odd length hex string$/],
-  EncodingHexInvalidByteU: [-32e3, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
+  HexOddLength: [-32e3, /^encoding\/hex: odd length hex string$/],
+  HexInvalidByte: [-32e3, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
   InvalidInputChecksum: [-32e3, /^invalid input checksum$/],
   InputStringIsSmallerThanTheChecksumSize: [-32e3, /^input string is smaller than the checksum size$/],
   AdminLoggerNotFound: [-32e3, /^logger with name "[^"]*" not found$/],
@@ -28,7 +25,7 @@ const ERRORS = {
   alias: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AdminAliasTooLong: DOCUMENTED_ERRORS.AdminAliasTooLong,
-    RouteIsEitherAlreadyAliasedOrAlreadyMaps: DOCUMENTED_ERRORS.RouteIsEitherAlreadyAliasedOrAlreadyMaps
+    RouteAlreadyTaken: DOCUMENTED_ERRORS.RouteAlreadyTaken
   },
   aliasChain: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -39,8 +36,8 @@ const ERRORS = {
   dbGet: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     MissingPrefixToHexEncoding: DOCUMENTED_ERRORS.MissingPrefixToHexEncoding,
-    EncodingHexOddLengthHexString: DOCUMENTED_ERRORS.EncodingHexOddLengthHexString,
-    EncodingHexInvalidByteU: DOCUMENTED_ERRORS.EncodingHexInvalidByteU
+    HexOddLength: DOCUMENTED_ERRORS.HexOddLength,
+    HexInvalidByte: DOCUMENTED_ERRORS.HexInvalidByte
   },
   getChainAliases: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

@@ -12,8 +12,8 @@ export interface CAvaxClientOptions extends ClientOptions {
 }
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type CAvaxClientErrors = {
-	getUTXOs: "InvalidArgument" | "UTXONoAddresses" | "UTXOTooManyAddresses" | "NoSourceChainProvided" | "ProblemParsingSourceChainIDThereIsNoID" | "CouldntParseAddressExpectedHrpButGot" | "CouldntParseAddressExpectedChainIDToBeBut";
-	issueTx: "InvalidArgument" | "TxMissingHexPrefix" | "TxBadChecksum" | "TxUnsupportedEncoding" | "CodecVersionUnreadable" | "SecpInterfaceUnreadable" | "TxWasIssuedWithADifferentNetworkID" | "TxHasWrongChainID" | "ImportTxFlowCheckFailedDueToInsufficient" | "ExportTxFlowCheckFailedDueToInsufficient" | "FailedToFetchImportUTXOsFromDueTo" | "ImportWrongSignature" | "SignatureDoesntMatchPublicKey" | "InsufficientFunds" | "InvalidNonce";
+	getUTXOs: "InvalidArgument" | "UTXONoAddresses" | "UTXOTooManyAddresses" | "NoSourceChainProvided" | "SourceChainUnknown" | "UTXOAddressWrongHRP" | "UTXOAddressWrongChainID";
+	issueTx: "InvalidArgument" | "TxMissingHexPrefix" | "TxBadChecksum" | "TxUnsupportedEncoding" | "CodecVersionUnreadable" | "SecpInterfaceUnreadable" | "TxWasIssuedWithADifferentNetworkID" | "TxHasWrongChainID" | "ImportInsufficientFunds" | "ExportInsufficientFunds" | "ImportUTXOsNotFound" | "ImportWrongSignature" | "SignatureDoesntMatchPublicKey" | "InsufficientFunds" | "InvalidNonce";
 	getAtomicTxStatus: "InvalidArgument" | "NilTransactionID";
 	getAtomicTx: "InvalidArgument" | "NilTransactionID" | "CouldNotFindTx" | "UnsupportedEncodingInMethod";
 	version: "InvalidArgument";

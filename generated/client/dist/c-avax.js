@@ -10,18 +10,9 @@ const DOCUMENTED_ERRORS = {
   UTXONoAddresses: [-32e3, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32e3, /^number of addresses given, \d+, exceeds maximum, \d+$/],
   NoSourceChainProvided: [-32e3, /^no source chain provided$/],
-  ProblemParsingSourceChainIDThereIsNoID: [
-    -32e3,
-    /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/
-  ],
-  CouldntParseAddressExpectedHrpButGot: [
-    -32e3,
-    /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/
-  ],
-  CouldntParseAddressExpectedChainIDToBeBut: [
-    -32e3,
-    /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/
-  ],
+  SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  UTXOAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  UTXOAddressWrongChainID: [-32e3, /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
@@ -34,12 +25,9 @@ const DOCUMENTED_ERRORS = {
   ],
   TxWasIssuedWithADifferentNetworkID: [-32e3, /^tx was issued with a different network ID$/],
   TxHasWrongChainID: [-32e3, /^tx has wrong chain ID$/],
-  ImportTxFlowCheckFailedDueToInsufficient: [-32e3, /^import tx flow check failed due to: insufficient funds$/],
-  ExportTxFlowCheckFailedDueToInsufficient: [-32e3, /^export tx flow check failed due to: insufficient funds$/],
-  FailedToFetchImportUTXOsFromDueTo: [
-    -32e3,
-    /^failed to fetch import UTXOs from [1-9A-HJ-NP-Za-km-z]+ due to: not found$/
-  ],
+  ImportInsufficientFunds: [-32e3, /^import tx flow check failed due to: insufficient funds$/],
+  ExportInsufficientFunds: [-32e3, /^export tx flow check failed due to: insufficient funds$/],
+  ImportUTXOsNotFound: [-32e3, /^failed to fetch import UTXOs from [1-9A-HJ-NP-Za-km-z]+ due to: not found$/],
   ImportWrongSignature: [-32e3, /^import tx transfer failed verification: wrong signature$/],
   SignatureDoesntMatchPublicKey: [-32e3, /^signature doesn't match public key$/],
   InsufficientFunds: [-32e3, /^insufficient funds$/],
@@ -54,9 +42,9 @@ const ERRORS = {
     UTXONoAddresses: DOCUMENTED_ERRORS.UTXONoAddresses,
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     NoSourceChainProvided: DOCUMENTED_ERRORS.NoSourceChainProvided,
-    ProblemParsingSourceChainIDThereIsNoID: DOCUMENTED_ERRORS.ProblemParsingSourceChainIDThereIsNoID,
-    CouldntParseAddressExpectedHrpButGot: DOCUMENTED_ERRORS.CouldntParseAddressExpectedHrpButGot,
-    CouldntParseAddressExpectedChainIDToBeBut: DOCUMENTED_ERRORS.CouldntParseAddressExpectedChainIDToBeBut
+    SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
+    UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
+    UTXOAddressWrongChainID: DOCUMENTED_ERRORS.UTXOAddressWrongChainID
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -67,9 +55,9 @@ const ERRORS = {
     SecpInterfaceUnreadable: DOCUMENTED_ERRORS.SecpInterfaceUnreadable,
     TxWasIssuedWithADifferentNetworkID: DOCUMENTED_ERRORS.TxWasIssuedWithADifferentNetworkID,
     TxHasWrongChainID: DOCUMENTED_ERRORS.TxHasWrongChainID,
-    ImportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ImportTxFlowCheckFailedDueToInsufficient,
-    ExportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ExportTxFlowCheckFailedDueToInsufficient,
-    FailedToFetchImportUTXOsFromDueTo: DOCUMENTED_ERRORS.FailedToFetchImportUTXOsFromDueTo,
+    ImportInsufficientFunds: DOCUMENTED_ERRORS.ImportInsufficientFunds,
+    ExportInsufficientFunds: DOCUMENTED_ERRORS.ExportInsufficientFunds,
+    ImportUTXOsNotFound: DOCUMENTED_ERRORS.ImportUTXOsNotFound,
     ImportWrongSignature: DOCUMENTED_ERRORS.ImportWrongSignature,
     SignatureDoesntMatchPublicKey: DOCUMENTED_ERRORS.SignatureDoesntMatchPublicKey,
     InsufficientFunds: DOCUMENTED_ERRORS.InsufficientFunds,

@@ -10,7 +10,7 @@ const DOCUMENTED_ERRORS = {
   UnknownSnapshot: [-32e3, /^unknown snapshot: \d+$/],
   TimeIsBeforeTheChainTime: [-32e3, /^time \d+ is before the chain time \d+$/],
   UnknownChain: [-32e3, /^unknown chain '[^']*': dev\.mine builds X- and P-Chain blocks$/],
-  AddressIsNotOnThisNetworkItsHRP: [
+  AddressWrongNetwork: [
     -32e3,
     /^address [A-Za-z0-9]+-[a-z0-9]+1[02-9ac-hj-np-z]+ is not on this network: its HRP is not local$/
   ],
@@ -19,13 +19,13 @@ const DOCUMENTED_ERRORS = {
   IsNotAnXOrPChainAddress: [-32e3, /^"[^"]*" is not an X- or P-Chain address$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
-  TheStateIsOfTheFujiNetworkThis: [-32e3, /^the state is of the fuji network; this node serves local$/],
-  TheStateIsNotAWorldSavedBy: [-32e3, /^the state is not a world saved by this mock \(version \d+\)$/],
-  ThresholdMustBeFromToTheAddresses: [-32e3, /^threshold \d+ must be from \d+ to the \d+ addresses$/],
+  StateWrongNetwork: [-32e3, /^the state is of the fuji network; this node serves local$/],
+  StateNotFromThisMock: [-32e3, /^the state is not a world saved by this mock \(version \d+\)$/],
+  ThresholdOutOfRange: [-32e3, /^threshold \d+ must be from \d+ to the \d+ addresses$/],
   OnlyPChainUTXOsAreStakeLocked: [-32e3, /^only P-Chain UTXOs are stake-locked$/],
   UTXONotFoundOnP: [-32e3, /^UTXO [1-9A-HJ-NP-Za-km-z]+ not found on P$/],
-  IsAlreadyAPrimaryNetworkValidator: [-32e3, /^NodeID-[1-9A-HJ-NP-Za-km-z]+ is already a Primary Network validator$/],
-  UptimeMustBeAPercentageTo: [-32e3, /^uptime must be a percentage, \d+ to \d+$/],
+  AlreadyPrimaryNetworkValidator: [-32e3, /^NodeID-[1-9A-HJ-NP-Za-km-z]+ is already a Primary Network validator$/],
+  UptimeOutOfRange: [-32e3, /^uptime must be a percentage, \d+ to \d+$/],
   AddressesMustListOneOrMore: [-32e3, /^addresses must list one or more$/],
   SubnetNotFound: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/],
   SubnetIsAlreadyAnL: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
@@ -43,7 +43,7 @@ const ERRORS = {
   mine: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument, UnknownChain: DOCUMENTED_ERRORS.UnknownChain },
   fund: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    AddressIsNotOnThisNetworkItsHRP: DOCUMENTED_ERRORS.AddressIsNotOnThisNetworkItsHRP,
+    AddressWrongNetwork: DOCUMENTED_ERRORS.AddressWrongNetwork,
     AssetNotFound: DOCUMENTED_ERRORS.AssetNotFound
   },
   setFeeState: {
@@ -56,7 +56,7 @@ const ERRORS = {
   listAccounts: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   impersonate: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    AddressIsNotOnThisNetworkItsHRP: DOCUMENTED_ERRORS.AddressIsNotOnThisNetworkItsHRP
+    AddressWrongNetwork: DOCUMENTED_ERRORS.AddressWrongNetwork
   },
   stopImpersonating: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -70,12 +70,12 @@ const ERRORS = {
   dumpState: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   loadState: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheStateIsOfTheFujiNetworkThis: DOCUMENTED_ERRORS.TheStateIsOfTheFujiNetworkThis,
-    TheStateIsNotAWorldSavedBy: DOCUMENTED_ERRORS.TheStateIsNotAWorldSavedBy
+    StateWrongNetwork: DOCUMENTED_ERRORS.StateWrongNetwork,
+    StateNotFromThisMock: DOCUMENTED_ERRORS.StateNotFromThisMock
   },
   addUtxo: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    ThresholdMustBeFromToTheAddresses: DOCUMENTED_ERRORS.ThresholdMustBeFromToTheAddresses,
+    ThresholdOutOfRange: DOCUMENTED_ERRORS.ThresholdOutOfRange,
     OnlyPChainUTXOsAreStakeLocked: DOCUMENTED_ERRORS.OnlyPChainUTXOsAreStakeLocked
   },
   removeUtxo: {
@@ -84,11 +84,11 @@ const ERRORS = {
   },
   addStaker: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    IsAlreadyAPrimaryNetworkValidator: DOCUMENTED_ERRORS.IsAlreadyAPrimaryNetworkValidator
+    AlreadyPrimaryNetworkValidator: DOCUMENTED_ERRORS.AlreadyPrimaryNetworkValidator
   },
   setConnection: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    UptimeMustBeAPercentageTo: DOCUMENTED_ERRORS.UptimeMustBeAPercentageTo
+    UptimeOutOfRange: DOCUMENTED_ERRORS.UptimeOutOfRange
   },
   addSubnet: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

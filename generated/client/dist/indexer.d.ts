@@ -20,7 +20,7 @@ export interface IndexerClientOptions extends ClientOptions {
 export type IndexerClientErrors = {
 	getLastAccepted: "InvalidArgument" | "IndexNoneAccepted" | "IndexUnsupportedEncoding";
 	getContainerByIndex: "InvalidArgument" | "NoContainerAtIndex" | "IndexUnsupportedEncoding";
-	getContainerRange: "InvalidArgument" | "NumToFetchMustBeInButIs" | "StartIndexLastAcceptedIndex" | "IndexNoneAccepted" | "IndexUnsupportedEncoding";
+	getContainerRange: "InvalidArgument" | "NumToFetchOutOfRange" | "StartIndexLastAcceptedIndex" | "IndexNoneAccepted" | "IndexUnsupportedEncoding";
 	getIndex: "InvalidArgument" | "IndexNotFound";
 	isAccepted: "InvalidArgument";
 	getContainerByID: "InvalidArgument" | "IndexNotFound" | "IndexUnsupportedEncoding";

@@ -10,7 +10,7 @@ const DOCUMENTED_ERRORS = {
   IndexNoneAccepted: [-32e3, /^no containers have been accepted$/],
   IndexUnsupportedEncoding: [-32e3, /^unsupported encoding in method$/],
   NoContainerAtIndex: [-32e3, /^no container at index \d+$/],
-  NumToFetchMustBeInButIs: [-32e3, /^numToFetch must be in \[\d+,\d+\] but is \d+$/],
+  NumToFetchOutOfRange: [-32e3, /^numToFetch must be in \[\d+,\d+\] but is \d+$/],
   StartIndexLastAcceptedIndex: [-32e3, /^start index \(\d+\) > last accepted index \(\d+\)$/],
   IndexNotFound: [-32e3, /^not found$/]
 };
@@ -27,7 +27,7 @@ const ERRORS = {
   },
   getContainerRange: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    NumToFetchMustBeInButIs: DOCUMENTED_ERRORS.NumToFetchMustBeInButIs,
+    NumToFetchOutOfRange: DOCUMENTED_ERRORS.NumToFetchOutOfRange,
     StartIndexLastAcceptedIndex: DOCUMENTED_ERRORS.StartIndexLastAcceptedIndex,
     IndexNoneAccepted: DOCUMENTED_ERRORS.IndexNoneAccepted,
     IndexUnsupportedEncoding: DOCUMENTED_ERRORS.IndexUnsupportedEncoding

@@ -8,7 +8,7 @@ export type KeystoreClientErrors = {
 	createUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "KeystoreUserAlreadyExists" | "KeystoreEmptyPassword" | "KeystorePasswordTooLong" | "KeystorePasswordTooWeak";
 	deleteUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "KeystoreUserDoesNotExist" | "KeystoreIncorrectPassword";
 	exportUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "KeystoreIncorrectPassword" | "UserEncodingUnsupported";
-	importUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "CouldntDecodeToBytesMissingPrefixToHex" | "CouldntDecodeToBytesInvalidInputChecksum" | "KeystoreUserAlreadyExists" | "UnknownCodecVersion" | "CouldntUnpackCodecVersion" | "KeystoreIncorrectPassword";
+	importUser: "InvalidArgument" | "KeystoreEmptyUsername" | "KeystoreUsernameTooLong" | "UserMissingHexPrefix" | "UserBadChecksum" | "KeystoreUserAlreadyExists" | "UnknownCodecVersion" | "CouldntUnpackCodecVersion" | "KeystoreIncorrectPassword";
 	listUsers: "InvalidArgument";
 };
 /**

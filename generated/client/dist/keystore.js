@@ -16,11 +16,8 @@ const DOCUMENTED_ERRORS = {
   KeystoreUserDoesNotExist: [-32e3, /^user doesn't exist: \S*$/],
   KeystoreIncorrectPassword: [-32e3, /^incorrect password: user "[^"]*"$/],
   UserEncodingUnsupported: [-32e3, /^couldn't encode user to string: unsupported encoding in method$/],
-  CouldntDecodeToBytesMissingPrefixToHex: [
-    -32e3,
-    /^couldn't decode '[^']*' to bytes: missing 0x[0-9a-fA-F]* prefix to hex encoding$/
-  ],
-  CouldntDecodeToBytesInvalidInputChecksum: [-32e3, /^couldn't decode '[^']*' to bytes: invalid input checksum$/],
+  UserMissingHexPrefix: [-32e3, /^couldn't decode '[^']*' to bytes: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  UserBadChecksum: [-32e3, /^couldn't decode '[^']*' to bytes: invalid input checksum$/],
   UnknownCodecVersion: [-32e3, /^unknown codec version$/],
   CouldntUnpackCodecVersion: [-32e3, /^couldn't unpack codec version$/]
 };
@@ -52,8 +49,8 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     KeystoreEmptyUsername: DOCUMENTED_ERRORS.KeystoreEmptyUsername,
     KeystoreUsernameTooLong: DOCUMENTED_ERRORS.KeystoreUsernameTooLong,
-    CouldntDecodeToBytesMissingPrefixToHex: DOCUMENTED_ERRORS.CouldntDecodeToBytesMissingPrefixToHex,
-    CouldntDecodeToBytesInvalidInputChecksum: DOCUMENTED_ERRORS.CouldntDecodeToBytesInvalidInputChecksum,
+    UserMissingHexPrefix: DOCUMENTED_ERRORS.UserMissingHexPrefix,
+    UserBadChecksum: DOCUMENTED_ERRORS.UserBadChecksum,
     KeystoreUserAlreadyExists: DOCUMENTED_ERRORS.KeystoreUserAlreadyExists,
     UnknownCodecVersion: DOCUMENTED_ERRORS.UnknownCodecVersion,
     CouldntUnpackCodecVersion: DOCUMENTED_ERRORS.CouldntUnpackCodecVersion,

@@ -6,7 +6,7 @@ export interface PChainClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type PChainClientErrors = {
 	getBalance: "InvalidArgument" | "PlatformAddressWrongHRP" | "PlatformAddressWrongChain";
-	getAllValidatorsAt: "InvalidArgument" | "FailedToGetValidatorSetsAtFailedTo";
+	getAllValidatorsAt: "InvalidArgument" | "ValidatorSetsHeightNotFinalized";
 	getBlock: "InvalidArgument" | "CouldntGetBlockWithIdNotFound";
 	getBlockByHeight: "InvalidArgument" | "CouldntGetBlockAtHeightNotFound";
 	getBlockchains: "InvalidArgument";

@@ -12,7 +12,7 @@ const DOCUMENTED_ERRORS = {
     -32e3,
     /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/
   ],
-  FailedToGetValidatorSetsAtFailedTo: [
+  ValidatorSetsHeightNotFinalized: [
     -32e3,
     new RegExp(
       "^failed to get validator sets at \\d+: failed to fetch validator set at unfinalized height: current P-chain height \\(\\d+\\) < requested P-Chain height \\(\\d+\\)$"
@@ -101,7 +101,7 @@ const ERRORS = {
   },
   getAllValidatorsAt: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    FailedToGetValidatorSetsAtFailedTo: DOCUMENTED_ERRORS.FailedToGetValidatorSetsAtFailedTo
+    ValidatorSetsHeightNotFinalized: DOCUMENTED_ERRORS.ValidatorSetsHeightNotFinalized
   },
   getBlock: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

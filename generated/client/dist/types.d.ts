@@ -3752,7 +3752,11 @@ export interface PlatformBlock {
  * `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned
  * Subnets), so exactly one variant matches.
  */
-export type PlatformCurrentValidator = PlatformPrimaryNetworkValidator | PlatformSubnetPermissionlessValidator | PlatformPermissionedValidator | PlatformL1Validator;
+export type PlatformCurrentValidator =
+  | PlatformPrimaryNetworkValidator
+  | PlatformSubnetPermissionlessValidator
+  | PlatformPermissionedValidator
+  | PlatformL1Validator;
 
 /**
  * A stake delegated to a permissionless validator. Listed only when the call named exactly one node

@@ -12,7 +12,7 @@ export interface XChainClientOptions extends ClientOptions {
 }
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
-	getAddressTxs: "InvalidArgument" | "PageSizeMaximumAllowed" | "AddressWrongHRP" | "AddressMissingSeparator" | "SpecifiedAssetIDIsInvalidAssetNotFound";
+	getAddressTxs: "InvalidArgument" | "PageSizeMaximumAllowed" | "AddressWrongHRP" | "AddressMissingSeparator" | "AssetIDNotFound";
 	getAllBalances: "InvalidArgument" | "AvmAddressWrongChain" | "AvmAddressWrongHRP" | "AvmAddressMissing";
 	getAssetDescription: "InvalidArgument" | "AvmAssetNotFound" | "AvmNotFound" | "TransactionDoesntCreateAnAsset";
 	getBalance: "InvalidArgument" | "AvmAddressWrongChain" | "AvmAddressWrongHRP" | "AvmAddressMissing" | "AvmAssetNotFound";
@@ -22,7 +22,7 @@ export type XChainClientErrors = {
 	getTx: "InvalidArgument" | "AvmNilTxID" | "AvmNotFound";
 	getTxFee: "InvalidArgument";
 	getTxStatus: "InvalidArgument" | "AvmNilTxID";
-	getUTXOs: "InvalidArgument" | "UTXONoAddresses" | "UTXOTooManyAddresses" | "ProblemParsingSourceChainIDThereIsNoID" | "CouldntParseAddressExpectedHrpButGot";
+	getUTXOs: "InvalidArgument" | "UTXONoAddresses" | "UTXOTooManyAddresses" | "SourceChainUnknown" | "UTXOAddressWrongHRP";
 	issueTx: "InvalidArgument" | "TxMissingHexPrefix" | "TxBadChecksum" | "TxUnsupportedEncoding" | "AvmTxWrongNetworkID" | "AvmTxWrongChainID" | "AvmTxMissingUTXO";
 };
 /**

@@ -18,7 +18,7 @@ const DOCUMENTED_ERRORS = {
     -32e3,
     /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/
   ],
-  SpecifiedAssetIDIsInvalidAssetNotFound: [-32e3, /^specified `assetID` is invalid: asset '[^']*' not found$/],
+  AssetIDNotFound: [-32e3, /^specified `assetID` is invalid: asset '[^']*' not found$/],
   AvmAddressWrongChain: [
     -32e3,
     new RegExp(
@@ -42,14 +42,8 @@ const DOCUMENTED_ERRORS = {
   AvmNilTxID: [-32e3, /^nil transaction ID$/],
   UTXONoAddresses: [-32e3, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32e3, /^number of addresses given, \d+, exceeds maximum, \d+$/],
-  ProblemParsingSourceChainIDThereIsNoID: [
-    -32e3,
-    /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/
-  ],
-  CouldntParseAddressExpectedHrpButGot: [
-    -32e3,
-    /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/
-  ],
+  SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  UTXOAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
@@ -63,7 +57,7 @@ const ERRORS = {
     PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
     AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
     AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,
-    SpecifiedAssetIDIsInvalidAssetNotFound: DOCUMENTED_ERRORS.SpecifiedAssetIDIsInvalidAssetNotFound
+    AssetIDNotFound: DOCUMENTED_ERRORS.AssetIDNotFound
   },
   getAllBalances: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -109,8 +103,8 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     UTXONoAddresses: DOCUMENTED_ERRORS.UTXONoAddresses,
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
-    ProblemParsingSourceChainIDThereIsNoID: DOCUMENTED_ERRORS.ProblemParsingSourceChainIDThereIsNoID,
-    CouldntParseAddressExpectedHrpButGot: DOCUMENTED_ERRORS.CouldntParseAddressExpectedHrpButGot
+    SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
+    UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

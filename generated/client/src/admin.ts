@@ -27,9 +27,9 @@ export interface AdminClientOptions extends ClientOptions {}
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type AdminClientErrors = {
-  alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
+  alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteAlreadyTaken';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'AliasAlreadyUsed';
-  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'EncodingHexOddLengthHexString' | 'EncodingHexInvalidByteU';
+  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'HexOddLength' | 'HexInvalidByte';
   getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
   getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
@@ -47,20 +47,17 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   AdminAliasTooLong: [-32000, /^alias length is too long$/],
-  RouteIsEitherAlreadyAliasedOrAlreadyMaps: [
-    -32000,
-    /^route is either already aliased or already maps to a handle: \/ext\/\S*$/,
-  ],
+  RouteAlreadyTaken: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/],
   ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/],
   AliasAlreadyUsed: [-32000, /^\S* is already used as an alias for an ID$/],
   MissingPrefixToHexEncoding: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
-  EncodingHexOddLengthHexString: [-32000, /^encoding\/hex: odd length hex string$/],
-  EncodingHexInvalidByteU: [-32000, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
+  HexOddLength: [-32000, /^encoding\/hex: odd length hex string$/],
+  HexInvalidByte: [-32000, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
   InvalidInputChecksum: [-32000, /^invalid input checksum$/],
   InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/],
   AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/],
@@ -74,7 +71,7 @@ const ERRORS = {
   alias: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AdminAliasTooLong: DOCUMENTED_ERRORS.AdminAliasTooLong,
-    RouteIsEitherAlreadyAliasedOrAlreadyMaps: DOCUMENTED_ERRORS.RouteIsEitherAlreadyAliasedOrAlreadyMaps,
+    RouteAlreadyTaken: DOCUMENTED_ERRORS.RouteAlreadyTaken,
   },
   aliasChain: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -85,8 +82,8 @@ const ERRORS = {
   dbGet: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     MissingPrefixToHexEncoding: DOCUMENTED_ERRORS.MissingPrefixToHexEncoding,
-    EncodingHexOddLengthHexString: DOCUMENTED_ERRORS.EncodingHexOddLengthHexString,
-    EncodingHexInvalidByteU: DOCUMENTED_ERRORS.EncodingHexInvalidByteU,
+    HexOddLength: DOCUMENTED_ERRORS.HexOddLength,
+    HexInvalidByte: DOCUMENTED_ERRORS.HexInvalidByte,
   },
   getChainAliases: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -368,7 +365,10 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
   setLoggerLevel(
-    params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {},
+    params: AdminSetLoggerLevelParams & {
+      logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo';
+      displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo';
+    } = {},
     options?: CallOptions,
   ): Promise<AdminSetLoggerLevelResult> {
     return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options, ERRORS.setLoggerLevel);

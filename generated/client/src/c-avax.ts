@@ -31,9 +31,9 @@ export type CAvaxClientErrors = {
     | 'UTXONoAddresses'
     | 'UTXOTooManyAddresses'
     | 'NoSourceChainProvided'
-    | 'ProblemParsingSourceChainIDThereIsNoID'
-    | 'CouldntParseAddressExpectedHrpButGot'
-    | 'CouldntParseAddressExpectedChainIDToBeBut';
+    | 'SourceChainUnknown'
+    | 'UTXOAddressWrongHRP'
+    | 'UTXOAddressWrongChainID';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -43,9 +43,9 @@ export type CAvaxClientErrors = {
     | 'SecpInterfaceUnreadable'
     | 'TxWasIssuedWithADifferentNetworkID'
     | 'TxHasWrongChainID'
-    | 'ImportTxFlowCheckFailedDueToInsufficient'
-    | 'ExportTxFlowCheckFailedDueToInsufficient'
-    | 'FailedToFetchImportUTXOsFromDueTo'
+    | 'ImportInsufficientFunds'
+    | 'ExportInsufficientFunds'
+    | 'ImportUTXOsNotFound'
     | 'ImportWrongSignature'
     | 'SignatureDoesntMatchPublicKey'
     | 'InsufficientFunds'
@@ -60,25 +60,16 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   UTXONoAddresses: [-32000, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/],
   NoSourceChainProvided: [-32000, /^no source chain provided$/],
-  ProblemParsingSourceChainIDThereIsNoID: [
-    -32000,
-    /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/,
-  ],
-  CouldntParseAddressExpectedHrpButGot: [
-    -32000,
-    /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
-  ],
-  CouldntParseAddressExpectedChainIDToBeBut: [
-    -32000,
-    /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/,
-  ],
+  SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  UTXOAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  UTXOAddressWrongChainID: [-32000, /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
@@ -86,18 +77,15 @@ const DOCUMENTED_ERRORS = {
   SecpInterfaceUnreadable: [
     -32000,
     new RegExp(
-      '^problem parsing transaction: couldn\'t unmarshal interface: \\*secp256k1fx\\.TransferOutput ' +
-      'does not implement interface atomic\\.UnsignedAtomicTx$',
+      '^problem parsing transaction: couldn\'t unmarshal interface: \\*secp256k1fx\\.TransferOutput does not ' +
+      'implement interface atomic\\.UnsignedAtomicTx$',
     ),
   ],
   TxWasIssuedWithADifferentNetworkID: [-32000, /^tx was issued with a different network ID$/],
   TxHasWrongChainID: [-32000, /^tx has wrong chain ID$/],
-  ImportTxFlowCheckFailedDueToInsufficient: [-32000, /^import tx flow check failed due to: insufficient funds$/],
-  ExportTxFlowCheckFailedDueToInsufficient: [-32000, /^export tx flow check failed due to: insufficient funds$/],
-  FailedToFetchImportUTXOsFromDueTo: [
-    -32000,
-    /^failed to fetch import UTXOs from [1-9A-HJ-NP-Za-km-z]+ due to: not found$/,
-  ],
+  ImportInsufficientFunds: [-32000, /^import tx flow check failed due to: insufficient funds$/],
+  ExportInsufficientFunds: [-32000, /^export tx flow check failed due to: insufficient funds$/],
+  ImportUTXOsNotFound: [-32000, /^failed to fetch import UTXOs from [1-9A-HJ-NP-Za-km-z]+ due to: not found$/],
   ImportWrongSignature: [-32000, /^import tx transfer failed verification: wrong signature$/],
   SignatureDoesntMatchPublicKey: [-32000, /^signature doesn't match public key$/],
   InsufficientFunds: [-32000, /^insufficient funds$/],
@@ -114,9 +102,9 @@ const ERRORS = {
     UTXONoAddresses: DOCUMENTED_ERRORS.UTXONoAddresses,
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     NoSourceChainProvided: DOCUMENTED_ERRORS.NoSourceChainProvided,
-    ProblemParsingSourceChainIDThereIsNoID: DOCUMENTED_ERRORS.ProblemParsingSourceChainIDThereIsNoID,
-    CouldntParseAddressExpectedHrpButGot: DOCUMENTED_ERRORS.CouldntParseAddressExpectedHrpButGot,
-    CouldntParseAddressExpectedChainIDToBeBut: DOCUMENTED_ERRORS.CouldntParseAddressExpectedChainIDToBeBut,
+    SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
+    UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
+    UTXOAddressWrongChainID: DOCUMENTED_ERRORS.UTXOAddressWrongChainID,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -127,9 +115,9 @@ const ERRORS = {
     SecpInterfaceUnreadable: DOCUMENTED_ERRORS.SecpInterfaceUnreadable,
     TxWasIssuedWithADifferentNetworkID: DOCUMENTED_ERRORS.TxWasIssuedWithADifferentNetworkID,
     TxHasWrongChainID: DOCUMENTED_ERRORS.TxHasWrongChainID,
-    ImportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ImportTxFlowCheckFailedDueToInsufficient,
-    ExportTxFlowCheckFailedDueToInsufficient: DOCUMENTED_ERRORS.ExportTxFlowCheckFailedDueToInsufficient,
-    FailedToFetchImportUTXOsFromDueTo: DOCUMENTED_ERRORS.FailedToFetchImportUTXOsFromDueTo,
+    ImportInsufficientFunds: DOCUMENTED_ERRORS.ImportInsufficientFunds,
+    ExportInsufficientFunds: DOCUMENTED_ERRORS.ExportInsufficientFunds,
+    ImportUTXOsNotFound: DOCUMENTED_ERRORS.ImportUTXOsNotFound,
     ImportWrongSignature: DOCUMENTED_ERRORS.ImportWrongSignature,
     SignatureDoesntMatchPublicKey: DOCUMENTED_ERRORS.SignatureDoesntMatchPublicKey,
     InsufficientFunds: DOCUMENTED_ERRORS.InsufficientFunds,

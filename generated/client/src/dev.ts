@@ -59,21 +59,21 @@ export type DevClientErrors = {
   setTime: 'InvalidArgument' | 'TimeIsBeforeTheChainTime';
   increaseTime: 'InvalidArgument';
   mine: 'InvalidArgument' | 'UnknownChain';
-  fund: 'InvalidArgument' | 'AddressIsNotOnThisNetworkItsHRP' | 'AssetNotFound';
+  fund: 'InvalidArgument' | 'AddressWrongNetwork' | 'AssetNotFound';
   setFeeState: 'InvalidArgument' | 'CapacityIsAboveTheMaximumCapacity';
   reset: 'InvalidArgument';
   setAutomine: 'InvalidArgument';
   setIntervalMining: 'InvalidArgument';
   listAccounts: 'InvalidArgument';
-  impersonate: 'InvalidArgument' | 'AddressIsNotOnThisNetworkItsHRP';
+  impersonate: 'InvalidArgument' | 'AddressWrongNetwork';
   stopImpersonating: 'InvalidArgument' | 'IsNotAnXOrPChainAddress';
   simulateTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum';
   dumpState: 'InvalidArgument';
-  loadState: 'InvalidArgument' | 'TheStateIsOfTheFujiNetworkThis' | 'TheStateIsNotAWorldSavedBy';
-  addUtxo: 'InvalidArgument' | 'ThresholdMustBeFromToTheAddresses' | 'OnlyPChainUTXOsAreStakeLocked';
+  loadState: 'InvalidArgument' | 'StateWrongNetwork' | 'StateNotFromThisMock';
+  addUtxo: 'InvalidArgument' | 'ThresholdOutOfRange' | 'OnlyPChainUTXOsAreStakeLocked';
   removeUtxo: 'InvalidArgument' | 'UTXONotFoundOnP';
-  addStaker: 'InvalidArgument' | 'IsAlreadyAPrimaryNetworkValidator';
-  setConnection: 'InvalidArgument' | 'UptimeMustBeAPercentageTo';
+  addStaker: 'InvalidArgument' | 'AlreadyPrimaryNetworkValidator';
+  setConnection: 'InvalidArgument' | 'UptimeOutOfRange';
   addSubnet: 'InvalidArgument' | 'AddressesMustListOneOrMore';
   setSubnetOwner: 'InvalidArgument' | 'SubnetNotFound';
   convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL';
@@ -86,14 +86,14 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   UnknownSnapshot: [-32000, /^unknown snapshot: \d+$/],
   TimeIsBeforeTheChainTime: [-32000, /^time \d+ is before the chain time \d+$/],
   UnknownChain: [-32000, /^unknown chain '[^']*': dev\.mine builds X- and P-Chain blocks$/],
-  AddressIsNotOnThisNetworkItsHRP: [
+  AddressWrongNetwork: [
     -32000,
     /^address [A-Za-z0-9]+-[a-z0-9]+1[02-9ac-hj-np-z]+ is not on this network: its HRP is not local$/,
   ],
@@ -102,13 +102,13 @@ const DOCUMENTED_ERRORS = {
   IsNotAnXOrPChainAddress: [-32000, /^"[^"]*" is not an X- or P-Chain address$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
-  TheStateIsOfTheFujiNetworkThis: [-32000, /^the state is of the fuji network; this node serves local$/],
-  TheStateIsNotAWorldSavedBy: [-32000, /^the state is not a world saved by this mock \(version \d+\)$/],
-  ThresholdMustBeFromToTheAddresses: [-32000, /^threshold \d+ must be from \d+ to the \d+ addresses$/],
+  StateWrongNetwork: [-32000, /^the state is of the fuji network; this node serves local$/],
+  StateNotFromThisMock: [-32000, /^the state is not a world saved by this mock \(version \d+\)$/],
+  ThresholdOutOfRange: [-32000, /^threshold \d+ must be from \d+ to the \d+ addresses$/],
   OnlyPChainUTXOsAreStakeLocked: [-32000, /^only P-Chain UTXOs are stake-locked$/],
   UTXONotFoundOnP: [-32000, /^UTXO [1-9A-HJ-NP-Za-km-z]+ not found on P$/],
-  IsAlreadyAPrimaryNetworkValidator: [-32000, /^NodeID-[1-9A-HJ-NP-Za-km-z]+ is already a Primary Network validator$/],
-  UptimeMustBeAPercentageTo: [-32000, /^uptime must be a percentage, \d+ to \d+$/],
+  AlreadyPrimaryNetworkValidator: [-32000, /^NodeID-[1-9A-HJ-NP-Za-km-z]+ is already a Primary Network validator$/],
+  UptimeOutOfRange: [-32000, /^uptime must be a percentage, \d+ to \d+$/],
   AddressesMustListOneOrMore: [-32000, /^addresses must list one or more$/],
   SubnetNotFound: [-32000, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/],
   SubnetIsAlreadyAnL: [-32000, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
@@ -128,7 +128,7 @@ const ERRORS = {
   mine: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument, UnknownChain: DOCUMENTED_ERRORS.UnknownChain },
   fund: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    AddressIsNotOnThisNetworkItsHRP: DOCUMENTED_ERRORS.AddressIsNotOnThisNetworkItsHRP,
+    AddressWrongNetwork: DOCUMENTED_ERRORS.AddressWrongNetwork,
     AssetNotFound: DOCUMENTED_ERRORS.AssetNotFound,
   },
   setFeeState: {
@@ -141,7 +141,7 @@ const ERRORS = {
   listAccounts: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   impersonate: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    AddressIsNotOnThisNetworkItsHRP: DOCUMENTED_ERRORS.AddressIsNotOnThisNetworkItsHRP,
+    AddressWrongNetwork: DOCUMENTED_ERRORS.AddressWrongNetwork,
   },
   stopImpersonating: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -155,12 +155,12 @@ const ERRORS = {
   dumpState: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   loadState: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheStateIsOfTheFujiNetworkThis: DOCUMENTED_ERRORS.TheStateIsOfTheFujiNetworkThis,
-    TheStateIsNotAWorldSavedBy: DOCUMENTED_ERRORS.TheStateIsNotAWorldSavedBy,
+    StateWrongNetwork: DOCUMENTED_ERRORS.StateWrongNetwork,
+    StateNotFromThisMock: DOCUMENTED_ERRORS.StateNotFromThisMock,
   },
   addUtxo: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    ThresholdMustBeFromToTheAddresses: DOCUMENTED_ERRORS.ThresholdMustBeFromToTheAddresses,
+    ThresholdOutOfRange: DOCUMENTED_ERRORS.ThresholdOutOfRange,
     OnlyPChainUTXOsAreStakeLocked: DOCUMENTED_ERRORS.OnlyPChainUTXOsAreStakeLocked,
   },
   removeUtxo: {
@@ -169,11 +169,11 @@ const ERRORS = {
   },
   addStaker: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    IsAlreadyAPrimaryNetworkValidator: DOCUMENTED_ERRORS.IsAlreadyAPrimaryNetworkValidator,
+    AlreadyPrimaryNetworkValidator: DOCUMENTED_ERRORS.AlreadyPrimaryNetworkValidator,
   },
   setConnection: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    UptimeMustBeAPercentageTo: DOCUMENTED_ERRORS.UptimeMustBeAPercentageTo,
+    UptimeOutOfRange: DOCUMENTED_ERRORS.UptimeOutOfRange,
   },
   addSubnet: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

@@ -37,7 +37,7 @@ export type IndexerClientErrors = {
   getContainerByIndex: 'InvalidArgument' | 'NoContainerAtIndex' | 'IndexUnsupportedEncoding';
   getContainerRange:
     | 'InvalidArgument'
-    | 'NumToFetchMustBeInButIs'
+    | 'NumToFetchOutOfRange'
     | 'StartIndexLastAcceptedIndex'
     | 'IndexNoneAccepted'
     | 'IndexUnsupportedEncoding';
@@ -51,14 +51,14 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   IndexNoneAccepted: [-32000, /^no containers have been accepted$/],
   IndexUnsupportedEncoding: [-32000, /^unsupported encoding in method$/],
   NoContainerAtIndex: [-32000, /^no container at index \d+$/],
-  NumToFetchMustBeInButIs: [-32000, /^numToFetch must be in \[\d+,\d+\] but is \d+$/],
+  NumToFetchOutOfRange: [-32000, /^numToFetch must be in \[\d+,\d+\] but is \d+$/],
   StartIndexLastAcceptedIndex: [-32000, /^start index \(\d+\) > last accepted index \(\d+\)$/],
   IndexNotFound: [-32000, /^not found$/],
 } as const;
@@ -77,7 +77,7 @@ const ERRORS = {
   },
   getContainerRange: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    NumToFetchMustBeInButIs: DOCUMENTED_ERRORS.NumToFetchMustBeInButIs,
+    NumToFetchOutOfRange: DOCUMENTED_ERRORS.NumToFetchOutOfRange,
     StartIndexLastAcceptedIndex: DOCUMENTED_ERRORS.StartIndexLastAcceptedIndex,
     IndexNoneAccepted: DOCUMENTED_ERRORS.IndexNoneAccepted,
     IndexUnsupportedEncoding: DOCUMENTED_ERRORS.IndexUnsupportedEncoding,

@@ -45,8 +45,8 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias: \S*$/],

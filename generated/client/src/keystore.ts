@@ -43,8 +43,8 @@ export type KeystoreClientErrors = {
     | 'InvalidArgument'
     | 'KeystoreEmptyUsername'
     | 'KeystoreUsernameTooLong'
-    | 'CouldntDecodeToBytesMissingPrefixToHex'
-    | 'CouldntDecodeToBytesInvalidInputChecksum'
+    | 'UserMissingHexPrefix'
+    | 'UserBadChecksum'
     | 'KeystoreUserAlreadyExists'
     | 'UnknownCodecVersion'
     | 'CouldntUnpackCodecVersion'
@@ -57,8 +57,8 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   KeystoreEmptyUsername: [-32000, /^empty username$/],
@@ -70,11 +70,8 @@ const DOCUMENTED_ERRORS = {
   KeystoreUserDoesNotExist: [-32000, /^user doesn't exist: \S*$/],
   KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/],
   UserEncodingUnsupported: [-32000, /^couldn't encode user to string: unsupported encoding in method$/],
-  CouldntDecodeToBytesMissingPrefixToHex: [
-    -32000,
-    /^couldn't decode '[^']*' to bytes: missing 0x[0-9a-fA-F]* prefix to hex encoding$/,
-  ],
-  CouldntDecodeToBytesInvalidInputChecksum: [-32000, /^couldn't decode '[^']*' to bytes: invalid input checksum$/],
+  UserMissingHexPrefix: [-32000, /^couldn't decode '[^']*' to bytes: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  UserBadChecksum: [-32000, /^couldn't decode '[^']*' to bytes: invalid input checksum$/],
   UnknownCodecVersion: [-32000, /^unknown codec version$/],
   CouldntUnpackCodecVersion: [-32000, /^couldn't unpack codec version$/],
 } as const;
@@ -108,8 +105,8 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     KeystoreEmptyUsername: DOCUMENTED_ERRORS.KeystoreEmptyUsername,
     KeystoreUsernameTooLong: DOCUMENTED_ERRORS.KeystoreUsernameTooLong,
-    CouldntDecodeToBytesMissingPrefixToHex: DOCUMENTED_ERRORS.CouldntDecodeToBytesMissingPrefixToHex,
-    CouldntDecodeToBytesInvalidInputChecksum: DOCUMENTED_ERRORS.CouldntDecodeToBytesInvalidInputChecksum,
+    UserMissingHexPrefix: DOCUMENTED_ERRORS.UserMissingHexPrefix,
+    UserBadChecksum: DOCUMENTED_ERRORS.UserBadChecksum,
     KeystoreUserAlreadyExists: DOCUMENTED_ERRORS.KeystoreUserAlreadyExists,
     UnknownCodecVersion: DOCUMENTED_ERRORS.UnknownCodecVersion,
     CouldntUnpackCodecVersion: DOCUMENTED_ERRORS.CouldntUnpackCodecVersion,

@@ -66,7 +66,7 @@ export interface PChainClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type PChainClientErrors = {
   getBalance: 'InvalidArgument' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain';
-  getAllValidatorsAt: 'InvalidArgument' | 'FailedToGetValidatorSetsAtFailedTo';
+  getAllValidatorsAt: 'InvalidArgument' | 'ValidatorSetsHeightNotFinalized';
   getBlock: 'InvalidArgument' | 'CouldntGetBlockWithIdNotFound';
   getBlockByHeight: 'InvalidArgument' | 'CouldntGetBlockAtHeightNotFound';
   getBlockchains: 'InvalidArgument';
@@ -128,8 +128,8 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   PlatformAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
@@ -137,11 +137,11 @@ const DOCUMENTED_ERRORS = {
     -32000,
     /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/,
   ],
-  FailedToGetValidatorSetsAtFailedTo: [
+  ValidatorSetsHeightNotFinalized: [
     -32000,
     new RegExp(
-      '^failed to get validator sets at \\d+: failed to fetch validator set at unfinalized ' +
-      'height: current P-chain height \\(\\d+\\) < requested P-Chain height \\(\\d+\\)$',
+      '^failed to get validator sets at \\d+: failed to fetch validator set at unfinalized height: current P-chain ' +
+      'height \\(\\d+\\) < requested P-Chain height \\(\\d+\\)$',
     ),
   ],
   CouldntGetBlockWithIdNotFound: [-32000, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/],
@@ -177,9 +177,8 @@ const DOCUMENTED_ERRORS = {
   HeightNotFinalized: [
     -32000,
     new RegExp(
-      '^failed to get validator set: failed to fetch validator set at unfinalized height with ' +
-      'SubnetID = [1-9A-HJ-NP-Za-km-z]+: current P-chain height \\(\\d+\\) < requested P-Chain ' +
-      'height \\(\\d+\\)$',
+      '^failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ' +
+      '[1-9A-HJ-NP-Za-km-z]+: current P-chain height \\(\\d+\\) < requested P-Chain height \\(\\d+\\)$',
     ),
   ],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
@@ -188,25 +187,22 @@ const DOCUMENTED_ERRORS = {
   PlatformTxWrongNetworkID: [
     -32000,
     new RegExp(
-      '^couldn\'t issue tx: failed verification: failed execution: standard tx ' +
-      '[1-9A-HJ-NP-Za-km-z]+ failed execution: metadata failed verification: tx has wrong ' +
-      'network ID$',
+      '^couldn\'t issue tx: failed verification: failed execution: standard tx [1-9A-HJ-NP-Za-km-z]+ failed ' +
+      'execution: metadata failed verification: tx has wrong network ID$',
     ),
   ],
   PlatformTxWrongChainID: [
     -32000,
     new RegExp(
-      '^couldn\'t issue tx: failed verification: failed execution: standard tx ' +
-      '[1-9A-HJ-NP-Za-km-z]+ failed execution: metadata failed verification: tx has wrong chain ' +
-      'ID$',
+      '^couldn\'t issue tx: failed verification: failed execution: standard tx [1-9A-HJ-NP-Za-km-z]+ failed ' +
+      'execution: metadata failed verification: tx has wrong chain ID$',
     ),
   ],
   PlatformTxMissingUTXO: [
     -32000,
     new RegExp(
-      '^couldn\'t issue tx: failed verification: failed execution: standard tx ' +
-      '[1-9A-HJ-NP-Za-km-z]+ failed execution: failed to read consumed UTXO ' +
-      '[1-9A-HJ-NP-Za-km-z]+:\\d+ due to: not found$',
+      '^couldn\'t issue tx: failed verification: failed execution: standard tx [1-9A-HJ-NP-Za-km-z]+ failed ' +
+      'execution: failed to read consumed UTXO [1-9A-HJ-NP-Za-km-z]+:\\d+ due to: not found$',
     ),
   ],
   PlatformTxWrongNetworkIDBeforeV1_11_13: [
@@ -237,7 +233,7 @@ const ERRORS = {
   },
   getAllValidatorsAt: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    FailedToGetValidatorSetsAtFailedTo: DOCUMENTED_ERRORS.FailedToGetValidatorSetsAtFailedTo,
+    ValidatorSetsHeightNotFinalized: DOCUMENTED_ERRORS.ValidatorSetsHeightNotFinalized,
   },
   getBlock: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

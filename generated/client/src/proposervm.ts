@@ -26,8 +26,8 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
 } as const;

@@ -45,7 +45,7 @@ export type XChainClientErrors = {
     | 'PageSizeMaximumAllowed'
     | 'AddressWrongHRP'
     | 'AddressMissingSeparator'
-    | 'SpecifiedAssetIDIsInvalidAssetNotFound';
+    | 'AssetIDNotFound';
   getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
   getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
   getBalance:
@@ -64,8 +64,8 @@ export type XChainClientErrors = {
     | 'InvalidArgument'
     | 'UTXONoAddresses'
     | 'UTXOTooManyAddresses'
-    | 'ProblemParsingSourceChainIDThereIsNoID'
-    | 'CouldntParseAddressExpectedHrpButGot';
+    | 'SourceChainUnknown'
+    | 'UTXOAddressWrongHRP';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -81,28 +81,28 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/],
   AddressWrongHRP: [
     -32000,
     new RegExp(
-      '^couldn\'t parse argument \'[^\']*\' to address: couldn\'t parse address "[^"]*": expected hrp ' +
-      '"[^"]*" but got "[^"]*"$',
+      '^couldn\'t parse argument \'[^\']*\' to address: couldn\'t parse address "[^"]*": expected hrp "[^"]*" but ' +
+      'got "[^"]*"$',
     ),
   ],
   AddressMissingSeparator: [
     -32000,
     /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/,
   ],
-  SpecifiedAssetIDIsInvalidAssetNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/],
+  AssetIDNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/],
   AvmAddressWrongChain: [
     -32000,
     new RegExp(
-      '^problem parsing address \'[^\']*\': couldn\'t parse address "[^"]*": mismatched chainIDs: ' +
-      'expected "[^"]*" but got "[^"]*"$',
+      '^problem parsing address \'[^\']*\': couldn\'t parse address "[^"]*": mismatched chainIDs: expected "[^"]*" ' +
+      'but got "[^"]*"$',
     ),
   ],
   AvmAddressWrongHRP: [
@@ -122,14 +122,8 @@ const DOCUMENTED_ERRORS = {
   AvmNilTxID: [-32000, /^nil transaction ID$/],
   UTXONoAddresses: [-32000, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/],
-  ProblemParsingSourceChainIDThereIsNoID: [
-    -32000,
-    /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/,
-  ],
-  CouldntParseAddressExpectedHrpButGot: [
-    -32000,
-    /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
-  ],
+  SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  UTXOAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
@@ -145,7 +139,7 @@ const ERRORS = {
     PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
     AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
     AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,
-    SpecifiedAssetIDIsInvalidAssetNotFound: DOCUMENTED_ERRORS.SpecifiedAssetIDIsInvalidAssetNotFound,
+    AssetIDNotFound: DOCUMENTED_ERRORS.AssetIDNotFound,
   },
   getAllBalances: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -191,8 +185,8 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     UTXONoAddresses: DOCUMENTED_ERRORS.UTXONoAddresses,
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
-    ProblemParsingSourceChainIDThereIsNoID: DOCUMENTED_ERRORS.ProblemParsingSourceChainIDThereIsNoID,
-    CouldntParseAddressExpectedHrpButGot: DOCUMENTED_ERRORS.CouldntParseAddressExpectedHrpButGot,
+    SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
+    UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

@@ -32,8 +32,8 @@ const DOCUMENTED_ERRORS = {
   InvalidArgument: [
     -32000,
     new RegExp(
-      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See ' +
-      'documentation for example calls$',
+      '^couldn\'t unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation ' +
+      'for example calls$',
     ),
   ],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],

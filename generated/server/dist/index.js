@@ -80,7 +80,12 @@ export const ENDPOINTS = {
     methods: indexerMethods,
     document: indexerDocument,
     path: "/ext/index/P/block",
-    aliases: ["/ext/index/X/tx", "/ext/index/X/block", "/ext/index/X/vtx", "/ext/index/C/block"]
+    aliases: [
+      "/ext/index/X/tx",
+      "/ext/index/X/block",
+      "/ext/index/X/vtx",
+      "/ext/index/C/block"
+    ]
   },
   info: {
     create: createInfoEndpoint,
@@ -108,7 +113,15 @@ export const ENDPOINTS = {
     methods: proposervmMethods,
     document: proposervmDocument,
     path: "/ext/bc/P/proposervm",
-    aliases: ["/ext/P/proposervm", "/ext/bc/platform/proposervm", "/ext/platform/proposervm", "/ext/bc/C/proposervm", "/ext/C/proposervm", "/ext/bc/evm/proposervm", "/ext/evm/proposervm"]
+    aliases: [
+      "/ext/P/proposervm",
+      "/ext/bc/platform/proposervm",
+      "/ext/platform/proposervm",
+      "/ext/bc/C/proposervm",
+      "/ext/C/proposervm",
+      "/ext/bc/evm/proposervm",
+      "/ext/evm/proposervm"
+    ]
   },
   "x-chain": {
     create: createXChainEndpoint,

@@ -1,3 +1,4 @@
+// @ts-check
 // Progressive enhancement only: without this script every page still shows everything, statically.
 (() => {
   const NODE_URL_KEY = 'avalanche-openrpc.docs.nodeUrl';
@@ -12,6 +13,27 @@
     }
   }
 
+  /**
+   * The first element `selector` finds, if it is what the script expects (else the feature stays off).
+   * @template {Element} T
+   * @param {string} selector
+   * @param {{ new (): T }} type
+   * @returns {T | null}
+   */
+  function find(selector, type) {
+    const element = document.querySelector(selector);
+    return element instanceof type ? element : null;
+  }
+
+  /**
+   * @param {string} selector
+   * @returns {HTMLElement[]}
+   */
+  function findAll(selector) {
+    return Array.from(document.querySelectorAll(selector)).filter((element) => element instanceof HTMLElement);
+  }
+
+  /** @param {EventTarget | null} target */
   function isTyping(target) {
     return (
       target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
@@ -19,12 +41,13 @@
   }
 
   // Search: filters every method list on the page (the navigation, and the landing page's index) as you type.
-  const searchForm = document.querySelector('[data-search-form]');
-  const searchInput = document.getElementById('search');
-  const searchStatus = document.getElementById('search-status');
-  const navToggle = document.querySelector('[data-nav-toggle]');
+  const searchForm = find('[data-search-form]', HTMLFormElement);
+  const searchInput = find('#search', HTMLInputElement);
+  const searchStatus = find('#search-status', HTMLElement);
+  const navToggle = find('[data-nav-toggle]', HTMLDetailsElement);
   const wide = window.matchMedia('(min-width: 60em)');
 
+  /** @param {string} selector */
   function methodNames(selector) {
     const names = new Set();
     document.querySelectorAll(selector).forEach((item) => {
@@ -33,18 +56,22 @@
     return names;
   }
 
-  function applySearch() {
+  /**
+   * @param {HTMLInputElement} searchInput
+   * @param {HTMLElement} searchStatus
+   */
+  function applySearch(searchInput, searchStatus) {
     const words = searchInput.value.toLowerCase().split(/\s+/).filter(Boolean);
-    document.querySelectorAll('[data-search]').forEach((item) => {
-      const text = item.getAttribute('data-search');
+    findAll('[data-search]').forEach((item) => {
+      const text = item.getAttribute('data-search') ?? '';
       item.hidden = !words.every((word) => text.indexOf(word) !== -1);
     });
-    document.querySelectorAll('[data-search-group]').forEach((group) => {
+    findAll('[data-search-group]').forEach((group) => {
       group.hidden = !group.querySelector('[data-search]:not([hidden]):not([data-out-of-release])');
     });
     const total = methodNames('[data-search]').size;
     const shown = methodNames('[data-search]:not([hidden]):not([data-out-of-release])').size;
-    document.querySelectorAll('[data-no-match]').forEach((note) => {
+    findAll('[data-no-match]').forEach((note) => {
       note.hidden = shown > 0;
     });
     const noun = total === 1 ? ' method' : ' methods';
@@ -53,16 +80,16 @@
   }
 
   function firstMatch() {
-    return document.querySelector('nav [data-search]:not([hidden]):not([data-out-of-release]) a');
+    return find('nav [data-search]:not([hidden]):not([data-out-of-release]) a', HTMLAnchorElement);
   }
 
   if (searchForm && searchInput && searchStatus) {
     searchForm.hidden = false;
-    searchInput.addEventListener('input', applySearch);
+    searchInput.addEventListener('input', () => applySearch(searchInput, searchStatus));
     searchInput.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && searchInput.value) {
         searchInput.value = '';
-        applySearch();
+        applySearch(searchInput, searchStatus);
       }
     });
     searchForm.addEventListener('submit', (event) => {
@@ -82,18 +109,29 @@
   // The release selector: the API as one AvalancheGo release had it. Methods it did not serve are marked (and left out
   // of the navigation); params, fields, result shapes and enum values it did not have are left out.
   const RELEASE_KEY = 'avalanche-openrpc.docs.release';
-  const releaseForm = document.querySelector('[data-release-form]');
-  const releaseSelect = document.querySelector('[data-release-select]');
-  const releaseStatus = document.querySelector('[data-release-status]');
+  const releaseForm = find('[data-release-form]', HTMLElement);
+  const releaseSelect = find('[data-release-select]', HTMLSelectElement);
+  const releaseStatus = find('[data-release-status]', HTMLElement);
 
+  /**
+   * @param {string} a
+   * @param {string} b
+   */
   function compareReleases(a, b) {
     const x = a.slice(1).split('.').map(Number);
     const y = b.slice(1).split('.').map(Number);
-    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    for (let i = 0; i < 3; i++) {
+      const difference = (x[i] ?? 0) - (y[i] ?? 0);
+      if (difference !== 0) return difference;
+    }
     return 0;
   }
 
-  // Why `release` lacks the element, from its data-since / data-last / data-removed-in; '' when it has it.
+  /**
+   * Why `release` lacks the element, from its data-since / data-last / data-removed-in; '' when it has it.
+   * @param {Element} element
+   * @param {string} release
+   */
   function lacks(element, release) {
     const since = element.getAttribute('data-since');
     const last = element.getAttribute('data-last');
@@ -104,7 +142,11 @@
     return '';
   }
 
-  function applyRelease() {
+  /**
+   * @param {HTMLSelectElement} releaseSelect
+   * @param {HTMLElement} releaseStatus
+   */
+  function applyRelease(releaseSelect, releaseStatus) {
     const release = releaseSelect.value;
     let unserved = 0;
     document.querySelectorAll('[data-since], [data-last], [data-removed-in]').forEach((element) => {
@@ -112,7 +154,7 @@
       if (element.classList.contains('method')) {
         element.classList.toggle('not-served', why !== '');
         const note = element.querySelector('[data-release-note]');
-        if (note) {
+        if (note instanceof HTMLElement) {
           note.hidden = why === '';
           note.textContent = why ? `Not served by ${release} (${why}).` : '';
         }
@@ -134,14 +176,14 @@
     // A link may name the release (?release=v1.10.5); else the reader's last choice.
     const asked = new URLSearchParams(window.location.search).get('release');
     const store = storage();
-    let initial = asked !== null ? asked : store ? store.getItem(RELEASE_KEY) || '' : '';
+    let initial = asked ?? store?.getItem(RELEASE_KEY) ?? '';
     // A release between two the spec names has the API of the earlier one (v1.10.5 reads as v1.10.1's).
-    const values = Array.prototype.map.call(releaseSelect.options, (option) => option.value);
+    const values = Array.from(releaseSelect.options, (option) => option.value);
     if (/^v\d+\.\d+\.\d+$/.test(initial))
       initial = values.filter((value) => value && compareReleases(value, initial) <= 0)[0] || '';
     if (values.indexOf(initial) !== -1) releaseSelect.value = initial;
-    releaseSelect.addEventListener('change', applyRelease);
-    applyRelease();
+    releaseSelect.addEventListener('change', () => applyRelease(releaseSelect, releaseStatus));
+    applyRelease(releaseSelect, releaseStatus);
   }
 
   // The method list is folded on a phone and always open beside the page on a wide screen.
@@ -151,27 +193,34 @@
   syncNavToggle();
   wide.addEventListener('change', syncNavToggle);
 
-  // Copy buttons on every code block.
-  function copyText(text, pre) {
+  /**
+   * Copy buttons on every code block.
+   * @param {HTMLElement} pre
+   */
+  function copyText(pre) {
+    const text = pre.textContent ?? '';
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
     const range = document.createRange();
     range.selectNodeContents(pre);
     const selection = window.getSelection();
+    if (!selection) return Promise.reject(new Error('no selection'));
     selection.removeAllRanges();
     selection.addRange(range);
     const copied = document.execCommand('copy');
     return copied ? Promise.resolve() : Promise.reject(new Error('copy refused'));
   }
 
-  document.querySelectorAll('pre[data-copy]').forEach((pre) => {
+  findAll('pre[data-copy]').forEach((pre) => {
+    const figure = pre.parentElement;
+    if (!figure) return;
     const button = document.createElement('button');
-    const caption = pre.parentElement.querySelector('figcaption');
+    const caption = figure.querySelector('figcaption');
     button.type = 'button';
     button.className = 'copy';
     button.textContent = 'Copy';
     button.setAttribute('aria-label', `Copy ${caption ? caption.textContent : 'code'}`);
     button.addEventListener('click', () => {
-      copyText(pre.textContent, pre).then(
+      copyText(pre).then(
         () => {
           button.textContent = 'Copied';
         },
@@ -183,22 +232,28 @@
         button.textContent = 'Copy';
       }, 2000);
     });
-    pre.parentElement.insertBefore(button, pre);
+    figure.insertBefore(button, pre);
   });
 
   // "Try it": posts the (editable) example request to a node the reader names and shows the answer as text.
   const store = storage();
   const savedNodeUrl = store?.getItem(NODE_URL_KEY);
-  document.querySelectorAll('[data-try-it]').forEach((details) => {
+  findAll('[data-try-it]').forEach((details) => {
     details.hidden = false;
   });
   if (savedNodeUrl) {
     document.querySelectorAll('[data-node-url]').forEach((input) => {
-      input.value = savedNodeUrl;
+      if (input instanceof HTMLInputElement) input.value = savedNodeUrl;
     });
   }
 
+  /**
+   * @param {Element | null} output
+   * @param {string} status
+   * @param {string} [body]
+   */
   function showAnswer(output, status, body) {
+    if (!output) return;
     output.textContent = '';
     const line = document.createElement('p');
     line.textContent = status;
@@ -211,16 +266,27 @@
     }
   }
 
+  /**
+   * The value of the form's control `name` ('' when the page lacks it).
+   * @param {HTMLFormElement} form
+   * @param {string} name
+   */
+  function field(form, name) {
+    const control = form.elements.namedItem(name);
+    return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : '';
+  }
+
+  /** @param {HTMLFormElement} form */
   function sendExample(form) {
     const output = form.querySelector('[data-try-output]');
-    const baseUrl = form.elements.baseUrl.value.trim().replace(/\/+$/, '');
-    const url = baseUrl + form.elements.path.value.trim();
-    const body = form.elements.body.value;
+    const baseUrl = field(form, 'baseUrl').trim().replace(/\/+$/, '');
+    const url = baseUrl + field(form, 'path').trim();
+    const body = field(form, 'body');
     try {
       JSON.parse(body);
     } catch (error) {
       // Only where: engines quote part of the text in their message, and the text may hold a password.
-      const where = /position \d+|line \d+ column \d+/.exec(error.message);
+      const where = /position \d+|line \d+ column \d+/.exec(error instanceof Error ? error.message : '');
       showAnswer(output, `The request is not valid JSON${where ? ` (at ${where[0]})` : ''}.`);
       return;
     }
@@ -251,7 +317,8 @@
         const reason = error.name === 'AbortError' ? `no answer within ${TIMEOUT_MS / 1000} s` : error.message;
         showAnswer(
           output,
-          `Could not reach ${url} (${reason}). Is the node running, and does it allow requests from this page (--http-allowed-origins)?`,
+          `Could not reach ${url} (${reason}). Is the node running, and does it allow requests from this page ` +
+            '(--http-allowed-origins)?',
         );
       })
       .finally(() => {
@@ -260,8 +327,8 @@
   }
 
   document.addEventListener('submit', (event) => {
-    const form = event.target.closest?.('[data-try-form]');
-    if (!form) return;
+    const form = event.target instanceof Element ? event.target.closest('[data-try-form]') : null;
+    if (!(form instanceof HTMLFormElement)) return;
     event.preventDefault();
     sendExample(form);
   });

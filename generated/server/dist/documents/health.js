@@ -4,7 +4,11 @@ export const healthDocument = {
   "info": {
     "title": "AvalancheGo Health API",
     "version": "1.14.2",
-    "description": "The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by default (`--api-health-enabled`, default true).",
+    "description": "The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load " +
+      "balancers and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and " +
+      "`/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by `?tag=` " +
+      "query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by default " +
+      "(`--api-health-enabled`, default true).",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -18,10 +22,16 @@ export const healthDocument = {
     {
       "name": "health.health",
       "summary": "The node's full health report.",
-      "description": "Returns the last result of every health check the node runs periodically (`--health-check-frequency`, default 30 s): one per chain (consensus and networking), whether the chains bootstrapped, network, router, database, disk space, the BLS key and the upgrade schedule of the validators. `healthy` is true when all pass. This is what operators should monitor.",
+      "description": "Returns the last result of every health check the node runs periodically " +
+        "(`--health-check-frequency`, default 30 s): one per chain (consensus and networking), whether the chains " +
+        "bootstrapped, network, router, database, disk space, the BLS key and the upgrade schedule of the " +
+        "validators. `healthy` is true when all pass. This is what operators should monitor.",
       "paramStructure": "by-name",
       "params": [{ "$ref": "#/components/contentDescriptors/HealthTags" }],
-      "result": { "name": "healthResult", "schema": { "$ref": "#/components/schemas/HealthReport" } },
+      "result": {
+        "name": "healthResult",
+        "schema": { "$ref": "#/components/schemas/HealthReport" },
+      },
       "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
@@ -87,7 +97,11 @@ export const healthDocument = {
                   "timestamp": "2024-07-15T04:00:00.000002333Z",
                   "duration": 2333,
                 },
-                "bootstrapped": { "message": [], "timestamp": "2024-07-15T04:00:00.000004167Z", "duration": 4167 },
+                "bootstrapped": {
+                  "message": [],
+                  "timestamp": "2024-07-15T04:00:00.000004167Z",
+                  "duration": 4167,
+                },
                 "database": { "timestamp": "2024-07-15T04:00:00.000001625Z", "duration": 1625 },
                 "diskspace": {
                   "message": { "availableDiskBytes": 227332587520, "availableDiskPercentage": 20 },
@@ -126,8 +140,11 @@ export const healthDocument = {
         },
         {
           "name": "filtered by tag",
-          "description": "A subnet this node runs no chain of: only the node-wide checks (tagged `application`, which every filter includes) remain.",
-          "params": [{ "name": "tags", "value": ["29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL"] }],
+          "description": "A subnet this node runs no chain of: only the node-wide checks (tagged `application`, " +
+            "which every filter includes) remain.",
+          "params": [
+            { "name": "tags", "value": ["29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL"] },
+          ],
           "result": {
             "name": "healthResult",
             "value": {
@@ -137,7 +154,11 @@ export const healthDocument = {
                   "timestamp": "2024-07-15T04:00:00.000002333Z",
                   "duration": 2333,
                 },
-                "bootstrapped": { "message": [], "timestamp": "2024-07-15T04:00:00.000004167Z", "duration": 4167 },
+                "bootstrapped": {
+                  "message": [],
+                  "timestamp": "2024-07-15T04:00:00.000004167Z",
+                  "duration": 4167,
+                },
                 "database": { "timestamp": "2024-07-15T04:00:00.000001625Z", "duration": 1625 },
                 "diskspace": {
                   "message": { "availableDiskBytes": 227332587520, "availableDiskPercentage": 20 },
@@ -181,16 +202,22 @@ export const healthDocument = {
         "query": "tag",
         "contentType": "application/json",
         "statuses": { "200": "every check passes", "503": "every check fails" },
-        "description": "An HTTP GET of `/ext/health` or `/ext/health/health` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does.",
+        "description": "An HTTP GET of `/ext/health` or `/ext/health/health` answers this method's report as the " +
+          "whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) " +
+          "filters as `tags` does.",
       },
     },
     {
       "name": "health.readiness",
       "summary": "Whether the node has finished starting up.",
-      "description": "Returns the readiness checks: whether every chain finished bootstrapping. `healthy` turns true once the node is ready to serve; a load balancer should send it traffic only then.",
+      "description": "Returns the readiness checks: whether every chain finished bootstrapping. `healthy` turns true " +
+        "once the node is ready to serve; a load balancer should send it traffic only then.",
       "paramStructure": "by-name",
       "params": [{ "$ref": "#/components/contentDescriptors/HealthTags" }],
-      "result": { "name": "readinessResult", "schema": { "$ref": "#/components/schemas/HealthReport" } },
+      "result": {
+        "name": "readinessResult",
+        "schema": { "$ref": "#/components/schemas/HealthReport" },
+      },
       "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
@@ -200,7 +227,11 @@ export const healthDocument = {
             "name": "readinessResult",
             "value": {
               "checks": {
-                "bootstrapped": { "message": [], "timestamp": "2024-07-15T04:00:00.000004167Z", "duration": 4167 },
+                "bootstrapped": {
+                  "message": [],
+                  "timestamp": "2024-07-15T04:00:00.000004167Z",
+                  "duration": 4167,
+                },
               },
               "healthy": true,
             },
@@ -213,16 +244,22 @@ export const healthDocument = {
         "query": "tag",
         "contentType": "application/json",
         "statuses": { "200": "every readiness check passes", "503": "every readiness check fails" },
-        "description": "An HTTP GET of `/ext/health/readiness` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does.",
+        "description": "An HTTP GET of `/ext/health/readiness` answers this method's report as the whole body (not a " +
+          "JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` " +
+          "does.",
       },
     },
     {
       "name": "health.liveness",
       "summary": "Whether the node is alive (needs no restart).",
-      "description": "Returns the liveness checks. AvalancheGo registers none, so a node that answers at all answers healthy with no checks.",
+      "description": "Returns the liveness checks. AvalancheGo registers none, so a node that answers at all answers " +
+        "healthy with no checks.",
       "paramStructure": "by-name",
       "params": [{ "$ref": "#/components/contentDescriptors/HealthTags" }],
-      "result": { "name": "livenessResult", "schema": { "$ref": "#/components/schemas/HealthReport" } },
+      "result": {
+        "name": "livenessResult",
+        "schema": { "$ref": "#/components/schemas/HealthReport" },
+      },
       "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
@@ -237,7 +274,9 @@ export const healthDocument = {
         "query": "tag",
         "contentType": "application/json",
         "statuses": { "200": "every liveness check passes", "503": "every liveness check fails" },
-        "description": "An HTTP GET of `/ext/health/liveness` answers this method's report as the whole body (not a JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` does.",
+        "description": "An HTTP GET of `/ext/health/liveness` answers this method's report as the whole body (not a " +
+          "JSON-RPC envelope), with status 200 when healthy and 503 when not; `?tag=` (repeatable) filters as `tags` " +
+          "does.",
       },
     },
   ],
@@ -246,7 +285,9 @@ export const healthDocument = {
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and " +
+          "prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose " +
+          "precision in JavaScript's JSON.parse.",
       },
       "HealthCheckResult": {
         "type": "object",
@@ -255,7 +296,8 @@ export const healthDocument = {
         "additionalProperties": false,
         "properties": {
           "message": {
-            "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a string); left out when it reports nothing.",
+            "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or " +
+              "a string); left out when it reports nothing.",
           },
           "error": {
             "type": "string",
@@ -263,7 +305,8 @@ export const healthDocument = {
           },
           "timestamp": {
             "$ref": "#/components/schemas/Time",
-            "description": "When the check last ran, in the node's local zone; `0001-01-01T00:00:00Z` before its first run.",
+            "description": "When the check last ran, in the node's local zone; `0001-01-01T00:00:00Z` before its " +
+              "first run.",
           },
           "duration": {
             "$ref": "#/components/schemas/BareUint64",
@@ -281,36 +324,45 @@ export const healthDocument = {
       },
       "HealthReport": {
         "type": "object",
-        "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same object.",
+        "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the " +
+          "same object.",
         "required": ["checks", "healthy"],
         "additionalProperties": false,
         "properties": {
           "checks": {
             "type": "object",
             "additionalProperties": { "$ref": "#/components/schemas/HealthCheckResult" },
-            "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, `database`, `diskspace`, `bls`, ...).",
+            "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, " +
+              "`database`, `diskspace`, `bls`, ...).",
           },
-          "healthy": { "type": "boolean", "description": "True when every check in `checks` passes." },
+          "healthy": {
+            "type": "boolean",
+            "description": "True when every check in `checks` passes.",
+          },
         },
       },
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local " +
+          "time zone (`Z` when it runs in UTC).",
       },
     },
     "contentDescriptors": {
       "HealthTags": {
         "name": "tags",
         "required": false,
-        "description": "Only the checks with one of these tags (a subnet ID tags its chains' checks), plus the node-wide checks (`network`, `router`, `database`, `diskspace`, `bls`, ...). Omitted or empty: every check. The GET forms take them as repeated `tag` query parameters.",
+        "description": "Only the checks with one of these tags (a subnet ID tags its chains' checks), plus the " +
+          "node-wide checks (`network`, `router`, `database`, `diskspace`, `bls`, ...). Omitted or empty: every " +
+          "check. The GET forms take them as repeated `tag` query parameters.",
         "schema": { "type": ["array", "null"], "items": { "type": "string" } },
       },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
     },
   },

@@ -4,7 +4,10 @@ export const indexerDocument = {
   "info": {
     "title": "AvalancheGo Index API",
     "version": "1.14.2",
-    "description": "The node's indexes of accepted containers: the blocks of the X-, P- and C-Chain, the X-Chain's transactions, and its vertices from before the X-Chain's linearization (Cortina, v1.10.0), which no container has joined since. Served only when the node runs with `--index-enabled=true` (default false); an index holds what the node accepted while indexing, each container with the time this node accepted it.",
+    "description": "The node's indexes of accepted containers: the blocks of the X-, P- and C-Chain, the X-Chain's " +
+      "transactions, and its vertices from before the X-Chain's linearization (Cortina, v1.10.0), which no container " +
+      "has joined since. Served only when the node runs with `--index-enabled=true` (default false); an index holds " +
+      "what the node accepted while indexing, each container with the time this node accepted it.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -12,7 +15,8 @@ export const indexerDocument = {
       "name": "Index",
       "url": "http://127.0.0.1:9650/ext/index/{chain}/{index}",
       "summary": "One index of one chain.",
-      "description": "The indexes are `/ext/index/X/tx`, `/ext/index/X/block`, `/ext/index/X/vtx`, `/ext/index/P/block` and `/ext/index/C/block`. Every one answers the same methods.",
+      "description": "The indexes are `/ext/index/X/tx`, `/ext/index/X/block`, `/ext/index/X/vtx`, " +
+        "`/ext/index/P/block` and `/ext/index/C/block`. Every one answers the same methods.",
       "variables": {
         "chain": {
           "default": "P",
@@ -32,7 +36,8 @@ export const indexerDocument = {
     {
       "name": "index.getLastAccepted",
       "summary": "Get the container this index accepted last.",
-      "description": "Returns the most recently accepted container of the index (block, transaction or vertex) with its bytes, ID, acceptance time and index. Fails while the index holds nothing.",
+      "description": "Returns the most recently accepted container of the index (block, transaction or vertex) with " +
+        "its bytes, ID, acceptance time and index. Fails while the index holds nothing.",
       "paramStructure": "by-name",
       "params": [{ "$ref": "#/components/contentDescriptors/IndexEncoding" }],
       "result": {
@@ -52,7 +57,15 @@ export const indexerDocument = {
             "name": "getLastAcceptedResult",
             "value": {
               "id": "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY",
-              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b80000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc548cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c0000000100000009000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f163191295589329b5710113234934d0fd59c01676b00b63d2108",
+              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf0000000" +
+                "1dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b8000000000000" +
+                "0000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f" +
+                "82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba5" +
+                "3f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc5" +
+                "48cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000" +
+                "003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c000000010000000" +
+                "9000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f16319" +
+                "1295589329b5710113234934d0fd59c01676b00b63d2108",
               "timestamp": "2021-04-02T15:34:00.262979-07:00",
               "encoding": "hex",
               "index": "0",
@@ -67,7 +80,15 @@ export const indexerDocument = {
             "name": "getLastAcceptedResult",
             "value": {
               "id": "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY",
-              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b80000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc548cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c0000000100000009000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f163191295589329b5710113234934d0fd59c01676b00",
+              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf0000000" +
+                "1dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b8000000000000" +
+                "0000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f" +
+                "82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba5" +
+                "3f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc5" +
+                "48cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000" +
+                "003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c000000010000000" +
+                "9000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f16319" +
+                "1295589329b5710113234934d0fd59c01676b00",
               "timestamp": "2021-04-02T15:34:00.262979-07:00",
               "encoding": "hexnc",
               "index": "0",
@@ -80,14 +101,17 @@ export const indexerDocument = {
     {
       "name": "index.getContainerByIndex",
       "summary": "Get the container at an index.",
-      "description": "Returns the container accepted at `index`: the first container the index accepted is at 0, the second at 1, and so on.\n\n**Where the prose docs differ from the node:**\n- The API description types `index` as a uint64 number; the node also accepts it as a decimal string (its own output form).",
+      "description": "Returns the container accepted at `index`: the first container the index accepted is at 0, the " +
+        "second at 1, and so on.\n\n**Where the prose docs differ from the node:**\n- The API description types " +
+        "`index` as a uint64 number; the node also accepts it as a decimal string (its own output form).",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "index",
           "required": true,
           "x-zero-when-absent": 0,
-          "description": "The container's position in the index, as a decimal string or a bare number. Omitted, it is 0: the first container.",
+          "description": "The container's position in the index, as a decimal string or a bare number. Omitted, it " +
+            "is 0: the first container.",
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         { "$ref": "#/components/contentDescriptors/IndexEncoding" },
@@ -109,7 +133,15 @@ export const indexerDocument = {
             "name": "getContainerByIndexResult",
             "value": {
               "id": "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY",
-              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b80000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc548cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c0000000100000009000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f163191295589329b5710113234934d0fd59c01676b00b63d2108",
+              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf0000000" +
+                "1dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b8000000000000" +
+                "0000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f" +
+                "82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba5" +
+                "3f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc5" +
+                "48cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000" +
+                "003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c000000010000000" +
+                "9000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f16319" +
+                "1295589329b5710113234934d0fd59c01676b00b63d2108",
               "timestamp": "2021-04-02T15:34:00.262979-07:00",
               "encoding": "hex",
               "index": "0",
@@ -118,14 +150,19 @@ export const indexerDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description types `index` as a uint64 number; the node also accepts it as a decimal string (its own output form).",
+        "The API description types `index` as a uint64 number; the node also accepts it as a decimal string (its own " +
+          "output form).",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "index.getContainerRange",
       "summary": "List consecutive containers of the index.",
-      "description": "Returns the containers at `startIndex`, `startIndex`+1, ..., `startIndex`+`numToFetch`-1, stopping early at the last accepted one. `numToFetch` must be 1 to 1024 and `startIndex` at most the last accepted index.\n\n**Where the prose docs differ from the node:**\n- The API description shows the result as a bare array of containers; the node wraps it in an object: `{\"containers\": [...]}`.\n- The API description types `startIndex` and `numToFetch` as uint64 numbers; the node also accepts decimal strings.",
+      "description": "Returns the containers at `startIndex`, `startIndex`+1, ..., `startIndex`+`numToFetch`-1, " +
+        "stopping early at the last accepted one. `numToFetch` must be 1 to 1024 and `startIndex` at most the last " +
+        "accepted index.\n\n**Where the prose docs differ from the node:**\n- The API description shows the result " +
+        "as a bare array of containers; the node wraps it in an object: `{\"containers\": [...]}`.\n- The API " +
+        "description types `startIndex` and `numToFetch` as uint64 numbers; the node also accepts decimal strings.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -154,7 +191,8 @@ export const indexerDocument = {
             "containers": {
               "type": "array",
               "items": { "$ref": "#/components/schemas/IndexContainer" },
-              "description": "The containers at `startIndex`, `startIndex`+1, ... in index order: `numToFetch` of them, or fewer when the index ends first.",
+              "description": "The containers at `startIndex`, `startIndex`+1, ... in index order: `numToFetch` of " +
+                "them, or fewer when the index ends first.",
             },
           },
         },
@@ -181,7 +219,15 @@ export const indexerDocument = {
               "containers": [
                 {
                   "id": "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY",
-                  "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b80000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc548cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c0000000100000009000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f163191295589329b5710113234934d0fd59c01676b00b63d2108",
+                  "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf000" +
+                    "00001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b80000" +
+                    "000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857" +
+                    "648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a687" +
+                    "04af05da0dc12ba53f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233" +
+                    "fc09a769bb812bcb2cc548cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da" +
+                    "0dc12ba53f2db00000007000003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe8" +
+                    "84f6861e1b29c0000000100000009000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d" +
+                    "1523a70d903b884da77d963d56f163191295589329b5710113234934d0fd59c01676b00b63d2108",
                   "timestamp": "2021-04-02T15:34:00.262979-07:00",
                   "encoding": "hex",
                   "index": "0",
@@ -192,21 +238,27 @@ export const indexerDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description shows the result as a bare array of containers; the node wraps it in an object: `{\"containers\": [...]}`.",
-        "The API description types `startIndex` and `numToFetch` as uint64 numbers; the node also accepts decimal strings.",
+        "The API description shows the result as a bare array of containers; the node wraps it in an object: " +
+          "`{\"containers\": [...]}`.",
+        "The API description types `startIndex` and `numToFetch` as uint64 numbers; the node also accepts decimal " +
+          "strings.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "index.getIndex",
       "summary": "Get the index of a container.",
-      "description": "Returns where in the index the container with this ID sits: how many containers the index accepted before it. Fails with \"not found\" for an ID the index does not hold.\n\n**Where the prose docs differ from the node:**\n- The API description sends `encoding` with this call too; the node has no such param here and ignores it.",
+      "description": "Returns where in the index the container with this ID sits: how many containers the index " +
+        "accepted before it. Fails with \"not found\" for an ID the index does not hold.\n\n**Where the prose docs " +
+        "differ from the node:**\n- The API description sends `encoding` with this call too; the node has no such " +
+        "param here and ignores it.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "id",
           "required": true,
-          "description": "The container's ID (for a block index the proposervm block's ID). Omitted, it is the all-zero ID, which no index holds: \"not found\".",
+          "description": "The container's ID (for a block index the proposervm block's ID). Omitted, it is the " +
+            "all-zero ID, which no index holds: \"not found\".",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -243,14 +295,17 @@ export const indexerDocument = {
     {
       "name": "index.isAccepted",
       "summary": "Whether the index holds a container.",
-      "description": "Returns `true` when the index holds the container with this ID (it was accepted while the node indexed), `false` otherwise.\n\n**Where the prose docs differ from the node:**\n- The API description sends `encoding` with this call too; the node has no such param here and ignores it.",
+      "description": "Returns `true` when the index holds the container with this ID (it was accepted while the node " +
+        "indexed), `false` otherwise.\n\n**Where the prose docs differ from the node:**\n- The API description sends " +
+        "`encoding` with this call too; the node has no such param here and ignores it.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "id",
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
-          "description": "The container's ID (for a block index the proposervm block's ID). Omitted, it is the all-zero ID: `false`.",
+          "description": "The container's ID (for a block index the proposervm block's ID). Omitted, it is the " +
+            "all-zero ID: `false`.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -261,7 +316,10 @@ export const indexerDocument = {
           "required": ["isAccepted"],
           "additionalProperties": false,
           "properties": {
-            "isAccepted": { "type": "boolean", "description": "Whether the container is in this index." },
+            "isAccepted": {
+              "type": "boolean",
+              "description": "Whether the container is in this index.",
+            },
           },
         },
       },
@@ -287,13 +345,16 @@ export const indexerDocument = {
     {
       "name": "index.getContainerByID",
       "summary": "Get a container by its ID.",
-      "description": "Returns the container with this ID, with its bytes, acceptance time and index. Fails with \"not found\" for an ID the index does not hold.\n\n**Where the prose docs differ from the node:**\n- The API description offers only `hex` for `encoding`; the node also takes `hexnc` (no checksum) and `hexc`.",
+      "description": "Returns the container with this ID, with its bytes, acceptance time and index. Fails with " +
+        "\"not found\" for an ID the index does not hold.\n\n**Where the prose docs differ from the node:**\n- The " +
+        "API description offers only `hex` for `encoding`; the node also takes `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "id",
           "required": true,
-          "description": "The container's ID (for a block index the proposervm block's ID, not the ID `getBlock` takes). Omitted, it is the all-zero ID: \"not found\".",
+          "description": "The container's ID (for a block index the proposervm block's ID, not the ID `getBlock` " +
+            "takes). Omitted, it is the all-zero ID: \"not found\".",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
         { "$ref": "#/components/contentDescriptors/IndexEncoding" },
@@ -318,7 +379,15 @@ export const indexerDocument = {
             "name": "getContainerByIDResult",
             "value": {
               "id": "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY",
-              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b80000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc548cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c0000000100000009000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f163191295589329b5710113234934d0fd59c01676b00b63d2108",
+              "bytes": "0x00000000000400003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf0000000" +
+                "1dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429ccc5c5eb3b8000000000000" +
+                "0000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f" +
+                "82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba5" +
+                "3f2db000000050429d069189e0000000000010000000000000000c85fc1980a77c5da78fe5486233fc09a769bb812bcb2cc5" +
+                "48cf9495d046b3f1b00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000" +
+                "003a352a38240000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c000000010000000" +
+                "9000000011cdb75d4e0b0aeaba2ebc1ef208373fedc1ebbb498f8385ad6fb537211d1523a70d903b884da77d963d56f16319" +
+                "1295589329b5710113234934d0fd59c01676b00b63d2108",
               "timestamp": "2021-04-02T15:34:00.262979-07:00",
               "encoding": "hex",
               "index": "0",
@@ -336,46 +405,56 @@ export const indexerDocument = {
     "schemas": {
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "EncodingParam": {
         "type": "string",
         "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode.",
+        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no " +
+          "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or " +
+          "block). Matched case-insensitively; any other value fails to decode.",
       },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last " +
+          "4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "IndexContainer": {
         "title": "IndexContainer",
         "type": "object",
-        "description": "One accepted container of the index: a block, a transaction or a vertex, with where it sits in the index.",
+        "description": "One accepted container of the index: a block, a transaction or a vertex, with where it sits " +
+          "in the index.",
         "required": ["id", "bytes", "timestamp", "encoding", "index"],
         "additionalProperties": false,
         "properties": {
           "id": { "$ref": "#/components/schemas/IndexContainerID" },
           "bytes": {
             "$ref": "#/components/schemas/EncodedBytes",
-            "description": "The container's bytes as the node accepted them, in `encoding`: for a block index the proposervm block (which wraps the chain's own block), for `/ext/index/X/tx` the signed transaction.",
+            "description": "The container's bytes as the node accepted them, in `encoding`: for a block index the " +
+              "proposervm block (which wraps the chain's own block), for `/ext/index/X/tx` the signed transaction.",
           },
           "timestamp": {
             "type": "string",
             "format": "date-time",
-            "description": "When this node accepted the container: Go's RFC 3339 with nanoseconds (trailing zeros dropped) in the node's local time zone (`Z` when it runs in UTC). A container accepted while bootstrapping carries the time of bootstrapping, not when the network accepted it.",
+            "description": "When this node accepted the container: Go's RFC 3339 with nanoseconds (trailing zeros " +
+              "dropped) in the node's local time zone (`Z` when it runs in UTC). A container accepted while " +
+              "bootstrapping carries the time of bootstrapping, not when the network accepted it.",
           },
           "encoding": {
             "type": "string",
@@ -392,23 +471,35 @@ export const indexerDocument = {
           "type": "object",
           "properties": { "bytes": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
       "IndexContainerID": {
         "$ref": "#/components/schemas/ID",
-        "description": "The container's ID: for a block index the proposervm block's ID (the SHA-256 of its bytes without the signature), which differs from the ID `getBlock` takes for the wrapped block; for a transaction index the transaction's ID.",
+        "description": "The container's ID: for a block index the proposervm block's ID (the SHA-256 of its bytes " +
+          "without the signature), which differs from the ID `getBlock` takes for the wrapped block; for a " +
+          "transaction index the transaction's ID.",
       },
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). " +
+          "Read it with `toBigInt` to keep every digit.",
       },
       "Uint64Param": {
-        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output " +
+          "form) or a bare JSON number; negative, fractional and exponent forms, and anything above " +
+          "18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{" +
+              "15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[" +
+              "0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440" +
+              "737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|" +
+              "1844674407370955161[0-5])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
         ],
@@ -418,7 +509,9 @@ export const indexerDocument = {
       "IndexEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "The encoding of the container's bytes: `hex` (the default), `hexc` (the same) or `hexnc` (no checksum), matched case-insensitively. `json` decodes but the call then fails with \"unsupported encoding in method\": containers have no JSON form here.",
+        "description": "The encoding of the container's bytes: `hex` (the default), `hexc` (the same) or `hexnc` (no " +
+          "checksum), matched case-insensitively. `json` decodes but the call then fails with \"unsupported encoding " +
+          "in method\": containers have no JSON form here.",
         "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
     },
@@ -428,7 +521,8 @@ export const indexerDocument = {
       "IndexUnsupportedEncoding": { "code": -32000, "message": "unsupported encoding in method" },
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
     },
   },

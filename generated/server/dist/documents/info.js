@@ -4,15 +4,23 @@ export const infoDocument = {
   "info": {
     "title": "AvalancheGo Info API",
     "version": "1.14.2",
-    "description": "Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade schedule and ACP votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls `info.getBlockchainID` and `info.getNetworkID`). Served by default (`--api-info-enabled`, default true).",
+    "description": "Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the " +
+      "node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade schedule and ACP " +
+      "votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls `info.getBlockchainID` " +
+      "and `info.getNetworkID`). Served by default (`--api-info-enabled`, default true).",
     "license": { "name": "Apache-2.0" },
   },
-  "servers": [{ "name": "Info", "url": "http://127.0.0.1:9650/ext/info", "summary": "The node's Info API." }],
+  "servers": [
+    { "name": "Info", "url": "http://127.0.0.1:9650/ext/info", "summary": "The node's Info API." },
+  ],
   "methods": [
     {
       "name": "info.getNetworkID",
       "summary": "Get the ID of the network this node runs on.",
-      "description": "Returns the network ID: 1 for Mainnet, 5 for Fuji, 12345 for a local network, or any other number a custom network was started with.\n\n**Where the prose docs differ from the node:**\n- The docs signature types `networkID` as `int`; the node sends a quoted decimal string such as \"12345\" (their sample shows it quoted).",
+      "description": "Returns the network ID: 1 for Mainnet, 5 for Fuji, 12345 for a local network, or any other " +
+        "number a custom network was started with.\n\n**Where the prose docs differ from the node:**\n- The docs " +
+        "signature types `networkID` as `int`; the node sends a quoted decimal string such as \"12345\" (their " +
+        "sample shows it quoted).",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -39,13 +47,15 @@ export const infoDocument = {
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs signature types `networkID` as `int`; the node sends a quoted decimal string such as \"12345\" (their sample shows it quoted).",
+        "The docs signature types `networkID` as `int`; the node sends a quoted decimal string such as \"12345\" " +
+          "(their sample shows it quoted).",
       ],
     },
     {
       "name": "info.getNetworkName",
       "summary": "Get the name of the network this node runs on.",
-      "description": "Returns `mainnet`, `fuji`, `local` (and `cascade`, `denali`, `everest`, `testing` for the historic and unit-test IDs); any other network ID is named `network-<id>`.",
+      "description": "Returns `mainnet`, `fuji`, `local` (and `cascade`, `denali`, `everest`, `testing` for the " +
+        "historic and unit-test IDs); any other network ID is named `network-<id>`.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -75,13 +85,18 @@ export const infoDocument = {
     {
       "name": "info.getBlockchainID",
       "summary": "Get a blockchain's ID from one of its aliases.",
-      "description": "Resolves a chain alias (`X`, `P`, `C`, `avm`, `platform`, `evm`, an alias added with `admin.aliasChain`, or the chain's ID string itself, which is always an alias) to the chain's ID. An unknown alias is an error.\n\n**Where the prose docs differ from the node:**\n- The docs sample answers `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no network's X-Chain (Mainnet's is `2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example shows a local network's.",
+      "description": "Resolves a chain alias (`X`, `P`, `C`, `avm`, `platform`, `evm`, an alias added with " +
+        "`admin.aliasChain`, or the chain's ID string itself, which is always an alias) to the chain's ID. An " +
+        "unknown alias is an error.\n\n**Where the prose docs differ from the node:**\n- The docs sample answers " +
+        "`sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no network's X-Chain (Mainnet's is " +
+        "`2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example shows a local network's.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "alias",
           "required": true,
-          "description": "The alias to resolve. Matched exactly (case-sensitive); an omitted alias is the empty string, which names no chain.",
+          "description": "The alias to resolve. Matched exactly (case-sensitive); an omitted alias is the empty " +
+            "string, which names no chain.",
           "schema": { "type": "string" },
         },
       ],
@@ -121,13 +136,16 @@ export const infoDocument = {
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs sample answers `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no network's X-Chain (Mainnet's is `2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example shows a local network's.",
+        "The docs sample answers `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` for `X`, which is no network's " +
+          "X-Chain (Mainnet's is `2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM`); the example shows a local " +
+          "network's.",
       ],
     },
     {
       "name": "info.getNodeID",
       "summary": "Get this node's ID and BLS key.",
-      "description": "Returns the node ID (from its staking TLS certificate) and its BLS public key with the proof of possession that registering as a Primary Network validator requires.",
+      "description": "Returns the node ID (from its staking TLS certificate) and its BLS public key with the proof " +
+        "of possession that registering as a Primary Network validator requires.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -156,8 +174,11 @@ export const infoDocument = {
             "value": {
               "nodeID": "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg",
               "nodePOP": {
-                "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
-                "proofOfPossession": "0x8bfd6d4d2086b2b8115d8f72f94095fefe5a6c07876b2accf51a811adf520f389e74a3d2152a6d90b521e2be58ffe468043dc5ea68b4c44410eb67f8dc24f13ed4f194000764c0e922cd254a3588a4962b1cb4db7de4bb9cda9d9d4d6b03f3d2",
+                "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f" +
+                  "236afbf127d",
+                "proofOfPossession": "0x8bfd6d4d2086b2b8115d8f72f94095fefe5a6c07876b2accf51a811adf520f389e74a3d2152a6" +
+                  "d90b521e2be58ffe468043dc5ea68b4c44410eb67f8dc24f13ed4f194000764c0e922cd254a3588a4962b1cb4db7de4bb9" +
+                  "cda9d9d4d6b03f3d2",
               },
             },
           },
@@ -168,7 +189,8 @@ export const infoDocument = {
     {
       "name": "info.getNodeIP",
       "summary": "Get the IP address and staking port this node advertises.",
-      "description": "Returns the address other nodes reach this node at (its public IP and staking port, not the HTTP port), as `host:port`.",
+      "description": "Returns the address other nodes reach this node at (its public IP and staking port, not the " +
+        "HTTP port), as `host:port`.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -198,18 +220,33 @@ export const infoDocument = {
     {
       "name": "info.getNodeVersion",
       "summary": "Get this node's release and the versions of its VMs.",
-      "description": "Returns the release (`avalanchego/<major>.<minor>.<patch>`), the database format version, the RPCChainVM protocol version a VM plugin must speak, the Git commit of the build and the version of each installed VM by its primary alias.\n\n**Where the prose docs differ from the node:**\n- The docs sample shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`.",
+      "description": "Returns the release (`avalanchego/<major>.<minor>.<patch>`), the database format version, the " +
+        "RPCChainVM protocol version a VM plugin must speak, the Git commit of the build and the version of each " +
+        "installed VM by its primary alias.\n\n**Where the prose docs differ from the node:**\n- The docs sample " +
+        "shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
         "name": "getNodeVersionResult",
         "schema": {
           "type": "object",
-          "required": ["version", "databaseVersion", "rpcProtocolVersion", "gitCommit", "vmVersions"],
+          "required": [
+            "version",
+            "databaseVersion",
+            "rpcProtocolVersion",
+            "gitCommit",
+            "vmVersions",
+          ],
           "additionalProperties": false,
           "properties": {
-            "version": { "type": "string", "description": "The release, e.g. `avalanchego/1.14.2`." },
-            "databaseVersion": { "type": "string", "description": "The database format version, e.g. `v1.4.5`." },
+            "version": {
+              "type": "string",
+              "description": "The release, e.g. `avalanchego/1.14.2`.",
+            },
+            "databaseVersion": {
+              "type": "string",
+              "description": "The database format version, e.g. `v1.4.5`.",
+            },
             "rpcProtocolVersion": {
               "$ref": "#/components/schemas/Uint32",
               "description": "The RPCChainVM protocol version, a quoted decimal (avajson.Uint32).",
@@ -221,7 +258,8 @@ export const infoDocument = {
             "vmVersions": {
               "type": "object",
               "additionalProperties": { "type": "string" },
-              "description": "The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin VMs).",
+              "description": "The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin " +
+                "VMs).",
             },
           },
         },
@@ -251,7 +289,10 @@ export const infoDocument = {
     {
       "name": "info.getVMs",
       "summary": "List the VMs installed on this node, and the feature extensions.",
-      "description": "Returns every VM the node can run, by VM ID with its aliases, and the three feature extensions (fxs) built into the node by ID.\n\n**Where the prose docs differ from the node:**\n- The docs sample lists the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists them in a separate `fxs` map of ID to name.",
+      "description": "Returns every VM the node can run, by VM ID with its aliases, and the three feature extensions " +
+        "(fxs) built into the node by ID.\n\n**Where the prose docs differ from the node:**\n- The docs sample lists " +
+        "the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists them in a separate `fxs` map of " +
+        "ID to name.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -271,7 +312,8 @@ export const infoDocument = {
               "type": "object",
               "propertyNames": { "$ref": "#/components/schemas/ID" },
               "additionalProperties": { "type": "string" },
-              "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12.",
+              "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, " +
+                "`propertyfx`). Sent since v1.11.12.",
               "x-node-versions": { "since": "v1.11.12" },
             },
           },
@@ -301,7 +343,8 @@ export const infoDocument = {
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs sample lists the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists them in a separate `fxs` map of ID to name.",
+        "The docs sample lists the fxs (`nftfx`, `propertyfx`, `secp256k1fx`) inside `vms`; the node lists them in a " +
+          "separate `fxs` map of ID to name.",
       ],
       "x-changes": [
         {
@@ -314,7 +357,10 @@ export const infoDocument = {
     {
       "name": "info.getTxFee",
       "summary": "Get the network's static transaction fees (deprecated).",
-      "description": "Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) and the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees (ACP-103). All amounts are in nAVAX. Since v1.12.2 the seven P-Chain fields are fixed per network (Mainnet, Fuji, and one set for every other network) rather than the node's configured static fees.",
+      "description": "Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) " +
+        "and the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees " +
+        "(ACP-103). All amounts are in nAVAX. Since v1.12.2 the seven P-Chain fields are fixed per network (Mainnet, " +
+        "Fuji, and one set for every other network) rather than the node's configured static fees.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -354,8 +400,14 @@ export const infoDocument = {
               "$ref": "#/components/schemas/Uint64",
               "description": "No longer charged (pre-Etna P-Chain fee of CreateChainTx).",
             },
-            "addPrimaryNetworkValidatorFee": { "$ref": "#/components/schemas/Uint64", "description": "No longer charged (was 0)." },
-            "addPrimaryNetworkDelegatorFee": { "$ref": "#/components/schemas/Uint64", "description": "No longer charged (was 0)." },
+            "addPrimaryNetworkValidatorFee": {
+              "$ref": "#/components/schemas/Uint64",
+              "description": "No longer charged (was 0).",
+            },
+            "addPrimaryNetworkDelegatorFee": {
+              "$ref": "#/components/schemas/Uint64",
+              "description": "No longer charged (was 0).",
+            },
             "addSubnetValidatorFee": {
               "$ref": "#/components/schemas/Uint64",
               "description": "No longer charged (pre-Etna P-Chain fee of AddSubnetValidatorTx).",
@@ -390,19 +442,22 @@ export const infoDocument = {
       ],
       "deprecated": true,
       "x-node-versions": { "deprecatedSince": "v1.12.2" },
-      "x-replacement": "avm.getTxFee for the X-Chain fees; platform.getFeeConfig and platform.getFeeState for the P-Chain",
+      "x-replacement": "avm.getTxFee for the X-Chain fees; platform.getFeeConfig and platform.getFeeState for the " +
+        "P-Chain",
       "x-side-effects": "none",
     },
     {
       "name": "info.isBootstrapped",
       "summary": "Whether a chain has finished bootstrapping.",
-      "description": "Answers whether the chain named by ID or alias is done bootstrapping on this node. A chain the node does not know is an error, not `false`.",
+      "description": "Answers whether the chain named by ID or alias is done bootstrapping on this node. A chain the " +
+        "node does not know is an error, not `false`.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "chain",
           "required": true,
-          "description": "The chain's ID or alias, e.g. `X`. Omitted or empty fails with \"argument 'chain' not given\".",
+          "description": "The chain's ID or alias, e.g. `X`. Omitted or empty fails with \"argument 'chain' not " +
+            "given\".",
           "schema": { "type": "string" },
         },
       ],
@@ -413,7 +468,10 @@ export const infoDocument = {
           "required": ["isBootstrapped"],
           "additionalProperties": false,
           "properties": {
-            "isBootstrapped": { "type": "boolean", "description": "True when the chain is done bootstrapping." },
+            "isBootstrapped": {
+              "type": "boolean",
+              "description": "True when the chain is done bootstrapping.",
+            },
           },
         },
       },
@@ -439,14 +497,21 @@ export const infoDocument = {
     {
       "name": "info.peers",
       "summary": "Describe the peers this node is connected to.",
-      "description": "Returns the node's connected peers, or only those among `nodeIDs` it is connected to (an ID it is not connected to is left out, not an error).\n\n**Where the prose docs differ from the node:**\n- The docs signature types `numPeers` as `int` and the sample sends a bare `3`; the node sends a quoted decimal (\"3\").\n- The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and `upgradeTime`, which the node sends.",
+      "description": "Returns the node's connected peers, or only those among `nodeIDs` it is connected to (an ID it " +
+        "is not connected to is left out, not an error).\n\n**Where the prose docs differ from the node:**\n- The " +
+        "docs signature types `numPeers` as `int` and the sample sends a bare `3`; the node sends a quoted decimal " +
+        "(\"3\").\n- The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and " +
+        "`upgradeTime`, which the node sends.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "nodeIDs",
           "required": false,
           "description": "Only these peers. Omitted, `null` or `[]`: every connected peer.",
-          "schema": { "type": ["array", "null"], "items": { "$ref": "#/components/schemas/NodeID" } },
+          "schema": {
+            "type": ["array", "null"],
+            "items": { "$ref": "#/components/schemas/NodeID" },
+          },
         },
       ],
       "result": {
@@ -472,7 +537,8 @@ export const infoDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed to get primary alias for chain ID 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed: there is no alias for ID: 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed",
+          "message": "failed to get primary alias for chain ID 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed: " +
+            "there is no alias for ID: 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed",
         },
       ],
       "examples": [
@@ -573,8 +639,10 @@ export const infoDocument = {
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs signature types `numPeers` as `int` and the sample sends a bare `3`; the node sends a quoted decimal (\"3\").",
-        "The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and `upgradeTime`, which the node sends.",
+        "The docs signature types `numPeers` as `int` and the sample sends a bare `3`; the node sends a quoted " +
+          "decimal (\"3\").",
+        "The docs sample repeats `benched` in each peer and omits `supportedACPs`, `objectedACPs` and `upgradeTime`, " +
+          "which the node sends.",
       ],
       "x-changes": [
         {
@@ -605,16 +673,25 @@ export const infoDocument = {
     {
       "name": "info.uptime",
       "summary": "How the network sees this node's uptime.",
-      "description": "Returns, for this node as a Primary Network validator, the share of stake that sees it above the uptime requirement and the stake-weighted average of the uptimes its peers observe. A node that is not a validator gets an error.\n\n**Where the prose docs differ from the node:**\n- The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network.",
+      "description": "Returns, for this node as a Primary Network validator, the share of stake that sees it above " +
+        "the uptime requirement and the stake-weighted average of the uptimes its peers observe. A node that is not " +
+        "a validator gets an error.\n\n**Where the prose docs differ from the node:**\n- The docs still show a " +
+        "`subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary " +
+        "Network.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": false,
           "deprecated": true,
-          "description": "Up to v1.11.11 only: the subnet whose validators' view to report (default the Primary Network). Deprecated in v1.11.11; later releases take no params and ignore it.",
+          "description": "Up to v1.11.11 only: the subnet whose validators' view to report (default the Primary " +
+            "Network). Deprecated in v1.11.11; later releases take no params and ignore it.",
           "schema": { "$ref": "#/components/schemas/ID" },
-          "x-node-versions": { "deprecatedSince": "v1.11.11", "lastVersion": "v1.11.11", "removedIn": "v1.11.12" },
+          "x-node-versions": {
+            "deprecatedSince": "v1.11.11",
+            "lastVersion": "v1.11.11",
+            "removedIn": "v1.11.12",
+          },
         },
       ],
       "result": {
@@ -627,12 +704,14 @@ export const infoDocument = {
             "rewardingStakePercentage": {
               "type": "string",
               "pattern": "^[0-9]+\\.[0-9]{4}$",
-              "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with four decimals (avajson.Float64), e.g. \"100.0000\".",
+              "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, " +
+                "with four decimals (avajson.Float64), e.g. \"100.0000\".",
             },
             "weightedAveragePercentage": {
               "type": "string",
               "pattern": "^[0-9]+\\.[0-9]{4}$",
-              "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four decimals.",
+              "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with " +
+                "four decimals.",
             },
           },
         },
@@ -647,13 +726,17 @@ export const infoDocument = {
           "params": [],
           "result": {
             "name": "uptimeResult",
-            "value": { "rewardingStakePercentage": "100.0000", "weightedAveragePercentage": "100.0000" },
+            "value": {
+              "rewardingStakePercentage": "100.0000",
+              "weightedAveragePercentage": "100.0000",
+            },
           },
         },
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network.",
+        "The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always " +
+          "reports the Primary Network.",
       ],
       "x-changes": [
         {
@@ -671,7 +754,12 @@ export const infoDocument = {
     {
       "name": "info.upgrades",
       "summary": "Get the network's upgrade schedule.",
-      "description": "Returns the activation time of every network upgrade this node's release knows, for the network it runs on. A time far in the future (`9999-12-01T00:00:00Z`) means not yet scheduled. Local networks activate every past upgrade at `2020-12-05T05:00:00Z`; Mainnet's schedule runs from Apricot Phase 1 (`2021-03-31T14:00:00Z`) to Granite (`2025-11-19T16:00:00Z`).\n\n**Where the prose docs differ from the node:**\n- The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0 (`300000000000` on Mainnet).",
+      "description": "Returns the activation time of every network upgrade this node's release knows, for the " +
+        "network it runs on. A time far in the future (`9999-12-01T00:00:00Z`) means not yet scheduled. Local " +
+        "networks activate every past upgrade at `2020-12-05T05:00:00Z`; Mainnet's schedule runs from Apricot Phase " +
+        "1 (`2021-03-31T14:00:00Z`) to Granite (`2025-11-19T16:00:00Z`).\n\n**Where the prose docs differ from the " +
+        "node:**\n- The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0 " +
+        "(`300000000000` on Mainnet).",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -700,35 +788,67 @@ export const infoDocument = {
           ],
           "additionalProperties": false,
           "properties": {
-            "apricotPhase1Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 1." },
-            "apricotPhase2Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 2." },
-            "apricotPhase3Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 3." },
-            "apricotPhase4Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 4." },
+            "apricotPhase1Time": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Apricot Phase 1.",
+            },
+            "apricotPhase2Time": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Apricot Phase 2.",
+            },
+            "apricotPhase3Time": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Apricot Phase 3.",
+            },
+            "apricotPhase4Time": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Apricot Phase 4.",
+            },
             "apricotPhase4MinPChainHeight": {
               "$ref": "#/components/schemas/BareUint64",
               "description": "The minimum P-Chain height Apricot Phase 4 blocks refer to, a bare number.",
             },
-            "apricotPhase5Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 5." },
+            "apricotPhase5Time": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Apricot Phase 5.",
+            },
             "apricotPhasePre6Time": {
               "$ref": "#/components/schemas/Time",
               "description": "Activation of Apricot Phase Pre-6.",
             },
-            "apricotPhase6Time": { "$ref": "#/components/schemas/Time", "description": "Activation of Apricot Phase 6." },
+            "apricotPhase6Time": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Apricot Phase 6.",
+            },
             "apricotPhasePost6Time": {
               "$ref": "#/components/schemas/Time",
               "description": "Activation of Apricot Phase Post-6.",
             },
-            "banffTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Banff." },
-            "cortinaTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Cortina." },
+            "banffTime": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Banff.",
+            },
+            "cortinaTime": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Cortina.",
+            },
             "cortinaXChainStopVertexID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks.",
+              "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its " +
+                "first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks.",
             },
-            "durangoTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Durango." },
-            "etnaTime": { "$ref": "#/components/schemas/Time", "description": "Activation of Etna." },
+            "durangoTime": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Durango.",
+            },
+            "etnaTime": {
+              "$ref": "#/components/schemas/Time",
+              "description": "Activation of Etna.",
+            },
             "fUpgradeTime": {
               "$ref": "#/components/schemas/Time",
-              "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).",
+              "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed " +
+                "`fortunaTime` in v1.13.0).",
               "x-copy-of": "fortunaTime",
               "x-node-versions": { "since": "v1.12.2", "removedIn": "v1.13.0" },
             },
@@ -744,7 +864,8 @@ export const infoDocument = {
             },
             "graniteEpochDuration": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
+              "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare " +
+                "number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
               "x-node-versions": { "since": "v1.14.0" },
             },
             "heliconTime": {
@@ -788,7 +909,8 @@ export const infoDocument = {
       "x-node-versions": { "since": "v1.11.11" },
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0 (`300000000000` on Mainnet).",
+        "The docs sample (Mainnet) omits `graniteEpochDuration`, which the node sends since v1.14.0 (`300000000000` " +
+          "on Mainnet).",
       ],
       "x-changes": [
         {
@@ -799,7 +921,10 @@ export const infoDocument = {
         {
           "version": "v1.13.0",
           "description": "`fUpgradeTime` renamed `fortunaTime`.",
-          "pointers": ["/result/schema/properties/fUpgradeTime", "/result/schema/properties/fortunaTime"],
+          "pointers": [
+            "/result/schema/properties/fUpgradeTime",
+            "/result/schema/properties/fortunaTime",
+          ],
         },
         {
           "version": "v1.13.1",
@@ -821,7 +946,13 @@ export const infoDocument = {
     {
       "name": "info.acps",
       "summary": "Peers' votes on the Avalanche Community Proposals (ACPs) of this release.",
-      "description": "For every ACP this release marks as implementable but not yet activated, and every ACP a connected validator votes on, the stake and node IDs of validators that support and object to it, and the stake that abstains (total Primary Network weight less both). Only connected Primary Network validators count. A release with no open ACPs (v1.14.2 has none) answers an empty map when no peer votes. v1.15.0 (first released as v1.15.0-fuji) has eight (194, 224, 236, 247, 267, 273, 283 and 285; all but 224 and 247 scheduled for Helicon), so its answer always holds those eight, with the whole Primary Network weight abstaining from each one no connected validator votes on.",
+      "description": "For every ACP this release marks as implementable but not yet activated, and every ACP a " +
+        "connected validator votes on, the stake and node IDs of validators that support and object to it, and the " +
+        "stake that abstains (total Primary Network weight less both). Only connected Primary Network validators " +
+        "count. A release with no open ACPs (v1.14.2 has none) answers an empty map when no peer votes. v1.15.0 " +
+        "(first released as v1.15.0-fuji) has eight (194, 224, 236, 247, 267, 273, 283 and 285; all but 224 and 247 " +
+        "scheduled for Helicon), so its answer always holds those eight, with the whole Primary Network weight " +
+        "abstaining from each one no connected validator votes on.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -837,7 +968,13 @@ export const infoDocument = {
               "additionalProperties": {
                 "type": "object",
                 "description": "The votes on one ACP.",
-                "required": ["supportWeight", "supporters", "objectWeight", "objectors", "abstainWeight"],
+                "required": [
+                  "supportWeight",
+                  "supporters",
+                  "objectWeight",
+                  "objectors",
+                  "abstainWeight",
+                ],
                 "additionalProperties": false,
                 "properties": {
                   "supportWeight": {
@@ -860,7 +997,8 @@ export const infoDocument = {
                   },
                   "abstainWeight": {
                     "$ref": "#/components/schemas/Uint64",
-                    "description": "Total Primary Network stake less support and objection for the open ACPs of this release; `\"0\"` for any other ACP a peer votes on.",
+                    "description": "Total Primary Network stake less support and objection for the open ACPs of this " +
+                      "release; `\"0\"` for any other ACP a peer votes on.",
                   },
                 },
               },
@@ -886,18 +1024,22 @@ export const infoDocument = {
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and " +
+          "prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose " +
+          "precision in JavaScript's JSON.parse.",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "NodeID": {
         "type": "string",
@@ -930,7 +1072,8 @@ export const infoDocument = {
           },
           "publicIP": {
             "type": "string",
-            "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims none. Always sent (Go ignores `omitempty` on this struct type).",
+            "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it " +
+              "claims none. Always sent (Go ignores `omitempty` on this struct type).",
           },
           "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The peer's node ID." },
           "version": {
@@ -939,7 +1082,8 @@ export const infoDocument = {
           },
           "upgradeTime": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration schedules (Granite on v1.14.x). Sent since v1.14.1.",
+            "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's " +
+              "configuration schedules (Granite on v1.14.x). Sent since v1.14.1.",
             "x-node-versions": { "since": "v1.14.1" },
           },
           "lastSent": {
@@ -952,19 +1096,26 @@ export const infoDocument = {
           },
           "observedUptime": {
             "$ref": "#/components/schemas/Uint32",
-            "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted integer.",
+            "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a " +
+              "quoted integer.",
           },
           "observedSubnetUptimes": {
             "type": "object",
             "additionalProperties": { "$ref": "#/components/schemas/Uint32" },
-            "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.",
+            "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per " +
+              "subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.",
             "default": {},
-            "x-node-versions": { "deprecatedSince": "v1.11.11", "lastVersion": "v1.11.11", "removedIn": "v1.11.12" },
+            "x-node-versions": {
+              "deprecatedSince": "v1.11.11",
+              "lastVersion": "v1.11.11",
+              "removedIn": "v1.11.12",
+            },
           },
           "trackedSubnets": {
             "type": "array",
             "items": { "$ref": "#/components/schemas/ID" },
-            "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track.",
+            "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since " +
+              "v1.11.7 also those this node does not track.",
           },
           "supportedACPs": {
             "type": "array",
@@ -981,7 +1132,8 @@ export const infoDocument = {
           "benched": {
             "type": "array",
             "items": { "type": "string" },
-            "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for not answering; `[]` when none.",
+            "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the " +
+              "peer for not answering; `[]` when none.",
           },
         },
       },
@@ -997,14 +1149,16 @@ export const infoDocument = {
           },
           "proofOfPossession": {
             "$ref": "#/components/schemas/HexNoChecksum",
-            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum.",
+            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a " +
+              "checksum.",
           },
         },
       },
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local " +
+          "time zone (`Z` when it runs in UTC).",
       },
       "Uint32": {
         "type": "string",
@@ -1014,13 +1168,15 @@ export const infoDocument = {
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). " +
+          "Read it with `toBigInt` to keep every digit.",
       },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
     },
   },

@@ -4,7 +4,9 @@ export const pChainDocument = {
   "info": {
     "title": "AvalancheGo P-Chain API (Platform VM)",
     "version": "1.14.2",
-    "description": "The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.",
+    "description": "The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks " +
+      "and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; " +
+      "methods carry the releases that serve them.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -20,21 +22,30 @@ export const pChainDocument = {
     {
       "name": "platform.getBalance",
       "summary": "Sum the P-Chain UTXOs that a set of addresses controls, split by lock state.",
-      "description": "Adds up every P-Chain UTXO owned by any of the given addresses and reports the totals per asset, split into unlocked, locked-but-stakeable (stakeable lock outputs whose lock has not expired) and locked-and-not-stakeable (outputs whose own locktime is in the future). The singular fields repeat the AVAX entry of each map for backwards compatibility. `utxoIDs` lists the UTXOs that were counted.\n\n**Where the prose docs differ from the node:**\n- The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.\n- The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.",
+      "description": "Adds up every P-Chain UTXO owned by any of the given addresses and reports the totals per " +
+        "asset, split into unlocked, locked-but-stakeable (stakeable lock outputs whose lock has not expired) and " +
+        "locked-and-not-stakeable (outputs whose own locktime is in the future). The singular fields repeat the AVAX " +
+        "entry of each map for backwards compatibility. `utxoIDs` lists the UTXOs that were counted.\n\n**Where the " +
+        "prose docs differ from the node:**\n- The API description lists only the maps `balances`, `unlockeds`, " +
+        "`lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX " +
+        "totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.\n- The API description types " +
+        "`utxoIDs` as a list; the node sends `null` when no UTXO matched.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "addresses",
           "required": true,
           "x-zero-when-absent": [],
-          "description": "P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.",
+          "description": "P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also " +
+            "accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.",
           "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
         },
         {
           "name": "address",
           "required": false,
           "deprecated": true,
-          "description": "Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later releases ignore the key.",
+          "description": "Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later " +
+            "releases ignore the key.",
           "schema": { "$ref": "#/components/schemas/Address" },
           "x-node-versions": { "removedIn": "v1.9.8" },
         },
@@ -58,7 +69,8 @@ export const pChainDocument = {
           "properties": {
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Total AVAX (nAVAX) held by the addresses: the AVAX entry of `balances`, \"0\" when absent.",
+              "description": "Total AVAX (nAVAX) held by the addresses: the AVAX entry of `balances`, \"0\" when " +
+                "absent.",
             },
             "unlocked": {
               "$ref": "#/components/schemas/Uint64",
@@ -66,11 +78,13 @@ export const pChainDocument = {
             },
             "lockedStakeable": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "AVAX (nAVAX) that is locked but may be used to stake: the AVAX entry of `lockedStakeables`.",
+              "description": "AVAX (nAVAX) that is locked but may be used to stake: the AVAX entry of " +
+                "`lockedStakeables`.",
             },
             "lockedNotStakeable": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "AVAX (nAVAX) that is locked and may not be staked: the AVAX entry of `lockedNotStakeables`.",
+              "description": "AVAX (nAVAX) that is locked and may not be staked: the AVAX entry of " +
+                "`lockedNotStakeables`.",
             },
             "balances": {
               "$ref": "#/components/schemas/PlatformBalanceMap",
@@ -104,7 +118,9 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "balance of one address on a local network",
-          "params": [{ "name": "addresses", "value": ["P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"] }],
+          "params": [
+            { "name": "addresses", "value": ["P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"] },
+          ],
           "result": {
             "name": "getBalanceResult",
             "value": {
@@ -112,9 +128,15 @@ export const pChainDocument = {
               "unlocked": "20000000000000000",
               "lockedStakeable": "10000000000000000",
               "lockedNotStakeable": "0",
-              "balances": { "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "30000000000000000" },
-              "unlockeds": { "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "20000000000000000" },
-              "lockedStakeables": { "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "10000000000000000" },
+              "balances": {
+                "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "30000000000000000",
+              },
+              "unlockeds": {
+                "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "20000000000000000",
+              },
+              "lockedStakeables": {
+                "BUuypiq2wyuLMvyhzFXcPyxPMCgSp7eeDohhQRqTChoBjKziC": "10000000000000000",
+              },
               "lockedNotStakeables": {},
               "utxoIDs": [
                 { "txID": "11111111111111111111111111111111LpoYY", "outputIndex": 1 },
@@ -126,7 +148,9 @@ export const pChainDocument = {
         {
           "name": "address without UTXOs",
           "description": "No UTXO matched: every total is \"0\", the maps are empty and `utxoIDs` is null.",
-          "params": [{ "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] }],
+          "params": [
+            { "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] },
+          ],
           "result": {
             "name": "getBalanceResult",
             "value": {
@@ -147,7 +171,9 @@ export const pChainDocument = {
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "platform.getUTXOs",
       "x-docs-discrepancies": [
-        "The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.",
+        "The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` " +
+          "and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, " +
+          "`lockedStakeable` and `lockedNotStakeable`.",
         "The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.",
       ],
       "x-changes": [
@@ -162,14 +188,19 @@ export const pChainDocument = {
     {
       "name": "platform.getAllValidatorsAt",
       "summary": "Get the Warp validator set of every Subnet and L1 at a P-Chain height.",
-      "description": "Returns, for every Subnet (the Primary Network included) and L1 with at least one validator at the height, its validator set in the canonical form Warp signatures are checked against: validators with a BLS public key merged by key (weights summed, node IDs listed) and sorted by the key's uncompressed bytes, and the total weight of the set, validators without a key included.",
+      "description": "Returns, for every Subnet (the Primary Network included) and L1 with at least one validator at " +
+        "the height, its validator set in the canonical form Warp signatures are checked against: validators with a " +
+        "BLS public key merged by key (weights summed, node IDs listed) and sorted by the key's uncompressed bytes, " +
+        "and the total weight of the set, validators without a key included.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "height",
           "required": true,
           "x-zero-when-absent": 0,
-          "description": "The P-Chain height: a decimal string, a bare JSON number, or `\"proposed\"` for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator sets. A height above the last accepted one fails.",
+          "description": "The P-Chain height: a decimal string, a bare JSON number, or `\"proposed\"` for this " +
+            "node's proposer-VM height. Omitted or `null` means height 0, the genesis validator sets. A height above " +
+            "the last accepted one fails.",
           "schema": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" },
         },
       ],
@@ -182,7 +213,8 @@ export const pChainDocument = {
           "properties": {
             "validatorSets": {
               "type": "object",
-              "description": "The validator sets by Subnet or L1 ID (the Primary Network's is `11111111111111111111111111111111LpoYY`).",
+              "description": "The validator sets by Subnet or L1 ID (the Primary Network's is " +
+                "`11111111111111111111111111111111LpoYY`).",
               "propertyNames": { "$ref": "#/components/schemas/ID" },
               "additionalProperties": {
                 "title": "PlatformWarpValidatorSet",
@@ -193,7 +225,8 @@ export const pChainDocument = {
                 "properties": {
                   "validators": {
                     "type": "array",
-                    "description": "The validators with a BLS public key, one entry per key, sorted by the key's uncompressed bytes; `[]` when none has a key.",
+                    "description": "The validators with a BLS public key, one entry per key, sorted by the key's " +
+                      "uncompressed bytes; `[]` when none has a key.",
                     "items": {
                       "title": "PlatformWarpValidator",
                       "type": "object",
@@ -231,19 +264,24 @@ export const pChainDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed to get validator sets at 2000: failed to fetch validator set at unfinalized height: current P-chain height (1000) < requested P-Chain height (2000)",
+          "message": "failed to get validator sets at 2000: failed to fetch validator set at unfinalized height: " +
+            "current P-chain height (1000) < requested P-Chain height (2000)",
         },
       ],
       "examples": [
         {
           "name": "local network at genesis",
-          "description": "The five genesis validators of a local network registered no BLS keys: the set has their weight and no Warp signers.",
+          "description": "The five genesis validators of a local network registered no BLS keys: the set has their " +
+            "weight and no Warp signers.",
           "params": [{ "name": "height", "value": 0 }],
           "result": {
             "name": "getAllValidatorsAtResult",
             "value": {
               "validatorSets": {
-                "11111111111111111111111111111111LpoYY": { "validators": [], "totalWeight": "10000000000000000" },
+                "11111111111111111111111111111111LpoYY": {
+                  "validators": [],
+                  "totalWeight": "10000000000000000",
+                },
               },
             },
           },
@@ -259,7 +297,8 @@ export const pChainDocument = {
                 "11111111111111111111111111111111LpoYY": {
                   "validators": [
                     {
-                      "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
+                      "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8d" +
+                        "b23a6f236afbf127d",
                       "weight": "49463",
                       "nodeIDs": ["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"],
                     },
@@ -277,7 +316,14 @@ export const pChainDocument = {
     {
       "name": "platform.getBlock",
       "summary": "Fetch an accepted P-Chain block by its ID.",
-      "description": "Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes (hex, the default) or decoded into a JSON object. Blocks still being decided are not returned.\n\n**Where the prose docs differ from the node:**\n- The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.\n- The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).\n- The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes " +
+        "(hex, the default) or decoded into a JSON object. Blocks still being decided are not returned.\n\n**Where " +
+        "the prose docs differ from the node:**\n- The docs' JSON-encoded block nests the export transaction's base " +
+        "fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts " +
+        "them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.\n- The docs' JSON-encoded " +
+        "block has no `id` for the block or its transactions; the node sends both (since v1.10.1).\n- The API " +
+        "description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
+        "`hexc`.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -320,7 +366,10 @@ export const pChainDocument = {
               "type": "object",
               "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+            "else": {
+              "type": "object",
+              "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -341,14 +390,22 @@ export const pChainDocument = {
           "result": {
             "name": "getBlockResult",
             "value": {
-              "block": "0x00000000000309473dc99a0851a29174d84e522da8ccb1a56ac23f7b0ba79f80acce34cf576900000000000f4241000000010000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed738580119286dde",
+              "block": "0x00000000000309473dc99a0851a29174d84e522da8ccb1a56ac23f7b0ba79f80acce34cf576900000000000f424" +
+                "1000000010000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677" +
+                "ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2" +
+                "a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f5227" +
+                "4b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea" +
+                "4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d" +
+                "21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed738580119286dde",
               "encoding": "hex",
             },
           },
         },
         {
           "name": "JSON-encoded block",
-          "description": "The same Apricot standard block (one export transaction to the C-Chain) decoded to JSON; integers inside are bare numbers.",
+          "description": "The same Apricot standard block (one export transaction to the C-Chain) decoded to JSON; " +
+            "integers inside are bare numbers.",
           "params": [
             { "name": "blockID", "value": "d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG" },
             { "name": "encoding", "value": "json" },
@@ -393,7 +450,8 @@ export const pChainDocument = {
                     "credentials": [
                       {
                         "signatures": [
-                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801",
+                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99" +
+                            "aceec8462923d5d91fffe1cb908372281ed7385801",
                         ],
                       },
                     ],
@@ -407,9 +465,13 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.",
-        "The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).",
-        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+        "The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, " +
+          "`outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as " +
+          "the docs' own `platform.getTx` sample shows.",
+        "The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since " +
+          "v1.10.1).",
+        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no " +
+          "checksum) and `hexc`.",
       ],
       "x-changes": [
         {
@@ -422,11 +484,17 @@ export const pChainDocument = {
         },
         {
           "version": "v1.15.0",
-          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): " +
+            "AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types " +
+            "40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, " +
+            "`autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
           "pointers": [
-            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorAuthority",
-            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegationShares",
-            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorA" +
+              "uthority",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegation" +
+              "Shares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompou" +
+              "ndRewardShares",
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/period",
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/auth",
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/timestamp",
@@ -438,14 +506,21 @@ export const pChainDocument = {
     {
       "name": "platform.getBlockByHeight",
       "summary": "Fetch an accepted P-Chain block by its height.",
-      "description": "Returns the accepted P-Chain block at the given height, either as its bytes (hex, the default) or decoded into a JSON object.\n\n**Where the prose docs differ from the node:**\n- The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.\n- The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.\n- The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).\n- The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Returns the accepted P-Chain block at the given height, either as its bytes (hex, the default) " +
+        "or decoded into a JSON object.\n\n**Where the prose docs differ from the node:**\n- The docs' JSON-encoded " +
+        "block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) " +
+        "inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.\n- The docs' JSON-encoded block " +
+        "has no `id` for the block or its transactions; the node sends both.\n- The API description types `height` " +
+        "as an int; the node also accepts it as a decimal string (its own output form).\n- The API description " +
+        "offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "height",
           "required": true,
           "x-zero-when-absent": 0,
-          "description": "Height of the block, as a decimal string or a bare number. Omitted, it is 0: the genesis block.",
+          "description": "Height of the block, as a decimal string or a bare number. Omitted, it is 0: the genesis " +
+            "block.",
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
@@ -482,7 +557,10 @@ export const pChainDocument = {
               "type": "object",
               "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+            "else": {
+              "type": "object",
+              "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -497,7 +575,14 @@ export const pChainDocument = {
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
-              "block": "0x00000000000309473dc99a0851a29174d84e522da8ccb1a56ac23f7b0ba79f80acce34cf576900000000000f4241000000010000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed738580119286dde",
+              "block": "0x00000000000309473dc99a0851a29174d84e522da8ccb1a56ac23f7b0ba79f80acce34cf576900000000000f424" +
+                "1000000010000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677" +
+                "ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2" +
+                "a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f5227" +
+                "4b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea" +
+                "4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d" +
+                "21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed738580119286dde",
               "encoding": "hex",
             },
           },
@@ -505,7 +590,10 @@ export const pChainDocument = {
         {
           "name": "JSON-encoded block",
           "description": "The same block decoded to JSON, with the height given as a string.",
-          "params": [{ "name": "height", "value": "1000001" }, { "name": "encoding", "value": "json" }],
+          "params": [
+            { "name": "height", "value": "1000001" },
+            { "name": "encoding", "value": "json" },
+          ],
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
@@ -546,7 +634,8 @@ export const pChainDocument = {
                     "credentials": [
                       {
                         "signatures": [
-                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801",
+                          "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99" +
+                            "aceec8462923d5d91fffe1cb908372281ed7385801",
                         ],
                       },
                     ],
@@ -561,20 +650,29 @@ export const pChainDocument = {
       ],
       "x-node-versions": { "since": "v1.10.8" },
       "x-docs-discrepancies": [
-        "The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.",
+        "The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, " +
+          "`outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.",
         "The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.",
-        "The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).",
-        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+        "The API description types `height` as an int; the node also accepts it as a decimal string (its own output " +
+          "form).",
+        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no " +
+          "checksum) and `hexc`.",
       ],
       "x-side-effects": "none",
       "x-changes": [
         {
           "version": "v1.15.0",
-          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): " +
+            "AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types " +
+            "40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, " +
+            "`autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
           "pointers": [
-            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorAuthority",
-            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegationShares",
-            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompoundRewardShares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/validatorA" +
+              "uthority",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/delegation" +
+              "Shares",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/autoCompou" +
+              "ndRewardShares",
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/period",
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/auth",
             "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/unsignedTx/properties/timestamp",
@@ -585,7 +683,11 @@ export const pChainDocument = {
     {
       "name": "platform.getBlockchains",
       "summary": "List every blockchain except the P-Chain (deprecated).",
-      "description": "Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it and the VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and the C-Chain). The P-Chain itself is not listed.\n\n**Where the prose docs differ from the node:**\n- The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.",
+      "description": "Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it " +
+        "and the VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and " +
+        "the C-Chain). The P-Chain itself is not listed.\n\n**Where the prose docs differ from the node:**\n- The " +
+        "docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and " +
+        "those of the Primary Network last, as the example here does.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -685,16 +787,26 @@ export const pChainDocument = {
       ],
       "deprecated": true,
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
-      "x-replacement": "no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM",
+      "x-replacement": "no single method: platform.validates lists the blockchain IDs of one Subnet, " +
+        "platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its " +
+        "CreateChainTx with the name and VM",
       "x-docs-discrepancies": [
-        "The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.",
+        "The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first " +
+          "and those of the Primary Network last, as the example here does.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.getBlockchainStatus",
       "summary": "Get a blockchain's status as seen by this node.",
-      "description": "Tells whether the blockchain `blockchainID` exists and what this node does with it:\n\n- `Validating`: this node runs the chain and validates the Subnet that validates it.\n- `Syncing`: this node runs the chain without validating it (the P-Chain itself always reports `Syncing`, since it has no CreateChainTx to look its Subnet up in).\n- `Created`: the chain exists (its CreateChainTx is accepted) but this node does not run it.\n- `Preferred`: the CreateChainTx is in this node's preferred block but not yet accepted.\n- `Unknown`: none of the above; the chain was never proposed or its proposal is not preferred (it may still be created later).\n\nChains this node runs can be named by alias (for example `X`, `C`, `P`); any other chain must be named by its cb58 ID.",
+      "description": "Tells whether the blockchain `blockchainID` exists and what this node does with it:\n\n- " +
+        "`Validating`: this node runs the chain and validates the Subnet that validates it.\n- `Syncing`: this node " +
+        "runs the chain without validating it (the P-Chain itself always reports `Syncing`, since it has no " +
+        "CreateChainTx to look its Subnet up in).\n- `Created`: the chain exists (its CreateChainTx is accepted) but " +
+        "this node does not run it.\n- `Preferred`: the CreateChainTx is in this node's preferred block but not yet " +
+        "accepted.\n- `Unknown`: none of the above; the chain was never proposed or its proposal is not preferred " +
+        "(it may still be created later).\n\nChains this node runs can be named by alias (for example `X`, `C`, " +
+        "`P`); any other chain must be named by its cb58 ID.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -750,13 +862,19 @@ export const pChainDocument = {
     {
       "name": "platform.getCurrentSupply",
       "summary": "Get an upper bound on the supply of the staking asset of the Primary Network or an elastic Subnet.",
-      "description": "Returns an upper bound on the number of tokens of the staking asset that exist, for the Primary Network (the default, in nAVAX) or for the elastic Subnet named by `subnetID`, and the P-Chain height it was read at. It is an upper bound because burned tokens, transaction fees included, are not subtracted. A Subnet that was never made elastic has no supply and fails.\n\n**Where the prose docs differ from the node:**\n- The API description and the docs' sample give only `supply`; the node also sends `height`.",
+      "description": "Returns an upper bound on the number of tokens of the staking asset that exist, for the " +
+        "Primary Network (the default, in nAVAX) or for the elastic Subnet named by `subnetID`, and the P-Chain " +
+        "height it was read at. It is an upper bound because burned tokens, transaction fees included, are not " +
+        "subtracted. A Subnet that was never made elastic has no supply and fails.\n\n**Where the prose docs differ " +
+        "from the node:**\n- The API description and the docs' sample give only `supply`; the node also sends " +
+        "`height`.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": false,
-          "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
+          "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`) means the Primary Network.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -769,7 +887,8 @@ export const pChainDocument = {
           "properties": {
             "supply": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary Network).",
+              "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the " +
+                "Primary Network).",
             },
             "height": {
               "$ref": "#/components/schemas/Uint64",
@@ -792,25 +911,51 @@ export const pChainDocument = {
           },
         },
       ],
-      "x-docs-discrepancies": ["The API description and the docs' sample give only `supply`; the node also sends `height`."],
+      "x-docs-discrepancies": [
+        "The API description and the docs' sample give only `supply`; the node also sends `height`.",
+      ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.getCurrentValidators",
       "summary": "List the current validators of the Primary Network, a Subnet or an L1.",
-      "description": "Returns the validators that are validating right now, for the Primary Network (the default) or for the Subnet or L1 named by `subnetID`. The shape of each entry depends on the kind of network:\n\n- **Primary Network**: the staker basics plus reward owners, potential and accrued rewards, the delegation fee, the answering node's view of the validator's uptime and connection, the BLS signer (when registered) and delegation totals.\n- **Elastic (permissionless) Subnet**: the same, without `uptime`, `connected` and `signer`.\n- **Permissioned (PoA) Subnet**: only `txID`, `startTime`, `endTime`, `weight` and `nodeID`.\n- **L1** (a Subnet converted to an L1): the L1 validators registered by the validator manager (`validationID`, BLS `publicKey`, owners, `minNonce`, `balance`; no `txID`, no `endTime`), listed after any legacy PoA validators from before the conversion, which keep the permissioned shape.\n\n`nodeIDs` narrows the list; node IDs that are not current validators are left out without error. The individual delegations (`delegators`) are included only when `nodeIDs` names exactly one node ID; otherwise only `delegatorCount` and `delegatorWeight` are given.\n\n**Where the prose docs differ from the node:**\n- The API description's prose calls the delegation fee `delegationFeeRate`; the node (and the docs' signature and sample) send `delegationFee`, a string with four decimals.\n- The API description spells the signer field `proofOfPosession`; the node sends `proofOfPossession`.\n- The API description marks `delegationFee`, reward owners, `potentialReward` and the delegation totals as Primary Network only; the node also sends them for validators of elastic (permissionless) Subnets, and only `uptime`, `connected` and `signer` are Primary Network only.\n- The API description lists `validationID` and the other L1 fields for L1s and says `txID` is always present; an L1 validator entry has no `txID` (and no `endTime`).\n- The docs' Primary Network sample omits `accruedDelegateeReward`, which the node always sends for permissionless validators.\n- The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real node only answers L1 validators when `subnetID` names an L1, as the example here does.",
+      "description": "Returns the validators that are validating right now, for the Primary Network (the default) or " +
+        "for the Subnet or L1 named by `subnetID`. The shape of each entry depends on the kind of network:\n\n- " +
+        "**Primary Network**: the staker basics plus reward owners, potential and accrued rewards, the delegation " +
+        "fee, the answering node's view of the validator's uptime and connection, the BLS signer (when registered) " +
+        "and delegation totals.\n- **Elastic (permissionless) Subnet**: the same, without `uptime`, `connected` and " +
+        "`signer`.\n- **Permissioned (PoA) Subnet**: only `txID`, `startTime`, `endTime`, `weight` and `nodeID`.\n- " +
+        "**L1** (a Subnet converted to an L1): the L1 validators registered by the validator manager " +
+        "(`validationID`, BLS `publicKey`, owners, `minNonce`, `balance`; no `txID`, no `endTime`), listed after any " +
+        "legacy PoA validators from before the conversion, which keep the permissioned shape.\n\n`nodeIDs` narrows " +
+        "the list; node IDs that are not current validators are left out without error. The individual delegations " +
+        "(`delegators`) are included only when `nodeIDs` names exactly one node ID; otherwise only `delegatorCount` " +
+        "and `delegatorWeight` are given.\n\n**Where the prose docs differ from the node:**\n- The API description's " +
+        "prose calls the delegation fee `delegationFeeRate`; the node (and the docs' signature and sample) send " +
+        "`delegationFee`, a string with four decimals.\n- The API description spells the signer field " +
+        "`proofOfPosession`; the node sends `proofOfPossession`.\n- The API description marks `delegationFee`, " +
+        "reward owners, `potentialReward` and the delegation totals as Primary Network only; the node also sends " +
+        "them for validators of elastic (permissionless) Subnets, and only `uptime`, `connected` and `signer` are " +
+        "Primary Network only.\n- The API description lists `validationID` and the other L1 fields for L1s and says " +
+        "`txID` is always present; an L1 validator entry has no `txID` (and no `endTime`).\n- The docs' Primary " +
+        "Network sample omits `accruedDelegateeReward`, which the node always sends for permissionless " +
+        "validators.\n- The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a " +
+        "real node only answers L1 validators when `subnetID` names an L1, as the example here does.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": false,
-          "description": "The Subnet or L1 whose validators to list. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network. An ID that names no Subnet gives an empty list.",
+          "description": "The Subnet or L1 whose validators to list. Omitted (or the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`) means the Primary Network. An ID that names no Subnet gives an " +
+            "empty list.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
         {
           "name": "nodeIDs",
           "required": false,
-          "description": "Only list these validators. Omitted or empty lists all current validators. Duplicates count once; with exactly one distinct node ID the answer also lists that validator's delegations.",
+          "description": "Only list these validators. Omitted or empty lists all current validators. Duplicates " +
+            "count once; with exactly one distinct node ID the answer also lists that validator's delegations.",
           "schema": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
         },
       ],
@@ -833,7 +978,8 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "Primary Network validator, one node ID",
-          "description": "Naming a single node ID adds the validator's delegations. This validator registered no BLS key, so it has no `signer`.",
+          "description": "Naming a single node ID adds the validator's delegations. This validator registered no BLS " +
+            "key, so it has no `signer`.",
           "params": [{ "name": "nodeIDs", "value": ["NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD"] }],
           "result": {
             "name": "getCurrentValidatorsResult",
@@ -884,7 +1030,8 @@ export const pChainDocument = {
         },
         {
           "name": "Primary Network, several node IDs",
-          "description": "With more than one node ID the delegations are only counted, not listed; the second node ID is not a current validator and is left out.",
+          "description": "With more than one node ID the delegations are only counted, not listed; the second node " +
+            "ID is not a current validator and is left out.",
           "params": [
             {
               "name": "nodeIDs",
@@ -942,7 +1089,8 @@ export const pChainDocument = {
                   "weight": "20",
                   "startTime": "1734034648",
                   "validationID": "2wTscvX3JUsMbZHFRd9t8Ywz2q9j2BmETg8cTvgUHgawjbSvZX",
-                  "publicKey": "0x91951771ff32b1a985a4936592bce8512a986353c4c2eb5a0f12dbb76bda3a0a0c975e26413ff44c0ee9d8d689eff8ed",
+                  "publicKey": "0x91951771ff32b1a985a4936592bce8512a986353c4c2eb5a0f12dbb76bda3a0a0c975e26413ff44c0ee" +
+                    "9d8d689eff8ed",
                   "remainingBalanceOwner": {
                     "locktime": "0",
                     "threshold": "1",
@@ -962,17 +1110,24 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description's prose calls the delegation fee `delegationFeeRate`; the node (and the docs' signature and sample) send `delegationFee`, a string with four decimals.",
+        "The API description's prose calls the delegation fee `delegationFeeRate`; the node (and the docs' signature " +
+          "and sample) send `delegationFee`, a string with four decimals.",
         "The API description spells the signer field `proofOfPosession`; the node sends `proofOfPossession`.",
-        "The API description marks `delegationFee`, reward owners, `potentialReward` and the delegation totals as Primary Network only; the node also sends them for validators of elastic (permissionless) Subnets, and only `uptime`, `connected` and `signer` are Primary Network only.",
-        "The API description lists `validationID` and the other L1 fields for L1s and says `txID` is always present; an L1 validator entry has no `txID` (and no `endTime`).",
-        "The docs' Primary Network sample omits `accruedDelegateeReward`, which the node always sends for permissionless validators.",
-        "The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real node only answers L1 validators when `subnetID` names an L1, as the example here does.",
+        "The API description marks `delegationFee`, reward owners, `potentialReward` and the delegation totals as " +
+          "Primary Network only; the node also sends them for validators of elastic (permissionless) Subnets, and " +
+          "only `uptime`, `connected` and `signer` are Primary Network only.",
+        "The API description lists `validationID` and the other L1 fields for L1s and says `txID` is always present; " +
+          "an L1 validator entry has no `txID` (and no `endTime`).",
+        "The docs' Primary Network sample omits `accruedDelegateeReward`, which the node always sends for " +
+          "permissionless validators.",
+        "The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real node only " +
+          "answers L1 validators when `subnetID` names an L1, as the example here does.",
       ],
       "x-changes": [
         {
           "version": "v1.9.8",
-          "description": "`uptime` became a percentage (0 to 100); `weight` was added to every staker and `stakeAmount` deprecated.",
+          "description": "`uptime` became a percentage (0 to 100); `weight` was added to every staker and " +
+            "`stakeAmount` deprecated.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/weight",
             "/result/schema/properties/validators/items/oneOf/1/properties/weight",
@@ -981,7 +1136,8 @@ export const pChainDocument = {
         },
         {
           "version": "v1.9.9",
-          "description": "`delegators` are only listed when exactly one node ID is requested; `delegatorCount` and `delegatorWeight` were added.",
+          "description": "`delegators` are only listed when exactly one node ID is requested; `delegatorCount` and " +
+            "`delegatorWeight` were added.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/delegatorCount",
             "/result/schema/properties/validators/items/oneOf/0/properties/delegatorWeight",
@@ -991,7 +1147,9 @@ export const pChainDocument = {
         },
         {
           "version": "v1.11.11",
-          "description": "`uptime` and `connected` were deprecated for validators of Subnets other than the Primary Network; earlier releases also send them for elastic Subnet validators, current releases (v1.14.2) only for the Primary Network.",
+          "description": "`uptime` and `connected` were deprecated for validators of Subnets other than the Primary " +
+            "Network; earlier releases also send them for elastic Subnet validators, current releases (v1.14.2) only " +
+            "for the Primary Network.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/uptime",
             "/result/schema/properties/validators/items/oneOf/0/properties/connected",
@@ -999,7 +1157,8 @@ export const pChainDocument = {
         },
         {
           "version": "v1.12.2",
-          "description": "L1 validators are listed for L1s, and the deprecated validator field `stakeAmount` was removed.",
+          "description": "L1 validators are listed for L1s, and the deprecated validator field `stakeAmount` was " +
+            "removed.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/3",
             "/result/schema/properties/validators/items/oneOf/0/properties/stakeAmount",
@@ -1009,7 +1168,8 @@ export const pChainDocument = {
         },
         {
           "version": "v1.13.1",
-          "description": "The deprecated validator-level `rewardOwner` (a copy of `validationRewardOwner`) is no longer sent; v1.13.0 was the last release to send it.",
+          "description": "The deprecated validator-level `rewardOwner` (a copy of `validationRewardOwner`) is no " +
+            "longer sent; v1.13.0 was the last release to send it.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/rewardOwner",
             "/result/schema/properties/validators/items/oneOf/1/properties/rewardOwner",
@@ -1017,7 +1177,8 @@ export const pChainDocument = {
         },
         {
           "version": "v1.15.0",
-          "description": "Auto-renewed validators (ACP-236, Helicon; first released as v1.15.0-fuji) also carry `validatorAuthority`, `nextPeriod` and `autoCompoundRewardShares`.",
+          "description": "Auto-renewed validators (ACP-236, Helicon; first released as v1.15.0-fuji) also carry " +
+            "`validatorAuthority`, `nextPeriod` and `autoCompoundRewardShares`.",
           "pointers": [
             "/result/schema/properties/validators/items/oneOf/0/properties/validatorAuthority",
             "/result/schema/properties/validators/items/oneOf/0/properties/nextPeriod",
@@ -1030,7 +1191,10 @@ export const pChainDocument = {
     {
       "name": "platform.getFeeConfig",
       "summary": "Get the P-Chain's dynamic fee parameters.",
-      "description": "Returns the configuration of the P-Chain's dynamic (ACP-103) transaction fee: how a transaction's bandwidth, database reads, database writes and compute are weighted into one gas amount, how much gas the chain may bank and consume, and how the gas price reacts to sustained use above the target. All integers are bare JSON numbers.",
+      "description": "Returns the configuration of the P-Chain's dynamic (ACP-103) transaction fee: how a " +
+        "transaction's bandwidth, database reads, database writes and compute are weighted into one gas amount, how " +
+        "much gas the chain may bank and consume, and how the gas price reacts to sustained use above the target. " +
+        "All integers are bare JSON numbers.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -1052,7 +1216,8 @@ export const pChainDocument = {
               "minItems": 4,
               "maxItems": 4,
               "items": { "$ref": "#/components/schemas/BareUint64" },
-              "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, compute.",
+              "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database " +
+                "write, compute.",
             },
             "maxCapacity": {
               "$ref": "#/components/schemas/BareUint64",
@@ -1060,7 +1225,8 @@ export const pChainDocument = {
             },
             "maxPerSecond": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on average.",
+              "description": "Gas added to the bank per second, and so the most gas the chain can consume per second " +
+                "on average.",
             },
             "targetPerSecond": {
               "$ref": "#/components/schemas/BareUint64",
@@ -1072,7 +1238,8 @@ export const pChainDocument = {
             },
             "excessConversionConstant": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / excessConversionConstant).",
+              "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / " +
+                "excessConversionConstant).",
             },
           },
         },
@@ -1101,7 +1268,9 @@ export const pChainDocument = {
     {
       "name": "platform.getFeeState",
       "summary": "Get the P-Chain's current dynamic fee state and gas price.",
-      "description": "Returns the current state of the P-Chain's dynamic transaction fee: the gas still available, the accumulated excess, the resulting gas price, and the chain time they apply at. Integers are bare JSON numbers.",
+      "description": "Returns the current state of the P-Chain's dynamic transaction fee: the gas still available, " +
+        "the accumulated excess, the resulting gas price, and the chain time they apply at. Integers are bare JSON " +
+        "numbers.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -1137,7 +1306,12 @@ export const pChainDocument = {
           "params": [],
           "result": {
             "name": "getFeeStateResult",
-            "value": { "capacity": 973044, "excess": 26956, "price": 1, "timestamp": "2024-12-16T17:19:07Z" },
+            "value": {
+              "capacity": 973044,
+              "excess": 26956,
+              "price": 1,
+              "timestamp": "2024-12-16T17:19:07Z",
+            },
           },
         },
       ],
@@ -1150,7 +1324,10 @@ export const pChainDocument = {
       "description": "Returns the height of the P-Chain block this node accepted last.",
       "paramStructure": "by-name",
       "params": [],
-      "result": { "name": "getHeightResult", "schema": { "$ref": "#/components/schemas/PlatformHeight" } },
+      "result": {
+        "name": "getHeightResult",
+        "schema": { "$ref": "#/components/schemas/PlatformHeight" },
+      },
       "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
@@ -1164,7 +1341,12 @@ export const pChainDocument = {
     {
       "name": "platform.getL1Validator",
       "summary": "Look up one L1 validator by its validation ID.",
-      "description": "Returns the L1 validator registered under `validationID`: the L1 it validates, its node ID, BLS public key, weight, start time, owners, minimum nonce and remaining fee balance, together with the height of the last accepted block the answer reflects. The validator is returned whether it is active or not (an inactive one has balance `\"0\"`).\n\n**Where the prose docs differ from the node:**\n- The docs' sample passes `validationID` inside a list (`[\"9FAft…\"]`); a real node fails that call with \"couldn't unmarshal an argument\", because the param is a single ID string.",
+      "description": "Returns the L1 validator registered under `validationID`: the L1 it validates, its node ID, " +
+        "BLS public key, weight, start time, owners, minimum nonce and remaining fee balance, together with the " +
+        "height of the last accepted block the answer reflects. The validator is returned whether it is active or " +
+        "not (an inactive one has balance `\"0\"`).\n\n**Where the prose docs differ from the node:**\n- The docs' " +
+        "sample passes `validationID` inside a list (`[\"9FAft…\"]`); a real node fails that call with \"couldn't " +
+        "unmarshal an argument\", because the param is a single ID string.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1193,7 +1375,10 @@ export const pChainDocument = {
           ],
           "additionalProperties": false,
           "properties": {
-            "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
+            "nodeID": {
+              "$ref": "#/components/schemas/NodeID",
+              "description": "The validator's node ID.",
+            },
             "weight": {
               "$ref": "#/components/schemas/Uint64",
               "description": "The validator's weight for consensus and cross-chain (ICM) message signing.",
@@ -1213,11 +1398,13 @@ export const pChainDocument = {
             },
             "remainingBalanceOwner": {
               "$ref": "#/components/schemas/OutputOwners",
-              "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`).",
+              "description": "Who receives the remaining balance when the validator is removed (`locktime` is always " +
+                "`\"0\"`).",
             },
             "deactivationOwner": {
               "$ref": "#/components/schemas/OutputOwners",
-              "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`).",
+              "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always " +
+                "`\"0\"`).",
             },
             "minNonce": {
               "$ref": "#/components/schemas/Uint64",
@@ -1225,7 +1412,8 @@ export const pChainDocument = {
             },
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is inactive.",
+              "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the " +
+                "validator is inactive.",
             },
             "subnetID": {
               "$ref": "#/components/schemas/ID",
@@ -1248,7 +1436,9 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "L1 validator",
-          "params": [{ "name": "validationID", "value": "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" }],
+          "params": [
+            { "name": "validationID", "value": "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" },
+          ],
           "result": {
             "name": "getL1ValidatorResult",
             "value": {
@@ -1256,7 +1446,8 @@ export const pChainDocument = {
               "weight": "49463",
               "startTime": "1731445206",
               "validationID": "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo",
-              "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
+              "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f23" +
+                "6afbf127d",
               "remainingBalanceOwner": { "locktime": "0", "threshold": "0", "addresses": [] },
               "deactivationOwner": { "locktime": "0", "threshold": "0", "addresses": [] },
               "minNonce": "0",
@@ -1269,7 +1460,8 @@ export const pChainDocument = {
       ],
       "x-node-versions": { "since": "v1.11.13" },
       "x-docs-discrepancies": [
-        "The docs' sample passes `validationID` inside a list (`[\"9FAft…\"]`); a real node fails that call with \"couldn't unmarshal an argument\", because the param is a single ID string.",
+        "The docs' sample passes `validationID` inside a list (`[\"9FAft…\"]`); a real node fails that call with " +
+          "\"couldn't unmarshal an argument\", because the param is a single ID string.",
       ],
       "x-changes": [
         {
@@ -1283,7 +1475,9 @@ export const pChainDocument = {
     {
       "name": "platform.getProposedHeight",
       "summary": "Get the P-Chain height this node's ProposerVM would propose now.",
-      "description": "Returns the P-Chain height that this node's ProposerVM currently references when it builds a block: the height whose validator set is used for new blocks and for `platform.getValidatorsAt` with `height: \"proposed\"`. It is at most the last accepted height and usually lags it slightly.",
+      "description": "Returns the P-Chain height that this node's ProposerVM currently references when it builds a " +
+        "block: the height whose validator set is used for new blocks and for `platform.getValidatorsAt` with " +
+        "`height: \"proposed\"`. It is at most the last accepted height and usually lags it slightly.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -1304,13 +1498,19 @@ export const pChainDocument = {
     {
       "name": "platform.getMinStake",
       "summary": "Get the minimum stake to validate or delegate on the Primary Network or an elastic Subnet.",
-      "description": "Returns the smallest amount that can be staked to add a validator and to add a delegator, on the Primary Network (the default, in nAVAX, from the node's configuration) or on the elastic (permissionless) Subnet named by `subnetID` (in that Subnet's staking asset, from its TransformSubnetTx). A Subnet that was never made elastic has no minimum stake and fails.\n\n**Where the prose docs differ from the node:**\n- The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result.",
+      "description": "Returns the smallest amount that can be staked to add a validator and to add a delegator, on " +
+        "the Primary Network (the default, in nAVAX, from the node's configuration) or on the elastic " +
+        "(permissionless) Subnet named by `subnetID` (in that Subnet's staking asset, from its TransformSubnetTx). A " +
+        "Subnet that was never made elastic has no minimum stake and fails.\n\n**Where the prose docs differ from " +
+        "the node:**\n- The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real " +
+        "node answers it with a -32700 parse error (id null), not with the sample result.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": false,
-          "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
+          "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`) means the Primary Network.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -1323,7 +1523,8 @@ export const pChainDocument = {
           "properties": {
             "minValidatorStake": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the Primary Network).",
+              "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on " +
+                "the Primary Network).",
             },
             "minDelegatorStake": {
               "$ref": "#/components/schemas/Uint64",
@@ -1336,7 +1537,8 @@ export const pChainDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found",
+          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: " +
+            "not found",
         },
       ],
       "examples": [
@@ -1350,27 +1552,37 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result.",
+        "The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it " +
+          "with a -32700 parse error (id null), not with the sample result.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.getRewardUTXOs",
       "summary": "List the reward UTXOs paid out when a staking period ended.",
-      "description": "Returns the UTXOs the P-Chain created as rewards when the validation or delegation period of the given staking transaction ended. The list is empty while the period is still running, when it earned no reward, or when the transaction is unknown.\n\n**Where the prose docs differ from the node:**\n- The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Returns the UTXOs the P-Chain created as rewards when the validation or delegation period of " +
+        "the given staking transaction ended. The list is empty while the period is still running, when it earned no " +
+        "reward, or when the transaction is unknown.\n\n**Where the prose docs differ from the node:**\n- The docs " +
+        "sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real " +
+        "node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, " +
+        "`2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.\n- The API description allows only `hex` for " +
+        "`encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "txID",
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
-          "description": "ID of the staking transaction (AddValidatorTx, AddDelegatorTx, AddPermissionlessValidatorTx or AddPermissionlessDelegatorTx). Omitted, it is the zero ID and the list is empty.",
+          "description": "ID of the staking transaction (AddValidatorTx, AddDelegatorTx, " +
+            "AddPermissionlessValidatorTx or AddPermissionlessDelegatorTx). Omitted, it is the zero ID and the list " +
+            "is empty.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
         {
           "name": "encoding",
           "required": false,
-          "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the call once there is a UTXO to encode.",
+          "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the " +
+            "call once there is a UTXO to encode.",
           "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
         },
       ],
@@ -1390,18 +1602,26 @@ export const pChainDocument = {
               "description": "The reward UTXOs' bytes in the requested encoding (`[]` when there are none).",
               "items": { "$ref": "#/components/schemas/EncodedBytes" },
             },
-            "encoding": { "$ref": "#/components/schemas/Encoding", "description": "The encoding of `utxos`." },
+            "encoding": {
+              "$ref": "#/components/schemas/Encoding",
+              "description": "The encoding of `utxos`.",
+            },
           },
           "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
           "then": {
             "type": "object",
             "properties": {
-              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+              "utxos": {
+                "type": "array",
+                "items": { "$ref": "#/components/schemas/HexNoChecksum" },
+              },
             },
           },
           "else": {
             "type": "object",
-            "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+            "properties": {
+              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -1415,14 +1635,20 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "rewards of a finished staking period",
-          "params": [{ "name": "txID", "value": "2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4" }],
+          "params": [
+            { "name": "txID", "value": "2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4" },
+          ],
           "result": {
             "name": "getRewardUTXOsResult",
             "value": {
               "numFetched": "2",
               "utxos": [
-                "0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c1f01765",
-                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
+                "0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216c1f01765",
+                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
               ],
               "encoding": "hex",
             },
@@ -1445,7 +1671,9 @@ export const pChainDocument = {
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "none: reward UTXOs show up in the reward owner's platform.getUTXOs listing",
       "x-docs-discrepancies": [
-        "The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.",
+        "The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so " +
+          "a real node rejects the call as an invalid argument; the example uses the same ID with its correct " +
+          "checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
       "x-side-effects": "none",
@@ -1453,15 +1681,27 @@ export const pChainDocument = {
     {
       "name": "platform.getStake",
       "summary": "Sum the current and pending stake owned by a set of addresses.",
-      "description": "Walks the current and pending stakers and adds up the stake outputs (of AddValidatorTx, AddDelegatorTx and the permissionless variants) that are owned by any of the given addresses. Returns the totals per asset, the AVAX total on its own, and the matching stake outputs as encoded bytes. Rewards are not included. With `validatorsOnly` delegations are skipped.\n\n**Where the prose docs differ from the node:**\n- The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the AVAX total `staked`.\n- The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).\n- The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
+      "description": "Walks the current and pending stakers and adds up the stake outputs (of AddValidatorTx, " +
+        "AddDelegatorTx and the permissionless variants) that are owned by any of the given addresses. Returns the " +
+        "totals per asset, the AVAX total on its own, and the matching stake outputs as encoded bytes. Rewards are " +
+        "not included. With `validatorsOnly` delegations are skipped.\n\n**Where the prose docs differ from the " +
+        "node:**\n- The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also " +
+        "sends the AVAX total `staked`.\n- The API description does not list the `encoding` param; the node reads it " +
+        "(`hex`, `hexc` or `hexnc`).\n- The docs' sample request ends with a stray `}` after the JSON object; the " +
+        "node reads only the first JSON value and answers normally.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "addresses",
           "required": true,
           "x-zero-when-absent": [],
-          "description": "P-Chain addresses (`P-<hrp>1...`) whose stake to sum, at most 256. A bare cb58 short ID is also accepted. Omitted or empty, nothing matches and the totals are zero.",
-          "schema": { "type": "array", "maxItems": 256, "items": { "$ref": "#/components/schemas/Address" } },
+          "description": "P-Chain addresses (`P-<hrp>1...`) whose stake to sum, at most 256. A bare cb58 short ID is " +
+            "also accepted. Omitted or empty, nothing matches and the totals are zero.",
+          "schema": {
+            "type": "array",
+            "maxItems": 256,
+            "items": { "$ref": "#/components/schemas/Address" },
+          },
         },
         {
           "name": "validatorsOnly",
@@ -1473,7 +1713,8 @@ export const pChainDocument = {
         {
           "name": "encoding",
           "required": false,
-          "description": "Encoding of `stakedOutputs`: `hex` (the default), `hexc` or `hexnc`. `json` fails the call once there is an output to encode.",
+          "description": "Encoding of `stakedOutputs`: `hex` (the default), `hexc` or `hexnc`. `json` fails the call " +
+            "once there is an output to encode.",
           "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
         },
       ],
@@ -1494,7 +1735,8 @@ export const pChainDocument = {
             },
             "stakedOutputs": {
               "type": "array",
-              "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.",
+              "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` " +
+                "when none matched.",
               "items": { "$ref": "#/components/schemas/EncodedBytes" },
             },
             "encoding": {
@@ -1506,7 +1748,10 @@ export const pChainDocument = {
           "then": {
             "type": "object",
             "properties": {
-              "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+              "stakedOutputs": {
+                "type": "array",
+                "items": { "$ref": "#/components/schemas/HexNoChecksum" },
+              },
             },
           },
           "else": {
@@ -1524,7 +1769,8 @@ export const pChainDocument = {
         { "$ref": "#/components/errors/PlatformAddressWrongChain" },
         {
           "code": -32000,
-          "message": "couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method",
+          "message": "couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported " +
+            "encoding in method",
         },
       ],
       "examples": [
@@ -1540,7 +1786,8 @@ export const pChainDocument = {
               "staked": "6500000000000",
               "stakeds": { "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z": "6500000000000" },
               "stakedOutputs": [
-                "0x000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000005e96630e800000000000000000000000001000000011f1c933f38da6ba0ba46f8c1b0a7040a9a991a80dd338ed1",
+                "0x000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000005e96630e800000000" +
+                  "000000000000000001000000011f1c933f38da6ba0ba46f8c1b0a7040a9a991a80dd338ed1",
               ],
               "encoding": "hex",
             },
@@ -1548,7 +1795,9 @@ export const pChainDocument = {
         },
         {
           "name": "address with no stake",
-          "params": [{ "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] }],
+          "params": [
+            { "name": "addresses", "value": ["P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"] },
+          ],
           "result": {
             "name": "getStakeResult",
             "value": { "staked": "0", "stakeds": {}, "stakedOutputs": [], "encoding": "hex" },
@@ -1559,9 +1808,11 @@ export const pChainDocument = {
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "none: derive stake from platform.getCurrentValidators",
       "x-docs-discrepancies": [
-        "The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the AVAX total `staked`.",
+        "The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the " +
+          "AVAX total `staked`.",
         "The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).",
-        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
+        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON " +
+          "value and answers normally.",
       ],
       "x-changes": [
         {
@@ -1575,13 +1826,16 @@ export const pChainDocument = {
     {
       "name": "platform.getStakingAssetID",
       "summary": "Get the ID of the asset staked on the Primary Network or an elastic Subnet.",
-      "description": "Returns the asset that must be staked to validate the Primary Network (the default: AVAX, whose ID differs between networks) or the elastic (permissionless) Subnet named by `subnetID` (the asset set by its TransformSubnetTx). A Subnet that was never made elastic has no staking asset and fails.",
+      "description": "Returns the asset that must be staked to validate the Primary Network (the default: AVAX, " +
+        "whose ID differs between networks) or the elastic (permissionless) Subnet named by `subnetID` (the asset " +
+        "set by its TransformSubnetTx). A Subnet that was never made elastic has no staking asset and fails.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": false,
-          "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
+          "description": "The elastic Subnet to ask about. Omitted (or the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`) means the Primary Network.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -1594,7 +1848,8 @@ export const pChainDocument = {
           "properties": {
             "assetID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji.",
+              "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` " +
+                "on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji.",
             },
           },
         },
@@ -1603,7 +1858,8 @@ export const pChainDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found",
+          "message": "failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: " +
+            "not found",
         },
       ],
       "examples": [
@@ -1621,13 +1877,19 @@ export const pChainDocument = {
     {
       "name": "platform.getSubnet",
       "summary": "Get the owners, elasticity and L1 conversion of a Subnet.",
-      "description": "Returns what the P-Chain records about the Subnet `subnetID`: whether it is still permissioned, the control keys, threshold and locktime of its owner, the TransformSubnetTx that made it elastic (if any) and, for a Subnet converted to an L1, the conversion ID and the chain and address of its validator manager. Fields that do not apply hold the all-zero ID `11111111111111111111111111111111LpoYY` (or `null` for `managerAddress`). The Primary Network is not a Subnet: omitting `subnetID` (or passing the all-zero ID) fails.",
+      "description": "Returns what the P-Chain records about the Subnet `subnetID`: whether it is still " +
+        "permissioned, the control keys, threshold and locktime of its owner, the TransformSubnetTx that made it " +
+        "elastic (if any) and, for a Subnet converted to an L1, the conversion ID and the chain and address of its " +
+        "validator manager. Fields that do not apply hold the all-zero ID `11111111111111111111111111111111LpoYY` " +
+        "(or `null` for `managerAddress`). The Primary Network is not a Subnet: omitting `subnetID` (or passing the " +
+        "all-zero ID) fails.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": true,
-          "description": "The Subnet (or L1) to describe. Omitted, it is the all-zero ID of the Primary Network and the call fails.",
+          "description": "The Subnet (or L1) to describe. Omitted, it is the all-zero ID of the Primary Network and " +
+            "the call fails.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -1649,12 +1911,14 @@ export const pChainDocument = {
           "properties": {
             "isPermissioned": {
               "type": "boolean",
-              "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to an L1.",
+              "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or " +
+                "converted to an L1.",
             },
             "controlKeys": {
               "type": "array",
               "items": { "$ref": "#/components/schemas/Address" },
-              "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a permissioned Subnet. Still the recorded owner after a transformation or conversion.",
+              "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes " +
+                "to a permissioned Subnet. Still the recorded owner after a transformation or conversion.",
             },
             "threshold": {
               "$ref": "#/components/schemas/Uint32",
@@ -1666,21 +1930,25 @@ export const pChainDocument = {
             },
             "subnetTransformationTxID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The TransformSubnetTx that made the Subnet elastic, or the all-zero ID when there is none.",
+              "description": "The TransformSubnetTx that made the Subnet elastic, or the all-zero ID when there is " +
+                "none.",
             },
             "conversionID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The ID of the Subnet's conversion to an L1, or the all-zero ID when it was not converted.",
+              "description": "The ID of the Subnet's conversion to an L1, or the all-zero ID when it was not " +
+                "converted.",
               "x-node-versions": { "since": "v1.11.13" },
             },
             "managerChainID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted.",
+              "description": "The blockchain whose validator manager controls the L1's validator set, or the " +
+                "all-zero ID when it was not converted.",
               "x-node-versions": { "since": "v1.11.12" },
             },
             "managerAddress": {
               "$ref": "#/components/schemas/NullableHexNoChecksum",
-              "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted.",
+              "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, " +
+                "or `null` when the Subnet was not converted.",
               "x-node-versions": { "since": "v1.11.12" },
             },
           },
@@ -1698,7 +1966,9 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "permissioned Subnet",
-          "params": [{ "name": "subnetID", "value": "Vz2ArUpigHt7fyE79uF3gAXvTPLJi2LGgZoMpgNPHowUZJxBb" }],
+          "params": [
+            { "name": "subnetID", "value": "Vz2ArUpigHt7fyE79uF3gAXvTPLJi2LGgZoMpgNPHowUZJxBb" },
+          ],
           "result": {
             "name": "getSubnetResult",
             "value": {
@@ -1722,11 +1992,15 @@ export const pChainDocument = {
         {
           "version": "v1.11.12",
           "description": "`managerChainID` and `managerAddress` were added, in preparation for L1s (ACP-77).",
-          "pointers": ["/result/schema/properties/managerChainID", "/result/schema/properties/managerAddress"],
+          "pointers": [
+            "/result/schema/properties/managerChainID",
+            "/result/schema/properties/managerAddress",
+          ],
         },
         {
           "version": "v1.11.13",
-          "description": "`conversionID` was added (the L1 conversion of ACP-77). The first releases (from v1.11.0) send only `isPermissioned`, `controlKeys`, `threshold`, `locktime` and `subnetTransformationTxID`.",
+          "description": "`conversionID` was added (the L1 conversion of ACP-77). The first releases (from v1.11.0) " +
+            "send only `isPermissioned`, `controlKeys`, `threshold`, `locktime` and `subnetTransformationTxID`.",
           "pointers": ["/result/schema/properties/conversionID"],
         },
       ],
@@ -1735,7 +2009,14 @@ export const pChainDocument = {
     {
       "name": "platform.getSubnets",
       "summary": "List Subnets with their control keys and threshold (deprecated).",
-      "description": "Returns the Subnets named in `ids`, or every Subnet when `ids` is omitted or empty, each with the control keys and threshold of its owner. Listing every Subnet also appends the Primary Network (all-zero ID, no control keys, threshold `\"0\"`); naming the all-zero ID in `ids` includes it too. Elastic (transformed) Subnets are reported with no control keys and threshold `\"0\"`. IDs that name nothing are skipped without error, but an ID of a transaction that is not a CreateSubnetTx (e.g. a blockchain ID) fails the call; duplicates are reported once.\n\n**Where the prose docs differ from the node:**\n- The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.",
+      "description": "Returns the Subnets named in `ids`, or every Subnet when `ids` is omitted or empty, each with " +
+        "the control keys and threshold of its owner. Listing every Subnet also appends the Primary Network " +
+        "(all-zero ID, no control keys, threshold `\"0\"`); naming the all-zero ID in `ids` includes it too. Elastic " +
+        "(transformed) Subnets are reported with no control keys and threshold `\"0\"`. IDs that name nothing are " +
+        "skipped without error, but an ID of a transaction that is not a CreateSubnetTx (e.g. a blockchain ID) fails " +
+        "the call; duplicates are reported once.\n\n**Where the prose docs differ from the node:**\n- The docs' " +
+        "sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats " +
+        "them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1768,11 +2049,13 @@ export const pChainDocument = {
                   "controlKeys": {
                     "type": "array",
                     "items": { "$ref": "#/components/schemas/Address" },
-                    "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic Subnets.",
+                    "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and " +
+                      "elastic Subnets.",
                   },
                   "threshold": {
                     "$ref": "#/components/schemas/Uint32",
-                    "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the Primary Network and elastic Subnets.",
+                    "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` " +
+                      "for the Primary Network and elastic Subnets.",
                   },
                 },
               },
@@ -1791,7 +2074,9 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "one Subnet",
-          "params": [{ "name": "ids", "value": ["hW8Ma7dLMA7o4xmJf3AXBbo17bXzE7xnThUd3ypM4VAWo1sNJ"] }],
+          "params": [
+            { "name": "ids", "value": ["hW8Ma7dLMA7o4xmJf3AXBbo17bXzE7xnThUd3ypM4VAWo1sNJ"] },
+          ],
           "result": {
             "name": "getSubnetsResult",
             "value": {
@@ -1835,7 +2120,9 @@ export const pChainDocument = {
         },
         {
           "name": "no Subnet found",
-          "params": [{ "name": "ids", "value": ["u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H"] }],
+          "params": [
+            { "name": "ids", "value": ["u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H"] },
+          ],
           "result": { "name": "getSubnetsResult", "value": { "subnets": null } },
         },
       ],
@@ -1843,14 +2130,19 @@ export const pChainDocument = {
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "platform.getSubnet",
       "x-docs-discrepancies": [
-        "The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.",
+        "The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node " +
+          "formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.getTimestamp",
       "summary": "Get the current P-Chain time.",
-      "description": "Returns the chain time of the P-Chain: the timestamp of its last accepted state, which staking periods and fees are measured against. It is not the node's wall clock.\n\n**Where the prose docs differ from the node:**\n- The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.\n- The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
+      "description": "Returns the chain time of the P-Chain: the timestamp of its last accepted state, which staking " +
+        "periods and fees are measured against. It is not the node's wall clock.\n\n**Where the prose docs differ " +
+        "from the node:**\n- The API description's signature names the result field `time`; the node sends " +
+        "`timestamp`, as the docs sample does.\n- The docs' sample request ends with a stray `}` after the JSON " +
+        "object; the node reads only the first JSON value and answers normally.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -1872,25 +2164,40 @@ export const pChainDocument = {
         {
           "name": "chain time on a node running in UTC-4",
           "params": [],
-          "result": { "name": "getTimestampResult", "value": { "timestamp": "2021-09-07T00:00:00-04:00" } },
+          "result": {
+            "name": "getTimestampResult",
+            "value": { "timestamp": "2021-09-07T00:00:00-04:00" },
+          },
         },
       ],
       "x-docs-discrepancies": [
-        "The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.",
-        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
+        "The API description's signature names the result field `time`; the node sends `timestamp`, as the docs " +
+          "sample does.",
+        "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON " +
+          "value and answers normally.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.getTotalStake",
       "summary": "Get the total validator weight of the Primary Network, a Subnet or an L1.",
-      "description": "Returns the sum of the current validators' weights of the Primary Network (the default) or of the Subnet or L1 named by `subnetID`. On the Primary Network this is the total nAVAX staked, delegations included. The node sends the same number twice: as `weight` and, for backward compatibility, as the deprecated `stake`.\n\n**Where the prose docs differ from the node:**\n- The API description and the docs' Subnet sample show only `weight` for a Subnet; the node always sends both `stake` and `weight`, with the same value.\n- The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the node ignores.\n- The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.",
+      "description": "Returns the sum of the current validators' weights of the Primary Network (the default) or of " +
+        "the Subnet or L1 named by `subnetID`. On the Primary Network this is the total nAVAX staked, delegations " +
+        "included. The node sends the same number twice: as `weight` and, for backward compatibility, as the " +
+        "deprecated `stake`.\n\n**Where the prose docs differ from the node:**\n- The API description and the docs' " +
+        "Subnet sample show only `weight` for a Subnet; the node always sends both `stake` and `weight`, with the " +
+        "same value.\n- The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered " +
+        "with a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the node " +
+        "ignores.\n- The API description lists `subnetID` without saying it is optional; omitted, it means the " +
+        "Primary Network.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": false,
-          "description": "The Subnet or L1 to total. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network. An ID with no validators gives `\"0\"`.",
+          "description": "The Subnet or L1 to total. Omitted (or the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`) means the Primary Network. An ID with no validators gives " +
+            "`\"0\"`.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -1908,7 +2215,8 @@ export const pChainDocument = {
             },
             "weight": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including delegations).",
+              "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, " +
+                "including delegations).",
             },
           },
         },
@@ -1926,13 +2234,20 @@ export const pChainDocument = {
         {
           "name": "Subnet",
           "description": "A Subnet's total is its validators' weight; `stake` is sent here too.",
-          "params": [{ "name": "subnetID", "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" }],
-          "result": { "name": "getTotalStakeResult", "value": { "stake": "100000", "weight": "100000" } },
+          "params": [
+            { "name": "subnetID", "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" },
+          ],
+          "result": {
+            "name": "getTotalStakeResult",
+            "value": { "stake": "100000", "weight": "100000" },
+          },
         },
       ],
       "x-docs-discrepancies": [
-        "The API description and the docs' Subnet sample show only `weight` for a Subnet; the node always sends both `stake` and `weight`, with the same value.",
-        "The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the node ignores.",
+        "The API description and the docs' Subnet sample show only `weight` for a Subnet; the node always sends both " +
+          "`stake` and `weight`, with the same value.",
+        "The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with a -32700 " +
+          "parse error), and the Primary Network sample request ends with an extra `}`, which the node ignores.",
         "The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.",
       ],
       "x-changes": [
@@ -1947,7 +2262,10 @@ export const pChainDocument = {
     {
       "name": "platform.getTx",
       "summary": "Fetch an accepted P-Chain transaction by its ID.",
-      "description": "Returns a transaction the P-Chain has accepted, either as its signed bytes (hex, the default) or decoded into a JSON object with the unsigned body, the credentials and the transaction ID.\n\n**Where the prose docs differ from the node:**\n- The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Returns a transaction the P-Chain has accepted, either as its signed bytes (hex, the default) " +
+        "or decoded into a JSON object with the unsigned body, the credentials and the transaction ID.\n\n**Where " +
+        "the prose docs differ from the node:**\n- The API description offers only `hex` and `json` for `encoding`; " +
+        "the node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1966,7 +2284,8 @@ export const pChainDocument = {
           "additionalProperties": false,
           "properties": {
             "tx": {
-              "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+              "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is " +
+                "`json`.",
               "anyOf": [
                 { "$ref": "#/components/schemas/EncodedBytes" },
                 { "$ref": "#/components/schemas/PlatformTx" },
@@ -1990,7 +2309,10 @@ export const pChainDocument = {
               "type": "object",
               "properties": { "tx": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/Hex" } } },
+            "else": {
+              "type": "object",
+              "properties": { "tx": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -2008,7 +2330,13 @@ export const pChainDocument = {
           "result": {
             "name": "getTxResult",
             "value": {
-              "tx": "0x00000000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed73858011e8a4db9",
+              "tx": "0x0000000000120000000100000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb0067" +
+                "7ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a" +
+                "2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f522" +
+                "74b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554e" +
+                "a4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40" +
+                "d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed73858011e8a4db9",
               "encoding": "hex",
             },
           },
@@ -2055,7 +2383,8 @@ export const pChainDocument = {
                 "credentials": [
                   {
                     "signatures": [
-                      "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801",
+                      "0xc79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99acee" +
+                        "c8462923d5d91fffe1cb908372281ed7385801",
                     ],
                   },
                 ],
@@ -2124,12 +2453,14 @@ export const pChainDocument = {
                 "credentials": [
                   {
                     "signatures": [
-                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac20e5c8f097baa9b49ea8a3cb6a41bb272d16601",
+                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac2" +
+                        "0e5c8f097baa9b49ea8a3cb6a41bb272d16601",
                     ],
                   },
                   {
                     "signatures": [
-                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac20e5c8f097baa9b49ea8a3cb6a41bb272d16601",
+                      "0x6954e90b98437646fde0c1d54c12190fc23ae5e319c4d95dda56b53b4a23e43825251289cdc3728f1f1e0d48eac2" +
+                        "0e5c8f097baa9b49ea8a3cb6a41bb272d16601",
                     ],
                   },
                 ],
@@ -2141,7 +2472,8 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+        "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no " +
+          "checksum) and `hexc`.",
       ],
       "x-changes": [
         {
@@ -2151,7 +2483,10 @@ export const pChainDocument = {
         },
         {
           "version": "v1.15.0",
-          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types 40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, `autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
+          "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): " +
+            "AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types " +
+            "40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, " +
+            "`autoCompoundRewardShares`, `period`, `auth` and `timestamp`.",
           "pointers": [
             "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/validatorAuthority",
             "/result/schema/properties/tx/anyOf/1/properties/unsignedTx/properties/delegationShares",
@@ -2167,7 +2502,14 @@ export const pChainDocument = {
     {
       "name": "platform.getTxStatus",
       "summary": "Report what this node knows about a P-Chain transaction.",
-      "description": "Looks a transaction up in the accepted state, the preferred (not yet accepted) chain, the mempool and the list of recently dropped transactions, and reports the first match:\n\n- `Committed`: accepted (for a proposal transaction: its commit option was accepted).\n- `Aborted`: a proposal transaction whose abort option was accepted.\n- `Processing`: in a preferred block that is not yet accepted, or waiting in the mempool.\n- `Dropped`: recently rejected by this node's mempool; `reason` says why. A dropped transaction may be issued again.\n- `Unknown`: this node has not seen it.\n\n**Where the prose docs differ from the node:**\n- The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted.",
+      "description": "Looks a transaction up in the accepted state, the preferred (not yet accepted) chain, the " +
+        "mempool and the list of recently dropped transactions, and reports the first match:\n\n- `Committed`: " +
+        "accepted (for a proposal transaction: its commit option was accepted).\n- `Aborted`: a proposal transaction " +
+        "whose abort option was accepted.\n- `Processing`: in a preferred block that is not yet accepted, or waiting " +
+        "in the mempool.\n- `Dropped`: recently rejected by this node's mempool; `reason` says why. A dropped " +
+        "transaction may be issued again.\n- `Unknown`: this node has not seen it.\n\n**Where the prose docs differ " +
+        "from the node:**\n- The API description's status table has no `Aborted`; the node answers `Aborted` for a " +
+        "proposal transaction whose abort option was accepted.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2208,13 +2550,17 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "committed transaction",
-          "params": [{ "name": "txID", "value": "TAG9Ns1sa723mZy1GSoGqWipK6Mvpaj7CAswVJGM6MkVJDF9Q" }],
+          "params": [
+            { "name": "txID", "value": "TAG9Ns1sa723mZy1GSoGqWipK6Mvpaj7CAswVJGM6MkVJDF9Q" },
+          ],
           "result": { "name": "getTxStatusResult", "value": { "status": "Committed" } },
         },
         {
           "name": "dropped transaction",
           "description": "The mempool refused the transaction because another transaction in it spends the same UTXOs.",
-          "params": [{ "name": "txID", "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ" }],
+          "params": [
+            { "name": "txID", "value": "AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ" },
+          ],
           "result": {
             "name": "getTxStatusResult",
             "value": {
@@ -2225,14 +2571,25 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted.",
+        "The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction " +
+          "whose abort option was accepted.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.getUTXOs",
       "summary": "List the UTXOs that a set of addresses controls, one page at a time.",
-      "description": "Returns the P-Chain UTXOs that reference any of the given addresses, as encoded bytes, at most `limit` per call. With `sourceChain` it lists instead the atomic UTXOs that chain exported to the P-Chain and that have not been imported yet.\n\nTo page through a listing, pass the previous answer's `endIndex` as `startIndex`; when `numFetched` is below `limit` the listing is complete. Pages are not a snapshot: UTXOs created or spent between calls may be missed or repeated.\n\n**Where the prose docs differ from the node:**\n- The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.\n- The API description types `limit` as an int; the node also accepts it as a decimal string.",
+      "description": "Returns the P-Chain UTXOs that reference any of the given addresses, as encoded bytes, at most " +
+        "`limit` per call. With `sourceChain` it lists instead the atomic UTXOs that chain exported to the P-Chain " +
+        "and that have not been imported yet.\n\nTo page through a listing, pass the previous answer's `endIndex` as " +
+        "`startIndex`; when `numFetched` is below `limit` the listing is complete. Pages are not a snapshot: UTXOs " +
+        "created or spent between calls may be missed or repeated.\n\n**Where the prose docs differ from the " +
+        "node:**\n- The docs' second sample passes `startIndex.utxo` as the 0x-hex string " +
+        "`0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 " +
+        "and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same " +
+        "ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).\n- The " +
+        "API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
+        "`hexc`.\n- The API description types `limit` as an int; the node also accepts it as a decimal string.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/UTXOAddresses" },
@@ -2251,7 +2608,8 @@ export const pChainDocument = {
         { "code": -32000, "message": "couldn't parse start index utxo: invalid base58 digit ('0')" },
         {
           "code": -32000,
-          "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method",
+          "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported " +
+            "encoding in method",
         },
       ],
       "examples": [
@@ -2273,11 +2631,21 @@ export const pChainDocument = {
             "value": {
               "numFetched": "5",
               "utxos": [
-                "0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c1f01765",
-                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
-                "0x0000731ce04b1feefa9f4291d869adc30a33463f315491e164d89be7d6d2d7890cfc00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21600dd3047",
-                "0x0000b462030cc4734f24c0bc224cf0d16ee452ea6b67615517caffead123ab4fbf1500000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c71b387e",
-                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f2166290e79d",
+                "0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216c1f01765",
+                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
+                "0x0000731ce04b1feefa9f4291d869adc30a33463f315491e164d89be7d6d2d7890cfc00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f21600dd3047",
+                "0x0000b462030cc4734f24c0bc224cf0d16ee452ea6b67615517caffead123ab4fbf1500000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216c71b387e",
+                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f2166290e79d",
               ],
               "endIndex": {
                 "address": "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
@@ -2307,10 +2675,18 @@ export const pChainDocument = {
             "value": {
               "numFetched": "4",
               "utxos": [
-                "0x000020e182dd51ee4dcd31909fddd75bb3438d9431f8e4efce86a88a684f5c7fa09300000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21662861d59",
-                "0x0000a71ba36c475c18eb65dc90f6e85c4fd4a462d51c5de3ac2cbddf47db4d99284e00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21665f6f83f",
-                "0x0000925424f61cb13e0fbdecc66e1270de68de9667b85baa3fdc84741d048daa69fa00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216afecf76a",
-                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216779c2d59",
+                "0x000020e182dd51ee4dcd31909fddd75bb3438d9431f8e4efce86a88a684f5c7fa09300000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f21662861d59",
+                "0x0000a71ba36c475c18eb65dc90f6e85c4fd4a462d51c5de3ac2cbddf47db4d99284e00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f21665f6f83f",
+                "0x0000925424f61cb13e0fbdecc66e1270de68de9667b85baa3fdc84741d048daa69fa00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216afecf76a",
+                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216779c2d59",
               ],
               "endIndex": {
                 "address": "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
@@ -2332,7 +2708,9 @@ export const pChainDocument = {
             "value": {
               "numFetched": "1",
               "utxos": [
-                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000139c33a499ce4c33a3b09cdd2cfa01ae70dbf2d18b2d7d168524440e55d55008800000007000000746a528800000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29cd704fe76",
+                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000139c33a499ce4c33a3b09cd" +
+                  "d2cfa01ae70dbf2d18b2d7d168524440e55d55008800000007000000746a52880000000000000000000000000100000001" +
+                  "3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29cd704fe76",
               ],
               "endIndex": {
                 "address": "P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
@@ -2344,7 +2722,10 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).",
+        "The docs' second sample passes `startIndex.utxo` as the 0x-hex string " +
+          "`0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 " +
+          "and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the " +
+          "same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
         "The API description types `limit` as an int; the node also accepts it as a decimal string.",
       ],
@@ -2360,20 +2741,32 @@ export const pChainDocument = {
     {
       "name": "platform.getValidatorsAt",
       "summary": "Get the validator set of the Primary Network, a Subnet or an L1 at a past P-Chain height.",
-      "description": "Returns the validators of the Primary Network (the default) or of the Subnet or L1 named by `subnetID` as they stood at P-Chain height `height`, with each one's weight and BLS public key. Pass `\"proposed\"` instead of a number to get the set at this node's current proposer-VM height (the height `platform.getProposedHeight` returns). A height above the last accepted block fails.\n\nThe answer is the map itself, node ID to validator, with no wrapping object.\n\n**Where the prose docs differ from the node:**\n- The API description and the docs' sample show the result as `{\"validators\": {\"NodeID-…\": 2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` wrapper, and each value is an object `{\"publicKey\": …, \"weight\": \"…\"}` with the weight as a decimal string.",
+      "description": "Returns the validators of the Primary Network (the default) or of the Subnet or L1 named by " +
+        "`subnetID` as they stood at P-Chain height `height`, with each one's weight and BLS public key. Pass " +
+        "`\"proposed\"` instead of a number to get the set at this node's current proposer-VM height (the height " +
+        "`platform.getProposedHeight` returns). A height above the last accepted block fails.\n\nThe answer is the " +
+        "map itself, node ID to validator, with no wrapping object.\n\n**Where the prose docs differ from the " +
+        "node:**\n- The API description and the docs' sample show the result as `{\"validators\": {\"NodeID-…\": " +
+        "2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` " +
+        "wrapper, and each value is an object `{\"publicKey\": …, \"weight\": \"…\"}` with the weight as a decimal " +
+        "string.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "height",
           "required": true,
           "x-zero-when-absent": 0,
-          "description": "The P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator set. 18446744073709551615 is reserved and rejected as a number.",
+          "description": "The P-Chain height: a decimal string, a bare JSON number, or exactly the string " +
+            "`\"proposed\"` (lower case) for this node's proposer-VM height. Omitted or `null` means height 0, the " +
+            "genesis validator set. 18446744073709551615 is reserved and rejected as a number.",
           "schema": { "$ref": "#/components/schemas/PlatformValidatorSetHeight" },
         },
         {
           "name": "subnetID",
           "required": false,
-          "description": "The Subnet or L1 whose validator set to return. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network. An ID that names no Subnet gives an empty map.",
+          "description": "The Subnet or L1 whose validator set to return. Omitted (or the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`) means the Primary Network. An ID that names no Subnet gives an " +
+            "empty map.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -2381,7 +2774,8 @@ export const pChainDocument = {
         "name": "getValidatorsAtResult",
         "schema": {
           "type": "object",
-          "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.",
+          "description": "The validator set: each key is a node ID, each value that validator's BLS public key and " +
+            "weight at the height. `{}` when the set is empty.",
           "propertyNames": { "$ref": "#/components/schemas/NodeID" },
           "additionalProperties": {
             "title": "PlatformValidatorAtHeight",
@@ -2391,12 +2785,17 @@ export const pChainDocument = {
             "additionalProperties": false,
             "properties": {
               "publicKey": {
-                "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` when it registered none.",
-                "oneOf": [{ "$ref": "#/components/schemas/PlatformBLSPublicKey" }, { "type": "null" }],
+                "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or " +
+                  "`null` when it registered none.",
+                "oneOf": [
+                  { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
+                  { "type": "null" },
+                ],
               },
               "weight": {
                 "$ref": "#/components/schemas/Uint64",
-                "description": "The validator's weight at that height (its stake plus delegations on the Primary Network).",
+                "description": "The validator's weight at that height (its stake plus delegations on the Primary " +
+                  "Network).",
               },
             },
           },
@@ -2406,7 +2805,8 @@ export const pChainDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)",
+          "message": "failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID " +
+            "= 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)",
         },
       ],
       "examples": [
@@ -2417,17 +2817,33 @@ export const pChainDocument = {
           "result": {
             "name": "getValidatorsAtResult",
             "value": {
-              "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg": { "publicKey": null, "weight": "2000000000000000" },
-              "NodeID-GWPcbFJZFfZreETSoWjPimr846mXEKCtu": { "publicKey": null, "weight": "2000000000000000" },
-              "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ": { "publicKey": null, "weight": "2000000000000000" },
-              "NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN": { "publicKey": null, "weight": "2000000000000000" },
-              "NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5": { "publicKey": null, "weight": "2000000000000000" },
+              "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg": {
+                "publicKey": null,
+                "weight": "2000000000000000",
+              },
+              "NodeID-GWPcbFJZFfZreETSoWjPimr846mXEKCtu": {
+                "publicKey": null,
+                "weight": "2000000000000000",
+              },
+              "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ": {
+                "publicKey": null,
+                "weight": "2000000000000000",
+              },
+              "NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN": {
+                "publicKey": null,
+                "weight": "2000000000000000",
+              },
+              "NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5": {
+                "publicKey": null,
+                "weight": "2000000000000000",
+              },
             },
           },
         },
         {
           "name": "L1 at the proposed height",
-          "description": "`\"proposed\"` reads the set at this node's proposer-VM height; L1 validators always carry a BLS key.",
+          "description": "`\"proposed\"` reads the set at this node's proposer-VM height; L1 validators always carry " +
+            "a BLS key.",
           "params": [
             { "name": "height", "value": "proposed" },
             { "name": "subnetID", "value": "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof" },
@@ -2436,7 +2852,8 @@ export const pChainDocument = {
             "name": "getValidatorsAtResult",
             "value": {
               "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg": {
-                "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d",
+                "publicKey": "0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f" +
+                  "236afbf127d",
                 "weight": "49463",
               },
             },
@@ -2444,12 +2861,16 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description and the docs' sample show the result as `{\"validators\": {\"NodeID-…\": 2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` wrapper, and each value is an object `{\"publicKey\": …, \"weight\": \"…\"}` with the weight as a decimal string.",
+        "The API description and the docs' sample show the result as `{\"validators\": {\"NodeID-…\": " +
+          "2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` " +
+          "wrapper, and each value is an object `{\"publicKey\": …, \"weight\": \"…\"}` with the weight as a decimal " +
+          "string.",
       ],
       "x-changes": [
         {
           "version": "v1.10.6",
-          "description": "The result changed from `{\"validators\": {\"NodeID-…\": <weight as a bare number>}}` to a bare map from node ID to `{\"publicKey\": \"0x…\" | null, \"weight\": \"<decimal>\"}`.",
+          "description": "The result changed from `{\"validators\": {\"NodeID-…\": <weight as a bare number>}}` to a " +
+            "bare map from node ID to `{\"publicKey\": \"0x…\" | null, \"weight\": \"<decimal>\"}`.",
           "pointers": ["/x-result-history/0"],
         },
         {
@@ -2462,7 +2883,8 @@ export const pChainDocument = {
       "x-result-history": [
         {
           "x-node-versions": { "removedIn": "v1.10.6" },
-          "description": "The shape before v1.10.6: the validator set wrapped in `validators`, each weight a bare JSON number, no BLS keys.",
+          "description": "The shape before v1.10.6: the validator set wrapped in `validators`, each weight a bare " +
+            "JSON number, no BLS keys.",
           "schema": {
             "type": "object",
             "required": ["validators"],
@@ -2485,7 +2907,12 @@ export const pChainDocument = {
     {
       "name": "platform.getValidatorFeeConfig",
       "summary": "Get the parameters of the continuous fee L1 validators pay.",
-      "description": "Returns the configuration of the continuous fee that every active L1 validator pays from its balance (ACP-77): how many L1 validators the P-Chain allows, the target count above which the per-validator price rises, the minimum price and how fast the price reacts. Integers are bare JSON numbers.\n\n**Where the prose docs differ from the node:**\n- The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`).",
+      "description": "Returns the configuration of the continuous fee that every active L1 validator pays from its " +
+        "balance (ACP-77): how many L1 validators the P-Chain allows, the target count above which the per-validator " +
+        "price rises, the minimum price and how fast the price reacts. Integers are bare JSON numbers.\n\n**Where " +
+        "the prose docs differ from the node:**\n- The docs sample answer carries `targetPerSecond` (50000); the " +
+        "node's validator fee configuration has no such field and never sends it (it belongs to " +
+        "`platform.getFeeConfig`).",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -2501,7 +2928,8 @@ export const pChainDocument = {
             },
             "target": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Number of active L1 validators at which the price stays stable; above it the price rises, below it falls.",
+              "description": "Number of active L1 validators at which the price stays stable; above it the price " +
+                "rises, below it falls.",
             },
             "minPrice": {
               "$ref": "#/components/schemas/BareUint64",
@@ -2509,7 +2937,8 @@ export const pChainDocument = {
             },
             "excessConversionConstant": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / excessConversionConstant).",
+              "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / " +
+                "excessConversionConstant).",
             },
           },
         },
@@ -2532,14 +2961,16 @@ export const pChainDocument = {
       ],
       "x-node-versions": { "since": "v1.12.2" },
       "x-docs-discrepancies": [
-        "The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`).",
+        "The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no " +
+          "such field and never sends it (it belongs to `platform.getFeeConfig`).",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.getValidatorFeeState",
       "summary": "Get the current continuous fee price for L1 validators.",
-      "description": "Returns the current state of the L1 validator continuous fee: the accumulated excess, the resulting price per validator per second, and the chain time they apply at. Integers are bare JSON numbers.",
+      "description": "Returns the current state of the L1 validator continuous fee: the accumulated excess, the " +
+        "resulting price per validator per second, and the chain time they apply at. Integers are bare JSON numbers.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -2581,7 +3012,14 @@ export const pChainDocument = {
     {
       "name": "platform.issueTx",
       "summary": "Submit a signed transaction to the P-Chain.",
-      "description": "Decodes the signed transaction bytes, verifies the transaction against the node's preferred state, adds it to the mempool and gossips it to peers. Returns the transaction ID; follow it with `platform.getTxStatus`. A transaction that fails verification is remembered as `Dropped` with the reason.\n\n**Where the prose docs differ from the node:**\n- The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers \"couldn't parse tx: ...\". The example here uses a real signed ExportTx instead.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Decodes the signed transaction bytes, verifies the transaction against the node's preferred " +
+        "state, adds it to the mempool and gossips it to peers. Returns the transaction ID; follow it with " +
+        "`platform.getTxStatus`. A transaction that fails verification is remembered as `Dropped` with the " +
+        "reason.\n\n**Where the prose docs differ from the node:**\n- The docs sample's `tx` bytes do not parse as a " +
+        "P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of " +
+        "those bytes; a real node answers \"couldn't parse tx: ...\". The example here uses a real signed ExportTx " +
+        "instead.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no " +
+        "checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/SignedTx" },
@@ -2620,7 +3058,13 @@ export const pChainDocument = {
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000001200000001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed73858011e8a4db9",
+              "value": "0x0000000000120000000100000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000011c4c57e1bcb3c567f9f03caa75563502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb0" +
+                "0677ad6462778a8f52274b9d605df2591b23027a87dff000000050000000338e0465f0000000100000000000000000427d4b" +
+                "22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000000121e67317cbc4be2aeb00677ad6462778a8f" +
+                "52274b9d605df2591b23027a87dff000000070000000338d1041f0000000000000000000000010000000195a4467dd8f9395" +
+                "54ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a0eb47efb503fceb" +
+                "e40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed73858011e8a4db9",
             },
             { "name": "encoding", "value": "hex" },
           ],
@@ -2631,7 +3075,9 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers \"couldn't parse tx: ...\". The example here uses a real signed ExportTx instead.",
+        "The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer " +
+          "`G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers " +
+          "\"couldn't parse tx: ...\". The example here uses a real signed ExportTx instead.",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
       "x-side-effects": "chain",
@@ -2639,7 +3085,9 @@ export const pChainDocument = {
     {
       "name": "platform.sampleValidators",
       "summary": "Sample validators of the Primary Network or a Subnet, weighted by stake.",
-      "description": "Draws `size` distinct validators at random from the current validator set of the Primary Network (the default) or of the Subnet or L1 named by `subnetID`, each with probability proportional to its weight, and returns their node IDs sorted. Asking for more validators than the set holds fails.",
+      "description": "Draws `size` distinct validators at random from the current validator set of the Primary " +
+        "Network (the default) or of the Subnet or L1 named by `subnetID`, each with probability proportional to its " +
+        "weight, and returns their node IDs sorted. Asking for more validators than the set holds fails.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2652,7 +3100,8 @@ export const pChainDocument = {
         {
           "name": "subnetID",
           "required": false,
-          "description": "The Subnet or L1 to sample from. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
+          "description": "The Subnet or L1 to sample from. Omitted (or the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`) means the Primary Network.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -2666,7 +3115,8 @@ export const pChainDocument = {
             "validators": {
               "type": "array",
               "items": { "$ref": "#/components/schemas/NodeID" },
-              "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size of 0.",
+              "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for " +
+                "a size of 0.",
             },
           },
         },
@@ -2702,14 +3152,19 @@ export const pChainDocument = {
     {
       "name": "platform.validatedBy",
       "summary": "Get the Subnet that validates a blockchain.",
-      "description": "Returns the ID of the Subnet (or L1) that validates the blockchain `blockchainID`, read from its CreateChainTx. For the P-Chain, whose ID is the all-zero ID, the answer is the Primary Network's all-zero ID; so is the answer when `blockchainID` is omitted.\n\n**Where the prose docs differ from the node:**\n- The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases.",
+      "description": "Returns the ID of the Subnet (or L1) that validates the blockchain `blockchainID`, read from " +
+        "its CreateChainTx. For the P-Chain, whose ID is the all-zero ID, the answer is the Primary Network's " +
+        "all-zero ID; so is the answer when `blockchainID` is omitted.\n\n**Where the prose docs differ from the " +
+        "node:**\n- The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; " +
+        "unlike there, this method takes only a cb58 ID and rejects aliases.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "blockchainID",
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
-          "description": "The blockchain's cb58 ID. Aliases such as `X` are not accepted (they fail to decode). Omitted, it is the all-zero ID, which is the P-Chain's.",
+          "description": "The blockchain's cb58 ID. Aliases such as `X` are not accepted (they fail to decode). " +
+            "Omitted, it is the all-zero ID, which is the P-Chain's.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -2722,7 +3177,8 @@ export const pChainDocument = {
           "properties": {
             "subnetID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The Subnet that validates the blockchain; the all-zero ID `11111111111111111111111111111111LpoYY` for the Primary Network.",
+              "description": "The Subnet that validates the blockchain; the all-zero ID " +
+                "`11111111111111111111111111111111LpoYY` for the Primary Network.",
             },
           },
         },
@@ -2741,7 +3197,9 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "a Subnet's blockchain",
-          "params": [{ "name": "blockchainID", "value": "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" }],
+          "params": [
+            { "name": "blockchainID", "value": "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" },
+          ],
           "result": {
             "name": "validatedByResult",
             "value": { "subnetID": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" },
@@ -2749,21 +3207,28 @@ export const pChainDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases.",
+        "The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, " +
+          "this method takes only a cb58 ID and rejects aliases.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "platform.validates",
       "summary": "List the blockchains a Subnet validates.",
-      "description": "Returns the IDs of the blockchains validated by the Subnet (or L1) `subnetID`: those created for it by CreateChainTxs. With `subnetID` omitted (or the all-zero ID) it lists the Primary Network's chains created after genesis, i.e. the X-Chain and the C-Chain; the P-Chain is not listed.\n\n**Where the prose docs differ from the node:**\n- The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.",
+      "description": "Returns the IDs of the blockchains validated by the Subnet (or L1) `subnetID`: those created " +
+        "for it by CreateChainTxs. With `subnetID` omitted (or the all-zero ID) it lists the Primary Network's " +
+        "chains created after genesis, i.e. the X-Chain and the C-Chain; the P-Chain is not listed.\n\n**Where the " +
+        "prose docs differ from the node:**\n- The API description lists `subnetID` without saying it is optional; " +
+        "omitted, it means the Primary Network.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "subnetID",
           "required": true,
           "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
-          "description": "The Subnet or L1 whose blockchains to list; the Primary Network is the all-zero ID `11111111111111111111111111111111LpoYY`. The node does not insist on it: omitted, it lists the Primary Network's blockchains.",
+          "description": "The Subnet or L1 whose blockchains to list; the Primary Network is the all-zero ID " +
+            "`11111111111111111111111111111111LpoYY`. The node does not insist on it: omitted, it lists the Primary " +
+            "Network's blockchains.",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -2796,7 +3261,9 @@ export const pChainDocument = {
       "examples": [
         {
           "name": "a Subnet with two blockchains",
-          "params": [{ "name": "subnetID", "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" }],
+          "params": [
+            { "name": "subnetID", "value": "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" },
+          ],
           "result": {
             "name": "validatesResult",
             "value": {
@@ -2820,25 +3287,36 @@ export const pChainDocument = {
         "type": "string",
         "format": "avax-address",
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.",
+        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
+          "the bech32 checksum is part of the format.",
       },
       "AddressOrShortID": {
-        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
-        "anyOf": [{ "$ref": "#/components/schemas/Address" }, { "$ref": "#/components/schemas/ShortID" }],
+        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the " +
+          "prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, " +
+          "which the node's address parser also accepts.",
+        "anyOf": [
+          { "$ref": "#/components/schemas/Address" },
+          { "$ref": "#/components/schemas/ShortID" },
+        ],
       },
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and " +
+          "prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose " +
+          "precision in JavaScript's JSON.parse.",
       },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
+          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
+          "call, because these bytes have no JSON form.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Encoding": {
         "type": "string",
@@ -2848,24 +3326,29 @@ export const pChainDocument = {
       "EncodingParam": {
         "type": "string",
         "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode.",
+        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no " +
+          "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or " +
+          "block). Matched case-insensitively; any other value fails to decode.",
       },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last " +
+          "4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "NodeID": {
         "type": "string",
@@ -2874,12 +3357,14 @@ export const pChainDocument = {
         "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID.",
       },
       "NullableHexNoChecksum": {
-        "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes " +
+          "(types.JSONByteSlice of a nil slice).",
         "oneOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "type": "null" }],
       },
       "OutputOwners": {
         "type": "object",
-        "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).",
+        "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix " +
+          "time in seconds; 0 means no lock).",
         "required": ["locktime", "threshold", "addresses"],
         "additionalProperties": false,
         "properties": {
@@ -2901,7 +3386,8 @@ export const pChainDocument = {
       "Percent": {
         "type": "string",
         "pattern": "^[0-9]+\\.[0-9]{4}$",
-        "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\".",
+        "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, " +
+          "e.g. \"2.0000\".",
       },
       "PlatformBLSPublicKey": {
         "type": "string",
@@ -2910,7 +3396,8 @@ export const pChainDocument = {
       },
       "PlatformBLSSigner": {
         "type": "object",
-        "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
+        "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by " +
+          "its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
         "required": ["publicKey", "proofOfPossession"],
         "additionalProperties": false,
         "properties": {
@@ -2921,23 +3408,30 @@ export const pChainDocument = {
           "proofOfPossession": {
             "type": "string",
             "pattern": "^0x[0-9a-fA-F]{192}$",
-            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum.",
+            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a " +
+              "checksum.",
           },
         },
       },
       "PlatformBalanceMap": {
         "type": "object",
-        "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
+        "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's " +
+          "smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
         "propertyNames": { "$ref": "#/components/schemas/ID" },
         "additionalProperties": { "$ref": "#/components/schemas/Uint64" },
       },
       "PlatformBlock": {
         "type": "object",
-        "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
+        "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks " +
+          "add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit " +
+          "and abort blocks carry no transaction. Integers are bare JSON numbers.",
         "required": ["parentID", "height"],
         "additionalProperties": true,
         "properties": {
-          "parentID": { "$ref": "#/components/schemas/ID", "description": "ID of the parent block." },
+          "parentID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "ID of the parent block.",
+          },
           "height": {
             "$ref": "#/components/schemas/BareUint64",
             "description": "Height of the block; the genesis block is at 0.",
@@ -2963,7 +3457,10 @@ export const pChainDocument = {
         },
       },
       "PlatformCurrentValidator": {
-        "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
+        "description": "One current validator. Which fields it has depends on the kind of network it validates; each " +
+          "kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without " +
+          "`uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned " +
+          "Subnets), so exactly one variant matches.",
         "oneOf": [
           { "$ref": "#/components/schemas/PlatformPrimaryNetworkValidator" },
           { "$ref": "#/components/schemas/PlatformSubnetPermissionlessValidator" },
@@ -2976,7 +3473,8 @@ export const pChainDocument = {
       },
       "PlatformDelegator": {
         "type": "object",
-        "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
+        "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one " +
+          "node ID.",
         "required": ["txID", "startTime", "endTime", "weight", "nodeID", "potentialReward"],
         "additionalProperties": false,
         "properties": {
@@ -3002,7 +3500,8 @@ export const pChainDocument = {
           },
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the delegation reward. Omitted when the owner is not a secp256k1 output owner.",
+            "description": "Who receives the delegation reward. Omitted when the owner is not a secp256k1 output " +
+              "owner.",
           },
           "potentialReward": {
             "$ref": "#/components/schemas/Uint64",
@@ -3024,7 +3523,8 @@ export const pChainDocument = {
       },
       "PlatformL1Validator": {
         "type": "object",
-        "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
+        "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by " +
+          "its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
         "required": [
           "nodeID",
           "weight",
@@ -3038,7 +3538,10 @@ export const pChainDocument = {
         ],
         "additionalProperties": false,
         "properties": {
-          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
+          "nodeID": {
+            "$ref": "#/components/schemas/NodeID",
+            "description": "The validator's node ID.",
+          },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
             "description": "The validator's weight for consensus and cross-chain (ICM) message signing.",
@@ -3057,7 +3560,8 @@ export const pChainDocument = {
           },
           "remainingBalanceOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`).",
+            "description": "Who receives the remaining balance when the validator is removed (`locktime` is always " +
+              "`\"0\"`).",
           },
           "deactivationOwner": {
             "$ref": "#/components/schemas/OutputOwners",
@@ -3069,13 +3573,15 @@ export const pChainDocument = {
           },
           "balance": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; `\"0\"` when the validator is inactive.",
+            "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted " +
+              "state; `\"0\"` when the validator is inactive.",
           },
         },
       },
       "PlatformPermissionedValidator": {
         "type": "object",
-        "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
+        "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a " +
+          "Subnet converted to an L1: only the staker basics.",
         "required": ["txID", "startTime", "endTime", "weight", "nodeID"],
         "additionalProperties": false,
         "properties": {
@@ -3101,12 +3607,16 @@ export const pChainDocument = {
             "x-copy-of": "weight",
             "x-node-versions": { "deprecatedSince": "v1.9.8", "removedIn": "v1.12.2" },
           },
-          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
+          "nodeID": {
+            "$ref": "#/components/schemas/NodeID",
+            "description": "The validator's node ID.",
+          },
         },
       },
       "PlatformPrimaryNetworkValidator": {
         "type": "object",
-        "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
+        "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). " +
+          "Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
         "required": [
           "txID",
           "startTime",
@@ -3137,7 +3647,8 @@ export const pChainDocument = {
           },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not included).",
+            "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not " +
+              "included).",
             "x-node-versions": { "since": "v1.9.8" },
           },
           "stakeAmount": {
@@ -3146,7 +3657,10 @@ export const pChainDocument = {
             "x-copy-of": "weight",
             "x-node-versions": { "deprecatedSince": "v1.9.8", "removedIn": "v1.12.2" },
           },
-          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
+          "nodeID": {
+            "$ref": "#/components/schemas/NodeID",
+            "description": "The validator's node ID.",
+          },
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
@@ -3155,11 +3669,13 @@ export const pChainDocument = {
           },
           "validationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner.",
+            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output " +
+              "owner.",
           },
           "delegationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner.",
+            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 " +
+              "output owner.",
           },
           "potentialReward": {
             "$ref": "#/components/schemas/Uint64",
@@ -3167,15 +3683,18 @@ export const pChainDocument = {
           },
           "accruedDelegateeReward": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends.",
+            "description": "Delegation fees this validator has earned so far from delegations that already ended, " +
+              "paid out when the validation period ends.",
           },
           "delegationFee": {
             "$ref": "#/components/schemas/Percent",
-            "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`).",
+            "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. " +
+              "`\"2.0000\"`).",
           },
           "uptime": {
             "$ref": "#/components/schemas/Percent",
-            "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online.",
+            "description": "The percentage (0 to 100, four decimals) of this validation period the answering node " +
+              "has seen the validator online.",
             "x-node-versions": { "deprecatedSince": "v1.11.11" },
           },
           "connected": {
@@ -3185,7 +3704,8 @@ export const pChainDocument = {
           },
           "signer": {
             "$ref": "#/components/schemas/PlatformBLSSigner",
-            "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade).",
+            "description": "The validator's BLS key and proof of possession. Omitted when the validator registered " +
+              "no BLS key (e.g. validators added before the Banff upgrade).",
           },
           "delegatorCount": {
             "$ref": "#/components/schemas/Uint64",
@@ -3200,28 +3720,33 @@ export const pChainDocument = {
           "delegators": {
             "type": "array",
             "items": { "$ref": "#/components/schemas/PlatformDelegator" },
-            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID.",
+            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named " +
+              "exactly one distinct node ID.",
           },
           "validatorAuthority": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an auto-renewed validator.",
+            "description": "Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's " +
+              "renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an auto-renewed validator.",
             "x-node-versions": { "since": "v1.15.0" },
           },
           "nextPeriod": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "Auto-renewed validators: the length in seconds of the validator's next validation cycle. Sent only for an auto-renewed validator.",
+            "description": "Auto-renewed validators: the length in seconds of the validator's next validation cycle. " +
+              "Sent only for an auto-renewed validator.",
             "x-node-versions": { "since": "v1.15.0" },
           },
           "autoCompoundRewardShares": {
             "$ref": "#/components/schemas/Uint32",
-            "description": "Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in parts per million. Sent only for an auto-renewed validator.",
+            "description": "Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in " +
+              "parts per million. Sent only for an auto-renewed validator.",
             "x-node-versions": { "since": "v1.15.0" },
           },
         },
       },
       "PlatformSubnetPermissionlessValidator": {
         "type": "object",
-        "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
+        "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary " +
+          "Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
         "required": [
           "txID",
           "startTime",
@@ -3259,7 +3784,10 @@ export const pChainDocument = {
             "x-copy-of": "weight",
             "x-node-versions": { "deprecatedSince": "v1.9.8", "removedIn": "v1.12.2" },
           },
-          "nodeID": { "$ref": "#/components/schemas/NodeID", "description": "The validator's node ID." },
+          "nodeID": {
+            "$ref": "#/components/schemas/NodeID",
+            "description": "The validator's node ID.",
+          },
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
@@ -3268,11 +3796,13 @@ export const pChainDocument = {
           },
           "validationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner.",
+            "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output " +
+              "owner.",
           },
           "delegationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
-            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner.",
+            "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 " +
+              "output owner.",
           },
           "potentialReward": {
             "$ref": "#/components/schemas/Uint64",
@@ -3299,13 +3829,16 @@ export const pChainDocument = {
           "delegators": {
             "type": "array",
             "items": { "$ref": "#/components/schemas/PlatformDelegator" },
-            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID.",
+            "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named " +
+              "exactly one distinct node ID.",
           },
         },
       },
       "PlatformTx": {
         "type": "object",
-        "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
+        "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed " +
+          "input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object " +
+          "stays open.",
         "required": ["unsignedTx", "credentials"],
         "additionalProperties": true,
         "properties": {
@@ -3350,14 +3883,18 @@ export const pChainDocument = {
             "$ref": "#/components/schemas/BareUint64",
             "description": "Index of the consumed output in that transaction.",
           },
-          "assetID": { "$ref": "#/components/schemas/ID", "description": "Asset of the consumed UTXO." },
+          "assetID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "Asset of the consumed UTXO.",
+          },
           "fxID": {
             "$ref": "#/components/schemas/ID",
             "description": "Feature extension that verifies the input (secp256k1fx).",
           },
           "input": {
             "type": "object",
-            "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a stakeable-locked wrapper around them.",
+            "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), " +
+              "or a stakeable-locked wrapper around them.",
             "additionalProperties": true,
           },
         },
@@ -3374,14 +3911,16 @@ export const pChainDocument = {
           },
           "output": {
             "type": "object",
-            "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a stakeable-locked wrapper around them.",
+            "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or " +
+              "a stakeable-locked wrapper around them.",
             "additionalProperties": true,
           },
         },
       },
       "PlatformTxOutputOwners": {
         "type": "object",
-        "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
+        "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after " +
+          "`locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
         "additionalProperties": true,
         "properties": {
           "addresses": {
@@ -3401,7 +3940,10 @@ export const pChainDocument = {
       },
       "PlatformUnsignedTx": {
         "type": "object",
-        "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
+        "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most " +
+          "types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) " +
+          "and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and " +
+          "`rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
         "additionalProperties": true,
         "properties": {
           "networkID": {
@@ -3410,7 +3952,8 @@ export const pChainDocument = {
           },
           "blockchainID": {
             "$ref": "#/components/schemas/ID",
-            "description": "Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`).",
+            "description": "Chain the transaction was issued on (the P-Chain, " +
+              "`11111111111111111111111111111111LpoYY`).",
           },
           "outputs": {
             "type": "array",
@@ -3446,7 +3989,8 @@ export const pChainDocument = {
           },
           "validator": {
             "type": "object",
-            "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as bare numbers.",
+            "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers " +
+              "as bare numbers.",
             "additionalProperties": true,
           },
           "stake": {
@@ -3460,32 +4004,38 @@ export const pChainDocument = {
           },
           "validatorAuthority": {
             "$ref": "#/components/schemas/PlatformTxOutputOwners",
-            "description": "AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the validator's renewal config.",
+            "description": "AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the " +
+              "validator's renewal config.",
             "x-node-versions": { "since": "v1.15.0" },
           },
           "delegationShares": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in parts per million.",
+            "description": "AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in " +
+              "parts per million.",
             "x-node-versions": { "since": "v1.15.0" },
           },
           "autoCompoundRewardShares": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part of each cycle's reward restaked, in parts per million.",
+            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part " +
+              "of each cycle's reward restaked, in parts per million.",
             "x-node-versions": { "since": "v1.15.0" },
           },
           "period": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length of a validation cycle in seconds.",
+            "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length " +
+              "of a validation cycle in seconds.",
             "x-node-versions": { "since": "v1.15.0" },
           },
           "auth": {
             "type": "object",
-            "description": "SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the validator's `validatorAuthority`.",
+            "description": "SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the " +
+              "validator's `validatorAuthority`.",
             "x-node-versions": { "since": "v1.15.0" },
           },
           "timestamp": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation cycle's end it rewards.",
+            "description": "RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation " +
+              "cycle's end it rewards.",
             "x-node-versions": { "since": "v1.15.0" },
           },
         },
@@ -3495,7 +4045,8 @@ export const pChainDocument = {
           { "$ref": "#/components/schemas/Uint64Param" },
           { "const": "proposed", "x-node-versions": { "since": "v1.11.13" } },
         ],
-        "description": "A P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height.",
+        "description": "A P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` " +
+          "(lower case) for this node's proposer-VM height.",
       },
       "ShortID": {
         "type": "string",
@@ -3506,11 +4057,13 @@ export const pChainDocument = {
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local " +
+          "time zone (`Z` when it runs in UTC).",
       },
       "UTXOID": {
         "type": "object",
-        "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+        "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a " +
+          "bare number on the wire).",
         "required": ["txID", "outputIndex"],
         "additionalProperties": false,
         "properties": {
@@ -3526,7 +4079,8 @@ export const pChainDocument = {
       },
       "UTXOIndex": {
         "type": "object",
-        "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+        "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's " +
+          "`endIndex` as the next call's `startIndex` to continue.",
         "required": ["address", "utxo"],
         "additionalProperties": false,
         "properties": {
@@ -3559,7 +4113,10 @@ export const pChainDocument = {
             "$ref": "#/components/schemas/UTXOIndex",
             "description": "Where this page ended; pass it as `startIndex` to fetch the next page.",
           },
-          "encoding": { "$ref": "#/components/schemas/Encoding", "description": "The encoding of `utxos`." },
+          "encoding": {
+            "$ref": "#/components/schemas/Encoding",
+            "description": "The encoding of `utxos`.",
+          },
         },
         "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
         "then": {
@@ -3570,15 +4127,19 @@ export const pChainDocument = {
         },
         "else": {
           "type": "object",
-          "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+          "properties": {
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+          },
         },
       },
       "Uint16Param": {
-        "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
+        "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, " +
+          "fractional and exponent forms, and anything above 65535, fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$",
+            "pattern": "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]" +
+              ")$",
           },
           { "type": "integer", "minimum": 0, "maximum": 65535 },
         ],
@@ -3589,11 +4150,15 @@ export const pChainDocument = {
         "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32).",
       },
       "Uint32Param": {
-        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, " +
+          "fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out " +
+          "digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-" +
+              "8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5" +
+              "])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 4294967295 },
         ],
@@ -3601,14 +4166,21 @@ export const pChainDocument = {
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). " +
+          "Read it with `toBigInt` to keep every digit.",
       },
       "Uint64Param": {
-        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output " +
+          "form) or a bare JSON number; negative, fractional and exponent forms, and anything above " +
+          "18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{" +
+              "15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[" +
+              "0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440" +
+              "737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|" +
+              "1844674407370955161[0-5])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
         ],
@@ -3622,25 +4194,31 @@ export const pChainDocument = {
       "SignedTx": {
         "name": "tx",
         "required": true,
-        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
+        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
+          "parses the transaction.",
         "schema": { "$ref": "#/components/schemas/EncodedBytes" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
+        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no " +
+          "checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported " +
+          "encoding in method\".",
         "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "TxBlockEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).",
+        "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a " +
+          "JSON object).",
         "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOAddresses": {
         "name": "addresses",
         "required": true,
-        "description": "Addresses whose UTXOs to list: 1 to 1024 of them, chain-prefixed bech32 (`X-avax1...`) or the raw cb58 short ID, which the node's address parser also accepts. An empty list fails with \"no addresses provided\".",
+        "description": "Addresses whose UTXOs to list: 1 to 1024 of them, chain-prefixed bech32 (`X-avax1...`) or " +
+          "the raw cb58 short ID, which the node's address parser also accepts. An empty list fails with \"no " +
+          "addresses provided\".",
         "schema": {
           "type": "array",
           "minItems": 1,
@@ -3663,40 +4241,51 @@ export const pChainDocument = {
       "UTXOSourceChain": {
         "name": "sourceChain",
         "required": false,
-        "description": "Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) UTXOs instead of this chain's own.",
+        "description": "Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) " +
+          "UTXOs instead of this chain's own.",
         "schema": { "type": "string" },
       },
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
-        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.",
+        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 " +
+          "ID.",
         "schema": { "$ref": "#/components/schemas/UTXOIndex" },
       },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
       "PlatformAddressWrongChain": {
         "code": -32000,
-        "message": "couldn't parse address \"X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5\": mismatched chainIDs: expected \"11111111111111111111111111111111LpoYY\" but got \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\"",
+        "message": "couldn't parse address \"X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5\": mismatched chainIDs: " +
+          "expected \"11111111111111111111111111111111LpoYY\" but got " +
+          "\"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\"",
       },
       "PlatformAddressWrongHRP": {
         "code": -32000,
-        "message": "couldn't parse address \"P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\"",
+        "message": "couldn't parse address \"P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp " +
+          "\"avax\" but got \"custom\"",
       },
       "PlatformTxMissingUTXO": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found",
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx " +
+          "FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO " +
+          "2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found",
       },
       "PlatformTxMissingUTXOBeforeV1_11_13": {
         "code": -32000,
-        "message": "couldn't issue tx: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found",
+        "message": "couldn't issue tx: failed to read consumed UTXO " +
+          "2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found",
       },
       "PlatformTxWrongChainID": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID",
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx " +
+          "FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has " +
+          "wrong chain ID",
       },
       "PlatformTxWrongChainIDBeforeV1_11_13": {
         "code": -32000,
@@ -3704,20 +4293,31 @@ export const pChainDocument = {
       },
       "PlatformTxWrongNetworkID": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID",
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx " +
+          "FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has " +
+          "wrong network ID",
       },
       "PlatformTxWrongNetworkIDBeforeV1_11_13": {
         "code": -32000,
         "message": "couldn't issue tx: metadata failed verification: tx has wrong network ID",
       },
-      "TxBadChecksum": { "code": -32000, "message": "problem decoding transaction: invalid input checksum" },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
       },
-      "TxUnsupportedEncoding": { "code": -32000, "message": "problem decoding transaction: unsupported encoding in method" },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method",
+      },
       "UTXONoAddresses": { "code": -32000, "message": "no addresses provided" },
-      "UTXOTooManyAddresses": { "code": -32000, "message": "number of addresses given, 1025, exceeds maximum, 1024" },
+      "UTXOTooManyAddresses": {
+        "code": -32000,
+        "message": "number of addresses given, 1025, exceeds maximum, 1024",
+      },
     },
   },
 };

@@ -4,7 +4,8 @@ export const xWalletDocument = {
   "info": {
     "title": "AvalancheGo X-Chain wallet API",
     "version": "1.14.2",
-    "description": "The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its UTXOs.",
+    "description": "The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track " +
+      "its UTXOs.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -25,7 +26,16 @@ export const xWalletDocument = {
     {
       "name": "wallet.issueTx",
       "summary": "Submits a signed transaction through the node's wallet service.",
-      "description": "Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the transaction will be accepted: it tracks the transaction as pending and puts it in the mempool without verifying it, or, while earlier wallet transactions are still pending, queues it and issues it once they are decided. Returns the transaction's ID; issuing one that is already pending returns its ID again.\n\n**Where the prose docs differ from the node:**\n- The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.\n- The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the " +
+        "transaction will be accepted: it tracks the transaction as pending and puts it in the mempool without " +
+        "verifying it, or, while earlier wallet transactions are still pending, queues it and issues it once they " +
+        "are decided. Returns the transaction's ID; issuing one that is already pending returns its ID " +
+        "again.\n\n**Where the prose docs differ from the node:**\n- The documented `tx` bytes are not an X-Chain " +
+        "transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node " +
+        "fails to parse them; the example sends a real X-Chain export transaction instead.\n- The documented " +
+        "answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the " +
+        "SHA-256 of its bytes.\n- The API description allows only `hex` for `encoding`; the node also accepts " +
+        "`hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/SignedTx" },
@@ -38,7 +48,10 @@ export const xWalletDocument = {
           "required": ["txID"],
           "additionalProperties": false,
           "properties": {
-            "txID": { "$ref": "#/components/schemas/ID", "description": "ID of the issued transaction." },
+            "txID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "ID of the issued transaction.",
+            },
           },
         },
       },
@@ -58,7 +71,13 @@ export const xWalletDocument = {
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
+              "value": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000" +
+                "000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb0" +
+                "0677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b0000000100000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f" +
+                "52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a72" +
+                "77926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc15" +
+                "0341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
             },
             { "name": "encoding", "value": "hex" },
           ],
@@ -72,8 +91,11 @@ export const xWalletDocument = {
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "avm.issueTx",
       "x-docs-discrepancies": [
-        "The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.",
-        "The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.",
+        "The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec " +
+          "does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain " +
+          "export transaction instead.",
+        "The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's " +
+          "ID, the SHA-256 of its bytes.",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
       "x-side-effects": "chain",
@@ -84,55 +106,71 @@ export const xWalletDocument = {
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
+          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
+          "call, because these bytes have no JSON form.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
     },
     "contentDescriptors": {
       "SignedTx": {
         "name": "tx",
         "required": true,
-        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
+        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
+          "parses the transaction.",
         "schema": { "$ref": "#/components/schemas/EncodedBytes" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
+        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no " +
+          "checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported " +
+          "encoding in method\".",
         "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
     },
     "errors": {
       "AvmTxMissingUTXO": {
         "code": -32000,
-        "message": "failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found",
+        "message": "failed to verify transfer: failed to get utxo " +
+          "26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found",
       },
       "AvmTxWrongChainID": { "code": -32000, "message": "tx has wrong chain ID" },
       "AvmTxWrongNetworkID": { "code": -32000, "message": "tx has wrong network ID" },
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
-      "TxBadChecksum": { "code": -32000, "message": "problem decoding transaction: invalid input checksum" },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
       },
-      "TxUnsupportedEncoding": { "code": -32000, "message": "problem decoding transaction: unsupported encoding in method" },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method",
+      },
     },
   },
 };

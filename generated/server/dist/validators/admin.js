@@ -5,7 +5,10 @@ export const schemas = {
   "admin.alias": {
     "params": {
       "type": "object",
-      "properties": { "endpoint": { "type": "string" }, "alias": { "$ref": "#/components/schemas/AdminAlias" } },
+      "properties": {
+        "endpoint": { "type": "string" },
+        "alias": { "$ref": "#/components/schemas/AdminAlias" },
+      },
       "required": ["endpoint", "alias"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -13,13 +16,20 @@ export const schemas = {
   "admin.aliasChain": {
     "params": {
       "type": "object",
-      "properties": { "chain": { "type": "string" }, "alias": { "$ref": "#/components/schemas/AdminAlias" } },
+      "properties": {
+        "chain": { "type": "string" },
+        "alias": { "$ref": "#/components/schemas/AdminAlias" },
+      },
       "required": ["chain", "alias"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
   },
   "admin.dbGet": {
-    "params": { "type": "object", "properties": { "key": { "type": "string" } }, "required": ["key"] },
+    "params": {
+      "type": "object",
+      "properties": { "key": { "type": "string" } },
+      "required": ["key"],
+    },
     "result": {
       "type": "object",
       "required": ["value", "errorCode"],

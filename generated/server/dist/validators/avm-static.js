@@ -62,7 +62,10 @@ export const schemas = {
         "type": "object",
         "properties": { "bytes": { "$ref": "#/components/schemas/HexNoChecksum" } },
       },
-      "else": { "type": "object", "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } } },
+      "else": {
+        "type": "object",
+        "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } },
+      },
     },
   },
 };

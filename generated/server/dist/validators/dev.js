@@ -22,7 +22,10 @@ export const schemas = {
   "dev.setTime": {
     "params": {
       "type": "object",
-      "properties": { "timestamp": { "$ref": "#/components/schemas/Uint64Param" }, "mine": { "type": "boolean" } },
+      "properties": {
+        "timestamp": { "$ref": "#/components/schemas/Uint64Param" },
+        "mine": { "type": "boolean" },
+      },
       "required": ["timestamp"],
     },
     "result": {
@@ -35,7 +38,10 @@ export const schemas = {
   "dev.increaseTime": {
     "params": {
       "type": "object",
-      "properties": { "seconds": { "$ref": "#/components/schemas/Uint64Param" }, "mine": { "type": "boolean" } },
+      "properties": {
+        "seconds": { "$ref": "#/components/schemas/Uint64Param" },
+        "mine": { "type": "boolean" },
+      },
       "required": ["seconds"],
     },
     "result": {
@@ -213,7 +219,10 @@ export const schemas = {
         "produced": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
         "imported": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
         "exported": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
-        "balanceChanges": { "type": "array", "items": { "$ref": "#/components/schemas/BalanceChange" } },
+        "balanceChanges": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/BalanceChange" },
+        },
       },
     },
   },
@@ -239,7 +248,11 @@ export const schemas = {
       "type": "object",
       "properties": {
         "chain": { "type": "string", "enum": ["X", "P"] },
-        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "threshold": { "type": "integer", "minimum": 1 },
         "locktime": { "$ref": "#/components/schemas/Uint64Param" },
         "amount": { "$ref": "#/components/schemas/Uint64Param" },
@@ -277,7 +290,11 @@ export const schemas = {
         "nodeID": { "$ref": "#/components/schemas/NodeID" },
         "weight": { "$ref": "#/components/schemas/Uint64Param" },
         "endTime": { "$ref": "#/components/schemas/Uint64Param" },
-        "rewardAddresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "rewardAddresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "rewardThreshold": { "type": "integer", "minimum": 1 },
         "delegate": { "type": "boolean" },
         "delegationFee": { "$ref": "#/components/schemas/Uint64Param" },
@@ -319,7 +336,11 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "threshold": { "type": "integer", "minimum": 1 },
         "locktime": { "$ref": "#/components/schemas/Uint64Param" },
       },
@@ -337,7 +358,11 @@ export const schemas = {
       "type": "object",
       "properties": {
         "subnetID": { "$ref": "#/components/schemas/ID" },
-        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "threshold": { "type": "integer", "minimum": 1 },
         "locktime": { "$ref": "#/components/schemas/Uint64Param" },
       },

@@ -35,7 +35,10 @@ export const schemas = {
       "required": ["containers"],
       "additionalProperties": false,
       "properties": {
-        "containers": { "type": "array", "items": { "$ref": "#/components/schemas/IndexContainer" } },
+        "containers": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/IndexContainer" },
+        },
       },
     },
   },

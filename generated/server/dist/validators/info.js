@@ -21,7 +21,11 @@ export const schemas = {
     },
   },
   "info.getBlockchainID": {
-    "params": { "type": "object", "properties": { "alias": { "type": "string" } }, "required": ["alias"] },
+    "params": {
+      "type": "object",
+      "properties": { "alias": { "type": "string" } },
+      "required": ["alias"],
+    },
     "result": {
       "type": "object",
       "required": ["blockchainID"],
@@ -115,7 +119,11 @@ export const schemas = {
     },
   },
   "info.isBootstrapped": {
-    "params": { "type": "object", "properties": { "chain": { "type": "string" } }, "required": ["chain"] },
+    "params": {
+      "type": "object",
+      "properties": { "chain": { "type": "string" } },
+      "required": ["chain"],
+    },
     "result": {
       "type": "object",
       "required": ["isBootstrapped"],
@@ -141,7 +149,10 @@ export const schemas = {
     },
   },
   "info.uptime": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["rewardingStakePercentage", "weightedAveragePercentage"],
@@ -212,7 +223,13 @@ export const schemas = {
           "propertyNames": { "pattern": "^(0|[1-9][0-9]*)$" },
           "additionalProperties": {
             "type": "object",
-            "required": ["supportWeight", "supporters", "objectWeight", "objectors", "abstainWeight"],
+            "required": [
+              "supportWeight",
+              "supporters",
+              "objectWeight",
+              "objectors",
+              "abstainWeight",
+            ],
             "additionalProperties": false,
             "properties": {
               "supportWeight": { "$ref": "#/components/schemas/Uint64" },

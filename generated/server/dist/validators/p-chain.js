@@ -66,7 +66,10 @@ export const schemas = {
                   "properties": {
                     "publicKey": { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
                     "weight": { "$ref": "#/components/schemas/Uint64" },
-                    "nodeIDs": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
+                    "nodeIDs": {
+                      "type": "array",
+                      "items": { "$ref": "#/components/schemas/NodeID" },
+                    },
                   },
                 },
               },
@@ -112,7 +115,10 @@ export const schemas = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -151,7 +157,10 @@ export const schemas = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -190,12 +199,18 @@ export const schemas = {
       "required": ["status"],
       "additionalProperties": false,
       "properties": {
-        "status": { "type": "string", "enum": ["Validating", "Created", "Preferred", "Syncing", "Unknown"] },
+        "status": {
+          "type": "string",
+          "enum": ["Validating", "Created", "Preferred", "Syncing", "Unknown"],
+        },
       },
     },
   },
   "platform.getCurrentSupply": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["supply", "height"],
@@ -219,7 +234,10 @@ export const schemas = {
       "required": ["validators"],
       "additionalProperties": false,
       "properties": {
-        "validators": { "type": "array", "items": { "$ref": "#/components/schemas/PlatformCurrentValidator" } },
+        "validators": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/PlatformCurrentValidator" },
+        },
       },
     },
   },
@@ -311,7 +329,10 @@ export const schemas = {
     "result": { "$ref": "#/components/schemas/PlatformHeight" },
   },
   "platform.getMinStake": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["minValidatorStake", "minDelegatorStake"],
@@ -343,11 +364,15 @@ export const schemas = {
       "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
       "then": {
         "type": "object",
-        "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } } },
+        "properties": {
+          "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+        },
       },
       "else": {
         "type": "object",
-        "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+        "properties": {
+          "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -355,7 +380,11 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "addresses": { "type": "array", "maxItems": 256, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "maxItems": 256,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "validatorsOnly": { "type": "boolean" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
@@ -368,24 +397,35 @@ export const schemas = {
       "properties": {
         "staked": { "$ref": "#/components/schemas/Uint64" },
         "stakeds": { "$ref": "#/components/schemas/PlatformBalanceMap" },
-        "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/EncodedBytes" } },
+        "stakedOutputs": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/EncodedBytes" },
+        },
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
       "then": {
         "type": "object",
         "properties": {
-          "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+          "stakedOutputs": {
+            "type": "array",
+            "items": { "$ref": "#/components/schemas/HexNoChecksum" },
+          },
         },
       },
       "else": {
         "type": "object",
-        "properties": { "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+        "properties": {
+          "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
   "platform.getStakingAssetID": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["assetID"],
@@ -442,7 +482,10 @@ export const schemas = {
             "additionalProperties": false,
             "properties": {
               "id": { "$ref": "#/components/schemas/ID" },
-              "controlKeys": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
+              "controlKeys": {
+                "type": "array",
+                "items": { "$ref": "#/components/schemas/Address" },
+              },
               "threshold": { "$ref": "#/components/schemas/Uint32" },
             },
           },
@@ -460,7 +503,10 @@ export const schemas = {
     },
   },
   "platform.getTotalStake": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["stake", "weight"],
@@ -494,7 +540,10 @@ export const schemas = {
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-      "then": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/PlatformTx" } } },
+      "then": {
+        "type": "object",
+        "properties": { "tx": { "$ref": "#/components/schemas/PlatformTx" } },
+      },
       "else": {
         "type": "object",
         "properties": { "tx": { "$ref": "#/components/schemas/EncodedBytes" } },
@@ -518,11 +567,17 @@ export const schemas = {
       "required": ["status"],
       "additionalProperties": false,
       "properties": {
-        "status": { "type": "string", "enum": ["Committed", "Aborted", "Processing", "Dropped", "Unknown"] },
+        "status": {
+          "type": "string",
+          "enum": ["Committed", "Aborted", "Processing", "Dropped", "Unknown"],
+        },
         "reason": { "type": "string", "minLength": 1 },
       },
       "if": { "properties": { "status": { "const": "Dropped" } } },
-      "then": { "properties": { "reason": { "type": "string", "minLength": 1 } }, "required": ["reason"] },
+      "then": {
+        "properties": { "reason": { "type": "string", "minLength": 1 } },
+        "required": ["reason"],
+      },
       "else": { "properties": { "reason": false } },
     },
   },
@@ -562,7 +617,9 @@ export const schemas = {
         "required": ["publicKey", "weight"],
         "additionalProperties": false,
         "properties": {
-          "publicKey": { "oneOf": [{ "$ref": "#/components/schemas/PlatformBLSPublicKey" }, { "type": "null" }] },
+          "publicKey": {
+            "oneOf": [{ "$ref": "#/components/schemas/PlatformBLSPublicKey" }, { "type": "null" }],
+          },
           "weight": { "$ref": "#/components/schemas/Uint64" },
         },
       },
@@ -624,7 +681,9 @@ export const schemas = {
       "type": "object",
       "required": ["validators"],
       "additionalProperties": false,
-      "properties": { "validators": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } } },
+      "properties": {
+        "validators": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
+      },
     },
   },
   "platform.validatedBy": {
@@ -650,7 +709,9 @@ export const schemas = {
       "type": "object",
       "required": ["blockchainIDs"],
       "additionalProperties": false,
-      "properties": { "blockchainIDs": { "type": "array", "items": { "$ref": "#/components/schemas/ID" } } },
+      "properties": {
+        "blockchainIDs": { "type": "array", "items": { "$ref": "#/components/schemas/ID" } },
+      },
     },
   },
 };

@@ -43,7 +43,10 @@ export const schemas = {
             "type": "object",
             "required": ["asset", "balance"],
             "additionalProperties": false,
-            "properties": { "asset": { "type": "string" }, "balance": { "$ref": "#/components/schemas/Uint64" } },
+            "properties": {
+              "asset": { "type": "string" },
+              "balance": { "$ref": "#/components/schemas/Uint64" },
+            },
           },
         },
       },
@@ -110,7 +113,10 @@ export const schemas = {
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-      "then": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } } },
+      "then": {
+        "type": "object",
+        "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } },
+      },
       "else": {
         "type": "object",
         "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
@@ -119,7 +125,10 @@ export const schemas = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -146,7 +155,10 @@ export const schemas = {
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-      "then": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } } },
+      "then": {
+        "type": "object",
+        "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } },
+      },
       "else": {
         "type": "object",
         "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
@@ -155,7 +167,10 @@ export const schemas = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -226,7 +241,9 @@ export const schemas = {
       "type": "object",
       "required": ["status"],
       "additionalProperties": false,
-      "properties": { "status": { "type": "string", "enum": ["Accepted", "Processing", "Rejected", "Unknown"] } },
+      "properties": {
+        "status": { "type": "string", "enum": ["Accepted", "Processing", "Rejected", "Unknown"] },
+      },
     },
   },
   "avm.getUTXOs": {

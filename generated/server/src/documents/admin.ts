@@ -7,7 +7,9 @@ export const adminDocument: OpenrpcDocument = {
   "info": {
     "title": "AvalancheGo Admin API",
     "version": "1.14.2",
-    "description": "The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.",
+    "description": "The node's administration API: endpoint and chain aliases, logger levels, loading VMs and " +
+      "profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on " +
+      "public API servers.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -21,21 +23,26 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.alias",
       "summary": "Give an API endpoint an additional path on this node.",
-      "description": "Makes the API served at `/ext/<endpoint>` also reachable at `/ext/<alias>`. The original path keeps working. The alias exists on this node only, is not persisted and is not learned by other nodes. An alias that is already taken, by another alias or by a registered route, is refused. An endpoint that is not (yet) served is not an error: the alias applies once something registers there.",
+      "description": "Makes the API served at `/ext/<endpoint>` also reachable at `/ext/<alias>`. The original path " +
+        "keeps working. The alias exists on this node only, is not persisted and is not learned by other nodes. An " +
+        "alias that is already taken, by another alias or by a registered route, is refused. An endpoint that is not " +
+        "(yet) served is not an error: the alias applies once something registers there.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "endpoint",
           "required": true,
           "x-zero-when-absent": "",
-          "description": "The existing endpoint path after `/ext/`, e.g. `bc/X` for `/ext/bc/X`. Not checked: omitted (empty) or unknown, the call still succeeds and aliases that path.",
+          "description": "The existing endpoint path after `/ext/`, e.g. `bc/X` for `/ext/bc/X`. Not checked: " +
+            "omitted (empty) or unknown, the call still succeeds and aliases that path.",
           "schema": { "type": "string" },
         },
         {
           "name": "alias",
           "required": true,
           "x-zero-when-absent": "",
-          "description": "The new path after `/ext/`, e.g. `myAlias` for `/ext/myAlias`. At most 512 bytes. The node does not insist on it: omitted, it aliases the empty path `/ext/`.",
+          "description": "The new path after `/ext/`, e.g. `myAlias` for `/ext/myAlias`. At most 512 bytes. The node " +
+            "does not insist on it: omitted, it aliases the empty path `/ext/`.",
           "schema": { "$ref": "#/components/schemas/AdminAlias" },
         },
       ],
@@ -56,7 +63,10 @@ export const adminDocument: OpenrpcDocument = {
         {
           "name": "alias the X-Chain API",
           "description": "Afterwards `/ext/myAlias` serves the same API as `/ext/bc/X`.",
-          "params": [{ "name": "alias", "value": "myAlias" }, { "name": "endpoint", "value": "bc/X" }],
+          "params": [
+            { "name": "alias", "value": "myAlias" },
+            { "name": "endpoint", "value": "bc/X" },
+          ],
           "result": { "name": "aliasResult", "value": {} },
         },
       ],
@@ -65,20 +75,25 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.aliasChain",
       "summary": "Give a blockchain an additional alias on this node.",
-      "description": "Adds an alias for a blockchain. The alias can then be used wherever the node accepts the blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this node and not persisted; on an L1 served by several nodes, each node needs the same alias set up (usually through its configuration). An alias that any chain already uses is refused.",
+      "description": "Adds an alias for a blockchain. The alias can then be used wherever the node accepts the " +
+        "blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this node and " +
+        "not persisted; on an L1 served by several nodes, each node needs the same alias set up (usually through its " +
+        "configuration). An alias that any chain already uses is refused.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "chain",
           "required": true,
-          "description": "The blockchain to alias: its ID (cb58) or any alias it already has, e.g. `X`. Omitted or unknown, the call fails with \"there is no ID with alias <chain>\".",
+          "description": "The blockchain to alias: its ID (cb58) or any alias it already has, e.g. `X`. Omitted or " +
+            "unknown, the call fails with \"there is no ID with alias <chain>\".",
           "schema": { "type": "string" },
         },
         {
           "name": "alias",
           "required": true,
           "x-zero-when-absent": "",
-          "description": "The new alias, at most 512 bytes. The node does not insist on it: omitted, the empty string becomes an alias of the chain.",
+          "description": "The new alias, at most 512 bytes. The node does not insist on it: omitted, the empty " +
+            "string becomes an alias of the chain.",
           "schema": { "$ref": "#/components/schemas/AdminAlias" },
         },
       ],
@@ -109,14 +124,17 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.dbGet",
       "summary": "Read one key of the node's database.",
-      "description": "Reads the value stored under `key` in the node's database. A key with no value is not an error: the answer then has an empty `value` and `errorCode` 2 (not found).",
+      "description": "Reads the value stored under `key` in the node's database. A key with no value is not an " +
+        "error: the answer then has an empty `value` and `errorCode` 2 (not found).",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "key",
           "required": true,
           "x-zero-when-absent": "",
-          "description": "The key as `0x` hex without a checksum. Omitted or `\"\"`, it is the empty key. Any other string without the `0x` prefix, or with an odd number of hex digits or a character that is not one, fails in the handler.",
+          "description": "The key as `0x` hex without a checksum. Omitted or `\"\"`, it is the empty key. Any other " +
+            "string without the `0x` prefix, or with an odd number of hex digits or a character that is not one, " +
+            "fails in the handler.",
           "schema": { "type": "string" },
         },
       ],
@@ -134,7 +152,8 @@ export const adminDocument: OpenrpcDocument = {
             "errorCode": {
               "type": "integer",
               "enum": [0, 1, 2],
-              "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database closed, 2 not found.",
+              "description": "The database's answer as rpcdb's error enum, a bare number: 0 found, 1 database " +
+                "closed, 2 not found.",
             },
           },
         },
@@ -163,13 +182,21 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.getChainAliases",
       "summary": "List the aliases of a blockchain.",
-      "description": "Returns every alias this node knows for a blockchain, in the order they were added. A chain the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an error: the list is `null`.\n\n**Where the prose docs differ from the node:**\n- The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.",
+      "description": "Returns every alias this node knows for a blockchain, in the order they were added. A chain " +
+        "the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, " +
+        "this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an " +
+        "error: the list is `null`.\n\n**Where the prose docs differ from the node:**\n- The docs sample asks for " +
+        "chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain " +
+        "`2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its " +
+        "aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "chain",
           "required": true,
-          "description": "The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string fails with the decoder's message, e.g. \"invalid input checksum\"; omitted (the empty string) it fails with \"input string is smaller than the checksum size\".",
+          "description": "The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 " +
+            "string fails with the decoder's message, e.g. \"invalid input checksum\"; omitted (the empty string) it " +
+            "fails with \"input string is smaller than the checksum size\".",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -183,7 +210,8 @@ export const adminDocument: OpenrpcDocument = {
             "aliases": {
               "type": ["array", "null"],
               "items": { "type": "string" },
-              "description": "The chain's aliases, its own ID string included; `null` when the ID names no chain on this node.",
+              "description": "The chain's aliases, its own ID string included; `null` when the ID names no chain on " +
+                "this node.",
             },
           },
         },
@@ -196,15 +224,21 @@ export const adminDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "X-Chain of a local network",
-          "params": [{ "name": "chain", "value": "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed" }],
+          "params": [
+            { "name": "chain", "value": "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed" },
+          ],
           "result": {
             "name": "getChainAliasesResult",
-            "value": { "aliases": ["X", "avm", "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"] },
+            "value": {
+              "aliases": ["X", "avm", "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"],
+            },
           },
         },
         {
           "name": "chain aliased with admin.aliasChain",
-          "params": [{ "name": "chain", "value": "sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM" }],
+          "params": [
+            { "name": "chain", "value": "sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM" },
+          ],
           "result": {
             "name": "getChainAliasesResult",
             "value": {
@@ -215,19 +249,27 @@ export const adminDocument: OpenrpcDocument = {
         {
           "name": "ID that names no chain",
           "description": "A well-formed ID the node runs no chain for (here a VM ID) answers `null`, not an error.",
-          "params": [{ "name": "chain", "value": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH" }],
+          "params": [
+            { "name": "chain", "value": "tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH" },
+          ],
           "result": { "name": "getChainAliasesResult", "value": { "aliases": null } },
         },
       ],
       "x-docs-discrepancies": [
-        "The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.",
+        "The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the " +
+          "aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always " +
+          "lists a chain's own ID among its aliases, the first example asks for " +
+          "`2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "admin.getConfig",
       "summary": "Get the configuration the node was started with.",
-      "description": "Returns the node's configuration as it resolved it at start-up (flags, config file and defaults): its HTTP, staking, network, database, logging, chain and subnet settings, among others. The object is Go's JSON of the node's `config.Config`, whose fields change from release to release, so the spec does not close it.",
+      "description": "Returns the node's configuration as it resolved it at start-up (flags, config file and " +
+        "defaults): its HTTP, staking, network, database, logging, chain and subnet settings, among others. The " +
+        "object is Go's JSON of the node's `config.Config`, whose fields change from release to release, so the spec " +
+        "does not close it.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -235,7 +277,9 @@ export const adminDocument: OpenrpcDocument = {
         "schema": {
           "title": "AdminNodeConfig",
           "type": "object",
-          "description": "The node's configuration, Go's JSON of `config.Config`: nested objects by area (`httpConfig` with its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), top-level values such as `networkID` and `avaxAssetID`; durations are integers of nanoseconds.",
+          "description": "The node's configuration, Go's JSON of `config.Config`: nested objects by area " +
+            "(`httpConfig` with its `apiConfig`, `ipConfig`, `stakingConfig`, `networkConfig`, ...), top-level " +
+            "values such as `networkID` and `avaxAssetID`; durations are integers of nanoseconds.",
           "additionalProperties": true,
         },
       },
@@ -243,7 +287,8 @@ export const adminDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "part of a local node's config",
-          "description": "A few of the fields, as a node on a local network started with `--index-enabled` answers them.",
+          "description": "A few of the fields, as a node on a local network started with `--index-enabled` answers " +
+            "them.",
           "params": [],
           "result": {
             "name": "getConfigResult",
@@ -271,7 +316,9 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.getLoggerLevel",
       "summary": "Read the log level and display level of the node's loggers.",
-      "description": "Returns, for one logger or for all of them, the level of the messages written to the log file (`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in upper case.",
+      "description": "Returns, for one logger or for all of them, the level of the messages written to the log file " +
+        "(`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in upper " +
+        "case.",
       "paramStructure": "by-name",
       "params": [{ "$ref": "#/components/contentDescriptors/AdminLoggerName" }],
       "result": {
@@ -307,7 +354,9 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.loadVMs",
       "summary": "Load virtual machines newly installed as plugins.",
-      "description": "Rescans the node's plugin directory and registers the virtual machines that were not loaded yet. Machines that fail to load do not fail the call: they are reported in `failedVMs` with their error message.",
+      "description": "Rescans the node's plugin directory and registers the virtual machines that were not loaded " +
+        "yet. Machines that fail to load do not fail the call: they are reported in `failedVMs` with their error " +
+        "message.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -319,13 +368,15 @@ export const adminDocument: OpenrpcDocument = {
           "properties": {
             "newVMs": {
               "type": "object",
-              "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the ID itself (possibly `[]`). `{}` when nothing new was found.",
+              "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other " +
+                "than the ID itself (possibly `[]`). `{}` when nothing new was found.",
               "propertyNames": { "$ref": "#/components/schemas/ID" },
               "additionalProperties": { "type": "array", "items": { "type": "string" } },
             },
             "failedVMs": {
               "type": "object",
-              "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent when none failed.",
+              "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. " +
+                "Absent when none failed.",
               "propertyNames": { "$ref": "#/components/schemas/ID" },
               "additionalProperties": { "type": "string" },
             },
@@ -357,7 +408,8 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.lockProfile",
       "summary": "Write a profile of mutex contention to lock.profile.",
-      "description": "Writes the node's mutex (lock contention) statistics in pprof format to the file `lock.profile` in the node's profile directory (`--profile-dir`).",
+      "description": "Writes the node's mutex (lock contention) statistics in pprof format to the file " +
+        "`lock.profile` in the node's profile directory (`--profile-dir`).",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -378,7 +430,8 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.memoryProfile",
       "summary": "Write a heap profile to mem.profile.",
-      "description": "Writes a memory (heap) profile of the node in pprof format to the file `mem.profile` in the node's profile directory (`--profile-dir`).",
+      "description": "Writes a memory (heap) profile of the node in pprof format to the file `mem.profile` in the " +
+        "node's profile directory (`--profile-dir`).",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -399,20 +452,28 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.setLoggerLevel",
       "summary": "Change the log level and/or display level of the node's loggers.",
-      "description": "Sets the level of the messages a logger writes to its log file (`logLevel`), the level of those it prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one of the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after the change, in upper case.\n\n**Where the prose docs differ from the node:**\n- The docs show the result as `{}`; a node since v1.10.16 answers `{\"loggerLevels\": {...}}` with the affected loggers' levels after the change.",
+      "description": "Sets the level of the messages a logger writes to its log file (`logLevel`), the level of " +
+        "those it prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one " +
+        "of the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`, " +
+        "`WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after the " +
+        "change, in upper case.\n\n**Where the prose docs differ from the node:**\n- The docs show the result as " +
+        "`{}`; a node since v1.10.16 answers `{\"loggerLevels\": {...}}` with the affected loggers' levels after the " +
+        "change.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/AdminLoggerName" },
         {
           "name": "logLevel",
           "required": false,
-          "description": "The new level for the log file. Omitted (or `null`) leaves it unchanged. An unknown level name fails to decode.",
+          "description": "The new level for the log file. Omitted (or `null`) leaves it unchanged. An unknown level " +
+            "name fails to decode.",
           "schema": { "$ref": "#/components/schemas/AdminLogLevelParam" },
         },
         {
           "name": "displayLevel",
           "required": false,
-          "description": "The new level for the console. Omitted (or `null`) leaves it unchanged. An unknown level name fails to decode.",
+          "description": "The new level for the console. Omitted (or `null`) leaves it unchanged. An unknown level " +
+            "name fails to decode.",
           "schema": { "$ref": "#/components/schemas/AdminLogLevelParam" },
         },
       ],
@@ -425,7 +486,8 @@ export const adminDocument: OpenrpcDocument = {
           "properties": {
             "loggerLevels": {
               "$ref": "#/components/schemas/AdminLoggerLevels",
-              "description": "The levels of the affected loggers after the change: the named logger, or every logger when `loggerName` was omitted.",
+              "description": "The levels of the affected loggers after the change: the named logger, or every logger " +
+                "when `loggerName` was omitted.",
             },
           },
         },
@@ -451,7 +513,10 @@ export const adminDocument: OpenrpcDocument = {
         {
           "name": "set only the log level, in lower case",
           "description": "The display level stays as it was; the answer spells levels in upper case.",
-          "params": [{ "name": "loggerName", "value": "C" }, { "name": "logLevel", "value": "info" }],
+          "params": [
+            { "name": "loggerName", "value": "C" },
+            { "name": "logLevel", "value": "info" },
+          ],
           "result": {
             "name": "setLoggerLevelResult",
             "value": { "loggerLevels": { "C": { "logLevel": "INFO", "displayLevel": "INFO" } } },
@@ -459,7 +524,8 @@ export const adminDocument: OpenrpcDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The docs show the result as `{}`; a node since v1.10.16 answers `{\"loggerLevels\": {...}}` with the affected loggers' levels after the change.",
+        "The docs show the result as `{}`; a node since v1.10.16 answers `{\"loggerLevels\": {...}}` with the " +
+          "affected loggers' levels after the change.",
       ],
       "x-changes": [
         {
@@ -480,7 +546,8 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.stacktrace",
       "summary": "Write the stack traces of all goroutines to stacktrace.txt.",
-      "description": "Writes the stack traces of every goroutine of the node to the file `stacktrace.txt` in the node's working directory and answers nothing more.",
+      "description": "Writes the stack traces of every goroutine of the node to the file `stacktrace.txt` in the " +
+        "node's working directory and answers nothing more.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -501,7 +568,8 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.startCPUProfiler",
       "summary": "Start profiling the node's CPU use.",
-      "description": "Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to `cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a time.",
+      "description": "Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to " +
+        "`cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a time.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -525,7 +593,8 @@ export const adminDocument: OpenrpcDocument = {
     {
       "name": "admin.stopCPUProfiler",
       "summary": "Stop the CPU profile and write cpu.profile.",
-      "description": "Stops the CPU profile started by `admin.startCPUProfiler` and writes it in pprof format to `cpu.profile` in the node's profile directory (`--profile-dir`). Fails when no CPU profile is running.",
+      "description": "Stops the CPU profile started by `admin.startCPUProfiler` and writes it in pprof format to " +
+        "`cpu.profile` in the node's profile directory (`--profile-dir`). Fails when no CPU profile is running.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -552,7 +621,8 @@ export const adminDocument: OpenrpcDocument = {
       "AdminAlias": {
         "type": "string",
         "maxLength": 512,
-        "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with \"alias length is too long\".",
+        "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 " +
+          "characters). A longer alias fails with \"alias length is too long\".",
       },
       "AdminLogAndDisplayLevels": {
         "type": "object",
@@ -573,16 +643,21 @@ export const adminDocument: OpenrpcDocument = {
       "AdminLogLevel": {
         "type": "string",
         "enum": ["OFF", "FATAL", "ERROR", "WARN", "INFO", "TRACE", "DEBUG", "VERBO"],
-        "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`.",
+        "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, " +
+          "`FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`.",
       },
       "AdminLogLevelParam": {
         "type": "string",
-        "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
-        "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails to decode.",
+        "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][r" +
+          "R][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
+        "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, " +
+          "`VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails " +
+          "to decode.",
       },
       "AdminLoggerLevels": {
         "type": "object",
-        "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).",
+        "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, " +
+          "`P` or `X`, or the node's own loggers such as `main`).",
         "additionalProperties": { "$ref": "#/components/schemas/AdminLogAndDisplayLevels" },
       },
       "Empty": {
@@ -594,20 +669,23 @@ export const adminDocument: OpenrpcDocument = {
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
     },
     "contentDescriptors": {
       "AdminLoggerName": {
         "name": "loggerName",
         "required": false,
-        "description": "The one logger to act on, e.g. `C` for the C-Chain. Omitted or empty means every logger of the node. A name the node has no logger for fails with `logger with name \"<name>\" not found`.",
+        "description": "The one logger to act on, e.g. `C` for the C-Chain. Omitted or empty means every logger of " +
+          "the node. A name the node has no logger for fails with `logger with name \"<name>\" not found`.",
         "schema": { "type": "string" },
       },
     },
@@ -616,7 +694,8 @@ export const adminDocument: OpenrpcDocument = {
       "AdminLoggerNotFound": { "code": -32000, "message": "logger with name \"Z\" not found" },
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
     },
   },

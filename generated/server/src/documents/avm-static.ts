@@ -7,7 +7,8 @@ export const avmStaticDocument: OpenrpcDocument = {
   "info": {
     "title": "AvalancheGo AVM static API",
     "version": "1.14.2",
-    "description": "The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM chain. Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.",
+    "description": "The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM " +
+      "chain. Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -23,21 +24,38 @@ export const avmStaticDocument: OpenrpcDocument = {
     {
       "name": "avm.buildGenesis",
       "summary": "Builds the genesis bytes of a new AVM chain from a JSON description of its assets.",
-      "description": "Served by the AVM's static API at `/ext/vm/avm`, which needs no running chain. Turns `genesisData`, a map from asset alias to asset definition, into the byte form of an AVM genesis state (one asset-creation transaction per asset, sorted by alias), encoded as `encoding` asks. Two kinds of initial state are implemented: `fixedCap` (initial holders and their amounts) and `variableCap` (sets of minters; nothing exists at genesis). Each minter set is built with threshold 1 whatever `threshold` says. Addresses are bech32 without a chain prefix; their HRP is not checked. Removed in v1.10.18 with the other static VM APIs.\n\n**Where the prose docs differ from the node:**\n- The documented request's addresses carry the HRP `avax` but checksums computed for `local`, so a real node rejects them (\"problem parsing holder address: invalid checksum ...\"); the example re-encodes the same 20-byte addresses with valid `avax` checksums.\n- The documented answer does not match its request: it encodes a single asset with one holder of 100001 units and network ID 0, where the request defines two assets, four holders and network ID 16; the example shows the bytes the node builds for the request.\n- The documented request spells the param `networkId`; the node's key is `networkID` (the other spelling still binds, as keys match case-insensitively).\n- The API description lists `limitedTransfer` and `nonFungible` as asset types; the node implements only `fixedCap` and `variableCap` and fails any other with \"unknown asset type\".\n- The API description says a variable-cap minter set needs `threshold` of its minters; the node ignores `threshold` and always uses 1.",
+      "description": "Served by the AVM's static API at `/ext/vm/avm`, which needs no running chain. Turns " +
+        "`genesisData`, a map from asset alias to asset definition, into the byte form of an AVM genesis state (one " +
+        "asset-creation transaction per asset, sorted by alias), encoded as `encoding` asks. Two kinds of initial " +
+        "state are implemented: `fixedCap` (initial holders and their amounts) and `variableCap` (sets of minters; " +
+        "nothing exists at genesis). Each minter set is built with threshold 1 whatever `threshold` says. Addresses " +
+        "are bech32 without a chain prefix; their HRP is not checked. Removed in v1.10.18 with the other static VM " +
+        "APIs.\n\n**Where the prose docs differ from the node:**\n- The documented request's addresses carry the HRP " +
+        "`avax` but checksums computed for `local`, so a real node rejects them (\"problem parsing holder address: " +
+        "invalid checksum ...\"); the example re-encodes the same 20-byte addresses with valid `avax` checksums.\n- " +
+        "The documented answer does not match its request: it encodes a single asset with one holder of 100001 units " +
+        "and network ID 0, where the request defines two assets, four holders and network ID 16; the example shows " +
+        "the bytes the node builds for the request.\n- The documented request spells the param `networkId`; the " +
+        "node's key is `networkID` (the other spelling still binds, as keys match case-insensitively).\n- The API " +
+        "description lists `limitedTransfer` and `nonFungible` as asset types; the node implements only `fixedCap` " +
+        "and `variableCap` and fails any other with \"unknown asset type\".\n- The API description says a " +
+        "variable-cap minter set needs `threshold` of its minters; the node ignores `threshold` and always uses 1.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "networkID",
           "required": true,
           "x-zero-when-absent": 0,
-          "description": "ID of the network the genesis is for, written into every asset-creation transaction. Omitted means 0.",
+          "description": "ID of the network the genesis is for, written into every asset-creation transaction. " +
+            "Omitted means 0.",
           "schema": { "$ref": "#/components/schemas/Uint32Param" },
         },
         {
           "name": "genesisData",
           "required": true,
           "x-zero-when-absent": {},
-          "description": "The assets, keyed by alias (any unique string; the chain registers it as an alias of the asset's ID, as `AVAX` is on the X-Chain). Omitted or empty gives a genesis with no assets.",
+          "description": "The assets, keyed by alias (any unique string; the chain registers it as an alias of the " +
+            "asset's ID, as `AVAX` is on the X-Chain). Omitted or empty gives a genesis with no assets.",
           "schema": {
             "type": "object",
             "additionalProperties": {
@@ -46,22 +64,29 @@ export const avmStaticDocument: OpenrpcDocument = {
               "description": "One asset's definition.",
               "properties": {
                 "name": { "type": "string", "description": "Human-readable name of the asset." },
-                "symbol": { "type": "string", "description": "Symbol of the asset, 0 to 4 characters." },
+                "symbol": {
+                  "type": "string",
+                  "description": "Symbol of the asset, 0 to 4 characters.",
+                },
                 "denomination": {
                   "$ref": "#/components/schemas/Uint8Param",
                   "description": "Display denomination (decimal digits). Omitted means 0.",
                 },
                 "memo": {
                   "type": "string",
-                  "description": "Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it needs the 4-byte checksum). Omitted or empty means no memo.",
+                  "description": "Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it " +
+                    "needs the 4-byte checksum). Omitted or empty means no memo.",
                 },
                 "initialState": {
                   "type": "object",
-                  "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset type\".",
+                  "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are " +
+                    "implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset " +
+                    "type\".",
                   "additionalProperties": {
                     "type": "array",
                     "items": { "type": "object" },
-                    "description": "Any other kind: the node decodes it (the field is a map of lists) and refuses it with \"unknown asset type\".",
+                    "description": "Any other kind: the node decodes it (the field is a map of lists) and refuses it " +
+                      "with \"unknown asset type\".",
                   },
                   "properties": {
                     "fixedCap": {
@@ -77,14 +102,17 @@ export const avmStaticDocument: OpenrpcDocument = {
                           },
                           "address": {
                             "type": "string",
-                            "description": "Holder address, bech32 (any HRP) without a chain prefix. A plain string on the wire: the handler parses it, so a malformed address gets \"problem parsing holder address: ...\".",
+                            "description": "Holder address, bech32 (any HRP) without a chain prefix. A plain string " +
+                              "on the wire: the handler parses it, so a malformed address gets \"problem parsing " +
+                              "holder address: ...\".",
                           },
                         },
                       },
                     },
                     "variableCap": {
                       "type": "array",
-                      "description": "Minter sets: each becomes a mint output owned by `minters`; no units exist at genesis.",
+                      "description": "Minter sets: each becomes a mint output owned by `minters`; no units exist at " +
+                        "genesis.",
                       "items": {
                         "type": "object",
                         "title": "AvmGenesisMinterSet",
@@ -92,11 +120,13 @@ export const avmStaticDocument: OpenrpcDocument = {
                           "minters": {
                             "type": "array",
                             "items": { "type": "string" },
-                            "description": "Addresses allowed to mint, bech32 (any HRP) without a chain prefix; a malformed one gets \"problem parsing minters address: ...\".",
+                            "description": "Addresses allowed to mint, bech32 (any HRP) without a chain prefix; a " +
+                              "malformed one gets \"problem parsing minters address: ...\".",
                           },
                           "threshold": {
                             "$ref": "#/components/schemas/Uint32Param",
-                            "description": "Parsed but ignored: the node always builds the minter set with threshold 1.",
+                            "description": "Parsed but ignored: the node always builds the minter set with threshold " +
+                              "1.",
                           },
                         },
                       },
@@ -110,7 +140,8 @@ export const avmStaticDocument: OpenrpcDocument = {
         {
           "name": "encoding",
           "required": false,
-          "description": "Encoding of the answer's `bytes` and of the assets' `memo`: `hex` (default), `hexnc` or `hexc`.",
+          "description": "Encoding of the answer's `bytes` and of the assets' `memo`: `hex` (default), `hexnc` or " +
+            "`hexc`.",
           "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
         },
       ],
@@ -135,7 +166,10 @@ export const avmStaticDocument: OpenrpcDocument = {
             "type": "object",
             "properties": { "bytes": { "$ref": "#/components/schemas/HexNoChecksum" } },
           },
-          "else": { "type": "object", "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } } },
+          "else": {
+            "type": "object",
+            "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } },
+          },
         },
       },
       "errors": [
@@ -143,7 +177,8 @@ export const avmStaticDocument: OpenrpcDocument = {
         { "code": -32000, "message": "unknown asset type" },
         {
           "code": -32000,
-          "message": "problem parsing holder address: invalid checksum (expected (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)",
+          "message": "problem parsing holder address: invalid checksum (expected (bech32=96w9sj, bech32m=sx7f4s), " +
+            "got ufnrn6)",
         },
         {
           "code": -32000,
@@ -153,7 +188,9 @@ export const avmStaticDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "fixed-cap and variable-cap assets",
-          "description": "The documented call with its addresses' checksums corrected. The answer encodes both assets, in alias order: asset1 with its four holders (sorted by output bytes) and asset2 with its two minter sets, each at threshold 1.",
+          "description": "The documented call with its addresses' checksums corrected. The answer encodes both " +
+            "assets, in alias order: asset1 with its four holders (sorted by output bytes) and asset2 with its two " +
+            "minter sets, each at threshold 1.",
           "params": [
             { "name": "networkID", "value": 16 },
             {
@@ -201,7 +238,17 @@ export const avmStaticDocument: OpenrpcDocument = {
           "result": {
             "name": "buildGenesisResult",
             "value": {
-              "bytes": "0x0000000000020006617373657431000000100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000f6d794669786564436170417373657400044d4643410000000001000000000000000400000007000000000000c35000000000000000000000000100000001259e616c04274d356a00c679622978526ea0455e00000007000000000000c350000000000000000000000001000000019ae45529b2ae078a8479ae5e65c5a493d741c1c50000000700000000000186a0000000000000000000000001000000011b2d08b039ae365261e31d8eda1e949b74431b8b0000000700000000000186a0000000000000000000000001000000018e4645598d1d9aa9d81c640e5523e7ba3db057ba0006617373657432000000100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000d6d79566172436170417373657400044d564341000000000100000000000000020000000600000000000000000000000100000002ae550529c662638f45e5598c1041e0c957273976b6128d75982d70b882eadada8af977858f31a7f3000000060000000000000000000000010000000321c2cc92675224400fd60083e50404de8dfc5ca85679ddabee5bba7e85896ffcf7e2d741f59e750ac531bdbd19df9e369db89873fd47a11266931325ad4b9440",
+              "bytes": "0x0000000000020006617373657431000000100000000000000000000000000000000000000000000000000000000" +
+                "000000000000000000000000000000000000f6d794669786564436170417373657400044d464341000000000100000000000" +
+                "0000400000007000000000000c35000000000000000000000000100000001259e616c04274d356a00c679622978526ea0455" +
+                "e00000007000000000000c350000000000000000000000001000000019ae45529b2ae078a8479ae5e65c5a493d741c1c5000" +
+                "0000700000000000186a0000000000000000000000001000000011b2d08b039ae365261e31d8eda1e949b74431b8b0000000" +
+                "700000000000186a0000000000000000000000001000000018e4645598d1d9aa9d81c640e5523e7ba3db057ba00066173736" +
+                "5743200000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000d6d79566172436170417373657400044d564341000000000100000000000000020000000600000000000000000000000" +
+                "100000002ae550529c662638f45e5598c1041e0c957273976b6128d75982d70b882eadada8af977858f31a7f300000006000" +
+                "0000000000000000000010000000321c2cc92675224400fd60083e50404de8dfc5ca85679ddabee5bba7e85896ffcf7e2d74" +
+                "1f59e750ac531bdbd19df9e369db89873fd47a11266931325ad4b9440",
               "encoding": "hex",
             },
           },
@@ -209,11 +256,18 @@ export const avmStaticDocument: OpenrpcDocument = {
       ],
       "x-node-versions": { "lastVersion": "v1.10.17", "removedIn": "v1.10.18" },
       "x-docs-discrepancies": [
-        "The documented request's addresses carry the HRP `avax` but checksums computed for `local`, so a real node rejects them (\"problem parsing holder address: invalid checksum ...\"); the example re-encodes the same 20-byte addresses with valid `avax` checksums.",
-        "The documented answer does not match its request: it encodes a single asset with one holder of 100001 units and network ID 0, where the request defines two assets, four holders and network ID 16; the example shows the bytes the node builds for the request.",
-        "The documented request spells the param `networkId`; the node's key is `networkID` (the other spelling still binds, as keys match case-insensitively).",
-        "The API description lists `limitedTransfer` and `nonFungible` as asset types; the node implements only `fixedCap` and `variableCap` and fails any other with \"unknown asset type\".",
-        "The API description says a variable-cap minter set needs `threshold` of its minters; the node ignores `threshold` and always uses 1.",
+        "The documented request's addresses carry the HRP `avax` but checksums computed for `local`, so a real node " +
+          "rejects them (\"problem parsing holder address: invalid checksum ...\"); the example re-encodes the same " +
+          "20-byte addresses with valid `avax` checksums.",
+        "The documented answer does not match its request: it encodes a single asset with one holder of 100001 units " +
+          "and network ID 0, where the request defines two assets, four holders and network ID 16; the example shows " +
+          "the bytes the node builds for the request.",
+        "The documented request spells the param `networkId`; the node's key is `networkID` (the other spelling " +
+          "still binds, as keys match case-insensitively).",
+        "The API description lists `limitedTransfer` and `nonFungible` as asset types; the node implements only " +
+          "`fixedCap` and `variableCap` and fails any other with \"unknown asset type\".",
+        "The API description says a variable-cap minter set needs `threshold` of its minters; the node ignores " +
+          "`threshold` and always uses 1.",
       ],
       "x-side-effects": "none",
     },
@@ -223,11 +277,14 @@ export const avmStaticDocument: OpenrpcDocument = {
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
+          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
+          "call, because these bytes have no JSON form.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Encoding": {
         "type": "string",
@@ -238,35 +295,48 @@ export const avmStaticDocument: OpenrpcDocument = {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last " +
+          "4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "Uint32Param": {
-        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, " +
+          "fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out " +
+          "digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-" +
+              "8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5" +
+              "])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 4294967295 },
         ],
       },
       "Uint64Param": {
-        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output " +
+          "form) or a bare JSON number; negative, fractional and exponent forms, and anything above " +
+          "18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{" +
+              "15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[" +
+              "0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440" +
+              "737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|" +
+              "1844674407370955161[0-5])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
         ],
       },
       "Uint8Param": {
-        "description": "An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 255, fail to decode.",
+        "description": "An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, " +
+          "fractional and exponent forms, and anything above 255, fail to decode.",
         "anyOf": [
           {
             "type": "string",
@@ -279,7 +349,8 @@ export const avmStaticDocument: OpenrpcDocument = {
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
     },
   },

@@ -7,7 +7,10 @@ export const cAvaxDocument: OpenrpcDocument = {
   "info": {
     "title": "AvalancheGo C-Chain atomic API",
     "version": "1.14.2",
-    "description": "The C-Chain's Avalanche-specific API (coreth's `avax` service): the atomic UTXOs the X- and P-Chain exported to the C-Chain, and the C-Chain's atomic transactions (ImportTx and ExportTx), which move AVAX between the C-Chain's EVM balances and the other chains' UTXOs through shared memory. The C-Chain's Ethereum API is served at `/ext/bc/C/rpc`.",
+    "description": "The C-Chain's Avalanche-specific API (coreth's `avax` service): the atomic UTXOs the X- and " +
+      "P-Chain exported to the C-Chain, and the C-Chain's atomic transactions (ImportTx and ExportTx), which move " +
+      "AVAX between the C-Chain's EVM balances and the other chains' UTXOs through shared memory. The C-Chain's " +
+      "Ethereum API is served at `/ext/bc/C/rpc`.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -16,7 +19,10 @@ export const cAvaxDocument: OpenrpcDocument = {
       "url": "http://127.0.0.1:9650/ext/bc/{blockchainID}/avax",
       "summary": "The avax service of the C-Chain.",
       "variables": {
-        "blockchainID": { "default": "C", "description": "The C-Chain's blockchain ID or its alias `C`." },
+        "blockchainID": {
+          "default": "C",
+          "description": "The C-Chain's blockchain ID or its alias `C`.",
+        },
       },
     },
   ],
@@ -25,13 +31,19 @@ export const cAvaxDocument: OpenrpcDocument = {
     {
       "name": "avax.getUTXOs",
       "summary": "Lists the atomic UTXOs another chain exported to the C-Chain for the given addresses, page by page.",
-      "description": "Returns the UTXOs in shared memory that `sourceChain` (the X- or P-Chain) exported to the C-Chain and that are not yet imported, owned (at least partly) by any of `addresses`: what a C-Chain ImportTx consumes. The C-Chain has no UTXOs of its own, so `sourceChain` is required. Addresses are `C-` bech32 addresses (the key's Avalanche address on the C-Chain, not its EVM address) or raw cb58 short IDs. At most `limit` UTXOs come back (1024 when omitted, 0 or larger); pass `endIndex` as `startIndex` for the next page.",
+      "description": "Returns the UTXOs in shared memory that `sourceChain` (the X- or P-Chain) exported to the " +
+        "C-Chain and that are not yet imported, owned (at least partly) by any of `addresses`: what a C-Chain " +
+        "ImportTx consumes. The C-Chain has no UTXOs of its own, so `sourceChain` is required. Addresses are `C-` " +
+        "bech32 addresses (the key's Avalanche address on the C-Chain, not its EVM address) or raw cb58 short IDs. " +
+        "At most `limit` UTXOs come back (1024 when omitted, 0 or larger); pass `endIndex` as `startIndex` for the " +
+        "next page.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "addresses",
           "required": true,
-          "description": "Addresses whose atomic UTXOs to list: 1 to 1024 `C-` bech32 addresses of this network (`C-avax1...`) or raw cb58 short IDs.",
+          "description": "Addresses whose atomic UTXOs to list: 1 to 1024 `C-` bech32 addresses of this network " +
+            "(`C-avax1...`) or raw cb58 short IDs.",
           "schema": { "type": ["array", "null"], "items": { "type": "string" } },
         },
         { "$ref": "#/components/contentDescriptors/UTXOLimit" },
@@ -39,7 +51,8 @@ export const cAvaxDocument: OpenrpcDocument = {
         {
           "name": "sourceChain",
           "required": false,
-          "description": "Blockchain ID or alias (`X`, `P`) of the chain that exported the UTXOs. Omitted or empty, the call fails with \"no source chain provided\".",
+          "description": "Blockchain ID or alias (`X`, `P`) of the chain that exported the UTXOs. Omitted or empty, " +
+            "the call fails with \"no source chain provided\".",
           "schema": { "type": "string" },
         },
         { "$ref": "#/components/contentDescriptors/UTXOEncoding" },
@@ -56,17 +69,21 @@ export const cAvaxDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
-          "message": "couldn't parse address \"C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t\": expected hrp \"local\" but got \"fuji\"",
+          "message": "couldn't parse address \"C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t\": expected hrp " +
+            "\"local\" but got \"fuji\"",
         },
         {
           "code": -32000,
-          "message": "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\": expected chainID to be \"2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC\" but was \"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed\"",
+          "message": "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\": expected chainID to " +
+            "be \"2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC\" but was " +
+            "\"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed\"",
         },
       ],
       "examples": [
         {
           "name": "UTXOs the P-Chain exported",
-          "description": "One UTXO of 5 AVAX that the P-Chain exported to the C-Chain for the ewoq key, on a local network.",
+          "description": "One UTXO of 5 AVAX that the P-Chain exported to the C-Chain for the ewoq key, on a local " +
+            "network.",
           "params": [
             { "name": "addresses", "value": ["C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"] },
             { "name": "sourceChain", "value": "P" },
@@ -77,7 +94,9 @@ export const cAvaxDocument: OpenrpcDocument = {
             "value": {
               "numFetched": "1",
               "utxos": [
-                "0x000069bb63e17d4d346e349b676bc001122ad610d7547fe6536fdac67e6ddaf689d700000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000000012a05f200000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c3acc4f0c",
+                "0x000069bb63e17d4d346e349b676bc001122ad610d7547fe6536fdac67e6ddaf689d700000001dbcf890f77f49b96857648" +
+                  "b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000000012a05f20000000000000000000000000100000001" +
+                  "3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c3acc4f0c",
               ],
               "endIndex": {
                 "address": "C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u",
@@ -93,7 +112,13 @@ export const cAvaxDocument: OpenrpcDocument = {
     {
       "name": "avax.issueTx",
       "summary": "Submits a signed C-Chain atomic transaction (ImportTx or ExportTx).",
-      "description": "Decodes the transaction with the atomic codec, verifies it against the tip of the chain as the mempool does (its size and gas, its syntax, the fee its gas costs at the next block's base fee, its credentials, the imported UTXOs in shared memory, and for an ExportTx the exporting accounts' balances and nonces), and adds it to the mempool, from which it goes into the next block. An ImportTx credits the EVM balance of each output's address (1 nAVAX = 10^9 wei); an ExportTx debits each input's address, increments its nonce, and puts the exported UTXOs into shared memory for the destination chain. Issuing a transaction already in the mempool answers its ID again.",
+      "description": "Decodes the transaction with the atomic codec, verifies it against the tip of the chain as the " +
+        "mempool does (its size and gas, its syntax, the fee its gas costs at the next block's base fee, its " +
+        "credentials, the imported UTXOs in shared memory, and for an ExportTx the exporting accounts' balances and " +
+        "nonces), and adds it to the mempool, from which it goes into the next block. An ImportTx credits the EVM " +
+        "balance of each output's address (1 nAVAX = 10^9 wei); an ExportTx debits each input's address, increments " +
+        "its nonce, and puts the exported UTXOs into shared memory for the destination chain. Issuing a transaction " +
+        "already in the mempool answers its ID again.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/SignedTx" },
@@ -105,7 +130,9 @@ export const cAvaxDocument: OpenrpcDocument = {
           "type": "object",
           "required": ["txID"],
           "additionalProperties": false,
-          "properties": { "txID": { "$ref": "#/components/schemas/ID", "description": "ID of the transaction." } },
+          "properties": {
+            "txID": { "$ref": "#/components/schemas/ID", "description": "ID of the transaction." },
+          },
         },
       },
       "errors": [
@@ -116,7 +143,8 @@ export const cAvaxDocument: OpenrpcDocument = {
         { "code": -32000, "message": "problem parsing transaction: couldn't unpack codec version" },
         {
           "code": -32000,
-          "message": "problem parsing transaction: couldn't unmarshal interface: *secp256k1fx.TransferOutput does not implement interface atomic.UnsignedAtomicTx",
+          "message": "problem parsing transaction: couldn't unmarshal interface: *secp256k1fx.TransferOutput does " +
+            "not implement interface atomic.UnsignedAtomicTx",
         },
         { "code": -32000, "message": "tx was issued with a different network ID" },
         { "code": -32000, "message": "tx has wrong chain ID" },
@@ -134,11 +162,18 @@ export const cAvaxDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "import from the P-Chain",
-          "description": "An ImportTx of the UTXO `avax.getUTXOs` lists, to the ewoq key's EVM address, on a local network.",
+          "description": "An ImportTx of the UTXO `avax.getUTXOs` lists, to the ewoq key's EVM address, on a local " +
+            "network.",
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000000000003039ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead766700000000000000000000000000000000000000000000000000000000000000000000000169bb63e17d4d346e349b676bc001122ad610d7547fe6536fdac67e6ddaf689d700000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000005000000012a05f2000000000100000000000000018db97c7cece249c2b98bdc0226cc4c2a57bf52fc000000012a05c622dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001000000090000000188aae856ef46f92236b59ef0108f39ad809dfc7c1511098cc06f4f2e50b55f4c507bb4b5224317a3f6cb9085e8f2b386412ba76b25c1ea9dd20448fd5470dfdb01d98e8931",
+              "value": "0x00000000000000003039ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead76670000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000169bb63e17d4d346e349b676bc001122ad61" +
+                "0d7547fe6536fdac67e6ddaf689d700000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2d" +
+                "b00000005000000012a05f2000000000100000000000000018db97c7cece249c2b98bdc0226cc4c2a57bf52fc000000012a0" +
+                "5c622dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001000000090000000188aae85" +
+                "6ef46f92236b59ef0108f39ad809dfc7c1511098cc06f4f2e50b55f4c507bb4b5224317a3f6cb9085e8f2b386412ba76b25c" +
+                "1ea9dd20448fd5470dfdb01d98e8931",
             },
             { "name": "encoding", "value": "hex" },
           ],
@@ -153,7 +188,13 @@ export const cAvaxDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000000100003039ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf000000018db97c7cece249c2b98bdc0226cc4c2a57bf52fc000000007735bfdedbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000000000000000000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070000000077359400000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c0000000100000009000000015de197c49f46b9897f1811dd59f367ed65b3b730945cf7f06bb2f0f0ba2e0f2b3330d5d1500637480b1e5bce997bf789e1994214dd7daaf124971047a6aabbcb000217f0b8",
+              "value": "0x00000000000100003039ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667d891ad5" +
+                "6056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf000000018db97c7cece249c2b98bdc0226cc4c2a57b" +
+                "f52fc000000007735bfdedbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000000000000" +
+                "000000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070000000077359400000" +
+                "000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c0000000100000009000000015de197c" +
+                "49f46b9897f1811dd59f367ed65b3b730945cf7f06bb2f0f0ba2e0f2b3330d5d1500637480b1e5bce997bf789e1994214dd7" +
+                "daaf124971047a6aabbcb000217f0b8",
             },
             { "name": "encoding", "value": "hex" },
           ],
@@ -168,13 +209,16 @@ export const cAvaxDocument: OpenrpcDocument = {
     {
       "name": "avax.getAtomicTxStatus",
       "summary": "Returns the status of a C-Chain atomic transaction.",
-      "description": "`Accepted` with the height of the block that holds it once the chain has accepted it; `Processing` while it waits in the mempool (or its block is not yet the chain's state); `Dropped` when the mempool discarded it; `Unknown` for a transaction the node has not seen.",
+      "description": "`Accepted` with the height of the block that holds it once the chain has accepted it; " +
+        "`Processing` while it waits in the mempool (or its block is not yet the chain's state); `Dropped` when the " +
+        "mempool discarded it; `Unknown` for a transaction the node has not seen.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "txID",
           "required": true,
-          "description": "ID of the atomic transaction (cb58). Omitted, it is the zero ID, which the node refuses with \"nil transaction ID\".",
+          "description": "ID of the atomic transaction (cb58). Omitted, it is the zero ID, which the node refuses " +
+            "with \"nil transaction ID\".",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -204,7 +248,9 @@ export const cAvaxDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "accepted",
-          "params": [{ "name": "txID", "value": "2tHb7Ary5gcJfvmJgjWxiqUgi9NM56y6caj9Pc3X1A82fPFGQ9" }],
+          "params": [
+            { "name": "txID", "value": "2tHb7Ary5gcJfvmJgjWxiqUgi9NM56y6caj9Pc3X1A82fPFGQ9" },
+          ],
           "result": {
             "name": "getAtomicTxStatusResult",
             "value": { "status": "Accepted", "blockHeight": "1" },
@@ -212,7 +258,9 @@ export const cAvaxDocument: OpenrpcDocument = {
         },
         {
           "name": "unknown",
-          "params": [{ "name": "txID", "value": "2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD" }],
+          "params": [
+            { "name": "txID", "value": "2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD" },
+          ],
           "result": { "name": "getAtomicTxStatusResult", "value": { "status": "Unknown" } },
         },
       ],
@@ -221,19 +269,23 @@ export const cAvaxDocument: OpenrpcDocument = {
     {
       "name": "avax.getAtomicTx",
       "summary": "Returns an atomic transaction the C-Chain has seen, with the height of its block.",
-      "description": "Returns the signed bytes of an accepted, processing or dropped atomic transaction, and for an accepted one the height of the block that holds it. A transaction the node has not seen fails with \"could not find tx\".",
+      "description": "Returns the signed bytes of an accepted, processing or dropped atomic transaction, and for an " +
+        "accepted one the height of the block that holds it. A transaction the node has not seen fails with \"could " +
+        "not find tx\".",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "txID",
           "required": true,
-          "description": "ID of the atomic transaction (cb58). Omitted, it is the zero ID, which the node refuses with \"nil transaction ID\".",
+          "description": "ID of the atomic transaction (cb58). Omitted, it is the zero ID, which the node refuses " +
+            "with \"nil transaction ID\".",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
         {
           "name": "encoding",
           "required": false,
-          "description": "Encoding of the returned bytes: `hex` (the default), `hexc` or `hexnc`. `json` decodes but the call then fails with \"unsupported encoding in method\".",
+          "description": "Encoding of the returned bytes: `hex` (the default), `hexc` or `hexnc`. `json` decodes but " +
+            "the call then fails with \"unsupported encoding in method\".",
           "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
         },
       ],
@@ -262,7 +314,10 @@ export const cAvaxDocument: OpenrpcDocument = {
             "type": "object",
             "properties": { "tx": { "$ref": "#/components/schemas/HexNoChecksum" } },
           },
-          "else": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/Hex" } } },
+          "else": {
+            "type": "object",
+            "properties": { "tx": { "$ref": "#/components/schemas/Hex" } },
+          },
         },
       },
       "errors": [
@@ -284,7 +339,13 @@ export const cAvaxDocument: OpenrpcDocument = {
           "result": {
             "name": "getAtomicTxResult",
             "value": {
-              "tx": "0x00000000000000003039ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead766700000000000000000000000000000000000000000000000000000000000000000000000169bb63e17d4d346e349b676bc001122ad610d7547fe6536fdac67e6ddaf689d700000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000005000000012a05f2000000000100000000000000018db97c7cece249c2b98bdc0226cc4c2a57bf52fc000000012a05c622dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001000000090000000188aae856ef46f92236b59ef0108f39ad809dfc7c1511098cc06f4f2e50b55f4c507bb4b5224317a3f6cb9085e8f2b386412ba76b25c1ea9dd20448fd5470dfdb01d98e8931",
+              "tx": "0x00000000000000003039ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead76670000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000169bb63e17d4d346e349b676bc001122ad610d7" +
+                "547fe6536fdac67e6ddaf689d700000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00" +
+                "000005000000012a05f2000000000100000000000000018db97c7cece249c2b98bdc0226cc4c2a57bf52fc000000012a05c6" +
+                "22dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001000000090000000188aae856ef" +
+                "46f92236b59ef0108f39ad809dfc7c1511098cc06f4f2e50b55f4c507bb4b5224317a3f6cb9085e8f2b386412ba76b25c1ea" +
+                "9dd20448fd5470dfdb01d98e8931",
               "encoding": "hex",
               "blockHeight": "1",
             },
@@ -296,7 +357,8 @@ export const cAvaxDocument: OpenrpcDocument = {
     {
       "name": "avax.version",
       "summary": "Returns the version of the C-Chain's VM (coreth).",
-      "description": "The version string of the coreth release the node runs. Removed from the node without a deprecation period: `info.getNodeVersion`'s `vmVersions.evm` gives the same.",
+      "description": "The version string of the coreth release the node runs. Removed from the node without a " +
+        "deprecation period: `info.getNodeVersion`'s `vmVersions.evm` gives the same.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -305,7 +367,9 @@ export const cAvaxDocument: OpenrpcDocument = {
           "type": "object",
           "required": ["version"],
           "additionalProperties": false,
-          "properties": { "version": { "type": "string", "description": "coreth's version, e.g. `v0.15.4`." } },
+          "properties": {
+            "version": { "type": "string", "description": "coreth's version, e.g. `v0.15.4`." },
+          },
         },
       },
       "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
@@ -326,16 +390,20 @@ export const cAvaxDocument: OpenrpcDocument = {
         "type": "string",
         "format": "avax-address",
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.",
+        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
+          "the bech32 checksum is part of the format.",
       },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
+          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
+          "call, because these bytes have no JSON form.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Encoding": {
         "type": "string",
@@ -346,22 +414,26 @@ export const cAvaxDocument: OpenrpcDocument = {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last " +
+          "4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "UTXOIndex": {
         "type": "object",
-        "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+        "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's " +
+          "`endIndex` as the next call's `startIndex` to continue.",
         "required": ["address", "utxo"],
         "additionalProperties": false,
         "properties": {
@@ -394,7 +466,10 @@ export const cAvaxDocument: OpenrpcDocument = {
             "$ref": "#/components/schemas/UTXOIndex",
             "description": "Where this page ended; pass it as `startIndex` to fetch the next page.",
           },
-          "encoding": { "$ref": "#/components/schemas/Encoding", "description": "The encoding of `utxos`." },
+          "encoding": {
+            "$ref": "#/components/schemas/Encoding",
+            "description": "The encoding of `utxos`.",
+          },
         },
         "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
         "then": {
@@ -405,15 +480,21 @@ export const cAvaxDocument: OpenrpcDocument = {
         },
         "else": {
           "type": "object",
-          "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+          "properties": {
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+          },
         },
       },
       "Uint32Param": {
-        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, " +
+          "fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out " +
+          "digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-" +
+              "8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5" +
+              "])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 4294967295 },
         ],
@@ -421,20 +502,24 @@ export const cAvaxDocument: OpenrpcDocument = {
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). " +
+          "Read it with `toBigInt` to keep every digit.",
       },
     },
     "contentDescriptors": {
       "SignedTx": {
         "name": "tx",
         "required": true,
-        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
+        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
+          "parses the transaction.",
         "schema": { "$ref": "#/components/schemas/EncodedBytes" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
+        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no " +
+          "checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported " +
+          "encoding in method\".",
         "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "UTXOEncoding": {
@@ -452,23 +537,34 @@ export const cAvaxDocument: OpenrpcDocument = {
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
-        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.",
+        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 " +
+          "ID.",
         "schema": { "$ref": "#/components/schemas/UTXOIndex" },
       },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
-      "TxBadChecksum": { "code": -32000, "message": "problem decoding transaction: invalid input checksum" },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
       },
-      "TxUnsupportedEncoding": { "code": -32000, "message": "problem decoding transaction: unsupported encoding in method" },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method",
+      },
       "UTXONoAddresses": { "code": -32000, "message": "no addresses provided" },
-      "UTXOTooManyAddresses": { "code": -32000, "message": "number of addresses given, 1025, exceeds maximum, 1024" },
+      "UTXOTooManyAddresses": {
+        "code": -32000,
+        "message": "number of addresses given, 1025, exceeds maximum, 1024",
+      },
     },
   },
 };

@@ -7,7 +7,11 @@ export const devDocument: OpenrpcDocument = {
   "info": {
     "title": "Mock node development controls",
     "version": "1.14.2",
-    "description": "Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain time, mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the funded accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`: `npm run conform` never calls these methods on a node.",
+    "description": "Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain " +
+      "time, mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the funded " +
+      "accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are " +
+      "on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`: `npm run conform` never " +
+      "calls these methods on a node.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -22,7 +26,12 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.snapshot",
       "summary": "Save the whole simulated network's state; returns the snapshot's ID.",
-      "description": "Saves every chain's state (UTXOs, blocks, transactions and their statuses, validators, fee state, chain time, aliases, pools) and returns an ID for `dev.revert`. IDs are decimal strings that increase from `\"1\"`; snapshots nest: take one, change things, take another, and revert to either. Cheap (copy-on-write), so a test can snapshot before every case.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Saves every chain's state (UTXOs, blocks, transactions and their statuses, validators, fee " +
+        "state, chain time, aliases, pools) and returns an ID for `dev.revert`. IDs are decimal strings that " +
+        "increase from `\"1\"`; snapshots nest: take one, change things, take another, and revert to either. Cheap " +
+        "(copy-on-write), so a test can snapshot before every case.\n\nServed only by the mock node (`npm run mock`, " +
+        "`startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this " +
+        "spec.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -52,7 +61,13 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.revert",
       "summary": "Restore the state a snapshot saved; newer snapshots are discarded.",
-      "description": "Restores the network to the state `dev.snapshot` saved under `snapshotID`. Snapshots taken after that one are discarded (their IDs become unknown; IDs are never reused). The snapshot itself is kept, so reverting to it again, after more changes, restores the same state again: unlike anvil's `evm_revert`, which consumes its snapshot (foundry issue #6463), a test can revert to one baseline before each case. An unknown ID changes nothing and is refused.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Restores the network to the state `dev.snapshot` saved under `snapshotID`. Snapshots taken " +
+        "after that one are discarded (their IDs become unknown; IDs are never reused). The snapshot itself is kept, " +
+        "so reverting to it again, after more changes, restores the same state again: unlike anvil's `evm_revert`, " +
+        "which consumes its snapshot (foundry issue #6463), a test can revert to one baseline before each case. An " +
+        "unknown ID changes nothing and is refused.\n\nServed only by the mock node (`npm run mock`, " +
+        "`startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this " +
+        "spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -79,7 +94,16 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.setTime",
       "summary": "Set the chain time (forward only), building a P-Chain block at it by default.",
-      "description": "Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain then builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in `platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and fee states decay. Without it no block is built, but the chain time moves all the same: `platform.getTimestamp` answers it, the staking periods it passes end (stakers leave `getCurrentValidators` and the validator set at the tip that `getValidatorsAt`, `getTotalStake` and `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. The C-Chain's next block is at that time too (built at once with `mine`). Time never goes back (`dev.revert` is the way back).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain " +
+        "then builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in " +
+        "`platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and fee " +
+        "states decay. Without it no block is built, but the chain time moves all the same: `platform.getTimestamp` " +
+        "answers it, the staking periods it passes end (stakers leave `getCurrentValidators` and the validator set " +
+        "at the tip that `getValidatorsAt`, `getTotalStake` and `sampleValidators` read, and get their reward " +
+        "UTXOs), and the next block is built at it. The C-Chain's next block is at that time too (built at once with " +
+        "`mine`). Time never goes back (`dev.revert` is the way back).\n\nServed only by the mock node (`npm run " +
+        "mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated " +
+        "from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -104,7 +128,8 @@ export const devDocument: OpenrpcDocument = {
           "properties": {
             "timestamp": {
               "$ref": "#/components/schemas/Time",
-              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it).",
+              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as " +
+                "`platform.getTimestamp` reports it once a block carries it).",
             },
           },
         },
@@ -125,7 +150,10 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.increaseTime",
       "summary": "Advance the chain time by a number of seconds, building a P-Chain block by default.",
-      "description": "`dev.setTime` to the current chain time plus `seconds`: the way to let a staking period run out in a test (e.g. `seconds: 86400`, the minimum staking period of a local network).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "`dev.setTime` to the current chain time plus `seconds`: the way to let a staking period run " +
+        "out in a test (e.g. `seconds: 86400`, the minimum staking period of a local network).\n\nServed only by the " +
+        "mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a " +
+        "server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -150,7 +178,8 @@ export const devDocument: OpenrpcDocument = {
           "properties": {
             "timestamp": {
               "$ref": "#/components/schemas/Time",
-              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it).",
+              "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as " +
+                "`platform.getTimestamp` reports it once a block carries it).",
             },
           },
         },
@@ -160,7 +189,10 @@ export const devDocument: OpenrpcDocument = {
         {
           "name": "one hour",
           "params": [{ "name": "seconds", "value": 3600 }],
-          "result": { "name": "increaseTimeResult", "value": { "timestamp": "2024-07-15T05:00:00Z" } },
+          "result": {
+            "name": "increaseTimeResult",
+            "value": { "timestamp": "2024-07-15T05:00:00Z" },
+          },
         },
       ],
       "x-side-effects": "chain",
@@ -168,13 +200,20 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.mine",
       "summary": "Build blocks on the X- or P-Chain now.",
-      "description": "Builds `blocks` blocks on the chain at the current chain time, one after the other. The first takes the transactions waiting in the chain's pool (when automine is off); the others are empty. Each is accepted at once, with real bytes, ID, height and parent, and its transactions become Accepted (X) or Committed (P). On the C-Chain the blocks are the EVM engine's, holding what its pool has (when automine is off), their IDs the blocks' hashes as IDs.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Builds `blocks` blocks on the chain at the current chain time, one after the other. The first " +
+        "takes the transactions waiting in the chain's pool (when automine is off); the others are empty. Each is " +
+        "accepted at once, with real bytes, ID, height and parent, and its transactions become Accepted (X) or " +
+        "Committed (P). On the C-Chain the blocks are the EVM engine's, holding what its pool has (when automine is " +
+        "off), their IDs the blocks' hashes as IDs.\n\nServed only by the mock node (`npm run mock`, " +
+        "`startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this " +
+        "spec.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "chain",
           "required": true,
-          "description": "Which chain: `X`, `P` or `C` (aliases and IDs of the three chains are accepted too). C-Chain blocks are the EVM engine's, holding what its pool has.",
+          "description": "Which chain: `X`, `P` or `C` (aliases and IDs of the three chains are accepted too). " +
+            "C-Chain blocks are the EVM engine's, holding what its pool has.",
           "schema": { "type": "string", "minLength": 1 },
         },
         {
@@ -218,7 +257,10 @@ export const devDocument: OpenrpcDocument = {
           "params": [{ "name": "chain", "value": "P" }],
           "result": {
             "name": "mineResult",
-            "value": { "blockIDs": ["6tqv6gRrvyK2iWod2sYr8Bsj8jt7SMgx1Q748YhSg3ogd2FZA"], "height": "1" },
+            "value": {
+              "blockIDs": ["6tqv6gRrvyK2iWod2sYr8Bsj8jt7SMgx1Q748YhSg3ogd2FZA"],
+              "height": "1",
+            },
           },
         },
         {
@@ -241,13 +283,21 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.fund",
       "summary": "Give an X- or P-Chain address a new UTXO of AVAX or another asset.",
-      "description": "Creates a UTXO owned by `address` (threshold 1) out of nothing, like anvil's `anvil_setBalance` but additive, as balances on Avalanche are sums of UTXOs: the chain comes from the address's prefix (`X-` or `P-`), the address's HRP must be the network's. The UTXO appears at once in `getUTXOs` and every balance. It belongs to a synthetic transaction that no block contains, so `getTx` does not know it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Creates a UTXO owned by `address` (threshold 1) out of nothing, like anvil's " +
+        "`anvil_setBalance` but additive, as balances on Avalanche are sums of UTXOs: the chain comes from the " +
+        "address's prefix (`X-` or `P-`), the address's HRP must be the network's. The UTXO appears at once in " +
+        "`getUTXOs` and every balance. It belongs to a synthetic transaction that no block contains, so `getTx` does " +
+        "not know it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development " +
+        "controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "address",
           "required": true,
-          "description": "The owner: an X-Chain (`X-local1...` on a local network), P-Chain (`P-local1...`) or C-Chain address of the simulated network. On the C-Chain an EVM address (`0x...`) gets the AVAX in its EVM balance; a `C-local1...` address is the key's atomic-UTXO address, which `avax.getUTXOs` lists, so it gets a UTXO in the X-Chain's shared memory for C, ready to import.",
+          "description": "The owner: an X-Chain (`X-local1...` on a local network), P-Chain (`P-local1...`) or " +
+            "C-Chain address of the simulated network. On the C-Chain an EVM address (`0x...`) gets the AVAX in its " +
+            "EVM balance; a `C-local1...` address is the key's atomic-UTXO address, which `avax.getUTXOs` lists, so " +
+            "it gets a UTXO in the X-Chain's shared memory for C, ready to import.",
           "schema": {
             "anyOf": [
               { "$ref": "#/components/schemas/Address" },
@@ -268,13 +318,15 @@ export const devDocument: OpenrpcDocument = {
         {
           "name": "assetID",
           "required": false,
-          "description": "The asset, by ID or alias (`AVAX`, the default). On the X-Chain any asset the chain knows; on the P-Chain AVAX.",
+          "description": "The asset, by ID or alias (`AVAX`, the default). On the X-Chain any asset the chain knows; " +
+            "on the P-Chain AVAX.",
           "schema": { "type": "string", "minLength": 1 },
         },
         {
           "name": "locktime",
           "required": false,
-          "description": "Unix time until which the UTXO cannot be spent (default 0, spendable now). On the P-Chain a future locktime makes it locked (and stakeable) AVAX.",
+          "description": "Unix time until which the UTXO cannot be spent (default 0, spendable now). On the P-Chain " +
+            "a future locktime makes it locked (and stakeable) AVAX.",
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
       ],
@@ -291,7 +343,8 @@ export const devDocument: OpenrpcDocument = {
             },
             "balance": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The address's balance of the asset after the call, locked UTXOs included; for an EVM address its balance in wei.",
+              "description": "The address's balance of the asset after the call, locked UTXOs included; for an EVM " +
+                "address its balance in wei.",
             },
           },
         },
@@ -300,7 +353,8 @@ export const devDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not local",
+          "message": "address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not " +
+            "local",
         },
         { "code": -32000, "message": "asset 'myAsset' not found" },
       ],
@@ -314,7 +368,10 @@ export const devDocument: OpenrpcDocument = {
           "result": {
             "name": "fundResult",
             "value": {
-              "utxoID": { "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA", "outputIndex": 0 },
+              "utxoID": {
+                "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA",
+                "outputIndex": 0,
+              },
               "balance": "300000100000000000",
             },
           },
@@ -329,7 +386,10 @@ export const devDocument: OpenrpcDocument = {
           "result": {
             "name": "fundResult",
             "value": {
-              "utxoID": { "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA", "outputIndex": 0 },
+              "utxoID": {
+                "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA",
+                "outputIndex": 0,
+              },
               "balance": "30002000000000000",
             },
           },
@@ -340,7 +400,12 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.setFeeState",
       "summary": "Set the P-Chain's dynamic fee state (and the L1 validator fee state).",
-      "description": "Overwrites the gas state behind `platform.getFeeState` (ACP-103: `capacity` and `excess`; the price follows from the excess as the node computes it) and the excess behind `platform.getValidatorFeeState` (ACP-77). Fields left out keep their value. Use it to test fee estimation under congestion without sending the transactions that cause it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Overwrites the gas state behind `platform.getFeeState` (ACP-103: `capacity` and `excess`; the " +
+        "price follows from the excess as the node computes it) and the excess behind " +
+        "`platform.getValidatorFeeState` (ACP-77). Fields left out keep their value. Use it to test fee estimation " +
+        "under congestion without sending the transactions that cause it.\n\nServed only by the mock node (`npm run " +
+        "mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated " +
+        "from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -417,7 +482,11 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.reset",
       "summary": "Return to the genesis of the network the mock started with.",
-      "description": "Throws away everything since start-up (blocks, transactions, funded UTXOs, aliases added with `admin.aliasChain`, snapshots) and rebuilds the world from the start-up options (`--network`, `--accounts`, `--seed`), byte for byte the same as at start. Like Hardhat's `hardhat_reset` without forking.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Throws away everything since start-up (blocks, transactions, funded UTXOs, aliases added with " +
+        "`admin.aliasChain`, snapshots) and rebuilds the world from the start-up options (`--network`, `--accounts`, " +
+        "`--seed`), byte for byte the same as at start. Like Hardhat's `hardhat_reset` without forking.\n\nServed " +
+        "only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by " +
+        "AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [],
       "result": { "name": "resetResult", "schema": { "$ref": "#/components/schemas/Empty" } },
@@ -434,7 +503,11 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.setAutomine",
       "summary": "Turn automatic block building on or off.",
-      "description": "With automine on (the default) every accepted transaction gets its own block at once, so `issueTx` is followed by Accepted/Committed before the call returns. Off, transactions wait in their chain's pool until `dev.mine` or the interval of `dev.setIntervalMining` builds a block. Like anvil's `evm_setAutomine`.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "With automine on (the default) every accepted transaction gets its own block at once, so " +
+        "`issueTx` is followed by Accepted/Committed before the call returns. Off, transactions wait in their " +
+        "chain's pool until `dev.mine` or the interval of `dev.setIntervalMining` builds a block. Like anvil's " +
+        "`evm_setAutomine`.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development " +
+        "controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -458,7 +531,10 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.setIntervalMining",
       "summary": "Build blocks from the pools on an interval.",
-      "description": "Every `interval` milliseconds each chain with waiting transactions builds one block from its pool (the `--block-time` option at start-up). `0` stops interval mining. Independent of automine, as with anvil's `evm_setIntervalMining`.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Every `interval` milliseconds each chain with waiting transactions builds one block from its " +
+        "pool (the `--block-time` option at start-up). `0` stops interval mining. Independent of automine, as with " +
+        "anvil's `evm_setIntervalMining`.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its " +
+        "development controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -468,7 +544,10 @@ export const devDocument: OpenrpcDocument = {
           "schema": { "$ref": "#/components/schemas/Uint32Param" },
         },
       ],
-      "result": { "name": "setIntervalMiningResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "result": {
+        "name": "setIntervalMiningResult",
+        "schema": { "$ref": "#/components/schemas/Empty" },
+      },
       "errors": [{ "$ref": "#/components/errors/InvalidArgument" }],
       "examples": [
         {
@@ -482,7 +561,11 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.listAccounts",
       "summary": "The funded test accounts of the simulated network, with their keys.",
-      "description": "Lists the accounts the world funded at genesis, as the mock prints them at start-up (like anvil's accounts list): on a local network the well-known ewoq key first, then the `--accounts` keys derived from `--seed`. The private keys are test keys, public by construction; never fund them on a real network.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Lists the accounts the world funded at genesis, as the mock prints them at start-up (like " +
+        "anvil's accounts list): on a local network the well-known ewoq key first, then the `--accounts` keys " +
+        "derived from `--seed`. The private keys are test keys, public by construction; never fund them on a real " +
+        "network.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls " +
+        "are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -505,8 +588,14 @@ export const devDocument: OpenrpcDocument = {
                     "pattern": "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$",
                     "description": "The secp256k1 private key, `PrivateKey-` and cb58.",
                   },
-                  "xAddress": { "$ref": "#/components/schemas/Address", "description": "Its X-Chain address." },
-                  "pAddress": { "$ref": "#/components/schemas/Address", "description": "Its P-Chain address." },
+                  "xAddress": {
+                    "$ref": "#/components/schemas/Address",
+                    "description": "Its X-Chain address.",
+                  },
+                  "pAddress": {
+                    "$ref": "#/components/schemas/Address",
+                    "description": "Its P-Chain address.",
+                  },
                   "cAddress": {
                     "type": "string",
                     "pattern": "^0x[0-9a-fA-F]{40}$",
@@ -544,7 +633,14 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.impersonate",
       "summary": "Let transactions spend an address's outputs without its signatures.",
-      "description": "Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` (with threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts, fees, locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…` impersonate it on both. A setting of the node, not of the chain: snapshots, reverts and saved states leave it as it is.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` " +
+        "(with threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without " +
+        "checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from " +
+        "avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts, fees, " +
+        "locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…` impersonate it " +
+        "on both. A setting of the node, not of the chain: snapshots, reverts and saved states leave it as it " +
+        "is.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; " +
+        "never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -559,13 +655,16 @@ export const devDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         {
           "code": -32000,
-          "message": "address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not local",
+          "message": "address X-fuji1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmtyyy9d is not on this network: its HRP is not " +
+            "local",
         },
       ],
       "examples": [
         {
           "name": "act as the ewoq address",
-          "params": [{ "name": "address", "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u" }],
+          "params": [
+            { "name": "address", "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u" },
+          ],
           "result": { "name": "impersonateResult", "value": {} },
         },
       ],
@@ -574,7 +673,10 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.stopImpersonating",
       "summary": "Require an address's signatures again.",
-      "description": "Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no error (anvil's `anvil_stopImpersonatingAccount`).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no " +
+        "error (anvil's `anvil_stopImpersonatingAccount`).\n\nServed only by the mock node (`npm run mock`, " +
+        "`startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this " +
+        "spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -584,7 +686,10 @@ export const devDocument: OpenrpcDocument = {
           "schema": { "$ref": "#/components/schemas/Address" },
         },
       ],
-      "result": { "name": "stopImpersonatingResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "result": {
+        "name": "stopImpersonatingResult",
+        "schema": { "$ref": "#/components/schemas/Empty" },
+      },
       "errors": [
         { "$ref": "#/components/errors/InvalidArgument" },
         { "code": -32000, "message": "\"X-nowhere\" is not an X- or P-Chain address" },
@@ -592,7 +697,9 @@ export const devDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "sign for the ewoq address again",
-          "params": [{ "name": "address", "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u" }],
+          "params": [
+            { "name": "address", "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u" },
+          ],
           "result": { "name": "stopImpersonatingResult", "value": {} },
         },
       ],
@@ -601,7 +708,15 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.simulateTx",
       "summary": "Dry-run a signed transaction: would it pass, what would it cost, consume and make.",
-      "description": "Runs `issueTx` of the chain on the transaction and undoes everything it did: the answer is what the issue would be (the transaction's ID, or the node's refusal word for word, as `issueTx` would give it now, pooled transactions and the drop cache included), with the fee it must burn (on the P-Chain after Etna its complexity in each fee dimension, its gas and the gas price), the UTXOs it would consume, make, import and export, and each address's change of balance. Nothing changes: not the chain, not the mempool, not the drop cache (like anvil's and Hardhat's `eth_call` and `eth_estimateGas`). A transaction the bytes do not hold is refused as `issueTx` refuses it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Runs `issueTx` of the chain on the transaction and undoes everything it did: the answer is " +
+        "what the issue would be (the transaction's ID, or the node's refusal word for word, as `issueTx` would give " +
+        "it now, pooled transactions and the drop cache included), with the fee it must burn (on the P-Chain after " +
+        "Etna its complexity in each fee dimension, its gas and the gas price), the UTXOs it would consume, make, " +
+        "import and export, and each address's change of balance. Nothing changes: not the chain, not the mempool, " +
+        "not the drop cache (like anvil's and Hardhat's `eth_call` and `eth_estimateGas`). A transaction the bytes " +
+        "do not hold is refused as `issueTx` refuses it.\n\nServed only by the mock node (`npm run mock`, " +
+        "`startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this " +
+        "spec.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/SignedTx" },
@@ -620,7 +735,10 @@ export const devDocument: OpenrpcDocument = {
           "additionalProperties": false,
           "required": ["accepted", "consumed", "produced", "imported", "exported", "balanceChanges"],
           "properties": {
-            "accepted": { "type": "boolean", "description": "Whether `issueTx` would take the transaction." },
+            "accepted": {
+              "type": "boolean",
+              "description": "Whether `issueTx` would take the transaction.",
+            },
             "txID": {
               "$ref": "#/components/schemas/ID",
               "description": "The ID `issueTx` would answer (absent when refused).",
@@ -631,17 +749,26 @@ export const devDocument: OpenrpcDocument = {
             },
             "fee": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "nAVAX the transaction burns: on the P-Chain the fee the release requires (static before Etna, the gas at the gas price since); on the X-Chain the AVAX its inputs hold beyond its outputs.",
+              "description": "nAVAX the transaction burns: on the P-Chain the fee the release requires (static " +
+                "before Etna, the gas at the gas price since); on the X-Chain the AVAX its inputs hold beyond its " +
+                "outputs.",
             },
             "gas": {
               "type": "object",
               "additionalProperties": false,
               "required": ["bandwidth", "dbRead", "dbWrite", "compute", "gas", "gasPrice"],
-              "description": "P-Chain, once Etna is active: the transaction's complexity in each fee dimension, its gas (the dimensions by the network's weights) and the gas price of the next block.",
+              "description": "P-Chain, once Etna is active: the transaction's complexity in each fee dimension, its " +
+                "gas (the dimensions by the network's weights) and the gas price of the next block.",
               "properties": {
                 "bandwidth": { "$ref": "#/components/schemas/Uint64", "description": "Bytes." },
-                "dbRead": { "$ref": "#/components/schemas/Uint64", "description": "Database reads." },
-                "dbWrite": { "$ref": "#/components/schemas/Uint64", "description": "Database writes." },
+                "dbRead": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "Database reads.",
+                },
+                "dbWrite": {
+                  "$ref": "#/components/schemas/Uint64",
+                  "description": "Database writes.",
+                },
                 "compute": { "$ref": "#/components/schemas/Uint64", "description": "Compute." },
                 "gas": {
                   "$ref": "#/components/schemas/Uint64",
@@ -692,7 +819,14 @@ export const devDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000000000003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf00000002dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000000003b9aca00000000000000000000000001000000010909090909090909090909090909090909090909dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429d068dcf3f3c0000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e00000000000100000000000000000000000100000009000000011624bd6a2de8bcb83aed0fa7a80a8a0bfb985efd38e1b6d702635e32982db733149ddf3aa734d56cb1a1087285ebddc9f2063d3152a7c0f2a5c764a4f317da7d00189e4c80",
+              "value": "0x00000000000000003039d891ad56056d9c01f18f43f58b5c784ad07a4a49cf3d1f11623804b5cba2c6bf0000000" +
+                "2dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000007000000003b9aca0000000000000" +
+                "0000000000001000000010909090909090909090909090909090909090909dbcf890f77f49b96857648b72b77f9f82937f28" +
+                "a68704af05da0dc12ba53f2db000000070429d068dcf3f3c0000000000000000000000001000000013cb7d3842e8cee6a0eb" +
+                "d09f1fe884f6861e1b29c00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db0000000" +
+                "1dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000050429d069189e000000000001000" +
+                "00000000000000000000100000009000000011624bd6a2de8bcb83aed0fa7a80a8a0bfb985efd38e1b6d702635e32982db73" +
+                "3149ddf3aa734d56cb1a1087285ebddc9f2063d3152a7c0f2a5c764a4f317da7d00189e4c80",
             },
             { "name": "chain", "value": "X" },
           ],
@@ -762,7 +896,12 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.dumpState",
       "summary": "The whole chain state, to load again later or on another node.",
-      "description": "Like anvil's `anvil_dumpState`: every UTXO, transaction, block, staker, subnet, chain, asset and the time and fee states, in the format `--state` writes to its file (versioned JSON), gzipped and hex-encoded. `dev.loadState` takes it back on any mock node of the same network, and a `--state` file's text works the same. The mempool, impersonated addresses and keystore users are not part of it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Like anvil's `anvil_dumpState`: every UTXO, transaction, block, staker, subnet, chain, asset " +
+        "and the time and fee states, in the format `--state` writes to its file (versioned JSON), gzipped and " +
+        "hex-encoded. `dev.loadState` takes it back on any mock node of the same network, and a `--state` file's " +
+        "text works the same. The mempool, impersonated addresses and keystore users are not part of it.\n\nServed " +
+        "only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by " +
+        "AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -788,7 +927,98 @@ export const devDocument: OpenrpcDocument = {
           "result": {
             "name": "dumpStateResult",
             "value": {
-              "state": "0x1f8b0800000000000003ed5d5953a33bcefe2b536fcd25339f2defdcb105061a0efb76ea5cc8b24c0264210b84eeeaff3ee5b09e3edd248470a6bb3edeab54e22596643db2f438f9525d73b7d768b7aa793d57b53bfd46bbd5abe6bf5448d41eb4fabd6a5ecc552deedfb4bb17d57c75d926bcace6aa1e73aae62bbcc64b6c519dffd56cd34535570dfac3766f9bbb0b77ddab79f975ae4ad8c732e6e8c37f1f9797178d56e9dfc778c9d55cc5ad7eb7c1bd6afef7df2b4bde261585b43e5817ad31dafb648c521e14ab9c9d70e865401d55b46c8381a4390be5bdf0824235f7a5bae0db6a7e062355fde17f96abf90a72bb19eb9f1cae6edf9cab8d351d73b7b97e7364b70f5b9bed98c309e45658bd19361616d66f6bcbb12caa3de87706fdffb4120f4752c45e8ffbd30f87cd3b897ea9fed9aae62b29be79aaaf7355fba6c5ddd2e4b24d17fd46931f9b8f3eeed7bbdcabb72f53352fe72a4ca9cbbdde48ec150bcaec0919c0834b4281172671d25eb30a8ad8488a9c62f5c7d7b9aad7c70b2eaafbf4dd69e26d9f4746f4cf58de1242a448d907919dcb3ac460bd7156fbe8203a9743f61094cbe0d17a27346661128a4412221a9521c58735ce681c2704286f33d84c7f91e3b3e7e13339b174be7efd63eef70a54b6019289228b8c9ea4d244369a686569a940072dbd651d94652f8c8c018515d14a0b68c03d99f0db479a9d09cb599bb0fa8bc0df66c38aa24bca6b604fcc1605c724429699bdd7d97a2b594608f43fb56139331bd61092b041fac093d8f0c4d2f9faf58f22a03b6fbd3dc65b03294d2c530615bdf26430664097ad568e085552c23a4e46849cc1642953b651ca683c4423393e33f5378ff460ea72ccf3a9d33e397977070dbf9271cfea999d83d64e24d629fbbfc8f1adc63df77ba592c024217a661fc073caa03d619084c6582172545e65e14841cc59269b98b4830886b209f8cc41bf7da43759edcc7df28cc38a5fc26a67e7925f1956bcd26a3908c080de5a2d624e515212ac2c09a2e0217ac5c6599331996c63648b3111b18b06d92547cfacf6ed23bdc96ae127b7daf70d8667f4c0af100c170161bfdd6cd08b714469d61ff6c6c51a5358ca97aa91a63532aa63a3e8f1b87a418d23b128a1c20c55fb5ccb3eaae4214a655d5216128780d104b4c64b6b3067038262d269d2764288a0a5b3565ab2d2b255d65b2384d05a1aaba5f1e2612ddf9ac30314bf9bc93c8eff4eb1ed43c7ea6edff607bd6abe5a20e24e9f537577763bae0d72ebe4da1e5f2f6c5f35b66fbdb3e8f68faea44ff6b8b6f6f9f648c69dd68aebe67acdd486e6e4c9c8a6e8fa6864db2f18991c29e4fd8cac445b215b4b3eb20fc62b61b46327a28e103c614e5aa914d13e2ac3daa0033fca5358ef4c025d5e3a59da079f66f7ed2405212844294334e421392f938e3a44769e5426876c4d86a895898e536085be9c84156b6738e5ec6df268b50797997c8aa0d066501673cc125cf231279b7402e16d84e8a534c967073968114ce6cc062d09e79d8d8044d948f452622adb2a2b1fd8695409a401b4298868403244363e67d6d60bad121946eba326adb5141cadcb3e11e82c15279d6528e2735693e00040098c4665bc471d2c444951a7e812eb1803250c29249d6c142aabf4b0316718c94ca4c7c70da82d06123aeb989d57883624c4988c0c89b2b2c179697db4f6be7d1c37de2b37f42cc7cbface8e47cf9f1cc552bbd96cf41f3dc5fe3e75cf179b3bf8b973b4bf18545b0e17a8dfdb5bde088b57bd5d180e686f7dffec4c2defafee2ea5facaa3a398a2e74fe227122b1975f2112004998c44b4883293532a83425ff6058547017ecf4fc404febdfc048ab2e3c0a126e384b53a6604cf4a071594f54605944a0b6f5d30326895443636a34724a92295dc82d5596989943d9120ce4e8300826473208164400663a5555a17c7919d4e01344be9caf486cbd8563b6465a593495a9f2907938cb21cb4b0d29a1015a71840e79c53b42125836828427242651f409007433ebbe8744a424aa040e0bcd42e889829a342e159a6a08c4f28c96896d992883a05e7402bc82e249788111506430a1d5b4c0f8af8f0136f1fcfa17c4a4dbce427a0b9b1777ab30c834f7b8de1f1be0987d8a2cec09ffaf67567afb77b5b8334d8fe7cbad45ba5265acce74f11c5145d7f124fc141049d9db2c10b013919a020bc0c511b17438ee4adc5e81fdb7fcf53a01f29e67d3c8514d10663d01beb358a6c28e89278945968236c9691d90a0b26804bca8102955d89c69590c11299525e929e9c63cc1a0204cf4e5ba7925740ca27234c76d1a86085972a4b16c2e592d702641993014dc442d9a86d3039668fd27234222a4329a6a499131344410c5e66658a4f61850421c7910fa3a00923434411b5852c9d4bc9934a105414c6db1820a900ecc17927658e5ae9cc60852c5f0146ce8a7292e0652978298b5e4841c6988f886276e3a9249eb6d94b9ee2706fe3b0b979b88bf61a608d0ece56af539deab077bc707a5b3ba82d9c9d6cae05dea58bf5ee72fc1c6a8f8e628a9e3f899f40943ea9102465ab1ca22569211b0e86b2b4a5fc45c943783c667ecf4f04c8ef175110252b896310e5b80c1e5164541a092338a6287cb63e380e4498c02be37cc1ea12288890034bc13afb48aac44ac9056148b3b4a0122bebb8accc0343b432b3f6c1448d3e3ba3a99c628222a5ad3456598594ad33daa277ac23c9145d8c1915a8b2350c04c01422298152662bd8841893125139e3bc89ae8c6f3026697472d245ab9d24d0c2a60c4669084e09831c54b218392a9f49db12d76412d1e9e811b531222b01c621584dce3c6e930f3ff1f6f1247bfd08882ff90905796ff5d69c1e84a3c54e77b7b6b77851bb3a553bb76ef1e0b466f37079b0bddadba1eb4ff96470b3b7ab1ffdc4143d7f123f91214462939546a795901c4562276dd1b4668d1a194d72f8d0fe7b7ec2a55102e35dfc8417da4b114825942a7131e41cb23241900257a2760de09c962edb2488bc060f413b9628b38f3a78915361a53040d9eae56082c62bef4bd8a4310aa55924c1e4858f8e491b8b36791f1326171578a35dd056189452aa909cd04a242f730cca2b8d2a7b997cb0a124d70c24cc592993998c14d20b69b178331992f22638324e2bd41c558e411b8e0c1e351891928b141dca00147c824c98a551203044665081ac4d295b1923e8ec1d590e32b8c7fdf0e127de3edef314c50ffd44c9a9c752faf833e5eab27d56cd558d3e374b52fde19cb1bf7f5307b2bbed4dbd7abdbe3a5cdfddff74b8dad6f6e8a2bfab17d7565637fb8dede151638f6fd72dacec7e931eaf73e3acde1f55d13bd8e556ff55c5a15235e9f5b1d9792ae8389042dafbf5955ad3a84cf08203d27f95ed6c9e6f1dc95b9f52167952cdf658d5ac6cee5cc4f3ba3c39d9ee9df536fbe747d7cc3bb471ddeff7b7366e0eeb835d7941e7f5c56677f76c9b3a17dfb8ecefab065abbbbed5d67d7062b1772fd7cb9b39bb67c6de3fab4767d707c343c51312c99eee9ee76ed9cce56ea6ecfcd464f0218930e266070a52861519163258d925a0965a5571492f43146d6ba542fa236014d49b160723a7f8756f124cfd1f42fd790a610e7872626d744c9774ce14c3efcd0d8e73dfcd0a83c5b2af13f5be9b585a58e5e2d3cf08b0be5f8b619db97e5cdc385a2eac4ad76b3d1c2fe88bd1c9e2d66e1b2813d1eb7a4fb61a6f87aa3997a83d81a27b7d26e649d63c5cb5bb7b279504b4d1c1e6f9d4bde593b60b7d5d167e783d05befadf48f76f4e6b1da6f37b636060bcb9c9ec43b45d707f11eff6b69b4771e56f3aacd72dd1c353fbf3eb9cd3bfbc3d5cdf54f83d52334e6226d43073eef1d9cf476cc2e0e3a03bd7fa4f4e9c2c1e242ec5f557355bedf4755af938607c3c3f59d78eccde6ea70732d6edcc8deda70b3b577b5ae76163f2fdf2e9fac6cabbaddff34185eed5473d5558203bdb67c7470bdd93d3ce07d5a5aebd8e19adae9b45af2381e98cde5d45a6c371ab976757d767cb35fcd55dde3f5ded2decac9f119ec73fd68b8b4b2b27a6ed70f60fb6863ff22595a4c5b9fcedb0c7b9ddec672a0dbea8fb9ea8c5bdc6bf496efd9eba38dfee0e2da3769f5ea76d5d66a9ff7d76ecd559d5bcbc73bb47256bfee1a27374e57d4d95ede5d5fd9dd5b6fb406374b4ffa9aa2eb83be9666a0afe6d9b9f3766bdb0d966f1697e8ca9edcecd7ebb8e56b9f6e6fe3c512eacf8b47fb3b71ebacb9612fc2827da6af178432da7c13edbb8284937de722e9ce25f673bbdb7c55a7494532f988234ff1fa9d56bae27573face53edee29e72a863685758e9869776b9caef3543b629ab99ed9e86f798c954e684277e6fc7a239d56b7779638bd494d2bef3beb985ecd7f3c32e5ba63b1702a02cec32d876928385338d3563bf1a8c3d6e8c5bfdc71fd069acbc3c1f29ed6e71af69716ed81312e702feef5d5a772b0ebf5b1dbdf7f4e10fc7374c9adf4cda706ee0a31e5d39bfbc8f607ecf2ea41bea393e33d37198cb2023ce5a42d07811a8dcdca5bf05a0bf69e7c500ec9960b2309248202b0c4ccd1818cf4ecf2c83462fd7be9f56f637c4e9a1d9a8ef149de9a9c8c62244042b62ea38b4183558223044e2c99c1679d5196a4a02e9661a426afd03d1d297ef6dcd9283aaaba7c83ddf4dbdfc3194f7cc967a333c0eeff66da1a73357f2fa9b9aad738bb9fbf3388970dda186d44317c6ffe5a01a16ebb9d7fcbdbedb2a0bb2b9d9518feeac4b6a2b44ebbcfad7e032fef54fce402fe7cd6be8fcda7a265ddfbb969885933408fcd5af7b476b874bc7d6d1a4b2dbb1936ec711a0c57f74f3a3ec8e1f1e9b4e8a14b3e7b4af4c892a0b03884d3123008e9504883a33265163ee544003926cdce952b892a26c018c8a1884ee4fc841ed348f5033c1ec04391d4c2cb982325618d01f609884c294733db64285aad7574a4c95b102a6102a54c21dd08fd48e4f8008f9f153ccc18ec786f4ee30fb1e357273bbe881d2a58054a29a1a5d2f090d7998aaaf710244f43d69b017a6cd516635cd7574bcd2d5cfacc47ae375ce9d6af8faeae5776365b27b435357a1482e394e891d844950b472e3a12267847da3b14a83d29eb99b32d8c61d61c7561c73985b1705cd83b9dc83dffed8569c4fa011f0ff0c1de28cd40603c93c0e032797482d833f844392b2391a20a58a80896343b9f1458110406e9f3077cfce4f001660c7cbc33d1f5c7478f5f9c013b063ec01a2785314681bb878fa9f89bf76e6e1a06e70cc063f5689b626dfdb4964fbbbcb2bfd73e3adf6e34bb5edbe6f1cac6527f302d7828e3a7068fe82965192860a1887b1780815c962046cc6a92113d6767d0796334229236cee86cc005d6f82c71358d543fb0e3013bb4083248471aa170710594202f979d6b3c81159e413069480a112c6494d2462c677d91d2b3857e60c74f8a1d72041e2f60c73b939f7f881dbf3a2bfa65ecf0410809ce0be9c243da6a2a4eefbd979b86d53b03ecd876ed45d8a4f3c5d5b323d83a3e3e3a3c393ff4eb2bcbb5f651182eaf98a9b143e8a9b1c3528a06bc05139db05e2ac1410789de4b15844d292527a4b11c1d6a89a86321b22665408354fcece0318d543fb0e3910ea543543ee5ec30933728b50f513ba1920a4e4a9d91a32fa15d4925a2a624b202634993064ff191c7fd811d3f2976d8821d3f868ef7e6c3ff103a7e75a2fc18e830ca94c8da0963c303f1e6cefa0eca0fb68de5a35dca43bc6c24ecb7c754e2ef1aaf0c3b8dbb37c634bd7e18756f3c9b7022c0f9c7e4a5f52f7f57097f023cfa9beb7e5f27e63bfd63f262d34ce4394951ebd5f27cf75cf8ebe53941fa7526f29c24cdfb7a79be7772e8f5f29c20233113794e92f978bd3cdffbc0f47a794e10a5cf449e939c065e2dcf778f22ee00f411bc961b393f47af6fafe43cbb5f40756c9df1dddb7f13fc44ceed2e57f3adc1e5e55c85b97f1778fdff05bfaf7f1f54bd9fec7f51a09c91ec2781b5f793fd2f0aaa3392fd2410f87eb2ff45017846b29f042edf4ff6bf28587ffd6374d7b351f26bdcfbf7f1fff5873f04eb3f371c5d0f9db0edf584a36ebf62d4a549db6eb77b8dc77fe178f1c4dde972adddbd58bdbb9133fed6cd5baeb1be7c33f2ebfd1599b7dce21c37c3e827e93ba3566396fa9abc01b55b2da672617ebedf1d7099628fa9dd4abd3fe7d07a8d167d3f853d5afb6b8ed6b39d72a2d3e76ca79ce88036db29273ac3cc62cad10f11df6750ef4d8cf8b2fce3cd355e0e7ed06baecacc7b7decbfd48db083d4e8df3e0df1e4467948dcfbe65b8ed90fcf0f2db5f1b34f37436fd0e95cde8e9385b25206ab9472466a1b04f8d2fbeb7f01d49ad6da5b680000",
+              "state": "0x1f8b0800000000000003ed5d5953a33bcefe2b536fcd25339f2defdcb105061a0efb76ea5cc8b24c0264210b84e" +
+                "eeaff3ee5b09e3edd248470a6bb3edeab54e22596643db2f438f9525d73b7d768b7aa793d57b53bfd46bbd5abe6bf5448d41" +
+                "eb4fabd6a5ecc552deedfb4bb17d57c75d926bcace6aa1e73aae62bbcc64b6c519dffd56cd34535570dfac3766f9bbb0b77d" +
+                "dab79f975ae4ad8c732e6e8c37f1f9797178d56e9dfc778c9d55cc5ad7eb7c1bd6afef7df2b4bde261585b43e5817ad31daf" +
+                "b648c521e14ab9c9d70e865401d55b46c8381a4390be5bdf0824235f7a5bae0db6a7e062355fde17f96abf90a72bb19eb9f1" +
+                "cae6edf9cab8d351d73b7b97e7364b70f5b9bed98c309e45658bd19361616d66f6bcbb12caa3de87706fdffb4120f4752c45" +
+                "e8ffbd30f87cd3b897ea9fed9aae62b29be79aaaf7355fba6c5ddd2e4b24d17fd46931f9b8f3eeed7bbdcabb72f53352fe72" +
+                "a4ca9cbbdde48ec150bcaec0919c0834b4281172671d25eb30a8ad8488a9c62f5c7d7b9aad7c70b2eaafbf4dd69e26d9f474" +
+                "6f4cf58de1242a448d907919dcb3ac460bd7156fbe8203a9743f61094cbe0d17a27346661128a4412221a9521c58735ce681" +
+                "c2704286f33d84c7f91e3b3e7e13339b174be7efd63eef70a54b6019289228b8c9ea4d244369a686569a940072dbd651d946" +
+                "52f8c8c018515d14a0b68c03d99f0db479a9d09cb599bb0fa8bc0df66c38aa24bca6b604fcc1605c724429699bdd7d97a2b5" +
+                "94608f43fb56139331bd61092b041fac093d8f0c4d2f9faf58f22a03b6fbd3dc65b03294d2c530615bdf26430664097ad568" +
+                "e085552c23a4e46849cc1642953b651ca683c4423393e33f5378ff460ea72ccf3a9d33e397977070dbf9271cfea999d83d64" +
+                "e24d629fbbfc8f1adc63df77ba592c024217a661fc073caa03d619084c6582172545e65e14841cc59269b98b4830886b209f" +
+                "8cc41bf7da43759edcc7df28cc38a5fc26a67e7925f1956bcd26a3908c080de5a2d624e515212ac2c09a2e0217ac5c659933" +
+                "1996c63648b3111b18b06d92547cfacf6ed23bdc96ae127b7daf70d8667f4c0af100c170161bfdd6cd08b714469d61ff6c6c" +
+                "51a5358ca97aa91a63532aa63a3e8f1b87a418d23b128a1c20c55fb5ccb3eaae4214a655d5216128780d104b4c64b6b30670" +
+                "38262d269d2764288a0a5b3565ab2d2b255d65b2384d05a1aaba5f1e2612ddf9ac30314bf9bc93c8eff4eb1ed43c7ea6edff" +
+                "607bd6abe5a20e24e9f537577763bae0d72ebe4da1e5f2f6c5f35b66fbdb3e8f68faea44ff6b8b6f6f9f648c69dd68aebe67" +
+                "acdd486e6e4c9c8a6e8fa6864db2f18991c29e4fd8cac445b215b4b3eb20fc62b61b46327a28e103c614e5aa914d13e2ac3d" +
+                "aa0033fca5358ef4c025d5e3a59da079f66f7ed2405212844294334e421392f938e3a44769e5426876c4d86a895898e53608" +
+                "5be9c84156b6738e5ec6df268b50797997c8aa0d066501673cc125cf231279b7402e16d84e8a534c967073968114ce6cc062" +
+                "d09e79d8d8044d948f452622adb2a2b1fd8695409a401b4298868403244363e67d6d60bad121946eba326adb5141cadcb3e1" +
+                "1e82c15279d6528e2735693e00040098c4665bc471d2c444951a7e812eb1803250c29249d6c142aabf4b0316718c94ca4c7c" +
+                "70da82d06123aeb989d57883624c4988c0c89b2b2c179697db4f6be7d1c37de2b37f42cc7cbface8e47cf9f1cc552bbd96cf" +
+                "41f3dc5fe3e75cf179b3bf8b973b4bf18545b0e17a8dfdb5bde088b57bd5d180e686f7dffec4c2defafee2ea5facaa3a398a" +
+                "2e74fe227122b1975f2112004998c44b4883293532a83425ff6058547017ecf4fc404febdfc048ab2e3c0a126e384b53a660" +
+                "4cf4a071594f54605944a0b6f5d30326895443636a34724a92295dc82d5596989943d9120ce4e8300826473208164400663a" +
+                "5555a17c7919d4e01344be9caf486cbd8563b6465a593495a9f2907938cb21cb4b0d29a1015a71840e79c53b421258368284" +
+                "27242651f409007433ebbe8744a424aa040e0bcd42e889829a342e159a6a08c4f28c96896d992883a05e7402bc82e2497881" +
+                "11506430a1d5b4c0f8af8f0136f1fcfa17c4a4dbce427a0b9b1777ab30c834f7b8de1f1be0987d8a2cec09ffaf67567afb77" +
+                "b5b8334d8fe7cbad45ba5265acce74f11c5145d7f124fc141049d9db2c10b013919a020bc0c511b17438ee4adc5e81fdb7fc" +
+                "f53a01f29e67d3c8514d10663d01beb358a6c28e89278945968236c9691d90a0b26804bca8102955d89c69590c11299525e9" +
+                "29e9c63cc1a0204cf4e5ba7925740ca27234c76d1a86085972a4b16c2e592d702641993014dc442d9a86d3039668fd272342" +
+                "22a4329a6a499131344410c5e66658a4f61850421c7910fa3a00923434411b5852c9d4bc9934a105414c6db1820a900ecc17" +
+                "927658e5ae9cc60852c5f0146ce8a7292e0652978298b5e4841c6988f886276e3a9249eb6d94b9ee2706fe3b0b979b88bf61" +
+                "a608d0ece56af539deab077bc707a5b3ba82d9c9d6cae05dea58bf5ee72fc1c6a8f8e628a9e3f899f40943ea9102465ab1ca" +
+                "22569211b0e86b2b4a5fc45c943783c667ecf4f04c8ef175110252b896310e5b80c1e5164541a092338a6287cb63e380e449" +
+                "8c02be37cc1ea12288890034bc13afb48aac44ac9056148b3b4a0122bebb8accc0343b432b3f6c1448d3e3ba3a99c628222a" +
+                "5ad3456598594ad33daa277ac23c9145d8c1915a8b2350c04c01422298152662bd8841893125139e3bc89ae8c6f302669747" +
+                "2d245ab9d24d0c2a60c4669084e09831c54b218392a9f49db12d76412d1e9e811b531222b01c621584dce3c6e930f3ff1f6f" +
+                "1247bfd08882ff90905796ff5d69c1e84a3c54e77b7b6b77851bb3a553bb76ef1e0b466f37079b0bddadba1eb4ff96470b3b" +
+                "7ab1ffdc4143d7f123f91214462939546a795901c4562276dd1b4668d1a194d72f8d0fe7b7ec2a55102e35dfc8417da4b114" +
+                "825942a7131e41cb23241900257a2760de09c962edb2488bc060f413b9628b38f3a78915361a53040d9eae56082c62bef4bd" +
+                "8a4310aa55924c1e4858f8e491b8b36791f1326171578a35dd056189452aa909cd04a242f730cca2b8d2a7b997cb0a124d70" +
+                "c24cc592993998c14d20b69b178331992f22638324e2bd41c558e411b8e0c1e351891928b141dca00147c824c98a55120304" +
+                "4665081ac4d295b1923e8ec1d590e32b8c7fdf0e127de3edef314c50ffd44c9a9c752faf833e5eab27d56cd558d3e374b52f" +
+                "de19cb1bf7f5307b2bbed4dbd7abdbe3a5cdfddff74b8dad6f6e8a2bfab17d7565637fb8dede151638f6fd72dacec7e931ea" +
+                "f73e3acde1f55d13bd8e556ff55c5a15235e9f5b1d9792ae8389042dafbf5955ad3a84cf08203d27f95ed6c9e6f1dc95b9f5" +
+                "2167952cdf658d5ac6cee5cc4f3ba3c39d9ee9df536fbe747d7cc3bb471ddeff7b7366e0eeb835d7941e7f5c56677f76c9b3" +
+                "a17dfb8ecefab065abbbbed5d67d7062b1772fd7cb9b39bb67c6de3fab4767d707c343c51312c99eee9ee76ed9cce56ea6ec" +
+                "fcd464f0218930e266070a52861519163258d925a0965a5571492f43146d6ba542fa236014d49b160723a7f8756f124cfd1f" +
+                "42fd790a610e7872626d744c9774ce14c3efcd0d8e73dfcd0a83c5b2af13f5be9b585a58e5e2d3cf08b0be5f8b619db97e5c" +
+                "dc385a2eac4ad76b3d1c2fe88bd1c9e2d66e1b2813d1eb7a4fb61a6f87aa3997a83d81a27b7d26e649d63c5cb5bb7b279504" +
+                "b4d1c1e6f9d4bde593b60b7d5d167e783d05befadf48f76f4e6b1da6f37b636060bcb9c9ec43b45d707f11eff6b69b4771e5" +
+                "6f3aacd72dd1c353fbf3eb9cd3bfbc3d5cdf54f83d52334e6226d43073eef1d9cf476cc2e0e3a03bd7fa4f4e9c2c1e242ec5" +
+                "f557355bedf4755af938607c3c3f59d78eccde6ea70732d6edcc8deda70b3b577b5ae76163f2fdf2e9fac6cabbaddff34185" +
+                "eed5473d5558203bdb67c7470bdd93d3ce07d5a5aebd8e19adae9b45af2381e98cde5d45a6c371ab976757d767cb35fcd55d" +
+                "de3f5ded2decac9f119ec73fd68b8b4b2b27a6ed70f60fb6863ff22595a4c5b9fcedb0c7b9ddec672a0dbea8fb9ea8c5bdc6" +
+                "bf496efd9eba38dfee0e2da3769f5ea76d5d66a9ff7d76ecd559d5bcbc73bb47256bfee1a27374e57d4d95ede5d5fd9dd5b6" +
+                "fb406374b4ffa9aa2eb83be9666a0afe6d9b9f3766bdb0d966f1697e8ca9edcecd7ebb8e56b9f6e6fe3c512eacf8b47fb3b7" +
+                "1ebacb9612fc2827da6af178432da7c13edbb8284937de722e9ce25f673bbdb7c55a7494532f988234ff1fa9d56bae27573f" +
+                "ace53edee29e72a863685758e9869776b9caef3543b629ab99ed9e86f798c954e684277e6fc7a239d56b7779638bd494d2be" +
+                "f3beb985ecd7f3c32e5ba63b1702a02cec32d876928385338d3563bf1a8c3d6e8c5bfdc71fd069acbc3c1f29ed6e71af6971" +
+                "6ed81312e702feef5d5a772b0ebf5b1dbdf7f4e10fc7374c9adf4cda706ee0a31e5d39bfbc8f607ecf2ea41bea393e33d371" +
+                "98cb2023ce5a42d07811a8dcdca5bf05a0bf69e7c500ec9960b2309248202b0c4ccd1818cf4ecf2c83462fd7be9f56f637c4" +
+                "e9a1d9a8ef149de9a9c8c62244042b62ea38b4183558223044e2c99c1679d5196a4a02e9661a426afd03d1d297ef6dcd9283" +
+                "aaaba7c83ddf4dbdfc3194f7cc967a333c0eeff66da1a73357f2fa9b9aad738bb9fbf3388970dda186d44317c6ffe5a01a16" +
+                "ebb9d7fcbdbedb2a0bb2b9d9518feeac4b6a2b44ebbcfad7e032fef54fce402fe7cd6be8fcda7a265ddfbb969885933408fc" +
+                "d5af7b476b874bc7d6d1a4b2dbb1936ec711a0c57f74f3a3ec8e1f1e9b4e8a14b3e7b4af4c892a0b03884d3123008e950488" +
+                "3a33265163ee544003926cdce952b892a26c018c8a1884ee4fc841ed348f5033c1ec04391d4c2cb982325618d01f609884c2" +
+                "94733db64285aad7574a4c95b102a6102a54c21dd08fd48e4f8008f9f153ccc18ec786f4ee30fb1e357273bbe881d2a58054" +
+                "a29a1a5d2f090d7998aaaf710244f43d69b017a6cd516635cd7574bcd2d5cfacc47ae375ce9d6af8faeae5776365b27b4353" +
+                "57a1482e394e891d844950b472e3a12267847da3b14a83d29eb99b32d8c61d61c7561c73985b1705cd83b9dc83dffed8569c" +
+                "4fa011f0ff0c1de28cd40603c93c0e032797482d833f844392b2391a20a58a80896343b9f1458110406e9f3077cfce4f0016" +
+                "60c7cbc33d1f5c7478f5f9c013b063ec01a2785314681bb878fa9f89bf76e6e1a06e70cc063f5689b626dfdb4964fbbbcb2b" +
+                "fd73e3adf6e34bb5edbe6f1cac6527f302d7828e3a7068fe82965192860a1887b1780815c962046cc6a92113d6767d079633" +
+                "4229236cee86cc005d6f82c71358d543fb0e3013bb4083248471aa170710594202f979d6b3c81159e413069480a112c6494d" +
+                "2462c677d91d2b3857e60c74f8a1d72041e2f60c73b939f7f881dbf3a2bfa65ecf0410809ce0be9c243da6a2a4eefbd979b8" +
+                "6d53b03ecd876ed45d8a4f3c5d5b323d83a3e3e3a3c393ff4eb2bcbb5f651182eaf98a9b143e8a9b1c3528a06bc05139db05" +
+                "e2ac1410789de4b15844d292527a4b11c1d6a89a86321b22665408354fcece0318d543fb0e3910ea543543ee5ec30933728b" +
+                "50f513ba1920a4e4a9d91a32fa15d4925a2a624b202634993064ff191c7fd811d3f2976d8821d3f868ef7e6c3ff103a7e75a" +
+                "2fc18e830ca94c8da0963c303f1e6cefa0eca0fb68de5a35dca43bc6c24ecb7c754e2ef1aaf0c3b8dbb37c634bd7e18756f3" +
+                "c9b7022c0f9c7e4a5f52f7f57097f023cfa9beb7e5f27e63bfd63f262d34ce4394951ebd5f27cf75cf8ebe53941fa7526f29" +
+                "c24cdfb7a79be7772e8f5f29c20233113794e92f978bd3cdffbc0f47a794e10a5cf449e939c065e2dcf778f22ee00f411bc9" +
+                "61b393f47af6fafe43cbb5f40756c9df1dddb7f13fc44ceed2e57f3adc1e5e55c85b97f1778fdff05bfaf7f1f54bd9fec7f5" +
+                "1a09c91ec2781b5f793fd2f0aaa3392fd2410f87eb2ff45017846b29f042edf4ff6bf28587ffd6374d7b351f26bdcfbf7f1f" +
+                "ff5873f04eb3f371c5d0f9db0edf584a36ebf62d4a549db6eb77b8dc77fe178f1c4dde972adddbd58bdbb9133fed6cd5baeb" +
+                "1be7c33f2ebfd1599b7dce21c37c3e827e93ba3566396fa9abc01b55b2da672617ebedf1d7099628fa9dd4abd3fe7d07a8d1" +
+                "67d3f853d5afb6b8ed6b39d72a2d3e76ca79ce88036db29273ac3cc62cad10f11df6750ef4d8cf8b2fce3cd355e0e7ed06ba" +
+                "ecacc7b7decbfd48db083d4e8df3e0df1e4467948dcfbe65b8ed90fcf0f2db5f1b34f37436fd0e95cde8e9385b25206ab947" +
+                "2466a1b04f8d2fbeb7f01d49ad6da5b680000",
             },
           },
         },
@@ -798,7 +1028,12 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.loadState",
       "summary": "Replace the chain state with a dumped one.",
-      "description": "Like anvil's `anvil_loadState`: the state `dev.dumpState` answered (or a `--state` file's JSON text) replaces the node's, whole: it is checked before anything changes (a state of another network, another mock's format or a broken one is refused and changes nothing). The load is an ordinary change: a snapshot taken before it reverts it. The mempool empties; impersonated addresses stay.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Like anvil's `anvil_loadState`: the state `dev.dumpState` answered (or a `--state` file's JSON " +
+        "text) replaces the node's, whole: it is checked before anything changes (a state of another network, " +
+        "another mock's format or a broken one is refused and changes nothing). The load is an ordinary change: a " +
+        "snapshot taken before it reverts it. The mempool empties; impersonated addresses stay.\n\nServed only by " +
+        "the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo " +
+        "or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -820,7 +1055,98 @@ export const devDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "state",
-              "value": "0x1f8b0800000000000003ed5d5953a33bcefe2b536fcd25339f2defdcb105061a0efb76ea5cc8b24c0264210b84eeeaff3ee5b09e3edd248470a6bb3edeab54e22596643db2f438f9525d73b7d768b7aa793d57b53bfd46bbd5abe6bf5448d41eb4fabd6a5ecc552deedfb4bb17d57c75d926bcace6aa1e73aae62bbcc64b6c519dffd56cd34535570dfac3766f9bbb0b77ddab79f975ae4ad8c732e6e8c37f1f9797178d56e9dfc778c9d55cc5ad7eb7c1bd6afef7df2b4bde261585b43e5817ad31dafb648c521e14ab9c9d70e865401d55b46c8381a4390be5bdf0824235f7a5bae0db6a7e062355fde17f96abf90a72bb19eb9f1cae6edf9cab8d351d73b7b97e7364b70f5b9bed98c309e45658bd19361616d66f6bcbb12caa3de87706fdffb4120f4752c45e8ffbd30f87cd3b897ea9fed9aae62b29be79aaaf7355fba6c5ddd2e4b24d17fd46931f9b8f3eeed7bbdcabb72f53352fe72a4ca9cbbdde48ec150bcaec0919c0834b4281172671d25eb30a8ad8488a9c62f5c7d7b9aad7c70b2eaafbf4dd69e26d9f4746f4cf58de1242a448d907919dcb3ac460bd7156fbe8203a9743f61094cbe0d17a27346661128a4412221a9521c58735ce681c2704286f33d84c7f91e3b3e7e13339b174be7efd63eef70a54b6019289228b8c9ea4d244369a686569a940072dbd651d94652f8c8c018515d14a0b68c03d99f0db479a9d09cb599bb0fa8bc0df66c38aa24bca6b604fcc1605c724429699bdd7d97a2b594608f43fb56139331bd61092b041fac093d8f0c4d2f9faf58f22a03b6fbd3dc65b03294d2c530615bdf26430664097ad568e085552c23a4e46849cc1642953b651ca683c4423393e33f5378ff460ea72ccf3a9d33e397977070dbf9271cfea999d83d64e24d629fbbfc8f1adc63df77ba592c024217a661fc073caa03d619084c6582172545e65e14841cc59269b98b4830886b209f8cc41bf7da43759edcc7df28cc38a5fc26a67e7925f1956bcd26a3908c080de5a2d624e515212ac2c09a2e0217ac5c6599331996c63648b3111b18b06d92547cfacf6ed23bdc96ae127b7daf70d8667f4c0af100c170161bfdd6cd08b714469d61ff6c6c51a5358ca97aa91a63532aa63a3e8f1b87a418d23b128a1c20c55fb5ccb3eaae4214a655d5216128780d104b4c64b6b3067038262d269d2764288a0a5b3565ab2d2b255d65b2384d05a1aaba5f1e2612ddf9ac30314bf9bc93c8eff4eb1ed43c7ea6edff607bd6abe5a20e24e9f537577763bae0d72ebe4da1e5f2f6c5f35b66fbdb3e8f68faea44ff6b8b6f6f9f648c69dd68aebe67acdd486e6e4c9c8a6e8fa6864db2f18991c29e4fd8cac445b215b4b3eb20fc62b61b46327a28e103c614e5aa914d13e2ac3daa0033fca5358ef4c025d5e3a59da079f66f7ed2405212844294334e421392f938e3a44769e5426876c4d86a895898e536085be9c84156b6738e5ec6df268b50797997c8aa0d066501673cc125cf231279b7402e16d84e8a534c967073968114ce6cc062d09e79d8d8044d948f452622adb2a2b1fd8695409a401b4298868403244363e67d6d60bad121946eba326adb5141cadcb3e11e82c15279d6528e2735693e00040098c4665bc471d2c444951a7e812eb1803250c29249d6c142aabf4b0316718c94ca4c7c70da82d06123aeb989d57883624c4988c0c89b2b2c179697db4f6be7d1c37de2b37f42cc7cbface8e47cf9f1cc552bbd96cf41f3dc5fe3e75cf179b3bf8b973b4bf18545b0e17a8dfdb5bde088b57bd5d180e686f7dffec4c2defafee2ea5facaa3a398a2e74fe227122b1975f2112004998c44b4883293532a83425ff6058547017ecf4fc404febdfc048ab2e3c0a126e384b53a6604cf4a071594f54605944a0b6f5d30326895443636a34724a92295dc82d5596989943d9120ce4e8300826473208164400663a5555a17c7919d4e01344be9caf486cbd8563b6465a593495a9f2907938cb21cb4b0d29a1015a71840e79c53b42125836828427242651f409007433ebbe8744a424aa040e0bcd42e889829a342e159a6a08c4f28c96896d992883a05e7402bc82e249788111506430a1d5b4c0f8af8f0136f1fcfa17c4a4dbce427a0b9b1777ab30c834f7b8de1f1be0987d8a2cec09ffaf67567afb77b5b8334d8fe7cbad45ba5265acce74f11c5145d7f124fc141049d9db2c10b013919a020bc0c511b17438ee4adc5e81fdb7fcf53a01f29e67d3c8514d10663d01beb358a6c28e89278945968236c9691d90a0b26804bca8102955d89c69590c11299525e929e9c63cc1a0204cf4e5ba7925740ca27234c76d1a86085972a4b16c2e592d702641993014dc442d9a86d3039668fd27234222a4329a6a499131344410c5e66658a4f61850421c7910fa3a00923434411b5852c9d4bc9934a105414c6db1820a900ecc17927658e5ae9cc60852c5f0146ce8a7292e0652978298b5e4841c6988f886276e3a9249eb6d94b9ee2706fe3b0b979b88bf61a608d0ece56af539deab077bc707a5b3ba82d9c9d6cae05dea58bf5ee72fc1c6a8f8e628a9e3f899f40943ea9102465ab1ca22569211b0e86b2b4a5fc45c943783c667ecf4f04c8ef175110252b896310e5b80c1e5164541a092338a6287cb63e380e4498c02be37cc1ea12288890034bc13afb48aac44ac9056148b3b4a0122bebb8accc0343b432b3f6c1448d3e3ba3a99c628222a5ad3456598594ad33daa277ac23c9145d8c1915a8b2350c04c01422298152662bd8841893125139e3bc89ae8c6f3026697472d245ab9d24d0c2a60c4669084e09831c54b218392a9f49db12d76412d1e9e811b531222b01c621584dce3c6e930f3ff1f6f1247bfd08882ff90905796ff5d69c1e84a3c54e77b7b6b77851bb3a553bb76ef1e0b466f37079b0bddadba1eb4ff96470b3b7ab1ffdc4143d7f123f91214462939546a795901c4562276dd1b4668d1a194d72f8d0fe7b7ec2a55102e35dfc8417da4b114825942a7131e41cb23241900257a2760de09c962edb2488bc060f413b9628b38f3a78915361a53040d9eae56082c62bef4bd8a4310aa55924c1e4858f8e491b8b36791f1326171578a35dd056189452aa909cd04a242f730cca2b8d2a7b997cb0a124d70c24cc592993998c14d20b69b178331992f22638324e2bd41c558e411b8e0c1e351891928b141dca00147c824c98a551203044665081ac4d295b1923e8ec1d590e32b8c7fdf0e127de3edef314c50ffd44c9a9c752faf833e5eab27d56cd558d3e374b52fde19cb1bf7f5307b2bbed4dbd7abdbe3a5cdfddff74b8dad6f6e8a2bfab17d7565637fb8dede151638f6fd72dacec7e931eaf73e3acde1f55d13bd8e556ff55c5a15235e9f5b1d9792ae8389042dafbf5955ad3a84cf08203d27f95ed6c9e6f1dc95b9f52167952cdf658d5ac6cee5cc4f3ba3c39d9ee9df536fbe747d7cc3bb471ddeff7b7366e0eeb835d7941e7f5c56677f76c9b3a17dfb8ecefab065abbbbed5d67d7062b1772fd7cb9b39bb67c6de3fab4767d707c343c51312c99eee9ee76ed9cce56ea6ecfcd464f0218930e266070a52861519163258d925a0965a5571492f43146d6ba542fa236014d49b160723a7f8756f124cfd1f42fd790a610e7872626d744c9774ce14c3efcd0d8e73dfcd0a83c5b2af13f5be9b585a58e5e2d3cf08b0be5f8b619db97e5cdc385a2eac4ad76b3d1c2fe88bd1c9e2d66e1b2813d1eb7a4fb61a6f87aa3997a83d81a27b7d26e649d63c5cb5bb7b279504b4d1c1e6f9d4bde593b60b7d5d167e783d05befadf48f76f4e6b1da6f37b636060bcb9c9ec43b45d707f11eff6b69b4771e56f3aacd72dd1c353fbf3eb9cd3bfbc3d5cdf54f83d52334e6226d43073eef1d9cf476cc2e0e3a03bd7fa4f4e9c2c1e242ec5f557355bedf4755af938607c3c3f59d78eccde6ea70732d6edcc8deda70b3b577b5ae76163f2fdf2e9fac6cabbaddff34185eed5473d5558203bdb67c7470bdd93d3ce07d5a5aebd8e19adae9b45af2381e98cde5d45a6c371ab976757d767cb35fcd55dde3f5ded2decac9f119ec73fd68b8b4b2b27a6ed70f60fb6863ff22595a4c5b9fcedb0c7b9ddec672a0dbea8fb9ea8c5bdc6bf496efd9eba38dfee0e2da3769f5ea76d5d66a9ff7d76ecd559d5bcbc73bb47256bfee1a27374e57d4d95ede5d5fd9dd5b6fb406374b4ffa9aa2eb83be9666a0afe6d9b9f3766bdb0d966f1697e8ca9edcecd7ebb8e56b9f6e6fe3c512eacf8b47fb3b71ebacb9612fc2827da6af178432da7c13edbb8284937de722e9ce25f673bbdb7c55a7494532f988234ff1fa9d56bae27573face53edee29e72a863685758e9869776b9caef3543b629ab99ed9e86f798c954e684277e6fc7a239d56b7779638bd494d2bef3beb985ecd7f3c32e5ba63b1702a02cec32d876928385338d3563bf1a8c3d6e8c5bfdc71fd069acbc3c1f29ed6e71af69716ed81312e702feef5d5a772b0ebf5b1dbdf7f4e10fc7374c9adf4cda706ee0a31e5d39bfbc8f607ecf2ea41bea393e33d37198cb2023ce5a42d07811a8dcdca5bf05a0bf69e7c500ec9960b2309248202b0c4ccd1818cf4ecf2c83462fd7be9f56f637c4e9a1d9a8ef149de9a9c8c62244042b62ea38b4183558223044e2c99c1679d5196a4a02e9661a426afd03d1d297ef6dcd9283aaaba7c83ddf4dbdfc3194f7cc967a333c0eeff66da1a73357f2fa9b9aad738bb9fbf3388970dda186d44317c6ffe5a01a16ebb9d7fcbdbedb2a0bb2b9d9518feeac4b6a2b44ebbcfad7e032fef54fce402fe7cd6be8fcda7a265ddfbb969885933408fcd5af7b476b874bc7d6d1a4b2dbb1936ec711a0c57f74f3a3ec8e1f1e9b4e8a14b3e7b4af4c892a0b03884d3123008e9504883a33265163ee544003926cdce952b892a26c018c8a1884ee4fc841ed348f5033c1ec04391d4c2cb982325618d01f609884c294733db64285aad7574a4c95b102a6102a54c21dd08fd48e4f8008f9f153ccc18ec786f4ee30fb1e357273bbe881d2a58054a29a1a5d2f090d7998aaaf710244f43d69b017a6cd516635cd7574bcd2d5cfacc47ae375ce9d6af8faeae5776365b27b435357a1482e394e891d844950b472e3a12267847da3b14a83d29eb99b32d8c61d61c7561c73985b1705cd83b9dc83dffed8569c4fa011f0ff0c1de28cd40603c93c0e032797482d833f844392b2391a20a58a80896343b9f1458110406e9f3077cfce4f001660c7cbc33d1f5c7478f5f9c013b063ec01a2785314681bb878fa9f89bf76e6e1a06e70cc063f5689b626dfdb4964fbbbcb2bfd73e3adf6e34bb5edbe6f1cac6527f302d7828e3a7068fe82965192860a1887b1780815c962046cc6a92113d6767d0796334229236cee86cc005d6f82c71358d543fb0e3013bb4083248471aa170710594202f979d6b3c81159e413069480a112c6494d2462c677d91d2b3857e60c74f8a1d72041e2f60c73b939f7f881dbf3a2bfa65ecf0410809ce0be9c243da6a2a4eefbd979b86d53b03ecd876ed45d8a4f3c5d5b323d83a3e3e3a3c393ff4eb2bcbb5f651182eaf98a9b143e8a9b1c3528a06bc05139db05e2ac1410789de4b15844d292527a4b11c1d6a89a86321b22665408354fcece0318d543fb0e3910ea543543ee5ec30933728b50f513ba1920a4e4a9d91a32fa15d4925a2a624b202634993064ff191c7fd811d3f2976d8821d3f868ef7e6c3ff103a7e75a2fc18e830ca94c8da0963c303f1e6cefa0eca0fb68de5a35dca43bc6c24ecb7c754e2ef1aaf0c3b8dbb37c634bd7e18756f3c9b7022c0f9c7e4a5f52f7f57097f023cfa9beb7e5f27e63bfd63f262d34ce4394951ebd5f27cf75cf8ebe53941fa7526f29c24cdfb7a79be7772e8f5f29c20233113794e92f978bd3cdffbc0f47a794e10a5cf449e939c065e2dcf778f22ee00f411bc961b393f47af6fafe43cbb5f40756c9df1dddb7f13fc44ceed2e57f3adc1e5e55c85b97f1778fdff05bfaf7f1f54bd9fec7f51a09c91ec2781b5f793fd2f0aaa3392fd2410f87eb2ff45017846b29f042edf4ff6bf28587ffd6374d7b351f26bdcfbf7f1fff5873f04eb3f371c5d0f9db0edf584a36ebf62d4a549db6eb77b8dc77fe178f1c4dde972adddbd58bdbb9133fed6cd5baeb1be7c33f2ebfd1599b7dce21c37c3e827e93ba3566396fa9abc01b55b2da672617ebedf1d7099628fa9dd4abd3fe7d07a8d167d3f853d5afb6b8ed6b39d72a2d3e76ca79ce88036db29273ac3cc62cad10f11df6750ef4d8cf8b2fce3cd355e0e7ed06baecacc7b7decbfd48db083d4e8df3e0df1e4467948dcfbe65b8ed90fcf0f2db5f1b34f37436fd0e95cde8e9385b25206ab9472466a1b04f8d2fbeb7f01d49ad6da5b680000",
+              "value": "0x1f8b0800000000000003ed5d5953a33bcefe2b536fcd25339f2defdcb105061a0efb76ea5cc8b24c0264210b84e" +
+                "eeaff3ee5b09e3edd248470a6bb3edeab54e22596643db2f438f9525d73b7d768b7aa793d57b53bfd46bbd5abe6bf5448d41" +
+                "eb4fabd6a5ecc552deedfb4bb17d57c75d926bcace6aa1e73aae62bbcc64b6c519dffd56cd34535570dfac3766f9bbb0b77d" +
+                "dab79f975ae4ad8c732e6e8c37f1f9797178d56e9dfc778c9d55cc5ad7eb7c1bd6afef7df2b4bde261585b43e5817ad31daf" +
+                "b648c521e14ab9c9d70e865401d55b46c8381a4390be5bdf0824235f7a5bae0db6a7e062355fde17f96abf90a72bb19eb9f1" +
+                "cae6edf9cab8d351d73b7b97e7364b70f5b9bed98c309e45658bd19361616d66f6bcbb12caa3de87706fdffb4120f4752c45" +
+                "e8ffbd30f87cd3b897ea9fed9aae62b29be79aaaf7355fba6c5ddd2e4b24d17fd46931f9b8f3eeed7bbdcabb72f53352fe72" +
+                "a4ca9cbbdde48ec150bcaec0919c0834b4281172671d25eb30a8ad8488a9c62f5c7d7b9aad7c70b2eaafbf4dd69e26d9f474" +
+                "6f4cf58de1242a448d907919dcb3ac460bd7156fbe8203a9743f61094cbe0d17a27346661128a4412221a9521c58735ce681" +
+                "c2704286f33d84c7f91e3b3e7e13339b174be7efd63eef70a54b6019289228b8c9ea4d244369a686569a940072dbd651d946" +
+                "52f8c8c018515d14a0b68c03d99f0db479a9d09cb599bb0fa8bc0df66c38aa24bca6b604fcc1605c724429699bdd7d97a2b5" +
+                "94608f43fb56139331bd61092b041fac093d8f0c4d2f9faf58f22a03b6fbd3dc65b03294d2c530615bdf26430664097ad568" +
+                "e085552c23a4e46849cc1642953b651ca683c4423393e33f5378ff460ea72ccf3a9d33e397977070dbf9271cfea999d83d64" +
+                "e24d629fbbfc8f1adc63df77ba592c024217a661fc073caa03d619084c6582172545e65e14841cc59269b98b4830886b209f" +
+                "8cc41bf7da43759edcc7df28cc38a5fc26a67e7925f1956bcd26a3908c080de5a2d624e515212ac2c09a2e0217ac5c659933" +
+                "1996c63648b3111b18b06d92547cfacf6ed23bdc96ae127b7daf70d8667f4c0af100c170161bfdd6cd08b714469d61ff6c6c" +
+                "51a5358ca97aa91a63532aa63a3e8f1b87a418d23b128a1c20c55fb5ccb3eaae4214a655d5216128780d104b4c64b6b30670" +
+                "38262d269d2764288a0a5b3565ab2d2b255d65b2384d05a1aaba5f1e2612ddf9ac30314bf9bc93c8eff4eb1ed43c7ea6edff" +
+                "607bd6abe5a20e24e9f537577763bae0d72ebe4da1e5f2f6c5f35b66fbdb3e8f68faea44ff6b8b6f6f9f648c69dd68aebe67" +
+                "acdd486e6e4c9c8a6e8fa6864db2f18991c29e4fd8cac445b215b4b3eb20fc62b61b46327a28e103c614e5aa914d13e2ac3d" +
+                "aa0033fca5358ef4c025d5e3a59da079f66f7ed2405212844294334e421392f938e3a44769e5426876c4d86a895898e53608" +
+                "5be9c84156b6738e5ec6df268b50797997c8aa0d066501673cc125cf231279b7402e16d84e8a534c967073968114ce6cc062" +
+                "d09e79d8d8044d948f452622adb2a2b1fd8695409a401b4298868403244363e67d6d60bad121946eba326adb5141cadcb3e1" +
+                "1e82c15279d6528e2735693e00040098c4665bc471d2c444951a7e812eb1803250c29249d6c142aabf4b0316718c94ca4c7c" +
+                "70da82d06123aeb989d57883624c4988c0c89b2b2c179697db4f6be7d1c37de2b37f42cc7cbface8e47cf9f1cc552bbd96cf" +
+                "41f3dc5fe3e75cf179b3bf8b973b4bf18545b0e17a8dfdb5bde088b57bd5d180e686f7dffec4c2defafee2ea5facaa3a398a" +
+                "2e74fe227122b1975f2112004998c44b4883293532a83425ff6058547017ecf4fc404febdfc048ab2e3c0a126e384b53a660" +
+                "4cf4a071594f54605944a0b6f5d30326895443636a34724a92295dc82d5596989943d9120ce4e8300826473208164400663a" +
+                "5555a17c7919d4e01344be9caf486cbd8563b6465a593495a9f2907938cb21cb4b0d29a1015a71840e79c53b421258368284" +
+                "27242651f409007433ebbe8744a424aa040e0bcd42e889829a342e159a6a08c4f28c96896d992883a05e7402bc82e2497881" +
+                "11506430a1d5b4c0f8af8f0136f1fcfa17c4a4dbce427a0b9b1777ab30c834f7b8de1f1be0987d8a2cec09ffaf67567afb77" +
+                "b5b8334d8fe7cbad45ba5265acce74f11c5145d7f124fc141049d9db2c10b013919a020bc0c511b17438ee4adc5e81fdb7fc" +
+                "f53a01f29e67d3c8514d10663d01beb358a6c28e89278945968236c9691d90a0b26804bca8102955d89c69590c11299525e9" +
+                "29e9c63cc1a0204cf4e5ba7925740ca27234c76d1a86085972a4b16c2e592d702641993014dc442d9a86d3039668fd272342" +
+                "22a4329a6a499131344410c5e66658a4f61850421c7910fa3a00923434411b5852c9d4bc9934a105414c6db1820a900ecc17" +
+                "927658e5ae9cc60852c5f0146ce8a7292e0652978298b5e4841c6988f886276e3a9249eb6d94b9ee2706fe3b0b979b88bf61" +
+                "a608d0ece56af539deab077bc707a5b3ba82d9c9d6cae05dea58bf5ee72fc1c6a8f8e628a9e3f899f40943ea9102465ab1ca" +
+                "22569211b0e86b2b4a5fc45c943783c667ecf4f04c8ef175110252b896310e5b80c1e5164541a092338a6287cb63e380e449" +
+                "8c02be37cc1ea12288890034bc13afb48aac44ac9056148b3b4a0122bebb8accc0343b432b3f6c1448d3e3ba3a99c628222a" +
+                "5ad3456598594ad33daa277ac23c9145d8c1915a8b2350c04c01422298152662bd8841893125139e3bc89ae8c6f302669747" +
+                "2d245ab9d24d0c2a60c4669084e09831c54b218392a9f49db12d76412d1e9e811b531222b01c621584dce3c6e930f3ff1f6f" +
+                "1247bfd08882ff90905796ff5d69c1e84a3c54e77b7b6b77851bb3a553bb76ef1e0b466f37079b0bddadba1eb4ff96470b3b" +
+                "7ab1ffdc4143d7f123f91214462939546a795901c4562276dd1b4668d1a194d72f8d0fe7b7ec2a55102e35dfc8417da4b114" +
+                "825942a7131e41cb23241900257a2760de09c962edb2488bc060f413b9628b38f3a78915361a53040d9eae56082c62bef4bd" +
+                "8a4310aa55924c1e4858f8e491b8b36791f1326171578a35dd056189452aa909cd04a242f730cca2b8d2a7b997cb0a124d70" +
+                "c24cc592993998c14d20b69b178331992f22638324e2bd41c558e411b8e0c1e351891928b141dca00147c824c98a55120304" +
+                "4665081ac4d295b1923e8ec1d590e32b8c7fdf0e127de3edef314c50ffd44c9a9c752faf833e5eab27d56cd558d3e374b52f" +
+                "de19cb1bf7f5307b2bbed4dbd7abdbe3a5cdfddff74b8dad6f6e8a2bfab17d7565637fb8dede151638f6fd72dacec7e931ea" +
+                "f73e3acde1f55d13bd8e556ff55c5a15235e9f5b1d9792ae8389042dafbf5955ad3a84cf08203d27f95ed6c9e6f1dc95b9f5" +
+                "2167952cdf658d5ac6cee5cc4f3ba3c39d9ee9df536fbe747d7cc3bb471ddeff7b7366e0eeb835d7941e7f5c56677f76c9b3" +
+                "a17dfb8ecefab065abbbbed5d67d7062b1772fd7cb9b39bb67c6de3fab4767d707c343c51312c99eee9ee76ed9cce56ea6ec" +
+                "fcd464f0218930e266070a52861519163258d925a0965a5571492f43146d6ba542fa236014d49b160723a7f8756f124cfd1f" +
+                "42fd790a610e7872626d744c9774ce14c3efcd0d8e73dfcd0a83c5b2af13f5be9b585a58e5e2d3cf08b0be5f8b619db97e5c" +
+                "dc385a2eac4ad76b3d1c2fe88bd1c9e2d66e1b2813d1eb7a4fb61a6f87aa3997a83d81a27b7d26e649d63c5cb5bb7b279504" +
+                "b4d1c1e6f9d4bde593b60b7d5d167e783d05befadf48f76f4e6b1da6f37b636060bcb9c9ec43b45d707f11eff6b69b4771e5" +
+                "6f3aacd72dd1c353fbf3eb9cd3bfbc3d5cdf54f83d52334e6226d43073eef1d9cf476cc2e0e3a03bd7fa4f4e9c2c1e242ec5" +
+                "f557355bedf4755af938607c3c3f59d78eccde6ea70732d6edcc8deda70b3b577b5ae76163f2fdf2e9fac6cabbaddff34185" +
+                "eed5473d5558203bdb67c7470bdd93d3ce07d5a5aebd8e19adae9b45af2381e98cde5d45a6c371ab976757d767cb35fcd55d" +
+                "de3f5ded2decac9f119ec73fd68b8b4b2b27a6ed70f60fb6863ff22595a4c5b9fcedb0c7b9ddec672a0dbea8fb9ea8c5bdc6" +
+                "bf496efd9eba38dfee0e2da3769f5ea76d5d66a9ff7d76ecd559d5bcbc73bb47256bfee1a27374e57d4d95ede5d5fd9dd5b6" +
+                "fb406374b4ffa9aa2eb83be9666a0afe6d9b9f3766bdb0d966f1697e8ca9edcecd7ebb8e56b9f6e6fe3c512eacf8b47fb3b7" +
+                "1ebacb9612fc2827da6af178432da7c13edbb8284937de722e9ce25f673bbdb7c55a7494532f988234ff1fa9d56bae27573f" +
+                "ace53edee29e72a863685758e9869776b9caef3543b629ab99ed9e86f798c954e684277e6fc7a239d56b7779638bd494d2be" +
+                "f3beb985ecd7f3c32e5ba63b1702a02cec32d876928385338d3563bf1a8c3d6e8c5bfdc71fd069acbc3c1f29ed6e71af6971" +
+                "6ed81312e702feef5d5a772b0ebf5b1dbdf7f4e10fc7374c9adf4cda706ee0a31e5d39bfbc8f607ecf2ea41bea393e33d371" +
+                "98cb2023ce5a42d07811a8dcdca5bf05a0bf69e7c500ec9960b2309248202b0c4ccd1818cf4ecf2c83462fd7be9f56f637c4" +
+                "e9a1d9a8ef149de9a9c8c62244042b62ea38b4183558223044e2c99c1679d5196a4a02e9661a426afd03d1d297ef6dcd9283" +
+                "aaaba7c83ddf4dbdfc3194f7cc967a333c0eeff66da1a73357f2fa9b9aad738bb9fbf3388970dda186d44317c6ffe5a01a16" +
+                "ebb9d7fcbdbedb2a0bb2b9d9518feeac4b6a2b44ebbcfad7e032fef54fce402fe7cd6be8fcda7a265ddfbb969885933408fc" +
+                "d5af7b476b874bc7d6d1a4b2dbb1936ec711a0c57f74f3a3ec8e1f1e9b4e8a14b3e7b4af4c892a0b03884d3123008e950488" +
+                "3a33265163ee544003926cdce952b892a26c018c8a1884ee4fc841ed348f5033c1ec04391d4c2cb982325618d01f609884c2" +
+                "94733db64285aad7574a4c95b102a6102a54c21dd08fd48e4f8008f9f153ccc18ec786f4ee30fb1e357273bbe881d2a58054" +
+                "a29a1a5d2f090d7998aaaf710244f43d69b017a6cd516635cd7574bcd2d5cfacc47ae375ce9d6af8faeae5776365b27b4353" +
+                "57a1482e394e891d844950b472e3a12267847da3b14a83d29eb99b32d8c61d61c7561c73985b1705cd83b9dc83dffed8569c" +
+                "4fa011f0ff0c1de28cd40603c93c0e032797482d833f844392b2391a20a58a80896343b9f1458110406e9f3077cfce4f0016" +
+                "60c7cbc33d1f5c7478f5f9c013b063ec01a2785314681bb878fa9f89bf76e6e1a06e70cc063f5689b626dfdb4964fbbbcb2b" +
+                "fd73e3adf6e34bb5edbe6f1cac6527f302d7828e3a7068fe82965192860a1887b1780815c962046cc6a92113d6767d079633" +
+                "4229236cee86cc005d6f82c71358d543fb0e3013bb4083248471aa170710594202f979d6b3c81159e413069480a112c6494d" +
+                "2462c677d91d2b3857e60c74f8a1d72041e2f60c73b939f7f881dbf3a2bfa65ecf0410809ce0be9c243da6a2a4eefbd979b8" +
+                "6d53b03ecd876ed45d8a4f3c5d5b323d83a3e3e3a3c393ff4eb2bcbb5f651182eaf98a9b143e8a9b1c3528a06bc05139db05" +
+                "e2ac1410789de4b15844d292527a4b11c1d6a89a86321b22665408354fcece0318d543fb0e3910ea543543ee5ec30933728b" +
+                "50f513ba1920a4e4a9d91a32fa15d4925a2a624b202634993064ff191c7fd811d3f2976d8821d3f868ef7e6c3ff103a7e75a" +
+                "2fc18e830ca94c8da0963c303f1e6cefa0eca0fb68de5a35dca43bc6c24ecb7c754e2ef1aaf0c3b8dbb37c634bd7e18756f3" +
+                "c9b7022c0f9c7e4a5f52f7f57097f023cfa9beb7e5f27e63bfd63f262d34ce4394951ebd5f27cf75cf8ebe53941fa7526f29" +
+                "c24cdfb7a79be7772e8f5f29c20233113794e92f978bd3cdffbc0f47a794e10a5cf449e939c065e2dcf778f22ee00f411bc9" +
+                "61b393f47af6fafe43cbb5f40756c9df1dddb7f13fc44ceed2e57f3adc1e5e55c85b97f1778fdff05bfaf7f1f54bd9fec7f5" +
+                "1a09c91ec2781b5f793fd2f0aaa3392fd2410f87eb2ff45017846b29f042edf4ff6bf28587ffd6374d7b351f26bdcfbf7f1f" +
+                "ff5873f04eb3f371c5d0f9db0edf584a36ebf62d4a549db6eb77b8dc77fe178f1c4dde972adddbd58bdbb9133fed6cd5baeb" +
+                "1be7c33f2ebfd1599b7dce21c37c3e827e93ba3566396fa9abc01b55b2da672617ebedf1d7099628fa9dd4abd3fe7d07a8d1" +
+                "67d3f853d5afb6b8ed6b39d72a2d3e76ca79ce88036db29273ac3cc62cad10f11df6750ef4d8cf8b2fce3cd355e0e7ed06ba" +
+                "ecacc7b7decbfd48db083d4e8df3e0df1e4467948dcfbe65b8ed90fcf0f2db5f1b34f37436fd0e95cde8e9385b25206ab947" +
+                "2466a1b04f8d2fbeb7f01d49ad6da5b680000",
             },
           ],
           "result": { "name": "loadStateResult", "value": {} },
@@ -831,7 +1157,12 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.addUtxo",
       "summary": "Create a UTXO with any owners, threshold and locks.",
-      "description": "Puts a UTXO into the chain's set out of nothing, like `dev.fund` but with any owners (sorted and made unique as the codec requires), a threshold, a locktime and, on the P-Chain, a stakeable lock (locked AVAX that can only be staked until then). It belongs to a synthetic transaction no block contains. The asset must exist (AVAX only on the P-Chain); the amount must be above 0.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Puts a UTXO into the chain's set out of nothing, like `dev.fund` but with any owners (sorted " +
+        "and made unique as the codec requires), a threshold, a locktime and, on the P-Chain, a stakeable lock " +
+        "(locked AVAX that can only be staked until then). It belongs to a synthetic transaction no block contains. " +
+        "The asset must exist (AVAX only on the P-Chain); the amount must be above 0.\n\nServed only by the mock " +
+        "node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a " +
+        "server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -844,7 +1175,11 @@ export const devDocument: OpenrpcDocument = {
           "name": "addresses",
           "required": true,
           "description": "The owners: addresses of the chain (`P-local1…`).",
-          "schema": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": { "$ref": "#/components/schemas/Address" },
+          },
         },
         {
           "name": "threshold",
@@ -888,7 +1223,10 @@ export const devDocument: OpenrpcDocument = {
               "$ref": "#/components/schemas/ID",
               "description": "The new UTXO's ID, as `getUTXOs` lists it.",
             },
-            "txID": { "$ref": "#/components/schemas/ID", "description": "Its synthetic transaction." },
+            "txID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "Its synthetic transaction.",
+            },
             "outputIndex": {
               "type": "integer",
               "minimum": 0,
@@ -933,7 +1271,9 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.removeUtxo",
       "summary": "Take a UTXO out of the chain's set.",
-      "description": "Deletes a UTXO as if a transaction no block contains had spent it: it leaves `getUTXOs` and every balance.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Deletes a UTXO as if a transaction no block contains had spent it: it leaves `getUTXOs` and " +
+        "every balance.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development " +
+        "controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -972,7 +1312,13 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.addStaker",
       "summary": "Add a Primary Network validator or delegator without a transaction.",
-      "description": "Adds a validator of `nodeID` (or, with `delegate`, a delegator of its current validator) from the chain time to `endTime`, with `weight` nAVAX of stake minted for it and returned to the reward owner at the end, and the reward the node would promise (added to the current supply). A new validator is connected unless `connected` is false (see `dev.setConnection`); at the end of its period the reward is paid only if its uptime reached 80%. An empty P-Chain block follows, so heights and the validator-set history include it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Adds a validator of `nodeID` (or, with `delegate`, a delegator of its current validator) from " +
+        "the chain time to `endTime`, with `weight` nAVAX of stake minted for it and returned to the reward owner at " +
+        "the end, and the reward the node would promise (added to the current supply). A new validator is connected " +
+        "unless `connected` is false (see `dev.setConnection`); at the end of its period the reward is paid only if " +
+        "its uptime reached 80%. An empty P-Chain block follows, so heights and the validator-set history include " +
+        "it.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; " +
+        "never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -997,7 +1343,11 @@ export const devDocument: OpenrpcDocument = {
           "name": "rewardAddresses",
           "required": true,
           "description": "The reward owner (and for a validator the delegation reward owner): P-Chain addresses.",
-          "schema": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": { "$ref": "#/components/schemas/Address" },
+          },
         },
         {
           "name": "rewardThreshold",
@@ -1075,7 +1425,14 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.setConnection",
       "summary": "Connect or disconnect a node, or set its uptime.",
-      "description": "Connection and uptime are state, as the node sees them: the network's genesis stakers are connected from genesis; a node staked by a transaction is not until this says so, as a node that never ran is not. `connected` changes from now on (`info.peers` lists only connected validators; `getCurrentValidators` reports `connected` and `uptime`); `uptime` (a percentage) sets the node's uptime since its current validation started, as of now. At the end of a staking period the node pays the validator's and its delegators' rewards only if that uptime reaches 80% (the abort block otherwise: the stake comes back, the reward does not).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Connection and uptime are state, as the node sees them: the network's genesis stakers are " +
+        "connected from genesis; a node staked by a transaction is not until this says so, as a node that never ran " +
+        "is not. `connected` changes from now on (`info.peers` lists only connected validators; " +
+        "`getCurrentValidators` reports `connected` and `uptime`); `uptime` (a percentage) sets the node's uptime " +
+        "since its current validation started, as of now. At the end of a staking period the node pays the " +
+        "validator's and its delegators' rewards only if that uptime reaches 80% (the abort block otherwise: the " +
+        "stake comes back, the reward does not).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) " +
+        "when its development controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1124,7 +1481,10 @@ export const devDocument: OpenrpcDocument = {
             { "name": "nodeID", "value": "NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ" },
             { "name": "connected", "value": false },
           ],
-          "result": { "name": "setConnectionResult", "value": { "connected": false, "uptime": "100.0000" } },
+          "result": {
+            "name": "setConnectionResult",
+            "value": { "connected": false, "uptime": "100.0000" },
+          },
         },
       ],
       "x-side-effects": "chain",
@@ -1132,14 +1492,21 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.addSubnet",
       "summary": "Create a subnet with an owner, without a transaction.",
-      "description": "A subnet as a CreateSubnetTx would make it, owned by the addresses (threshold and locktime as an owner's), with a synthetic ID: chains and validators can be added to it with the owner's authorisation.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "A subnet as a CreateSubnetTx would make it, owned by the addresses (threshold and locktime as " +
+        "an owner's), with a synthetic ID: chains and validators can be added to it with the owner's " +
+        "authorisation.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development " +
+        "controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "addresses",
           "required": true,
           "description": "The owners: P-Chain addresses.",
-          "schema": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": { "$ref": "#/components/schemas/Address" },
+          },
         },
         {
           "name": "threshold",
@@ -1172,7 +1539,9 @@ export const devDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "a subnet the ewoq key owns",
-          "params": [{ "name": "addresses", "value": ["P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"] }],
+          "params": [
+            { "name": "addresses", "value": ["P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"] },
+          ],
           "result": {
             "name": "addSubnetResult",
             "value": { "subnetID": "U9U9zJrPGZYAniqAfm3khy9EVcboJkqYNhuC1MuHvZbf7hdmB" },
@@ -1184,7 +1553,9 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.setSubnetOwner",
       "summary": "Change a subnet's owner, without a transaction.",
-      "description": "Sets who authorises the subnet's chains and validators, as a TransferSubnetOwnershipTx would.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Sets who authorises the subnet's chains and validators, as a TransferSubnetOwnershipTx " +
+        "would.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are " +
+        "on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1197,7 +1568,11 @@ export const devDocument: OpenrpcDocument = {
           "name": "addresses",
           "required": true,
           "description": "The new owners: P-Chain addresses.",
-          "schema": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": { "$ref": "#/components/schemas/Address" },
+          },
         },
         {
           "name": "threshold",
@@ -1212,7 +1587,10 @@ export const devDocument: OpenrpcDocument = {
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
       ],
-      "result": { "name": "setSubnetOwnerResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "result": {
+        "name": "setSubnetOwnerResult",
+        "schema": { "$ref": "#/components/schemas/Empty" },
+      },
       "errors": [
         { "$ref": "#/components/errors/InvalidArgument" },
         {
@@ -1446,7 +1824,8 @@ export const devDocument: OpenrpcDocument = {
         "type": "string",
         "format": "avax-address",
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.",
+        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
+          "the bech32 checksum is part of the format.",
       },
       "BalanceChange": {
         "type": "object",
@@ -1469,12 +1848,16 @@ export const devDocument: OpenrpcDocument = {
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and " +
+          "prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose " +
+          "precision in JavaScript's JSON.parse.",
       },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
+          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
+          "call, because these bytes have no JSON form.",
       },
       "Empty": {
         "type": "object",
@@ -1484,18 +1867,21 @@ export const devDocument: OpenrpcDocument = {
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "NodeID": {
         "type": "string",
@@ -1525,7 +1911,10 @@ export const devDocument: OpenrpcDocument = {
         ],
         "properties": {
           "utxoID": { "$ref": "#/components/schemas/ID", "description": "The UTXO's ID." },
-          "txID": { "$ref": "#/components/schemas/ID", "description": "The transaction that makes it." },
+          "txID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "The transaction that makes it.",
+          },
           "outputIndex": {
             "type": "integer",
             "minimum": 0,
@@ -1552,22 +1941,26 @@ export const devDocument: OpenrpcDocument = {
           },
           "stakeableLocktime": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "P-Chain stake-locked outputs: until when they are locked; 0 otherwise (always on the X-Chain).",
+            "description": "P-Chain stake-locked outputs: until when they are locked; 0 otherwise (always on the " +
+              "X-Chain).",
           },
           "chain": {
             "type": "string",
-            "description": "Shared memory's other end: the chain an exported UTXO goes to, or the one an imported UTXO came from (`X`, `P`, `C`, or a chain ID).",
+            "description": "Shared memory's other end: the chain an exported UTXO goes to, or the one an imported " +
+              "UTXO came from (`X`, `P`, `C`, or a chain ID).",
           },
         },
       },
       "Time": {
         "type": "string",
         "format": "date-time",
-        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC).",
+        "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local " +
+          "time zone (`Z` when it runs in UTC).",
       },
       "UTXOID": {
         "type": "object",
-        "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+        "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a " +
+          "bare number on the wire).",
         "required": ["txID", "outputIndex"],
         "additionalProperties": false,
         "properties": {
@@ -1582,11 +1975,15 @@ export const devDocument: OpenrpcDocument = {
         },
       },
       "Uint32Param": {
-        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, " +
+          "fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out " +
+          "digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-" +
+              "8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5" +
+              "])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 4294967295 },
         ],
@@ -1594,14 +1991,21 @@ export const devDocument: OpenrpcDocument = {
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). " +
+          "Read it with `toBigInt` to keep every digit.",
       },
       "Uint64Param": {
-        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output " +
+          "form) or a bare JSON number; negative, fractional and exponent forms, and anything above " +
+          "18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{" +
+              "15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[" +
+              "0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440" +
+              "737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|" +
+              "1844674407370955161[0-5])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
         ],
@@ -1611,22 +2015,29 @@ export const devDocument: OpenrpcDocument = {
       "SignedTx": {
         "name": "tx",
         "required": true,
-        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
+        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
+          "parses the transaction.",
         "schema": { "$ref": "#/components/schemas/EncodedBytes" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
+        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no " +
+          "checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported " +
+          "encoding in method\".",
         "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
     },
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
-      "TxBadChecksum": { "code": -32000, "message": "problem decoding transaction: invalid input checksum" },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",

@@ -7,7 +7,9 @@ export const keystoreDocument: OpenrpcDocument = {
   "info": {
     "title": "AvalancheGo Keystore API",
     "version": "1.14.2",
-    "description": "The node's deprecated user store: create, list, export, import and delete users protected by a password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.",
+    "description": "The node's deprecated user store: create, list, export, import and delete users protected by a " +
+      "password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since " +
+      "v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -21,14 +23,28 @@ export const keystoreDocument: OpenrpcDocument = {
     {
       "name": "keystore.createUser",
       "summary": "Create a keystore user protected by a password.",
-      "description": "Creates a new, empty user in this node's keystore. The user exists only on this node (use `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the node scores its first 50 characters with zxcvbn and requires a score of at least 2 (\"somewhat guessable\" or better); long passphrases pass, short dictionary-based passwords do not. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs state the password rule as \"at least 8 characters with upper- and lower-case letters, numbers and symbols\"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.\n- The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.\n- The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.\n- The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.",
+      "description": "Creates a new, empty user in this node's keystore. The user exists only on this node (use " +
+        "`keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the node " +
+        "scores its first 50 characters with zxcvbn and requires a score of at least 2 (\"somewhat guessable\" or " +
+        "better); long passphrases pass, short dictionary-based passwords do not. Served only when the node runs " +
+        "with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the " +
+        "prose docs differ from the node:**\n- The docs state the password rule as \"at least 8 characters with " +
+        "upper- and lower-case letters, numbers and symbols\"; the node enforces no such rule and instead requires a " +
+        "zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be " +
+        "rejected, or break it and be accepted.\n- The docs sample password `myPassword` scores below 2 and a real " +
+        "node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.\n- The docs " +
+        "give the 1024 limits in characters; the node counts bytes of the UTF-8 string.\n- The docs mark deleteUser, " +
+        "exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release " +
+        "deprecated all keystore methods, createUser included, and the node logs every createUser call as a " +
+        "deprecated API call.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
         {
           "name": "password",
           "required": true,
-          "description": "The new user's password: 1 to 1024 bytes with a zxcvbn score of at least 2 over its first 50 characters. A weaker one fails with \"password is too weak\".",
+          "description": "The new user's password: 1 to 1024 bytes with a zxcvbn score of at least 2 over its first " +
+            "50 characters. A weaker one fails with \"password is too weak\".",
           "schema": { "$ref": "#/components/schemas/KeystorePassword" },
         },
       ],
@@ -58,20 +74,34 @@ export const keystoreDocument: OpenrpcDocument = {
         },
       ],
       "deprecated": true,
-      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
-      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.12",
+        "lastVersion": "v1.12.1",
+        "removedIn": "v1.12.2",
+      },
+      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions " +
+        "with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
-        "The docs state the password rule as \"at least 8 characters with upper- and lower-case letters, numbers and symbols\"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.",
-        "The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.",
+        "The docs state the password rule as \"at least 8 characters with upper- and lower-case letters, numbers and " +
+          "symbols\"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the " +
+          "first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be " +
+          "accepted.",
+        "The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too " +
+          "weak\"; the example uses a longer passphrase instead.",
         "The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.",
-        "The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.",
+        "The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not " +
+          "createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs " +
+          "every createUser call as a deprecated API call.",
       ],
       "x-side-effects": "node",
     },
     {
       "name": "keystore.deleteUser",
       "summary": "Delete a keystore user and all its data.",
-      "description": "Deletes a user from this node's keystore together with everything stored for it on every chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password: user \"<username>\"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.",
+      "description": "Deletes a user from this node's keystore together with everything stored for it on every " +
+        "chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect " +
+        "password: user \"<username>\"`. Served only when the node runs with `--api-keystore-enabled=true`. The node " +
+        "operator can read the passwords sent to it.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
@@ -100,14 +130,27 @@ export const keystoreDocument: OpenrpcDocument = {
         },
       ],
       "deprecated": true,
-      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
-      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.12",
+        "lastVersion": "v1.12.1",
+        "removedIn": "v1.12.2",
+      },
+      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions " +
+        "with avm.issueTx or platform.issueTx",
       "x-side-effects": "node",
     },
     {
       "name": "keystore.exportUser",
       "summary": "Export a keystore user so it can be imported on another node.",
-      "description": "Serializes a user (its password hash and salt, and all its data, which stays encrypted with the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user that does not exist, fails with `incorrect password: user \"<username>\"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
+      "description": "Serializes a user (its password hash and salt, and all its data, which stays encrypted with " +
+        "the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user " +
+        "that does not exist, fails with `incorrect password: user \"<username>\"`. Served only when the node runs " +
+        "with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the " +
+        "prose docs differ from the node:**\n- The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, " +
+        "the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match " +
+        "the sample password; the examples show a real export of a user with password `myPassword`.\n- The docs say " +
+        "`encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and " +
+        "fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
@@ -123,7 +166,9 @@ export const keystoreDocument: OpenrpcDocument = {
           "properties": {
             "user": {
               "$ref": "#/components/schemas/EncodedBytes",
-              "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).",
+              "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec " +
+                "version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value " +
+                "data).",
               "x-sensitive": true,
             },
             "encoding": {
@@ -137,7 +182,10 @@ export const keystoreDocument: OpenrpcDocument = {
             "type": "object",
             "properties": { "user": { "$ref": "#/components/schemas/HexNoChecksum" } },
           },
-          "else": { "type": "object", "properties": { "user": { "$ref": "#/components/schemas/Hex" } } },
+          "else": {
+            "type": "object",
+            "properties": { "user": { "$ref": "#/components/schemas/Hex" } },
+          },
         },
       },
       "errors": [
@@ -161,7 +209,8 @@ export const keystoreDocument: OpenrpcDocument = {
           "result": {
             "name": "exportUserResult",
             "value": {
-              "user": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674b1e55bfc0000000056a8263e",
+              "user": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674" +
+                "b1e55bfc0000000056a8263e",
               "encoding": "hex",
             },
           },
@@ -177,38 +226,58 @@ export const keystoreDocument: OpenrpcDocument = {
           "result": {
             "name": "exportUserResult",
             "value": {
-              "user": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674b1e55bfc00000000",
+              "user": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674" +
+                "b1e55bfc00000000",
               "encoding": "hexnc",
             },
           },
         },
       ],
       "deprecated": true,
-      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
-      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.12",
+        "lastVersion": "v1.12.1",
+        "removedIn": "v1.12.2",
+      },
+      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions " +
+        "with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
-        "The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.",
-        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
+        "The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte " +
+          "codec version `0x0000` that the node writes, and its hash does not match the sample password; the " +
+          "examples show a real export of a user with password `myPassword`.",
+        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no " +
+          "checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "keystore.importUser",
       "summary": "Import a user exported from a keystore.",
-      "description": "Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password` must be the password the user had when exported; `username` may differ from its name there but must not exist yet on this node. The imported password is not checked for strength. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).",
+      "description": "Adds a user from the output of `keystore.exportUser`, possibly taken on another node. " +
+        "`password` must be the password the user had when exported; `username` may differ from its name there but " +
+        "must not exist yet on this node. The imported password is not checked for strength. Served only when the " +
+        "node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to " +
+        "it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`0x7655a29d…8cf2d869`) has " +
+        "no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" " +
+        "(and its hash does not match `myPassword`); the example imports a real export of a user with password " +
+        "`myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) " +
+        "and `hexnc` (no checksum expected).",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/KeystoreUsername" },
         {
           "name": "password",
           "required": true,
-          "description": "The exported user's password. A wrong one fails with `incorrect password: user \"<username>\"`.",
+          "description": "The exported user's password. A wrong one fails with `incorrect password: user " +
+            "\"<username>\"`.",
           "schema": { "$ref": "#/components/schemas/KeystorePassword" },
         },
         {
           "name": "user",
           "required": true,
-          "description": "The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with \"couldn't unpack codec version\".",
+          "description": "The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the " +
+            "default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with " +
+            "\"couldn't unpack codec version\".",
           "schema": { "$ref": "#/components/schemas/EncodedBytes", "x-sensitive": true },
         },
         { "$ref": "#/components/contentDescriptors/KeystoreEncoding" },
@@ -240,25 +309,37 @@ export const keystoreDocument: OpenrpcDocument = {
             { "name": "password", "value": "myPassword" },
             {
               "name": "user",
-              "value": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a674b1e55bfc0000000056a8263e",
+              "value": "0x0000af087831df5f8a4fb501f83ca29976c4076b6197a1724c17b4b800806d4a0af7942ce55b02a83b1faf50a67" +
+                "4b1e55bfc0000000056a8263e",
             },
           ],
           "result": { "name": "importUserResult", "value": {} },
         },
       ],
       "deprecated": true,
-      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
-      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.12",
+        "lastVersion": "v1.12.1",
+        "removedIn": "v1.12.2",
+      },
+      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions " +
+        "with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
-        "The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.",
-        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).",
+        "The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the " +
+          "version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example " +
+          "imports a real export of a user with password `myPassword`.",
+        "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no " +
+          "checksum expected).",
       ],
       "x-side-effects": "node",
     },
     {
       "name": "keystore.listUsers",
       "summary": "List the users in this node's keystore.",
-      "description": "Returns the names of all users in this node's keystore. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`.",
+      "description": "Returns the names of all users in this node's keystore. Served only when the node runs with " +
+        "`--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose " +
+        "docs differ from the node:**\n- The docs signature spells the method `keystore.ListUsers`; the node rejects " +
+        "that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -290,10 +371,16 @@ export const keystoreDocument: OpenrpcDocument = {
         },
       ],
       "deprecated": true,
-      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.12.1", "removedIn": "v1.12.2" },
-      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.12",
+        "lastVersion": "v1.12.1",
+        "removedIn": "v1.12.2",
+      },
+      "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions " +
+        "with avm.issueTx or platform.issueTx",
       "x-docs-discrepancies": [
-        "The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`.",
+        "The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must " +
+          "start with a non-uppercase letter\") and accepts only `keystore.listUsers`.",
       ],
       "x-side-effects": "none",
     },
@@ -303,7 +390,9 @@ export const keystoreDocument: OpenrpcDocument = {
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
+          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
+          "call, because these bytes have no JSON form.",
       },
       "Empty": {
         "type": "object",
@@ -313,38 +402,45 @@ export const keystoreDocument: OpenrpcDocument = {
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last " +
+          "4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "KeystorePassword": {
         "type": "string",
         "minLength": 1,
         "maxLength": 1024,
-        "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.",
+        "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it " +
+          "receives the password in clear text.",
         "x-sensitive": true,
       },
       "KeystoreUsername": {
         "type": "string",
         "minLength": 1,
         "maxLength": 1024,
-        "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\".",
+        "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with " +
+          "\"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\".",
       },
     },
     "contentDescriptors": {
       "KeystoreEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "How the exported user is written as a string: `hex` (the default; `0x`, hex, 4-byte checksum), `hexc` (the same as `hex`) or `hexnc` (no checksum). `json` decodes, but the call then fails with \"unsupported encoding in method\".",
+        "description": "How the exported user is written as a string: `hex` (the default; `0x`, hex, 4-byte " +
+          "checksum), `hexc` (the same as `hex`) or `hexnc` (no checksum). `json` decodes, but the call then fails " +
+          "with \"unsupported encoding in method\".",
         "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "KeystorePassword": {
@@ -363,16 +459,26 @@ export const keystoreDocument: OpenrpcDocument = {
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
       "KeystoreEmptyPassword": { "code": -32000, "message": "empty password" },
       "KeystoreEmptyUsername": { "code": -32000, "message": "empty username" },
-      "KeystoreIncorrectPassword": { "code": -32000, "message": "incorrect password: user \"myUsername\"" },
-      "KeystorePasswordTooLong": { "code": -32000, "message": "password exceeds maximum length of 1024 chars" },
+      "KeystoreIncorrectPassword": {
+        "code": -32000,
+        "message": "incorrect password: user \"myUsername\"",
+      },
+      "KeystorePasswordTooLong": {
+        "code": -32000,
+        "message": "password exceeds maximum length of 1024 chars",
+      },
       "KeystorePasswordTooWeak": { "code": -32000, "message": "password is too weak" },
       "KeystoreUserAlreadyExists": { "code": -32000, "message": "user already exists: myUsername" },
       "KeystoreUserDoesNotExist": { "code": -32000, "message": "user doesn't exist: myUsername" },
-      "KeystoreUsernameTooLong": { "code": -32000, "message": "username exceeds maximum length of 1024 chars" },
+      "KeystoreUsernameTooLong": {
+        "code": -32000,
+        "message": "username exceeds maximum length of 1024 chars",
+      },
     },
   },
 };

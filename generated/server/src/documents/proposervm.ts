@@ -7,7 +7,9 @@ export const proposervmDocument: OpenrpcDocument = {
   "info": {
     "title": "AvalancheGo ProposerVM API",
     "version": "1.14.2",
-    "description": "The Snowman++ wrapper (proposervm) of a chain: the P-Chain height and epoch its next block would carry. Served for the P-Chain and the C-Chain (and any Snowman chain of a Subnet); the X-Chain's routes come from the AVM itself, so a node answers 404 at `/ext/bc/X/proposervm`.",
+    "description": "The Snowman++ wrapper (proposervm) of a chain: the P-Chain height and epoch its next block would " +
+      "carry. Served for the P-Chain and the C-Chain (and any Snowman chain of a Subnet); the X-Chain's routes come " +
+      "from the AVM itself, so a node answers 404 at `/ext/bc/X/proposervm`.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -15,9 +17,14 @@ export const proposervmDocument: OpenrpcDocument = {
       "name": "ProposerVM",
       "url": "http://127.0.0.1:9650/ext/bc/{blockchainID}/proposervm",
       "summary": "The proposervm of the P-Chain or the C-Chain.",
-      "description": "The P-Chain's is also served at `/ext/P/proposervm`, `/ext/bc/platform/proposervm` and `/ext/platform/proposervm`; the C-Chain's at `/ext/bc/C/proposervm`, `/ext/C/proposervm`, `/ext/bc/evm/proposervm` and `/ext/evm/proposervm`.",
+      "description": "The P-Chain's is also served at `/ext/P/proposervm`, `/ext/bc/platform/proposervm` and " +
+        "`/ext/platform/proposervm`; the C-Chain's at `/ext/bc/C/proposervm`, `/ext/C/proposervm`, " +
+        "`/ext/bc/evm/proposervm` and `/ext/evm/proposervm`.",
       "variables": {
-        "blockchainID": { "default": "P", "description": "The chain's blockchain ID or alias (`P`, `C`)." },
+        "blockchainID": {
+          "default": "P",
+          "description": "The chain's blockchain ID or alias (`P`, `C`).",
+        },
       },
     },
   ],
@@ -34,7 +41,10 @@ export const proposervmDocument: OpenrpcDocument = {
     {
       "name": "proposervm.getProposedHeight",
       "summary": "Get the P-Chain height this node would propose for the chain's next block.",
-      "description": "Returns the P-Chain height the chain's proposervm would put in a block it built now on its preferred block: the P-Chain's proposer height (`platform.getProposedHeight`), or the preferred block's own P-Chain height when that is higher.\n\n**Where the prose docs differ from the node:**\n- The API description types `height` as an int; the node sends it as a decimal string.",
+      "description": "Returns the P-Chain height the chain's proposervm would put in a block it built now on its " +
+        "preferred block: the P-Chain's proposer height (`platform.getProposedHeight`), or the preferred block's own " +
+        "P-Chain height when that is higher.\n\n**Where the prose docs differ from the node:**\n- The API " +
+        "description types `height` as an int; the node sends it as a decimal string.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -44,7 +54,10 @@ export const proposervmDocument: OpenrpcDocument = {
           "required": ["height"],
           "additionalProperties": false,
           "properties": {
-            "height": { "$ref": "#/components/schemas/Uint64", "description": "The P-Chain height." },
+            "height": {
+              "$ref": "#/components/schemas/Uint64",
+              "description": "The P-Chain height.",
+            },
           },
         },
       },
@@ -57,13 +70,20 @@ export const proposervmDocument: OpenrpcDocument = {
         },
       ],
       "x-node-versions": { "since": "v1.14.0" },
-      "x-docs-discrepancies": ["The API description types `height` as an int; the node sends it as a decimal string."],
+      "x-docs-discrepancies": [
+        "The API description types `height` as an int; the node sends it as a decimal string.",
+      ],
       "x-side-effects": "none",
     },
     {
       "name": "proposervm.getCurrentEpoch",
       "summary": "Get the epoch of the chain's next block (ACP-181).",
-      "description": "Returns the P-Chain epoch (ACP-181, active since Granite) a block built now on the chain's preferred block would carry: its number, when it started and the P-Chain height it pins. Before Granite, and on a chain whose blocks have no epoch yet, every field is 0. An epoch lasts at least the network's `graniteEpochDuration` (`info.upgrades`); the first block after it ends seals it, and its child starts the next.\n\n**Where the prose docs differ from the node:**\n- The API description types the fields as ints; the node sends them as decimal strings.",
+      "description": "Returns the P-Chain epoch (ACP-181, active since Granite) a block built now on the chain's " +
+        "preferred block would carry: its number, when it started and the P-Chain height it pins. Before Granite, " +
+        "and on a chain whose blocks have no epoch yet, every field is 0. An epoch lasts at least the network's " +
+        "`graniteEpochDuration` (`info.upgrades`); the first block after it ends seals it, and its child starts the " +
+        "next.\n\n**Where the prose docs differ from the node:**\n- The API description types the fields as ints; " +
+        "the node sends them as decimal strings.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -80,11 +100,13 @@ export const proposervmDocument: OpenrpcDocument = {
             },
             "startTime": {
               "$ref": "#/components/schemas/UnixTime",
-              "description": "When the epoch started: the timestamp (Unix seconds) of the block that sealed the previous one.",
+              "description": "When the epoch started: the timestamp (Unix seconds) of the block that sealed the " +
+                "previous one.",
             },
             "pChainHeight": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "The P-Chain height the epoch's blocks use for validator sets: the P-Chain height of the block that sealed the previous epoch.",
+              "description": "The P-Chain height the epoch's blocks use for validator sets: the P-Chain height of " +
+                "the block that sealed the previous epoch.",
             },
           },
         },
@@ -101,7 +123,9 @@ export const proposervmDocument: OpenrpcDocument = {
         },
       ],
       "x-node-versions": { "since": "v1.14.0" },
-      "x-docs-discrepancies": ["The API description types the fields as ints; the node sends them as decimal strings."],
+      "x-docs-discrepancies": [
+        "The API description types the fields as ints; the node sends them as decimal strings.",
+      ],
       "x-side-effects": "none",
     },
   ],
@@ -110,7 +134,8 @@ export const proposervmDocument: OpenrpcDocument = {
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). " +
+          "Read it with `toBigInt` to keep every digit.",
       },
       "UnixTime": {
         "$ref": "#/components/schemas/Uint64",
@@ -120,7 +145,8 @@ export const proposervmDocument: OpenrpcDocument = {
     "errors": {
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
     },
   },

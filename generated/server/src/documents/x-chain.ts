@@ -7,7 +7,9 @@ export const xChainDocument: OpenrpcDocument = {
   "info": {
     "title": "AvalancheGo X-Chain API (AVM)",
     "version": "1.14.2",
-    "description": "The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.",
+    "description": "The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, " +
+      "and of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release " +
+      "v1.14.2; methods carry the releases that serve them.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -15,7 +17,8 @@ export const xChainDocument: OpenrpcDocument = {
       "name": "X-Chain",
       "url": "http://127.0.0.1:9650/ext/bc/{blockchainID}",
       "summary": "The X-Chain, or any chain running the AVM.",
-      "description": "The X-Chain is also served at `/ext/X`, `/ext/avm` and `/ext/bc/avm`. Any other AVM chain is at `/ext/bc/<its blockchain ID or alias>`.",
+      "description": "The X-Chain is also served at `/ext/X`, `/ext/avm` and `/ext/bc/avm`. Any other AVM chain is " +
+        "at `/ext/bc/<its blockchain ID or alias>`.",
       "variables": {
         "blockchainID": {
           "default": "X",
@@ -29,7 +32,17 @@ export const xChainDocument: OpenrpcDocument = {
     {
       "name": "avm.getAddressTxs",
       "summary": "Lists, page by page, the IDs of transactions that changed an address's balance of one asset.",
-      "description": "Returns the IDs of accepted transactions that changed how much of asset `assetID` the address `address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced one. The list comes from the node's address-transaction index, which exists only when the chain's config sets `index-transactions`; a node without it answers `txIDs: null` rather than failing. Results are paged: `cursor` is an offset into the address's list for that asset, and the answer's `cursor` (the given cursor plus the number of IDs returned) is where the next page starts. `pageSize` defaults to 1024 and larger values are refused, not clamped.\n\n**Where the prose docs differ from the node:**\n- The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.\n- The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.\n- The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.",
+      "description": "Returns the IDs of accepted transactions that changed how much of asset `assetID` the address " +
+        "`address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced one. " +
+        "The list comes from the node's address-transaction index, which exists only when the chain's config sets " +
+        "`index-transactions`; a node without it answers `txIDs: null` rather than failing. Results are paged: " +
+        "`cursor` is an offset into the address's list for that asset, and the answer's `cursor` (the given cursor " +
+        "plus the number of IDs returned) is where the next page starts. `pageSize` defaults to 1024 and larger " +
+        "values are refused, not clamped.\n\n**Where the prose docs differ from the node:**\n- The API description " +
+        "makes `index-transactions` a precondition, implying an error without it; a node without the index answers " +
+        "successfully with `txIDs: null` and `cursor` unchanged.\n- The API description types `txIDs` as a list; the " +
+        "node sends `null` (not `[]`) when there are no IDs.\n- The API description gives `pageSize` a default of " +
+        "1024 but not its limit; the node refuses values above 1024 instead of clamping them.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -41,19 +54,23 @@ export const xChainDocument: OpenrpcDocument = {
         {
           "name": "assetID",
           "required": true,
-          "description": "Only transactions that changed the balance of this asset (asset ID or alias such as `AVAX`). Despite a comment in the node's code, it is not defaulted: empty fails with \"specified `assetID` is invalid: asset '' not found\".",
+          "description": "Only transactions that changed the balance of this asset (asset ID or alias such as " +
+            "`AVAX`). Despite a comment in the node's code, it is not defaulted: empty fails with \"specified " +
+            "`assetID` is invalid: asset '' not found\".",
           "schema": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
         },
         {
           "name": "cursor",
           "required": false,
-          "description": "Offset of the first transaction to return; omit (0) for the first page, then pass the previous answer's `cursor`.",
+          "description": "Offset of the first transaction to return; omit (0) for the first page, then pass the " +
+            "previous answer's `cursor`.",
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         {
           "name": "pageSize",
           "required": false,
-          "description": "Most IDs to return. 0 or omitted means 1024; above 1024 fails with \"pageSize > maximum allowed (1024)\".",
+          "description": "Most IDs to return. 0 or omitted means 1024; above 1024 fails with \"pageSize > maximum " +
+            "allowed (1024)\".",
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
       ],
@@ -67,7 +84,8 @@ export const xChainDocument: OpenrpcDocument = {
             "txIDs": {
               "type": ["array", "null"],
               "items": { "$ref": "#/components/schemas/ID" },
-              "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or the index is disabled.",
+              "description": "IDs of the matching transactions, oldest first; `null` when there are none on this " +
+                "page or the index is disabled.",
             },
             "cursor": {
               "$ref": "#/components/schemas/Uint64",
@@ -81,11 +99,13 @@ export const xChainDocument: OpenrpcDocument = {
         { "code": -32000, "message": "pageSize > maximum allowed (1024)" },
         {
           "code": -32000,
-          "message": "couldn't parse argument 'address' to address: couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
+          "message": "couldn't parse argument 'address' to address: couldn't parse address " +
+            "\"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
         },
         {
           "code": -32000,
-          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found in address",
+          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found " +
+            "in address",
         },
         { "code": -32000, "message": "specified `assetID` is invalid: asset '' not found" },
       ],
@@ -100,12 +120,16 @@ export const xChainDocument: OpenrpcDocument = {
           ],
           "result": {
             "name": "getAddressTxsResult",
-            "value": { "txIDs": ["SsJF7KKwxiUJkczygwmgLqo3XVRotmpKP8rMp74cpLuNLfwf6"], "cursor": "1" },
+            "value": {
+              "txIDs": ["SsJF7KKwxiUJkczygwmgLqo3XVRotmpKP8rMp74cpLuNLfwf6"],
+              "cursor": "1",
+            },
           },
         },
         {
           "name": "index disabled",
-          "description": "A node without `index-transactions` (or an address with no transactions for the asset) answers a null list.",
+          "description": "A node without `index-transactions` (or an address with no transactions for the asset) " +
+            "answers a null list.",
           "params": [
             { "name": "address", "value": "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy" },
             { "name": "assetID", "value": "AVAX" },
@@ -114,19 +138,31 @@ export const xChainDocument: OpenrpcDocument = {
         },
       ],
       "deprecated": true,
-      "x-node-versions": { "deprecatedSince": "v1.9.12", "lastVersion": "v1.13.0", "removedIn": "v1.13.1" },
-      "x-replacement": "No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.12",
+        "lastVersion": "v1.13.0",
+        "removedIn": "v1.13.1",
+      },
+      "x-replacement": "No node API lists transactions by address any more: use an external indexer (the index API " +
+        "at /ext/index/X/tx only lists accepted transactions in acceptance order).",
       "x-docs-discrepancies": [
-        "The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.",
+        "The API description makes `index-transactions` a precondition, implying an error without it; a node without " +
+          "the index answers successfully with `txIDs: null` and `cursor` unchanged.",
         "The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.",
-        "The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.",
+        "The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above " +
+          "1024 instead of clamping them.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "avm.getAllBalances",
       "summary": "Returns every asset an address holds on this chain, with the amount of each.",
-      "description": "Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it has one (e.g. `AVAX`), otherwise by its ID. Assets come in no particular order.\n\n**Where the prose docs differ from the node:**\n- The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.",
+      "description": "Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 " +
+        "owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it " +
+        "shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it has one " +
+        "(e.g. `AVAX`), otherwise by its ID. Assets come in no particular order.\n\n**Where the prose docs differ " +
+        "from the node:**\n- The API description lists `address` as the only param; the node also takes " +
+        "`includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -138,7 +174,8 @@ export const xChainDocument: OpenrpcDocument = {
         {
           "name": "includePartial",
           "required": false,
-          "description": "Also count UTXOs the address shares with other owners and UTXOs whose locktime has not passed. Default false.",
+          "description": "Also count UTXOs the address shares with other owners and UTXOs whose locktime has not " +
+            "passed. Default false.",
           "schema": { "type": "boolean" },
         },
       ],
@@ -181,7 +218,9 @@ export const xChainDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "two assets",
-          "params": [{ "name": "address", "value": "X-avax1c79e0dd0susp7dc8udq34jgk2yvve7hapvdyht" }],
+          "params": [
+            { "name": "address", "value": "X-avax1c79e0dd0susp7dc8udq34jgk2yvve7hapvdyht" },
+          ],
           "result": {
             "name": "getAllBalancesResult",
             "value": {
@@ -200,14 +239,20 @@ export const xChainDocument: OpenrpcDocument = {
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "avm.getUTXOs",
       "x-docs-discrepancies": [
-        "The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.",
+        "The API description lists `address` as the only param; the node also takes `includePartial` (default " +
+          "false), without which shared and still-locked UTXOs are left out of the balances.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "avm.getAssetDescription",
       "summary": "Returns an asset's ID, name, symbol and denomination.",
-      "description": "Looks up the transaction that created the asset and returns the name, symbol and denomination it set. `denomination` is a display scale: with denomination d, an amount of n units is shown as n / 10^d (AVAX has 9). The asset can be given by ID or alias; the native asset's ID differs between networks.\n\n**Where the prose docs differ from the node:**\n- The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).\n- The documented response text ends with a stray backtick after the JSON, so it does not parse as written.",
+      "description": "Looks up the transaction that created the asset and returns the name, symbol and denomination " +
+        "it set. `denomination` is a display scale: with denomination d, an amount of n units is shown as n / 10^d " +
+        "(AVAX has 9). The asset can be given by ID or alias; the native asset's ID differs between " +
+        "networks.\n\n**Where the prose docs differ from the node:**\n- The API description's signature spells the " +
+        "field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).\n- " +
+        "The documented response text ends with a stray backtick after the JSON, so it does not parse as written.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -228,7 +273,10 @@ export const xChainDocument: OpenrpcDocument = {
               "$ref": "#/components/schemas/ID",
               "description": "ID of the asset (of the transaction that created it), even when an alias was asked for.",
             },
-            "name": { "type": "string", "description": "Human-readable name; not necessarily unique." },
+            "name": {
+              "type": "string",
+              "description": "Human-readable name; not necessarily unique.",
+            },
             "symbol": {
               "type": "string",
               "description": "Ticker symbol (0 to 4 characters); not necessarily unique.",
@@ -250,7 +298,9 @@ export const xChainDocument: OpenrpcDocument = {
         {
           "name": "by asset ID",
           "description": "AVAX on Mainnet.",
-          "params": [{ "name": "assetID", "value": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z" }],
+          "params": [
+            { "name": "assetID", "value": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z" },
+          ],
           "result": {
             "name": "getAssetDescriptionResult",
             "value": {
@@ -277,7 +327,8 @@ export const xChainDocument: OpenrpcDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).",
+        "The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing " +
+          "binds, as keys match case-insensitively).",
         "The documented response text ends with a stray backtick after the JSON, so it does not parse as written.",
       ],
       "x-side-effects": "none",
@@ -285,7 +336,13 @@ export const xChainDocument: OpenrpcDocument = {
     {
       "name": "avm.getBalance",
       "summary": "Returns how much of one asset an address holds, and the UTXOs that make up the amount.",
-      "description": "Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted.\n\n**Where the prose docs differ from the node:**\n- The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.\n- The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.",
+      "description": "Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a " +
+        "1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers " +
+        "UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted.\n\n**Where the " +
+        "prose docs differ from the node:**\n- The API description's result has only `balance` (the sample alone " +
+        "shows `utxoIDs`); the node always sends `utxoIDs` too.\n- The API description lists `address` and `assetID` " +
+        "only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are " +
+        "not counted.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -303,7 +360,8 @@ export const xChainDocument: OpenrpcDocument = {
         {
           "name": "includePartial",
           "required": false,
-          "description": "Also count UTXOs the address shares with other owners and UTXOs whose locktime has not passed. Default false.",
+          "description": "Also count UTXOs the address shares with other owners and UTXOs whose locktime has not " +
+            "passed. Default false.",
           "schema": { "type": "boolean" },
         },
       ],
@@ -344,7 +402,9 @@ export const xChainDocument: OpenrpcDocument = {
             "name": "getBalanceResult",
             "value": {
               "balance": "299999999999900",
-              "utxoIDs": [{ "txID": "WPQdyLNqHfiEKp4zcCpayRHYDVYuh1hqs9c1RqgZXS4VPgdvo", "outputIndex": 1 }],
+              "utxoIDs": [
+                { "txID": "WPQdyLNqHfiEKp4zcCpayRHYDVYuh1hqs9c1RqgZXS4VPgdvo", "outputIndex": 1 },
+              ],
             },
           },
         },
@@ -353,15 +413,24 @@ export const xChainDocument: OpenrpcDocument = {
       "x-node-versions": { "deprecatedSince": "v1.9.12" },
       "x-replacement": "avm.getUTXOs",
       "x-docs-discrepancies": [
-        "The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.",
-        "The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.",
+        "The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends " +
+          "`utxoIDs` too.",
+        "The API description lists `address` and `assetID` only; the node also takes `includePartial` (default " +
+          "false), without which shared and still-locked UTXOs are not counted.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "avm.getBlock",
       "summary": "Returns a block of this chain by its ID.",
-      "description": "Returns an accepted (or currently processing) block by ID, in hex or as JSON. In JSON the block carries its parent ID, height, timestamp, an unused Merkle root, its transactions (each JSON-encoded as by `avm.getTx`) and its own ID. Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.\n\n**Where the prose docs differ from the node:**\n- The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.\n- The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
+      "description": "Returns an accepted (or currently processing) block by ID, in hex or as JSON. In JSON the " +
+        "block carries its parent ID, height, timestamp, an unused Merkle root, its transactions (each JSON-encoded " +
+        "as by `avm.getTx`) and its own ID. Only chains that have been linearized (the X-Chain since the Cortina " +
+        "upgrade) have blocks.\n\n**Where the prose docs differ from the node:**\n- The documented hex answer is not " +
+        "an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, " +
+        "which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the " +
+        "examples here.\n- The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` " +
+        "(no checksum) and `hexc` (same as `hex`), case-insensitively.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -404,7 +473,10 @@ export const xChainDocument: OpenrpcDocument = {
               "type": "object",
               "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+            "else": {
+              "type": "object",
+              "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -419,7 +491,9 @@ export const xChainDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "hex",
-          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them).",
+          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, " +
+            "height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of " +
+            "them).",
           "params": [
             { "name": "blockID", "value": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz" },
             { "name": "encoding", "value": "hex" },
@@ -427,14 +501,24 @@ export const xChainDocument: OpenrpcDocument = {
           "result": {
             "name": "getBlockResult",
             "value": {
-              "block": "0x000000000014c43949f941853d85a43dc18fdf5ba340e130b29d04f706a2ed9bd7c25d4e0e8400000000001be9fe000000006638d2c00000000000000000000000000000000000000000000000000000000000000000000000010000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400937c4b0d",
+              "block": "0x000000000014c43949f941853d85a43dc18fdf5ba340e130b29d04f706a2ed9bd7c25d4e0e8400000000001be9f" +
+                "e000000006638d2c000000000000000000000000000000000000000000000000000000000000000000000000100000004000" +
+                "00001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374" +
+                "f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d" +
+                "605df2591b23027a87dff00000005000000009934ec3b0000000100000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a" +
+                "87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b" +
+                "400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894c" +
+                "a9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400937c4b0d",
               "encoding": "hex",
             },
           },
         },
         {
           "name": "json",
-          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them).",
+          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, " +
+            "height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of " +
+            "them).",
           "params": [
             { "name": "blockID", "value": "2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz" },
             { "name": "encoding", "value": "json" },
@@ -482,7 +566,8 @@ export const xChainDocument: OpenrpcDocument = {
                         "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                         "credential": {
                           "signatures": [
-                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
+                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6" +
+                              "950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
                           ],
                         },
                       },
@@ -499,22 +584,34 @@ export const xChainDocument: OpenrpcDocument = {
       ],
       "x-node-versions": { "since": "v1.9.12" },
       "x-docs-discrepancies": [
-        "The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.",
-        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
+        "The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID " +
+          "32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard " +
+          "blocks (type ID 20), as in the examples here.",
+        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
+          "`hexc` (same as `hex`), case-insensitively.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "avm.getBlockByHeight",
       "summary": "Returns the accepted block at a height of this chain.",
-      "description": "Returns the accepted block at height `height`, in hex or as JSON (same shapes as `avm.getBlock`). Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.\n\n**Where the prose docs differ from the node:**\n- The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.\n- The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is ignored, so such a call returns the block at height 0).\n- The API description types `height` as a decimal string; the node also accepts a bare JSON number.\n- The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
+      "description": "Returns the accepted block at height `height`, in hex or as JSON (same shapes as " +
+        "`avm.getBlock`). Only chains that have been linearized (the X-Chain since the Cortina upgrade) have " +
+        "blocks.\n\n**Where the prose docs differ from the node:**\n- The documented hex answer is not an X-Chain " +
+        "block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an " +
+        "X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples " +
+        "here.\n- The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` " +
+        "key is ignored, so such a call returns the block at height 0).\n- The API description types `height` as a " +
+        "decimal string; the node also accepts a bare JSON number.\n- The API description allows `hex` or `json` for " +
+        "`encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "height",
           "required": true,
           "x-zero-when-absent": 0,
-          "description": "Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's first block.",
+          "description": "Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's " +
+            "first block.",
           "schema": { "$ref": "#/components/schemas/Uint64Param" },
         },
         { "$ref": "#/components/contentDescriptors/TxBlockEncoding" },
@@ -551,7 +648,10 @@ export const xChainDocument: OpenrpcDocument = {
               "type": "object",
               "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+            "else": {
+              "type": "object",
+              "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -563,20 +663,38 @@ export const xChainDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "hex",
-          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them).",
-          "params": [{ "name": "height", "value": "1829374" }, { "name": "encoding", "value": "hex" }],
+          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, " +
+            "height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of " +
+            "them).",
+          "params": [
+            { "name": "height", "value": "1829374" },
+            { "name": "encoding", "value": "hex" },
+          ],
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
-              "block": "0x000000000014c43949f941853d85a43dc18fdf5ba340e130b29d04f706a2ed9bd7c25d4e0e8400000000001be9fe000000006638d2c00000000000000000000000000000000000000000000000000000000000000000000000010000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400937c4b0d",
+              "block": "0x000000000014c43949f941853d85a43dc18fdf5ba340e130b29d04f706a2ed9bd7c25d4e0e8400000000001be9f" +
+                "e000000006638d2c000000000000000000000000000000000000000000000000000000000000000000000000100000004000" +
+                "00001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374" +
+                "f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d" +
+                "605df2591b23027a87dff00000005000000009934ec3b0000000100000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a" +
+                "87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b" +
+                "400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894c" +
+                "a9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400937c4b0d",
               "encoding": "hex",
             },
           },
         },
         {
           "name": "json",
-          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of them). Here `height` is sent as a bare number, which the node also accepts.",
-          "params": [{ "name": "height", "value": 1829374 }, { "name": "encoding", "value": "json" }],
+          "description": "Illustrative block assembled around the documented transaction 2oJCbb8…; its parent ID, " +
+            "height and time are made up, and the hex and JSON forms encode the same bytes (block ID = SHA-256 of " +
+            "them). Here `height` is sent as a bare number, which the node also accepts.",
+          "params": [
+            { "name": "height", "value": 1829374 },
+            { "name": "encoding", "value": "json" },
+          ],
           "result": {
             "name": "getBlockByHeightResult",
             "value": {
@@ -620,7 +738,8 @@ export const xChainDocument: OpenrpcDocument = {
                         "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                         "credential": {
                           "signatures": [
-                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
+                            "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6" +
+                              "950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
                           ],
                         },
                       },
@@ -637,17 +756,22 @@ export const xChainDocument: OpenrpcDocument = {
       ],
       "x-node-versions": { "since": "v1.9.12" },
       "x-docs-discrepancies": [
-        "The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.",
-        "The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is ignored, so such a call returns the block at height 0).",
+        "The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID " +
+          "32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard " +
+          "blocks (type ID 20), as in the examples here.",
+        "The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is " +
+          "ignored, so such a call returns the block at height 0).",
         "The API description types `height` as a decimal string; the node also accepts a bare JSON number.",
-        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
+        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
+          "`hexc` (same as `hex`), case-insensitively.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "avm.getHeight",
       "summary": "Returns the height of the last accepted block.",
-      "description": "Returns the height of this chain's last accepted block. Fails on a chain that has not been linearized.",
+      "description": "Returns the height of this chain's last accepted block. Fails on a chain that has not been " +
+        "linearized.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -681,7 +805,11 @@ export const xChainDocument: OpenrpcDocument = {
     {
       "name": "avm.getTx",
       "summary": "Returns an accepted transaction by its ID.",
-      "description": "Returns an accepted transaction, as hex bytes or as a JSON object (`unsignedTx`, `credentials`, `id`; integers inside are bare numbers, addresses chain-prefixed). Transactions the node has not accepted fail with \"not found\"; this is also how to tell whether a transaction was accepted.\n\n**Where the prose docs differ from the node:**\n- The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
+      "description": "Returns an accepted transaction, as hex bytes or as a JSON object (`unsignedTx`, " +
+        "`credentials`, `id`; integers inside are bare numbers, addresses chain-prefixed). Transactions the node has " +
+        "not accepted fail with \"not found\"; this is also how to tell whether a transaction was " +
+        "accepted.\n\n**Where the prose docs differ from the node:**\n- The API description allows `hex` or `json` " +
+        "for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/AvmTxID" },
@@ -695,7 +823,8 @@ export const xChainDocument: OpenrpcDocument = {
           "additionalProperties": false,
           "properties": {
             "tx": {
-              "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+              "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is " +
+                "`json`.",
               "anyOf": [
                 { "$ref": "#/components/schemas/EncodedBytes" },
                 { "$ref": "#/components/schemas/AvmTx" },
@@ -707,7 +836,10 @@ export const xChainDocument: OpenrpcDocument = {
             },
           },
           "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-          "then": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/AvmTx" } } },
+          "then": {
+            "type": "object",
+            "properties": { "tx": { "$ref": "#/components/schemas/AvmTx" } },
+          },
           "else": {
             "type": "object",
             "properties": { "tx": { "$ref": "#/components/schemas/EncodedBytes" } },
@@ -716,7 +848,10 @@ export const xChainDocument: OpenrpcDocument = {
               "type": "object",
               "properties": { "tx": { "$ref": "#/components/schemas/HexNoChecksum" } },
             },
-            "else": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/Hex" } } },
+            "else": {
+              "type": "object",
+              "properties": { "tx": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -770,7 +905,8 @@ export const xChainDocument: OpenrpcDocument = {
                     "fxID": "spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ",
                     "credential": {
                       "signatures": [
-                        "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400",
+                        "0x46ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d69502" +
+                          "18e4ea8c01d5c4aefb85cd7264b47bd57d224400",
                       ],
                     },
                   },
@@ -783,26 +919,40 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "name": "hex",
-          "description": "The same transaction in the default encoding: its signed bytes (SHA-256 of them is the transaction ID) and a checksum.",
-          "params": [{ "name": "txID", "value": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL" }],
+          "description": "The same transaction in the default encoding: its signed bytes (SHA-256 of them is the " +
+            "transaction ID) and a checksum.",
+          "params": [
+            { "name": "txID", "value": "2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL" },
+          ],
           "result": {
             "name": "getTxResult",
             "value": {
-              "tx": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
+              "tx": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000" +
+                "000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb0067" +
+                "7ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b0000000100000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f522" +
+                "74b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a72779" +
+                "26912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc15034" +
+                "1f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
               "encoding": "hex",
             },
           },
         },
       ],
       "x-docs-discrepancies": [
-        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.",
+        "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
+          "`hexc` (same as `hex`), case-insensitively.",
       ],
       "x-side-effects": "none",
     },
     {
       "name": "avm.getTxFee",
       "summary": "Returns the chain's static transaction fees.",
-      "description": "Returns the fee charged for a transaction (`txFee`) and for an asset-creation transaction (`createAssetTxFee`), in the smallest unit of the chain's fee asset (nAVAX on the X-Chain).\n\n**Where the prose docs differ from the node:**\n- The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key out.\n- The documented response has no `id`; the node always echoes the request's `id`.",
+      "description": "Returns the fee charged for a transaction (`txFee`) and for an asset-creation transaction " +
+        "(`createAssetTxFee`), in the smallest unit of the chain's fee asset (nAVAX on the X-Chain).\n\n**Where the " +
+        "prose docs differ from the node:**\n- The documented request is not valid JSON (a comma after `method` and " +
+        "no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key " +
+        "out.\n- The documented response has no `id`; the node always echoes the request's `id`.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -836,7 +986,8 @@ export const xChainDocument: OpenrpcDocument = {
       ],
       "x-node-versions": { "since": "v1.12.2" },
       "x-docs-discrepancies": [
-        "The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key out.",
+        "The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it " +
+          "with a -32700 parse error; send `params` as `{}` or leave the key out.",
         "The documented response has no `id`; the node always echoes the request's `id`.",
       ],
       "x-side-effects": "none",
@@ -844,7 +995,10 @@ export const xChainDocument: OpenrpcDocument = {
     {
       "name": "avm.getTxStatus",
       "summary": "Tells whether the node has accepted a transaction.",
-      "description": "Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise (including while it is still processing).\n\n**Where the prose docs differ from the node:**\n- The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.",
+      "description": "Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` " +
+        "otherwise (including while it is still processing).\n\n**Where the prose docs differ from the node:**\n- " +
+        "The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers " +
+        "only `Accepted` or `Unknown`.",
       "paramStructure": "by-name",
       "params": [{ "$ref": "#/components/contentDescriptors/AvmTxID" }],
       "result": {
@@ -857,8 +1011,13 @@ export const xChainDocument: OpenrpcDocument = {
             "status": {
               "type": "string",
               "enum": ["Accepted", "Processing", "Rejected", "Unknown"],
-              "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases.",
-              "x-enum-versions": { "Processing": { "removedIn": "v1.9.12" }, "Rejected": { "removedIn": "v1.9.12" } },
+              "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still " +
+                "processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` " +
+                "come from older releases.",
+              "x-enum-versions": {
+                "Processing": { "removedIn": "v1.9.12" },
+                "Rejected": { "removedIn": "v1.9.12" },
+              },
             },
           },
         },
@@ -870,13 +1029,17 @@ export const xChainDocument: OpenrpcDocument = {
       "examples": [
         {
           "name": "accepted",
-          "params": [{ "name": "txID", "value": "2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD" }],
+          "params": [
+            { "name": "txID", "value": "2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD" },
+          ],
           "result": { "name": "getTxStatusResult", "value": { "status": "Accepted" } },
         },
         {
           "name": "unknown",
           "description": "An ID the node has never accepted.",
-          "params": [{ "name": "txID", "value": "2VRGr8zAdk5R8zQ9Fskd1dUkCyXti63RVGhCkzQqkaaqMoiBHY" }],
+          "params": [
+            { "name": "txID", "value": "2VRGr8zAdk5R8zQ9Fskd1dUkCyXti63RVGhCkzQqkaaqMoiBHY" },
+          ],
           "result": { "name": "getTxStatusResult", "value": { "status": "Unknown" } },
         },
       ],
@@ -884,12 +1047,14 @@ export const xChainDocument: OpenrpcDocument = {
       "x-node-versions": { "deprecatedSince": "v1.10.0" },
       "x-replacement": "avm.getTx",
       "x-docs-discrepancies": [
-        "The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.",
+        "The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers " +
+          "only `Accepted` or `Unknown`.",
       ],
       "x-changes": [
         {
           "version": "v1.9.12",
-          "description": "The AVM APIs were switched to read only accepted state: since then the status is `Accepted` or `Unknown`; earlier releases could also answer `Processing` and `Rejected`.",
+          "description": "The AVM APIs were switched to read only accepted state: since then the status is " +
+            "`Accepted` or `Unknown`; earlier releases could also answer `Processing` and `Rejected`.",
           "pointers": [
             "/result/schema/properties/status/x-enum-versions/Processing",
             "/result/schema/properties/status/x-enum-versions/Rejected",
@@ -901,7 +1066,16 @@ export const xChainDocument: OpenrpcDocument = {
     {
       "name": "avm.getUTXOs",
       "summary": "Lists the UTXOs that reference any of the given addresses, page by page.",
-      "description": "Returns the UTXOs owned (at least partly) by any of `addresses`, encoded as bytes. With `sourceChain` it returns instead the atomic UTXOs that chain exported to this one and that are not yet imported (what an import transaction consumes). At most `limit` UTXOs come back (1024 when omitted, 0 or larger). `endIndex` marks the last UTXO returned: pass it as `startIndex` to get the next page. Fewer than `limit` UTXOs means the listing is complete; exactly `limit` means more may exist. Pages are not a snapshot: a UTXO can appear twice and the set can change between calls.\n\n**Where the prose docs differ from the node:**\n- The API description lists an optional `sourceChain` in the result; the node never sends it.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.\n- The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`.",
+      "description": "Returns the UTXOs owned (at least partly) by any of `addresses`, encoded as bytes. With " +
+        "`sourceChain` it returns instead the atomic UTXOs that chain exported to this one and that are not yet " +
+        "imported (what an import transaction consumes). At most `limit` UTXOs come back (1024 when omitted, 0 or " +
+        "larger). `endIndex` marks the last UTXO returned: pass it as `startIndex` to get the next page. Fewer than " +
+        "`limit` UTXOs means the listing is complete; exactly `limit` means more may exist. Pages are not a " +
+        "snapshot: a UTXO can appear twice and the set can change between calls.\n\n**Where the prose docs differ " +
+        "from the node:**\n- The API description lists an optional `sourceChain` in the result; the node never sends " +
+        "it.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) " +
+        "and `hexc`.\n- The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the " +
+        "request's `id`.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/UTXOAddresses" },
@@ -921,7 +1095,8 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
-          "message": "couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
+          "message": "couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp " +
+            "\"avax\" but got \"fuji\"",
         },
       ],
       "examples": [
@@ -944,11 +1119,21 @@ export const xChainDocument: OpenrpcDocument = {
             "value": {
               "numFetched": "5",
               "utxos": [
-                "0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c1f01765",
-                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
-                "0x0000731ce04b1feefa9f4291d869adc30a33463f315491e164d89be7d6d2d7890cfc00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21600dd3047",
-                "0x0000b462030cc4734f24c0bc224cf0d16ee452ea6b67615517caffead123ab4fbf1500000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c71b387e",
-                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f2166290e79d",
+                "0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216c1f01765",
+                "0x0000ae8b1b94444eed8de9a81b1222f00f1b4133330add23d8ac288bffa98b85271100000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216473d042a",
+                "0x0000731ce04b1feefa9f4291d869adc30a33463f315491e164d89be7d6d2d7890cfc00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f21600dd3047",
+                "0x0000b462030cc4734f24c0bc224cf0d16ee452ea6b67615517caffead123ab4fbf1500000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216c71b387e",
+                "0x000054f6826c39bc957c0c6d44b70f961a994898999179cc32d21eb09c1908d7167b00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f2166290e79d",
               ],
               "endIndex": {
                 "address": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
@@ -978,10 +1163,18 @@ export const xChainDocument: OpenrpcDocument = {
             "value": {
               "numFetched": "4",
               "utxos": [
-                "0x000020e182dd51ee4dcd31909fddd75bb3438d9431f8e4efce86a88a684f5c7fa09300000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21662861d59",
-                "0x0000a71ba36c475c18eb65dc90f6e85c4fd4a462d51c5de3ac2cbddf47db4d99284e00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f21665f6f83f",
-                "0x0000925424f61cb13e0fbdecc66e1270de68de9667b85baa3fdc84741d048daa69fa00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216afecf76a",
-                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216779c2d59",
+                "0x000020e182dd51ee4dcd31909fddd75bb3438d9431f8e4efce86a88a684f5c7fa09300000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f21662861d59",
+                "0x0000a71ba36c475c18eb65dc90f6e85c4fd4a462d51c5de3ac2cbddf47db4d99284e00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f21665f6f83f",
+                "0x0000925424f61cb13e0fbdecc66e1270de68de9667b85baa3fdc84741d048daa69fa00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216afecf76a",
+                "0x000082f30327514f819da6009fad92b5dba24d27db01e29ad7541aa8e6b6b554615c00000000345aa98e8a990f4101e226" +
+                  "8fab4c4e1f731c8dfbcffa3a77978686e6390d624f00000007000000000000000100000000000000000000000100000001" +
+                  "8ba98dabaebcd83056799841cfbc567d8b10f216779c2d59",
               ],
               "endIndex": {
                 "address": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
@@ -1011,7 +1204,9 @@ export const xChainDocument: OpenrpcDocument = {
             "value": {
               "numFetched": "1",
               "utxos": [
-                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000039c33a499ce4c33a3b09cdd2cfa01ae70dbf2d18b2d7d168524440e55d550088000000070011c304cd7eb5c0000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c83497819",
+                "0x00001f989ffaf18a18a59bdfbf209342aa61c6a62a67e8639d02bb3c8ddab315c6fa0000000039c33a499ce4c33a3b09cd" +
+                  "d2cfa01ae70dbf2d18b2d7d168524440e55d550088000000070011c304cd7eb5c000000000000000000000000100000001" +
+                  "3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c83497819",
               ],
               "endIndex": {
                 "address": "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5",
@@ -1039,7 +1234,16 @@ export const xChainDocument: OpenrpcDocument = {
     {
       "name": "avm.issueTx",
       "summary": "Submits a signed transaction to the chain.",
-      "description": "Parses the signed transaction, adds it to the node's mempool and gossips it, and returns its ID. Success means the transaction was accepted into the mempool, not that it was accepted by the chain: poll `avm.getTx` for that. Issuing a transaction already in the mempool succeeds again with the same ID. A transaction that fails verification (spent or unknown inputs, wrong fee, bad signatures) fails the call with the verifier's message.\n\n**Where the prose docs differ from the node:**\n- The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.\n- The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Parses the signed transaction, adds it to the node's mempool and gossips it, and returns its " +
+        "ID. Success means the transaction was accepted into the mempool, not that it was accepted by the chain: " +
+        "poll `avm.getTx` for that. Issuing a transaction already in the mempool succeeds again with the same ID. A " +
+        "transaction that fails verification (spent or unknown inputs, wrong fee, bad signatures) fails the call " +
+        "with the verifier's message.\n\n**Where the prose docs differ from the node:**\n- The documented `tx` bytes " +
+        "are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a " +
+        "transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction " +
+        "instead.\n- The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the " +
+        "transaction's ID, the SHA-256 of its bytes.\n- The API description allows only `hex` for `encoding`; the " +
+        "node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/SignedTx" },
@@ -1052,7 +1256,10 @@ export const xChainDocument: OpenrpcDocument = {
           "required": ["txID"],
           "additionalProperties": false,
           "properties": {
-            "txID": { "$ref": "#/components/schemas/ID", "description": "ID of the issued transaction." },
+            "txID": {
+              "$ref": "#/components/schemas/ID",
+              "description": "ID of the issued transaction.",
+            },
           },
         },
       },
@@ -1072,7 +1279,13 @@ export const xChainDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "tx",
-              "value": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b00000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a7277926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc150341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
+              "value": "0x00000000000400000001ed5f38341e436e5d46e2bb00b45d62ae97d1b050c64bc634ae10626739e35c4b0000000" +
+                "000000001e46a4b55d8e9374f93a7db8d0fedbcf0009ac09b3a38175a2866a23669bb3c3c0000000121e67317cbc4be2aeb0" +
+                "0677ad6462778a8f52274b9d605df2591b23027a87dff00000005000000009934ec3b0000000100000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000121e67317cbc4be2aeb00677ad6462778a8f" +
+                "52274b9d605df2591b23027a87dff00000007000000009925a9fb000000000000000000000001000000015cf998275803a72" +
+                "77926912defdf177b2e97b0b400000001000000090000000146ebcbcfbee3ece1fd15015204045cf3cb77f42c48d0201fc15" +
+                "0341f91f086f177cfca8894ca9b4a0c55d6950218e4ea8c01d5c4aefb85cd7264b47bd57d224400514bdd31",
             },
             { "name": "encoding", "value": "hex" },
           ],
@@ -1083,8 +1296,11 @@ export const xChainDocument: OpenrpcDocument = {
         },
       ],
       "x-docs-discrepancies": [
-        "The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.",
-        "The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.",
+        "The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec " +
+          "does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain " +
+          "export transaction instead.",
+        "The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's " +
+          "ID, the SHA-256 of its bytes.",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       ],
       "x-side-effects": "chain",
@@ -1096,24 +1312,39 @@ export const xChainDocument: OpenrpcDocument = {
         "type": "string",
         "format": "avax-address",
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.",
+        "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
+          "the bech32 checksum is part of the format.",
       },
       "AddressOrShortID": {
-        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
-        "anyOf": [{ "$ref": "#/components/schemas/Address" }, { "$ref": "#/components/schemas/ShortID" }],
+        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the " +
+          "prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, " +
+          "which the node's address parser also accepts.",
+        "anyOf": [
+          { "$ref": "#/components/schemas/Address" },
+          { "$ref": "#/components/schemas/ShortID" },
+        ],
       },
       "AvmAssetIDOrAlias": {
         "type": "string",
-        "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\".",
+        "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its " +
+          "aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, " +
+          "then parses it as an ID; anything else fails with \"asset '<value>' not found\".",
       },
       "AvmBlock": {
         "type": "object",
-        "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
+        "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare " +
+          "JSON numbers.",
         "required": ["parentID", "height", "time", "merkleRoot", "txs", "id"],
         "additionalProperties": true,
         "properties": {
-          "parentID": { "$ref": "#/components/schemas/ID", "description": "ID of the parent block." },
-          "height": { "$ref": "#/components/schemas/BareUint64", "description": "Height of the block." },
+          "parentID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "ID of the parent block.",
+          },
+          "height": {
+            "$ref": "#/components/schemas/BareUint64",
+            "description": "Height of the block.",
+          },
           "time": {
             "$ref": "#/components/schemas/BareUint64",
             "description": "Block timestamp, Unix seconds.",
@@ -1135,7 +1366,8 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "AvmCredential": {
         "type": "object",
-        "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
+        "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. " +
+          "There is one per input or operation, in the same order.",
         "required": ["fxID", "credential"],
         "additionalProperties": true,
         "properties": {
@@ -1159,7 +1391,8 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "AvmTransferableInput": {
         "type": "object",
-        "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
+        "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), " +
+          "its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
         "required": ["txID", "outputIndex", "assetID", "fxID", "input"],
         "additionalProperties": true,
         "properties": {
@@ -1181,10 +1414,14 @@ export const xChainDocument: OpenrpcDocument = {
           },
           "input": {
             "type": "object",
-            "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the positions in the UTXO's address list of the keys that sign.",
+            "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the " +
+              "positions in the UTXO's address list of the keys that sign.",
             "additionalProperties": true,
             "properties": {
-              "amount": { "$ref": "#/components/schemas/BareUint64", "description": "Units consumed." },
+              "amount": {
+                "$ref": "#/components/schemas/BareUint64",
+                "description": "Units consumed.",
+              },
               "signatureIndices": {
                 "type": "array",
                 "items": { "$ref": "#/components/schemas/BareUint64" },
@@ -1196,18 +1433,26 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "AvmTransferableOutput": {
         "type": "object",
-        "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
+        "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) " +
+          "that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
         "required": ["assetID", "fxID", "output"],
         "additionalProperties": true,
         "properties": {
-          "assetID": { "$ref": "#/components/schemas/ID", "description": "ID of the asset the output holds." },
+          "assetID": {
+            "$ref": "#/components/schemas/ID",
+            "description": "ID of the asset the output holds.",
+          },
           "fxID": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the feature extension the output belongs to (`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx).",
+            "description": "ID of the feature extension the output belongs to " +
+              "(`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx).",
           },
           "output": {
             "type": "object",
-            "description": "The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), `amount`, `locktime` (Unix seconds) and `threshold`; it can be spent after `locktime` by `threshold` signatures from `addresses`. Other output kinds (mint outputs, NFT and property outputs) carry other fields.",
+            "description": "The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), " +
+              "`amount`, `locktime` (Unix seconds) and `threshold`; it can be spent after `locktime` by `threshold` " +
+              "signatures from `addresses`. Other output kinds (mint outputs, NFT and property outputs) carry other " +
+              "fields.",
             "additionalProperties": true,
             "properties": {
               "addresses": {
@@ -1233,7 +1478,8 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "AvmTx": {
         "type": "object",
-        "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
+        "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials " +
+          "and its ID.",
         "required": ["unsignedTx", "credentials", "id"],
         "additionalProperties": true,
         "properties": {
@@ -1254,7 +1500,9 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "AvmUnsignedTx": {
         "type": "object",
-        "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
+        "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; " +
+          "import, export, asset-creation and operation transactions add their own (listed below). Integers are bare " +
+          "JSON numbers.",
         "required": ["networkID", "blockchainID", "outputs", "inputs", "memo"],
         "additionalProperties": true,
         "properties": {
@@ -1298,7 +1546,10 @@ export const xChainDocument: OpenrpcDocument = {
             "items": { "$ref": "#/components/schemas/AvmTransferableInput" },
             "description": "Import transactions only: inputs that consume UTXOs exported from `sourceChain`.",
           },
-          "name": { "type": "string", "description": "Asset-creation transactions only: the asset's name." },
+          "name": {
+            "type": "string",
+            "description": "Asset-creation transactions only: the asset's name.",
+          },
           "symbol": {
             "type": "string",
             "description": "Asset-creation transactions only: the asset's symbol.",
@@ -1310,28 +1561,35 @@ export const xChainDocument: OpenrpcDocument = {
           "initialStates": {
             "type": "array",
             "items": { "type": "object", "additionalProperties": true },
-            "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, `outputs`).",
+            "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, " +
+              "`outputs`).",
           },
           "operations": {
             "type": "array",
             "items": { "type": "object", "additionalProperties": true },
-            "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. mints and NFT transfers.",
+            "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), " +
+              "e.g. mints and NFT transfers.",
           },
         },
       },
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
-        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.",
+        "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and " +
+          "prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose " +
+          "precision in JavaScript's JSON.parse.",
       },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.",
+        "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
+          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
+          "call, because these bytes have no JSON form.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
+          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
       "Encoding": {
         "type": "string",
@@ -1341,27 +1599,33 @@ export const xChainDocument: OpenrpcDocument = {
       "EncodingParam": {
         "type": "string",
         "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode.",
+        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no " +
+          "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or " +
+          "block). Matched case-insensitively; any other value fails to decode.",
       },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
         "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256).",
+        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last " +
+          "4 bytes of the bytes' SHA-256).",
       },
       "HexNoChecksum": {
         "type": "string",
         "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
+          "types.JSONByteSlice).",
       },
       "ID": {
         "type": "string",
         "format": "avax-cb58",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.",
+        "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of " +
+          "the bytes followed by the last 4 bytes of their SHA-256.",
       },
       "NullableHexNoChecksum": {
-        "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+        "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes " +
+          "(types.JSONByteSlice of a nil slice).",
         "oneOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "type": "null" }],
       },
       "ShortID": {
@@ -1372,7 +1636,8 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "UTXOID": {
         "type": "object",
-        "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+        "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a " +
+          "bare number on the wire).",
         "required": ["txID", "outputIndex"],
         "additionalProperties": false,
         "properties": {
@@ -1388,7 +1653,8 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "UTXOIndex": {
         "type": "object",
-        "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+        "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's " +
+          "`endIndex` as the next call's `startIndex` to continue.",
         "required": ["address", "utxo"],
         "additionalProperties": false,
         "properties": {
@@ -1421,7 +1687,10 @@ export const xChainDocument: OpenrpcDocument = {
             "$ref": "#/components/schemas/UTXOIndex",
             "description": "Where this page ended; pass it as `startIndex` to fetch the next page.",
           },
-          "encoding": { "$ref": "#/components/schemas/Encoding", "description": "The encoding of `utxos`." },
+          "encoding": {
+            "$ref": "#/components/schemas/Encoding",
+            "description": "The encoding of `utxos`.",
+          },
         },
         "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
         "then": {
@@ -1432,15 +1701,21 @@ export const xChainDocument: OpenrpcDocument = {
         },
         "else": {
           "type": "object",
-          "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+          "properties": {
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+          },
         },
       },
       "Uint32Param": {
-        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, " +
+          "fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out " +
+          "digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$",
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-" +
+              "8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5" +
+              "])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 4294967295 },
         ],
@@ -1448,14 +1723,21 @@ export const xChainDocument: OpenrpcDocument = {
       "Uint64": {
         "type": "string",
         "pattern": "^(0|[1-9][0-9]*)$",
-        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit.",
+        "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). " +
+          "Read it with `toBigInt` to keep every digit.",
       },
       "Uint64Param": {
-        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output " +
+          "form) or a bare JSON number; negative, fractional and exponent forms, and anything above " +
+          "18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$",
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{" +
+              "15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[" +
+              "0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440" +
+              "737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|" +
+              "1844674407370955161[0-5])$",
           },
           { "type": "integer", "minimum": 0, "maximum": 18446744073709552000 },
         ],
@@ -1476,25 +1758,31 @@ export const xChainDocument: OpenrpcDocument = {
       "SignedTx": {
         "name": "tx",
         "required": true,
-        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
+        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
+          "parses the transaction.",
         "schema": { "$ref": "#/components/schemas/EncodedBytes" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
+        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no " +
+          "checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported " +
+          "encoding in method\".",
         "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "TxBlockEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).",
+        "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a " +
+          "JSON object).",
         "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOAddresses": {
         "name": "addresses",
         "required": true,
-        "description": "Addresses whose UTXOs to list: 1 to 1024 of them, chain-prefixed bech32 (`X-avax1...`) or the raw cb58 short ID, which the node's address parser also accepts. An empty list fails with \"no addresses provided\".",
+        "description": "Addresses whose UTXOs to list: 1 to 1024 of them, chain-prefixed bech32 (`X-avax1...`) or " +
+          "the raw cb58 short ID, which the node's address parser also accepts. An empty list fails with \"no " +
+          "addresses provided\".",
         "schema": {
           "type": "array",
           "minItems": 1,
@@ -1517,13 +1805,15 @@ export const xChainDocument: OpenrpcDocument = {
       "UTXOSourceChain": {
         "name": "sourceChain",
         "required": false,
-        "description": "Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) UTXOs instead of this chain's own.",
+        "description": "Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) " +
+          "UTXOs instead of this chain's own.",
         "schema": { "type": "string" },
       },
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
-        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.",
+        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 " +
+          "ID.",
         "schema": { "$ref": "#/components/schemas/UTXOIndex" },
       },
     },
@@ -1534,11 +1824,14 @@ export const xChainDocument: OpenrpcDocument = {
       },
       "AvmAddressWrongChain": {
         "code": -32000,
-        "message": "problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address \"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\" but got \"11111111111111111111111111111111LpoYY\"",
+        "message": "problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address " +
+          "\"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected " +
+          "\"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\" but got \"11111111111111111111111111111111LpoYY\"",
       },
       "AvmAddressWrongHRP": {
         "code": -32000,
-        "message": "problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address \"X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\"",
+        "message": "problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse " +
+          "address \"X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\"",
       },
       "AvmAssetNotFound": { "code": -32000, "message": "asset 'FOO' not found" },
       "AvmNilTxID": { "code": -32000, "message": "nil transaction ID" },
@@ -1546,22 +1839,33 @@ export const xChainDocument: OpenrpcDocument = {
       "AvmNotLinearized": { "code": -32000, "message": "chain is not linearized" },
       "AvmTxMissingUTXO": {
         "code": -32000,
-        "message": "failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found",
+        "message": "failed to verify transfer: failed to get utxo " +
+          "26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found",
       },
       "AvmTxWrongChainID": { "code": -32000, "message": "tx has wrong chain ID" },
       "AvmTxWrongNetworkID": { "code": -32000, "message": "tx has wrong network ID" },
       "InvalidArgument": {
         "code": -32000,
-        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
+          "documentation for example calls",
       },
-      "TxBadChecksum": { "code": -32000, "message": "problem decoding transaction: invalid input checksum" },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
       },
-      "TxUnsupportedEncoding": { "code": -32000, "message": "problem decoding transaction: unsupported encoding in method" },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method",
+      },
       "UTXONoAddresses": { "code": -32000, "message": "no addresses provided" },
-      "UTXOTooManyAddresses": { "code": -32000, "message": "number of addresses given, 1025, exceeds maximum, 1024" },
+      "UTXOTooManyAddresses": {
+        "code": -32000,
+        "message": "number of addresses given, 1025, exceeds maximum, 1024",
+      },
     },
   },
 };

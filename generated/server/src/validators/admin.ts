@@ -7,7 +7,10 @@ export const schemas: Record<string, MethodSchemas> = {
   "admin.alias": {
     "params": {
       "type": "object",
-      "properties": { "endpoint": { "type": "string" }, "alias": { "$ref": "#/components/schemas/AdminAlias" } },
+      "properties": {
+        "endpoint": { "type": "string" },
+        "alias": { "$ref": "#/components/schemas/AdminAlias" },
+      },
       "required": ["endpoint", "alias"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -15,13 +18,20 @@ export const schemas: Record<string, MethodSchemas> = {
   "admin.aliasChain": {
     "params": {
       "type": "object",
-      "properties": { "chain": { "type": "string" }, "alias": { "$ref": "#/components/schemas/AdminAlias" } },
+      "properties": {
+        "chain": { "type": "string" },
+        "alias": { "$ref": "#/components/schemas/AdminAlias" },
+      },
       "required": ["chain", "alias"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
   },
   "admin.dbGet": {
-    "params": { "type": "object", "properties": { "key": { "type": "string" } }, "required": ["key"] },
+    "params": {
+      "type": "object",
+      "properties": { "key": { "type": "string" } },
+      "required": ["key"],
+    },
     "result": {
       "type": "object",
       "required": ["value", "errorCode"],

@@ -64,7 +64,10 @@ export const schemas: Record<string, MethodSchemas> = {
         "type": "object",
         "properties": { "bytes": { "$ref": "#/components/schemas/HexNoChecksum" } },
       },
-      "else": { "type": "object", "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } } },
+      "else": {
+        "type": "object",
+        "properties": { "bytes": { "$ref": "#/components/schemas/Hex" } },
+      },
     },
   },
 };

@@ -69,7 +69,10 @@ export const schemas: Record<string, MethodSchemas> = {
         "blockHeight": { "$ref": "#/components/schemas/Uint64" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
-      "then": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/HexNoChecksum" } } },
+      "then": {
+        "type": "object",
+        "properties": { "tx": { "$ref": "#/components/schemas/HexNoChecksum" } },
+      },
       "else": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/Hex" } } },
     },
   },

@@ -24,7 +24,10 @@ export const schemas: Record<string, MethodSchemas> = {
   "dev.setTime": {
     "params": {
       "type": "object",
-      "properties": { "timestamp": { "$ref": "#/components/schemas/Uint64Param" }, "mine": { "type": "boolean" } },
+      "properties": {
+        "timestamp": { "$ref": "#/components/schemas/Uint64Param" },
+        "mine": { "type": "boolean" },
+      },
       "required": ["timestamp"],
     },
     "result": {
@@ -37,7 +40,10 @@ export const schemas: Record<string, MethodSchemas> = {
   "dev.increaseTime": {
     "params": {
       "type": "object",
-      "properties": { "seconds": { "$ref": "#/components/schemas/Uint64Param" }, "mine": { "type": "boolean" } },
+      "properties": {
+        "seconds": { "$ref": "#/components/schemas/Uint64Param" },
+        "mine": { "type": "boolean" },
+      },
       "required": ["seconds"],
     },
     "result": {
@@ -215,7 +221,10 @@ export const schemas: Record<string, MethodSchemas> = {
         "produced": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
         "imported": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
         "exported": { "type": "array", "items": { "$ref": "#/components/schemas/SimulatedUTXO" } },
-        "balanceChanges": { "type": "array", "items": { "$ref": "#/components/schemas/BalanceChange" } },
+        "balanceChanges": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/BalanceChange" },
+        },
       },
     },
   },
@@ -241,7 +250,11 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "chain": { "type": "string", "enum": ["X", "P"] },
-        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "threshold": { "type": "integer", "minimum": 1 },
         "locktime": { "$ref": "#/components/schemas/Uint64Param" },
         "amount": { "$ref": "#/components/schemas/Uint64Param" },
@@ -279,7 +292,11 @@ export const schemas: Record<string, MethodSchemas> = {
         "nodeID": { "$ref": "#/components/schemas/NodeID" },
         "weight": { "$ref": "#/components/schemas/Uint64Param" },
         "endTime": { "$ref": "#/components/schemas/Uint64Param" },
-        "rewardAddresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "rewardAddresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "rewardThreshold": { "type": "integer", "minimum": 1 },
         "delegate": { "type": "boolean" },
         "delegationFee": { "$ref": "#/components/schemas/Uint64Param" },
@@ -321,7 +338,11 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "threshold": { "type": "integer", "minimum": 1 },
         "locktime": { "$ref": "#/components/schemas/Uint64Param" },
       },
@@ -339,7 +360,11 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "subnetID": { "$ref": "#/components/schemas/ID" },
-        "addresses": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "threshold": { "type": "integer", "minimum": 1 },
         "locktime": { "$ref": "#/components/schemas/Uint64Param" },
       },

@@ -37,7 +37,10 @@ export const schemas: Record<string, MethodSchemas> = {
       "required": ["containers"],
       "additionalProperties": false,
       "properties": {
-        "containers": { "type": "array", "items": { "$ref": "#/components/schemas/IndexContainer" } },
+        "containers": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/IndexContainer" },
+        },
       },
     },
   },

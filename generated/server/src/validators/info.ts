@@ -23,7 +23,11 @@ export const schemas: Record<string, MethodSchemas> = {
     },
   },
   "info.getBlockchainID": {
-    "params": { "type": "object", "properties": { "alias": { "type": "string" } }, "required": ["alias"] },
+    "params": {
+      "type": "object",
+      "properties": { "alias": { "type": "string" } },
+      "required": ["alias"],
+    },
     "result": {
       "type": "object",
       "required": ["blockchainID"],
@@ -117,7 +121,11 @@ export const schemas: Record<string, MethodSchemas> = {
     },
   },
   "info.isBootstrapped": {
-    "params": { "type": "object", "properties": { "chain": { "type": "string" } }, "required": ["chain"] },
+    "params": {
+      "type": "object",
+      "properties": { "chain": { "type": "string" } },
+      "required": ["chain"],
+    },
     "result": {
       "type": "object",
       "required": ["isBootstrapped"],
@@ -143,7 +151,10 @@ export const schemas: Record<string, MethodSchemas> = {
     },
   },
   "info.uptime": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["rewardingStakePercentage", "weightedAveragePercentage"],
@@ -214,7 +225,13 @@ export const schemas: Record<string, MethodSchemas> = {
           "propertyNames": { "pattern": "^(0|[1-9][0-9]*)$" },
           "additionalProperties": {
             "type": "object",
-            "required": ["supportWeight", "supporters", "objectWeight", "objectors", "abstainWeight"],
+            "required": [
+              "supportWeight",
+              "supporters",
+              "objectWeight",
+              "objectors",
+              "abstainWeight",
+            ],
             "additionalProperties": false,
             "properties": {
               "supportWeight": { "$ref": "#/components/schemas/Uint64" },

@@ -68,7 +68,10 @@ export const schemas: Record<string, MethodSchemas> = {
                   "properties": {
                     "publicKey": { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
                     "weight": { "$ref": "#/components/schemas/Uint64" },
-                    "nodeIDs": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
+                    "nodeIDs": {
+                      "type": "array",
+                      "items": { "$ref": "#/components/schemas/NodeID" },
+                    },
                   },
                 },
               },
@@ -114,7 +117,10 @@ export const schemas: Record<string, MethodSchemas> = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -153,7 +159,10 @@ export const schemas: Record<string, MethodSchemas> = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -192,12 +201,18 @@ export const schemas: Record<string, MethodSchemas> = {
       "required": ["status"],
       "additionalProperties": false,
       "properties": {
-        "status": { "type": "string", "enum": ["Validating", "Created", "Preferred", "Syncing", "Unknown"] },
+        "status": {
+          "type": "string",
+          "enum": ["Validating", "Created", "Preferred", "Syncing", "Unknown"],
+        },
       },
     },
   },
   "platform.getCurrentSupply": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["supply", "height"],
@@ -221,7 +236,10 @@ export const schemas: Record<string, MethodSchemas> = {
       "required": ["validators"],
       "additionalProperties": false,
       "properties": {
-        "validators": { "type": "array", "items": { "$ref": "#/components/schemas/PlatformCurrentValidator" } },
+        "validators": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/PlatformCurrentValidator" },
+        },
       },
     },
   },
@@ -313,7 +331,10 @@ export const schemas: Record<string, MethodSchemas> = {
     "result": { "$ref": "#/components/schemas/PlatformHeight" },
   },
   "platform.getMinStake": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["minValidatorStake", "minDelegatorStake"],
@@ -345,11 +366,15 @@ export const schemas: Record<string, MethodSchemas> = {
       "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
       "then": {
         "type": "object",
-        "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } } },
+        "properties": {
+          "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+        },
       },
       "else": {
         "type": "object",
-        "properties": { "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+        "properties": {
+          "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -357,7 +382,11 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "addresses": { "type": "array", "maxItems": 256, "items": { "$ref": "#/components/schemas/Address" } },
+        "addresses": {
+          "type": "array",
+          "maxItems": 256,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
         "validatorsOnly": { "type": "boolean" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
@@ -370,24 +399,35 @@ export const schemas: Record<string, MethodSchemas> = {
       "properties": {
         "staked": { "$ref": "#/components/schemas/Uint64" },
         "stakeds": { "$ref": "#/components/schemas/PlatformBalanceMap" },
-        "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/EncodedBytes" } },
+        "stakedOutputs": {
+          "type": "array",
+          "items": { "$ref": "#/components/schemas/EncodedBytes" },
+        },
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "hexnc" } } },
       "then": {
         "type": "object",
         "properties": {
-          "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/HexNoChecksum" } },
+          "stakedOutputs": {
+            "type": "array",
+            "items": { "$ref": "#/components/schemas/HexNoChecksum" },
+          },
         },
       },
       "else": {
         "type": "object",
-        "properties": { "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } } },
+        "properties": {
+          "stakedOutputs": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
   "platform.getStakingAssetID": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["assetID"],
@@ -444,7 +484,10 @@ export const schemas: Record<string, MethodSchemas> = {
             "additionalProperties": false,
             "properties": {
               "id": { "$ref": "#/components/schemas/ID" },
-              "controlKeys": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
+              "controlKeys": {
+                "type": "array",
+                "items": { "$ref": "#/components/schemas/Address" },
+              },
               "threshold": { "$ref": "#/components/schemas/Uint32" },
             },
           },
@@ -462,7 +505,10 @@ export const schemas: Record<string, MethodSchemas> = {
     },
   },
   "platform.getTotalStake": {
-    "params": { "type": "object", "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } } },
+    "params": {
+      "type": "object",
+      "properties": { "subnetID": { "$ref": "#/components/schemas/ID" } },
+    },
     "result": {
       "type": "object",
       "required": ["stake", "weight"],
@@ -496,7 +542,10 @@ export const schemas: Record<string, MethodSchemas> = {
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-      "then": { "type": "object", "properties": { "tx": { "$ref": "#/components/schemas/PlatformTx" } } },
+      "then": {
+        "type": "object",
+        "properties": { "tx": { "$ref": "#/components/schemas/PlatformTx" } },
+      },
       "else": {
         "type": "object",
         "properties": { "tx": { "$ref": "#/components/schemas/EncodedBytes" } },
@@ -520,11 +569,17 @@ export const schemas: Record<string, MethodSchemas> = {
       "required": ["status"],
       "additionalProperties": false,
       "properties": {
-        "status": { "type": "string", "enum": ["Committed", "Aborted", "Processing", "Dropped", "Unknown"] },
+        "status": {
+          "type": "string",
+          "enum": ["Committed", "Aborted", "Processing", "Dropped", "Unknown"],
+        },
         "reason": { "type": "string", "minLength": 1 },
       },
       "if": { "properties": { "status": { "const": "Dropped" } } },
-      "then": { "properties": { "reason": { "type": "string", "minLength": 1 } }, "required": ["reason"] },
+      "then": {
+        "properties": { "reason": { "type": "string", "minLength": 1 } },
+        "required": ["reason"],
+      },
       "else": { "properties": { "reason": false } },
     },
   },
@@ -564,7 +619,9 @@ export const schemas: Record<string, MethodSchemas> = {
         "required": ["publicKey", "weight"],
         "additionalProperties": false,
         "properties": {
-          "publicKey": { "oneOf": [{ "$ref": "#/components/schemas/PlatformBLSPublicKey" }, { "type": "null" }] },
+          "publicKey": {
+            "oneOf": [{ "$ref": "#/components/schemas/PlatformBLSPublicKey" }, { "type": "null" }],
+          },
           "weight": { "$ref": "#/components/schemas/Uint64" },
         },
       },
@@ -626,7 +683,9 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "required": ["validators"],
       "additionalProperties": false,
-      "properties": { "validators": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } } },
+      "properties": {
+        "validators": { "type": "array", "items": { "$ref": "#/components/schemas/NodeID" } },
+      },
     },
   },
   "platform.validatedBy": {
@@ -652,7 +711,9 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "required": ["blockchainIDs"],
       "additionalProperties": false,
-      "properties": { "blockchainIDs": { "type": "array", "items": { "$ref": "#/components/schemas/ID" } } },
+      "properties": {
+        "blockchainIDs": { "type": "array", "items": { "$ref": "#/components/schemas/ID" } },
+      },
     },
   },
 };

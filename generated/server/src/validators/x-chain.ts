@@ -45,7 +45,10 @@ export const schemas: Record<string, MethodSchemas> = {
             "type": "object",
             "required": ["asset", "balance"],
             "additionalProperties": false,
-            "properties": { "asset": { "type": "string" }, "balance": { "$ref": "#/components/schemas/Uint64" } },
+            "properties": {
+              "asset": { "type": "string" },
+              "balance": { "$ref": "#/components/schemas/Uint64" },
+            },
           },
         },
       },
@@ -112,7 +115,10 @@ export const schemas: Record<string, MethodSchemas> = {
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-      "then": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } } },
+      "then": {
+        "type": "object",
+        "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } },
+      },
       "else": {
         "type": "object",
         "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
@@ -121,7 +127,10 @@ export const schemas: Record<string, MethodSchemas> = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -148,7 +157,10 @@ export const schemas: Record<string, MethodSchemas> = {
         "encoding": { "$ref": "#/components/schemas/Encoding" },
       },
       "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-      "then": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } } },
+      "then": {
+        "type": "object",
+        "properties": { "block": { "$ref": "#/components/schemas/AvmBlock" } },
+      },
       "else": {
         "type": "object",
         "properties": { "block": { "$ref": "#/components/schemas/EncodedBytes" } },
@@ -157,7 +169,10 @@ export const schemas: Record<string, MethodSchemas> = {
           "type": "object",
           "properties": { "block": { "$ref": "#/components/schemas/HexNoChecksum" } },
         },
-        "else": { "type": "object", "properties": { "block": { "$ref": "#/components/schemas/Hex" } } },
+        "else": {
+          "type": "object",
+          "properties": { "block": { "$ref": "#/components/schemas/Hex" } },
+        },
       },
     },
   },
@@ -228,7 +243,9 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "required": ["status"],
       "additionalProperties": false,
-      "properties": { "status": { "type": "string", "enum": ["Accepted", "Processing", "Rejected", "Unknown"] } },
+      "properties": {
+        "status": { "type": "string", "enum": ["Accepted", "Processing", "Rejected", "Unknown"] },
+      },
     },
   },
   "avm.getUTXOs": {
