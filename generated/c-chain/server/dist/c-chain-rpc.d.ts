@@ -164,7 +164,7 @@ export interface CChainRpcHandlers {
 	*/
 	ethGetFilterLogs(params: EthGetFilterLogsParams, context: HandlerContext): Answer<EthGetFilterLogsResult>;
 	/**
-	* Returns an array of all logs matching the specified filter.
+	* Returns an array of all logs matching a filter object.
 	*
 	* Answers `eth_getLogs` at `/ext/bc/C/rpc`.
 	*

@@ -27,6 +27,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Block number", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the number of most recent block.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -64,6 +66,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Return data", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Executes a new message call immediately without creating a transaction on the block chain.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -77,6 +81,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Chain ID", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the chain ID of the current network.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -90,6 +96,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Coinbase address", "schema": { "$ref": "#/components/schemas/address" } },
       "summary": "Returns the client coinbase address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -120,6 +128,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Generates an access list for a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -160,6 +170,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Gas used", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "description": "Returns transaction base fee per gas and effective priority fee per gas for the requested/supported block range.",
@@ -251,6 +263,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Transaction fee history",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_fillTransaction",
@@ -266,6 +280,7 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/FillTransactionResult" },
       },
       "summary": "Fills in missing transaction fields to be signed and submitted.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -282,6 +297,8 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Gas price" },
       },
       "summary": "Returns the current price per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -310,6 +327,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Balance", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the balance of the account of given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -399,6 +418,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the receipts of a block by number or hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -426,6 +447,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block from a block matching the given block hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -448,6 +471,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block matching the given block number.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -479,6 +504,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Bytecode", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns code at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -492,6 +519,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Log objects", "schema": { "$ref": "#/components/schemas/FilterResults" } },
       "summary": "Polling method for the filter with the given ID (created using `eth_newFilter`). Returns an array of logs, block hashes, or transaction hashes since last poll, depending on the installed filter.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -505,58 +534,28 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Log objects", "schema": { "$ref": "#/components/schemas/FilterResults" } },
       "summary": "Returns an array of all logs matching the filter with the given ID (created using `eth_newFilter`).",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
+      "name": "eth_getLogs",
+      "summary": "Returns an array of all logs matching a filter object.",
+      "description": "As Ethereum's (vendored document), whose result is `FilterResults`: block or transaction hashes, or logs. `eth_getLogs` answers logs only (coreth's `FilterAPI.GetLogs` returns `[]*types.Log`), and an empty answer, `[]`, is both forms at once, which `FilterResults`' `oneOf` refuses; so the result here is the list of logs.",
+      "params": [{ "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } }],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Log objects",
+        "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Log" } },
+      },
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
       "examples": [
         {
-          "name": "eth_getLogs example",
-          "params": [
-            {
-              "name": "Filter",
-              "value": {
-                "address": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
-                "fromBlock": "0x137d3c2",
-                "toBlock": "0x137d3c3",
-                "topics": [],
-              },
-            },
-          ],
-          "result": {
-            "name": "Log objects",
-            "value": [
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0xfc139f5e2edee9e9c888d8df9a2d2226133a9bd87c88ccbd9c930d3d4c9f9ef5",
-                "blockNumber": "0x233",
-                "blockTimestamp": "0x11",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000004",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0x66e7a140c8fa27fe98fde923defea7562c3ca2d6bb89798aabec65782c08f63d",
-                "transactionIndex": "0x0",
-              },
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0x98b0ec0f9fea0018a644959accbe69cd046a8582e89402e1ab0ada91cad644ed",
-                "blockNumber": "0x238",
-                "blockTimestamp": "0x22",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000007",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0xdb17aa1c2ce609132f599155d384c0bc5334c988a6c368056d7e167e23eee058",
-                "transactionIndex": "0x0",
-              },
-            ],
-          },
+          "name": "no logs in the genesis block",
+          "params": [{ "name": "Filter", "value": { "fromBlock": "0x0", "toBlock": "0x0" } }],
+          "result": { "name": "Log objects", "value": [] },
         },
       ],
-      "name": "eth_getLogs",
-      "params": [{ "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } }],
-      "result": { "name": "Log objects", "schema": { "$ref": "#/components/schemas/FilterResults" } },
-      "summary": "Returns an array of all logs matching the specified filter.",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -624,6 +623,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Account", "schema": { "$ref": "#/components/schemas/AccountProof" } },
       "summary": "Returns the merkle proof for a given account and optionally some storage keys.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -661,6 +662,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Value", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns the value from a storage position at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -688,6 +691,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block hash and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -715,6 +720,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block number and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -736,6 +743,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the information about a transaction requested by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -764,6 +773,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Account nonce", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the nonce of an account in the state. NOTE: The name eth_getTransactionCount reflects the historical fact that an account's nonce and sent transaction count were the same. After the Pectra fork, with the inclusion of EIP-7702, this is no longer true.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -816,6 +827,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the receipt of a transaction by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -832,6 +845,8 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Max priority fee per gas" },
       },
       "summary": "Returns the current maxPriorityFeePerGas per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -839,6 +854,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new blocks, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -846,6 +863,8 @@ export const cChainRpcDocument = {
       "params": [{ "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } }],
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Install a log filter in the server, allowing for later polling. Registers client interest in logs matching the filter, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -853,6 +872,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new transactions, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "errors": [
@@ -896,6 +917,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Transaction hash", "schema": { "$ref": "#/components/schemas/hash32" } },
       "summary": "Submits a raw transaction. You can create and sign a transaction externally using a library such as [web3.js](https://web3js.readthedocs.io/) or [ethers.js](https://docs.ethers.org/). For [EIP-4844](https://eips.ethereum.org/EIPS/eip-4844) transactions, the raw form must be the network form. This means it includes the blobs, KZG commitments, and KZG proofs. For [EIP-7594](https://eips.ethereum.org/EIPS/eip-7594) transactions, the raw format must be the network form. This means it includes the blobs, KZG commitments, and cell proofs. The logic for handling the new transaction during fork boundaries are 1. When receiving an encoded transaction with cell proofs before the PeerDAS fork activates, we reject it. Only blob proofs are accepted into the pool. 2. At the time of fork activation, the implementer could (not mandatory) - Drop all old-format transactions - Convert old proofs to new format (computationally expensive) - Convert only when including in a locally produced block 3. After the fork has activated, only txs with cell proofs are accepted via p2p relay. 4. On RPC (eth_sendRawTransaction), txs with blob proofs may still be accepted and will be auto-converted by the node. At implementer discretion, this facility can be deprecated later when users have switched to new client libraries that can create cell proofs.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "errors": [
@@ -939,6 +962,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Transaction hash", "schema": { "$ref": "#/components/schemas/hash32" } },
       "summary": "Signs and submits a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "examples": [
@@ -965,6 +990,7 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Signature", "schema": { "$ref": "#/components/schemas/bytes65" } },
       "summary": "Returns an EIP-191 signature over the provided data.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1018,6 +1044,7 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/SignTransactionResult" },
       },
       "summary": "Returns an RLP encoded transaction signed by the specified account.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1034,6 +1061,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Syncing status", "schema": { "$ref": "#/components/schemas/SyncingStatus" } },
       "summary": "Returns an object with data about the sync status or false.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -1047,6 +1076,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Success", "schema": { "type": "boolean" } },
       "summary": "Uninstalls a filter with given id.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [
@@ -1060,12 +1091,15 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Network ID", "schema": { "$ref": "#/components/schemas/uintDecimal" } },
       "summary": "Returns the current network ID. This is usually equivalent to the chainID, but may differ from it for some legacy networks or special testnets.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_baseFee",
       "summary": "The base fee a block built now would have.",
       "description": "coreth's own method (internal/ethapi/api.go `BaseFee`): an estimate of the next block's base fee in wei, from the chain's dynamic fee rules at the current time. Ethereum's `eth_baseFee` in the vendored document reads the base fee of the next block as the protocol fixes it; on the C-Chain the answer moves with time between blocks.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Base fee", "schema": { "$ref": "#/components/schemas/uint" } },
       "examples": [
         {
@@ -1074,12 +1108,14 @@ export const cChainRpcDocument = {
           "result": { "name": "Base fee", "value": "0x5d21dba00" },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_suggestPriceOptions",
       "summary": "Slow, normal and fast fee suggestions for a dynamic-fee transaction.",
       "description": "coreth's own method (internal/ethapi/api.coreth.go `SuggestPriceOptions`). Each option's `maxFeePerGas` is twice the estimated base fee plus its tip; the tips are the suggested tip capped by the node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1 wei) and `price-options-fast-fee-percentage`. `null` when the chain runs without dynamic fees.",
       "params": [],
+      "paramStructure": "by-position",
       "result": {
         "name": "Price options",
         "schema": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/PriceOptions" }] },
@@ -1098,12 +1134,14 @@ export const cChainRpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getChainConfig",
       "summary": "The chain's configuration: chain ID, Ethereum forks and Avalanche network upgrades.",
       "description": "coreth's own method (internal/ethapi/api_extra.go `GetChainConfig`): go-ethereum's `params.ChainConfig` with coreth's extras (params/extras): the Avalanche upgrades as Unix timestamps, `apricotPhase1BlockTimestamp` to `heliconTimestamp`, each present once the network schedules it.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Chain config", "schema": { "$ref": "#/components/schemas/ChainConfig" } },
       "examples": [
         {
@@ -1142,6 +1180,7 @@ export const cChainRpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getBlockByHash",
@@ -1160,6 +1199,7 @@ export const cChainRpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1169,6 +1209,20 @@ export const cChainRpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "an unknown block",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x0000000000000000000000000000000000000000000000000000000000000000",
+            },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
     {
       "name": "eth_getBlockByNumber",
@@ -1187,6 +1241,7 @@ export const cChainRpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1196,6 +1251,17 @@ export const cChainRpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "a block the chain does not have yet",
+          "params": [
+            { "name": "Block", "value": "0xffffffff" },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
   ],
   "components": {

@@ -30,6 +30,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Block number", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the number of most recent block.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -67,6 +69,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Return data", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Executes a new message call immediately without creating a transaction on the block chain.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -80,6 +84,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Chain ID", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the chain ID of the current network.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -93,6 +99,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Coinbase address", "schema": { "$ref": "#/components/schemas/address" } },
       "summary": "Returns the client coinbase address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -123,6 +131,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Generates an access list for a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -163,6 +173,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Gas used", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "description": "Returns transaction base fee per gas and effective priority fee per gas for the requested/supported block range.",
@@ -254,6 +266,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Transaction fee history",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_fillTransaction",
@@ -269,6 +283,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/FillTransactionResult" },
       },
       "summary": "Fills in missing transaction fields to be signed and submitted.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -285,6 +300,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Gas price" },
       },
       "summary": "Returns the current price per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -313,6 +330,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Balance", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the balance of the account of given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -402,6 +421,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the receipts of a block by number or hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -429,6 +450,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block from a block matching the given block hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -451,6 +474,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block matching the given block number.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -482,6 +507,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Bytecode", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns code at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -495,6 +522,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Log objects", "schema": { "$ref": "#/components/schemas/FilterResults" } },
       "summary": "Polling method for the filter with the given ID (created using `eth_newFilter`). Returns an array of logs, block hashes, or transaction hashes since last poll, depending on the installed filter.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -508,58 +537,28 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Log objects", "schema": { "$ref": "#/components/schemas/FilterResults" } },
       "summary": "Returns an array of all logs matching the filter with the given ID (created using `eth_newFilter`).",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
+      "name": "eth_getLogs",
+      "summary": "Returns an array of all logs matching a filter object.",
+      "description": "As Ethereum's (vendored document), whose result is `FilterResults`: block or transaction hashes, or logs. `eth_getLogs` answers logs only (coreth's `FilterAPI.GetLogs` returns `[]*types.Log`), and an empty answer, `[]`, is both forms at once, which `FilterResults`' `oneOf` refuses; so the result here is the list of logs.",
+      "params": [{ "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } }],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Log objects",
+        "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Log" } },
+      },
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
       "examples": [
         {
-          "name": "eth_getLogs example",
-          "params": [
-            {
-              "name": "Filter",
-              "value": {
-                "address": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
-                "fromBlock": "0x137d3c2",
-                "toBlock": "0x137d3c3",
-                "topics": [],
-              },
-            },
-          ],
-          "result": {
-            "name": "Log objects",
-            "value": [
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0xfc139f5e2edee9e9c888d8df9a2d2226133a9bd87c88ccbd9c930d3d4c9f9ef5",
-                "blockNumber": "0x233",
-                "blockTimestamp": "0x11",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000004",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0x66e7a140c8fa27fe98fde923defea7562c3ca2d6bb89798aabec65782c08f63d",
-                "transactionIndex": "0x0",
-              },
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0x98b0ec0f9fea0018a644959accbe69cd046a8582e89402e1ab0ada91cad644ed",
-                "blockNumber": "0x238",
-                "blockTimestamp": "0x22",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000007",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0xdb17aa1c2ce609132f599155d384c0bc5334c988a6c368056d7e167e23eee058",
-                "transactionIndex": "0x0",
-              },
-            ],
-          },
+          "name": "no logs in the genesis block",
+          "params": [{ "name": "Filter", "value": { "fromBlock": "0x0", "toBlock": "0x0" } }],
+          "result": { "name": "Log objects", "value": [] },
         },
       ],
-      "name": "eth_getLogs",
-      "params": [{ "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } }],
-      "result": { "name": "Log objects", "schema": { "$ref": "#/components/schemas/FilterResults" } },
-      "summary": "Returns an array of all logs matching the specified filter.",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -627,6 +626,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Account", "schema": { "$ref": "#/components/schemas/AccountProof" } },
       "summary": "Returns the merkle proof for a given account and optionally some storage keys.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -664,6 +665,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Value", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns the value from a storage position at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -691,6 +694,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block hash and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -718,6 +723,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block number and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -739,6 +746,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the information about a transaction requested by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -767,6 +776,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Account nonce", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the nonce of an account in the state. NOTE: The name eth_getTransactionCount reflects the historical fact that an account's nonce and sent transaction count were the same. After the Pectra fork, with the inclusion of EIP-7702, this is no longer true.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -819,6 +830,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the receipt of a transaction by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -835,6 +848,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Max priority fee per gas" },
       },
       "summary": "Returns the current maxPriorityFeePerGas per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -842,6 +857,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new blocks, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -849,6 +866,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [{ "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } }],
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Install a log filter in the server, allowing for later polling. Registers client interest in logs matching the filter, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -856,6 +875,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new transactions, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "errors": [
@@ -899,6 +920,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Transaction hash", "schema": { "$ref": "#/components/schemas/hash32" } },
       "summary": "Submits a raw transaction. You can create and sign a transaction externally using a library such as [web3.js](https://web3js.readthedocs.io/) or [ethers.js](https://docs.ethers.org/). For [EIP-4844](https://eips.ethereum.org/EIPS/eip-4844) transactions, the raw form must be the network form. This means it includes the blobs, KZG commitments, and KZG proofs. For [EIP-7594](https://eips.ethereum.org/EIPS/eip-7594) transactions, the raw format must be the network form. This means it includes the blobs, KZG commitments, and cell proofs. The logic for handling the new transaction during fork boundaries are 1. When receiving an encoded transaction with cell proofs before the PeerDAS fork activates, we reject it. Only blob proofs are accepted into the pool. 2. At the time of fork activation, the implementer could (not mandatory) - Drop all old-format transactions - Convert old proofs to new format (computationally expensive) - Convert only when including in a locally produced block 3. After the fork has activated, only txs with cell proofs are accepted via p2p relay. 4. On RPC (eth_sendRawTransaction), txs with blob proofs may still be accepted and will be auto-converted by the node. At implementer discretion, this facility can be deprecated later when users have switched to new client libraries that can create cell proofs.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "errors": [
@@ -942,6 +965,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Transaction hash", "schema": { "$ref": "#/components/schemas/hash32" } },
       "summary": "Signs and submits a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "examples": [
@@ -968,6 +993,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Signature", "schema": { "$ref": "#/components/schemas/bytes65" } },
       "summary": "Returns an EIP-191 signature over the provided data.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1021,6 +1047,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/SignTransactionResult" },
       },
       "summary": "Returns an RLP encoded transaction signed by the specified account.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1037,6 +1064,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Syncing status", "schema": { "$ref": "#/components/schemas/SyncingStatus" } },
       "summary": "Returns an object with data about the sync status or false.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -1050,6 +1079,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Success", "schema": { "type": "boolean" } },
       "summary": "Uninstalls a filter with given id.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [
@@ -1063,12 +1094,15 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Network ID", "schema": { "$ref": "#/components/schemas/uintDecimal" } },
       "summary": "Returns the current network ID. This is usually equivalent to the chainID, but may differ from it for some legacy networks or special testnets.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_baseFee",
       "summary": "The base fee a block built now would have.",
       "description": "coreth's own method (internal/ethapi/api.go `BaseFee`): an estimate of the next block's base fee in wei, from the chain's dynamic fee rules at the current time. Ethereum's `eth_baseFee` in the vendored document reads the base fee of the next block as the protocol fixes it; on the C-Chain the answer moves with time between blocks.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Base fee", "schema": { "$ref": "#/components/schemas/uint" } },
       "examples": [
         {
@@ -1077,12 +1111,14 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "result": { "name": "Base fee", "value": "0x5d21dba00" },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_suggestPriceOptions",
       "summary": "Slow, normal and fast fee suggestions for a dynamic-fee transaction.",
       "description": "coreth's own method (internal/ethapi/api.coreth.go `SuggestPriceOptions`). Each option's `maxFeePerGas` is twice the estimated base fee plus its tip; the tips are the suggested tip capped by the node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1 wei) and `price-options-fast-fee-percentage`. `null` when the chain runs without dynamic fees.",
       "params": [],
+      "paramStructure": "by-position",
       "result": {
         "name": "Price options",
         "schema": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/PriceOptions" }] },
@@ -1101,12 +1137,14 @@ export const cChainRpcDocument: OpenrpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getChainConfig",
       "summary": "The chain's configuration: chain ID, Ethereum forks and Avalanche network upgrades.",
       "description": "coreth's own method (internal/ethapi/api_extra.go `GetChainConfig`): go-ethereum's `params.ChainConfig` with coreth's extras (params/extras): the Avalanche upgrades as Unix timestamps, `apricotPhase1BlockTimestamp` to `heliconTimestamp`, each present once the network schedules it.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Chain config", "schema": { "$ref": "#/components/schemas/ChainConfig" } },
       "examples": [
         {
@@ -1145,6 +1183,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getBlockByHash",
@@ -1163,6 +1202,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1172,6 +1212,20 @@ export const cChainRpcDocument: OpenrpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "an unknown block",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x0000000000000000000000000000000000000000000000000000000000000000",
+            },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
     {
       "name": "eth_getBlockByNumber",
@@ -1190,6 +1244,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1199,6 +1254,17 @@ export const cChainRpcDocument: OpenrpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "a block the chain does not have yet",
+          "params": [
+            { "name": "Block", "value": "0xffffffff" },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
   ],
   "components": {
