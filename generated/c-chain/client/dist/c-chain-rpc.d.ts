@@ -56,7 +56,8 @@ export type CChainRpcClientErrors = {
 * methods and the ones whose answers differ on the C-Chain. Left out because coreth does not serve
 * them: `eth_blobBaseFee`, `eth_capabilities`, `eth_config`, `eth_getBlockAccessList`,
 * `eth_getStorageValues`, `eth_simulateV1`, the Engine API, and, unless a node enables them,
-* `eth_accounts`, `debug_*` and `txpool_*`.
+* `eth_accounts`, `debug_*` and `txpool_*`. The node's Avalanche APIs, including the C-Chain's atomic
+* API at `/ext/bc/C/avax`, are on [the main docs site](../../docs/index.html).
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/C/rpc`.
 */

@@ -4,7 +4,7 @@ export const cChainRpcDocument = {
   "info": {
     "title": "C-Chain EVM API",
     "version": "1.14.2",
-    "description": "The C-Chain's Ethereum JSON-RPC API at `/ext/bc/C/rpc`, as coreth serves it with its default `eth-apis` (`eth`, `eth-filter`, `net`, `web3`, `internal-eth`, `internal-blockchain`, `internal-transaction`; plugin/evm/config/default_config.go). The standard methods come unchanged from ethereum/execution-apis (vendor/execution-apis, pinned); this document adds coreth's own methods and the ones whose answers differ on the C-Chain. Left out because coreth does not serve them: `eth_blobBaseFee`, `eth_capabilities`, `eth_config`, `eth_getBlockAccessList`, `eth_getStorageValues`, `eth_simulateV1`, the Engine API, and, unless a node enables them, `eth_accounts`, `debug_*` and `txpool_*`.",
+    "description": "The C-Chain's Ethereum JSON-RPC API at `/ext/bc/C/rpc`, as coreth serves it with its default `eth-apis` (`eth`, `eth-filter`, `net`, `web3`, `internal-eth`, `internal-blockchain`, `internal-transaction`; plugin/evm/config/default_config.go). The standard methods come unchanged from ethereum/execution-apis (vendor/execution-apis, pinned); this document adds coreth's own methods and the ones whose answers differ on the C-Chain. Left out because coreth does not serve them: `eth_blobBaseFee`, `eth_capabilities`, `eth_config`, `eth_getBlockAccessList`, `eth_getStorageValues`, `eth_simulateV1`, the Engine API, and, unless a node enables them, `eth_accounts`, `debug_*` and `txpool_*`. The node's Avalanche APIs, including the C-Chain's atomic API at `/ext/bc/C/avax`, are on [the main docs site](../../docs/index.html).",
     "license": { "name": "CC0-1.0 (methods from ethereum/execution-apis) and Apache-2.0" },
   },
   "servers": [
