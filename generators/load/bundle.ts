@@ -268,8 +268,9 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     walk(inlined, methodFile, parsePointer(fragment), 'method');
     // A method reference may say how this endpoint takes the params (`paramStructure`) and annotate the method with
     // this project's extensions (`x-side-effects`): the foreign method stays as its authors wrote it.
-    for (const [key, note] of Object.entries(method))
-      if (key === 'paramStructure' || key.startsWith('x-')) inlined[key] = structuredClone(note);
+    if (isObject(inlined))
+      for (const [key, note] of Object.entries(method))
+        if (key === 'paramStructure' || key.startsWith('x-')) inlined[key] = structuredClone(note);
     return inlined;
   });
   for (const [key, child] of Object.entries(root))

@@ -7,7 +7,6 @@
  * string) goes on to the engine, and so does one whose Go decoder is not reproduced here (a transaction object): the
  * engine answers it.
  */
-import { cChainRpcDocument, cChainRpcMethods } from '../../generated/c-chain/server/dist/index.js';
 import type { MethodSpec } from '../../generated/c-chain/server/dist/index.js';
 
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
@@ -146,30 +145,32 @@ interface Checked {
   decoders: Array<GoDecoder | undefined>;
 }
 
-let table: Map<string, Checked> | undefined;
+let table: Promise<Map<string, Checked>> | undefined;
 
-function checkedMethods(): Map<string, Checked> {
-  if (table) return table;
-  const documented = new Map(
-    (cChainRpcDocument.methods as Array<{ name: string; params: Array<{ schema: Record<string, unknown> }> }>).map(
-      (method) => [method.name, method.params],
-    ),
-  );
-  table = new Map(
-    cChainRpcMethods.map((spec) => {
-      const params = documented.get(spec.name) ?? [];
-      const decoders = params.map(({ schema }) => DECODERS[String(schema.$ref ?? schema.type)]);
-      return [spec.name, { spec, decoders }];
-    }),
-  );
+/** Loaded on the first C-Chain call, as the engine is (./evm.ts): a node that never serves C never pays for it. */
+function checkedMethods(): Promise<Map<string, Checked>> {
+  table ??= import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument, cChainRpcMethods }) => {
+    const documented = new Map(
+      (cChainRpcDocument.methods as Array<{ name: string; params: Array<{ schema: Record<string, unknown> }> }>).map(
+        (method) => [method.name, method.params],
+      ),
+    );
+    return new Map(
+      cChainRpcMethods.map((spec) => {
+        const params = documented.get(spec.name) ?? [];
+        const decoders = params.map(({ schema }) => DECODERS[String(schema.$ref ?? schema.type)]);
+        return [spec.name, { spec, decoders }];
+      }),
+    );
+  });
   return table;
 }
 
 const pointerOf = (name: string) => `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** geth's answer to params it refuses for `method` (a -32602 message), or undefined to let the call through. */
-export function refusedParams(method: string, params: unknown): string | undefined {
-  const checked = checkedMethods().get(method);
+export async function refusedParams(method: string, params: unknown): Promise<string | undefined> {
+  const checked = (await checkedMethods()).get(method);
   if (!checked) return undefined;
   const { spec } = checked;
   if (params !== undefined && params !== null && !Array.isArray(params)) return 'non-array args';
