@@ -144,3 +144,43 @@ describe('every x-changes entry, at a release on each side of it', () => {
 function holdsElsewhere(method: MethodModel, name: string): boolean {
   return name === 'id' && method.name === 'platform.getBlock';
 }
+
+describe('the real libraries against v1.10.5', () => {
+  let mock: RunningMockNode;
+  beforeAll(async () => {
+    mock = await node('v1.10.5');
+  });
+
+  it('avalanchejs 5.2.0 and avalanche.js v3 read getValidatorsAt as the node then sent it', async () => {
+    const fromV5 = await new pvm.PVMApi(mock.url).getValidatorsAt({ height: 1 } as never);
+    const url = new URL(mock.url);
+    const fromV3 = (await new Avalanche(url.hostname, Number(url.port), 'http').PChain().getValidatorsAt(1)) as {
+      validators: Record<string, number>;
+    };
+    for (const answer of [fromV5, fromV3] as Array<{ validators: Record<string, unknown> }>) {
+      expect(Object.keys(answer.validators).length).toBeGreaterThan(0);
+      for (const [nodeID, weight] of Object.entries(answer.validators)) {
+        expect(nodeID).toMatch(/^NodeID-/);
+        expect(typeof weight).toBe('number');
+      }
+    }
+    expect(fromV3).toEqual(fromV5);
+  });
+
+  it('today the libraries get the bare map they do not expect', async () => {
+    const newest = await node(newestSpecVersion(model));
+    const answer = (await new pvm.PVMApi(newest.url).getValidatorsAt({ height: 1 } as never)) as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(answer.validators).toBeUndefined();
+  });
+});
+
+describe('required params in the node profile', () => {
+  it('answers getTxStatus({}) as the node does: the zero ID is Unknown', async () => {
+    const answer = await call(newestSpecVersion(model), 'platform.getTxStatus', {});
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toMatchObject({ status: 'Unknown' });
+  });
+});
