@@ -87,11 +87,17 @@
   const releaseSelect = document.querySelector('[data-release-select]');
   const releaseStatus = document.querySelector('[data-release-status]');
 
+  // A pre-release (`v1.15.0-fuji`) comes before its release, as generators/common/versions.ts orders them.
   function compareReleases(a, b) {
-    const x = a.slice(1).split('.').map(Number);
-    const y = b.slice(1).split('.').map(Number);
+    const [coreA, preA] = a.slice(1).split(/-(.*)/, 2);
+    const [coreB, preB] = b.slice(1).split(/-(.*)/, 2);
+    const x = coreA.split('.').map(Number);
+    const y = coreB.split('.').map(Number);
     for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
-    return 0;
+    if (preA === preB) return 0;
+    if (preA === undefined) return 1;
+    if (preB === undefined) return -1;
+    return preA < preB ? -1 : 1;
   }
 
   // Why `release` lacks the element, from its data-since / data-last / data-removed-in; '' when it has it.
