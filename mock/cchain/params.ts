@@ -124,6 +124,29 @@ const goBlockNumberOrHash: GoDecoder = (value) => {
 const goBool: GoDecoder = (value) =>
   value === null || typeof value === 'boolean' ? undefined : typeError(jsonKind(value), 'bool');
 
+/**
+ * hexutil.Uint's UnmarshalJSON (checkNumberText, then at most 16 digits): every decError wrapped as
+ * json.UnmarshalTypeError; an empty string is zero.
+ */
+const goUint: GoDecoder = (value) => {
+  if (typeof value !== 'string') return typeError('non-string', 'hexutil.Uint');
+  if (value.length === 0) return undefined;
+  const wrapped = (error: string) => typeError(error, 'hexutil.Uint');
+  if (!has0x(value)) return wrapped('hex string without 0x prefix');
+  const raw = value.slice(2);
+  if (raw.length === 0) return wrapped('hex string "0x"');
+  if (raw.length > 1 && raw[0] === '0') return wrapped('hex number with leading zero digits');
+  if (raw.length > 16) return wrapped('hex number > 64 bits');
+  return HEX.test(raw) ? undefined : wrapped('invalid hex string');
+};
+
+/** Arguments whose Go type the document's schema does not tell (its `uint` is several Go types), by method. */
+const BY_METHOD: Record<string, Record<number, GoDecoder>> = {
+  // internal/ethapi: GetTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
+  eth_getTransactionByBlockHashAndIndex: { 1: goUint },
+  eth_getTransactionByBlockNumberAndIndex: { 1: goUint },
+};
+
 /** The Go type coreth's internal/ethapi declares for an argument, by the document's schema of it. */
 const DECODERS: Record<string, GoDecoder> = {
   '#/components/schemas/address': fixedJson('common.Address', 20),
@@ -158,7 +181,9 @@ function checkedMethods(): Promise<Map<string, Checked>> {
     return new Map(
       cChainRpcMethods.map((spec) => {
         const params = documented.get(spec.name) ?? [];
-        const decoders = params.map(({ schema }) => DECODERS[String(schema.$ref ?? schema.type)]);
+        const decoders = params.map(
+          ({ schema }, i) => BY_METHOD[spec.name]?.[i] ?? DECODERS[String(schema.$ref ?? schema.type)],
+        );
         return [spec.name, { spec, decoders }];
       }),
     );

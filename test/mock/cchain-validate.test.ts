@@ -87,6 +87,12 @@ describe("params geth's decoder refuses", () => {
       'invalid argument 0: json: cannot unmarshal invalid hex string into Go value of type hexutil.Bytes',
     ],
     [
+      'a transaction index with leading zeros',
+      'eth_getTransactionByBlockNumberAndIndex',
+      ['latest', '0x00'],
+      'invalid argument 1: json: cannot unmarshal hex number with leading zero digits into Go value of type hexutil.Uint',
+    ],
+    [
       'a block given by both number and hash',
       'eth_getBalance',
       [EWOQ_C, { blockNumber: '0x0', blockHash: ZERO_HASH }],
