@@ -3,7 +3,8 @@
  * `x-zero-when-absent` (which the node decodes to that zero value), must get the documented result or a documented
  * error; an invalid call, including one without any other required param, must get an error (for a param that fails to
  * decode, the node's documented decode error).
- * In plain JSON-RPC 2.0 an invalid call may get -32602 "Invalid params" or a documented error.
+ * In plain JSON-RPC 2.0 an invalid call may get -32602 "Invalid params" or a documented error, and a valid one must not
+ * get -32602.
  */
 import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
 import type { CaseKind } from './cases.ts';
@@ -18,8 +19,9 @@ export type Verdict =
 
 /** gorilla/rpc's answer for a method the node does not have (AvalancheGo sends it with -32000, not -32601). */
 const UNKNOWN_METHOD = /^rpc: can't find (method|service)\b/;
-/** JSON-RPC 2.0's "Method not found". */
+/** JSON-RPC 2.0's "Method not found" and "Invalid params". */
 const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -63,12 +65,15 @@ export function judge(
     return { kind: 'unserved', message: error.message };
   // Go's decoder leaves a missing param at its zero value and the handler answers: a documented error or a result.
   if (kind === 'example' || kind === 'absent-as-zero') {
-    return {
-      kind: 'checked',
-      answer: hasResult ? 'result' : 'error',
-      ...(error ? { error } : {}),
-      violations: validator.checkResponse(method.name, body, requestId),
-    };
+    const violations = validator.checkResponse(method.name, body, requestId);
+    // In plain JSON-RPC 2.0 -32602 is "Invalid params": valid params answered with it are refused wrongly.
+    if (!node && error?.code === INVALID_PARAMS)
+      violations.push({
+        pointer: '/error',
+        rule: 'params-accepted',
+        message: `params the spec allows were refused as invalid: ${error.code} "${error.message}"`,
+      });
+    return { kind: 'checked', answer: hasResult ? 'result' : 'error', ...(error ? { error } : {}), violations };
   }
   if (hasResult) {
     return {

@@ -35,8 +35,8 @@ export function isSafeRead({ method }: SpecMethod): boolean {
 
 /** `avalanchego/1.14.2` (what info.getNodeVersion answers) or `1.14.2` or `v1.14.2` -> `v1.14.2`. */
 export function parseNodeVersion(text: string): string | undefined {
-  const match = /(\d+)\.(\d+)\.(\d+)/.exec(text);
-  return match ? `v${match[1]}.${match[2]}.${match[3]}` : undefined;
+  const match = /(\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.]+)?/.exec(text);
+  return match ? `v${match[1]}.${match[2]}.${match[3]}${match[4] ?? ''}` : undefined;
 }
 
 /** Which chain's IDs and addresses a service works with (address prefixes are `P-` and `X-`). */

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
-import { compareVersions, newestSpecVersion } from '../generators/model/versions.ts';
+import { compareVersions, namedReleases, newestSpecVersion } from '../generators/model/versions.ts';
 import { type Revision, diffSpecs, hasBreaking } from './compare.ts';
 import { loadRevision } from './load.ts';
 import { jsonReport, textReport } from './report.ts';
@@ -57,7 +57,7 @@ try {
     if (positionals.length > 0) fail('give either two specs or --from/--to, not both');
     const model = loadRevision(values.spec ?? 'openrpc');
     // A release past the newest the spec describes would compare as that newest one, and report "no changes".
-    const newest = newestSpecVersion(model);
+    const newest = namedReleases(model).at(-1) ?? newestSpecVersion(model);
     for (const release of [from, to])
       if (compareVersions(release, newest) > 0)
         fail(`the spec describes releases up to ${newest}; it says nothing of ${release}`);

@@ -1,7 +1,7 @@
 /**
  * The Markdown the spec's descriptions use, and nothing more: paragraphs, `-`/`*`/`1.` lists, fenced code, inline
  * code, bold, emphasis and links. Raw HTML in a description is text, never markup; links only keep web, mail and
- * same-site targets, so a `javascript:` URL in the spec stays inert text.
+ * relative page targets, so a `javascript:` URL in the spec stays inert text.
  * Method names the spec mentions (`platform.getUTXOs`) become links to their sections.
  */
 import { EMPTY_HTML, type Html, html, joinHtml } from './html.ts';
@@ -9,7 +9,8 @@ import { EMPTY_HTML, type Html, html, joinHtml } from './html.ts';
 /** Where a method's section lives, or undefined for a name that is not a method of the spec. */
 export type MethodLinker = (methodName: string) => string | undefined;
 
-const SAFE_URL = /^(https?:\/\/|mailto:|#|[a-z0-9-]+\.html(#|$))/i;
+/** Web and mail links, and pages of this site or a sibling one (`../c-chain/docs/index.html`): never a scheme. */
+const SAFE_URL = /^(https?:\/\/|mailto:|#|(\.\.\/)*([a-z0-9-]+\/)*[a-z0-9-]+\.html(#|$))/i;
 const METHOD_NAME = /\b[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*\b/g;
 const INLINE = /`([^`]+)`|\*\*(.+?)\*\*|\*([^*\s][^*]*?)\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
 

@@ -12,7 +12,7 @@ import { startStaticServer } from './server.ts';
 const USAGE = `Usage: npm run docs -- [options]
   --port <n>     port to listen on (default 8080; 0 picks a free one)
   --host <addr>  address to listen on (default 127.0.0.1)
-  --dir <path>   folder to serve (default generated/docs)
+  --dir <path>   a docs site's folder to serve (default: generated/, its docs/ and c-chain/docs/ sites)
   --help         this text`;
 
 function fail(message: string): never {
@@ -42,13 +42,16 @@ const port = Number(values.port ?? '8080');
 if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
 const host = values.host ?? '127.0.0.1';
-const dir = values.dir ?? join(DEFAULT_OUT, DOCS_DIR);
-if (!existsSync(join(dir, 'index.html')))
+// Without --dir the whole output folder is served, so the main site and the C-Chain's (generated/c-chain/docs), which
+// link to each other by relative paths, are both reachable.
+const dir = values.dir ?? DEFAULT_OUT;
+const site = values.dir === undefined ? `${DOCS_DIR}/` : '';
+if (!existsSync(join(dir, site, 'index.html')))
   fail(`no docs site in ${dir} (index.html is missing): run \`npm run generate\` first`);
 
 try {
   const { url, close } = await startStaticServer({ root: dir, host, port });
-  console.log(`Docs at ${url} (serving ${dir}; Ctrl+C to stop)`);
+  console.log(`Docs at ${url}${site} (serving ${dir}; Ctrl+C to stop)`);
   const stop = () => void close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

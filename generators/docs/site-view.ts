@@ -4,7 +4,7 @@
  */
 import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
-import { compareVersions, newestSpecVersion } from '../model/versions.ts';
+import { compareVersions, namedReleases } from '../model/versions.ts';
 import { type Html, releaseAttrs } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
 import { publishedPath } from '../shared/published.ts';
@@ -139,30 +139,9 @@ function page(
   };
 }
 
-const RELEASE_TAG = /^v\d+\.\d+\.\d+$/;
-const RANGE_KEYS = new Set(['since', 'deprecatedSince', 'lastVersion', 'removedIn']);
-
 /** Every release tag the spec names (method, param, field and value ranges, changes), newest first. */
 function releasesOf(model: SpecModel): Array<{ value: string; label: string }> {
-  const named = new Set<string>();
-  // Only the range keys and the changes' versions: examples carry tags of other things (a database's `v1.4.5`).
-  const visit = (value: unknown, inChanges: boolean): void => {
-    if (Array.isArray(value)) for (const item of value) visit(item, inChanges);
-    else if (value !== null && typeof value === 'object')
-      for (const [key, child] of Object.entries(value)) {
-        if (
-          typeof child === 'string' &&
-          RELEASE_TAG.test(child) &&
-          (RANGE_KEYS.has(key) || (inChanges && key === 'version'))
-        )
-          named.add(child);
-        else if (key !== 'examples') visit(child, inChanges || key === 'x-changes');
-      }
-  };
-  for (const endpoint of model.endpoints) visit(endpoint.document, false);
-  // The newest release the spec describes (its `info.version`) begins the last range.
-  const newest = newestSpecVersion(model);
-  if (named.size > 0 && newest !== 'v0.0.0') named.add(newest);
+  const named = new Set(namedReleases(model));
   // The releases before the oldest one named: the spec describes them from the start of that line (v1.9.0 on).
   const oldest = [...named].sort(compareVersions)[0];
   if (oldest) named.add(oldest.replace(/\.\d+$/, '.0'));

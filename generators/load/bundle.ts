@@ -266,6 +266,11 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const inlined = structuredClone(value);
     sources.push({ bundled: `/methods/${i}`, file: displayPath(methodFile), pointer: fragment });
     walk(inlined, methodFile, parsePointer(fragment), 'method');
+    // A method reference may say how this endpoint takes the params (`paramStructure`) and annotate the method with
+    // this project's extensions (`x-side-effects`): the foreign method stays as its authors wrote it.
+    if (isObject(inlined))
+      for (const [key, note] of Object.entries(method))
+        if (key === 'paramStructure' || key.startsWith('x-')) inlined[key] = structuredClone(note);
     return inlined;
   });
   for (const [key, child] of Object.entries(root))

@@ -40,7 +40,23 @@ function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> 
       ...errorObject,
       properties: { ...errorObject.properties, 'x-error-name': { type: 'string' } },
     };
-  const merged = { ...openrpc, definitions };
+  // A method reference may say how this endpoint takes the params of the method it names (`paramStructure`) and
+  // annotate it with the toolkit's extensions (`x-side-effects`), which the bundle copies onto the inlined method
+  // (bundle.ts): a foreign document's method is used as its authors wrote it.
+  const methods = (openrpc.properties as Record<string, Definition>).methods as Definition & {
+    items: { oneOf: Array<{ $ref?: string }> };
+  };
+  const reference = definitions.referenceObject!;
+  definitions.methodReference = {
+    ...reference,
+    properties: { ...reference.properties, paramStructure: definitions.methodObject?.properties?.paramStructure },
+    patternProperties: { '^x-': {} },
+  };
+  const oneOf = methods.items.oneOf.map((branch) =>
+    branch.$ref === '#/definitions/referenceObject' ? { $ref: '#/definitions/methodReference' } : branch,
+  );
+  const properties = { ...openrpc.properties, methods: { ...methods, items: { ...methods.items, oneOf } } };
+  const merged = { ...openrpc, properties, definitions };
   const text = JSON.stringify(merged)
     .replaceAll('"$ref":"#"', '"$ref":"#/definitions/JSONSchema"')
     .replaceAll('"$ref":"https://meta.json-schema.tools/#/', '"$ref":"#/')

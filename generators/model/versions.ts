@@ -11,6 +11,36 @@ export function newestSpecVersion(model: SpecModel): string {
   return versions.sort(compareVersions).at(-1) ?? 'v0.0.0';
 }
 
+const RANGE_KEYS = new Set(['since', 'deprecatedSince', 'lastVersion', 'removedIn']);
+
+/**
+ * Every release the spec names (method, param, field and value ranges, changes), with the newest it describes
+ * (`info.version`), oldest first; empty when it names none. A release named only in a range (`v1.15.0-fuji`, ahead of
+ * `info.version`) is described too: docs list it, diff compares it.
+ */
+export function namedReleases(model: SpecModel): string[] {
+  const named = new Set<string>();
+  // Only the range keys and the changes' versions: examples carry tags of other things (a database's `v1.4.5`).
+  const visit = (value: unknown, inChanges: boolean): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item, inChanges);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, child] of Object.entries(value)) {
+        if (
+          typeof child === 'string' &&
+          VERSION_PATTERN.test(child) &&
+          (RANGE_KEYS.has(key) || (inChanges && key === 'version'))
+        )
+          named.add(child);
+        else if (key !== 'examples') visit(child, inChanges || key === 'x-changes');
+      }
+  };
+  for (const endpoint of model.endpoints) visit(endpoint.document, false);
+  // The newest release the spec describes (its `info.version`) begins the last range.
+  const newest = newestSpecVersion(model);
+  if (named.size > 0 && newest !== 'v0.0.0') named.add(newest);
+  return [...named].sort(compareVersions);
+}
+
 /** Undefined when release `version` (e.g. `v1.12.1`) serves the method, else why it does not. */
 export function notServedReason(method: MethodModel, version: string): string | undefined {
   const { since, lastVersion, removedIn } = method.versions;

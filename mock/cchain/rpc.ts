@@ -1,12 +1,14 @@
 /**
  * `/ext/bc/C/rpc`: the C-Chain's Ethereum JSON-RPC, over HTTP as coreth's geth-derived server answers it (rpc/http.go:
- * POST with a JSON body of at most 5 MiB, single calls and batches). `eth_*`, `net_*` and `web3_*` calls pass to the
- * EVM engine as they are, and its answers and errors come back as it gives them; what coreth adds is answered here
- * (`eth_baseFee`, `eth_suggestPriceOptions`). The engine's own controls (`evm_*`, `hardhat_*`) are not served: a
+ * POST with a JSON body of at most 5 MiB, single calls and batches). Params the C-Chain document refuses are refused
+ * with geth's texts (./params.ts); then `eth_*`, `net_*` and `web3_*` calls pass to the EVM engine as they are, and
+ * its answers and errors come back as it gives them; what coreth adds is answered here (`eth_baseFee`,
+ * `eth_suggestPriceOptions`). The engine's own controls (`evm_*`, `hardhat_*`) are not served: a
  * C-Chain node has none, and the mock's are `/ext/dev`'s.
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
 import type { CChain } from './evm.ts';
+import { refusedParams } from './params.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -59,6 +61,8 @@ async function answerOne(chain: CChain, own: Record<string, () => Promise<unknow
     return errorJson(null, -32600, 'invalid request');
   const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
   if (typeof method !== 'string') return errorJson(id, -32600, 'invalid request');
+  const refused = await refusedParams(method, params);
+  if (refused !== undefined) return errorJson(id, -32602, refused);
   const mine = own[method];
   if (mine) {
     try {

@@ -12,7 +12,7 @@ import { Refusal } from './refusals.ts';
 /** vms/platformvm/txs/codec.go: RegisterEtnaTypes (type IDs 35-39) and RegisterHeliconTypes (40-42). */
 const CODEC_TYPES = [
   { first: 35, last: 39, since: 'v1.11.13' },
-  { first: 40, last: 42, since: 'v1.15.0' },
+  { first: 40, last: 42, since: 'v1.15.0-fuji' },
 ];
 
 /** standard_tx_executor.go BaseTx and staker_tx_verification.go, each upgrade's check first. */

@@ -129,6 +129,7 @@ describe('what is safe to call, and what a release serves', () => {
   });
   it('reads the release from info.getNodeVersion', () => {
     expect(parseNodeVersion('avalanchego/1.14.2')).toBe('v1.14.2');
+    expect(parseNodeVersion('avalanchego/1.15.0-fuji')).toBe('v1.15.0-fuji');
     expect(parseNodeVersion('unknown')).toBeUndefined();
   });
 });

@@ -66,14 +66,14 @@ describe('the releases of this spec', () => {
     expect(new Set(removed)).toEqual(new Set(['stakeAmount', 'rewardOwner']));
   });
 
-  it("v1.14.2 -> v1.15.0 (Helicon's auto-renewed staking, ACP-236) adds fields, no method", () => {
-    expect(summary(between('v1.14.2', 'v1.15.0'))).toEqual([
+  it("v1.14.2 -> v1.15.0-fuji (Helicon's auto-renewed staking, ACP-236) adds fields, no method", () => {
+    expect(summary(between('v1.14.2', 'v1.15.0-fuji'))).toEqual([
       'platform.getBlock result-property-added',
       'platform.getBlockByHeight result-property-added',
       'platform.getCurrentValidators result-property-added',
       'platform.getTx result-property-added',
     ]);
-    const added = between('v1.14.2', 'v1.15.0')
+    const added = between('v1.14.2', 'v1.15.0-fuji')
       .filter((c) => c.method === 'platform.getCurrentValidators')
       .map((c) => c.pointer.split('/').at(-1));
     expect(new Set(added)).toEqual(new Set(['validatorAuthority', 'nextPeriod', 'autoCompoundRewardShares']));
@@ -140,6 +140,13 @@ describe('npm run diff', () => {
     expect((await cli('only-one.json')).code).toBe(2);
     const unnamed = await cli('--from', 'v1.12.1', '--to', 'v9.9.9');
     expect(unnamed.code).toBe(2);
-    expect(unnamed.stderr).toContain('the spec describes releases up to v1.14.2; it says nothing of v9.9.9');
+    expect(unnamed.stderr).toContain('the spec describes releases up to v1.15.0-fuji; it says nothing of v9.9.9');
+  });
+
+  it('compares up to a pre-release the spec names, and no further', async () => {
+    // ACP-236's fields arrive in v1.15.0-fuji; v1.15.0 itself is past what the spec describes.
+    const fuji = await cli('--from', 'v1.14.2', '--to', 'v1.15.0-fuji');
+    expect(fuji.stdout).toMatch(/platform\.getCurrentValidators \(p-chain\)/);
+    expect((await cli('--from', 'v1.14.2', '--to', 'v1.15.0')).stderr).toContain('it says nothing of v1.15.0');
   });
 });

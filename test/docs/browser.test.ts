@@ -317,12 +317,16 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     await page.focus('#release');
     await page.keyboard.press('ArrowDown');
     const newest = await page.inputValue('#release');
-    // The newest release the spec names: v1.15.0's fields (ACP-236) are described ahead of its final release, so it
-    // comes before the release the spec's documents are of.
-    expect(newest).toBe('v1.15.0');
+    // The newest release the spec names: ACP-236's fields, tagged v1.15.0-fuji ahead of v1.15.0, come before the
+    // release the spec's documents are of.
+    expect(newest).toBe('v1.15.0-fuji');
     expect(newestSpecVersion(real.model)).toBe('v1.14.2');
     expect(await page.textContent('#release-status')).toContain(`As of ${newest}`);
     expect(await kept(field('platform.getCurrentValidators', 'stakeAmount'))).not.toContain(true);
+    // ACP-236's fields are there as of the pre-release, and not a release earlier.
+    expect(await kept(field('platform.getCurrentValidators', 'validatorAuthority'))).toContain(true);
+    await page.selectOption('#release', 'v1.14.2');
+    expect(await kept(field('platform.getCurrentValidators', 'validatorAuthority'))).not.toContain(true);
 
     // A link names the release, any release: v1.10.5 has the API of the last one the spec names before it.
     const old = await visit(`${realServer.url}p-chain.html?release=v1.10.5`);

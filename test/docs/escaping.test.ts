@@ -117,6 +117,9 @@ describe('markdown', () => {
     );
     expect(md('[x](javascript:alert(1))')).not.toContain('href');
     expect(md('[x](data:text/html,hi)')).not.toContain('href');
+    // A sibling site's page (the C-Chain's EVM API), relative and without a scheme.
+    expect(md('[EVM](../c-chain/docs/index.html)')).toBe('<p><a href="../c-chain/docs/index.html">EVM</a></p>');
+    expect(md('[x](../javascript:alert(1).html)')).not.toContain('href');
   });
 
   it('never lets raw HTML through', () => {

@@ -583,7 +583,7 @@ describe('upgrade rules and BLS proofs of possession', () => {
     );
   });
 
-  it('refuses Helicon staking before Helicon; a release before v1.15.0 cannot parse it', async () => {
+  it('refuses Helicon staking before Helicon; a release before v1.15.0-fuji cannot parse it', async () => {
     const renewed = pvm.newAddAutoRenewedValidatorTx(
       {
         ...base(),
@@ -606,6 +606,10 @@ describe('upgrade rules and BLS proofs of possession', () => {
     );
     expect(() => new Engine(world, { mode: 'auto' }, 'v1.14.2').issue('P', bytes)).toThrow(
       "couldn't parse tx: couldn't parse tx: couldn't unmarshal interface: unknown type ID 40",
+    );
+    // v1.15.0-fuji, Helicon's first tag, parses it (and refuses it before Helicon, as the release does).
+    expect(() => new Engine(world, { mode: 'auto' }, 'v1.15.0-fuji').issue('P', bytes)).toThrow(
+      pRefusal('attempting to use a Helicon-upgrade feature prior to activation'),
     );
   });
 

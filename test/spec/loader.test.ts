@@ -82,6 +82,18 @@ describe('the OpenRPC text over the meta-schema', () => {
     ]);
   });
 
+  it('a method reference may carry paramStructure and x- extensions, copied onto the foreign method; nothing else', () => {
+    const foreign = doc([method('eth_thing', { type: 'string' })]);
+    const ref = { $ref: './foreign.json#/methods/0', paramStructure: 'by-position', 'x-side-effects': 'none' };
+    const dir = folder({ 'api.json': doc([ref]), 'foreign.json': foreign });
+    const [bundle] = loadSpec([join(dir, 'api.json')]);
+    expect(bundle!.document.methods).toEqual([
+      { ...method('eth_thing', { type: 'string' }), paramStructure: 'by-position', 'x-side-effects': 'none' },
+    ]);
+    const renamed = folder({ 'api.json': doc([{ ...ref, name: 'other' }]), 'foreign.json': foreign });
+    expect(() => loadSpec([join(renamed, 'api.json')])).toThrow(/methods\/0.*additional properties \("name"\)/s);
+  });
+
   it('a `$schema`, `$id` or any extension member never reaches the validator as a keyword', () => {
     const dir = folder({
       'api.json': { $schema: 'https://meta.open-rpc.org/', 'x-$id': 'y', ...doc([method('ok', { type: 'string' })]) },

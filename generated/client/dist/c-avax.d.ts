@@ -24,7 +24,9 @@ export type CAvaxClientErrors = {
 * The C-Chain's Avalanche-specific API (coreth's `avax` service): the atomic UTXOs the X- and P-Chain
 * exported to the C-Chain, and the C-Chain's atomic transactions (ImportTx and ExportTx), which move
 * AVAX between the C-Chain's EVM balances and the other chains' UTXOs through shared memory. The
-* C-Chain's Ethereum API is served at `/ext/bc/C/rpc`.
+* C-Chain's Ethereum API is served at `/ext/bc/C/rpc`; its methods (`eth_*`, from
+* ethereum/execution-apis with coreth's additions) have [a docs site of their
+* own](../c-chain/docs/index.html).
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/avax`.
 */

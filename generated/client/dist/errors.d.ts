@@ -70,7 +70,7 @@ export declare class NotServedError extends AvalancheRpcError {
 		lastVersion?: string;
 	});
 }
-/** Orders release tags such as `v1.12.1`. */
+/** Orders release tags such as `v1.12.1`; a pre-release (`v1.15.0-fuji`) comes before its release. */
 export declare function compare(a: string, b: string): number;
 /**
 * The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why.

@@ -76,10 +76,15 @@ export class NotServedError extends AvalancheRpcError {
   }
 }
 export function compare(a, b) {
-  const x = a.replace(/^v/, "").split(".").map(Number);
-  const y = b.replace(/^v/, "").split(".").map(Number);
+  const [coreA = "", preA] = a.replace(/^v/, "").split(/-(.*)/, 2);
+  const [coreB = "", preB] = b.replace(/^v/, "").split(/-(.*)/, 2);
+  const x = coreA.split(".").map(Number);
+  const y = coreB.split(".").map(Number);
   for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
+  if (preA === preB) return 0;
+  if (preA === void 0) return 1;
+  if (preB === void 0) return -1;
+  return preA < preB ? -1 : 1;
 }
 export class NetworkError extends AvalancheRpcError {
   constructor(method, url, cause) {

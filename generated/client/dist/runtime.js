@@ -41,7 +41,7 @@ export class JsonRpcClient {
     this.#headers = { "content-type": "application/json" };
     for (const [name, value] of Object.entries(options.headers ?? {})) this.#headers[name.toLowerCase()] = value;
     this.#timeoutMs = options.timeoutMs ?? 3e4;
-    if (options.nodeVersion !== void 0 && !/^v\d+\.\d+\.\d+$/.test(options.nodeVersion))
+    if (options.nodeVersion !== void 0 && !/^v\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(options.nodeVersion))
       throw new TypeError(`nodeVersion must look like v1.12.1, not "${options.nodeVersion}"`);
     this.#nodeVersion = options.nodeVersion;
     this.#releases = releases;

@@ -128,7 +128,7 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     this.#headers = { 'content-type': 'application/json' };
     for (const [name, value] of Object.entries(options.headers ?? {})) this.#headers[name.toLowerCase()] = value;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    if (options.nodeVersion !== undefined && !/^v\d+\.\d+\.\d+$/.test(options.nodeVersion))
+    if (options.nodeVersion !== undefined && !/^v\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(options.nodeVersion))
       throw new TypeError(`nodeVersion must look like v1.12.1, not "${options.nodeVersion}"`);
     this.#nodeVersion = options.nodeVersion;
     this.#releases = releases;

@@ -56,7 +56,8 @@ export type CChainRpcClientErrors = {
 * methods and the ones whose answers differ on the C-Chain. Left out because coreth does not serve
 * them: `eth_blobBaseFee`, `eth_capabilities`, `eth_config`, `eth_getBlockAccessList`,
 * `eth_getStorageValues`, `eth_simulateV1`, the Engine API, and, unless a node enables them,
-* `eth_accounts`, `debug_*` and `txpool_*`.
+* `eth_accounts`, `debug_*` and `txpool_*`. The node's Avalanche APIs, including the C-Chain's atomic
+* API at `/ext/bc/C/avax`, are on [the main docs site](../../docs/index.html).
 *
 * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/C/rpc`.
 */
@@ -273,7 +274,12 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
 	*/
 	ethGetFilterLogs(params: EthGetFilterLogsParams, options?: CallOptions): Promise<EthGetFilterLogsResult>;
 	/**
-	* Returns an array of all logs matching the specified filter.
+	* Returns an array of all logs matching a filter object.
+	*
+	* As Ethereum's (vendored document), whose result is `FilterResults`: block or transaction hashes, or
+	* logs. `eth_getLogs` answers logs only (coreth's `FilterAPI.GetLogs` returns `[]*types.Log`), and an
+	* empty answer, `[]`, is both forms at once, which `FilterResults`' `oneOf` refuses; so the result
+	* here is the list of logs.
 	*
 	* JSON-RPC method `eth_getLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
 	*

@@ -389,7 +389,12 @@ export class CChainRpcClient extends JsonRpcClient {
     return this.request("eth_getFilterLogs", params, options, ERRORS.ethGetFilterLogs);
   }
   /**
-   * Returns an array of all logs matching the specified filter.
+   * Returns an array of all logs matching a filter object.
+   *
+   * As Ethereum's (vendored document), whose result is `FilterResults`: block or transaction hashes, or
+   * logs. `eth_getLogs` answers logs only (coreth's `FilterAPI.GetLogs` returns `[]*types.Log`), and an
+   * empty answer, `[]`, is both forms at once, which `FilterResults`' `oneOf` refuses; so the result
+   * here is the list of logs.
    *
    * JSON-RPC method `eth_getLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *

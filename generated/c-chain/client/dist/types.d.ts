@@ -234,7 +234,7 @@ export interface EthGetLogsParams {
 /**
  * The result of `eth_getLogs`.
  */
-export type EthGetLogsResult = FilterResults;
+export type EthGetLogsResult = Log[];
 
 /**
  * The params of `eth_getProof`.

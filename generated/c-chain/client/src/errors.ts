@@ -129,12 +129,17 @@ export class NotServedError extends AvalancheRpcError {
   }
 }
 
-/** Orders release tags such as `v1.12.1`. */
+/** Orders release tags such as `v1.12.1`; a pre-release (`v1.15.0-fuji`) comes before its release. */
 export function compare(a: string, b: string): number {
-  const x = a.replace(/^v/, '').split('.').map(Number);
-  const y = b.replace(/^v/, '').split('.').map(Number);
+  const [coreA = '', preA] = a.replace(/^v/, '').split(/-(.*)/, 2);
+  const [coreB = '', preB] = b.replace(/^v/, '').split(/-(.*)/, 2);
+  const x = coreA.split('.').map(Number);
+  const y = coreB.split('.').map(Number);
   for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
+  if (preA === preB) return 0;
+  if (preA === undefined) return 1;
+  if (preB === undefined) return -1;
+  return preA < preB ? -1 : 1;
 }
 
 /**

@@ -14,7 +14,8 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 * methods and the ones whose answers differ on the C-Chain. Left out because coreth does not serve
 * them: `eth_blobBaseFee`, `eth_capabilities`, `eth_config`, `eth_getBlockAccessList`,
 * `eth_getStorageValues`, `eth_simulateV1`, the Engine API, and, unless a node enables them,
-* `eth_accounts`, `debug_*` and `txpool_*`.
+* `eth_accounts`, `debug_*` and `txpool_*`. The node's Avalanche APIs, including the C-Chain's atomic
+* API at `/ext/bc/C/avax`, are on [the main docs site](../../docs/index.html).
 */
 export interface CChainRpcHandlers {
 	/**
@@ -164,7 +165,7 @@ export interface CChainRpcHandlers {
 	*/
 	ethGetFilterLogs(params: EthGetFilterLogsParams, context: HandlerContext): Answer<EthGetFilterLogsResult>;
 	/**
-	* Returns an array of all logs matching the specified filter.
+	* Returns an array of all logs matching a filter object.
 	*
 	* Answers `eth_getLogs` at `/ext/bc/C/rpc`.
 	*

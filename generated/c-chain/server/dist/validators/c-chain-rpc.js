@@ -175,7 +175,7 @@ export const schemas = {
       "properties": { "Filter": { "$ref": "#/components/schemas/Filter" } },
       "required": ["Filter"],
     },
-    "result": { "$ref": "#/components/schemas/FilterResults" },
+    "result": { "type": "array", "items": { "$ref": "#/components/schemas/Log" } },
   },
   "eth_getProof": {
     "params": {
@@ -559,6 +559,70 @@ function fillTransactionResultFieldsJson(v) {
 }
 function fillTransactionResultJson(v) { return fillTransactionResultFieldsJson(v); }
 function filterResultsJson(v) { return writeScalar(v); }
+const blockHashKey = writeString("blockHash") + ':';
+const blockNumberKey = writeString("blockNumber") + ':';
+const blockTimestampKey = writeString("blockTimestamp") + ':';
+const dataKey = writeString("data") + ':';
+const logIndexKey = writeString("logIndex") + ':';
+const removedKey = writeString("removed") + ':';
+function booleanJson(v) {
+  return v === true ? 'true' : v === false ? 'false' : undefined;
+}
+const topicsKey = writeString("topics") + ':';
+function bytes32Json(v) { return stringJson(v); }
+function bytes32ListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : bytes32Json(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const transactionHashKey = writeString("transactionHash") + ':';
+const transactionIndexKey = writeString("transactionIndex") + ':';
+function logFieldsJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "address": key = addressKey; s = addressJson(x); break;
+      case "blockHash": key = blockHashKey; s = hash32Json(x); break;
+      case "blockNumber": key = blockNumberKey; s = uintJson(x); break;
+      case "blockTimestamp": key = blockTimestampKey; s = uintJson(x); break;
+      case "data": key = dataKey; s = bytesJson(x); break;
+      case "logIndex": key = logIndexKey; s = uintJson(x); break;
+      case "removed": key = removedKey; s = booleanJson(x); break;
+      case "topics": key = topicsKey; s = bytes32ListJson(x); break;
+      case "transactionHash": key = transactionHashKey; s = hash32Json(x); break;
+      case "transactionIndex": key = transactionIndexKey; s = uintJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function logJson(v) { return logFieldsJson(v); }
+function logListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : logJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
 const accountProofKey = writeString("accountProof") + ':';
 function bytesListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
@@ -669,9 +733,6 @@ function signTransactionResultFieldsJson(v) {
 }
 function signTransactionResultJson(v) { return signTransactionResultFieldsJson(v); }
 function syncingStatusJson(v) { return writeScalar(v); }
-function booleanJson(v) {
-  return v === true ? 'true' : v === false ? 'false' : undefined;
-}
 function uintDecimalJson(v) { return stringJson(v); }
 const chainIdKey = writeString("chainId") + ':';
 const homesteadBlockKey = writeString("homesteadBlock") + ':';
@@ -765,7 +826,7 @@ export const writeEthGetBlockTransactionCountByNumberResult = writeScalar;
 export const writeEthGetCodeResult = bytesJson;
 export const writeEthGetFilterChangesResult = filterResultsJson;
 export const writeEthGetFilterLogsResult = filterResultsJson;
-export const writeEthGetLogsResult = filterResultsJson;
+export const writeEthGetLogsResult = logListJson;
 export const writeEthGetProofResult = accountProofJson;
 export const writeEthGetStorageAtResult = bytesJson;
 export const writeEthGetTransactionByBlockHashAndIndexResult = writeScalar;

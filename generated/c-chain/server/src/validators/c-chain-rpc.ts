@@ -177,7 +177,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "properties": { "Filter": { "$ref": "#/components/schemas/Filter" } },
       "required": ["Filter"],
     },
-    "result": { "$ref": "#/components/schemas/FilterResults" },
+    "result": { "type": "array", "items": { "$ref": "#/components/schemas/Log" } },
   },
   "eth_getProof": {
     "params": {
@@ -562,6 +562,70 @@ function fillTransactionResultFieldsJson(v: any): string | undefined {
 }
 function fillTransactionResultJson(v: any): string | undefined { return fillTransactionResultFieldsJson(v); }
 function filterResultsJson(v: any): string | undefined { return writeScalar(v); }
+const blockHashKey = writeString("blockHash") + ':';
+const blockNumberKey = writeString("blockNumber") + ':';
+const blockTimestampKey = writeString("blockTimestamp") + ':';
+const dataKey = writeString("data") + ':';
+const logIndexKey = writeString("logIndex") + ':';
+const removedKey = writeString("removed") + ':';
+function booleanJson(v: any): string | undefined {
+  return v === true ? 'true' : v === false ? 'false' : undefined;
+}
+const topicsKey = writeString("topics") + ':';
+function bytes32Json(v: any): string | undefined { return stringJson(v); }
+function bytes32ListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : bytes32Json(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const transactionHashKey = writeString("transactionHash") + ':';
+const transactionIndexKey = writeString("transactionIndex") + ':';
+function logFieldsJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "address": key = addressKey; s = addressJson(x); break;
+      case "blockHash": key = blockHashKey; s = hash32Json(x); break;
+      case "blockNumber": key = blockNumberKey; s = uintJson(x); break;
+      case "blockTimestamp": key = blockTimestampKey; s = uintJson(x); break;
+      case "data": key = dataKey; s = bytesJson(x); break;
+      case "logIndex": key = logIndexKey; s = uintJson(x); break;
+      case "removed": key = removedKey; s = booleanJson(x); break;
+      case "topics": key = topicsKey; s = bytes32ListJson(x); break;
+      case "transactionHash": key = transactionHashKey; s = hash32Json(x); break;
+      case "transactionIndex": key = transactionIndexKey; s = uintJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function logJson(v: any): string | undefined { return logFieldsJson(v); }
+function logListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : logJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
 const accountProofKey = writeString("accountProof") + ':';
 function bytesListJson(v: any): string | undefined {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
@@ -672,9 +736,6 @@ function signTransactionResultFieldsJson(v: any): string | undefined {
 }
 function signTransactionResultJson(v: any): string | undefined { return signTransactionResultFieldsJson(v); }
 function syncingStatusJson(v: any): string | undefined { return writeScalar(v); }
-function booleanJson(v: any): string | undefined {
-  return v === true ? 'true' : v === false ? 'false' : undefined;
-}
 function uintDecimalJson(v: any): string | undefined { return stringJson(v); }
 const chainIdKey = writeString("chainId") + ':';
 const homesteadBlockKey = writeString("homesteadBlock") + ':';
@@ -768,7 +829,7 @@ export const writeEthGetBlockTransactionCountByNumberResult = writeScalar;
 export const writeEthGetCodeResult = bytesJson;
 export const writeEthGetFilterChangesResult = filterResultsJson;
 export const writeEthGetFilterLogsResult = filterResultsJson;
-export const writeEthGetLogsResult = filterResultsJson;
+export const writeEthGetLogsResult = logListJson;
 export const writeEthGetProofResult = accountProofJson;
 export const writeEthGetStorageAtResult = bytesJson;
 export const writeEthGetTransactionByBlockHashAndIndexResult = writeScalar;

@@ -1,0 +1,238 @@
+/**
+ * `/ext/bc/C/rpc`'s params, checked against the C-Chain document (ethereum/execution-apis and coreth's additions,
+ * generated/c-chain) before a call reaches the engine, and refused as coreth's geth-derived RPC layer refuses them:
+ * code -32602 with rpc/json.go's parsePositionalArguments texts ("non-array args", "too many arguments, want at most
+ * N", "invalid argument I: …", "missing value for required argument I"), the decoder's own text after "invalid
+ * argument". A value the document refuses but the Go decoder takes (upper-case hex, `"accepted"`, an empty byte
+ * string) goes on to the engine, and so does one whose Go decoder is not reproduced here (a transaction object): the
+ * engine answers it.
+ */
+import type { MethodSpec } from '../../generated/c-chain/server/dist/index.js';
+
+/** The Go decoder of one argument: its error text, or undefined when it takes the value. */
+type GoDecoder = (value: unknown) => string | undefined;
+
+const jsonKind = (value: unknown) =>
+  typeof value === 'string'
+    ? 'string'
+    : typeof value === 'number'
+      ? 'number'
+      : typeof value === 'boolean'
+        ? 'bool'
+        : Array.isArray(value)
+          ? 'array'
+          : 'object';
+const typeError = (value: string, type: string) => `json: cannot unmarshal ${value} into Go value of type ${type}`;
+const has0x = (text: string) => text.startsWith('0x') || text.startsWith('0X');
+const HEX = /^[0-9a-fA-F]*$/;
+const MAX_UINT64 = 2n ** 64n - 1n;
+const MAX_INT64 = 2n ** 63n - 1n;
+
+/** common/hexutil's checkText: the digits, or the decError's text. */
+function checkText(text: string): string | { error: string } {
+  if (text.length === 0) return '';
+  if (!has0x(text)) return { error: 'hex string without 0x prefix' };
+  const raw = text.slice(2);
+  return raw.length % 2 === 1 ? { error: 'hex string of odd length' } : raw;
+}
+
+/** hexutil.UnmarshalFixedText: decErrors as texts, and its length error. */
+function fixedText(typeName: string, size: number, text: string): { decError?: string; error?: string } {
+  const raw = checkText(text);
+  if (typeof raw !== 'string') return { decError: raw.error };
+  if (raw.length / 2 !== size)
+    return { error: `hex string has length ${raw.length}, want ${size * 2} for ${typeName}` };
+  return HEX.test(raw) ? {} : { decError: 'invalid hex string' };
+}
+
+/** common.Address and common.Hash (hexutil.UnmarshalFixedJSON): decErrors wrapped as json.UnmarshalTypeError. */
+const fixedJson =
+  (typeName: string, size: number): GoDecoder =>
+  (value) => {
+    if (typeof value !== 'string') return typeError('non-string', typeName);
+    const { decError, error } = fixedText(typeName, size, value);
+    return decError === undefined ? error : typeError(decError, typeName);
+  };
+
+/** hexutil.Bytes's UnmarshalJSON. */
+const goBytes: GoDecoder = (value) => {
+  if (typeof value !== 'string') return typeError('non-string', 'hexutil.Bytes');
+  const raw = checkText(value);
+  if (typeof raw !== 'string') return typeError(raw.error, 'hexutil.Bytes');
+  return HEX.test(raw) ? undefined : typeError('invalid hex string', 'hexutil.Bytes');
+};
+
+/** hexutil.DecodeUint64: strconv.ParseUint's syntax and range errors come in the order of the digits. */
+function decodeUint64(text: string): string | bigint {
+  if (text.length === 0) return 'empty hex string';
+  if (!has0x(text)) return 'hex string without 0x prefix';
+  const raw = text.slice(2);
+  if (raw.length === 0) return 'hex string "0x"';
+  if (raw.length > 1 && raw[0] === '0') return 'hex number with leading zero digits';
+  let n = 0n;
+  for (const digit of raw) {
+    if (!HEX.test(digit)) return 'invalid hex string';
+    n = n * 16n + BigInt(`0x${digit}`);
+    if (n > MAX_UINT64) return 'hex number > 64 bits';
+  }
+  return n;
+}
+
+/** rpc.BlockNumber's tags (rpc/types.go; `safe` and `finalized` are passed on, whichever the release takes). */
+const TAGS = new Set(['earliest', 'latest', 'pending', 'accepted', 'safe', 'finalized']);
+
+/** rpc.BlockNumber's UnmarshalJSON: the raw JSON, its quotes removed, is a tag or a hex number. */
+const goBlockNumber: GoDecoder = (value) => {
+  const input = typeof value === 'string' ? value : JSON.stringify(value);
+  if (TAGS.has(input)) return undefined;
+  const n = decodeUint64(input);
+  if (typeof n === 'string') return n;
+  return n > MAX_INT64 ? 'block number larger than int64' : undefined;
+};
+
+/**
+ * rpc.BlockNumberOrHash's UnmarshalJSON: an object is its fields (keys matched case-insensitively, as
+ * encoding/json does); when that fails, the value is read as a string, so a bad object is "cannot unmarshal object
+ * into Go value of type string".
+ */
+const goBlockNumberOrHash: GoDecoder = (value) => {
+  if (value === null) return undefined;
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const fields = new Map(Object.entries(value).map(([key, field]) => [key.toLowerCase(), field]));
+    const number = fields.get('blocknumber');
+    const hash = fields.get('blockhash');
+    const failed =
+      (number != null && goBlockNumber(number) !== undefined) ||
+      (hash != null && fixedJson('common.Hash', 32)(hash) !== undefined) ||
+      goBool(fields.get('requirecanonical') ?? null) !== undefined;
+    if (failed) return typeError('object', 'string');
+    return number != null && hash != null
+      ? 'cannot specify both BlockHash and BlockNumber, choose one or the other'
+      : undefined;
+  }
+  if (typeof value !== 'string') return typeError(jsonKind(value), 'string');
+  if (TAGS.has(value)) return undefined;
+  if (value.length === 66) {
+    const { decError, error } = fixedText('Hash', 32, value);
+    return decError ?? error;
+  }
+  const n = decodeUint64(value);
+  if (typeof n === 'string') return n;
+  return n > MAX_INT64 ? 'blocknumber too high' : undefined;
+};
+
+const goBool: GoDecoder = (value) =>
+  value === null || typeof value === 'boolean' ? undefined : typeError(jsonKind(value), 'bool');
+
+/**
+ * hexutil.Uint's UnmarshalJSON (checkNumberText, then at most 16 digits): every decError wrapped as
+ * json.UnmarshalTypeError; an empty string is zero.
+ */
+const goUint: GoDecoder = (value) => {
+  if (typeof value !== 'string') return typeError('non-string', 'hexutil.Uint');
+  if (value.length === 0) return undefined;
+  const wrapped = (error: string) => typeError(error, 'hexutil.Uint');
+  if (!has0x(value)) return wrapped('hex string without 0x prefix');
+  const raw = value.slice(2);
+  if (raw.length === 0) return wrapped('hex string "0x"');
+  if (raw.length > 1 && raw[0] === '0') return wrapped('hex number with leading zero digits');
+  if (raw.length > 16) return wrapped('hex number > 64 bits');
+  return HEX.test(raw) ? undefined : wrapped('invalid hex string');
+};
+
+/** Arguments whose Go type the document's schema does not tell (its `uint` is several Go types), by method. */
+const BY_METHOD: Record<string, Record<number, GoDecoder>> = {
+  // internal/ethapi: GetTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
+  eth_getTransactionByBlockHashAndIndex: { 1: goUint },
+  eth_getTransactionByBlockNumberAndIndex: { 1: goUint },
+};
+
+/** The Go type coreth's internal/ethapi declares for an argument, by the document's schema of it. */
+const DECODERS: Record<string, GoDecoder> = {
+  '#/components/schemas/address': fixedJson('common.Address', 20),
+  '#/components/schemas/hash32': fixedJson('common.Hash', 32),
+  '#/components/schemas/bytes': goBytes,
+  '#/components/schemas/BlockNumberOrTag': goBlockNumber,
+  '#/components/schemas/BlockNumberOrTagOrHash': goBlockNumberOrHash,
+  boolean: goBool,
+};
+
+/**
+ * Methods whose Go signature takes more arguments than the document lists (state and block overrides after the
+ * block), so the document's count says nothing of "too many arguments".
+ */
+const MORE_ARGUMENTS = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList']);
+
+interface Checked {
+  spec: MethodSpec;
+  decoders: Array<GoDecoder | undefined>;
+}
+
+let table: Promise<Map<string, Checked>> | undefined;
+
+/** Loaded on the first C-Chain call, as the engine is (./evm.ts): a node that never serves C never pays for it. */
+function checkedMethods(): Promise<Map<string, Checked>> {
+  table ??= import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument, cChainRpcMethods }) => {
+    const documented = new Map(
+      (cChainRpcDocument.methods as Array<{ name: string; params: Array<{ schema: Record<string, unknown> }> }>).map(
+        (method) => [method.name, method.params],
+      ),
+    );
+    return new Map(
+      cChainRpcMethods.map((spec) => {
+        const params = documented.get(spec.name) ?? [];
+        const decoders = params.map(
+          ({ schema }, i) => BY_METHOD[spec.name]?.[i] ?? DECODERS[String(schema.$ref ?? schema.type)],
+        );
+        return [spec.name, { spec, decoders }];
+      }),
+    );
+  });
+  return table;
+}
+
+const pointerOf = (name: string) => `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/** geth's answer to params it refuses for `method` (a -32602 message), or undefined to let the call through. */
+export async function refusedParams(method: string, params: unknown): Promise<string | undefined> {
+  const checked = (await checkedMethods()).get(method);
+  if (!checked) return undefined;
+  const { spec } = checked;
+  if (params !== undefined && params !== null && !Array.isArray(params)) return 'non-array args';
+  const args: unknown[] = (params as unknown[] | null | undefined) ?? [];
+  if (args.length > spec.params.length && !MORE_ARGUMENTS.has(method)) {
+    // geth decodes the arguments it has types for before it meets the extra one.
+    const early = firstDecodeError(checked, args.slice(0, spec.params.length));
+    return early ?? `too many arguments, want at most ${spec.params.length}`;
+  }
+  return firstDecodeError(checked, args.slice(0, spec.params.length), true);
+}
+
+/**
+ * The document's verdict on the arguments given (a `null` one is Go's nil for an optional argument, so left out),
+ * then geth's: the first argument the document refuses and Go's decoder refuses too, else the first required one
+ * missing.
+ */
+function firstDecodeError({ spec, decoders }: Checked, args: unknown[], checkMissing = false): string | undefined {
+  const named: Record<string, unknown> = {};
+  args.forEach((value, i) => {
+    if (value !== null) named[spec.params[i]!] = value;
+  });
+  if (spec.validateParams(named)) return undefined;
+  const violations = spec.validateParams.errors ?? [];
+  for (let i = 0; i < args.length; i++) {
+    const at = pointerOf(spec.params[i]!);
+    if (args[i] === null || !violations.some((v) => v.instancePath === at || v.instancePath.startsWith(`${at}/`)))
+      continue;
+    const decode = decoders[i];
+    if (!decode) return undefined;
+    const error = decode(args[i]);
+    if (error !== undefined) return `invalid argument ${i}: ${error}`;
+  }
+  if (!checkMissing) return undefined;
+  const missing = violations
+    .filter((v) => v.keyword === 'required')
+    .map((v) => spec.params.indexOf(String(v.params?.missingProperty)))
+    .filter((i) => i >= args.length);
+  return missing.length > 0 ? `missing value for required argument ${Math.min(...missing)}` : undefined;
+}
