@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bech32Encode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
-import { rpc, send } from '../server/raw-http.ts';
+import { rpc, send } from '../support/rpc.ts';
 import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 
 // The mock's network is a local one (hrp "local"), as a node started with no --network-id.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMockPackage } from '../../mock/package/build.ts';
 import { startMockNode as startSourceNode } from '../../mock/package/index.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
 const consumer = join(temp, 'consumer');
@@ -103,21 +104,11 @@ describe('the mock package', () => {
 
   it('the avalanche-mock bin prints its URL and answers there', async () => {
     const url = await listening(spawnBin(['--port', '0', '--accounts', '1', '--quiet']));
-    const response = await fetch(`${url}/ext/bc/X`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getHeight', params: {} }),
-    });
-    expect(((await response.json()) as { result: { height: string } }).result.height).toMatch(/^\d+$/);
+    expect((await callRpc(`${url}/ext/bc/X`, 'avm.getHeight')).result.height).toMatch(/^\d+$/);
   });
 
   it('the bin starts a fuji node, whose genesis holders the package carries', async () => {
     const url = await listening(spawnBin(['--port', '0', '--network', 'fuji', '--accounts', '1', '--quiet']));
-    const response = await fetch(`${url}/ext/info`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNetworkID', params: {} }),
-    });
-    expect(((await response.json()) as { result: { networkID: string } }).result.networkID).toBe('5');
+    expect((await callRpc(`${url}/ext/info`, 'info.getNetworkID')).result.networkID).toBe('5');
   });
 });

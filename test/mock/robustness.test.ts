@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../../generators/pipeline.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { rpc, send } from '../server/raw-http.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 const LIMIT = 64 * 1024;
 const PATHS = ['/ext/bc/X', '/ext/P', '/ext/bc/X/wallet', '/ext/admin', '/ext/keystore', '/ext/vm/avm'];

@@ -9,7 +9,7 @@ import {
   rawJson,
 } from '../../generated/server/dist/index.js';
 import { ADDRESS, TX_ID, startStub, stubHandlers } from './stub.ts';
-import { listen, rpc, send } from './raw-http.ts';
+import { listen, rpc, send } from '../support/rpc.ts';
 
 const PATH = '/ext/bc/X';
 /** The spec's own text for params that fail to decode: the package's INVALID_ARGUMENT must be it. */

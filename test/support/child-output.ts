@@ -4,21 +4,38 @@ import type { Readable } from 'node:stream';
 export interface WatchedOutput {
   /** Everything written so far. */
   readonly text: string;
-  /** The first match of `pattern` in the output, once there is one; rejects after `deadlineMs` (a bound, not a claim). */
+  /**
+   * The first match of `pattern` in the output, once there is one; rejects when the stream ends without one, or after
+   * `deadlineMs` (a bound against a hang, not a claim about speed).
+   */
   until(pattern: RegExp, deadlineMs?: number): Promise<RegExpExecArray>;
+  /** Everything written, once the stream has ended. */
+  readonly ended: Promise<string>;
 }
 
 export function watchOutput(stream: Readable): WatchedOutput {
   let text = '';
+  let over = false;
   const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const check of [...waiters]) check();
+  };
   stream.on('data', (chunk: Buffer) => {
     text += chunk.toString();
-    for (const check of [...waiters]) check();
+    wake();
   });
+  const ended = new Promise<string>((done) =>
+    stream.once('close', () => {
+      over = true;
+      wake();
+      done(text);
+    }),
+  );
   return {
     get text() {
       return text;
     },
+    ended,
     until: (pattern, deadlineMs = 120_000) =>
       new Promise((done, fail) => {
         const stop = () => {
@@ -30,6 +47,9 @@ export function watchOutput(stream: Readable): WatchedOutput {
           if (match) {
             stop();
             done(match);
+          } else if (over) {
+            stop();
+            fail(new Error(`the output ended without ${pattern}: ${text.slice(-500)}`));
           }
         };
         const timer = setTimeout(() => {
