@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMockPackage } from '../../mock/package/build.ts';
 import { startMockNode as startSourceNode } from '../../mock/package/index.ts';
+import { watchOutput } from '../support/child-output.ts';
 import { callRpc } from '../support/rpc.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
@@ -72,17 +73,9 @@ const spawnBin = (args: string[]): ChildProcess => {
   return child;
 };
 
-/** The URL a started bin prints. */
-const listening = (child: ChildProcess) =>
-  new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-  });
+/** The URL a started bin prints (both pipes read, so neither fills up). */
+const listening = async (child: ChildProcess) =>
+  (await watchOutput(child.stdout!, child.stderr!).until(/listening on (http:\/\/\S+)/))[1]!;
 
 describe('the mock package', () => {
   it('startMockNode runs an isolated node whose dev controls change what the API answers', async () => {
