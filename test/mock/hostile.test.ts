@@ -1,5 +1,5 @@
 /**
- * Issue 14's findings against the mock node (and so the generated server under it), over raw HTTP: a million invalid
+ * Hostile requests to the mock node (issue 14), and so to the generated server under it, over raw HTTP: a million invalid
  * items are refused while other connections are served, invalid UTF-8 is repaired as Go repairs it, the password rule
  * scores only what the node scores, and exportUser refuses an unknown user in the words it uses for a wrong password.
  * How long each takes against its benign twin is a figure of `npm run bench -- hostile`, not a test.
