@@ -137,7 +137,7 @@ async function child(): Promise<void> {
 
 export default async function bench(): Promise<void> {
   await startUps();
-  const worker = fork(import.meta.filename, ['--child'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const worker = fork(import.meta.filename, ['--child'], { stdio: 'inherit' });
   const next = () =>
     new Promise<{ url?: string; rss?: number }>((resolve, reject) => {
       worker.once('message', resolve);

@@ -22,8 +22,8 @@ function script(name: string, args: string[], env: NodeJS.ProcessEnv): [string, 
 
 /**
  * Every cache a run could find: the toolkit's own and Node's compile cache, pointed at a fresh folder. Each Node
- * process of a run (tsx starts two) adds its CPU time to `cpu-<round>` as it exits: on a loaded host the CPU time is
- * the steadier figure.
+ * process of a run (two under tsx, before issue 25) adds its CPU time to `cpu-<round>` as it exits: on a loaded host
+ * the CPU time is the steadier figure.
  */
 function freshEnv(work: string, round: number | string): NodeJS.ProcessEnv {
   rmSync(join(ROOT, 'node_modules/.cache'), { recursive: true, force: true });

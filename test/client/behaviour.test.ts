@@ -257,9 +257,9 @@ describe('errors', () => {
     await expect(pchain().getHeight()).rejects.toThrow(/not a JSON-RPC 2.0 response object/);
   });
 
+  // Undici's own limit on a silent server is 300 s: past the test's time limit, so an ignored timeoutMs fails here.
   it('no answer within the timeout becomes a TimeoutError', async () => {
     node.respond(() => undefined);
-    const started = performance.now();
     await expect(new PChainClient({ baseUrl: node.url, timeoutMs: 150 }).getHeight()).rejects.toMatchObject({
       name: 'TimeoutError',
       timeoutMs: 150,
@@ -267,7 +267,6 @@ describe('errors', () => {
     await expect(pchain().getHeight({ timeoutMs: 100 })).rejects.toThrow(
       new TimeoutError('platform.getHeight', `${node.url}/ext/bc/P`, 100),
     );
-    expect(performance.now() - started).toBeLessThan(4000);
   });
 
   it('a body that stops half way is a timeout too', async () => {

@@ -1,6 +1,6 @@
 /** A stand-in for the node's HTTP API on 127.0.0.1: records each request and answers as the test says. */
-import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { listen } from '../support/rpc.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -32,7 +32,7 @@ export function answer(result: unknown): Responder {
 export async function startNodeStub(): Promise<NodeStub> {
   const requests: RecordedRequest[] = [];
   let responder: Responder = answer({});
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -46,18 +46,12 @@ export async function startNodeStub(): Promise<NodeStub> {
       responder(recorded, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
     respond: (next) => {
       responder = next;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }

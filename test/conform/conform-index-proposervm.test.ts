@@ -4,13 +4,12 @@
  * one PASSes on real answers; behind a relay that changes one thing in each answer, as a wrong node would, each FAILs
  * with the pointer of what changed.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConformReport, runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { listen, send } from '../support/rpc.ts';
 
 const METHODS = /^(index\.|proposervm\.|platform\.getAllValidatorsAt$|admin\.(getConfig|dbGet|stacktrace)$)/;
 const validator = new SpecValidator(loadSpecModel());
@@ -33,21 +32,19 @@ const WRONG: Record<string, (result: Json) => unknown> = {
 };
 
 let mock: RunningMockNode;
-let relay: ReturnType<typeof createServer>;
-let relayUrl: string;
+let relay: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
   mock = await startMockNode({ port: 0, world: { network: 'mainnet', accounts: 1 }, indexEnabled: true });
   mock.state.dev.mine({ chain: 'P', blocks: 2 });
-  relay = createServer(async (req, res) => {
+  relay = await listen(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const upstream = await fetch(`${mock.url}${req.url}`, {
+    const upstream = await send(`${mock.url}${req.url}`, {
       method: req.method ?? 'POST',
-      headers: { 'content-type': 'application/json' },
       ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
     });
-    let text = await upstream.text();
+    let text = upstream.text;
     const request = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { method?: string };
     const change = WRONG[request.method ?? ''];
     if (change && upstream.status === 200) {
@@ -56,11 +53,9 @@ beforeAll(async () => {
     }
     res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(text);
   });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await new Promise((resolve) => relay.close(resolve));
+  await relay.close();
   await mock.close();
 });
 
@@ -80,7 +75,7 @@ describe('conform on the indexer, proposervm and the new node reads', () => {
   });
 
   it('fails every one against a node that answers it wrongly, at what is wrong', async () => {
-    const report = await runConformance({ url: relayUrl, validator, includeWrites: true, methods: METHODS });
+    const report = await runConformance({ url: relay.url, validator, includeWrites: true, methods: METHODS });
     expect(Object.values(statuses(report))).toEqual(Object.keys(WRONG).map(() => 'FAIL'));
     const pointers = (method: string) =>
       report.results.find((r) => r.method === method)!.checks.flatMap((c) => c.violations.map((v) => v.pointer));

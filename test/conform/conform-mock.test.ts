@@ -3,17 +3,17 @@
  * across three node releases (the newest, the last with the Keystore API, the last with the AVM static API) every
  * method of the spec is called and PASSes at least once.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConformReport, runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
+import { runCli } from '../support/cli.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const validator = new SpecValidator(loadSpecModel());
 let node: RunningMockNode | undefined;
@@ -92,12 +92,7 @@ describe('conform against the mock node', () => {
         'assetID',
       ]),
     );
-    const answer = await fetch(`${node!.url}/ext/bc/P`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}',
-    });
-    const { height } = ((await answer.json()) as { result: { height: string } }).result;
+    const { height } = (await callRpc<{ height: string }>(`${node!.url}/ext/bc/P`, 'platform.getHeight')).result!;
     const getBlock = report.results.find((r) => r.method === 'platform.getBlockByHeight')!;
     // Every numeric example height becomes the node's; a named one ("proposed") stays.
     const expected = validator.methods
@@ -108,16 +103,7 @@ describe('conform against the mock node', () => {
 });
 
 describe('npm run conform -- --blockchain-id', () => {
-  const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      resolve(import.meta.dirname, '../../conform/cli.ts'),
-      ...args,
-    ]).then(
-      (out) => ({ code: 0, ...out }),
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
+  const run = (args: string[]) => runCli('conform/cli.ts', args);
   const avmReads = ['--methods', '^avm\\.get(Height|TxFee)$'];
 
   it('checks the AVM chain at /ext/bc/<blockchain ID>', async () => {

@@ -3,10 +3,10 @@
  * (decode errors for params of the wrong type, the node's own messages for missing params), and can be told to
  * answer wrongly in known ways. Written by hand, not from the toolkit's validator, so they test it rather than echo it.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hexEncode } from '../../generators/formats.ts';
 import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
+import { listen } from '../support/rpc.ts';
 
 export type Answer = { result: unknown } | { error: { code: number; message: string } };
 type Params = Record<string, unknown>;
@@ -73,7 +73,7 @@ export interface FakeNode {
 /** Serves `handlers` (by method name) on their paths; anything else gets the node's "can't find method" or a 404. */
 export async function startFakeNode(handlers: Record<string, Handler>): Promise<FakeNode> {
   const calls: FakeNode['calls'] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = await listen((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -109,11 +109,5 @@ export async function startFakeNode(handlers: Record<string, Handler>): Promise<
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body) + '\n');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: server.url, calls, close: server.close };
 }

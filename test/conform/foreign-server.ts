@@ -3,13 +3,12 @@
  * with its example handler set (the classic mock), on node:http at 127.0.0.1. Tests point conform and the proxy at it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 import { serverNames } from '../../generators/model/names.ts';
+import { listen } from '../support/rpc.ts';
 
 export interface ForeignServer {
   url: string;
@@ -37,13 +36,11 @@ export async function startForeignServer(
   const names = serverNames(endpoint.typeName);
   const handlers = { ...server.exampleHandlers(server[names.document], server[names.methods]), ...options.handlers };
   const app = server[names.create](handlers, options.methods ? { methods: options.methods } : {});
-  const http: Server = createServer(app.node);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const http = await listen(app.node);
   return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/`,
+    url: `${http.url}/`,
     close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await http.close();
       rmSync(folder, { recursive: true, force: true });
     },
   };

@@ -3,19 +3,17 @@
  * petstore, with the example handler set, on 127.0.0.1. Judged as plain JSON-RPC 2.0: no node release, no live
  * params, no coherence rows; -32602 refuses invalid params, -32601 means a method is missing, batches are calls.
  */
-import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join, resolve } from 'node:path';
-import { watchOutput } from './child-output.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedMethodSpecs } from '../../conform/generated.ts';
 import { type ProxyViolation, startProxy } from '../../conform/proxy.ts';
 import { runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
+import { runCli, startCli } from '../support/cli.ts';
+import { send } from '../support/rpc.ts';
 import { type ForeignServer, startForeignServer } from './foreign-server.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const PETSTORE = 'test/fixtures/corpus/openrpc-petstore';
 let validator: SpecValidator;
 let server: ForeignServer;
@@ -26,14 +24,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-async function post(url: string, body: unknown): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return response.json();
-}
+const post = async (url: string, body: unknown): Promise<unknown> =>
+  JSON.parse((await send(url, { body: JSON.stringify(body) })).text);
 
 describe('conform --spec <foreign document>', () => {
   it('passes a server generated from the document, judged as JSON-RPC 2.0', async () => {
@@ -79,14 +71,8 @@ describe('conform --spec <foreign document>', () => {
   });
 
   it('the CLI exits 0 on a conforming server', { timeout: 120_000 }, async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'conform/cli.ts'), '--spec', PETSTORE, '--url', server.url, '--include-writes'],
-      { cwd: ROOT },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    const args = ['--spec', PETSTORE, '--url', server.url, '--include-writes'];
+    const { code, stdout: out } = await runCli('conform/cli.ts', args);
     expect(out).toContain('plain JSON-RPC 2.0');
     expect(out).toContain('3 PASS, 0 FAIL, 0 SKIP');
     expect(code).toBe(0);
@@ -135,6 +121,7 @@ describe('proxy --spec <foreign document>', () => {
     const brief = await startProxy({ upstream: server.url, validator, idleTimeoutMs: 1000 });
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_pets', params: { limit: 1 } });
     const call = (url: string) =>
+      // Not `send`: the connection must stay with a keep-alive agent, and the test waits on its close.
       new Promise<{ keepAlive: string; closed: Promise<void> }>((done, fail) => {
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
@@ -158,30 +145,14 @@ describe('proxy --spec <foreign document>', () => {
   });
 
   it('the CLI loads the document and logs a violation', { timeout: 120_000 }, async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(ROOT, 'conform/proxy-cli.ts'),
-        '--spec',
-        PETSTORE,
-        '--upstream',
-        server.url,
-        '--port',
-        '0',
-      ],
-      { cwd: ROOT },
-    );
-    const output = watchOutput(child.stdout);
-    const exited = new Promise<number | null>((done) => child.on('exit', done));
+    const cli = startCli('conform/proxy-cli.ts', ['--spec', PETSTORE, '--upstream', server.url, '--port', '0']);
+    const output = cli.stdout;
     try {
       const [, url] = await output.until(/listening on (http:\/\/\S+),/);
       await post(url!, { jsonrpc: '2.0', id: 9, method: 'get_pet', params: { petId: 'seven' } });
       expect((await output.until(/violation .*/))[0]).toMatch(/get_pet.*\/params\/petId/);
     } finally {
-      child.kill('SIGINT');
-      await exited;
+      await cli.stop('SIGINT');
     }
   });
 });

@@ -1,36 +1,33 @@
 /** The mock's development controls (`x-mock-only`) are never sent to a node, not even with writes included. */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
+import { listen } from '../support/rpc.ts';
 
 const called: string[] = [];
 // A node that serves nothing but records what it was asked, with the node's answer to an unknown service.
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-  req.on('end', () => {
-    const { id, method } = JSON.parse(body) as { id: unknown; method: string };
-    called.push(method);
-    const error = { code: -32000, message: `rpc: can't find service "${method}"`, data: null };
-    res
-      .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-      .end(JSON.stringify({ jsonrpc: '2.0', error, id }));
+let server: Awaited<ReturnType<typeof listen>>;
+beforeAll(async () => {
+  server = await listen((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const { id, method } = JSON.parse(body) as { id: unknown; method: string };
+      called.push(method);
+      const error = { code: -32000, message: `rpc: can't find service "${method}"`, data: null };
+      res
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error, id }));
+    });
   });
 });
-let url: string;
-beforeAll(async () => {
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((done) => server.close(() => done())));
+afterAll(() => server.close());
 
 it('skips every dev.* method and never calls one', async () => {
   const model = loadSpecModel();
   const validator = new SpecValidator(model);
-  const report = await runConformance({ url, validator, includeWrites: true, methods: /^(dev|info)\./ });
+  const report = await runConformance({ url: server.url, validator, includeWrites: true, methods: /^(dev|info)\./ });
   const dev = report.results.filter((r) => r.method.startsWith('dev.'));
   const devMethods = model.endpoints.find((e) => e.name === 'dev')!.methods.length;
   expect(devMethods).toBeGreaterThan(20);

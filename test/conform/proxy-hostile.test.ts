@@ -5,8 +5,7 @@
  * is not kept once checked.
  */
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { type IncomingHttpHeaders, type Server, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { readTranscripts } from '../../conform/transcript.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { startMockNode } from '../../mock/node.ts';
 import { hexEncode } from '../../generators/formats.ts';
+import { listen, send } from '../support/rpc.ts';
 
 const model = loadSpecModel();
 const validator = new SpecValidator(model);
@@ -29,20 +29,13 @@ afterEach(async () => {
 async function upstream(
   answer: (body: string, headers: IncomingHttpHeaders, res: import('node:http').ServerResponse) => void,
 ): Promise<string> {
-  const server: Server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => answer(body, req.headers, res));
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  closers.push(
-    () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  closers.push(server.close);
+  return server.url;
 }
 
 async function proxyTo(url: string, extra: Partial<ProxyOptions> = {}) {
@@ -51,22 +44,8 @@ async function proxyTo(url: string, extra: Partial<ProxyOptions> = {}) {
   return proxy;
 }
 
-function call(url: string, path: string, body: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string }>((done, fail) => {
-    const req = request(
-      url + path,
-      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => done({ status: res.statusCode!, body: text }));
-        res.on('error', fail);
-      },
-    );
-    req.on('error', fail);
-    req.end(body);
-  });
-}
+const call = (url: string, path: string, body: string, headers: Record<string, string> = {}) =>
+  send(url + path, { body, headers });
 
 const echo = (body: string, _h: IncomingHttpHeaders, res: import('node:http').ServerResponse) => {
   // Answers with the request's own id, as a node does: the proxy then compares two deep values.
@@ -86,7 +65,7 @@ describe('the proxy under hostile input', () => {
     expect(deep.status).toBe(200);
     await proxy.settled();
     const next = await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getHeight"}');
-    expect(JSON.parse(next.body)).toEqual({ jsonrpc: '2.0', result: { height: '1' }, id: 2 });
+    expect(JSON.parse(next.text)).toEqual({ jsonrpc: '2.0', result: { height: '1' }, id: 2 });
     await proxy.settled();
     expect(internal).toEqual([]);
     const [first] = readTranscripts(dir);
@@ -118,7 +97,7 @@ describe('the proxy under hostile input', () => {
     const proxy = await proxyTo(silent, { timeoutMs: 300, onUpstreamError: (m) => failures.push(m) });
     const got = await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
     expect(got.status).toBe(504);
-    expect(got.body).toBe(`504 Gateway Timeout: the upstream node at ${silent} did not answer within 0.3 s\n`);
+    expect(got.text).toBe(`504 Gateway Timeout: the upstream node at ${silent} did not answer within 0.3 s\n`);
     expect(failures).toEqual([`504 to the caller: the upstream node at ${silent} did not answer within 0.3 s`]);
   });
 
@@ -204,7 +183,7 @@ describe('the proxy after a large answer', () => {
       '/ext/bc/P',
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBlockByHeight', params }),
     );
-    expect(answer.body.length).toBeGreaterThan(4 * 1024 * 1024);
+    expect(answer.text.length).toBeGreaterThan(4 * 1024 * 1024);
     await proxy.settled();
     // V8 keeps the last string a regular expression matched (RegExp.input) until the next match: a whole answer.
     const lastMatched = (RegExp as unknown as { input: string }).input.length;
@@ -231,7 +210,7 @@ describe('secrets through the proxy', () => {
     const rpc = (method: string, params: unknown) =>
       call(proxy.url, '/ext/keystore', JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
     await rpc('keystore.createUser', { username: 'alice', password: PASSWORD });
-    const exported = JSON.parse((await rpc('keystore.exportUser', { username: 'alice', PASSWORD })).body) as {
+    const exported = JSON.parse((await rpc('keystore.exportUser', { username: 'alice', PASSWORD })).text) as {
       result: { user: string };
     };
     await rpc('keystore.importUser', { username: 'bob', paſſword: PASSWORD, user: exported.result.user });

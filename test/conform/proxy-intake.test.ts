@@ -4,17 +4,16 @@
  * caller past the connection limit gets a 503 that says why, at once. Every wait is on an event, under a deadline.
  */
 import { spawn } from 'node:child_process';
-import { type Server, createServer, request } from 'node:http';
-import { type AddressInfo, type Socket, connect } from 'node:net';
-import { join, resolve } from 'node:path';
+import { type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusalText } from '../../conform/proxy-intake.ts';
 import { startProxy } from '../../conform/proxy.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
-import { watchOutput } from './child-output.ts';
+import { watchOutput } from '../support/child-output.ts';
+import { ROOT, cliArgs } from '../support/cli.ts';
+import { listen, send } from '../support/rpc.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -23,7 +22,7 @@ afterEach(async () => {
 /** A node stand-in that counts the connections and requests reaching it. */
 async function countingUpstream() {
   const seen = { connections: 0, requests: 0 };
-  const server: Server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     seen.requests += 1;
     req.resume();
     req.on('end', () =>
@@ -32,13 +31,9 @@ async function countingUpstream() {
         .end('{"jsonrpc":"2.0","result":{"height":"1"},"id":1}'),
     );
   });
-  server.on('connection', () => (seen.connections += 1));
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  cleanups.push(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  server.server.on('connection', () => (seen.connections += 1));
+  cleanups.push(server.close);
+  return { url: server.url, seen };
 }
 
 /** Rejects after `ms` unless `promise` settled first: a generous bound, not a timing claim. */
@@ -62,16 +57,12 @@ function slowCaller(url: URL): Promise<Socket> {
   });
 }
 
-function honestCall(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request(`${url}/ext/bc/P`, { method: 'POST', agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => done({ status: res.statusCode!, body }));
-    });
-    req.on('error', fail);
-    req.end('{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
+async function honestCall(url: string): Promise<{ status: number; body: string }> {
+  const answer = await send(`${url}/ext/bc/P`, {
+    contentType: null,
+    body: '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}',
   });
+  return { status: answer.status, body: answer.text };
 }
 
 describe('slow callers', () => {
@@ -84,17 +75,12 @@ describe('slow callers', () => {
         '-c',
         'ulimit -n 1024 && exec "$0" "$@"',
         process.execPath,
-        '--import',
-        'tsx',
-        join(ROOT, 'conform/proxy-cli.ts'),
-        '--upstream',
-        node.url,
-        '--port',
-        '0',
+        ...cliArgs('conform/proxy-cli.ts', ['--upstream', node.url, '--port', '0']),
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     cleanups.push(() => void child.kill('SIGKILL'));
+    watchOutput(child.stderr);
     const [, url] = await watchOutput(child.stdout).until(/listening on (http:\/\/\S+),/);
     const slow = [];
     for (let i = 0; i < 500; i++) slow.push(await slowCaller(new URL(url!)));
@@ -153,15 +139,8 @@ describe('the connection limit', () => {
       maxBodyBytes: 100,
     });
     cleanups.push(() => proxy.close());
-    const answer = await new Promise<{ status: number; body: string }>((done, fail) => {
-      const req = request(`${proxy.url}/ext/bc/P`, { method: 'POST' }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => done({ status: res.statusCode!, body }));
-      });
-      req.on('error', fail);
-      req.end('x'.repeat(1000));
-    });
+    const sent = await send(`${proxy.url}/ext/bc/P`, { contentType: null, body: 'x'.repeat(1000) });
+    const answer = { status: sent.status, body: sent.text };
     expect(answer).toEqual({
       status: 413,
       body: '413 Payload Too Large: the proxy takes request bodies of at most 100 bytes\n',

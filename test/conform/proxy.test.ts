@@ -3,16 +3,14 @@
  * violations logged with method, direction, pointer and rule, a 502 for an unreachable upstream, and the CLI's
  * summary on SIGINT.
  */
-import { spawn } from 'node:child_process';
-import { type IncomingHttpHeaders, type Server, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProxyViolation, type ValidatingProxy, startProxy } from '../../conform/proxy.ts';
 import { formatViolation } from '../../conform/proxy-stats.ts';
-import { watchOutput } from './child-output.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
+import { startCli } from '../support/cli.ts';
+import { listen, send } from '../support/rpc.ts';
 
 const validator = new SpecValidator(loadSpecModel());
 const closers: Array<() => Promise<void>> = [];
@@ -31,7 +29,7 @@ async function upstream(
   answer: (req: Received, res: import('node:http').ServerResponse) => void | Promise<void>,
 ): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -40,15 +38,8 @@ async function upstream(
       void answer(entry, res);
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  closers.push(
-    () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+  closers.push(server.close);
+  return { url: server.url, received };
 }
 
 async function proxyTo(url: string, violations: ProxyViolation[] = []): Promise<ValidatingProxy> {
@@ -58,39 +49,8 @@ async function proxyTo(url: string, violations: ProxyViolation[] = []): Promise<
 }
 
 /** A raw HTTP call: exact bytes out, exact bytes, status line and headers back. */
-function call(
-  url: string,
-  path: string,
-  body: Buffer | string,
-  headers: Record<string, string> = { 'content-type': 'application/json' },
-  onFirstChunk?: () => void,
-) {
-  return new Promise<{ status: number; statusMessage: string; headers: IncomingHttpHeaders; body: Buffer }>(
-    (done, fail) => {
-      const req = request(url + path, { method: 'POST', headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => {
-          if (chunks.length === 0) onFirstChunk?.();
-          chunks.push(c);
-        });
-        res.on('end', () =>
-          done({
-            status: res.statusCode!,
-            statusMessage: res.statusMessage!,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-        res.on('error', fail);
-        res.on('close', () => {
-          if (!res.complete) fail(new Error('the connection closed before the answer was complete'));
-        });
-      });
-      req.on('error', fail);
-      req.end(body);
-    },
-  );
-}
+const call = (url: string, path: string, body: Buffer | string, headers?: Record<string, string>) =>
+  send(url, { path, body, ...(headers && { headers }) });
 
 /** Fails fast instead of at the suite's time limit when the proxy leaves a caller waiting. */
 function within<T>(promise: Promise<T>, message: string): Promise<T> {
@@ -166,7 +126,11 @@ describe('the validating proxy', () => {
     });
     const proxy = await proxyTo(node.url);
     const got = await within(
-      call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', undefined, firstChunkSeen),
+      send(proxy.url, {
+        path: '/ext/bc/P',
+        body: '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}',
+        onChunk: firstChunkSeen,
+      }),
       'the proxy held the first chunk back',
     );
     expect(got.body.toString()).toBe('{"jsonrpc":"2.0","result":{"height":"1"},"id":1}\n');
@@ -251,14 +215,8 @@ describe('npm run proxy (the CLI)', () => {
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ jsonrpc: '2.0', result: { height: 42 }, id }));
     });
-    const root = resolve(import.meta.dirname, '../..');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'conform/proxy-cli.ts'), '--upstream', node.url, '--port', '0'],
-      { cwd: root },
-    );
-    const output = watchOutput(child.stdout);
-    const exited = new Promise<number | null>((done) => child.on('exit', done));
+    const cli = startCli('conform/proxy-cli.ts', ['--upstream', node.url, '--port', '0']);
+    const output = cli.stdout;
     const [, url] = await output.until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await call(url!, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
     await output.until(/violation/);
@@ -270,7 +228,7 @@ describe('npm run proxy (the CLI)', () => {
     const forged = 'info.x\nviolation #1 platform.getHeight request /params: forged';
     await call(url!, '/ext/info', JSON.stringify({ jsonrpc: '2.0', id: 4, method: forged }));
     await output.until(/unknown #4 info\.x\\u000aviolation/);
-    child.kill('SIGINT');
+    const exited = cli.stop('SIGINT');
     await output.until(/platform\.getHeight\s+1\s+1\n/);
     expect(await exited).toBe(0);
     const out = output.text;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedMethodSpecs } from '../../conform/generated.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
+import { send } from '../support/rpc.ts';
 import { type ForeignServer, startForeignServer } from './foreign-server.ts';
 
 // list_pets is by-name ({limit}), get_pet by-position ([petId], a string), create_pet by-name with no params.
@@ -22,12 +23,9 @@ afterAll(() => server?.close());
 
 async function refused(method: string, params: unknown): Promise<boolean> {
   const call = params === undefined ? { jsonrpc: '2.0', id: 1, method } : { jsonrpc: '2.0', id: 1, method, params };
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(call),
-  });
-  const answer = (await response.json()) as { error?: { code: number } };
+  const answer = JSON.parse((await send(server.url, { body: JSON.stringify(call) })).text) as {
+    error?: { code: number };
+  };
   return answer.error !== undefined && [-32600, -32602].includes(answer.error.code);
 }
 

@@ -3,11 +3,10 @@
  * each method answers on its own, from the spec's examples or a schema-valid answer built per request, so every
  * answer is well formed and no two agree. A coherence row that passes against it checks nothing.
  */
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as server from '../../generated/server/dist/index.js';
 import { MethodAnswers } from './synthetic/answers.ts';
 import { mockModel } from '../../mock/spec.ts';
+import { listen } from '../support/rpc.ts';
 
 const ENDPOINTS = [
   ['x-chain', '/ext/bc/X', server.createXChainEndpoint, server.xChainMethods, 'X'],
@@ -30,10 +29,5 @@ export async function startSyntheticNode(): Promise<{ url: string; close: () => 
     }
     routes[path] = (create as (handlers: never) => server.Endpoint)(handlers as never);
   }
-  const http: Server = createServer(server.createRouter(routes).node);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => http.close(() => resolve())),
-  };
+  return listen(server.createRouter(routes).node);
 }

@@ -9,6 +9,7 @@ import { NOT_JSON } from '../../conform/redact.ts';
 import { readTranscripts, replayTranscript } from '../../conform/transcript.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { startMockNode } from '../../mock/node.ts';
+import { send } from '../support/rpc.ts';
 import { faithful, startFakeNode } from './fake-node.ts';
 
 const validator = new SpecValidator(loadSpecModel());
@@ -17,8 +18,7 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-const post = (url: string, body: string) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (url: string, body: string) => send(url, { body });
 
 describe('recording through the proxy', () => {
   it('writes <seq>-<method>.json per exchange, continuing the numbering of an earlier recording', async () => {

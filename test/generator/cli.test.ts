@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generators/pipeline.ts';
+import { watchOutput } from '../support/child-output.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/fixtures/golden');
@@ -183,20 +184,15 @@ describe('--validate --watch', () => {
       [join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out, '--validate', '--watch'],
       { cwd: ROOT },
     );
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
-    const until = async (done: () => boolean) => {
-      for (const deadline = Date.now() + 20_000; !done(); await new Promise((resolve) => setTimeout(resolve, 50))) {
-        if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${stdout}`);
-      }
-    };
+    const stdout = watchOutput(child.stdout);
+    watchOutput(child.stderr);
     try {
-      await until(() => stdout.includes('watching'));
+      await stdout.until(/watching/);
       writeFileSync(join(spec, 'ledger.json'), readFileSync(join(spec, 'ledger.json'), 'utf8'));
-      await until(() => (stdout.match(/^spec ok/gm) ?? []).length >= 2);
+      await stdout.until(/^spec ok.*\n(.*\n)*spec ok/m);
       expect(existsSync(out)).toBe(false);
     } finally {
       child.kill();
     }
-  }, 30_000);
+  }, 120_000);
 });

@@ -4,13 +4,13 @@
  * every artifact.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+import { listen } from '../support/rpc.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'field-shapes-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -35,31 +35,29 @@ describe('the field’s shapes', () => {
     const { NodeApiClient } = await import(pathToFileURL(join(dir, 'client/dist/index.js')).href);
     const endpoint = server.createNodeApiEndpoint(
       server.exampleHandlers(server.nodeApiDocument, server.nodeApiMethods),
-    ) as { node: Parameters<typeof createServer>[0] };
-    const http = createServer(endpoint.node);
-    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    ) as { node: RequestListener };
+    const http = await listen(endpoint.node);
     try {
-      const client = new NodeApiClient({ baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}` });
+      const client = new NodeApiClient({ baseUrl: http.url });
       expect(await client.fraud.subscribe({ proofType: 'badencoding' })).toBe('0x1');
       expect(await client.fraudSubscribe({ proofType: 'badencoding' })).toBe('0x1');
       expect(Object.keys(client.header)).toEqual(['subscribe']);
       expect(typeof client.rpc.discover).toBe('function');
     } finally {
-      await new Promise((done) => http.close(done));
+      await http.close();
     }
     // The server's handlers, grouped as the client is.
     const grouped = server.createNodeApiEndpoint(
       server.nodeApiHandlersOf({
         fraud: { subscribe: ({ proofType }: { proofType: string }) => `0x${proofType.length}` },
       }),
-    ) as { node: Parameters<typeof createServer>[0] };
-    const http2 = createServer(grouped.node);
-    await new Promise<void>((done) => http2.listen(0, '127.0.0.1', done));
+    ) as { node: RequestListener };
+    const http2 = await listen(grouped.node);
     try {
-      const client = new NodeApiClient({ baseUrl: `http://127.0.0.1:${(http2.address() as AddressInfo).port}` });
+      const client = new NodeApiClient({ baseUrl: http2.url });
       expect(await client.fraud.subscribe({ proofType: 'badencoding' })).toBe('0x11');
     } finally {
-      await new Promise((done) => http2.close(done));
+      await http2.close();
     }
   });
 

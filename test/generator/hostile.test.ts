@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generators/pipeline.ts';
 import { attributeValues, textOf } from '../docs/site.ts';
 import { PROTOTYPE_NAMES, hostileDocument } from './hostile-spec.ts';
-import { listen } from '../server/raw-http.ts';
+import { listen } from '../support/rpc.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const temp = mkdtempSync(join(tmpdir(), 'hostile-'));

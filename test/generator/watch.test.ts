@@ -2,13 +2,14 @@
  * `--watch` never misses a save: 20 saves in a row, by turns written in place, renamed, edited with `sed -i` and saved
  * the way editors do (write a temp file, rename it over). Every other save breaks the spec, so each run's outcome
  * proves the watcher saw that save's content; each run names what changed and how long it took, and a broken spec
- * leaves it watching.
+ * leaves it watching. Every wait is on the output, under a deadline.
  */
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { watchOutput } from '../support/child-output.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const temp = mkdtempSync(join(tmpdir(), 'watch-'));
@@ -30,18 +31,12 @@ describe('generate --watch', () => {
       [join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out, '--validate', '--watch'],
       { cwd: temp },
     );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    const runs = () => output.match(/^run \d+ (done|failed) in \d+ ms/gm) ?? [];
-    const until = async (done: () => boolean) => {
-      for (const deadline = Date.now() + 15_000; !done(); await new Promise((next) => setTimeout(next, 25))) {
-        if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${output}`);
-      }
-    };
-
+    // Both pipes read at once: a run's error comes on stderr and its line on stdout, either may arrive first.
+    const watched = watchOutput(child.stdout, child.stderr);
+    const runs = () => watched.text.match(/^run \d+ (done|failed) in \d+ ms/gm) ?? [];
+    const until = (done: () => boolean) => watched.when(done, 30_000, 'the next run');
     try {
-      await until(() => output.includes('watching '));
+      await watched.until(/watching /);
       let file = join(spec, 'ledger.json');
       let broken = false;
       const toggled = () => readFileSync(file, 'utf8').replace(broken ? BROKEN : VALID, broken ? VALID : BROKEN);
@@ -73,14 +68,15 @@ describe('generate --watch', () => {
       ];
       for (let i = 0; i < 20; i += 1) {
         const [kind, save] = saves[i % saves.length]!;
-        const before = output.length;
+        const before = watched.text.length;
         const name = () => file.slice(spec.length + 1);
         const previous = name();
         save();
         if (kind !== 'rename') broken = !broken;
-        // The error text comes on stderr and the run's line on stdout: two pipes, so either may be read first.
-        await until(() => runs().length === i + 1 && (!broken || output.slice(before).includes('OpenRPC meta-schema')));
-        const run = output.slice(before);
+        await until(
+          () => runs().length === i + 1 && (!broken || watched.text.slice(before).includes('OpenRPC meta-schema')),
+        );
+        const run = watched.text.slice(before);
         expect(run, `save ${i + 1} (${kind})`).toContain(
           kind === 'rename' ? `${previous} removed` : `${name()} changed`,
         );
@@ -90,9 +86,11 @@ describe('generate --watch', () => {
         );
         if (broken) expect(run).toContain('OpenRPC meta-schema: must be string');
       }
-      // Settle: nothing is run twice or late.
-      await new Promise((next) => setTimeout(next, 400));
-      expect(runs()).toHaveLength(20);
+      // Nothing is run twice or late: one more save (a rename) is the 21st run, and the last.
+      const last = join(spec, 'ledger-last.json');
+      renameSync(file, last);
+      await watched.until(/ledger-last\.json added.*\n(.*\n)*?run \d+ (done|failed) in \d+ ms/);
+      expect(runs()).toHaveLength(21);
       expect(existsSync(out)).toBe(false);
     } finally {
       child.kill();

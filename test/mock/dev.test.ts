@@ -6,7 +6,7 @@ import { addTxSignatures, avm, TransferableOutput, utils } from '@avalabs/avalan
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EWOQ, ewoq } from './sdk-world.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc, rpc as rpcBody, send } from '../support/rpc.ts';
 
 const recipient = new Uint8Array(20).fill(7);
 const AVAX = 1_000_000_000n;
@@ -110,11 +110,7 @@ describe('devControls: false', () => {
   it('does not serve /ext/dev', async () => {
     const off = await startMockNode({ port: 0, devControls: false, world: { accounts: 0 } });
     try {
-      const response = await fetch(`${off.url}/ext/dev`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'dev.snapshot', params: {} }),
-      });
+      const response = await send(`${off.url}/ext/dev`, { body: rpcBody('dev.snapshot', {}) });
       expect(response.status).toBe(404);
       expect(off.routes.has('/ext/dev')).toBe(false);
     } finally {

@@ -10,7 +10,7 @@ import { componentName } from '../../generators/model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel } from '../../generators/model/types.ts';
 import { compareVersions, rangeOf } from '../../generators/model/versions.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const model = loadSpecModel();
 const validator = new SpecValidator(model);

@@ -1,5 +1,5 @@
 /**
- * Issue 14's findings against the mock node (and so the generated server under it), over raw HTTP: a million invalid
+ * Hostile requests to the mock node (issue 14), and so to the generated server under it, over raw HTTP: a million invalid
  * items are refused while other connections are served, invalid UTF-8 is repaired as Go repairs it, the password rule
  * scores only what the node scores, and exportUser refuses an unknown user in the words it uses for a wrong password.
  * How long each takes against its benign twin is a figure of `npm run bench -- hostile`, not a test.
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bech32Encode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
-import { rpc, send } from '../server/raw-http.ts';
+import { rpc, send } from '../support/rpc.ts';
 import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 
 // The mock's network is a local one (hrp "local"), as a node started with no --network-id.

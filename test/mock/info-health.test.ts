@@ -4,7 +4,7 @@ import { AdminClient, HealthClient, InfoClient } from '../../generated/client/di
 import { healthGetReply } from '../../mock/health.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
-import { rpc, send } from '../server/raw-http.ts';
+import { rpc, send } from '../support/rpc.ts';
 import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 
 let node: RunningMockNode;

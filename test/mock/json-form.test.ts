@@ -17,6 +17,7 @@ import {
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rpc, send } from '../support/rpc.ts';
 import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
@@ -330,26 +331,20 @@ describe('over HTTP', () => {
   });
   afterAll(() => node?.close());
 
-  const rpc = async (path: string, method: string, params: object) => {
-    const response = await fetch(node.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return response.text();
-  };
+  const call = async (path: string, method: string, params: object) =>
+    (await send(node.url + path, { body: rpc(method, params) })).text;
 
   it('answers the JSON form over HTTP with the network HRP; the spec example transaction is not found', async () => {
     const w = node.world;
-    const text = await rpc('/ext/bc/X', 'avm.getBlockByHeight', { height: 1, encoding: 'json' });
+    const text = await call('/ext/bc/X', 'avm.getBlockByHeight', { height: 1, encoding: 'json' });
     const reply = JSON.parse(text);
     expect(reply.error).toBeUndefined();
     expect(reply.result.block.height).toBe(1);
     expect(text).toContain(`"addresses":["X-${bech32Encode('fuji', Buffer.from(w.accounts[0]!.address, 'hex'))}"]`);
     const example = exampleOf('avm/getTx.json', 'json');
-    const asked = JSON.parse(await rpc('/ext/bc/X', 'avm.getTx', { txID: example.tx.id, encoding: 'json' }));
+    const asked = JSON.parse(await call('/ext/bc/X', 'avm.getTx', { txID: example.tx.id, encoding: 'json' }));
     expect(asked.error.message).toBe('not found');
-    const p = JSON.parse(await rpc('/ext/bc/P', 'platform.getBlockByHeight', { height: 0, encoding: 'json' }));
+    const p = JSON.parse(await call('/ext/bc/P', 'platform.getBlockByHeight', { height: 0, encoding: 'json' }));
     expect(p.result.block).toEqual({ parentID: w.network.genesisID, height: 0, id: w.blocks.P.at(0)!.id });
   });
 });

@@ -39,7 +39,7 @@ import { buildWorld } from '../../mock/world/genesis.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const DISABLER = new Uint8Array(32).fill(11);
 const disabler = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(DISABLER)));

@@ -8,7 +8,7 @@ import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { NETWORKS } from '../../mock/world/networks.ts';
 import { POP_DST } from '../../mock/world/node-identity.ts';
 import type { WorldOptions } from '../../mock/world/genesis.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc, send } from '../support/rpc.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
@@ -252,7 +252,7 @@ describe('peers and health checks follow the simulated network', () => {
     expect(nanos(network.timeOfFirstFailure)).toBe(nanos(network.timestamp) - 120_000_000_000n);
     expect(health.checks.bls.message).toBe('node has the correct BLS key');
     expect(health.checks.router.error).toBeUndefined();
-    const get = await fetch(`${node!.url}/ext/health`);
+    const get = await send(`${node!.url}/ext/health`, { method: 'GET', contentType: null });
     expect(get.status).toBe(503);
 
     await node!.dev.setTime({ timestamp: String(ownEnd) });

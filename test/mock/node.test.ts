@@ -1,12 +1,12 @@
 /** The mock node around its endpoints: paths and aliases, versions, options, HTTP behaviour, answers, CLI. */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { avalancheFormats, bech32Encode } from '../../generators/formats.ts';
 import { type MockNodeOptions, type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import type { EndpointName } from '../../mock/spec.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
-import { rpc, send } from '../server/raw-http.ts';
+import { runCli, startCli } from '../support/cli.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
@@ -193,41 +193,24 @@ describe('answers beyond the examples', () => {
 
 describe('npm run mock', () => {
   it('prints its URL and answers there', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...['--import', 'tsx', 'mock/cli.ts', '--port', '0', '--node-version', 'v1.12.1'],
-        ...['--api-admin-enabled=false', '--index-enabled'],
-      ],
-      { cwd: new URL('../..', import.meta.url) },
-    );
+    const cli = startCli('mock/cli.ts', [
+      ...['--port', '0', '--node-version', 'v1.12.1'],
+      ...['--api-admin-enabled=false', '--index-enabled'],
+    ]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`mock exited with ${code}: ${out}`)));
-      });
-      const port = Number(new URL(url).port);
+      const [, url] = await cli.stdout.until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const port = Number(new URL(url!).port);
       expect((await call(port, '/ext/keystore', 'keystore.listUsers')).json?.result).toEqual({ users: [] });
       expect((await call(port, '/ext/admin', 'admin.lockProfile')).status).toBe(404);
       expect((await call(port, '/ext/index/X/tx', 'index.isAccepted', {})).json?.result).toEqual({ isAccepted: false });
     } finally {
-      child.kill('SIGTERM');
+      await cli.stop();
     }
   });
 
   it('refuses a malformed option with its usage', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--node-version', '1.12'], {
-      cwd: new URL('../..', import.meta.url),
-    });
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stderr } = await runCli('mock/cli.ts', ['--node-version', '1.12']);
     expect(code).toBe(2);
-    expect(err).toMatch(/--node-version must look like v1.12.1/);
+    expect(stderr).toMatch(/--node-version must look like v1.12.1/);
   });
 });

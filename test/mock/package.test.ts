@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMockPackage } from '../../mock/package/build.ts';
 import { startMockNode as startSourceNode } from '../../mock/package/index.ts';
+import { watchOutput } from '../support/child-output.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
 const consumer = join(temp, 'consumer');
@@ -76,17 +78,9 @@ const spawnBin = (args: string[]): ChildProcess => {
   return child;
 };
 
-/** The URL a started bin prints. */
-const listening = (child: ChildProcess) =>
-  new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-  });
+/** The URL a started bin prints (both pipes read, so neither fills up). */
+const listening = async (child: ChildProcess) =>
+  (await watchOutput(child.stdout!, child.stderr!).until(/listening on (http:\/\/\S+)/))[1]!;
 
 describe('the mock package', () => {
   it('startMockNode runs an isolated node whose dev controls change what the API answers', async () => {
@@ -113,21 +107,11 @@ describe('the mock package', () => {
 
   it('the avalanche-mock bin prints its URL and answers there', async () => {
     const url = await listening(spawnBin(['--port', '0', '--accounts', '1', '--quiet']));
-    const response = await fetch(`${url}/ext/bc/X`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getHeight', params: {} }),
-    });
-    expect(((await response.json()) as { result: { height: string } }).result.height).toMatch(/^\d+$/);
+    expect((await callRpc(`${url}/ext/bc/X`, 'avm.getHeight')).result.height).toMatch(/^\d+$/);
   });
 
   it('the bin starts a fuji node, whose genesis holders the package carries', async () => {
     const url = await listening(spawnBin(['--port', '0', '--network', 'fuji', '--accounts', '1', '--quiet']));
-    const response = await fetch(`${url}/ext/info`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNetworkID', params: {} }),
-    });
-    expect(((await response.json()) as { result: { networkID: string } }).result.networkID).toBe('5');
+    expect((await callRpc(`${url}/ext/info`, 'info.getNetworkID')).result.networkID).toBe('5');
   });
 });

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../../generators/pipeline.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { rpc, send } from '../server/raw-http.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 const LIMIT = 64 * 1024;
 const PATHS = ['/ext/bc/X', '/ext/P', '/ext/bc/X/wallet', '/ext/admin', '/ext/keystore', '/ext/vm/avm'];
@@ -211,10 +211,8 @@ describe('robustness of the mock node', () => {
       cuts.map(
         (bytes) =>
           new Promise<void>((resolve) => {
-            const socket = connect(port, '127.0.0.1', () => {
-              socket.write(bytes);
-              setTimeout(() => socket.destroy(), 20);
-            });
+            // Cut once the bytes are out.
+            const socket = connect(port, '127.0.0.1', () => socket.write(bytes, () => socket.destroy()));
             socket.on('close', () => resolve());
             socket.on('error', () => resolve());
           }),
@@ -231,13 +229,13 @@ describe('robustness of the mock node', () => {
         }
       });
       socket.on('error', reject);
+      socket.setNoDelay(true);
+      // Seven bytes at a time, each piece once the last is out.
       const whole = head + body;
-      let sent = 0;
-      const timer = setInterval(() => {
-        socket.write(whole.slice(sent, sent + 7));
-        sent += 7;
-        if (sent >= whole.length) clearInterval(timer);
-      }, 2);
+      const next = (sent: number) => {
+        if (sent < whole.length) socket.write(whole.slice(sent, sent + 7), () => next(sent + 7));
+      };
+      next(0);
     });
     expect(slow).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(slow).toContain('{"jsonrpc":"2.0","result":{"height":');

@@ -7,14 +7,13 @@
  * lead to them
  * (the user exists before it is exported).
  */
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as client from '../../generated/client/dist/index.js';
 import * as server from '../../generated/server/dist/index.js';
 import { loadModel } from '../../generators/pipeline.ts';
 import type { MethodModel } from '../../generators/model/types.ts';
 import { startMockNode } from '../../mock/node.ts';
+import { callRpc, listen } from '../support/rpc.ts';
 
 const model = loadModel('openrpc');
 
@@ -91,12 +90,7 @@ async function startExamplesServer(): Promise<{ url: string; close: () => Promis
       server.proposervmMethods,
     ),
   });
-  const http: Server = createServer(router.node);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => http.close(() => resolve())),
-  };
+  return listen(router.node);
 }
 
 // The Info, Health and dev examples are a fresh local mock node's answers (its network, chains, node ID, peers,
@@ -149,17 +143,10 @@ describe('round trip of every example through the generated client', () => {
 
   it('refuses, on the example handler set, params no example has', async () => {
     node = await startExamplesServer();
-    const response = await fetch(`${node.url}/ext/bc/P`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'platform.getBlockByHeight',
-        params: { height: 123456789, encoding: 'hex' },
-      }),
+    const answer = await callRpc(`${node.url}/ext/bc/P`, 'platform.getBlockByHeight', {
+      height: 123456789,
+      encoding: 'hex',
     });
-    const answer = await response.json();
     expect(answer, JSON.stringify(answer)).toMatchObject({
       error: { code: -32000, message: 'platform.getBlockByHeight: no example of the spec has these params' },
     });

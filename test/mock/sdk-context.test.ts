@@ -9,6 +9,7 @@ import { Avalanche } from 'avalanche';
 import { describe, expect, it } from 'vitest';
 import { startMockNode } from '../../mock/node.ts';
 import type { NetworkName } from '../../mock/world/networks.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const NETWORKS: Array<{
   network: NetworkName;
@@ -94,14 +95,7 @@ describe.each(NETWORKS)('$network', (expected) => {
       expect(await v3.Info().getNetworkName()).toBe(world.network.networkName);
       expect(await v3.Info().getBlockchainID('X')).toBe(expected.x);
 
-      const info = async (method: string) => {
-        const response = await fetch(`${node.url}/ext/info`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
-        });
-        return ((await response.json()) as { result: Record<string, unknown> }).result;
-      };
+      const info = async (method: string) => (await callRpc(`${node.url}/ext/info`, method)).result;
       expect(await info('info.getTxFee')).toMatchObject({
         txFee: String(world.config.txFee),
         createAssetTxFee: String(world.config.createAssetTxFee),

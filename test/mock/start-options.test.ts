@@ -2,14 +2,14 @@
  * startMockNode takes the CLI's options with its defaults and refuses what it does not know (issue 27 item 7), and
  * both print or hand out each funded key's X-, P- and C-Chain addresses.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { secp256k1, utils } from '@avalabs/avalanchejs';
 import { describe, expect, it } from 'vitest';
 import { startMockNode } from '../../mock/package/index.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { startCli } from '../support/cli.ts';
+import { callRpc, rpc, send } from '../support/rpc.ts';
 
 /** The addresses avalanchejs derives from a `PrivateKey-…`: bech32 on `hrp`, and the C-Chain's 0x (EIP-55). */
 function addressesOf(privateKey: string, hrp: string) {
@@ -25,11 +25,7 @@ describe('startMockNode options', () => {
     try {
       const version = await callRpc(`${node.url}/ext/info`, 'info.getNodeVersion');
       expect(version.result).toMatchObject({ version: 'avalanchego/1.11.0' });
-      const dev = await fetch(`${node.url}/ext/dev`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'dev.snapshot', params: {} }),
-      });
+      const dev = await send(`${node.url}/ext/dev`, { body: rpc('dev.snapshot', {}) });
       expect(dev.status).toBe(404);
     } finally {
       await node.close();
@@ -97,18 +93,10 @@ describe('startMockNode options', () => {
 
 describe('npm run mock', () => {
   it("prints each funded key's X-, P- and C-Chain addresses", async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--port', '0', '--accounts', '2'], {
-      cwd: new URL('../..', import.meta.url),
-    });
+    const cli = startCli('mock/cli.ts', ['--port', '0', '--accounts', '2']);
     try {
-      const out = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-          if (text.includes('holds the local genesis funds')) resolve(text);
-        });
-        child.on('exit', (code) => reject(new Error(`mock exited with ${code}: ${text}`)));
-      });
+      await cli.stdout.until(/holds the local genesis funds/);
+      const out = cli.stdout.text;
       const lines = [...out.matchAll(/^\((\d)\) (\S+) (\S+) (\S+) (PrivateKey-\S+)$/gm)];
       expect(lines).toHaveLength(2);
       for (const [, , x, p, c, privateKey] of lines) {
@@ -116,7 +104,7 @@ describe('npm run mock', () => {
         expect([x, p, c!.toLowerCase()]).toEqual([expected.x, expected.p, expected.c.toLowerCase()]);
       }
     } finally {
-      child.kill('SIGTERM');
+      await cli.stop();
     }
   });
 });

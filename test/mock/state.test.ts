@@ -7,7 +7,7 @@ import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { mockModel } from '../../mock/spec.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const model = indexMethods(mockModel());
 

@@ -10,7 +10,7 @@ import { EWOQ, ewoq } from './sdk-world.ts';
 import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { NETWORKS } from '../../mock/world/networks.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const recipient = new Uint8Array(20).fill(5);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

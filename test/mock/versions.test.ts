@@ -13,7 +13,7 @@ import { compareVersions, inRange, newestSpecVersion } from '../../generators/mo
 import { resolveInMethod } from '../../generators/load/versions.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const model = loadSpecModel();
 const validator = new SpecValidator(model);

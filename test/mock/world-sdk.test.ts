@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bech32Encode, cb58Encode, hexDecode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { NETWORKS } from '../../mock/world/networks.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const EWOQ = '3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c';
 const local = NETWORKS.local;
@@ -202,12 +202,10 @@ describe('networks', () => {
     const other = await startMockNode({ port: 0, world: { network, accounts: 1 } });
     try {
       const id = NETWORKS[network];
-      const response = await fetch(`${other.url}/ext/bc/${id.xChainID}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getAssetDescription', params: { assetID: 'AVAX' } }),
+      const description = await callRpc(`${other.url}/ext/bc/${id.xChainID}`, 'avm.getAssetDescription', {
+        assetID: 'AVAX',
       });
-      expect(((await response.json()) as { result: { assetID: string } }).result.assetID).toBe(id.avaxAssetID);
+      expect(description.result.assetID).toBe(id.avaxAssetID);
       const account = address('P', other.world.accounts[0]!.address, id.hrp);
       expect((await new pvm.PVMApi(other.url).getBalance({ addresses: [account] })).balance).toBe(2_500_000_000_000n);
     } finally {

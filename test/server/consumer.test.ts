@@ -4,11 +4,10 @@
  * a method it does not have, and the others still work.
  */
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPChainEndpoint, createRouter } from '../../generated/server/dist/index.js';
+import { listen, rpc, send } from '../support/rpc.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -42,17 +41,9 @@ describe('a consumer of the generated packages', () => {
 describe('partial handlers', () => {
   it('answer a method without a handler as the node does, and serve the others', async () => {
     const endpoint = createPChainEndpoint({ getHeight: () => ({ height: '42' }) });
-    const server = createServer(createRouter({ '/ext/bc/P': endpoint }).node);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ext/bc/P`;
+    const server = await listen(createRouter({ '/ext/bc/P': endpoint }).node);
     const post = async (method: string, params: object) =>
-      (
-        await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        })
-      ).json();
+      JSON.parse((await send(`${server.url}/ext/bc/P`, { body: rpc(method, params) })).text);
     try {
       expect(await post('platform.getHeight', {})).toEqual({ jsonrpc: '2.0', result: { height: '42' }, id: 1 });
       expect(await post('platform.getBalance', { addresses: [] })).toEqual({
@@ -61,7 +52,7 @@ describe('partial handlers', () => {
         id: 1,
       });
     } finally {
-      await new Promise((done) => server.close(done));
+      await server.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeOutput } from '../../generators/emit/output.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
-import { listen, rpc, send } from './raw-http.ts';
+import { listen, rpc, send } from '../support/rpc.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeOutput } from '../../generators/emit/output.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
-import { listen, send } from './raw-http.ts';
+import { listen, send } from '../support/rpc.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const temp = mkdtempSync(join(tmpdir(), 'hostile-schemas-'));

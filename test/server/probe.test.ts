@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../../generated/server/dist/index.js';
 import { probeEndpoint } from './probe-service.ts';
-import { listen, send } from './raw-http.ts';
+import { listen, send } from '../support/rpc.ts';
 
 interface ProbeCase {
   case: string;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createXChainEndpoint } from '../../generated/server/dist/index.js';
 import { ADDRESS, TX_ID, type Recorder, startStub, stubHandlers } from './stub.ts';
-import { rpc, send } from './raw-http.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 const PATH = '/ext/bc/X';
 

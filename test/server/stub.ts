@@ -6,7 +6,7 @@ import {
   createXChainEndpoint,
   xChainMethods,
 } from '../../generated/server/dist/index.js';
-import { listen } from './raw-http.ts';
+import { listen } from '../support/rpc.ts';
 
 export const ADDRESS = 'X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5';
 export const TX_ID = '2oJCbb8pfdxEHAf9A8CdN4Afj9VSR3xzyzNkf8tDv7aM1sfNFL';

@@ -9,7 +9,7 @@ import { gasPrice } from '../../mock/engine/p.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { pDropReason, pRefusal } from './refusal.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const recipient = new Uint8Array(20).fill(3);
 const AVAX = 1_000_000_000n;
