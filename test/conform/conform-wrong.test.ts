@@ -2,20 +2,18 @@
  * The conformance runner against hand-written nodes on 127.0.0.1: a faithful one passes, and one that answers wrongly
  * in three known ways gets exactly those three FAILs, each with its JSON pointer and rule.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConformReport, runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
+import { runCli } from '../support/cli.ts';
 import { type FakeNode, faithful, startFakeNode } from './fake-node.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const METHODS = /^(platform\.(getHeight|getTimestamp|getBlockchainStatus|getTx)|avm\.getTxStatus)$/;
 const validator = new SpecValidator(loadSpecModel());
 
@@ -156,13 +154,7 @@ describe('npm run conform (the CLI)', () => {
   let node: FakeNode;
   beforeAll(async () => (node = await startFakeNode({ ...faithful, 'platform.getTimestamp': () => ({ result: {} }) })));
   afterAll(() => node.close());
-  const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'conform/cli.ts'), ...args], {
-      cwd: ROOT,
-    }).then(
-      (out) => ({ code: 0, ...out }),
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
+  const run = (args: string[]) => runCli('conform/cli.ts', args);
 
   it('prints the table, writes --json and exits 1 on a FAIL', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'conform-')), 'report.json');
