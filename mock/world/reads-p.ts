@@ -8,7 +8,7 @@ import { gasPrice } from './fees.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
-  type Read,
+  type Reads,
   allUtxos,
   apiOwner,
   blockAnswer,
@@ -40,7 +40,7 @@ const add = (map: Map<string, bigint>, asset: string, amount: bigint) =>
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
 
-export function pChainReads(world: World): Record<string, Read> {
+export function pChainReads(world: World) {
   const avax = world.network.avaxAssetID;
   const addresses = (p: Params) =>
     (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
@@ -266,10 +266,13 @@ export function pChainReads(world: World): Record<string, Read> {
       if (aliased)
         return {
           status:
-            world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P ? 'Validating' : 'Syncing',
+            world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P
+              ? ('Validating' as const)
+              : ('Syncing' as const),
         };
       if (!parseID(given)) throw new Error(`problem parsing blockchainID ${JSON.stringify(given)}: ${idError(given)}`);
-      return { status: world.chains.has(given) ? 'Created' : 'UnknownChain' };
+      // status.BlockchainStatus writes UnknownChain as `Unknown` (vms/platformvm/status/blockchain_status.go).
+      return { status: world.chains.has(given) ? ('Created' as const) : ('Unknown' as const) };
     },
     validatedBy: (p) => {
       const id = String(p.blockchainID ?? '');
@@ -299,7 +302,8 @@ export function pChainReads(world: World): Record<string, Read> {
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(String(p.txID ?? ''));
-      if (tx?.chain !== 'P') return { status: 'Unknown' };
+      // `Accepted` is the X-Chain's word: no P-Chain tx has it.
+      if (tx?.chain !== 'P' || tx.status === 'Accepted') return { status: 'Unknown' as const };
       return { status: tx.status, ...(tx.reason ? { reason: tx.reason } : {}) };
     },
     getBlock: (p) => {
@@ -362,5 +366,5 @@ export function pChainReads(world: World): Record<string, Read> {
       if (!v) throw new Error(`fetching L1 validator ${JSON.stringify(id)} failed: not found`);
       return { ...l1ValidatorJSON(v), subnetID: v.subnetID, height: String(world.tip('P').height) };
     },
-  };
+  } satisfies Reads;
 }
