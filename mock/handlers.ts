@@ -80,13 +80,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
       };
     },
     keystore: () => ({
-      handlers: {
-        createUser: (p) => keystore.createUser(p),
-        deleteUser: (p) => keystore.deleteUser(p),
-        exportUser: (p) => keystore.exportUser(p),
-        importUser: (p) => keystore.importUser(p),
-        listUsers: () => keystore.listUsers(),
-      },
+      handlers: delegate(keystore, ['createUser', 'deleteUser', 'exportUser', 'importUser', 'listUsers']),
       checks: {
         createUser: (p) => keystore.checkCreate(p),
         deleteUser: (p) => keystore.checkDelete(p),
@@ -98,14 +92,8 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
       const alias = (p: Params) => checkAlias(String(p.alias ?? ''));
       return {
         handlers: {
-          alias: (p) => admin.alias(p),
-          aliasChain: (p) => admin.aliasChain(p),
-          getChainAliases: (p) => admin.getChainAliases(p),
-          getLoggerLevel: (p) => admin.getLoggerLevel(p),
-          setLoggerLevel: (p) => admin.setLoggerLevel(p),
-          startCPUProfiler: () => admin.startCPUProfiler(),
-          stopCPUProfiler: () => admin.stopCPUProfiler(),
-          loadVMs: () => admin.loadVMs(),
+          ...delegate(admin, ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'setLoggerLevel']),
+          ...delegate(admin, ['startCPUProfiler', 'stopCPUProfiler', 'loadVMs']),
           getConfig: () => nodeConfig(world, state.routes),
           dbGet,
           // The node writes the goroutines' stacks, or the profile, to a file and answers nothing more.
@@ -157,14 +145,18 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
     }),
     'c-avax': () => ({
       handlers: {
-        getUTXOs: (p: Params) => state.atomic.getUTXOs(p),
-        issueTx: (p: Params) => state.atomic.issueTx(p),
-        getAtomicTxStatus: (p: Params) => state.atomic.getAtomicTxStatus(p),
-        getAtomicTx: (p: Params) => state.atomic.getAtomicTx(p),
+        ...delegate(state.atomic, ['getUTXOs', 'issueTx', 'getAtomicTxStatus', 'getAtomicTx']),
         version: () => ({ version: 'v0.15.4' }),
       },
     }),
   };
+}
+
+/** The methods of `target` named, bound to it: the handlers of an endpoint whose state has a method per call. */
+function delegate<T extends object, K extends keyof T>(target: T, names: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(
+    names.map((name) => [name, (target[name] as (...args: unknown[]) => unknown).bind(target)]),
+  ) as Pick<T, K>;
 }
 
 /**

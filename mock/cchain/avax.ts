@@ -6,14 +6,13 @@
  */
 import { decodeBytes } from '../shared/formatting.ts';
 import { Refusal } from '../engine/refusals.ts';
-import { encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
+import { type Params, encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Encoding } from '../world/types.ts';
 import { accountsOf, decodeAtomic, verifyAtomic } from './atomic.ts';
 import type { CChain } from './evm.ts';
 
-type Params = Record<string, unknown>;
 
 interface AtomicRecord {
   bytes: Uint8Array;
