@@ -11,6 +11,7 @@ import type { Endpoint, EndpointOptions, HealthHealthResult } from '../generated
 import { checkAlias } from './admin.ts';
 import { dbGet, nodeConfig } from './admin-node.ts';
 import { issueTx } from './engine/handlers.ts';
+import { platformTxJson } from './engine/p-json.ts';
 import { ENDPOINTS, type EndpointName } from './spec.ts';
 import type { MockState } from './state.ts';
 import type { IndexName } from './world/indexer.ts';
@@ -39,7 +40,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
   return {
     'p-chain': () => {
       const handlers = {
-        ...pChainReads(world),
+        ...pChainReads(world, platformTxJson),
         getAllValidatorsAt: (p: Params) => allValidatorsAt(world, p),
       } satisfies Partial<HandlersOf<'p-chain'>>;
       return { handlers: { ...handlers, issueTx: issueTx(engine, 'P') }, checks: handlers };
@@ -117,6 +118,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
         },
       };
     },
+    // The controls check every value of their params themselves (as `Record<string, unknown>`).
     dev: () => ({
       handlers: {
         snapshot: () => dev.snapshot(),

@@ -10,7 +10,7 @@ import { encodeBytes } from '../shared/formatting.ts';
 import { utxoIDOf } from './codec.ts';
 import { blockJson } from './json-block.ts';
 import { type GoJson, writeGoJson } from './json-go.ts';
-import { txJson } from './json-tx.ts';
+import { type PlatformTxJson, txJson } from './json-tx.ts';
 import type { Block, Encoding, Owner, Tx, Utxo, UtxoChain } from './types.ts';
 import type { World } from './world.ts';
 
@@ -284,12 +284,20 @@ function cachedJson(bytes: Uint8Array, build: () => GoReply): GoReply {
   return reply;
 }
 
-/** `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction. */
-export function txAnswer(world: World, tx: Tx, params: Params): GoReply | { tx: string; encoding: Encoding } {
+/**
+ * `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction (of a P-Chain type
+ * of its own, by `platform`).
+ */
+export function txAnswer(
+  world: World,
+  tx: Tx,
+  params: Params,
+  platform?: PlatformTxJson,
+): GoReply | { tx: string; encoding: Encoding } {
   const encoding = encodingOf(params);
   if (encoding === 'json')
     return cachedJson(tx.bytes, () =>
-      jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp }, tx.bytes, tx.id)),
+      jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp, platform }, tx.bytes, tx.id)),
     );
   return { tx: encode(tx.bytes, encoding), encoding };
 }
@@ -300,9 +308,10 @@ export function blockAnswer(
   block: Block,
   params: Params,
   what: string,
+  platform?: PlatformTxJson,
 ): GoReply | { block: string; encoding: Encoding } {
   const encoding = encodingOf(params);
-  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block)));
+  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block, platform)));
   let text: string;
   try {
     text = encode(block.bytes, encoding);
