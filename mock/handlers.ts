@@ -154,6 +154,21 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
   };
 }
 
+export type Answer = (params: Params) => unknown;
+
+/**
+ * An endpoint's handlers and checks by handler name, for node.ts to wrap one by one (releases, logging): their types
+ * were checked against the endpoint's interface above, and a wrapped handler answers whatever its handler does.
+ */
+export function handlersByName(
+  state: MockState,
+  name: EndpointName,
+  scope: string | undefined,
+): { handlers: Partial<Record<string, Answer>>; checks: Partial<Record<string, Answer>> } {
+  const { handlers, checks = {} } = mockHandlers(state, scope)[name]();
+  return { handlers, checks } as { handlers: Record<string, Answer>; checks: Record<string, Answer> };
+}
+
 /** The methods of `target` named, bound to it: the handlers of an endpoint whose state has a method per call. */
 function delegate<T extends object, K extends keyof T>(target: T, names: readonly K[]): Pick<T, K> {
   return Object.fromEntries(
@@ -167,7 +182,7 @@ function delegate<T extends object, K extends keyof T>(target: T, names: readonl
  */
 export function createMockEndpoint(
   name: EndpointName,
-  handlers: Record<string, (params: Params) => unknown>,
+  handlers: Record<string, Answer>,
   options: EndpointOptions,
 ): Endpoint {
   // Which factory `name` picks is known at run time only: TypeScript sees the union of all twelve.

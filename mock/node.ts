@@ -7,7 +7,7 @@ import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
-import { createMockEndpoint, mockHandlers } from './handlers.ts';
+import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { serveHttp } from './server.ts';
 import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
@@ -117,16 +117,12 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const key = `${name} ${scopeOf(name, path, world) ?? ''}`;
     scopes.set(key, [...(scopes.get(key) ?? []), path]);
   }
-  const handlersAt = (scope: string | undefined) => mockHandlers(state, scope);
   for (const [key, paths] of scopes) {
     const name = key.slice(0, key.indexOf(' ')) as EndpointName;
     const methods = served.get(name)!;
     const model = endpointModel(name);
-    const { handlers, checks = {} } = handlersAt(scopeOf(name, paths[0]!, world))[name]();
-    const byName = handlers as Record<string, Answer | undefined>;
-    const checkOf = new Map(
-      model.methods.map((m) => [m.name, (checks as Record<string, Answer | undefined>)[m.shortName]]),
-    );
+    const { handlers, checks } = handlersByName(state, name, scopeOf(name, paths[0]!, world));
+    const checkOf = new Map(model.methods.map((m) => [m.name, checks[m.shortName]]));
     const table: Record<string, Answer> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
@@ -136,7 +132,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
         : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
-      const handler = byName[method.shortName] ?? notSimulated(method.name);
+      const handler = handlers[method.shortName] ?? notSimulated(method.name);
       const release = atRelease(mockModel(), method, nodeVersion, handler);
       const fill = decoded.get(method.name)!;
       // Each layer is a call on every request: one that changes nothing is left out.
@@ -226,8 +222,6 @@ function scopeOf(name: EndpointName, path: string, world: World): string | undef
   if (name === 'proposervm') return world.chainID(path.split('/').at(-2) ?? '') === world.chainIDs.C ? 'C' : 'P';
   return undefined;
 }
-
-type Answer = (params: Record<string, unknown>) => unknown;
 
 /** A method of the spec the mock has no handler for: it says so. */
 function notSimulated(name: string): Answer {
