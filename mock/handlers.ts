@@ -164,9 +164,9 @@ export function handlersByName(
   state: MockState,
   name: EndpointName,
   scope: string | undefined,
-): { handlers: Partial<Record<string, Answer>>; checks: Partial<Record<string, Answer>> } {
+): Record<'handlers' | 'checks', Partial<Record<string, Answer>>> {
   const { handlers, checks = {} } = mockHandlers(state, scope)[name]();
-  return { handlers, checks } as { handlers: Record<string, Answer>; checks: Record<string, Answer> };
+  return { handlers, checks } as Record<'handlers' | 'checks', Partial<Record<string, Answer>>>;
 }
 
 /** The methods of `target` named, bound to it: the handlers of an endpoint whose state has a method per call. */
