@@ -13,7 +13,6 @@ import type { Encoding } from '../world/types.ts';
 import { accountsOf, decodeAtomic, verifyAtomic } from './atomic.ts';
 import type { CChain } from './evm.ts';
 
-
 interface AtomicRecord {
   bytes: Uint8Array;
   blockHeight: bigint;
