@@ -25,7 +25,7 @@ export function nodeConfig(world: World, routes: readonly string[]) {
 const HEX_DIGIT = /^[0-9a-fA-F]$/;
 
 /** formatting.Decode(HexNC, key), then a database that holds nothing. */
-export function dbGet({ key }: Record<string, unknown>): { value: string; errorCode: number } {
+export function dbGet({ key }: { key?: unknown }): { value: string; errorCode: 2 } {
   const text = typeof key === 'string' ? key : '';
   if (text !== '') {
     if (!text.startsWith('0x')) throw new Error('missing 0x prefix to hex encoding');

@@ -4,6 +4,7 @@
  * once. The starting state is the one the spec's examples describe.
  */
 import { posix } from 'node:path';
+import type { AdminLogAndDisplayLevels as Levels, AdminLogLevel as Level } from '../generated/server/dist/index.js';
 import { goQuote } from '../generated/server/dist/runtime/encode.js';
 import { mockModel } from './spec.ts';
 import { idError, parseID } from './world/reads.ts';
@@ -11,7 +12,7 @@ import { idError, parseID } from './world/reads.ts';
 const { AdminAlias, AdminLogLevel } = mockModel().schemas;
 /** The spec's `maxLength`, which the node counts in UTF-8 bytes. */
 const MAX_ALIAS_BYTES = AdminAlias!.maxLength as number;
-const LEVELS = AdminLogLevel!.enum as string[];
+const LEVELS = AdminLogLevel!.enum as Level[];
 
 /** The chains and their aliases: the world's, so that every endpoint resolves an alias the same way. */
 export interface ChainAliases {
@@ -25,7 +26,7 @@ export interface ChainAliases {
 export interface AdminSetup {
   chains: ChainAliases;
   /** Logger levels at start, by logger name. */
-  loggers: Record<string, { logLevel: string; displayLevel: string }>;
+  loggers: Record<string, Levels>;
   /** What the first `admin.loadVMs` finds. */
   firstLoad: { newVMs: Record<string, string[]>; failedVMs?: Record<string, string> };
   /** API routes under /ext that exist, e.g. `/ext/bc/X`, for `admin.alias` conflicts. */
@@ -42,7 +43,7 @@ export function checkAlias(alias: string): void {
 
 export class AdminState {
   readonly chains: ChainAliases;
-  private readonly loggers: Map<string, { logLevel: string; displayLevel: string }>;
+  private readonly loggers: Map<string, Levels>;
   private profiling = false;
   private pendingLoad: AdminSetup['firstLoad'] | undefined;
   private readonly reserved: Set<string>;
@@ -91,7 +92,7 @@ export class AdminState {
     return { aliases: aliases ? [...aliases] : null };
   }
 
-  private levelsOf(loggerName: string | undefined): Record<string, { logLevel: string; displayLevel: string }> {
+  private levelsOf(loggerName: string | undefined): Record<string, Levels> {
     if (loggerName) {
       const levels = this.loggers.get(loggerName);
       if (!levels) throw new Error(`logger with name ${goQuote(loggerName)} not found`);
@@ -103,7 +104,7 @@ export class AdminState {
   }
 
   getLoggerLevel({ loggerName }: { loggerName?: string }): {
-    loggerLevels: Record<string, { logLevel: string; displayLevel: string }>;
+    loggerLevels: Record<string, Levels>;
   } {
     return { loggerLevels: this.levelsOf(loggerName) };
   }
@@ -147,8 +148,8 @@ export class AdminState {
   }
 }
 
-function parseLevel(level: string): string {
-  const upper = level.toUpperCase();
-  if (!LEVELS.includes(upper)) throw new Error(`unknown log level: ${level}`);
+function parseLevel(level: string): Level {
+  const upper = LEVELS.find((known) => known === level.toUpperCase());
+  if (!upper) throw new Error(`unknown log level: ${level}`);
   return upper;
 }

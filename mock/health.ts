@@ -3,13 +3,9 @@
  * and over plain GET as AvalancheGo's `api/health/handler.go` serves them (200 when healthy, 503 when not).
  */
 import type { RpcReply } from '../generated/server/dist/index.js';
+import type { HealthKind, HealthReport } from './world/types.ts';
 
-export interface HealthReport {
-  checks: Record<string, unknown>;
-  healthy: boolean;
-}
-
-export type HealthKind = 'health' | 'readiness' | 'liveness';
+export type { HealthKind, HealthReport };
 
 /**
  * The GET paths of each report (the node's `NewGetHandler` routes, which answer any HTTP method but `/ext/health`'s

@@ -8,9 +8,10 @@
  */
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { goQuote } from '../generated/server/dist/runtime/encode.js';
-import { hexDecode, hexEncode } from '../generators/formats.ts';
 import { passwordScore } from './password.ts';
 import { mockModel } from './spec.ts';
+import { decodeBytes, encodeBytes } from './shared/formatting.ts';
+import type { Encoding } from './world/types.ts';
 
 /** The spec's `maxLength`s, which the node counts in UTF-8 bytes. */
 const MAX_USERNAME = mockModel().schemas.KeystoreUsername!.maxLength as number;
@@ -44,26 +45,6 @@ const UNKNOWN_USER = Buffer.concat([Buffer.alloc(2 + HASH_LENGTH), randomBytes(S
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Bytes as the node writes them in `encoding`. */
-export function encodeBytes(bytes: Uint8Array, encoding: string): string {
-  if (encoding === 'hexnc') return `0x${Buffer.from(bytes).toString('hex')}`;
-  if (encoding === 'hex' || encoding === 'hexc') return hexEncode(bytes);
-  throw new Error('unsupported encoding in method');
-}
-
-/** Bytes from a string in `encoding`, with formatting.Decode's errors. */
-export function decodeBytes(text: string, encoding: string): Uint8Array {
-  if (encoding !== 'hex' && encoding !== 'hexc' && encoding !== 'hexnc')
-    throw new Error('unsupported encoding in method');
-  if (!text.startsWith('0x')) throw new Error('missing 0x prefix to hex encoding');
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(text.slice(2))) throw new Error('encoding/hex: invalid byte');
-  if (encoding === 'hexnc') return Buffer.from(text.slice(2), 'hex');
-  if (text.length < 10) throw new Error('insufficient length for input');
-  const payload = hexDecode(text);
-  if (!payload) throw new Error('invalid input checksum');
-  return payload;
 }
 
 export class Keystore {
@@ -117,14 +98,14 @@ export class Keystore {
 
   exportUser({ username = '', password = '', encoding = 'hex' }: Credentials & { encoding?: string }): {
     user: string;
-    encoding: string;
+    encoding: Exclude<Encoding, 'json'>;
   } {
     checkUsername(username);
     const record = this.users.get(username);
     // The node answers an unknown user as a wrong password; hashing either way keeps the two indistinguishable in time.
     const matches = this.passwordMatches(record ?? UNKNOWN_USER, password);
     if (!record || !matches) throw new Error(`incorrect password: user ${goQuote(username)}`);
-    const lower = encoding.toLowerCase();
+    const lower = encoding.toLowerCase() as Exclude<Encoding, 'json'>;
     try {
       return { user: encodeBytes(record, lower), encoding: lower };
     } catch (error) {

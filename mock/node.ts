@@ -7,6 +7,7 @@ import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
+import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { serveHttp } from './server.ts';
 import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
@@ -119,10 +120,10 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   for (const [key, paths] of scopes) {
     const name = key.slice(0, key.indexOf(' ')) as EndpointName;
     const methods = served.get(name)!;
-    const { create } = ENDPOINTS[name];
     const model = endpointModel(name);
-    const handlers = state.handlers(model, ENDPOINTS[name].methods, scopeOf(name, paths[0]!, world));
-    const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
+    const { handlers, checks } = handlersByName(state, name, scopeOf(name, paths[0]!, world));
+    const checkOf = new Map(model.methods.map((m) => [m.name, checks[m.shortName]]));
+    const table: Record<string, Answer> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
     const decoded = new Map(model.methods.map((method) => [method.name, zeroFilled(method)]));
@@ -131,7 +132,8 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
         : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
-      const release = atRelease(mockModel(), method, nodeVersion, handlers.get(method.name)!.answer);
+      const handler = handlers[method.shortName] ?? notSimulated(method.name);
+      const release = atRelease(mockModel(), method, nodeVersion, handler);
       const fill = decoded.get(method.name)!;
       // Each layer is a call on every request: one that changes nothing is left out.
       const answer = method.params.some((p) => 'zeroWhenAbsent' in p)
@@ -139,7 +141,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         : release;
       table[method.shortName] = log ? logged(method.name, answer, log) : answer;
     }
-    const endpoint = (create as (handlers: never, options: object) => Endpoint)(table as never, {
+    const endpoint = createMockEndpoint(name, table, {
       profile: options.profile ?? 'node',
       methods,
       validateResults: options.validateResults ?? false,
@@ -148,7 +150,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
       rejectParams: (method: string, params: Record<string, unknown>) => {
         try {
-          handlers.get(method)?.check?.(decoded.get(method)?.(params) ?? params);
+          checkOf.get(method)?.(decoded.get(method)?.(params) ?? params);
         } catch (error) {
           return error as Error;
         }
@@ -221,12 +223,15 @@ function scopeOf(name: EndpointName, path: string, world: World): string | undef
   return undefined;
 }
 
+/** A method of the spec the mock has no handler for: it says so. */
+function notSimulated(name: string): Answer {
+  return () => {
+    throw new Error(`the mock node does not simulate ${name}`);
+  };
+}
+
 /** The handler with a log line per call. Every handler error passes here, so the runtime's onError is not used. */
-function logged(
-  name: string,
-  answer: (params: Record<string, unknown>) => unknown,
-  log: (line: string) => void,
-): (params: Record<string, unknown>) => unknown {
+function logged(name: string, answer: Answer, log: (line: string) => void): Answer {
   return (params) => {
     try {
       const result = answer(params);

@@ -4,15 +4,14 @@
  * the EVM, and is included in a C-Chain block of its own at once (the mock builds one per atomic tx, whatever the
  * mining mode); its record, like shared memory, is journaled in the world, so snapshots cover it.
  */
-import { decodeBytes } from '../keystore.ts';
+import { decodeBytes } from '../shared/formatting.ts';
 import { Refusal } from '../engine/refusals.ts';
-import { encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
+import { type Params, encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
+import type { Encoding } from '../world/types.ts';
 import { accountsOf, decodeAtomic, verifyAtomic } from './atomic.ts';
 import type { CChain } from './evm.ts';
-
-type Params = Record<string, unknown>;
 
 interface AtomicRecord {
   bytes: Uint8Array;
@@ -35,7 +34,7 @@ export class AtomicApi {
   }
 
   /** avax.getUTXOs: only from another chain (`sourceChain` is required), for `C-` addresses. */
-  getUTXOs(p: Params): unknown {
+  getUTXOs(p: Params) {
     const addresses = Array.isArray(p.addresses) ? p.addresses : [];
     if (addresses.length > 0 && addresses.length <= 1024 && (typeof p.sourceChain !== 'string' || !p.sourceChain))
       throw new Error('no source chain provided');
@@ -97,25 +96,15 @@ export class AtomicApi {
     return { id, record: this.accepted.get(id) };
   }
 
-  getAtomicTxStatus(p: Params): { status: string; blockHeight?: string } {
+  getAtomicTxStatus(p: Params): { status: 'Accepted' | 'Unknown'; blockHeight?: string } {
     const { record } = this.record(p);
     return record ? { status: 'Accepted', blockHeight: String(record.blockHeight) } : { status: 'Unknown' };
   }
 
-  getAtomicTx(p: Params): { tx: string; encoding: string; blockHeight: string } {
+  getAtomicTx(p: Params): { tx: string; encoding: Encoding; blockHeight: string } {
     const { id, record } = this.record(p);
     if (!record) throw new Error(`could not find tx ${id}`);
     const encoding = encodingOf(p);
     return { tx: encode(record.bytes, encoding), encoding, blockHeight: String(record.blockHeight) };
-  }
-
-  handlers(): Record<string, { answer: (p: Params) => unknown }> {
-    return {
-      'avax.getUTXOs': { answer: (p) => this.getUTXOs(p) },
-      'avax.issueTx': { answer: (p) => this.issueTx(p) },
-      'avax.getAtomicTxStatus': { answer: (p) => this.getAtomicTxStatus(p) },
-      'avax.getAtomicTx': { answer: (p) => this.getAtomicTx(p) },
-      'avax.version': { answer: () => ({ version: 'v0.15.4' }) },
-    };
   }
 }

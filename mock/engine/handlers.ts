@@ -2,13 +2,11 @@
  * The issue methods on the engine: `avm.issueTx`, `wallet.issueTx` (the X-Chain's wallet service) and
  * `platform.issueTx`. The tx param is decoded as the node's formatting.Decode does, then issued.
  */
-import { decodeBytes } from '../keystore.ts';
-import { encodingOf } from '../world/reads.ts';
+import { decodeBytes } from '../shared/formatting.ts';
+import { type Params, encodingOf } from '../world/reads.ts';
 import type { UtxoChain } from '../world/types.ts';
 import type { Engine } from './engine.ts';
 import { Refusal } from './refusals.ts';
-
-type Params = Record<string, unknown>;
 
 export function txBytes(params: Params): Uint8Array {
   try {
@@ -19,7 +17,7 @@ export function txBytes(params: Params): Uint8Array {
   }
 }
 
-export function issueHandlers(engine: Engine): Record<string, { answer: (p: Params) => unknown }> {
-  const issue = (chain: UtxoChain) => ({ answer: (p: Params) => ({ txID: engine.issue(chain, txBytes(p)) }) });
-  return { 'avm.issueTx': issue('X'), 'wallet.issueTx': issue('X'), 'platform.issueTx': issue('P') };
+/** `avm.issueTx`, `wallet.issueTx` (on the X-Chain) and `platform.issueTx`: the tx decoded, then issued. */
+export function issueTx(engine: Engine, chain: UtxoChain): (params: Params) => { txID: string } {
+  return (params) => ({ txID: engine.issue(chain, txBytes(params)) });
 }

@@ -65,7 +65,7 @@ export function dynamicFee(world: World, tx: Transaction): bigint {
  * fee here, as no pre-Etna network activated them.
  */
 export function staticFee(world: World, tx: Transaction): bigint | undefined {
-  const fees = infoReads(world).getTxFee!({}) as Record<string, string>;
+  const fees: Record<string, string> = infoReads(world).getTxFee();
   const primary = () => tx.subnetValidator.subnetId.toString() === world.chainIDs.P;
   const name = ((): string | undefined => {
     switch (tx._type) {

@@ -14,7 +14,7 @@
  * and takes a typical duration; a failing one counts its runs, every 30 s (`--health-check-frequency`), since the
  * failure began.
  */
-import type { HealthKind, HealthReport } from '../health.ts';
+import type { HealthKind, HealthReport } from './types.ts';
 import { SECOND, goDuration, goTime } from './go-time.ts';
 import { type GoJson, goMap } from './json-go.ts';
 import { EMPTY_ID } from './networks.ts';

@@ -5,7 +5,8 @@
  * owners (OutputOwners.MarshalJSON) are maps with sorted keys and addresses formatted with the chain's primary alias
  * and the network's HRP (InitCtx), `[]byte` is base64, types.JSONByteSlice is `0x` hex, a `[N]byte` array is an
  * array of numbers. The X-Chain sets each input's, output's and credential's `fxID` (txInit); the P-Chain only
- * knows secp256k1fx.
+ * knows secp256k1fx. The P-Chain's own transaction types (staking, subnets, L1s) are the engine's to write
+ * (JsonContext.platform): a new type is added there only.
  */
 import { avalanche, forReading } from '../shared/avalanche.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
@@ -14,12 +15,17 @@ import { type GoJson, goMap } from './json-go.ts';
 import type { UtxoChain } from './types.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: avalanchejs keeps the decoded fields private; they are read by name
-type Decoded = any;
+export type Decoded = any;
 
 export interface JsonContext {
   chain: UtxoChain;
   hrp: string;
+  /** The JSON form of the P-Chain's own transaction types, which the engine knows (mock/engine/p-json.ts). */
+  platform?: PlatformTxJson | undefined;
 }
+
+/** A P-Chain transaction type's own fields in JSON, from the writer's shared parts; undefined for another type. */
+export type PlatformTxJson = (json: TxJson, tx: Decoded) => GoJson | undefined;
 
 const SECP256K1FX = FX_IDS[0]!;
 const FX_OF: Record<string, string> = {
@@ -28,12 +34,12 @@ const FX_OF: Record<string, string> = {
   propertyfx: FX_IDS[2]!,
 };
 
-const hexNC = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
-const id = (value: Decoded): string => value.toString();
-const int = (value: Decoded): number => value.value();
-const big = (value: Decoded): bigint => value.value();
+export const hexNC = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+export const id = (value: Decoded): string => value.toString();
+export const int = (value: Decoded): number => value.value();
+export const big = (value: Decoded): bigint => value.value();
 
-class TxJson {
+export class TxJson {
   private readonly ctx: JsonContext;
   constructor(ctx: JsonContext) {
     this.ctx = ctx;
@@ -169,7 +175,9 @@ class TxJson {
           exportedOutputs: tx.outs.map(this.transferableOutput),
         };
     }
-    return this.platform(tx);
+    const json = this.ctx.platform?.(this, tx);
+    if (json === undefined) throw new Error(`no JSON form for transaction ${tx._type}`);
+    return json;
   }
 
   /** avm/txs.Operation: the asset, the UTXOs it spends, its fx and the fx's operation in its struct's field order. */
@@ -211,115 +219,6 @@ class TxJson {
         return this.input(op.input);
     }
     throw new Error(`no JSON form for operation ${op._type}`);
-  }
-
-  /** The P-Chain's own transactions (vms/platformvm/txs). */
-  private platform(tx: Decoded): GoJson {
-    const stake = () => tx.stake.map(this.transferableOutput);
-    switch (tx._type) {
-      case 'pvm.AddValidatorTx':
-        return {
-          ...this.base(tx),
-          validator: this.validator(tx.validator),
-          stake: stake(),
-          rewardsOwner: this.output(tx.rewardsOwner),
-          shares: int(tx.shares),
-        };
-      case 'pvm.AddDelegatorTx':
-        return {
-          ...this.base(tx),
-          validator: this.validator(tx.validator),
-          stake: stake(),
-          rewardsOwner: this.output(tx.rewardsOwner),
-        };
-      case 'pvm.AddPermissionlessValidator':
-        return {
-          ...this.base(tx),
-          validator: this.validator(tx.subnetValidator.validator),
-          subnetID: id(tx.subnetValidator.subnetId),
-          signer: this.signer(tx.signer),
-          stake: stake(),
-          validationRewardsOwner: this.output(tx.validatorRewardsOwner),
-          delegationRewardsOwner: this.output(tx.delegatorRewardsOwner),
-          shares: int(tx.shares),
-        };
-      case 'pvm.AddPermissionlessDelegator':
-        return {
-          ...this.base(tx),
-          validator: this.validator(tx.subnetValidator.validator),
-          subnetID: id(tx.subnetValidator.subnetId),
-          stake: stake(),
-          rewardsOwner: this.output(tx.delegatorRewardsOwner),
-        };
-      case 'pvm.AddSubnetValidator':
-        return {
-          ...this.base(tx),
-          validator: { ...this.validator(tx.subnetValidator.validator), subnetID: id(tx.subnetValidator.subnetId) },
-          subnetAuthorization: this.input(tx.subnetAuth),
-        };
-      case 'pvm.RemoveSubnetValidator':
-        return {
-          ...this.base(tx),
-          nodeID: id(tx.nodeId),
-          subnetID: id(tx.subnetId),
-          subnetAuthorization: this.input(tx.subnetAuth),
-        };
-      case 'pvm.CreateSubnetTx':
-        return { ...this.base(tx), owner: this.output(tx.subnetOwners) };
-      case 'pvm.CreateChainTx':
-        return {
-          ...this.base(tx),
-          subnetID: id(tx.subnetID),
-          chainName: tx.chainName.value(),
-          vmID: id(tx.vmID),
-          fxIDs: tx.fxIds.map(id),
-          // A plain []byte: Go's encoding/json writes it in base64.
-          genesisData: Buffer.from(tx.genesisData.bytes).toString('base64'),
-          subnetAuthorization: this.input(tx.subnetAuth),
-        };
-      case 'pvm.TransferSubnetOwnershipTx':
-        return {
-          ...this.base(tx),
-          subnetID: id(tx.subnetID),
-          subnetAuthorization: this.input(tx.subnetAuth),
-          newOwner: this.output(tx.subnetOwners),
-        };
-      case 'pvm.ConvertSubnetToL1Tx':
-        return {
-          ...this.base(tx),
-          subnetID: id(tx.subnetID),
-          chainID: id(tx.chainID),
-          address: hexNC(tx.address.bytes),
-          validators: tx.validators.map((v: Decoded) => ({
-            nodeID: hexNC(v.nodeId.bytes),
-            weight: big(v.weight),
-            balance: big(v.balance),
-            signer: this.signer(v.signer),
-            remainingBalanceOwner: this.pChainOwner(v.remainingBalanceOwner),
-            deactivationOwner: this.pChainOwner(v.deactivationOwner),
-          })),
-          subnetAuthorization: this.input(tx.subnetAuth),
-        };
-      case 'pvm.RegisterL1ValidatorTx':
-        return {
-          ...this.base(tx),
-          balance: big(tx.balance),
-          // A [96]byte array: encoding/json writes each byte as a number.
-          proofOfPossession: [...tx.blsSignature.toBytes()],
-          message: hexNC(tx.message.bytes),
-        };
-      case 'pvm.SetL1ValidatorWeightTx':
-        return { ...this.base(tx), message: hexNC(tx.message.bytes) };
-      case 'pvm.IncreaseL1ValidatorBalanceTx':
-        return { ...this.base(tx), validationID: id(tx.validationId), balance: big(tx.balance) };
-      case 'pvm.DisableL1ValidatorTx':
-        return {
-          ...this.base(tx),
-          validationID: id(tx.validationId),
-          disableAuthorization: this.input(tx.disableAuth),
-        };
-    }
-    throw new Error(`no JSON form for transaction ${tx._type}`);
   }
 
   /** `fx`: the credential's fx, from its type ID (avalanchejs decodes an nftfx credential as a secp256k1fx one). */

@@ -14,7 +14,7 @@ import {
   positionOf,
   preferred,
 } from './indexer.ts';
-import { type Params, type Read, encode, encodingOf } from './reads.ts';
+import { type Params, type Reads, encode, encodingOf } from './reads.ts';
 import type { World } from './world.ts';
 
 /** index.go's MaxFetchedByRange. */
@@ -44,7 +44,7 @@ function formatted(container: IndexedContainer, index: number, params: Params) {
 const idOf = (params: Params) => (typeof params.id === 'string' ? params.id : EMPTY_ID);
 const uint = (value: unknown) => BigInt(typeof value === 'number' || typeof value === 'string' ? value : 0);
 
-export function indexReads(world: World, name: IndexName): Record<string, Read> {
+export function indexReads(world: World, name: IndexName) {
   const log = () => world.indexes[name];
   const at = (index: bigint, params: Params) => {
     const container = index < BigInt(log().length) ? log().at(Number(index)) : undefined;
@@ -81,10 +81,10 @@ export function indexReads(world: World, name: IndexName): Record<string, Read> 
       const position = byID(p);
       return formatted(log().at(position)!, position, p);
     },
-  };
+  } satisfies Reads;
 }
 
-export function proposervmReads(world: World, chain: IndexedChain): Record<string, Read> {
+export function proposervmReads(world: World, chain: IndexedChain) {
   return {
     getProposedHeight: () => ({ height: String(childPChainHeight(world, preferred(world, chain))) }),
     getCurrentEpoch: () => {
@@ -99,5 +99,5 @@ export function proposervmReads(world: World, chain: IndexedChain): Record<strin
         pChainHeight: String(epoch.pChainHeight),
       };
     },
-  };
+  } satisfies Reads;
 }

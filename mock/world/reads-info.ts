@@ -3,7 +3,7 @@
  * deprecated `info.getTxFee` and the upgrade schedule (upgrade/upgrade.go). The node-level answers (node ID, version,
  * peers, chains' aliases) stay in ../state.ts.
  */
-import type { Read } from './reads.ts';
+import type { Reads } from './reads.ts';
 import type { World } from './world.ts';
 
 const MILLI = 1_000_000n;
@@ -22,7 +22,11 @@ const at = (y: number, mo: number, d: number, h: number, mi = 0) =>
   new Date(Date.UTC(y, mo - 1, d, h, mi)).toISOString().replace('.000Z', 'Z');
 
 /** upgrade.Mainnet, upgrade.Fuji and upgrade.Default (every other network ID), as `info.upgrades` encodes them. */
-const UPGRADES: Record<string, Record<string, string | number>> = {
+/** The same time for each upgrade named: `{ <name>Time: at }`. */
+const allAt = <N extends string>(names: readonly N[], at: string) =>
+  Object.fromEntries(names.map((name) => [`${name}Time`, at])) as Record<`${N}Time`, string>;
+
+const UPGRADES = {
   mainnet: {
     apricotPhase1Time: at(2021, 3, 31, 14),
     apricotPhase2Time: at(2021, 5, 10, 11),
@@ -64,44 +68,44 @@ const UPGRADES: Record<string, Record<string, string | number>> = {
     heliconTime: UNSCHEDULED,
   },
   local: {
-    ...Object.fromEntries(
-      ['apricotPhase1', 'apricotPhase2', 'apricotPhase3', 'apricotPhase4'].map((u) => [`${u}Time`, INITIALLY_ACTIVE]),
-    ),
+    ...allAt(['apricotPhase1', 'apricotPhase2', 'apricotPhase3', 'apricotPhase4'], INITIALLY_ACTIVE),
     apricotPhase4MinPChainHeight: 0,
-    ...Object.fromEntries(
-      ['apricotPhase5', 'apricotPhasePre6', 'apricotPhase6', 'apricotPhasePost6', 'banff', 'cortina'].map((u) => [
-        `${u}Time`,
-        INITIALLY_ACTIVE,
-      ]),
+    ...allAt(
+      ['apricotPhase5', 'apricotPhasePre6', 'apricotPhase6', 'apricotPhasePost6', 'banff', 'cortina'],
+      INITIALLY_ACTIVE,
     ),
     cortinaXChainStopVertexID: '11111111111111111111111111111111LpoYY',
-    ...Object.fromEntries(['durango', 'etna', 'fortuna', 'granite'].map((u) => [`${u}Time`, INITIALLY_ACTIVE])),
+    ...allAt(['durango', 'etna', 'fortuna', 'granite'], INITIALLY_ACTIVE),
     graniteEpochDuration: 30_000_000_000,
     heliconTime: UNSCHEDULED,
   },
-};
+} satisfies Record<string, Record<string, string | number>>;
+
+/** The upgrade schedule of the world's network: the local one for any network but Mainnet and Fuji. */
+const upgradesOf = (world: World): Record<string, string | number> & (typeof UPGRADES)[keyof typeof UPGRADES] =>
+  UPGRADES[world.network.name in UPGRADES ? (world.network.name as keyof typeof UPGRADES) : 'local'];
 
 /** When the network's upgrade `name` (`durango`, `etna`, …) activates, as `info.upgrades` writes it. */
 export function upgradeTime(world: World, name: string): string {
-  const at = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![`${name}Time`];
+  const at = upgradesOf(world)[`${name}Time`];
   if (typeof at !== 'string') throw new Error(`no upgrade named ${name}`);
   return at;
 }
 
 /** A number of the network's upgrade config (`graniteEpochDuration`, `apricotPhase4MinPChainHeight`), as `info.upgrades` has it. */
 export function upgradeNumber(world: World, key: string): bigint {
-  const value = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![key];
+  const value = upgradesOf(world)[key];
   if (typeof value !== 'number') throw new Error(`no upgrade number named ${key}`);
   return BigInt(value);
 }
 
 /** Whether the network's upgrade `name` (`durango`, `etna`, …) is active at `time` (Unix seconds). */
 export function upgradeActive(world: World, name: string, time: bigint): boolean {
-  const at = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![`${name}Time`];
+  const at = upgradesOf(world)[`${name}Time`];
   return typeof at === 'string' && BigInt(Date.parse(at) / 1000) <= time;
 }
 
-export function infoReads(world: World): Record<string, Read> {
+export function infoReads(world: World) {
   const network = world.network.name in STATIC_FEES ? world.network.name : 'local';
   const fees = STATIC_FEES[network]!;
   return {
@@ -118,6 +122,6 @@ export function infoReads(world: World): Record<string, Read> {
       addSubnetValidatorFee: String(MILLI),
       addSubnetDelegatorFee: String(MILLI),
     }),
-    upgrades: () => ({ ...UPGRADES[network]! }),
-  };
+    upgrades: () => ({ ...upgradesOf(world) }),
+  } satisfies Reads;
 }

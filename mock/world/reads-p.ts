@@ -8,7 +8,7 @@ import { gasPrice } from './fees.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
-  type Read,
+  type Reads,
   allUtxos,
   apiOwner,
   blockAnswer,
@@ -27,6 +27,7 @@ import { accruedDelegateeReward } from './reward.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
+import type { PlatformTxJson } from './json-tx.ts';
 import type { World } from './world.ts';
 
 const MAX_STAKE_ADDRESSES = 256;
@@ -40,7 +41,8 @@ const add = (map: Map<string, bigint>, asset: string, amount: bigint) =>
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
 
-export function pChainReads(world: World): Record<string, Read> {
+/** `platform` writes the JSON form of the P-Chain's own transaction types (the engine's: mock/engine/p-json.ts). */
+export function pChainReads(world: World, platform?: PlatformTxJson) {
   const avax = world.network.avaxAssetID;
   const addresses = (p: Params) =>
     (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
@@ -266,10 +268,13 @@ export function pChainReads(world: World): Record<string, Read> {
       if (aliased)
         return {
           status:
-            world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P ? 'Validating' : 'Syncing',
+            world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P
+              ? ('Validating' as const)
+              : ('Syncing' as const),
         };
       if (!parseID(given)) throw new Error(`problem parsing blockchainID ${JSON.stringify(given)}: ${idError(given)}`);
-      return { status: world.chains.has(given) ? 'Created' : 'UnknownChain' };
+      // status.BlockchainStatus writes UnknownChain as `Unknown` (vms/platformvm/status/blockchain_status.go).
+      return { status: world.chains.has(given) ? ('Created' as const) : ('Unknown' as const) };
     },
     validatedBy: (p) => {
       const id = String(p.blockchainID ?? '');
@@ -295,23 +300,24 @@ export function pChainReads(world: World): Record<string, Read> {
       const tx = world.txs.get(id);
       if (tx?.chain !== 'P' || (tx.status !== 'Committed' && tx.status !== 'Aborted'))
         throw new Error("couldn't get tx: not found");
-      return txAnswer(world, tx, p);
+      return txAnswer(world, tx, p, platform);
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(String(p.txID ?? ''));
-      if (tx?.chain !== 'P') return { status: 'Unknown' };
+      // `Accepted` is the X-Chain's word: no P-Chain tx has it.
+      if (tx?.chain !== 'P' || tx.status === 'Accepted') return { status: 'Unknown' as const };
       return { status: tx.status, ...(tx.reason ? { reason: tx.reason } : {}) };
     },
     getBlock: (p) => {
       const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'P') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(world, block, p, id);
+      return blockAnswer(world, block, p, id, platform);
     },
     getBlockByHeight: (p) => {
       const block = world.blocks.P.at(Number(p.height ?? 0));
       if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(world, block, p, block.id);
+      return blockAnswer(world, block, p, block.id, platform);
     },
     getRewardUTXOs: (p) => {
       const encoding = encodingOf(p);
@@ -362,5 +368,5 @@ export function pChainReads(world: World): Record<string, Read> {
       if (!v) throw new Error(`fetching L1 validator ${JSON.stringify(id)} failed: not found`);
       return { ...l1ValidatorJSON(v), subnetID: v.subnetID, height: String(world.tip('P').height) };
     },
-  };
+  } satisfies Reads;
 }

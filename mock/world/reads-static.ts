@@ -5,9 +5,9 @@
  * the variable-cap minters' MintOutputs sorted by their bytes, `blockchainID` empty. Nothing here reads the world:
  * the node's answer depends on the params alone.
  */
-import { decodeBytes } from '../keystore.ts';
+import { decodeBytes } from '../shared/formatting.ts';
 import { parseBech32 } from './bech32-go.ts';
-import { type Params, type Read, encode, encodingOf } from './reads.ts';
+import { type Params, type Reads, encode, encodingOf } from './reads.ts';
 
 /** linearcodec type IDs of secp256k1fx's outputs in the AVM's codec. */
 const MINT_OUTPUT = 6;
@@ -100,7 +100,7 @@ function asset(networkID: number, alias: string, definition: Record<string, unkn
   ]);
 }
 
-export function staticReads(): Record<string, Read> {
+export function staticReads() {
   return {
     buildGenesis: (p: Params) => {
       const encoding = encodingOf(p);
@@ -118,5 +118,5 @@ export function staticReads(): Record<string, Read> {
       }
       return { bytes: text, encoding };
     },
-  };
+  } satisfies Reads;
 }

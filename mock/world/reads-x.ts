@@ -6,7 +6,7 @@ import { addressTxs } from './address-txs.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
-  type Read,
+  type Reads,
   blockAnswer,
   parseID,
   parseServiceAddress,
@@ -58,7 +58,7 @@ function counted(world: World, owner: string, includePartial: boolean, assetID?:
   return out;
 }
 
-export function xChainReads(world: World): Record<string, Read> {
+export function xChainReads(world: World) {
   const txID = (params: Params) => {
     const id = parseID(params.txID) ?? EMPTY_ID;
     if (id === EMPTY_ID) throw new Error('nil transaction ID');
@@ -114,7 +114,7 @@ export function xChainReads(world: World): Record<string, Read> {
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(txID(p));
-      return { status: tx?.chain === 'X' && tx.status === 'Accepted' ? 'Accepted' : 'Unknown' };
+      return { status: tx?.chain === 'X' && tx.status === 'Accepted' ? ('Accepted' as const) : ('Unknown' as const) };
     },
     getUTXOs: (p) => utxoPage(world, 'X', p),
     getAddressTxs: (p) => {
@@ -139,5 +139,5 @@ export function xChainReads(world: World): Record<string, Read> {
       // A nil slice when the page is empty: Go writes null.
       return { txIDs: page.length > 0 ? page : null, cursor: String(cursor + page.length) };
     },
-  };
+  } satisfies Reads;
 }

@@ -5,23 +5,40 @@
  */
 import { createHash } from 'node:crypto';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
-import { RawJson } from '../../generated/server/dist/index.js';
-import { encodeBytes } from '../keystore.ts';
+import { RawJson } from '../../runtime/server/rpc.ts';
+import { encodeBytes } from '../shared/formatting.ts';
 import { utxoIDOf } from './codec.ts';
 import { blockJson } from './json-block.ts';
 import { type GoJson, writeGoJson } from './json-go.ts';
-import { txJson } from './json-tx.ts';
-import type { Block, Owner, Tx, Utxo, UtxoChain } from './types.ts';
+import { type PlatformTxJson, txJson } from './json-tx.ts';
+import type { Block, Encoding, Owner, Tx, Utxo, UtxoChain } from './types.ts';
 import type { World } from './world.ts';
 
-export type Params = Record<string, unknown>;
-export type Read = (params: Params) => unknown;
+/**
+ * A call's params as a read gets them: decoded JSON, which the read checks itself (a check is handed params the schema
+ * rejected). The values are `any` only so that the generated params interfaces, which have no index signature, can be
+ * handed in; reads treat them as unknown.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above; `unknown` would refuse every generated params interface
+export type Params = Readonly<Record<string, any>>;
+/** An endpoint's reads by handler name; their answers are typed by what they build, which the mock checks. */
+export type Reads = Record<string, (params: Params) => unknown>;
+/**
+ * A reply written as the node writes it. Its text is the node's (the wire tests hold it to that), not a value the
+ * compiler can check, so it stands for whatever result the method has.
+ */
+export type GoReply = RawJson<never>;
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
-/** The node's encoding param: `hex` when absent, any letter case. */
-export function encodingOf(params: Params): string {
-  return typeof params.encoding === 'string' && params.encoding !== '' ? params.encoding.toLowerCase() : 'hex';
+/**
+ * The node's encoding param: `hex` when absent, any letter case. A name the node does not know passes here and is
+ * refused where bytes are encoded or decoded, before any answer could echo it.
+ */
+export function encodingOf(params: Params): Encoding {
+  return typeof params.encoding === 'string' && params.encoding !== ''
+    ? (params.encoding.toLowerCase() as Encoding)
+    : 'hex';
 }
 
 /** formatting.Encode: `hex` (with its checksum, by node:crypto: pages hash a thousand UTXOs), `hexc`, `hexnc`. */
@@ -229,7 +246,7 @@ const COMMA = Buffer.from(',');
  * A page in hex as api.GetUTXOsReply's JSON (its fields in the struct's order), from each UTXO's cached JSON: a page
  * of 1,024 is some 235 KB, which JSON.stringify, Go's escaping and the UTF-8 encoding each went over whole.
  */
-function hexPage(page: Utxo[], endIndex: { address: string; utxo: string }, encoding: string): RawJson {
+function hexPage(page: Utxo[], endIndex: { address: string; utxo: string }, encoding: Encoding): GoReply {
   const chunks: Uint8Array[] = [Buffer.from(`{"numFetched":"${page.length}","utxos":[`)];
   for (let i = 0; i < page.length; i++) {
     if (i > 0) chunks.push(COMMA);
@@ -251,7 +268,7 @@ export function idError(text: string): string {
 }
 
 /** `{<field>: <json>, "encoding": "json"}` written as Go writes the reply (api.GetTxReply, api.GetBlockResponse). */
-function jsonReply(field: 'tx' | 'block', json: GoJson): RawJson {
+function jsonReply(field: 'tx' | 'block', json: GoJson): GoReply {
   return RawJson.verbatim(`{"${field}":${writeGoJson(json)},"encoding":"json"}`);
 }
 
@@ -259,28 +276,42 @@ function jsonReply(field: 'tx' | 'block', json: GoJson): RawJson {
  * JSON replies written once per transaction's and block's bytes: bytes never change, and decoding them costs
  * milliseconds. (A world's network, so its HRP, is fixed: the bytes' owner fixes the answer.)
  */
-const jsonOf = new WeakMap<Uint8Array, RawJson>();
+const jsonOf = new WeakMap<Uint8Array, GoReply>();
 
-function cachedJson(bytes: Uint8Array, build: () => RawJson): RawJson {
+function cachedJson(bytes: Uint8Array, build: () => GoReply): GoReply {
   let reply = jsonOf.get(bytes);
   if (!reply) jsonOf.set(bytes, (reply = build()));
   return reply;
 }
 
-/** `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction. */
-export function txAnswer(world: World, tx: Tx, params: Params): unknown {
+/**
+ * `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction (of a P-Chain type
+ * of its own, by `platform`).
+ */
+export function txAnswer(
+  world: World,
+  tx: Tx,
+  params: Params,
+  platform?: PlatformTxJson,
+): GoReply | { tx: string; encoding: Encoding } {
   const encoding = encodingOf(params);
   if (encoding === 'json')
     return cachedJson(tx.bytes, () =>
-      jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp }, tx.bytes, tx.id)),
+      jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp, platform }, tx.bytes, tx.id)),
     );
   return { tx: encode(tx.bytes, encoding), encoding };
 }
 
 /** `getBlock`'s and `getBlockByHeight`'s answer, in the requested encoding or the node's JSON form. */
-export function blockAnswer(world: World, block: Block, params: Params, what: string): unknown {
+export function blockAnswer(
+  world: World,
+  block: Block,
+  params: Params,
+  what: string,
+  platform?: PlatformTxJson,
+): GoReply | { block: string; encoding: Encoding } {
   const encoding = encodingOf(params);
-  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block)));
+  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block, platform)));
   let text: string;
   try {
     text = encode(block.bytes, encoding);

@@ -163,3 +163,14 @@ export interface WorldConfig {
     rewardConfig: { maxConsumptionRate: bigint; minConsumptionRate: bigint; mintingPeriod: bigint; supplyCap: bigint };
   };
 }
+
+/** The node's names of a bytes encoding (formatting.Encoding), as answers echo them. */
+export type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
+
+export type HealthKind = 'health' | 'readiness' | 'liveness';
+
+/** A health report: each check's last result by name (./health-checks.ts), and whether all pass. */
+export interface HealthReport {
+  checks: Record<string, unknown>;
+  healthy: boolean;
+}

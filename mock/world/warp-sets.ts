@@ -27,7 +27,10 @@ export function allValidatorsAt(world: World, params: Params) {
       `failed to get validator sets at ${height}: failed to fetch validator set at unfinalized height: ` +
         `current P-chain height (${tip}) < requested P-Chain height (${height})`,
     );
-  const validatorSets: Record<string, { validators: unknown[]; totalWeight: string }> = {};
+  const validatorSets: Record<
+    string,
+    { validators: { publicKey: string; weight: string; nodeIDs: string[] }[]; totalWeight: string }
+  > = {};
   for (const subnetID of [EMPTY_ID, ...world.subnets.keys()]) {
     const set = validatorSet(world, subnetID, height);
     if (set.length === 0) continue;

@@ -58,7 +58,8 @@ const codec = () => manager().getDefaultCodec();
 const owners = (address: Uint8Array) => OutputOwners.fromNative([address]);
 const utxosOf = (owner: Uint8Array) => world.utxosOf('X', hex(owner)).map((u) => manager().unpack(u.bytes, Utxo));
 const avaxUtxo = () => utxosOf(ewoq).find((u) => u.assetId.toString() === world.network.avaxAssetID)!;
-const read = (method: string, params: Record<string, unknown>) => xChainReads(world)[method]!(params);
+const read = (method: keyof ReturnType<typeof xChainReads>, params: Record<string, unknown>) =>
+  xChainReads(world)[method](params);
 const address = (bytes: Uint8Array) => `X-${utils.formatBech32(world.network.hrp, bytes)}`;
 
 /** A BaseTx of ewoq's first AVAX UTXO, paying `fee` and sending the change back, plus `outs`. */

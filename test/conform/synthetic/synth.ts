@@ -5,7 +5,7 @@
  * examples at the same place of the same method, so client libraries that decode them see real data.
  */
 import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../../../generators/formats.ts';
-import { encodeBytes } from '../../../mock/keystore.ts';
+import { encodeBytes } from '../../../mock/shared/formatting.ts';
 import { componentName } from '../../../generators/model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../../../generators/model/types.ts';
 import { stringMatching } from './pattern.ts';

@@ -18,7 +18,9 @@ export class RpcError extends Error {
     this.name = "RpcError";
   }
 }
+const RAW_JSON = /* @__PURE__ */ Symbol.for("avalanche-openrpc.RawJson");
 export class RawJson {
+  /** The JSON as text, when it was given so. */
   text;
   /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
   chunks;
@@ -26,15 +28,16 @@ export class RawJson {
     this.text = text;
     this.chunks = chunks;
   }
-  /** The JSON text (decoded once from the pieces when it was given as bytes). */
+  static [Symbol.hasInstance](value) {
+    return typeof value === "object" && value !== null && value[RAW_JSON] === true;
+  }
+  /** The JSON text (decoded from the pieces when it was given as bytes). */
   get json() {
-    if (this.text === void 0) {
-      const decoder = new TextDecoder();
-      let text = "";
-      for (const chunk of this.chunks ?? []) text += decoder.decode(chunk, { stream: true });
-      this.text = text + decoder.decode();
-    }
-    return this.text;
+    if (this.text !== void 0) return this.text;
+    const decoder = new TextDecoder();
+    let text = "";
+    for (const chunk of this.chunks ?? []) text += decoder.decode(chunk, { stream: true });
+    return text + decoder.decode();
   }
   static write(value) {
     return new RawJson(goStringify(value));
@@ -56,6 +59,7 @@ export class RawJson {
     return new RawJson(void 0, chunks);
   }
 }
+Object.defineProperty(RawJson.prototype, RAW_JSON, { value: true });
 export function rawJson(value) {
   return RawJson.write(value);
 }

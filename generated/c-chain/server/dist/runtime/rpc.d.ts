@@ -14,11 +14,13 @@ export declare class RpcError extends Error {
 export declare class RawJson<T = unknown> {
 	/** The type of the value written, for type checks only: never set. */
 	readonly type?: T;
-	private text;
+	/** The JSON as text, when it was given so. */
+	readonly text?: string | undefined;
 	/** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
 	readonly chunks?: readonly Uint8Array[] | undefined;
 	private constructor();
-	/** The JSON text (decoded once from the pieces when it was given as bytes). */
+	static [Symbol.hasInstance](value: unknown): boolean;
+	/** The JSON text (decoded from the pieces when it was given as bytes). */
 	get json(): string;
 	static write<T>(value: T): RawJson<T>;
 	/**

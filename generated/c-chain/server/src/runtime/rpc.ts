@@ -32,6 +32,13 @@ export class RpcError extends Error {
 }
 
 /**
+ * Another copy of this runtime (a handler library built against its source, a second install of the package) makes
+ * RawJson answers too: they are told by this mark on the prototype, not by which copy's class made them, and no member
+ * is private, so their types agree as well.
+ */
+const RAW_JSON = Symbol.for('avalanche-openrpc.RawJson');
+
+/**
  * A result already written as JSON, answered as it is: a handler that gives the same answer again and again (a mock,
  * a cache) writes it once. Made by rawJson, which writes Go's encoding, so the bytes are the ones the node sends.
  */
@@ -39,7 +46,8 @@ export class RawJson<T = unknown> {
   /** The type of the value written, for type checks only: never set. */
   declare readonly type?: T;
 
-  private text: string | undefined;
+  /** The JSON as text, when it was given so. */
+  readonly text?: string | undefined;
   /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
   readonly chunks?: readonly Uint8Array[] | undefined;
   private constructor(text: string | undefined, chunks?: readonly Uint8Array[] | undefined) {
@@ -47,15 +55,17 @@ export class RawJson<T = unknown> {
     this.chunks = chunks;
   }
 
-  /** The JSON text (decoded once from the pieces when it was given as bytes). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[RAW_JSON] === true;
+  }
+
+  /** The JSON text (decoded from the pieces when it was given as bytes). */
   get json(): string {
-    if (this.text === undefined) {
-      const decoder = new TextDecoder();
-      let text = '';
-      for (const chunk of this.chunks ?? []) text += decoder.decode(chunk, { stream: true });
-      this.text = text + decoder.decode();
-    }
-    return this.text;
+    if (this.text !== undefined) return this.text;
+    const decoder = new TextDecoder();
+    let text = '';
+    for (const chunk of this.chunks ?? []) text += decoder.decode(chunk, { stream: true });
+    return text + decoder.decode();
   }
 
   static write<T>(value: T): RawJson<T> {
@@ -80,6 +90,7 @@ export class RawJson<T = unknown> {
     return new RawJson<T>(undefined, chunks);
   }
 }
+Object.defineProperty(RawJson.prototype, RAW_JSON, { value: true });
 
 export function rawJson<T>(value: T): RawJson<T> {
   return RawJson.write(value);

@@ -1,0 +1,194 @@
+/**
+ * The mock's handlers: one object per endpoint, each checked against the generated server's handler interface, so a
+ * handler the spec does not have, or an answer of the wrong shape, fails to compile. Nothing is answered from the
+ * examples or the schemas: a method without a handler answers as one the mock does not simulate (./node.ts).
+ *
+ * `checks` are the handlers that also word the node's refusal of params the schema rejects (sizes, missing values:
+ * the node's handlers, not its decoder, refuse them) without changing anything: every read, and for a write a check
+ * of its own.
+ */
+import type { Endpoint, EndpointOptions, HealthHealthResult } from '../generated/server/dist/index.js';
+import { checkAlias } from './admin.ts';
+import { dbGet, nodeConfig } from './admin-node.ts';
+import { issueTx } from './engine/handlers.ts';
+import { platformTxJson } from './engine/p-json.ts';
+import { ENDPOINTS, type EndpointName } from './spec.ts';
+import type { MockState } from './state.ts';
+import type { IndexName } from './world/indexer.ts';
+import type { HealthKind } from './world/types.ts';
+import type { Params } from './world/reads.ts';
+import { infoReads } from './world/reads-info.ts';
+import { indexReads, proposervmReads } from './world/reads-index.ts';
+import { nodeReads } from './world/reads-node.ts';
+import { pChainReads } from './world/reads-p.ts';
+import { staticReads } from './world/reads-static.ts';
+import { xChainReads } from './world/reads-x.ts';
+import { allValidatorsAt } from './world/warp-sets.ts';
+
+/** What the generated server takes for an endpoint: its handlers, any of which may be left out. */
+export type HandlersOf<E extends EndpointName> = Parameters<(typeof ENDPOINTS)[E]['create']>[0];
+
+export interface Served<E extends EndpointName> {
+  handlers: Partial<HandlersOf<E>>;
+  checks?: { readonly [K in keyof HandlersOf<E>]?: (params: Params) => unknown };
+}
+
+/** Each endpoint's handlers on the mock's state; an index and a proposervm answer for the `scope` they serve. */
+export function mockHandlers(state: MockState, scope: string | undefined): { [E in EndpointName]: () => Served<E> } {
+  const { world, admin, keystore, health, engine, dev } = state;
+  const reads = <R>(handlers: R) => ({ handlers, checks: handlers });
+  return {
+    'p-chain': () => {
+      const handlers = {
+        ...pChainReads(world, platformTxJson),
+        getAllValidatorsAt: (p: Params) => allValidatorsAt(world, p),
+      } satisfies Partial<HandlersOf<'p-chain'>>;
+      return { handlers: { ...handlers, issueTx: issueTx(engine, 'P') }, checks: handlers };
+    },
+    'x-chain': () => {
+      const handlers = xChainReads(world) satisfies Partial<HandlersOf<'x-chain'>>;
+      return { handlers: { ...handlers, issueTx: issueTx(engine, 'X') }, checks: handlers };
+    },
+    'x-wallet': () => ({ handlers: { issueTx: issueTx(engine, 'X') } }),
+    'avm-static': () => reads(staticReads() satisfies HandlersOf<'avm-static'>),
+    indexer: () => reads(indexReads(world, scope as IndexName) satisfies HandlersOf<'indexer'>),
+    proposervm: () => reads(proposervmReads(world, scope === 'C' ? 'C' : 'P') satisfies HandlersOf<'proposervm'>),
+    info: () => {
+      const handlers = {
+        ...infoReads(world),
+        ...nodeReads(world, () => state.version().version),
+        getNodeVersion: () => state.version(),
+      } satisfies Partial<HandlersOf<'info'>>;
+      // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type
+      // does not.
+      const blockchainID = ({ alias = '' }: { alias?: string | null }) => {
+        const chainID = admin.lookup(alias ?? '');
+        if (!chainID) throw new Error(`there is no ID with alias: ${alias ?? ''}`);
+        return { blockchainID: chainID };
+      };
+      const isBootstrapped = ({ chain = '' }: { chain?: string | null }) => {
+        if (!chain) throw new Error("argument 'chain' not given");
+        if (!admin.lookup(chain)) throw new Error(`there is no chain with alias/ID '${chain}'`);
+        return { isBootstrapped: true };
+      };
+      return {
+        handlers: { ...handlers, getBlockchainID: blockchainID, isBootstrapped },
+        checks: {
+          ...handlers,
+          getBlockchainID: (p) => p.alias ?? blockchainID({}),
+          isBootstrapped: (p) => p.chain ?? isBootstrapped({}),
+        },
+      };
+    },
+    keystore: () => ({
+      handlers: delegate(keystore, ['createUser', 'deleteUser', 'exportUser', 'importUser', 'listUsers']),
+      checks: {
+        createUser: (p) => keystore.checkCreate(p),
+        deleteUser: (p) => keystore.checkDelete(p),
+        exportUser: (p) => keystore.exportUser(p),
+        importUser: (p) => keystore.checkImport(p),
+      },
+    }),
+    admin: () => {
+      const alias = (p: Params) => checkAlias(String(p.alias ?? ''));
+      return {
+        handlers: {
+          ...delegate(admin, ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'setLoggerLevel']),
+          ...delegate(admin, ['startCPUProfiler', 'stopCPUProfiler', 'loadVMs']),
+          getConfig: () => nodeConfig(world, state.routes),
+          dbGet,
+          // The node writes the goroutines' stacks, or the profile, to a file and answers nothing more.
+          stacktrace: () => ({}),
+          lockProfile: () => ({}),
+          memoryProfile: () => ({}),
+        },
+        checks: { alias, aliasChain: alias, dbGet },
+      };
+    },
+    health: () => {
+      // A check's `message` is any JSON (a list, a string: the spec's schema is `{}`), which the generated type
+      // narrows to an object: the reports are the node's, so they are handed over as its type.
+      const report = (kind: HealthKind, { tags }: { tags?: string[] | null }) =>
+        health.report(kind, tags ?? []) as unknown as HealthHealthResult;
+      return {
+        handlers: {
+          health: (p) => report('health', p),
+          readiness: (p) => report('readiness', p),
+          liveness: (p) => report('liveness', p),
+        },
+      };
+    },
+    // The controls check every value of their params themselves (as `Record<string, unknown>`).
+    dev: () => ({
+      handlers: {
+        snapshot: () => dev.snapshot(),
+        revert: (p: Params) => dev.revert(p),
+        setTime: (p: Params) => dev.setTime(p),
+        increaseTime: (p: Params) => dev.increaseTime(p),
+        mine: (p: Params) => dev.mine(p),
+        fund: (p: Params) => dev.fund(p),
+        setFeeState: (p: Params) => dev.setFeeState(p),
+        reset: () => dev.reset(),
+        setAutomine: (p: Params) => dev.setAutomine(p),
+        setIntervalMining: (p: Params) => dev.setIntervalMining(p),
+        listAccounts: () => dev.listAccounts(),
+        impersonate: (p: Params) => dev.impersonate(p),
+        stopImpersonating: (p: Params) => dev.stopImpersonating(p),
+        simulateTx: (p: Params) => dev.simulateTx(p),
+        dumpState: () => dev.dumpState(),
+        loadState: (p: Params) => dev.loadState(p),
+        addUtxo: (p: Params) => dev.addUtxo(p),
+        removeUtxo: (p: Params) => dev.removeUtxo(p),
+        addStaker: (p: Params) => dev.addStaker(p),
+        setConnection: (p: Params) => dev.setConnection(p),
+        addSubnet: (p: Params) => dev.addSubnet(p),
+        setSubnetOwner: (p: Params) => dev.setSubnetOwner(p),
+        convertSubnet: (p: Params) => dev.convertSubnet(p),
+        addL1Validator: (p: Params) => dev.addL1Validator(p),
+        setL1ValidatorBalance: (p: Params) => dev.setL1ValidatorBalance(p),
+      },
+    }),
+    'c-avax': () => ({
+      handlers: {
+        ...delegate(state.atomic, ['getUTXOs', 'issueTx', 'getAtomicTxStatus', 'getAtomicTx']),
+        version: () => ({ version: 'v0.15.4' }),
+      },
+    }),
+  };
+}
+
+export type Answer = (params: Params) => unknown;
+
+/**
+ * An endpoint's handlers and checks by handler name, for node.ts to wrap one by one (releases, logging): their types
+ * were checked against the endpoint's interface above, and a wrapped handler answers whatever its handler does.
+ */
+export function handlersByName(
+  state: MockState,
+  name: EndpointName,
+  scope: string | undefined,
+): Record<'handlers' | 'checks', Partial<Record<string, Answer>>> {
+  const { handlers, checks = {} } = mockHandlers(state, scope)[name]();
+  return { handlers, checks } as Record<'handlers' | 'checks', Partial<Record<string, Answer>>>;
+}
+
+/** The methods of `target` named, bound to it: the handlers of an endpoint whose state has a method per call. */
+function delegate<T extends object, K extends keyof T>(target: T, names: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(
+    names.map((name) => [name, (target[name] as (...args: unknown[]) => unknown).bind(target)]),
+  ) as Pick<T, K>;
+}
+
+/**
+ * The generated server's endpoint for `name` on its handlers as node.ts wraps them (releases, logging): the same keys,
+ * each answer the typed handler's, or the refusal of a method the mock does not simulate.
+ */
+export function createMockEndpoint(
+  name: EndpointName,
+  handlers: Record<string, Answer>,
+  options: EndpointOptions,
+): Endpoint {
+  // Which factory `name` picks is known at run time only: TypeScript sees the union of all twelve.
+  const create = ENDPOINTS[name].create as (handlers: object, options: EndpointOptions) => Endpoint;
+  return create(handlers, options);
+}

@@ -1,0 +1,30 @@
+/**
+ * The mock's handlers are the generated server's: each endpoint's table is checked by the compiler against its
+ * `*Handlers` interface (mock/handlers.ts), and at run time every handler and check names a method of the spec
+ * (a table spread from the world's reads escapes the compiler's check of extra keys).
+ */
+import { describe, expect, it } from 'vitest';
+import { type HandlersOf, mockHandlers } from '../../mock/handlers.ts';
+import { type EndpointName, ENDPOINTS, endpointModel } from '../../mock/spec.ts';
+import { MockState } from '../../mock/state.ts';
+import { buildWorld } from '../../mock/world/genesis.ts';
+
+describe('typed mock handlers', () => {
+  const state = new MockState(buildWorld({}), [], { mode: 'manual' });
+
+  it.each(Object.keys(ENDPOINTS) as EndpointName[])('%s: every handler and check is a method of the spec', (name) => {
+    const scope = name === 'indexer' ? 'P/block' : name === 'proposervm' ? 'P' : undefined;
+    const { handlers, checks = {} } = mockHandlers(state, scope)[name]();
+    const methods = endpointModel(name).methods.map((m) => m.shortName);
+    expect(Object.keys(handlers).filter((key) => !methods.includes(key))).toEqual([]);
+    expect(Object.keys(checks).filter((key) => !methods.includes(key))).toEqual([]);
+    expect(Object.keys(handlers).length).toBeGreaterThan(0);
+  });
+});
+
+// Checked by `tsc` (npm run typecheck), not by vitest: the compiler refuses an answer of the wrong shape and a handler
+// the spec lacks.
+// @ts-expect-error: platform.getHeight answers its height as a string
+({ getHeight: () => ({ height: 1 }) }) satisfies Partial<HandlersOf<'p-chain'>>;
+// @ts-expect-error: the P-Chain has no getGasPrice
+({ getGasPrice: () => ({}) }) satisfies Partial<HandlersOf<'p-chain'>>;
