@@ -213,7 +213,7 @@ export class MockState {
           },
         });
     }
-    return out;
+    return this.world.fork ? this.world.fork.wrap(out) : out;
   }
 }
 

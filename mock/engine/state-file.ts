@@ -55,6 +55,11 @@ function parts(world: World): Array<[string, Table<unknown, unknown> | Cell<unkn
 
 /** The world in the one saved format: what `--state` writes and `dev.dumpState` answers. */
 export function stateOf(world: World, options: WorldOptions = {}): string {
+  if (world.fork)
+    throw new Error(
+      `a world forked from ${world.fork.source.url} cannot be saved: most of its state is still at the source ` +
+        '(nothing was written)',
+    );
   const data: Record<string, Stored> = {};
   for (const [path, part] of parts(world)) {
     if (part instanceof Table) data[path] = { kind: 'table', entries: [...part.entries()] };

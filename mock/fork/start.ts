@@ -1,0 +1,268 @@
+/**
+ * A world from a live node's state at a P-Chain height (its tip by default), read with the project's generated
+ * clients: network and chains, both chains' tips and times, fee states and configs, validators with their uptimes,
+ * subnets, L1 validators, the staking asset and supply. UTXOs come later, an address at a time (./lazy.ts). Start-up
+ * reads are cached under the fork point (./fetch.ts), so a second run at the same height sends only the tip checks.
+ */
+import { cb58Encode } from '../../generators/formats.ts';
+import { ACCOUNT_FUNDS, deriveKeys } from '../world/genesis.ts';
+import { idOf, makeUtxo, sha256 } from '../world/codec.ts';
+import { EMPTY_ID, FX_IDS, NETWORKS, type NetworkIdentity } from '../world/networks.ts';
+import { recordValidatorSets } from '../world/validator-history.ts';
+import type { Block, UtxoChain } from '../world/types.ts';
+import { World } from '../world/world.ts';
+import type { WorldOptions } from '../world/genesis.ts';
+import { type Clients, clientsOf } from './clients.ts';
+import { hexBytes, l1ValidatorFrom, ownerFrom, seconds, stakerFrom } from './convert.ts';
+import { ForkSource } from './fetch.ts';
+import { Fork } from './lazy.ts';
+import type { ResolvedFork } from './options.ts';
+
+type Json = Record<string, unknown>;
+
+/** More subnets than this are listed with their owners only (Fuji has thousands): no per-subnet reads. */
+const MAX_SUBNET_DETAILS = 64;
+
+export async function forkWorld(
+  options: ResolvedFork,
+  worldOptions: WorldOptions,
+  retryDelayMs?: number,
+): Promise<World> {
+  const source = new ForkSource(options.url, options.cacheDir, retryDelayMs);
+  const live = clientsOf(source.url, source.live);
+  const networkID = Number((await live.info.getNetworkID()).networkID);
+  const known = Object.values(NETWORKS).find((n) => n.networkID === networkID);
+  if (!known)
+    throw new Error(
+      `${source.url} serves network ${networkID}; the mock forks ${Object.values(NETWORKS)
+        .map((n) => `${n.name} (${n.networkID})`)
+        .join(', ')}`,
+    );
+  const [pTip, xTip] = await Promise.all([live.p.getHeight(), live.x.getHeight()]);
+  const pTipHeight = Number(pTip.height);
+  const height = options.height ?? pTipHeight;
+  if (height > pTipHeight)
+    throw new Error(`the fork height ${height} is above ${source.url}'s P-Chain tip (${pTipHeight})`);
+  const pBlock = await live.p.getBlockByHeight({ height: String(height), encoding: 'hex' } as never);
+  const pBytes = hexBytes((pBlock as Json).block);
+  const xHeight = Number(xTip.height);
+  source.scope = `${networkID}/${height}-${idOf(pBytes)}-${xHeight}`;
+  const c = clientsOf(source.url, source.cached);
+  const atTip = height === pTipHeight;
+
+  const [networkName, xChainID, cChainID, avax, xBlock, xBlockJson, pBlockJson] = await Promise.all([
+    c.info.getNetworkName(),
+    c.info.getBlockchainID({ alias: 'X' }),
+    c.info.getBlockchainID({ alias: 'C' }),
+    c.x.getAssetDescription({ assetID: 'AVAX' }),
+    c.x.getBlockByHeight({ height: String(xHeight), encoding: 'hex' } as never),
+    c.x.getBlockByHeight({ height: String(xHeight), encoding: 'json' } as never),
+    c.p.getBlockByHeight({ height: String(height), encoding: 'json' } as never),
+  ]);
+  const pTime = atTip ? seconds((await c.p.getTimestamp()).timestamp) : blockTime(pBlockJson as Json);
+  const identity: NetworkIdentity = {
+    ...known,
+    networkName: String(networkName.networkName),
+    xChainID: String(xChainID.blockchainID),
+    cChainID: String(cChainID.blockchainID),
+    avaxAssetID: String(avax.assetID),
+    startTime: pTime,
+    allocations: [],
+    initialStakedFunds: [],
+    stakers: [],
+    config: await configOf(c, known.config),
+  };
+  const world = new World(identity);
+  world.seed = worldOptions.seed ?? 'avalanche-mock';
+  world.journal.recording = false;
+  world.accounts.push(...deriveKeys(world.seed, worldOptions.accounts ?? 10));
+  world.funding = { accounts: world.accounts.length, utxosPerAccount: 1 };
+  await fillState(world, c);
+  placeTip(world, 'P', blockOf('P', pBytes, height, pTime, pBlockJson as Json));
+  const xTime = blockTime(xBlockJson as Json);
+  placeTip(world, 'X', blockOf('X', hexBytes((xBlock as Json).block), xHeight, xTime, xBlockJson as Json));
+  recordValidatorSets(world, world.tip('P'));
+  fundAccounts(world);
+  world.journal.recording = true;
+  world.fork = new Fork(world, source, c, clientsOf(source.url, source.live), { P: height, X: xHeight });
+  return world;
+}
+
+async function configOf(c: Clients, base: NetworkIdentity['config']): Promise<NetworkIdentity['config']> {
+  const [fee, validatorFee, txFee, minStake] = await Promise.all([
+    c.p.getFeeConfig(),
+    c.p.getValidatorFeeConfig(),
+    c.x.getTxFee(),
+    c.p.getMinStake({}),
+  ]);
+  const n = (v: unknown) => BigInt(String(v));
+  const w = fee.weights as unknown as number[];
+  return {
+    ...base,
+    txFee: n(txFee.txFee),
+    createAssetTxFee: n(txFee.createAssetTxFee),
+    fee: {
+      weights: [w[0]!, w[1]!, w[2]!, w[3]!],
+      maxCapacity: n(fee.maxCapacity),
+      maxPerSecond: n(fee.maxPerSecond),
+      targetPerSecond: n(fee.targetPerSecond),
+      minPrice: n(fee.minPrice),
+      excessConversionConstant: n(fee.excessConversionConstant),
+    },
+    validatorFee: {
+      capacity: n(validatorFee.capacity),
+      target: n(validatorFee.target),
+      minPrice: n(validatorFee.minPrice),
+      excessConversionConstant: n(validatorFee.excessConversionConstant),
+    },
+    staking: {
+      ...base.staking,
+      minValidatorStake: n(minStake.minValidatorStake),
+      minDelegatorStake: n(minStake.minDelegatorStake),
+    },
+  };
+}
+
+/** Chains, the AVAX asset, fee states, supply, validators and their uptimes, subnets and L1 validators. */
+async function fillState(world: World, c: Clients): Promise<void> {
+  const { chainIDs, network } = world;
+  const [chains, feeState, validatorFeeState, supply, validators, subnets] = await Promise.all([
+    c.p.getBlockchains(),
+    c.p.getFeeState(),
+    c.p.getValidatorFeeState(),
+    c.p.getCurrentSupply({}),
+    c.p.getCurrentValidators({}),
+    c.p.getSubnets({}).catch(() => ({ subnets: [] })),
+  ]);
+  for (const chain of chains.blockchains as unknown as Json[]) {
+    const id = String(chain.id);
+    world.chains.set(id, {
+      id,
+      name: String(chain.name),
+      subnetID: String(chain.subnetID),
+      vmID: String(chain.vmID),
+      fxIDs: id === chainIDs.X ? FX_IDS : [],
+      genesisData: new Uint8Array(),
+    });
+  }
+  for (const [id, aliases] of [
+    [chainIDs.P, ['P', 'platform']],
+    [chainIDs.X, ['X', 'avm']],
+    [chainIDs.C, ['C', 'evm']],
+  ] as const)
+    for (const alias of [...aliases, id]) world.addChainAlias(id, alias);
+  world.assets.set(network.avaxAssetID, {
+    id: network.avaxAssetID,
+    name: 'Avalanche',
+    symbol: 'AVAX',
+    denomination: 9,
+  });
+  world.assetAliases.set('AVAX', network.avaxAssetID);
+  world.time.set(network.startTime);
+  world.feeState.set({
+    capacity: BigInt(String(feeState.capacity)),
+    excess: BigInt(String(feeState.excess)),
+    timestamp: seconds(feeState.timestamp),
+  });
+  world.validatorFeeState.set({
+    excess: BigInt(String(validatorFeeState.excess)),
+    timestamp: seconds(validatorFeeState.timestamp),
+  });
+  world.supply.set(BigInt(String(supply.supply)));
+  const now = network.startTime;
+  for (const v of validators.validators as unknown as Json[]) {
+    const staker = stakerFrom(v, EMPTY_ID);
+    world.stakers.set(staker.txID, staker);
+    // The source's view of its peers: connected or not, and up for its share of the time since the start.
+    const share = Number(v.uptime ?? 100) / 100;
+    const upSeconds = BigInt(Math.floor(Number(now - staker.startTime) * share));
+    world.uptimes.set(staker.nodeID, { connected: v.connected !== false, upSeconds, since: now });
+  }
+  const listed = (subnets.subnets as Json[]).filter((s) => String(s.id) !== EMPTY_ID);
+  for (const subnet of listed) {
+    const id = String(subnet.id);
+    const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: 0 });
+    world.subnets.set(id, { id, owner: owner ?? { locktime: 0n, threshold: 0, addresses: [] } });
+  }
+  if (listed.length <= MAX_SUBNET_DETAILS) await Promise.all(listed.map((s) => subnetDetails(world, c, String(s.id))));
+}
+
+/** A subnet's owner with its locktime, its conversion to an L1, and its validators (legacy and L1). */
+async function subnetDetails(world: World, c: Clients, id: string): Promise<void> {
+  const [subnet, validators] = await Promise.all([
+    c.p.getSubnet({ subnetID: id }) as unknown as Promise<Json>,
+    c.p.getCurrentValidators({ subnetID: id }) as unknown as Promise<Json>,
+  ]);
+  const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: subnet.locktime });
+  const converted = subnet.isPermissioned === false && String(subnet.conversionID ?? EMPTY_ID) !== EMPTY_ID;
+  world.subnets.set(id, {
+    id,
+    owner: owner ?? { locktime: 0n, threshold: 0, addresses: [] },
+    ...(converted
+      ? {
+          conversion: {
+            chainID: String(subnet.managerChainID),
+            address: String(subnet.managerAddress ?? ''),
+            conversionID: String(subnet.conversionID),
+          },
+        }
+      : {}),
+  });
+  for (const v of validators.validators as Json[]) {
+    if (v.validationID !== undefined) {
+      const l1 = l1ValidatorFrom(v, id);
+      world.l1Validators.set(l1.validationID, l1);
+    } else {
+      const staker = stakerFrom(v, id);
+      world.stakers.set(staker.txID, staker);
+    }
+  }
+}
+
+function blockTime(json: Json): bigint {
+  const block = (json.block ?? json) as Json;
+  return BigInt(String(block.time ?? block.timestamp ?? 0));
+}
+
+function blockOf(chain: UtxoChain, bytes: Uint8Array, height: number, timestamp: bigint, json: Json): Block {
+  const block = (json.block ?? {}) as Json;
+  return { id: idOf(bytes), chain, height, parentID: String(block.parentID ?? EMPTY_ID), timestamp, txIDs: [], bytes };
+}
+
+/** A record where no local block is: every height up to the fork point is read from the source, never from it. */
+const BELOW_FORK = {
+  id: '',
+  chain: 'P',
+  height: 0,
+  parentID: EMPTY_ID,
+  timestamp: 0n,
+  txIDs: [],
+  bytes: new Uint8Array(),
+};
+
+/** The source's tip block at its own height, so that local blocks continue from it. */
+function placeTip(world: World, chain: UtxoChain, block: Block): void {
+  const log = world.blocks[chain];
+  const below = { ...BELOW_FORK, chain } as Block;
+  for (let h = 0; h < block.height; h++) log.push(below);
+  log.push(block);
+  world.blockIDs.set(block.id, block);
+}
+
+/** The funded keys (`accounts`, from the seed), each given its AVAX on X and P by the mock, as `dev.fund` does. */
+function fundAccounts(world: World): void {
+  for (const chain of ['X', 'P'] as const) {
+    const txID = cb58Encode(sha256(Buffer.from(`fork funding ${chain} ${world.tip(chain).id}`)));
+    world.accounts.forEach((account, outputIndex) => {
+      const utxo = makeUtxo({
+        txID,
+        outputIndex,
+        assetID: world.network.avaxAssetID,
+        amount: ACCOUNT_FUNDS,
+        owner: { locktime: 0n, threshold: 1, addresses: [account.address] },
+        stakeableLocktime: 0n,
+      });
+      world.utxos[chain].set(utxo.key, utxo);
+    });
+  }
+}
