@@ -157,6 +157,7 @@ export function loadWorld(file: string): { world: World; options: WorldOptions }
  * The source is a complete world already checked, so nothing can fail half-way. Both are of one network.
  */
 export function replaceWorld(into: World, source: World): void {
+  if (into.fork) throw new Error(`this node's world is forked from ${into.fork.source.url}: no state can replace it`);
   if (into.network.name !== source.network.name)
     throw new Error(`the state is of the ${source.network.name} network; this node serves ${into.network.name}`);
   const from = new Map(parts(source));
