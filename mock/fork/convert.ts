@@ -1,5 +1,6 @@
 /** The source's API answers as the world's records (./start.ts reads them, ./lazy.ts loads UTXOs). */
-import { bech32Decode } from '../../generators/formats.ts';
+import { hash } from 'node:crypto';
+import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { ownerOf } from '../engine/codec.ts';
 import { avalanche, forReading } from '../shared/avalanche.ts';
 import { utxoKeyOf } from '../world/codec.ts';
@@ -67,8 +68,62 @@ export function l1ValidatorFrom(v: Json, subnetID: string): L1Validator {
   };
 }
 
+const TRANSFER_OUTPUT = 7;
+const STAKEABLE_LOCK_OUT = 22;
+
 /** A UTXO's codec bytes (as `getUTXOs` answers them in hex) as the world's record; the bytes kept as they came. */
 export function utxoFrom(chain: UtxoChain, bytes: Uint8Array): Utxo {
+  return transferUtxo(bytes) ?? decodedUtxo(chain, bytes);
+}
+
+/**
+ * The common shape read straight from its layout (codec version, tx ID, index, asset ID, then a secp256k1fx
+ * TransferOutput, in a StakeableLockOut on P): a forked address may hold thousands, and the codec takes far longer.
+ */
+function transferUtxo(bytes: Uint8Array): Utxo | undefined {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.length < 74 || view.readUInt16BE(0) !== 0) return undefined;
+  let at = 70;
+  let stakeableLocktime = 0n;
+  if (view.readUInt32BE(at) === STAKEABLE_LOCK_OUT) {
+    stakeableLocktime = view.readBigUInt64BE(at + 4);
+    at += 12;
+  }
+  if (view.length < at + 28 || view.readUInt32BE(at) !== TRANSFER_OUTPUT) return undefined;
+  const count = view.readUInt32BE(at + 24);
+  if (view.length !== at + 28 + 20 * count) return undefined;
+  const addresses = Array.from({ length: count }, (_, i) => view.toString('hex', at + 28 + 20 * i, at + 48 + 20 * i));
+  const outputIndex = view.readUInt32BE(34);
+  // ids.ID.Prefix: sha256 of the index as 8 bytes, then the tx ID's bytes.
+  const prefixed = Buffer.alloc(40);
+  prefixed.writeUInt32BE(outputIndex, 4);
+  view.copy(prefixed, 8, 2, 34);
+  return {
+    key: hash('sha256', prefixed, 'hex'),
+    txID: idText(view, 2),
+    outputIndex,
+    assetID: idText(view, 38),
+    amount: view.readBigUInt64BE(at + 4),
+    owner: { locktime: view.readBigUInt64BE(at + 12), threshold: view.readUInt32BE(at + 20), addresses },
+    stakeableLocktime,
+    bytes,
+  };
+}
+
+/** cb58 is slow in JavaScript, and a page's UTXOs share a few tx IDs and one asset: each ID encoded once. */
+const idTexts = new Map<string, string>();
+function idText(view: Buffer, at: number): string {
+  const hex = view.toString('hex', at, at + 32);
+  let text = idTexts.get(hex);
+  if (text === undefined) {
+    if (idTexts.size >= 65_536) idTexts.clear();
+    text = cb58Encode(view.subarray(at, at + 32));
+    idTexts.set(hex, text);
+  }
+  return text;
+}
+
+function decodedUtxo(chain: UtxoChain, bytes: Uint8Array): Utxo {
   const { Utxo: CodecUtxo, utils } = avalanche();
   const manager = utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
   const utxo = manager.unpack(forReading(bytes), CodecUtxo);

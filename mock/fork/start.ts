@@ -50,7 +50,12 @@ export async function forkWorld(
   const c = clientsOf(source.url, source.cached);
   const atTip = height === pTipHeight;
 
-  const [networkName, xChainID, cChainID, avax, xBlock, xBlockJson, pBlockJson] = await Promise.all([
+  // Every read of the start state at once: a round trip to a distant node is most of a fork's start-up.
+  const config = configOf(c, known.config);
+  const state = readState(c);
+  // Awaited below; a failure before then must not surface as an unhandled rejection.
+  for (const pending of [config, state]) pending.catch(() => undefined);
+  const [networkName, xChainID, cChainID, avax, xBlock, xBlockJson, pBlockJson, timestamp] = await Promise.all([
     c.info.getNetworkName(),
     c.info.getBlockchainID({ alias: 'X' }),
     c.info.getBlockchainID({ alias: 'C' }),
@@ -58,8 +63,9 @@ export async function forkWorld(
     c.x.getBlockByHeight({ height: String(xHeight), encoding: 'hex' } as never),
     c.x.getBlockByHeight({ height: String(xHeight), encoding: 'json' } as never),
     c.p.getBlockByHeight({ height: String(height), encoding: 'json' } as never),
+    atTip ? c.p.getTimestamp() : undefined,
   ]);
-  const pTime = atTip ? seconds((await c.p.getTimestamp()).timestamp) : blockTime(pBlockJson as Json);
+  const pTime = timestamp ? seconds(timestamp.timestamp) : blockTime(pBlockJson as Json);
   const identity: NetworkIdentity = {
     ...known,
     networkName: String(networkName.networkName),
@@ -70,14 +76,14 @@ export async function forkWorld(
     allocations: [],
     initialStakedFunds: [],
     stakers: [],
-    config: await configOf(c, known.config),
+    config: await config,
   };
   const world = new World(identity);
   world.seed = worldOptions.seed ?? 'avalanche-mock';
   world.journal.recording = false;
   world.accounts.push(...deriveKeys(world.seed, worldOptions.accounts ?? 10));
   world.funding = { accounts: world.accounts.length, utxosPerAccount: 1 };
-  await fillState(world, c);
+  fillState(world, await state);
   placeTip(world, 'P', blockOf('P', pBytes, height, pTime, pBlockJson as Json));
   const xTime = blockTime(xBlockJson as Json);
   placeTip(world, 'X', blockOf('X', hexBytes((xBlock as Json).block), xHeight, xTime, xBlockJson as Json));
@@ -123,9 +129,9 @@ async function configOf(c: Clients, base: NetworkIdentity['config']): Promise<Ne
   };
 }
 
-/** Chains, the AVAX asset, fee states, supply, validators and their uptimes, subnets and L1 validators. */
-async function fillState(world: World, c: Clients): Promise<void> {
-  const { chainIDs, network } = world;
+type State = Awaited<ReturnType<typeof readState>>;
+
+async function readState(c: Clients) {
   const [chains, feeState, validatorFeeState, supply, validators, subnets] = await Promise.all([
     c.p.getBlockchains(),
     c.p.getFeeState(),
@@ -134,6 +140,16 @@ async function fillState(world: World, c: Clients): Promise<void> {
     c.p.getCurrentValidators({}),
     c.p.getSubnets({}).catch(() => ({ subnets: [] })),
   ]);
+  const listed = (subnets.subnets as Json[]).filter((s) => String(s.id) !== EMPTY_ID);
+  const details =
+    listed.length <= MAX_SUBNET_DETAILS ? await Promise.all(listed.map((s) => subnetDetails(c, String(s.id)))) : [];
+  return { chains, feeState, validatorFeeState, supply, validators, listed, details };
+}
+
+/** Chains, the AVAX asset, fee states, supply, validators and their uptimes, subnets and L1 validators. */
+function fillState(world: World, state: State): void {
+  const { chainIDs, network } = world;
+  const { chains, feeState, validatorFeeState, supply, validators, listed, details } = state;
   for (const chain of chains.blockchains as unknown as Json[]) {
     const id = String(chain.id);
     world.chains.set(id, {
@@ -178,21 +194,24 @@ async function fillState(world: World, c: Clients): Promise<void> {
     const upSeconds = BigInt(Math.floor(Number(now - staker.startTime) * share));
     world.uptimes.set(staker.nodeID, { connected: v.connected !== false, upSeconds, since: now });
   }
-  const listed = (subnets.subnets as Json[]).filter((s) => String(s.id) !== EMPTY_ID);
   for (const subnet of listed) {
     const id = String(subnet.id);
     const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: 0 });
     world.subnets.set(id, { id, owner: owner ?? { locktime: 0n, threshold: 0, addresses: [] } });
   }
-  if (listed.length <= MAX_SUBNET_DETAILS) await Promise.all(listed.map((s) => subnetDetails(world, c, String(s.id))));
+  for (const detail of details) applySubnet(world, detail);
 }
 
-/** A subnet's owner with its locktime, its conversion to an L1, and its validators (legacy and L1). */
-async function subnetDetails(world: World, c: Clients, id: string): Promise<void> {
+async function subnetDetails(c: Clients, id: string) {
   const [subnet, validators] = await Promise.all([
     c.p.getSubnet({ subnetID: id }) as unknown as Promise<Json>,
     c.p.getCurrentValidators({ subnetID: id }) as unknown as Promise<Json>,
   ]);
+  return { id, subnet, validators };
+}
+
+/** A subnet's owner with its locktime, its conversion to an L1, and its validators (legacy and L1). */
+function applySubnet(world: World, { id, subnet, validators }: Awaited<ReturnType<typeof subnetDetails>>): void {
   const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: subnet.locktime });
   const converted = subnet.isPermissioned === false && String(subnet.conversionID ?? EMPTY_ID) !== EMPTY_ID;
   world.subnets.set(id, {
