@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient, XChainClient } from '../../generated/client/dist/index.js';
 import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
+import { EMPTY_ID } from '../../mock/world/networks.ts';
+import { setConnection } from '../../mock/world/uptime.ts';
 
 const AVAX = 1_000_000_000n;
 const cacheDir = mkdtempSync(join(tmpdir(), 'fork-cache-'));
@@ -19,6 +21,7 @@ let source: MockNodeHandle;
 let proxy: { url: string; calls: string[]; close(): Promise<void> };
 let fork: MockNodeHandle;
 let subnetID: string;
+let l1SubnetID: string;
 /** The UTXOs of the source's key 0 on X at the fork point, read from the source before it moved on. */
 let forkPointUtxos: string[];
 
@@ -54,6 +57,25 @@ beforeAll(async () => {
   source = await startMockNode({ accounts: 3, seed: 'fork source' });
   subnetID = await source.wallet(0).createSubnet();
   await source.wallet(0).send('X', source.keys[2]!.x, 7n * AVAX);
+  l1SubnetID = await source.wallet(0).createSubnet();
+  // The source's state edited in place (as a converted subnet and a node gone quiet would leave it).
+  const conversion = { chainID: source.world.chainIDs.X, address: '0x0102', conversionID: EMPTY_ID.replace(/^1/, '2') };
+  source.world.subnets.set(l1SubnetID, { ...source.world.subnets.get(l1SubnetID)!, conversion });
+  source.world.l1Validators.set(EMPTY_ID.replace(/^1/, '3'), {
+    validationID: EMPTY_ID.replace(/^1/, '3'),
+    subnetID: l1SubnetID,
+    nodeID: 'NodeID-111111111111111111116DBWJs',
+    publicKey: `0x${'ab'.repeat(48)}`,
+    remainingBalanceOwner: { locktime: 0n, threshold: 1, addresses: ['11'.repeat(20)] },
+    deactivationOwner: { locktime: 0n, threshold: 1, addresses: ['22'.repeat(20)] },
+    startTime: source.world.time.get(),
+    weight: 20n,
+    minNonce: 0n,
+    balance: 5n * AVAX,
+  });
+  source.dev.increaseTime({ seconds: 3600 });
+  const quiet = [...source.world.stakers.values()][1]!;
+  setConnection(source.world, quiet.nodeID, { connected: false, uptime: 0.5, start: quiet.startTime });
   forkPointUtxos = (
     await new XChainClient({ baseUrl: source.url }).getUTXOs({ addresses: [source.keys[0]!.x], encoding: 'hex' })
   ).utxos;
@@ -78,6 +100,29 @@ describe('a fork of another mock', () => {
     expect(validators).toEqual(sourceValidators);
     expect((await p.getSubnet({ subnetID })).controlKeys).toEqual((await s.getSubnet({ subnetID })).controlKeys);
     expect(await p.getFeeConfig()).toEqual(await s.getFeeConfig());
+    expect(await p.getFeeState()).toEqual(await s.getFeeState());
+    expect(await p.getTimestamp()).toEqual(await s.getTimestamp());
+    expect(await new XChainClient({ baseUrl: fork.url }).getHeight()).toEqual(
+      await new XChainClient({ baseUrl: source.url }).getHeight(),
+    );
+  });
+
+  it('has the source validators with their connections and uptimes, and its L1 with its validators', async () => {
+    const p = new PChainClient({ baseUrl: fork.url });
+    const s = new PChainClient({ baseUrl: source.url });
+    const view = (list: { validators: unknown[] }) =>
+      (list.validators as { nodeID: string; connected?: boolean; uptime?: string }[]).map((v) => ({
+        nodeID: v.nodeID,
+        connected: v.connected,
+        uptime: Math.round(Number(v.uptime)),
+      }));
+    const forked = view(await p.getCurrentValidators({}));
+    expect(forked).toEqual(view(await s.getCurrentValidators({})));
+    expect(forked.filter((v) => !v.connected).map((v) => v.uptime)).toEqual([50]);
+    expect(await p.getSubnet({ subnetID: l1SubnetID })).toEqual(await s.getSubnet({ subnetID: l1SubnetID }));
+    expect(await p.getCurrentValidators({ subnetID: l1SubnetID })).toEqual(
+      await s.getCurrentValidators({ subnetID: l1SubnetID }),
+    );
   });
 
   it("shows a funded address's UTXOs and balance as the source has them", async () => {
@@ -119,6 +164,11 @@ describe('a fork of another mock', () => {
       await new XChainClient({ baseUrl: source.url }).getBlockByHeight({ height: '1', encoding: 'hex' } as never),
     );
     expect(fork.world.fork!.source.stats.cached).toBeGreaterThan(0);
+    // A validator set below the fork point is the source's too.
+    const at = { height: '1' };
+    expect(await new PChainClient({ baseUrl: fork.url }).getValidatorsAt(at)).toEqual(
+      await new PChainClient({ baseUrl: source.url }).getValidatorsAt(at),
+    );
   });
 
   it("keeps the source's later changes out", async () => {
