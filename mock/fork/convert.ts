@@ -1,6 +1,6 @@
 /** The source's API answers as the world's records (./start.ts reads them, ./lazy.ts loads UTXOs). */
 import { hash } from 'node:crypto';
-import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
+import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { ownerOf } from '../engine/codec.ts';
 import { avalanche, forReading } from '../shared/avalanche.ts';
 import { utxoKeyOf } from '../world/codec.ts';
@@ -10,9 +10,11 @@ type Json = Record<string, unknown>;
 
 /** The 40-hex short ID of an address as the APIs write it (`P-fuji1…`, `fuji1…`). */
 export function shortIDOf(address: string): string {
-  const decoded = bech32Decode(address.slice(address.indexOf('-') + 1));
-  if (decoded?.payload.length !== 20) throw new Error(`the fork source answered an address that is none: ${address}`);
-  return Buffer.from(decoded.payload).toString('hex');
+  const text = address.slice(address.indexOf('-') + 1);
+  // Older releases wrote subnets' control keys as cb58 short IDs.
+  const payload = bech32Decode(text)?.payload ?? cb58Decode(text);
+  if (payload?.length !== 20) throw new Error(`the fork source answered an address that is none: ${address}`);
+  return Buffer.from(payload).toString('hex');
 }
 
 export function ownerFrom(api: unknown): Owner | undefined {

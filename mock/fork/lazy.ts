@@ -14,6 +14,8 @@ import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes, utxoFrom } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
+import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
+import { EMPTY_ID } from '../world/networks.ts';
 
 type Params = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -44,7 +46,18 @@ export class Fork {
     P: { checkedTo: 0, ids: new Set(), spent: new Set() },
   };
 
-  constructor(world: World, source: ForkSource, cached: Clients, live: Clients, heights: Record<UtxoChain, number>) {
+  /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
+  private readonly subnetLoads = new Map<string, Promise<void>>();
+
+  constructor(
+    world: World,
+    source: ForkSource,
+    cached: Clients,
+    live: Clients,
+    heights: Record<UtxoChain, number>,
+    detailed: Set<string>,
+  ) {
+    for (const id of detailed) this.subnetLoads.set(id, Promise.resolve());
     this.world = world;
     this.source = source;
     this.cached = cached;
@@ -74,6 +87,7 @@ export class Fork {
             ? p.chain
             : undefined;
     await this.loadNamed(chain, p);
+    if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
     if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
     const client = chain === 'P' ? this.cached.p : this.cached.x;
@@ -157,6 +171,9 @@ export class Fork {
     } catch {
       return; // the issue itself refuses it, in the node's words
     }
+    const subnets = new Set<string>();
+    collectSubnets(tx, subnets, 0);
+    await Promise.all([...subnets].map((id) => this.loadSubnet(id)));
     const inputs = (tx.baseTx?.inputs ?? []) as Parameters<typeof keyOf>[0][];
     const missing = inputs.filter(
       (input) => !this.world.utxos[chain].has(keyOf(input)) && !this.taken.has(keyOf(input)),
@@ -181,6 +198,27 @@ export class Fork {
     const owners = new Set<string>();
     collectOwners(decodeTx(chain, bytes).tx, owners, 0);
     await Promise.all([...owners].map((owner) => this.loadOwner(chain, owner)));
+  }
+
+  /** A subnet in full, once: a subnet the source did not have at the fork point stays unknown. */
+  private loadSubnet(id: string): Promise<void> {
+    let load = this.subnetLoads.get(id);
+    if (!load) {
+      load = (async () => {
+        if ((await this.laterIDs('P')).has(id)) return;
+        let details: SubnetDetails;
+        try {
+          details = await subnetDetails(this.cached, id);
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== undefined) return; // not a subnet at the source either
+          throw error;
+        }
+        this.unjournaled(() => applySubnet(this.world, details));
+      })();
+      this.subnetLoads.set(id, load);
+      load.catch(() => this.subnetLoads.delete(id));
+    }
+    return load;
   }
 
   /** An address's UTXOs as the source holds them, once: later calls find them in the world. */
@@ -308,6 +346,17 @@ function ask(client: object, method: string, params: Params): Promise<unknown> {
   const call = (client as Record<string, (p: Params) => Promise<unknown>>)[method];
   if (typeof call !== 'function') return Promise.reject(new Error(`the fork cannot read ${method} from its source`));
   return call.call(client, params);
+}
+
+/** The subnet IDs a decoded transaction names (`subnetID` fields, the Primary Network's left out). */
+function collectSubnets(value: unknown, ids: Set<string>, depth: number): void {
+  if (!value || typeof value !== 'object' || depth > 4) return;
+  for (const [key, field] of Object.entries(value)) {
+    if (/^subnet(ID|Id)$/.test(key) && field && typeof (field as object).toString === 'function') {
+      const id = String(field);
+      if (id !== EMPTY_ID) ids.add(id);
+    } else collectSubnets(field, ids, depth + 1);
+  }
 }
 
 /** The owners (40-hex) of every output in a decoded transaction. */

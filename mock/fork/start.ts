@@ -13,14 +13,18 @@ import type { Block, UtxoChain } from '../world/types.ts';
 import { World } from '../world/world.ts';
 import type { WorldOptions } from '../world/genesis.ts';
 import { type Clients, clientsOf } from './clients.ts';
-import { hexBytes, l1ValidatorFrom, ownerFrom, seconds, stakerFrom } from './convert.ts';
+import { hexBytes, ownerFrom, seconds, stakerFrom } from './convert.ts';
+import { applySubnet, subnetDetails } from './subnets.ts';
 import { ForkSource } from './fetch.ts';
 import { Fork } from './lazy.ts';
 import type { ResolvedFork } from './options.ts';
 
 type Json = Record<string, unknown>;
 
-/** More subnets than this are listed with their owners only (Fuji has thousands): no per-subnet reads. */
+/**
+ * More subnets than this are read at start with their owners only (Fuji has thousands), the rest of each (its L1,
+ * its validators) on the first call that names it (./lazy.ts).
+ */
 const MAX_SUBNET_DETAILS = 64;
 
 export async function forkWorld(
@@ -83,14 +87,14 @@ export async function forkWorld(
   world.journal.recording = false;
   world.accounts.push(...deriveKeys(world.seed, worldOptions.accounts ?? 10));
   world.funding = { accounts: world.accounts.length, utxosPerAccount: 1 };
-  fillState(world, await state);
+  const detailed = fillState(world, await state);
   placeTip(world, 'P', blockOf('P', pBytes, height, pTime, pBlockJson as Json));
   const xTime = blockTime(xBlockJson as Json);
   placeTip(world, 'X', blockOf('X', hexBytes((xBlock as Json).block), xHeight, xTime, xBlockJson as Json));
   recordValidatorSets(world, world.tip('P'));
   fundAccounts(world);
   world.journal.recording = true;
-  world.fork = new Fork(world, source, c, clientsOf(source.url, source.live), { P: height, X: xHeight });
+  world.fork = new Fork(world, source, c, clientsOf(source.url, source.live), { P: height, X: xHeight }, detailed);
   return world;
 }
 
@@ -138,16 +142,18 @@ async function readState(c: Clients) {
     c.p.getValidatorFeeState(),
     c.p.getCurrentSupply({}),
     c.p.getCurrentValidators({}),
-    c.p.getSubnets({}).catch(() => ({ subnets: [] })),
+    // Deprecated, and not served by every release: then the chains name the subnets, loaded in full below.
+    c.p.getSubnets({}).catch(() => undefined),
   ]);
-  const listed = (subnets.subnets as Json[]).filter((s) => String(s.id) !== EMPTY_ID);
+  const named = [...new Set(chains.blockchains.map((chain) => String(chain.subnetID)))].map((id) => ({ id }) as Json);
+  const listed = ((subnets?.subnets as Json[] | undefined) ?? named).filter((s) => String(s.id) !== EMPTY_ID);
   const details =
     listed.length <= MAX_SUBNET_DETAILS ? await Promise.all(listed.map((s) => subnetDetails(c, String(s.id)))) : [];
   return { chains, feeState, validatorFeeState, supply, validators, listed, details };
 }
 
 /** Chains, the AVAX asset, fee states, supply, validators and their uptimes, subnets and L1 validators. */
-function fillState(world: World, state: State): void {
+function fillState(world: World, state: State): Set<string> {
   const { chainIDs, network } = world;
   const { chains, feeState, validatorFeeState, supply, validators, listed, details } = state;
   for (const chain of chains.blockchains as unknown as Json[]) {
@@ -195,47 +201,13 @@ function fillState(world: World, state: State): void {
     world.uptimes.set(staker.nodeID, { connected: v.connected !== false, upSeconds, since: now });
   }
   for (const subnet of listed) {
+    if (!subnet.controlKeys) continue;
     const id = String(subnet.id);
     const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: 0 });
     world.subnets.set(id, { id, owner: owner ?? { locktime: 0n, threshold: 0, addresses: [] } });
   }
   for (const detail of details) applySubnet(world, detail);
-}
-
-async function subnetDetails(c: Clients, id: string) {
-  const [subnet, validators] = await Promise.all([
-    c.p.getSubnet({ subnetID: id }) as unknown as Promise<Json>,
-    c.p.getCurrentValidators({ subnetID: id }) as unknown as Promise<Json>,
-  ]);
-  return { id, subnet, validators };
-}
-
-/** A subnet's owner with its locktime, its conversion to an L1, and its validators (legacy and L1). */
-function applySubnet(world: World, { id, subnet, validators }: Awaited<ReturnType<typeof subnetDetails>>): void {
-  const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: subnet.locktime });
-  const converted = subnet.isPermissioned === false && String(subnet.conversionID ?? EMPTY_ID) !== EMPTY_ID;
-  world.subnets.set(id, {
-    id,
-    owner: owner ?? { locktime: 0n, threshold: 0, addresses: [] },
-    ...(converted
-      ? {
-          conversion: {
-            chainID: String(subnet.managerChainID),
-            address: String(subnet.managerAddress ?? ''),
-            conversionID: String(subnet.conversionID),
-          },
-        }
-      : {}),
-  });
-  for (const v of validators.validators as Json[]) {
-    if (v.validationID !== undefined) {
-      const l1 = l1ValidatorFrom(v, id);
-      world.l1Validators.set(l1.validationID, l1);
-    } else {
-      const staker = stakerFrom(v, id);
-      world.stakers.set(staker.txID, staker);
-    }
-  }
+  return new Set(details.map((d) => d.id));
 }
 
 function blockTime(json: Json): bigint {

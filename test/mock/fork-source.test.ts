@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PChainClient } from '../../generated/client/dist/index.js';
+import { cb58Encode } from '../../generators/formats.ts';
 import { TRIES } from '../../mock/fork/fetch.ts';
 import { forkWorld } from '../../mock/fork/start.ts';
 import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
@@ -113,6 +115,43 @@ describe('the fork source', () => {
     expect(second.fork!.source.stats.cached).toBeGreaterThan(0);
     expect(second.fork!.source.stats.sent).toBeLessThan(sentFirst);
     expect(second.tip('P').id).toBe(first.tip('P').id);
+  });
+
+  it('reads a subnet beyond the first 64 in full on the first call that names it', async () => {
+    const many = await startMockNode({ accounts: 0, seed: 'many subnets' });
+    const front = await flaky(many.url, 0);
+    const methods: string[] = [];
+    const original = globalThis.fetch;
+    const counting = (async (url: string, init: RequestInit) => {
+      methods.push(String(JSON.parse(String(init.body)).method));
+      return original(url, init);
+    }) as typeof fetch;
+    try {
+      const owner = { locktime: 0n, threshold: 1, addresses: ['ab'.repeat(20)] };
+      const ids = Array.from({ length: 65 }, (_, i) => cb58Encode(Buffer.alloc(32, i + 1)));
+      for (const id of ids) many.world.subnets.set(id, { id, owner });
+      const last = ids.at(-1)!;
+      const conversion = { chainID: many.world.chainIDs.X, address: '0x01', conversionID: ids[0]! };
+      many.world.subnets.set(last, { id: last, owner, conversion });
+      globalThis.fetch = counting;
+      const world = await forkWorld({ url: front.url, cacheDir: undefined }, {});
+      const node = await startMockNode({ accounts: 0, fork: { url: front.url, cacheDir: false } });
+      globalThis.fetch = original;
+      try {
+        expect(methods.filter((m) => m === 'platform.getSubnet')).toEqual([]);
+        expect(world.subnets.get(last)?.conversion).toBeUndefined();
+        const p = new PChainClient({ baseUrl: node.url });
+        const s = new PChainClient({ baseUrl: many.url });
+        expect(await p.getSubnet({ subnetID: last })).toEqual(await s.getSubnet({ subnetID: last }));
+        expect((await p.getSubnet({ subnetID: last })).isPermissioned).toBe(false);
+      } finally {
+        await node.close();
+      }
+    } finally {
+      globalThis.fetch = original;
+      await front.close();
+      await many.close();
+    }
   });
 
   it('never saves a forked world, nor dumps it', async () => {
