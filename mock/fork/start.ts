@@ -34,7 +34,8 @@ export async function forkWorld(
 ): Promise<World> {
   const source = new ForkSource(options.url, options.cacheDir, retryDelayMs);
   const live = clientsOf(source.url, source.live);
-  const networkID = Number((await live.info.getNetworkID()).networkID);
+  const [network, pTip, xTip] = await Promise.all([live.info.getNetworkID(), live.p.getHeight(), live.x.getHeight()]);
+  const networkID = Number(network.networkID);
   const known = Object.values(NETWORKS).find((n) => n.networkID === networkID);
   if (!known)
     throw new Error(
@@ -42,7 +43,6 @@ export async function forkWorld(
         .map((n) => `${n.name} (${n.networkID})`)
         .join(', ')}`,
     );
-  const [pTip, xTip] = await Promise.all([live.p.getHeight(), live.x.getHeight()]);
   const pTipHeight = Number(pTip.height);
   const height = options.height ?? pTipHeight;
   if (height > pTipHeight)

@@ -89,10 +89,15 @@ describe('the fork source', () => {
   it('gives up after a bounded number of tries with one clear error', async () => {
     const front = await flaky(source.url, Number.POSITIVE_INFINITY);
     try {
+      // Its first three reads go out together; the first to give up names itself.
       await expect(forkWorld({ url: front.url, cacheDir: undefined }, {}, 1)).rejects.toThrow(
-        `the fork source ${front.url} failed ${TRIES} tries of info.getNetworkID (last: HTTP 503 Service Unavailable)`,
+        new RegExp(
+          `the fork source ${front.url} failed ${TRIES} tries of (info.getNetworkID|platform.getHeight|avm.getHeight) ` +
+            '\\(last: HTTP 503 Service Unavailable\\)$',
+        ),
       );
-      expect(front.seen.requests).toBe(TRIES);
+      expect(front.seen.requests).toBeGreaterThanOrEqual(TRIES);
+      expect(front.seen.requests).toBeLessThanOrEqual(3 * TRIES);
     } finally {
       await front.close();
     }
@@ -102,7 +107,7 @@ describe('the fork source', () => {
     const closed = await flaky(source.url, 0);
     await closed.close();
     await expect(forkWorld({ url: closed.url, cacheDir: undefined }, {}, 1)).rejects.toThrow(
-      new RegExp(`the fork source ${closed.url} failed ${TRIES} tries of info.getNetworkID \\(last: fetch failed`),
+      new RegExp(`the fork source ${closed.url} failed ${TRIES} tries of [a-zA-Z.]+ \\(last: fetch failed`),
     );
   });
 
