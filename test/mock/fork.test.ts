@@ -152,6 +152,20 @@ describe('a fork of another mock', () => {
     expect((await new PChainClient({ baseUrl: source.url }).getTxStatus({ txID })).status).toBe('Unknown');
   });
 
+  it('keeps what it loaded through a revert and a reset, which go back to the fork point at most', async () => {
+    const x = new XChainClient({ baseUrl: fork.url });
+    const { snapshotID } = await fork.devClient.snapshot();
+    const address = source.keys[1]!.x;
+    const loaded = (await x.getUTXOs({ addresses: [address], encoding: 'hex' })).utxos;
+    expect(loaded.length).toBeGreaterThan(0);
+    await fork.devClient.mine({ chain: 'X', blocks: 2 });
+    await fork.devClient.revert({ snapshotID });
+    expect((await x.getUTXOs({ addresses: [address], encoding: 'hex' })).utxos).toEqual(loaded);
+    await fork.devClient.reset();
+    expect(Number((await new PChainClient({ baseUrl: fork.url }).getHeight()).height)).toBe(fork.world.fork!.heights.P);
+    expect((await x.getUTXOs({ addresses: [address], encoding: 'hex' })).utxos).toEqual(loaded);
+  });
+
   it('reads a block below the fork point from the source once, then from its cache', async () => {
     const x = new XChainClient({ baseUrl: fork.url });
     const count = () => proxy.calls.filter((m) => m === 'avm.getBlockByHeight').length;
