@@ -2,11 +2,12 @@
  * What a forked world reads from its source after start-up, each before the call that needs it answers (the world's
  * reads are synchronous, the source is not): an address's UTXOs on the first call that names the address, a UTXO a
  * transaction spends through the transaction that made it, and blocks, transactions and validator sets at or below
- * the fork point. What the source accepted after the fork point never comes in: its later blocks are read (once
- * each) and their transactions' outputs, blocks and transactions left out; an address once loaded is never read again.
+ * the fork point. What the source accepted after the fork point never comes in: its later blocks, their transactions
+ * and the outputs they made are left out, the UTXOs they spent put back (./later.ts); an address once loaded is
+ * never read again.
  */
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
-import { decodeTx, keyOf, ownerOf, utxoRecord } from '../engine/codec.ts';
+import { decodeTx, keyOf } from '../engine/codec.ts';
 import { txBytes } from '../engine/handlers.ts';
 import type { MockMethod } from '../state.ts';
 import type { Utxo, UtxoChain } from '../world/types.ts';
@@ -15,21 +16,14 @@ import type { Clients } from './clients.ts';
 import { hexBytes, utxoFrom } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
 import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
+import { LaterBlocks } from './later.ts';
+import { ask, collectOwners, collectSubnets } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 
 type Params = Record<string, unknown>;
 type Json = Record<string, unknown>;
 
-/** The source's blocks above the fork point read at most this far (per chain) to keep its later changes out. */
-const MAX_LATER_BLOCKS = 1_000;
 const PAGE = 1024;
-
-interface Later {
-  checkedTo: number;
-  ids: Set<string>;
-  /** The UTXOs (`txID:outputIndex`) later transactions spent: the fork point still has those made by then. */
-  spent: Set<string>;
-}
 
 export class Fork {
   readonly source: ForkSource;
@@ -37,14 +31,10 @@ export class Fork {
   readonly heights: Record<UtxoChain, number>;
   private readonly world: World;
   private readonly cached: Clients;
-  private readonly live: Clients;
   private readonly loads = { X: new Map<string, Promise<void>>(), P: new Map<string, Promise<void>>() };
   /** UTXO keys ever taken from the source: one the world spent since is not put back by another owner's load. */
   private readonly taken = new Set<string>();
-  private readonly later: Record<UtxoChain, Later> = {
-    X: { checkedTo: 0, ids: new Set(), spent: new Set() },
-    P: { checkedTo: 0, ids: new Set(), spent: new Set() },
-  };
+  private readonly later: LaterBlocks;
 
   /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
   private readonly subnetLoads = new Map<string, Promise<void>>();
@@ -61,10 +51,8 @@ export class Fork {
     this.world = world;
     this.source = source;
     this.cached = cached;
-    this.live = live;
     this.heights = heights;
-    this.later.X.checkedTo = heights.X;
-    this.later.P.checkedTo = heights.P;
+    this.later = new LaterBlocks(cached, live, heights);
   }
 
   /** The methods with the source's data loaded before each answers, and the reads below the fork point sent there. */
@@ -133,7 +121,7 @@ export class Fork {
     local: (p: Params) => unknown,
     p: Params,
   ): Promise<unknown> {
-    if ((await this.laterIDs(chain)).has(id)) return local(p);
+    if ((await this.later.ids(chain)).has(id)) return local(p);
     try {
       return await fromSource();
     } catch (error) {
@@ -184,7 +172,7 @@ export class Fork {
 
   /** Loads every owner of the outputs of a transaction the source accepted by the fork point. */
   private async loadProducer(chain: UtxoChain, txID: string): Promise<void> {
-    if ((await this.laterIDs(chain)).has(txID)) return;
+    if ((await this.later.ids(chain)).has(txID)) return;
     let bytes: Uint8Array;
     try {
       const answer = (await ask(chain === 'P' ? this.cached.p : this.cached.x, 'getTx', {
@@ -205,7 +193,7 @@ export class Fork {
     let load = this.subnetLoads.get(id);
     if (!load) {
       load = (async () => {
-        if ((await this.laterIDs('P')).has(id)) return;
+        if ((await this.later.ids('P')).has(id)) return;
         let details: SubnetDetails;
         try {
           details = await subnetDetails(this.cached, id);
@@ -249,8 +237,8 @@ export class Fork {
       if (page.utxos.length < PAGE) break;
       startIndex = page.endIndex;
     }
-    const later = await this.laterIDs(chain);
-    utxos.push(...(await this.spentLater(chain, owner)));
+    const later = await this.later.ids(chain);
+    utxos.push(...(await this.later.spentBy(chain, owner)));
     const kept = utxos.filter((u) => !later.has(u.txID) && !this.taken.has(u.key));
     if (chain === 'X') await this.loadAssets(kept.map((u) => u.assetID));
     this.unjournaled(() => {
@@ -259,27 +247,6 @@ export class Fork {
         this.world.utxos[chain].set(utxo.key, utxo);
       }
     });
-  }
-
-  /**
-   * The owner's UTXOs that existed at the fork point and that the source's later transactions spent, rebuilt from
-   * the transactions that made them (their `baseTx` outputs, numbered from 0).
-   */
-  private async spentLater(chain: UtxoChain, owner: string): Promise<Utxo[]> {
-    const { ids, spent } = this.later[chain];
-    const refs = [...spent].map((ref) => ref.split(':') as [string, string]).filter(([txID]) => !ids.has(txID));
-    const client = chain === 'P' ? this.cached.p : this.cached.x;
-    const found: Utxo[] = [];
-    await Promise.all(
-      refs.map(async ([txID, index]) => {
-        const answer = (await ask(client, 'getTx', { txID, encoding: 'hex' })) as Json;
-        const { tx } = decodeTx(chain, hexBytes(answer.tx));
-        const out = tx.baseTx?.outputs?.[Number(index)];
-        if (!out || !ownerOf(out.output)?.addresses.includes(owner)) return;
-        found.push(utxoRecord(chain, txID, Number(index), out.getAssetId(), out.output));
-      }),
-    );
-    return found;
   }
 
   private async loadAssets(ids: string[]): Promise<void> {
@@ -296,38 +263,6 @@ export class Fork {
     });
   }
 
-  /**
-   * IDs of the blocks the source accepted above the fork point, and of their transactions: read up to its tip now,
-   * each block once (cached by height, so a later run reads them from disk).
-   */
-  private async laterIDs(chain: UtxoChain): Promise<Set<string>> {
-    const later = this.later[chain];
-    const client = chain === 'P' ? this.live.p : this.live.x;
-    const tip = Math.min(Number((await client.getHeight()).height), this.heights[chain] + MAX_LATER_BLOCKS);
-    while (later.checkedTo < tip) {
-      const heights = Array.from({ length: Math.min(8, tip - later.checkedTo) }, (_, i) => later.checkedTo + 1 + i);
-      const blocks = await Promise.all(
-        heights.map((height) =>
-          ask(chain === 'P' ? this.cached.p : this.cached.x, 'getBlockByHeight', {
-            height: String(height),
-            encoding: 'json',
-          }),
-        ),
-      );
-      for (const answer of blocks) {
-        const block = ((answer as Json).block ?? {}) as Json;
-        if (block.id) later.ids.add(String(block.id));
-        for (const tx of [...((block.txs as Json[] | undefined) ?? []), ...(block.tx ? [block.tx as Json] : [])]) {
-          if (tx.id) later.ids.add(String(tx.id));
-          const inputs = ((tx.unsignedTx as Json | undefined)?.inputs ?? []) as Json[];
-          for (const input of inputs) later.spent.add(`${String(input.txID)}:${Number(input.outputIndex)}`);
-        }
-      }
-      later.checkedTo = heights.at(-1)!;
-    }
-    return later.ids;
-  }
-
   /** Data of the fork point is part of the world's start: no snapshot's revert takes it out again. */
   private unjournaled(change: () => void): void {
     const { journal } = this.world;
@@ -339,37 +274,4 @@ export class Fork {
       journal.recording = recording;
     }
   }
-}
-
-/** A call to the source by method name, its JSON-RPC error rethrown with the source's message and code. */
-function ask(client: object, method: string, params: Params): Promise<unknown> {
-  const call = (client as Record<string, (p: Params) => Promise<unknown>>)[method];
-  if (typeof call !== 'function') return Promise.reject(new Error(`the fork cannot read ${method} from its source`));
-  return call.call(client, params);
-}
-
-/** The subnet IDs a decoded transaction names (`subnetID` fields, the Primary Network's left out). */
-function collectSubnets(value: unknown, ids: Set<string>, depth: number): void {
-  if (!value || typeof value !== 'object' || depth > 4) return;
-  for (const [key, field] of Object.entries(value)) {
-    if (/^subnet(ID|Id)$/.test(key) && field && typeof (field as object).toString === 'function') {
-      const id = String(field);
-      if (id !== EMPTY_ID) ids.add(id);
-    } else collectSubnets(field, ids, depth + 1);
-  }
-}
-
-/** The owners (40-hex) of every output in a decoded transaction. */
-function collectOwners(value: unknown, owners: Set<string>, depth: number): void {
-  if (!value || typeof value !== 'object' || depth > 6) return;
-  if (Array.isArray(value)) {
-    for (const item of value) collectOwners(item, owners, depth + 1);
-    return;
-  }
-  const o = value as { _type?: string; outputOwners?: { addrs?: { toBytes(): Uint8Array }[] } };
-  if (o._type === 'secp256k1fx.TransferOutput' && o.outputOwners?.addrs) {
-    for (const a of o.outputOwners.addrs) owners.add(Buffer.from(a.toBytes()).toString('hex'));
-    return;
-  }
-  for (const key of Object.keys(value)) collectOwners((value as Record<string, unknown>)[key], owners, depth + 1);
 }
