@@ -4,15 +4,14 @@
  * subnets, L1 validators, the staking asset and supply. UTXOs come later, an address at a time (./lazy.ts). Start-up
  * reads are cached under the fork point (./fetch.ts), so a second run at the same height sends only the tip checks.
  */
-import { cb58Encode } from '../../generators/formats.ts';
-import { ACCOUNT_FUNDS, deriveKeys } from '../world/genesis.ts';
-import { idOf, makeUtxo, sha256 } from '../world/codec.ts';
+import { deriveKeys } from '../world/genesis.ts';
+import { idOf } from '../world/codec.ts';
 import { EMPTY_ID, FX_IDS, NETWORKS, type NetworkIdentity } from '../world/networks.ts';
 import { recordValidatorSets } from '../world/validator-history.ts';
-import type { Block, UtxoChain } from '../world/types.ts';
 import { World } from '../world/world.ts';
 import type { WorldOptions } from '../world/genesis.ts';
 import { type Clients, clientsOf } from './clients.ts';
+import { blockOf, blockTime, fundAccounts, placeTip } from './tips.ts';
 import { hexBytes, ownerFrom, seconds, stakerFrom } from './convert.ts';
 import { applySubnet, subnetDetails } from './subnets.ts';
 import { ForkSource } from './fetch.ts';
@@ -208,52 +207,4 @@ function fillState(world: World, state: State): Set<string> {
   }
   for (const detail of details) applySubnet(world, detail);
   return new Set(details.map((d) => d.id));
-}
-
-function blockTime(json: Json): bigint {
-  const block = (json.block ?? json) as Json;
-  return BigInt(String(block.time ?? block.timestamp ?? 0));
-}
-
-function blockOf(chain: UtxoChain, bytes: Uint8Array, height: number, timestamp: bigint, json: Json): Block {
-  const block = (json.block ?? {}) as Json;
-  return { id: idOf(bytes), chain, height, parentID: String(block.parentID ?? EMPTY_ID), timestamp, txIDs: [], bytes };
-}
-
-/** A record where no local block is: every height up to the fork point is read from the source, never from it. */
-const BELOW_FORK = {
-  id: '',
-  chain: 'P',
-  height: 0,
-  parentID: EMPTY_ID,
-  timestamp: 0n,
-  txIDs: [],
-  bytes: new Uint8Array(),
-};
-
-/** The source's tip block at its own height, so that local blocks continue from it. */
-function placeTip(world: World, chain: UtxoChain, block: Block): void {
-  const log = world.blocks[chain];
-  const below = { ...BELOW_FORK, chain } as Block;
-  for (let h = 0; h < block.height; h++) log.push(below);
-  log.push(block);
-  world.blockIDs.set(block.id, block);
-}
-
-/** The funded keys (`accounts`, from the seed), each given its AVAX on X and P by the mock, as `dev.fund` does. */
-function fundAccounts(world: World): void {
-  for (const chain of ['X', 'P'] as const) {
-    const txID = cb58Encode(sha256(Buffer.from(`fork funding ${chain} ${world.tip(chain).id}`)));
-    world.accounts.forEach((account, outputIndex) => {
-      const utxo = makeUtxo({
-        txID,
-        outputIndex,
-        assetID: world.network.avaxAssetID,
-        amount: ACCOUNT_FUNDS,
-        owner: { locktime: 0n, threshold: 1, addresses: [account.address] },
-        stakeableLocktime: 0n,
-      });
-      world.utxos[chain].set(utxo.key, utxo);
-    });
-  }
 }
