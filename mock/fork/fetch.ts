@@ -24,7 +24,7 @@ export class ForkSource {
   readonly stats: SourceStats = { sent: 0, cached: 0 };
   /** `<network ID>/<P height>-<P block ID>-<X height>`: set once the fork point is known; no caching before. */
   scope: string | undefined;
-  private readonly cacheDir: string | undefined;
+  readonly cacheDir: string | undefined;
   private readonly delayMs: number;
 
   constructor(url: string, cacheDir: string | undefined, delayMs = FIRST_DELAY_MS) {
