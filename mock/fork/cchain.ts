@@ -4,6 +4,7 @@
  * cache folder. The X- and P-Chain's fork point does not fix a C-Chain block, so the engine's first call does.
  */
 import type { ForkConfig } from '@nomicfoundation/edr';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { World } from '../world/world.ts';
 
@@ -19,6 +20,10 @@ export async function cChainFork(world: World): Promise<ForkConfig | undefined> 
   });
   const answer = JSON.parse(await response.text()) as { result?: string };
   if (typeof answer.result !== 'string') throw new Error(`${url} answered no block number`);
-  const cacheDir = fork.source.cacheDir;
-  return { url, blockNumber: BigInt(answer.result), ...(cacheDir ? { cacheDir: join(cacheDir, 'c-chain') } : {}) };
+  // Without a cache folder EDR would write ./edr-cache wherever the node runs: with the fork's cache off, a
+  // temporary folder of the process instead.
+  const cacheDir = fork.source.cacheDir
+    ? join(fork.source.cacheDir, 'c-chain')
+    : join(tmpdir(), `avalanche-mock-edr-${process.pid}`);
+  return { url, blockNumber: BigInt(answer.result), cacheDir };
 }
