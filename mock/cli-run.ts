@@ -25,6 +25,12 @@ const USAGE = `Usage: npm run mock -- [options]
   --no-dev                        do not serve the development controls /ext/dev (snapshot, revert, time, mine, fund)
   --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
                                   (not once the C-Chain's EVM state changed: it cannot be saved)
+  --fork-url <url>                start from a live node's state (its network, validators, subnets, fees; UTXOs
+                                  as first used); every read goes to that URL only
+  --fork-height <n>               the P-Chain height to fork at (default: the source's tip)
+  --fork-cache-dir <dir>          where the source's answers are kept between runs
+                                  (default ~/.cache/avalanche-mock/fork)
+  --no-fork-cache                 keep no answers on disk
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
@@ -48,6 +54,7 @@ const FLAGS: Record<keyof StartOptions, string> = {
   mining: '--no-mining',
   devControls: '--no-dev',
   state: '--state',
+  fork: '--fork-url',
   adminEnabled: '--api-admin-enabled',
   keystoreEnabled: '--api-keystore-enabled',
   indexEnabled: '--index-enabled',
@@ -84,6 +91,25 @@ function normalizeFlags(argv: string[]): string[] {
   return out;
 }
 
+/** The --fork-* flags as the fork option; the others without --fork-url are refused. */
+function forkOf(values: Record<string, unknown>, number: (value: string | undefined) => unknown) {
+  const url = values['fork-url'] as string | undefined;
+  const height = values['fork-height'] as string | undefined;
+  const cacheDir = values['fork-cache-dir'] as string | undefined;
+  const noCache = values['no-fork-cache'] === true;
+  if (url === undefined) {
+    if (height !== undefined || cacheDir !== undefined || noCache)
+      fail('--fork-height and --fork-cache-dir need --fork-url');
+    return undefined;
+  }
+  if (cacheDir !== undefined && noCache) fail('--fork-cache-dir and --no-fork-cache exclude each other');
+  return {
+    url,
+    ...(height === undefined ? {} : { height: number(height) }),
+    ...(noCache ? { cacheDir: false } : cacheDir === undefined ? {} : { cacheDir }),
+  };
+}
+
 /** Parses the flags, starts the node and prints where it listens; exits on bad flags. */
 export async function runCli(argv: string[]): Promise<void> {
   const values = parseCli(
@@ -100,6 +126,10 @@ export async function runCli(argv: string[]): Promise<void> {
       'no-mining': { type: 'boolean', default: false },
       'no-dev': { type: 'boolean', default: false },
       state: { type: 'string' },
+      'fork-url': { type: 'string' },
+      'fork-height': { type: 'string' },
+      'fork-cache-dir': { type: 'string' },
+      'no-fork-cache': { type: 'boolean', default: false },
       'api-admin-enabled': { type: 'string' },
       'api-keystore-enabled': { type: 'string' },
       'index-enabled': { type: 'string' },
@@ -124,6 +154,7 @@ export async function runCli(argv: string[]): Promise<void> {
     mining: values['no-mining'] ? false : undefined,
     devControls: values['no-dev'] ? false : undefined,
     state: values.state,
+    fork: forkOf(values, number),
     adminEnabled: flag(values['api-admin-enabled'], 'api-admin-enabled'),
     keystoreEnabled: flag(values['api-keystore-enabled'], 'api-keystore-enabled'),
     indexEnabled: flag(values['index-enabled'], 'index-enabled'),
@@ -175,6 +206,10 @@ export async function runCli(argv: string[]): Promise<void> {
     if (world.network.name === 'local')
       console.log(
         'The ewoq key PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN holds the local genesis funds.',
+      );
+    if (world.fork)
+      console.log(
+        `fork: ${world.fork.source.url} at P-Chain height ${world.fork.heights.P}, X-Chain ${world.fork.heights.X}`,
       );
     if (node.loaded) console.log(`state: loaded from ${resolved.state}`);
     const stop = () =>

@@ -132,7 +132,8 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
         : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
-      const handler = handlers[method.shortName] ?? notSimulated(method.name);
+      const local = handlers[method.shortName] ?? notSimulated(method.name);
+      const handler = world.fork ? world.fork.answerFor(method.name, local) : local;
       const release = atRelease(mockModel(), method, nodeVersion, handler);
       const fill = decoded.get(method.name)!;
       // Each layer is a call on every request: one that changes nothing is left out.

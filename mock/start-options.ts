@@ -10,6 +10,8 @@ import { type MockNodeOptions, type RunningMockNode, startMockNode } from './nod
 import type { NetworkName } from './world/networks.ts';
 import type { WorldOptions } from './world/genesis.ts';
 import { checkWorldOptions } from './world/world-options.ts';
+import { type ForkOptions, type ResolvedFork, checkFork } from './fork/options.ts';
+import { forkWorld } from './fork/start.ts';
 
 export interface StartOptions {
   /** `local` (default), `fuji` or `mainnet` (`--network`). */
@@ -36,6 +38,11 @@ export interface StartOptions {
   indexEnabled?: boolean;
   /** Load the world saved in this file if it exists, save it there on close (`--state`). */
   state?: string;
+  /**
+   * Start from a live node's state (`--fork-url`, `--fork-height`, `--fork-cache-dir`, `--no-fork-cache`): its
+   * network, tips, validators, subnets and fees at start, UTXOs as they are first used (mock/fork/).
+   */
+  fork?: ForkOptions;
   /** Port of `host` (`--port`): 0, a free one, is startMockNode's default; the CLI's is 9650. */
   port?: number;
   /** Address to listen on (`--host`; default 127.0.0.1). */
@@ -62,6 +69,7 @@ const KEYS: Record<Key, true> = {
   keystoreEnabled: true,
   indexEnabled: true,
   state: true,
+  fork: true,
   port: true,
   host: true,
   allowedHosts: true,
@@ -84,6 +92,7 @@ export interface Resolved {
   worldOptions: WorldOptions;
   network?: NetworkName;
   state?: string;
+  fork?: ResolvedFork;
 }
 
 /**
@@ -120,6 +129,18 @@ export function resolveOptions(options: StartOptions, name: (key: Key) => string
     fail('maxBodyBytes', 'must be a positive integer');
   if (allowedHosts !== undefined && !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string')))
     fail('allowedHosts', 'must be a list of host names');
+  const fork =
+    options.fork === undefined
+      ? undefined
+      : checkFork(options.fork, (key) => {
+          const base = name('fork');
+          if (key === 'fork') return base;
+          return base.startsWith('--')
+            ? `--fork-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+            : `${base}.${key}`;
+        });
+  if (fork && options.state !== undefined)
+    throw new Error(`${name('fork')} and ${name('state')} exclude each other: a forked world is not saved`);
   const worldOptions = checkWorldOptions(
     {
       network: options.network ?? 'local',
@@ -153,6 +174,7 @@ export function resolveOptions(options: StartOptions, name: (key: Key) => string
     worldOptions,
     ...(options.network ? { network: options.network } : {}),
     ...(options.state ? { state: options.state } : {}),
+    ...(fork ? { fork } : {}),
   };
 }
 
@@ -165,7 +187,8 @@ export interface StartedNode extends RunningMockNode {
 
 /** Starts a node as resolved, on the world in its `state` file if there is one; close() saves the world there. */
 export async function startWithOptions(resolved: Resolved): Promise<StartedNode> {
-  const { state, network } = resolved;
+  const { state, network, fork } = resolved;
+  if (fork) return startForked(resolved, fork);
   const loaded = state ? loadWorld(state) : undefined;
   if (loaded && network !== undefined && loaded.options.network !== network)
     throw new Error(`${state} holds a ${loaded.options.network} world, not ${network}`);
@@ -187,6 +210,15 @@ export async function startWithOptions(resolved: Resolved): Promise<StartedNode>
       if (state) saveWorld(node.world, worldOptions, state);
     },
   };
+}
+
+/** A node on a world forked from a live node (never saved: `state` is refused with `fork`). */
+async function startForked(resolved: Resolved, fork: ResolvedFork): Promise<StartedNode> {
+  const world = await forkWorld(fork, resolved.worldOptions);
+  if (resolved.network !== undefined && resolved.network !== world.network.name)
+    throw new Error(`${fork.url} serves ${world.network.name}, not ${resolved.network}`);
+  const node = await startMockNode({ ...resolved.serve, world });
+  return { ...node, worldOptions: { ...resolved.worldOptions, network: world.network.name }, loaded: false };
 }
 
 function isMining(value: unknown): value is Mining {

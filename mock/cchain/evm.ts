@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Provider } from '@nomicfoundation/edr';
 import type { World } from '../world/world.ts';
+import { cChainFork } from '../fork/cchain.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 
 type Edr = typeof import('@nomicfoundation/edr');
@@ -83,7 +84,7 @@ export class CChain {
   private create(): Promise<Provider> {
     const { module, context } = loadEdr();
     const genesis = this.genesis;
-    return context.then((ctx) =>
+    return Promise.all([context, cChainFork(this.world)]).then(([ctx, fork]) =>
       ctx.createProvider(
         module.L1_CHAIN_TYPE,
         {
@@ -108,7 +109,7 @@ export class CChain {
             blockGasLimit: BLOCK_GAS_LIMIT,
             memPool: { order: module.MineOrdering.Fifo },
           },
-          network: { genesisBlockGasLimit: genesis.gasLimit, genesisBlockTime: this.world.time.get() },
+          network: fork ?? { genesisBlockGasLimit: genesis.gasLimit, genesisBlockTime: this.world.time.get() },
           networkId: genesis.chainID,
           observability: {},
           ownedAccounts: [],

@@ -55,6 +55,11 @@ function parts(world: World): Array<[string, Table<unknown, unknown> | Cell<unkn
 
 /** The world in the one saved format: what `--state` writes and `dev.dumpState` answers. */
 export function stateOf(world: World, options: WorldOptions = {}): string {
+  if (world.fork)
+    throw new Error(
+      `a world forked from ${world.fork.source.url} cannot be saved: most of its state is still at the source ` +
+        '(nothing was written)',
+    );
   const data: Record<string, Stored> = {};
   for (const [path, part] of parts(world)) {
     if (part instanceof Table) data[path] = { kind: 'table', entries: [...part.entries()] };
@@ -152,6 +157,7 @@ export function loadWorld(file: string): { world: World; options: WorldOptions }
  * The source is a complete world already checked, so nothing can fail half-way. Both are of one network.
  */
 export function replaceWorld(into: World, source: World): void {
+  if (into.fork) throw new Error(`this node's world is forked from ${into.fork.source.url}: no state can replace it`);
   if (into.network.name !== source.network.name)
     throw new Error(`the state is of the ${source.network.name} network; this node serves ${into.network.name}`);
   const from = new Map(parts(source));

@@ -26,6 +26,11 @@ export interface StartOptions {
   keystoreEnabled?: boolean;
   /** Load the world saved in this file if it exists, and save it there on close() (`--state`). */
   state?: string;
+  /**
+   * Start from a live node's state (`--fork-url`): `url` its base URL, `height` the P-Chain height (default its tip),
+   * `cacheDir` where answers are kept between runs (default ~/.cache/avalanche-mock/fork; false: none).
+   */
+  fork?: { url: string; height?: number; cacheDir?: string | false };
   /** 0 (default) picks a free port (the CLI's `--port` defaults to 9650). */
   port?: number;
   /** Address to listen on (default 127.0.0.1; `--host`). */

@@ -19,6 +19,7 @@ import { type Genesis, type IndexedChain, acceptIntoIndexes, indexLogs } from '.
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type { UptimeRecord } from './uptime.ts';
+import type { Fork } from '../fork/lazy.ts';
 import type {
   Asset,
   AtomicUtxo,
@@ -99,6 +100,8 @@ export class World {
    * snapshots and saved states leave it as it is.
    */
   readonly impersonated = new Set<string>();
+  /** Set when the world started from a live node's state (`--fork-url`): what it reads from there (../fork/). */
+  fork?: Fork;
 
   private readonly owned = { X: new OwnerIndex(), P: new OwnerIndex() };
   /** Shared memory by `${destination}:${source}`, by owner. */

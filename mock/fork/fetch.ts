@@ -1,0 +1,128 @@
+/**
+ * The one way a fork reaches its source: a `fetch` for the generated clients that sends only to the fork URL, retries
+ * with backoff on 429, 5xx and connection errors (a bounded number of tries, then one clear error), and keeps
+ * answers on disk between runs, keyed by the source's network and fork point and by the request.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { FetchLike } from '../../generated/client/dist/index.js';
+
+export const TRIES = 5;
+const FIRST_DELAY_MS = 50;
+const MAX_DELAY_MS = 2_000;
+
+export interface SourceStats {
+  /** Requests sent to the source (each try counts). */
+  sent: number;
+  /** Answers read from the disk cache instead. */
+  cached: number;
+}
+
+export class ForkSource {
+  readonly url: string;
+  readonly stats: SourceStats = { sent: 0, cached: 0 };
+  /** `<network ID>/<P height>-<P block ID>-<X height>`: set once the fork point is known; no caching before. */
+  scope: string | undefined;
+  readonly cacheDir: string | undefined;
+  private readonly delayMs: number;
+
+  constructor(url: string, cacheDir: string | undefined, delayMs = FIRST_DELAY_MS) {
+    this.url = url;
+    this.cacheDir = cacheDir;
+    this.delayMs = delayMs;
+  }
+
+  /** A fetch that never caches: for what the source says now (its tip). */
+  readonly live: FetchLike = (url, init) => this.send(url, init);
+
+  /** A fetch that answers from the cache when it can, and caches successful answers. */
+  readonly cached: FetchLike = async (url, init) => {
+    const file = this.fileOf(url, init.body);
+    if (file) {
+      let stored: string | undefined;
+      try {
+        stored = readFileSync(file, 'utf8');
+      } catch {}
+      if (stored !== undefined) {
+        this.stats.cached++;
+        const id = (JSON.parse(init.body) as { id?: unknown }).id ?? null;
+        return answer(200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${stored}}`);
+      }
+    }
+    const response = await this.send(url, init);
+    const text = await response.text();
+    if (file && response.status === 200) {
+      const result = resultOf(text);
+      if (result !== undefined) writeAtomically(file, result);
+    }
+    return answer(response.status, text);
+  };
+
+  private fileOf(url: string, body: string): string | undefined {
+    if (!this.cacheDir || !this.scope) return undefined;
+    const { method, params } = JSON.parse(body) as { method?: unknown; params?: unknown };
+    const key = createHash('sha256')
+      .update(JSON.stringify([url.slice(this.url.length), method, params ?? null]))
+      .digest('hex');
+    return join(this.cacheDir, this.scope, `${key}.json`);
+  }
+
+  private async send(url: string, init: Parameters<FetchLike>[1]) {
+    // The clients are built on this URL; anything else would be a bug sending traffic elsewhere.
+    if (url !== this.url && !url.startsWith(`${this.url}/`))
+      throw new Error(`the fork sends only to ${this.url}, not to ${url}`);
+    const method = (JSON.parse(init.body) as { method?: string }).method ?? '(no method)';
+    let last = '';
+    for (let attempt = 1; attempt <= TRIES; attempt++) {
+      if (attempt > 1) await sleep(Math.min(this.delayMs * 2 ** (attempt - 2), MAX_DELAY_MS), init.signal);
+      this.stats.sent++;
+      try {
+        const response = await fetch(url, init);
+        if (response.status !== 429 && response.status < 500) return answer(response.status, await response.text());
+        await response.body?.cancel();
+        last = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+      } catch (error) {
+        if (init.signal.aborted) throw error;
+        last = `${(error as Error).message}${(error as { cause?: Error }).cause ? `: ${(error as { cause: Error }).cause.message}` : ''}`;
+      }
+    }
+    throw new Error(`the fork source ${this.url} failed ${TRIES} tries of ${method} (last: ${last})`);
+  }
+}
+
+const answer = (status: number, text: string) => ({ status, text: async () => text });
+
+/** The `result` of a JSON-RPC answer as JSON text, or undefined when it is an error (errors are never cached). */
+function resultOf(text: string): string | undefined {
+  try {
+    const parsed = JSON.parse(text) as { result?: unknown; error?: unknown };
+    return parsed.error === undefined && 'result' in parsed ? JSON.stringify(parsed.result) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/** Written under a name no one else uses, then renamed: a reader (or another run) sees the whole answer or none. */
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temporary, text, { flag: 'wx', mode: 0o600 });
+    renameSync(temporary, file);
+  } catch {
+    // A cache that cannot be written only costs the next run a request.
+    rmSync(temporary, { force: true });
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The source's blocks above the fork point, read so that none of what it accepted after the fork point leaks into a
+ * forked world: their IDs and their transactions' IDs, and the UTXOs those transactions spent (which the fork point
+ * still had). Each block is read once (cached by height, so a later run reads it from disk), at most 1,000 per chain.
+ */
+import { decodeTx, ownerOf, utxoRecord } from '../engine/codec.ts';
+import type { Utxo, UtxoChain } from '../world/types.ts';
+import type { Clients } from './clients.ts';
+import { hexBytes } from './convert.ts';
+import { ask } from './walk.ts';
+
+type Json = Record<string, unknown>;
+
+const MAX_LATER_BLOCKS = 1_000;
+
+interface Later {
+  checkedTo: number;
+  ids: Set<string>;
+  /** The UTXOs (`txID:outputIndex`) later transactions spent: the fork point still has those made by then. */
+  spent: Set<string>;
+}
+
+export class LaterBlocks {
+  private readonly cached: Clients;
+  private readonly live: Clients;
+  private readonly heights: Record<UtxoChain, number>;
+  private readonly later: Record<UtxoChain, Later>;
+
+  constructor(cached: Clients, live: Clients, heights: Record<UtxoChain, number>) {
+    this.cached = cached;
+    this.live = live;
+    this.heights = heights;
+    this.later = {
+      X: { checkedTo: heights.X, ids: new Set(), spent: new Set() },
+      P: { checkedTo: heights.P, ids: new Set(), spent: new Set() },
+    };
+  }
+
+  /**
+   * IDs of the blocks the source accepted above the fork point, and of their transactions: read up to its tip now,
+   * each block once (cached by height, so a later run reads them from disk).
+   */
+  async ids(chain: UtxoChain): Promise<Set<string>> {
+    const later = this.later[chain];
+    const client = chain === 'P' ? this.live.p : this.live.x;
+    const tip = Math.min(Number((await client.getHeight()).height), this.heights[chain] + MAX_LATER_BLOCKS);
+    while (later.checkedTo < tip) {
+      const heights = Array.from({ length: Math.min(8, tip - later.checkedTo) }, (_, i) => later.checkedTo + 1 + i);
+      const blocks = await Promise.all(
+        heights.map((height) =>
+          ask(chain === 'P' ? this.cached.p : this.cached.x, 'getBlockByHeight', {
+            height: String(height),
+            encoding: 'json',
+          }),
+        ),
+      );
+      for (const answer of blocks) {
+        const block = ((answer as Json).block ?? {}) as Json;
+        if (block.id) later.ids.add(String(block.id));
+        for (const tx of [...((block.txs as Json[] | undefined) ?? []), ...(block.tx ? [block.tx as Json] : [])]) {
+          if (tx.id) later.ids.add(String(tx.id));
+          const inputs = ((tx.unsignedTx as Json | undefined)?.inputs ?? []) as Json[];
+          for (const input of inputs) later.spent.add(`${String(input.txID)}:${Number(input.outputIndex)}`);
+        }
+      }
+      later.checkedTo = heights.at(-1)!;
+    }
+    return later.ids;
+  }
+
+  /**
+   * The owner's UTXOs that existed at the fork point and that the source's later transactions spent, rebuilt from
+   * the transactions that made them (their `baseTx` outputs, numbered from 0).
+   */
+  async spentBy(chain: UtxoChain, owner: string): Promise<Utxo[]> {
+    const { ids, spent } = this.later[chain];
+    const refs = [...spent].map((ref) => ref.split(':') as [string, string]).filter(([txID]) => !ids.has(txID));
+    const client = chain === 'P' ? this.cached.p : this.cached.x;
+    const found: Utxo[] = [];
+    await Promise.all(
+      refs.map(async ([txID, index]) => {
+        const answer = (await ask(client, 'getTx', { txID, encoding: 'hex' })) as Json;
+        const { tx } = decodeTx(chain, hexBytes(answer.tx));
+        const out = tx.baseTx?.outputs?.[Number(index)];
+        if (!out || !ownerOf(out.output)?.addresses.includes(owner)) return;
+        found.push(utxoRecord(chain, txID, Number(index), out.getAssetId(), out.output));
+      }),
+    );
+    return found;
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * What a forked world reads from its source after start-up, each before the call that needs it answers (the world's
+ * reads are synchronous, the source is not): an address's UTXOs on the first call that names the address, a UTXO a
+ * transaction spends through the transaction that made it, and blocks, transactions and validator sets at or below
+ * the fork point. What the source accepted after the fork point never comes in: its later blocks, their transactions
+ * and the outputs they made are left out, the UTXOs they spent put back (./later.ts); an address once loaded is
+ * never read again.
+ */
+import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
+import { decodeTx, keyOf } from '../engine/codec.ts';
+import { txBytes } from '../engine/handlers.ts';
+import type { Utxo, UtxoChain } from '../world/types.ts';
+import type { World } from '../world/world.ts';
+import type { Clients } from './clients.ts';
+import { hexBytes, utxoFrom } from './convert.ts';
+import type { ForkSource } from './fetch.ts';
+import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
+import { LaterBlocks } from './later.ts';
+import { ask, collectOwners, collectSubnets } from './walk.ts';
+import { EMPTY_ID } from '../world/networks.ts';
+
+type Params = Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+const PAGE = 1024;
+
+export class Fork {
+  readonly source: ForkSource;
+  /** The fork point: the source's P- and X-Chain heights the world starts from. */
+  readonly heights: Record<UtxoChain, number>;
+  private readonly world: World;
+  private readonly cached: Clients;
+  private readonly loads = { X: new Map<string, Promise<void>>(), P: new Map<string, Promise<void>>() };
+  /** UTXO keys ever taken from the source: one the world spent since is not put back by another owner's load. */
+  private readonly taken = new Set<string>();
+  private readonly later: LaterBlocks;
+
+  /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
+  private readonly subnetLoads = new Map<string, Promise<void>>();
+
+  constructor(
+    world: World,
+    source: ForkSource,
+    cached: Clients,
+    live: Clients,
+    heights: Record<UtxoChain, number>,
+    detailed: Set<string>,
+  ) {
+    for (const id of detailed) this.subnetLoads.set(id, Promise.resolve());
+    this.world = world;
+    this.source = source;
+    this.cached = cached;
+    this.heights = heights;
+    this.later = new LaterBlocks(cached, live, heights);
+  }
+
+  /** A method's answer with the source's data loaded first, and its reads below the fork point sent there. */
+  answerFor(name: string, local: (p: Params) => unknown): (p: Params) => Promise<unknown> {
+    return (p) => this.answer(name, p, local);
+  }
+
+  private async answer(name: string, p: Params, local: (p: Params) => unknown): Promise<unknown> {
+    const [api, short] = name.split('.') as [string, string];
+    const chain: UtxoChain | undefined =
+      api === 'platform'
+        ? 'P'
+        : api === 'avm' || api === 'wallet'
+          ? 'X'
+          : p.chain === 'P' || p.chain === 'X'
+            ? p.chain
+            : undefined;
+    await this.loadNamed(chain, p);
+    if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
+    if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
+    if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
+    const client = chain === 'P' ? this.cached.p : this.cached.x;
+    const fromSource = () => ask(client, short, p);
+    switch (short) {
+      case 'getBlockByHeight':
+        return Number(p.height ?? 0) <= this.heights[chain] ? fromSource() : local(p);
+      case 'getValidatorsAt':
+        return typeof p.height !== 'string' && typeof p.height !== 'number'
+          ? local(p)
+          : Number(p.height) < this.heights.P
+            ? fromSource()
+            : local(p);
+      case 'getBlock': {
+        const block = this.world.blockIDs.get(String(p.blockID ?? ''));
+        if (block && block.height > this.heights[chain]) return local(p);
+        return this.unlessLater(chain, String(p.blockID ?? ''), fromSource, local, p);
+      }
+      case 'getTx':
+        if (this.world.txs.has(String(p.txID ?? ''))) return local(p);
+        return this.unlessLater(chain, String(p.txID ?? ''), fromSource, local, p);
+      case 'getTxStatus': {
+        const mine = local(p) as { status?: string };
+        if (mine.status !== 'Unknown') return mine;
+        return this.unlessLater(chain, String(p.txID ?? ''), fromSource, () => mine, p);
+      }
+      case 'getAssetDescription':
+        try {
+          return local(p);
+        } catch {
+          await this.loadAssets([String(p.assetID ?? '')]).catch(() => undefined);
+          return local(p);
+        }
+    }
+    return local(p);
+  }
+
+  /** The source's answer, unless `id` is of a block or transaction it accepted after the fork point. */
+  private async unlessLater(
+    chain: UtxoChain,
+    id: string,
+    fromSource: () => Promise<unknown>,
+    local: (p: Params) => unknown,
+    p: Params,
+  ): Promise<unknown> {
+    if ((await this.later.ids(chain)).has(id)) return local(p);
+    try {
+      return await fromSource();
+    } catch (error) {
+      // The source's refusal of an ID it does not know: the local read words it as this node would.
+      if ((error as { code?: unknown }).code !== undefined) return local(p);
+      throw error;
+    }
+  }
+
+  /** Every address the call names (`address`, `addresses`, `to`, `from`...), loaded on its chain. */
+  private async loadNamed(chain: UtxoChain | undefined, p: Params): Promise<void> {
+    const named: string[] = [];
+    for (const key of ['address', 'addresses', 'from', 'changeAddr']) {
+      const value = p[key];
+      if (typeof value === 'string') named.push(value);
+      else if (Array.isArray(value)) named.push(...value.filter((v): v is string => typeof v === 'string'));
+    }
+    await Promise.all(
+      named.map((text) => {
+        const dash = text.indexOf('-');
+        const prefix = dash > 0 ? text.slice(0, dash) : undefined;
+        const on = prefix === 'X' || prefix === 'P' ? prefix : chain;
+        const decoded = bech32Decode(text.slice(dash + 1));
+        if (!on || decoded?.hrp !== this.world.network.hrp || decoded.payload.length !== 20) return undefined;
+        return this.loadOwner(on, Buffer.from(decoded.payload).toString('hex'));
+      }),
+    );
+  }
+
+  /** The UTXOs a transaction spends that the world has not seen: each through the transaction that made it. */
+  private async loadSpent(chain: UtxoChain, p: Params): Promise<void> {
+    let tx: { baseTx?: { inputs?: unknown[] } };
+    try {
+      tx = decodeTx(chain, txBytes(p)).tx;
+    } catch {
+      return; // the issue itself refuses it, in the node's words
+    }
+    const subnets = new Set<string>();
+    collectSubnets(tx, subnets, 0);
+    await Promise.all([...subnets].map((id) => this.loadSubnet(id)));
+    const inputs = (tx.baseTx?.inputs ?? []) as Parameters<typeof keyOf>[0][];
+    const missing = inputs.filter(
+      (input) => !this.world.utxos[chain].has(keyOf(input)) && !this.taken.has(keyOf(input)),
+    );
+    const producers = new Set(missing.map((input) => input.utxoID.txID.toString()));
+    await Promise.all([...producers].map((txID) => this.loadProducer(chain, txID)));
+  }
+
+  /** Loads every owner of the outputs of a transaction the source accepted by the fork point. */
+  private async loadProducer(chain: UtxoChain, txID: string): Promise<void> {
+    if ((await this.later.ids(chain)).has(txID)) return;
+    let bytes: Uint8Array;
+    try {
+      const answer = (await ask(chain === 'P' ? this.cached.p : this.cached.x, 'getTx', {
+        txID,
+        encoding: 'hex',
+      })) as Json;
+      bytes = hexBytes(answer.tx);
+    } catch {
+      return; // unknown at the source too: the spend is refused as spending a missing UTXO
+    }
+    const owners = new Set<string>();
+    collectOwners(decodeTx(chain, bytes).tx, owners, 0);
+    await Promise.all([...owners].map((owner) => this.loadOwner(chain, owner)));
+  }
+
+  /** A subnet in full, once: a subnet the source did not have at the fork point stays unknown. */
+  private loadSubnet(id: string): Promise<void> {
+    let load = this.subnetLoads.get(id);
+    if (!load) {
+      load = (async () => {
+        if ((await this.later.ids('P')).has(id)) return;
+        let details: SubnetDetails;
+        try {
+          details = await subnetDetails(this.cached, id);
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== undefined) return; // not a subnet at the source either
+          throw error;
+        }
+        this.unjournaled(() => applySubnet(this.world, details));
+      })();
+      this.subnetLoads.set(id, load);
+      load.catch(() => this.subnetLoads.delete(id));
+    }
+    return load;
+  }
+
+  /** An address's UTXOs as the source holds them, once: later calls find them in the world. */
+  loadOwner(chain: UtxoChain, owner: string): Promise<void> {
+    let load = this.loads[chain].get(owner);
+    if (!load) {
+      load = this.fetchOwner(chain, owner);
+      this.loads[chain].set(owner, load);
+      // A failed load may be tried again by the next call (the source may be back).
+      load.catch(() => this.loads[chain].delete(owner));
+    }
+    return load;
+  }
+
+  private async fetchOwner(chain: UtxoChain, owner: string): Promise<void> {
+    const address = `${chain}-${bech32Encode(this.world.network.hrp, Buffer.from(owner, 'hex'))}`;
+    const client = chain === 'P' ? this.cached.p : this.cached.x;
+    const utxos: Utxo[] = [];
+    let startIndex: unknown;
+    for (;;) {
+      const page = (await ask(client, 'getUTXOs', {
+        addresses: [address],
+        limit: PAGE,
+        encoding: 'hex',
+        ...(startIndex ? { startIndex } : {}),
+      })) as { utxos: string[]; endIndex: unknown; numFetched: string };
+      for (const text of page.utxos) utxos.push(utxoFrom(chain, hexBytes(text)));
+      if (page.utxos.length < PAGE) break;
+      startIndex = page.endIndex;
+    }
+    const later = await this.later.ids(chain);
+    utxos.push(...(await this.later.spentBy(chain, owner)));
+    const kept = utxos.filter((u) => !later.has(u.txID) && !this.taken.has(u.key));
+    if (chain === 'X') await this.loadAssets(kept.map((u) => u.assetID));
+    this.unjournaled(() => {
+      for (const utxo of kept) {
+        this.taken.add(utxo.key);
+        this.world.utxos[chain].set(utxo.key, utxo);
+      }
+    });
+  }
+
+  private async loadAssets(ids: string[]): Promise<void> {
+    const unknown = [...new Set(ids)].filter((id) => id && !this.world.assets.has(id));
+    const described = await Promise.all(
+      unknown.map((assetID) => ask(this.cached.x, 'getAssetDescription', { assetID }) as Promise<Json>),
+    );
+    this.unjournaled(() => {
+      for (const d of described) {
+        const id = String(d.assetID);
+        const asset = { id, name: String(d.name), symbol: String(d.symbol), denomination: Number(d.denomination) };
+        this.world.assets.set(id, asset);
+      }
+    });
+  }
+
+  /** Data of the fork point is part of the world's start: no snapshot's revert takes it out again. */
+  private unjournaled(change: () => void): void {
+    const { journal } = this.world;
+    const recording = journal.recording;
+    journal.recording = false;
+    try {
+      change();
+    } finally {
+      journal.recording = recording;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/** A subnet in full: its owner with its locktime, its conversion to an L1, its legacy and L1 validators. */
+import { EMPTY_ID } from '../world/networks.ts';
+import type { World } from '../world/world.ts';
+import type { Clients } from './clients.ts';
+import { l1ValidatorFrom, ownerFrom, stakerFrom } from './convert.ts';
+
+type Json = Record<string, unknown>;
+
+export type SubnetDetails = Awaited<ReturnType<typeof subnetDetails>>;
+
+export async function subnetDetails(c: Clients, id: string) {
+  const [subnet, validators] = await Promise.all([
+    c.p.getSubnet({ subnetID: id }) as unknown as Promise<Json>,
+    c.p.getCurrentValidators({ subnetID: id }) as unknown as Promise<Json>,
+  ]);
+  return { id, subnet, validators };
+}
+
+export function applySubnet(world: World, { id, subnet, validators }: SubnetDetails): void {
+  const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: subnet.locktime });
+  const converted = subnet.isPermissioned === false && String(subnet.conversionID ?? EMPTY_ID) !== EMPTY_ID;
+  world.subnets.set(id, {
+    id,
+    owner: owner ?? { locktime: 0n, threshold: 0, addresses: [] },
+    ...(converted
+      ? {
+          conversion: {
+            chainID: String(subnet.managerChainID),
+            address: String(subnet.managerAddress ?? ''),
+            conversionID: String(subnet.conversionID),
+          },
+        }
+      : {}),
+  });
+  for (const v of validators.validators as Json[]) {
+    if (v.validationID !== undefined) {
+      const l1 = l1ValidatorFrom(v, id);
+      world.l1Validators.set(l1.validationID, l1);
+    } else {
+      const staker = stakerFrom(v, id);
+      world.stakers.set(staker.txID, staker);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/** Reading the source by method name, and walking a decoded transaction for what it names. */
+import { EMPTY_ID } from '../world/networks.ts';
+
+type Params = Record<string, unknown>;
+
+/** A call to the source by method name, its JSON-RPC error rethrown with the source's message and code. */
+export function ask(client: object, method: string, params: Params): Promise<unknown> {
+  const call = (client as Record<string, (p: Params) => Promise<unknown>>)[method];
+  if (typeof call !== 'function') return Promise.reject(new Error(`the fork cannot read ${method} from its source`));
+  return call.call(client, params);
+}
+
+/** The subnet IDs a decoded transaction names (`subnetID` fields, the Primary Network's left out). */
+export function collectSubnets(value: unknown, ids: Set<string>, depth: number): void {
+  if (!value || typeof value !== 'object' || depth > 4) return;
+  for (const [key, field] of Object.entries(value)) {
+    if (/^subnet(ID|Id)$/.test(key) && field && typeof (field as object).toString === 'function') {
+      const id = String(field);
+      if (id !== EMPTY_ID) ids.add(id);
+    } else collectSubnets(field, ids, depth + 1);
+  }
+}
+
+/** The owners (40-hex) of every output in a decoded transaction. */
+export function collectOwners(value: unknown, owners: Set<string>, depth: number): void {
+  if (!value || typeof value !== 'object' || depth > 6) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectOwners(item, owners, depth + 1);
+    return;
+  }
+  const o = value as { _type?: string; outputOwners?: { addrs?: { toBytes(): Uint8Array }[] } };
+  if (o._type === 'secp256k1fx.TransferOutput' && o.outputOwners?.addrs) {
+    for (const a of o.outputOwners.addrs) owners.add(Buffer.from(a.toBytes()).toString('hex'));
+    return;
+  }
+  for (const key of Object.keys(value)) collectOwners((value as Record<string, unknown>)[key], owners, depth + 1);
+}
