@@ -21,6 +21,16 @@ interface AtomicRecord {
 
 const ZERO_ID = '11111111111111111111111111111111LpoYY';
 
+/**
+ * A block's ExtData since AP5: atomic.Codec of the []*Tx batch (codec version, u32 count, then each tx without its own
+ * version prefix).
+ */
+function atomicBatch(tx: Uint8Array): Uint8Array {
+  const head = Buffer.alloc(6);
+  head.writeUInt32BE(1, 2);
+  return Buffer.concat([head, tx.subarray(2)]);
+}
+
 export class AtomicApi {
   /** Accepted atomic txs by ID (coreth's AtomicRepository). */
   private readonly accepted: Table<string, AtomicRecord>;
@@ -66,29 +76,34 @@ export class AtomicApi {
       throw new Refusal(`problem parsing transaction: ${(error as Error).message}`);
     }
     const { world, chain } = this;
-    return chain.run(async (provider) => {
-      const addresses = accountsOf(atomic);
-      const balances = new Map<string, bigint>();
-      const nonces = new Map<string, bigint>();
-      for (const address of addresses) {
-        balances.set(address, await chain.balance(provider, address));
-        if (atomic.kind === 'export') nonces.set(address, await chain.nonce(provider, address));
-      }
-      const baseFee = await chain.nextBaseFee(provider);
-      const height = BigInt((await chain.call(provider, 'eth_blockNumber')) as string) + 1n;
-      const effects = verifyAtomic(world, atomic, {
-        baseFee,
-        balance: (a) => balances.get(a) ?? 0n,
-        nonce: (a) => nonces.get(a) ?? 0n,
-      });
-      for (const key of effects.imported) world.atomic.delete(key);
-      for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
-      this.accepted.set(atomic.id, { bytes, blockHeight: height });
-      for (const [address, wei] of effects.balances) await chain.setBalance(provider, address, wei);
-      for (const [address, nonce] of effects.nonces) await chain.setNonce(provider, address, nonce);
-      await chain.mineBlock(provider);
-      return { txID: atomic.id };
-    });
+    let extData: Uint8Array | undefined;
+    return chain.write(
+      async (provider) => {
+        const addresses = accountsOf(atomic);
+        const balances = new Map<string, bigint>();
+        const nonces = new Map<string, bigint>();
+        for (const address of addresses) {
+          balances.set(address, await chain.balance(provider, address));
+          if (atomic.kind === 'export') nonces.set(address, await chain.nonce(provider, address));
+        }
+        const baseFee = await chain.nextBaseFee(provider);
+        const height = BigInt((await chain.call(provider, 'eth_blockNumber')) as string) + 1n;
+        const effects = verifyAtomic(world, atomic, {
+          baseFee,
+          balance: (a) => balances.get(a) ?? 0n,
+          nonce: (a) => nonces.get(a) ?? 0n,
+        });
+        for (const key of effects.imported) world.atomic.delete(key);
+        for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
+        this.accepted.set(atomic.id, { bytes, blockHeight: height });
+        for (const [address, wei] of effects.balances) await chain.setBalance(provider, address, wei);
+        for (const [address, nonce] of effects.nonces) await chain.setNonce(provider, address, nonce);
+        extData = atomicBatch(bytes);
+        await chain.mineBlock(provider);
+        return { txID: atomic.id };
+      },
+      () => extData,
+    );
   }
 
   private record(p: Params): { id: string; record?: AtomicRecord } {

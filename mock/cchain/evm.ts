@@ -7,7 +7,9 @@
  */
 import { createRequire } from 'node:module';
 import type { Provider } from '@nomicfoundation/edr';
+import { acceptIntoIndexes } from '../world/indexer.ts';
 import type { World } from '../world/world.ts';
+import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 
 type Edr = typeof import('@nomicfoundation/edr');
@@ -80,7 +82,14 @@ export class CChain {
     return this.touched;
   }
 
-  private create(): Promise<Provider> {
+  /** A new engine at the genesis, which the indexer takes as the C-Chain's pre-fork genesis. */
+  private async create(): Promise<Provider> {
+    const provider = await this.createEngine();
+    await this.acceptNewBlocks(provider);
+    return provider;
+  }
+
+  private createEngine(): Promise<Provider> {
     const { module, context } = loadEdr();
     const genesis = this.genesis;
     return context.then((ctx) =>
@@ -132,6 +141,39 @@ export class CChain {
     return next;
   }
 
+  /**
+   * Runs `op`, which may build blocks, then hands each new block to the indexer (./blocks.ts): the one way the C-Chain's
+   * blocks reach `/ext/index/C/block` and proposervm. `extData` holds the atomic txs of the block `op` builds.
+   */
+  write<T>(op: (provider: Provider) => Promise<T>, extData?: () => Uint8Array | undefined): Promise<T> {
+    this.changed = true;
+    return this.run(async (provider) => {
+      try {
+        return await op(provider);
+      } finally {
+        await this.acceptNewBlocks(provider, extData?.());
+      }
+    });
+  }
+
+  /**
+   * The engine's blocks after the last indexed one, oldest first, into the indexes (genesis too, when the engine is
+   * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
+   */
+  private async acceptNewBlocks(provider: Provider, extData?: Uint8Array): Promise<void> {
+    const latest = Number(await this.call(provider, 'eth_blockNumber'));
+    const indexed = this.world.preForkGenesis.get('C') ? this.world.indexes['C/block'].length : -1;
+    for (let height = indexed + 1; height <= latest; height++) {
+      const block = (await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock;
+      acceptIntoIndexes(this.world, 'C', {
+        id: blockIDOf(block.hash),
+        height,
+        timestamp: BigInt(block.timestamp),
+        bytes: blockBytes(block, height === latest ? extData : undefined),
+      });
+    }
+  }
+
   /** One JSON-RPC request, as JSON, to the engine: its answer, `{"result":…}` or `{"error":…}`, as JSON. */
   raw(provider: Provider, request: string): Promise<string> {
     return provider.handleRequest(request).then((response) => {
@@ -179,9 +221,8 @@ export class CChain {
     await this.call(provider, 'hardhat_setNonce', [`0x${address}`, hex(nonce)]);
   }
 
-  /** Mines one block (holding what the pool has): its number. */
+  /** Mines one block (holding what the pool has) inside a `write`: its number. */
   async mineBlock(provider: Provider): Promise<bigint> {
-    this.changed = true;
     await this.call(provider, 'evm_mine');
     return BigInt((await this.call(provider, 'eth_blockNumber')) as string);
   }
@@ -231,13 +272,13 @@ export class CChain {
   /** The next C-Chain block is at `timestamp` (or later, never before the last); `mine` builds it now. */
   setTime(timestamp: bigint, mine: boolean): Promise<void> {
     if (!this.touched) return Promise.resolve();
-    if (mine) this.changed = true;
-    return this.run(async (p) => {
+    const move = async (p: Provider) => {
       const latest = (await this.call(p, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
       const at = timestamp > BigInt(latest.timestamp) ? timestamp : BigInt(latest.timestamp);
       await this.call(p, 'evm_setNextBlockTimestamp', [hex(at)]);
       if (mine) await this.call(p, 'evm_mine');
-    }).catch(ignore);
+    };
+    return (mine ? this.write(move) : this.run(move)).catch(ignore);
   }
 
   setAutomine(enabled: boolean): Promise<void> {

@@ -13,7 +13,7 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** geth's BatchRequestLimit default (node/defaults.go). */
 const MAX_BATCH = 1000;
 const SERVED = /^(eth|net|web3)_/;
-/** The calls that change the EVM's state (see CChain.changed). */
+/** The calls that may build a block (see CChain.write). */
 const WRITES = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
 
 interface Reply {
@@ -68,9 +68,9 @@ async function answerOne(chain: CChain, own: Record<string, () => Promise<unknow
     }
   }
   if (!SERVED.test(method)) return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
-  if (WRITES.has(method)) chain.changed = true;
   const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] });
-  const answer = await chain.run((p) => chain.raw(p, request));
+  const send = (p: Parameters<Parameters<CChain['run']>[0]>[0]) => chain.raw(p, request);
+  const answer = await (WRITES.has(method) ? chain.write(send) : chain.run(send));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
 }
