@@ -9,8 +9,8 @@ import { Refusal } from '../engine/refusals.ts';
 import { encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
-import { accountsOf, decodeAtomic, verifyAtomic } from './atomic.ts';
-import type { CChain } from './evm.ts';
+import { accountsOf, decodeAtomic, gasUsed, verifyAtomic } from './atomic.ts';
+import type { AtomicExtra, CChain } from './evm.ts';
 
 type Params = Record<string, unknown>;
 
@@ -76,7 +76,7 @@ export class AtomicApi {
       throw new Refusal(`problem parsing transaction: ${(error as Error).message}`);
     }
     const { world, chain } = this;
-    let extData: Uint8Array | undefined;
+    let extra: AtomicExtra | undefined;
     return chain.write(
       async (provider) => {
         const addresses = accountsOf(atomic);
@@ -86,7 +86,7 @@ export class AtomicApi {
           balances.set(address, await chain.balance(provider, address));
           if (atomic.kind === 'export') nonces.set(address, await chain.nonce(provider, address));
         }
-        const baseFee = await chain.nextBaseFee(provider);
+        const baseFee = chain.nextBaseFee();
         const height = BigInt((await chain.call(provider, 'eth_blockNumber')) as string) + 1n;
         const effects = verifyAtomic(world, atomic, {
           baseFee,
@@ -98,11 +98,11 @@ export class AtomicApi {
         this.accepted.set(atomic.id, { bytes, blockHeight: height });
         for (const [address, wei] of effects.balances) await chain.setBalance(provider, address, wei);
         for (const [address, nonce] of effects.nonces) await chain.setNonce(provider, address, nonce);
-        extData = atomicBatch(bytes);
-        await chain.mineBlock(provider);
+        extra = { extData: atomicBatch(bytes), gasUsed: gasUsed(atomic) };
+        await chain.mineBlocks(provider, 1);
         return { txID: atomic.id };
       },
-      () => extData,
+      () => extra,
     );
   }
 

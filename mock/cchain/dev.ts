@@ -13,7 +13,7 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 /** Builds `count` C-Chain blocks: their IDs, oldest first, and the height after. */
 export function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
   return chain.write(async (p) => {
-    await chain.call(p, 'hardhat_mine', [hex(BigInt(count))]);
+    await chain.mineBlocks(p, count);
     const height = BigInt((await chain.call(p, 'eth_blockNumber')) as string);
     const blockIDs: string[] = [];
     for (let n = height - BigInt(count) + 1n; n <= height; n++) {
