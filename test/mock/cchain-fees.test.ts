@@ -24,7 +24,10 @@ const clients = () => {
   });
   const transport = http(`${node.url}/ext/bc/C/rpc`);
   const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
-  return { pub: createPublicClient({ chain, transport, pollingInterval: 20 }), wallet: createWalletClient({ chain, transport, account }) };
+  return {
+    pub: createPublicClient({ chain, transport, pollingInterval: 20 }),
+    wallet: createWalletClient({ chain, transport, account }),
+  };
 };
 
 /**
