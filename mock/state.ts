@@ -90,7 +90,7 @@ export class MockState {
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
     this.cchain = new CChain(world);
-    this.atomic = new AtomicApi(world, this.cchain);
+    this.atomic = new AtomicApi(world, this.cchain, nodeVersion);
     this.dev = new DevControls(world, this.engine, this.cchain);
     this.reads = {
       'x-chain': xChainReads(world),

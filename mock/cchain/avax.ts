@@ -10,6 +10,7 @@ import { encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import { accountsOf, decodeAtomic, gasUsed, verifyAtomic } from './atomic.ts';
+import { corethVersion } from './coreth-version.ts';
 import type { AtomicExtra, CChain } from './evm.ts';
 
 type Params = Record<string, unknown>;
@@ -37,10 +38,13 @@ export class AtomicApi {
 
   private readonly world: World;
   private readonly chain: CChain;
+  /** The AvalancheGo release the mock answers as (`--node-version`), whose coreth `avax.version` names. */
+  private readonly nodeVersion?: string;
 
-  constructor(world: World, chain: CChain) {
+  constructor(world: World, chain: CChain, nodeVersion?: string) {
     this.world = world;
     this.chain = chain;
+    this.nodeVersion = nodeVersion;
     this.accepted = new Table(world.journal);
   }
 
@@ -130,7 +134,7 @@ export class AtomicApi {
       'avax.issueTx': { answer: (p) => this.issueTx(p) },
       'avax.getAtomicTxStatus': { answer: (p) => this.getAtomicTxStatus(p) },
       'avax.getAtomicTx': { answer: (p) => this.getAtomicTx(p) },
-      'avax.version': { answer: () => ({ version: 'v0.15.4' }) },
+      'avax.version': { answer: () => ({ version: corethVersion(this.nodeVersion) }) },
     };
   }
 }

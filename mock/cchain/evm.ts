@@ -73,6 +73,8 @@ export class CChain {
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
   private automine = true;
+  /** Called inside the queue with each block the engine builds (eth_subscribe's notifications, ./ws.ts). */
+  readonly blockListeners = new Set<(block: RpcBlock, provider: Provider) => Promise<void>>();
   /** Each block of the engine's chain by height, genesis first: its fee state after it, time and tips. */
   private fees: BlockFees[] = [];
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
@@ -83,7 +85,7 @@ export class CChain {
    */
   changed = false;
 
-  private readonly world: World;
+  readonly world: World;
 
   constructor(world: World) {
     this.world = world;
@@ -218,6 +220,7 @@ export class CChain {
         bytes: blockBytes(block, atomic?.extData),
       });
       this.recordFees(block, atomic?.gasUsed ?? 0n);
+      if (height > 0) for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
   }
 

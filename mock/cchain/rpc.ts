@@ -6,6 +6,7 @@
  * C-Chain node has none, and the mock's are `/ext/dev`'s.
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
+import { chainConfig } from './chain-config.ts';
 import { type CChain, EvmError } from './evm.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
@@ -39,6 +40,11 @@ function corethMethods(chain: CChain): Record<string, (params: unknown) => Promi
   const tip = () => chain.run(async () => chain.suggestedTip());
   return {
     eth_baseFee: async () => quantity(await baseFee()),
+    eth_getChainConfig: async () => chainConfig(chain.world),
+    // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
+    eth_subscribe: async () => {
+      throw new EvmError(-32601, 'notifications not supported');
+    },
     // eth/gasprice Oracle: SuggestTipCap, and SuggestPrice (the tip plus the next block's estimated base fee).
     eth_maxPriorityFeePerGas: async () => quantity(await tip()),
     eth_gasPrice: async () => quantity((await tip()) + (await baseFee())),
