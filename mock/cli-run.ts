@@ -24,7 +24,6 @@ const USAGE = `Usage: npm run mock -- [options]
   --no-mining                     build blocks only when asked (dev.mine)
   --no-dev                        do not serve the development controls /ext/dev (snapshot, revert, time, mine, fund)
   --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
-                                  (not once the C-Chain's EVM state changed: it cannot be saved)
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)

@@ -21,6 +21,7 @@ import {
   suggestTip,
 } from './fees.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
+import { replayChain } from './replay.ts';
 
 /** What the fee rules keep of each block of the engine's chain (./fees.ts). */
 interface BlockFees extends TipInfo {
@@ -79,11 +80,6 @@ export class CChain {
   private fees: BlockFees[] = [];
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
-  /**
-   * Whether the EVM's state moved from its genesis (a transaction, a block, a funding, an atomic tx): what `--state`
-   * cannot save, since the engine has no state dump.
-   */
-  changed = false;
 
   readonly world: World;
 
@@ -102,11 +98,26 @@ export class CChain {
     return this.touched;
   }
 
-  /** A new engine at the genesis, which the indexer takes as the C-Chain's pre-fork genesis. */
+  /**
+   * A new engine at the genesis, which the indexer takes as the C-Chain's pre-fork genesis; when the world already has
+   * C-Chain blocks and edits (a loaded state, a revert to before the engine existed), they are replayed into it.
+   */
   private async create(): Promise<Provider> {
     const provider = await this.createEngine();
     this.fees = [];
-    await this.acceptNewBlocks(provider);
+    const genesis = (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock;
+    this.recordFees(genesis, 0n);
+    const saved = this.world.preForkGenesis.get('C');
+    if (!saved)
+      acceptIntoIndexes(this.world, 'C', {
+        id: blockIDOf(genesis.hash),
+        height: 0,
+        timestamp: BigInt(genesis.timestamp),
+        bytes: blockBytes(genesis),
+      });
+    else if (saved.id !== blockIDOf(genesis.hash))
+      throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(genesis.hash)})`);
+    if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
     return provider;
   }
 
@@ -138,7 +149,11 @@ export class CChain {
             blockGasLimit: BLOCK_GAS_LIMIT,
             memPool: { order: module.MineOrdering.Fifo },
           },
-          network: { genesisBlockGasLimit: genesis.gasLimit, genesisBlockTime: this.world.time.get() },
+          network: {
+            genesisBlockGasLimit: genesis.gasLimit,
+            // A replayed chain's genesis is the saved one's.
+            genesisBlockTime: this.world.preForkGenesis.get('C')?.timestamp ?? this.world.time.get(),
+          },
           networkId: genesis.chainID,
           observability: {},
           ownedAccounts: [],
@@ -167,7 +182,6 @@ export class CChain {
    * blocks reach `/ext/index/C/block` and proposervm. `extData` holds the atomic txs of the block `op` builds.
    */
   write<T>(op: (provider: Provider) => Promise<T>, extra?: () => AtomicExtra | undefined): Promise<T> {
-    this.changed = true;
     return this.run(async (provider) => {
       try {
         await this.setNextBaseFee(provider);
@@ -208,8 +222,7 @@ export class CChain {
    */
   private async acceptNewBlocks(provider: Provider, extra?: AtomicExtra): Promise<void> {
     const latest = Number(await this.call(provider, 'eth_blockNumber'));
-    const indexed = this.world.preForkGenesis.get('C') ? this.world.indexes['C/block'].length : -1;
-    for (let height = indexed + 1; height <= latest; height++) {
+    for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
       const block = (await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock;
       const atomic = height === latest ? extra : undefined;
       const timestamp = BigInt(block.timestamp);
@@ -220,12 +233,12 @@ export class CChain {
         bytes: blockBytes(block, atomic?.extData),
       });
       this.recordFees(block, atomic?.gasUsed ?? 0n);
-      if (height > 0) for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
+      for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
   }
 
   /** The block's fee state from its parent's (the genesis's is acp176.State's zero value), and its tips. */
-  private recordFees(block: RpcBlock, atomicGas: bigint): void {
+  recordFees(block: RpcBlock, atomicGas: bigint): void {
     const timestamp = BigInt(block.timestamp);
     const height = Number(block.number);
     const parent = this.fees[height - 1];
@@ -276,11 +289,14 @@ export class CChain {
     return BigInt((await this.call(provider, 'eth_getTransactionCount', [`0x${address}`, 'latest'])) as string);
   }
 
+  /** Sets a balance outside any transaction (an atomic tx, a funding), journaled in the world for a replay. */
   async setBalance(provider: Provider, address: string, wei: bigint): Promise<void> {
+    this.world.cChainEdits.push({ height: this.height, address, balance: wei });
     await this.call(provider, 'hardhat_setBalance', [`0x${address}`, hex(wei)]);
   }
 
   async setNonce(provider: Provider, address: string, nonce: bigint): Promise<void> {
+    this.world.cChainEdits.push({ height: this.height, address, nonce });
     await this.call(provider, 'hardhat_setNonce', [`0x${address}`, hex(nonce)]);
   }
 
@@ -315,7 +331,6 @@ export class CChain {
       if (engineID === undefined) {
         this.provider = undefined;
         this.touched = false;
-        this.changed = false;
         return undefined;
       }
       await this.call(p, 'evm_revert', [engineID]);
@@ -334,7 +349,6 @@ export class CChain {
       this.provider = undefined;
     });
     this.touched = false;
-    this.changed = false;
     return done.catch(ignore);
   }
 
@@ -360,7 +374,6 @@ export class CChain {
 
   /** Adds `nAVAX` to an EVM address (40-hex): its balance after, in wei. */
   fund(address: string, nAVAX: bigint): Promise<bigint> {
-    this.changed = true;
     return this.run(async (p) => {
       const balance = (await this.balance(p, address)) + nAVAX * X2C_RATE;
       await this.setBalance(p, address, balance);

@@ -87,12 +87,20 @@ describe('the C-Chain node', () => {
       done = resolve;
     });
     const check = () => heads.length > 0 && values.length > 0 && done();
-    const stopHeads = ws.watchBlocks({ onBlock: (block) => (heads.push(block.hash!), check()) });
+    const stopHeads = ws.watchBlocks({
+      onBlock: (block) => {
+        heads.push(block.hash!);
+        check();
+      },
+    });
     const stopLogs = ws.watchContractEvent({
       address,
       abi: ABI,
       eventName: 'ValueSet',
-      onLogs: (logs) => (values.push(...logs.map((l) => l.args.value!)), check()),
+      onLogs: (logs) => {
+        values.push(...logs.map((l) => l.args.value!));
+        check();
+      },
     });
     // Until both subscriptions are in place (viem sends them as it gets its socket).
     while (node!.state.cchain.blockListeners.size < 2) await new Promise((resolve) => setTimeout(resolve, 5));
