@@ -3,11 +3,10 @@
  * still 1 wei after a block of 9,000,000 gas, where EIP-1559 would have doubled it), and the gas price oracle's tip
  * (1 wei with no transactions, then the tips paid) in eth_maxPriorityFeePerGas, eth_gasPrice and eth_feeHistory.
  */
-import { http, type Hex, createPublicClient, createWalletClient, defineChain } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { EWOQ } from './sdk-world.ts';
+import { cClients } from './c-clients.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -15,20 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-const clients = () => {
-  const chain = defineChain({
-    id: 43112,
-    name: 'Avalanche local C-Chain',
-    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-    rpcUrls: { default: { http: [`${node.url}/ext/bc/C/rpc`] } },
-  });
-  const transport = http(`${node.url}/ext/bc/C/rpc`);
-  const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
-  return {
-    pub: createPublicClient({ chain, transport, pollingInterval: 20 }),
-    wallet: createWalletClient({ chain, transport, account }),
-  };
-};
+const clients = () => cClients(node.url);
 
 /**
  * Init code that loops until its gas runs out, reading the balance of a new (cold) address each time: a block that

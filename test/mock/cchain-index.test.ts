@@ -7,12 +7,12 @@
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Context, addTxSignatures, evm, secp256k1 } from '@avalabs/avalanchejs';
-import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseEther } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Hex, parseEther } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
 import { IndexerClient, ProposervmClient } from '../../generated/client/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cClients } from './c-clients.ts';
 import { EWOQ } from './sdk-world.ts';
 
 let node: RunningMockNode | undefined;
@@ -38,21 +38,7 @@ function unwrap(bytes: Buffer) {
   return { type, parentID, timestamp, inner };
 }
 
-const clients = (url: string) => {
-  const transport = http(`${url}/ext/bc/C/rpc`);
-  const account = privateKeyToAccount(hexOf(EWOQ) as Hex);
-  const chain = defineChain({
-    id: 43112,
-    name: 'Avalanche local C-Chain',
-    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-    rpcUrls: { default: { http: [`${url}/ext/bc/C/rpc`] } },
-  });
-  return {
-    pub: createPublicClient({ chain, transport }),
-    wallet: createWalletClient({ chain, transport, account }),
-    account,
-  };
-};
+const clients = cClients;
 
 describe('the C-Chain in the indexer', () => {
   it("lists every C-Chain block after genesis in order, wrapping coreth's RLP of eth_getBlockByNumber's block", async () => {

@@ -7,12 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Context, addTxSignatures, evm, secp256k1 } from '@avalabs/avalanchejs';
-import { http, createPublicClient, createWalletClient, defineChain, parseEther } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { parseEther } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { resolveOptions, startWithOptions } from '../../mock/start-options.ts';
 import { IndexerClient } from '../../generated/client/dist/index.js';
+import { cClients } from './c-clients.ts';
 import { EWOQ } from './sdk-world.ts';
 
 const nodes: RunningMockNode[] = [];
@@ -20,21 +20,7 @@ afterEach(async () => {
   for (const node of nodes.splice(0)) await node.close();
 });
 
-const clients = (url: string) => {
-  const chain = defineChain({
-    id: 43112,
-    name: 'Avalanche local C-Chain',
-    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-    rpcUrls: { default: { http: [`${url}/ext/bc/C/rpc`] } },
-  });
-  const transport = http(`${url}/ext/bc/C/rpc`);
-  const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
-  return {
-    pub: createPublicClient({ chain, transport, pollingInterval: 20 }),
-    wallet: createWalletClient({ chain, transport, account }),
-    account,
-  };
-};
+const clients = cClients;
 
 const FUNDED = '0x00000000000000000000000000000000000f0001';
 const TO = '0x000000000000000000000000000000000000dEaD';
