@@ -137,7 +137,11 @@ async function child(): Promise<void> {
 
 export default async function bench(): Promise<void> {
   await startUps();
-  const worker = fork(import.meta.filename, ['--child'], { stdio: 'inherit' });
+  // The child runs as `npm run mock` does (Node's type stripping, this process's flags), collecting on demand.
+  const worker = fork(import.meta.filename, ['--child'], {
+    execArgv: [...process.execArgv, '--expose-gc'],
+    stdio: 'inherit',
+  });
   const next = () =>
     new Promise<{ url?: string; rss?: number }>((resolve, reject) => {
       worker.once('message', resolve);

@@ -24,7 +24,6 @@ const USAGE = `Usage: npm run mock -- [options]
   --no-mining                     build blocks only when asked (dev.mine)
   --no-dev                        do not serve the development controls /ext/dev (snapshot, revert, time, mine, fund)
   --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
-                                  (not once the C-Chain's EVM state changed: it cannot be saved)
   --fork-url <url>                start from a live node's state (its network, validators, subnets, fees; UTXOs
                                   as first used); every read goes to that URL only
   --fork-height <n>               the P-Chain height to fork at (default: the source's tip)

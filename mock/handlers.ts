@@ -151,7 +151,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
     'c-avax': () => ({
       handlers: {
         ...delegate(state.atomic, ['getUTXOs', 'issueTx', 'getAtomicTxStatus', 'getAtomicTx']),
-        version: () => ({ version: 'v0.15.4' }),
+        version: () => state.atomic.version(),
       },
     }),
   };

@@ -17,6 +17,7 @@ import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
 import { cChainRpcEndpoint } from './cchain/rpc.ts';
+import { serveCChainWebSocket } from './cchain/ws.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -277,6 +278,11 @@ export async function startMockNode(
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
   const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
+  const closeWebSockets = serveCChainWebSocket(
+    server,
+    node.state.cchain,
+    new Set(['/ext/bc/C/ws', `/ext/bc/${node.world.chainIDs.C}/ws`]),
+  );
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
@@ -286,6 +292,7 @@ export async function startMockNode(
     dev: new DevClient({ baseUrl: url }),
     close: () => {
       node.state.engine.stop();
+      closeWebSockets();
       return close();
     },
   };

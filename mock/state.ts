@@ -71,7 +71,7 @@ export class MockState {
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
     this.cchain = new CChain(world);
-    this.atomic = new AtomicApi(world, this.cchain);
+    this.atomic = new AtomicApi(world, this.cchain, nodeVersion);
     this.dev = new DevControls(world, this.engine, this.cchain);
     this.nodeID = nodeIdentity(world).nodeID;
     const imports = examplesOf('keystore.importUser');

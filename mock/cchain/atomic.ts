@@ -13,6 +13,7 @@ import { Refusal } from '../engine/refusals.ts';
 import { verifySpend } from '../engine/spend.ts';
 import { checkOutputsSorted, verifyTransferableInput, verifyTransferableOutput } from '../engine/syntax.ts';
 import { idOf, sha256 } from '../world/codec.ts';
+import { signedBy } from '../world/signers.ts';
 import type { AtomicUtxo } from '../world/types.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import { X2C_RATE } from './genesis.ts';
@@ -222,13 +223,16 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
       throw new Refusal(
         `incorrect number of signatures want 1 signature for EVM Input Credential, but got ${sigs.length}`,
       );
+    const expected = hex(input.address.toBytes());
+    // A key the mock handed out is confirmed without a full recovery (../world/signers.ts).
+    if (signedBy(hash, sigs[0]!, expected)) return;
     let signer: string;
     try {
       signer = hex(secp256k1.publicKeyToEthAddress(secp256k1.recoverPublicKey(hash, sigs[0]!)));
     } catch {
       throw new Refusal('invalid signature');
     }
-    if (signer !== hex(input.address.toBytes())) throw new Refusal("signature doesn't match public key");
+    if (signer !== expected) throw new Refusal("signature doesn't match public key");
   });
   // EVMStateTransfer: each input's amount off its address's balance, its nonce the account's; then nonces bumped.
   const balances = new Map<string, bigint>();

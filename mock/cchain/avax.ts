@@ -10,8 +10,9 @@ import { type Params, encode, encodingOf, parseID, utxoPage } from '../world/rea
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Encoding } from '../world/types.ts';
-import { accountsOf, decodeAtomic, verifyAtomic } from './atomic.ts';
-import type { CChain } from './evm.ts';
+import { accountsOf, decodeAtomic, gasUsed, verifyAtomic } from './atomic.ts';
+import { corethVersion } from './coreth-version.ts';
+import type { AtomicExtra, CChain } from './evm.ts';
 
 interface AtomicRecord {
   bytes: Uint8Array;
@@ -20,16 +21,29 @@ interface AtomicRecord {
 
 const ZERO_ID = '11111111111111111111111111111111LpoYY';
 
+/**
+ * A block's ExtData since AP5: atomic.Codec of the []*Tx batch (codec version, u32 count, then each tx without its own
+ * version prefix).
+ */
+function atomicBatch(tx: Uint8Array): Uint8Array {
+  const head = Buffer.alloc(6);
+  head.writeUInt32BE(1, 2);
+  return Buffer.concat([head, tx.subarray(2)]);
+}
+
 export class AtomicApi {
   /** Accepted atomic txs by ID (coreth's AtomicRepository). */
   private readonly accepted: Table<string, AtomicRecord>;
 
   private readonly world: World;
   private readonly chain: CChain;
+  /** The AvalancheGo release the mock answers as (`--node-version`), whose coreth `avax.version` names. */
+  private readonly nodeVersion?: string;
 
-  constructor(world: World, chain: CChain) {
+  constructor(world: World, chain: CChain, nodeVersion?: string) {
     this.world = world;
     this.chain = chain;
+    this.nodeVersion = nodeVersion;
     this.accepted = new Table(world.journal);
   }
 
@@ -65,29 +79,34 @@ export class AtomicApi {
       throw new Refusal(`problem parsing transaction: ${(error as Error).message}`);
     }
     const { world, chain } = this;
-    return chain.run(async (provider) => {
-      const addresses = accountsOf(atomic);
-      const balances = new Map<string, bigint>();
-      const nonces = new Map<string, bigint>();
-      for (const address of addresses) {
-        balances.set(address, await chain.balance(provider, address));
-        if (atomic.kind === 'export') nonces.set(address, await chain.nonce(provider, address));
-      }
-      const baseFee = await chain.nextBaseFee(provider);
-      const height = BigInt((await chain.call(provider, 'eth_blockNumber')) as string) + 1n;
-      const effects = verifyAtomic(world, atomic, {
-        baseFee,
-        balance: (a) => balances.get(a) ?? 0n,
-        nonce: (a) => nonces.get(a) ?? 0n,
-      });
-      for (const key of effects.imported) world.atomic.delete(key);
-      for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
-      this.accepted.set(atomic.id, { bytes, blockHeight: height });
-      for (const [address, wei] of effects.balances) await chain.setBalance(provider, address, wei);
-      for (const [address, nonce] of effects.nonces) await chain.setNonce(provider, address, nonce);
-      await chain.mineBlock(provider);
-      return { txID: atomic.id };
-    });
+    let extra: AtomicExtra | undefined;
+    return chain.write(
+      async (provider) => {
+        const addresses = accountsOf(atomic);
+        const balances = new Map<string, bigint>();
+        const nonces = new Map<string, bigint>();
+        for (const address of addresses) {
+          balances.set(address, await chain.balance(provider, address));
+          if (atomic.kind === 'export') nonces.set(address, await chain.nonce(provider, address));
+        }
+        const baseFee = chain.nextBaseFee();
+        const height = BigInt((await chain.call(provider, 'eth_blockNumber')) as string) + 1n;
+        const effects = verifyAtomic(world, atomic, {
+          baseFee,
+          balance: (a) => balances.get(a) ?? 0n,
+          nonce: (a) => nonces.get(a) ?? 0n,
+        });
+        for (const key of effects.imported) world.atomic.delete(key);
+        for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
+        this.accepted.set(atomic.id, { bytes, blockHeight: height });
+        for (const [address, wei] of effects.balances) await chain.setBalance(provider, address, wei);
+        for (const [address, nonce] of effects.nonces) await chain.setNonce(provider, address, nonce);
+        extra = { extData: atomicBatch(bytes), gasUsed: gasUsed(atomic) };
+        await chain.mineBlocks(provider, 1);
+        return { txID: atomic.id };
+      },
+      () => extra,
+    );
   }
 
   private record(p: Params): { id: string; record?: AtomicRecord } {
@@ -106,5 +125,10 @@ export class AtomicApi {
     if (!record) throw new Error(`could not find tx ${id}`);
     const encoding = encodingOf(p);
     return { tx: encode(record.bytes, encoding), encoding, blockHeight: String(record.blockHeight) };
+  }
+
+  /** coreth's version in the release served. */
+  version() {
+    return { version: corethVersion(this.nodeVersion) };
   }
 }

@@ -5,18 +5,15 @@
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
 import { atomicKey, type World } from '../world/world.ts';
+import { blockIDOf } from './blocks.ts';
 import type { CChain } from './evm.ts';
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
-/** A C-Chain block's ID: its hash as an ids.ID, as the node names C-Chain blocks. */
-export const blockIDOf = (hash: string): string => cb58Encode(Buffer.from(hash.slice(2), 'hex'));
-
 /** Builds `count` C-Chain blocks: their IDs, oldest first, and the height after. */
 export function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
-  chain.changed = true;
-  return chain.run(async (p) => {
-    await chain.call(p, 'hardhat_mine', [hex(BigInt(count))]);
+  return chain.write(async (p) => {
+    await chain.mineBlocks(p, count);
     const height = BigInt((await chain.call(p, 'eth_blockNumber')) as string);
     const blockIDs: string[] = [];
     for (let n = height - BigInt(count) + 1n; n <= height; n++) {

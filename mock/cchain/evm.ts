@@ -7,9 +7,33 @@
  */
 import { createRequire } from 'node:module';
 import type { Provider } from '@nomicfoundation/edr';
+import { acceptIntoIndexes } from '../world/indexer.ts';
 import type { World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
+import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
+import {
+  BLOCK_GAS_LIMIT,
+  type FeeState,
+  type TipInfo,
+  ZERO_FEE_STATE,
+  baseFeeOf,
+  feeStateAfter,
+  feeStateAt,
+  suggestTip,
+} from './fees.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
+import { replayChain } from './replay.ts';
+
+/** What the fee rules keep of each block of the engine's chain (./fees.ts). */
+interface BlockFees extends TipInfo {
+  state: FeeState;
+}
+
+/** A block's extra content beside the EVM's: its atomic txs (ExtData) and the gas they used. */
+export interface AtomicExtra {
+  extData: Uint8Array;
+  gasUsed: bigint;
+}
 
 type Edr = typeof import('@nomicfoundation/edr');
 
@@ -24,11 +48,6 @@ export class EvmError extends Error {
     this.data = data;
   }
 }
-
-/** ACP-176's minimum gas price (vms/evm/acp176 MinGasPrice): the base fee of a fresh chain, 1 wei. */
-const MIN_GAS_PRICE = 1n;
-/** ACP-176's gas limit at the minimum target: 1,000,000 gas/s × TargetToMax 2 × TimeToFillCapacity 5. */
-const BLOCK_GAS_LIMIT = 10_000_000n;
 
 let edr: { module: Edr; context: Promise<InstanceType<Edr['EdrContext']>> } | undefined;
 
@@ -56,15 +75,14 @@ export class CChain {
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
   private automine = true;
+  /** Called inside the queue with each block the engine builds (eth_subscribe's notifications, ./ws.ts). */
+  readonly blockListeners = new Set<(block: RpcBlock, provider: Provider) => Promise<void>>();
+  /** Each block of the engine's chain by height, genesis first: its fee state after it, time and tips. */
+  private fees: BlockFees[] = [];
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
-  /**
-   * Whether the EVM's state moved from its genesis (a transaction, a block, a funding, an atomic tx): what `--state`
-   * cannot save, since the engine has no state dump.
-   */
-  changed = false;
 
-  private readonly world: World;
+  readonly world: World;
 
   constructor(world: World) {
     this.world = world;
@@ -81,7 +99,30 @@ export class CChain {
     return this.touched;
   }
 
-  private create(): Promise<Provider> {
+  /**
+   * A new engine at the genesis, which the indexer takes as the C-Chain's pre-fork genesis; when the world already has
+   * C-Chain blocks and edits (a loaded state, a revert to before the engine existed), they are replayed into it.
+   */
+  private async create(): Promise<Provider> {
+    const provider = await this.createEngine();
+    this.fees = [];
+    const genesis = (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock;
+    this.recordFees(genesis, 0n);
+    const saved = this.world.preForkGenesis.get('C');
+    if (!saved)
+      acceptIntoIndexes(this.world, 'C', {
+        id: blockIDOf(genesis.hash),
+        height: 0,
+        timestamp: BigInt(genesis.timestamp),
+        bytes: blockBytes(genesis),
+      });
+    else if (saved.id !== blockIDOf(genesis.hash))
+      throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(genesis.hash)})`);
+    if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
+    return provider;
+  }
+
+  private createEngine(): Promise<Provider> {
     const { module, context } = loadEdr();
     const genesis = this.genesis;
     return Promise.all([context, cChainFork(this.world)]).then(([ctx, fork]) =>
@@ -102,14 +143,18 @@ export class CChain {
           })),
           // coreth enables Cancun with Etna; it has no later Ethereum fork.
           hardfork: 'cancun',
-          initialBaseFeePerGas: MIN_GAS_PRICE,
+          initialBaseFeePerGas: baseFeeOf(ZERO_FEE_STATE),
           minGasPrice: 0n,
           mining: {
             autoMine: this.automine,
             blockGasLimit: BLOCK_GAS_LIMIT,
             memPool: { order: module.MineOrdering.Fifo },
           },
-          network: fork ?? { genesisBlockGasLimit: genesis.gasLimit, genesisBlockTime: this.world.time.get() },
+          network: fork ?? {
+            genesisBlockGasLimit: genesis.gasLimit,
+            // A replayed chain's genesis is the saved one's.
+            genesisBlockTime: this.world.preForkGenesis.get('C')?.timestamp ?? this.world.time.get(),
+          },
           networkId: genesis.chainID,
           observability: {},
           ownedAccounts: [],
@@ -131,6 +176,87 @@ export class CChain {
     });
     this.tail = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Runs `op`, which may build blocks, then hands each new block to the indexer (./blocks.ts): the one way the C-Chain's
+   * blocks reach `/ext/index/C/block` and proposervm. `extData` holds the atomic txs of the block `op` builds.
+   */
+  write<T>(op: (provider: Provider) => Promise<T>, extra?: () => AtomicExtra | undefined): Promise<T> {
+    return this.run(async (provider) => {
+      try {
+        await this.setNextBaseFee(provider);
+        return await op(provider);
+      } finally {
+        await this.acceptNewBlocks(provider, extra?.());
+      }
+    });
+  }
+
+  /** The engine's next block gets ACP-176's base fee, not EIP-1559's. */
+  private async setNextBaseFee(provider: Provider): Promise<void> {
+    await this.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
+  }
+
+  /**
+   * EstimateNextBaseFee: the base fee of a block built on the last one. The engine picks a block's time only as it
+   * builds it, so the estimate, and the base fee the next block gets, take no time to have passed since the last.
+   */
+  nextBaseFee(): bigint {
+    return baseFeeOf(this.fees.at(-1)?.state ?? ZERO_FEE_STATE);
+  }
+
+  /** The engine's last block's height (read inside a queued op). */
+  get height(): number {
+    return this.fees.length - 1;
+  }
+
+  /** eth_maxPriorityFeePerGas: the gas price oracle's tip, at the last block's time. */
+  suggestedTip(): bigint {
+    const newestFirst = [...this.fees].reverse();
+    return suggestTip(newestFirst, this.fees.at(-1)?.timestamp ?? 0n);
+  }
+
+  /**
+   * The engine's blocks after the last indexed one, oldest first, into the indexes (genesis too, when the engine is
+   * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
+   */
+  private async acceptNewBlocks(provider: Provider, extra?: AtomicExtra): Promise<void> {
+    const latest = Number(await this.call(provider, 'eth_blockNumber'));
+    for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
+      const block = (await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock;
+      const atomic = height === latest ? extra : undefined;
+      const timestamp = BigInt(block.timestamp);
+      acceptIntoIndexes(this.world, 'C', {
+        id: blockIDOf(block.hash),
+        height,
+        timestamp,
+        bytes: blockBytes(block, atomic?.extData),
+      });
+      this.recordFees(block, atomic?.gasUsed ?? 0n);
+      for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
+    }
+  }
+
+  /** The block's fee state from its parent's (the genesis's is acp176.State's zero value), and its tips. */
+  recordFees(block: RpcBlock, atomicGas: bigint): void {
+    const timestamp = BigInt(block.timestamp);
+    const height = Number(block.number);
+    const parent = this.fees[height - 1];
+    const state = parent
+      ? feeStateAfter(
+          feeStateAt(this.world, parent.state, parent.timestamp, timestamp),
+          BigInt(block.gasUsed) + atomicGas,
+        )
+      : ZERO_FEE_STATE;
+    const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
+    const tips = block.transactions.map((tx) => {
+      const cap = BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0x0') - baseFee;
+      const tip = tx.maxPriorityFeePerGas === undefined ? cap : BigInt(tx.maxPriorityFeePerGas);
+      return tip < cap ? tip : cap;
+    });
+    this.fees.length = height;
+    this.fees.push({ state, timestamp, tips });
   }
 
   /** One JSON-RPC request, as JSON, to the engine: its answer, `{"result":…}` or `{"error":…}`, as JSON. */
@@ -156,14 +282,6 @@ export class CChain {
     return this.run((p) => this.call(p, method, params));
   }
 
-  /** The base fee of the next block, in wei (what coreth's eth_baseFee and its atomic fees use). */
-  async nextBaseFee(provider: Provider): Promise<bigint> {
-    const history = (await this.call(provider, 'eth_feeHistory', ['0x1', 'latest', []])) as {
-      baseFeePerGas: string[];
-    };
-    return BigInt(history.baseFeePerGas.at(-1)!);
-  }
-
   async balance(provider: Provider, address: string): Promise<bigint> {
     return BigInt((await this.call(provider, 'eth_getBalance', [`0x${address}`, 'latest'])) as string);
   }
@@ -172,19 +290,26 @@ export class CChain {
     return BigInt((await this.call(provider, 'eth_getTransactionCount', [`0x${address}`, 'latest'])) as string);
   }
 
+  /** Sets a balance outside any transaction (an atomic tx, a funding), journaled in the world for a replay. */
   async setBalance(provider: Provider, address: string, wei: bigint): Promise<void> {
+    this.world.cChainEdits.push({ height: this.height, address, balance: wei });
     await this.call(provider, 'hardhat_setBalance', [`0x${address}`, hex(wei)]);
   }
 
   async setNonce(provider: Provider, address: string, nonce: bigint): Promise<void> {
+    this.world.cChainEdits.push({ height: this.height, address, nonce });
     await this.call(provider, 'hardhat_setNonce', [`0x${address}`, hex(nonce)]);
   }
 
-  /** Mines one block (holding what the pool has): its number. */
-  async mineBlock(provider: Provider): Promise<bigint> {
-    this.changed = true;
-    await this.call(provider, 'evm_mine');
-    return BigInt((await this.call(provider, 'eth_blockNumber')) as string);
+  /** Mines `count` blocks (the first holding what the pool has) inside a `write`, each at ACP-176's base fee. */
+  async mineBlocks(provider: Provider, count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      if (i > 0) {
+        await this.acceptNewBlocks(provider);
+        await this.setNextBaseFee(provider);
+      }
+      await this.call(provider, 'evm_mine');
+    }
   }
 
   // Dev controls: each queued, so that it lands between the calls before and after it.
@@ -207,10 +332,10 @@ export class CChain {
       if (engineID === undefined) {
         this.provider = undefined;
         this.touched = false;
-        this.changed = false;
         return undefined;
       }
       await this.call(p, 'evm_revert', [engineID]);
+      this.fees.length = Number(await this.call(p, 'eth_blockNumber')) + 1;
       return (await this.call(p, 'evm_snapshot')) as string;
     });
     this.marks.set(id, again);
@@ -225,20 +350,19 @@ export class CChain {
       this.provider = undefined;
     });
     this.touched = false;
-    this.changed = false;
     return done.catch(ignore);
   }
 
   /** The next C-Chain block is at `timestamp` (or later, never before the last); `mine` builds it now. */
   setTime(timestamp: bigint, mine: boolean): Promise<void> {
     if (!this.touched) return Promise.resolve();
-    if (mine) this.changed = true;
-    return this.run(async (p) => {
+    const move = async (p: Provider) => {
       const latest = (await this.call(p, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
       const at = timestamp > BigInt(latest.timestamp) ? timestamp : BigInt(latest.timestamp);
       await this.call(p, 'evm_setNextBlockTimestamp', [hex(at)]);
-      if (mine) await this.call(p, 'evm_mine');
-    }).catch(ignore);
+      if (mine) await this.mineBlocks(p, 1);
+    };
+    return (mine ? this.write(move) : this.run(move)).catch(ignore);
   }
 
   setAutomine(enabled: boolean): Promise<void> {
@@ -251,7 +375,6 @@ export class CChain {
 
   /** Adds `nAVAX` to an EVM address (40-hex): its balance after, in wei. */
   fund(address: string, nAVAX: bigint): Promise<bigint> {
-    this.changed = true;
     return this.run(async (p) => {
       const balance = (await this.balance(p, address)) + nAVAX * X2C_RATE;
       await this.setBalance(p, address, balance);

@@ -3,11 +3,12 @@
  * POST with a JSON body of at most 5 MiB, single calls and batches). Params the C-Chain document refuses are refused
  * with geth's texts (./params.ts); then `eth_*`, `net_*` and `web3_*` calls pass to the EVM engine as they are, and
  * its answers and errors come back as it gives them; what coreth adds is answered here (`eth_baseFee`,
- * `eth_suggestPriceOptions`). The engine's own controls (`evm_*`, `hardhat_*`) are not served: a
- * C-Chain node has none, and the mock's are `/ext/dev`'s.
+ * `eth_suggestPriceOptions`, `eth_getChainConfig`, the gas price oracle). The engine's own controls (`evm_*`,
+ * `hardhat_*`) are not served: a C-Chain node has none, and the mock's are `/ext/dev`'s.
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
-import type { CChain } from './evm.ts';
+import { chainConfig } from './chain-config.ts';
+import { type CChain, EvmError } from './evm.ts';
 import { refusedParams } from './params.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
@@ -15,7 +16,7 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** geth's BatchRequestLimit default (node/defaults.go). */
 const MAX_BATCH = 1000;
 const SERVED = /^(eth|net|web3)_/;
-/** The calls that change the EVM's state (see CChain.changed). */
+/** The calls that may build a block (see CChain.write). */
 const WRITES = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
 
 interface Reply {
@@ -33,30 +34,58 @@ const text = (status: number, body: string): Reply => ({
 const errorJson = (id: unknown, code: number, message: string) =>
   `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"error":{"code":${code},"message":${JSON.stringify(message)}}}`;
 
-/** What coreth answers itself, by method: the result, from the engine's state. */
-function corethMethods(chain: CChain): Record<string, () => Promise<unknown>> {
-  const baseFee = () => chain.run((p) => chain.nextBaseFee(p));
+/** What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees.ts). */
+function corethMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
+  const quantity = (n: bigint) => `0x${n.toString(16)}`;
+  // Read in the queue's order: after the calls before have built their blocks.
+  const baseFee = () => chain.run(async () => chain.nextBaseFee());
+  const tip = () => chain.run(async () => chain.suggestedTip());
   return {
-    eth_baseFee: async () => `0x${(await baseFee()).toString(16)}`,
+    eth_baseFee: async () => quantity(await baseFee()),
+    eth_getChainConfig: async () => chainConfig(chain.world),
+    // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
+    eth_subscribe: async () => {
+      throw new EvmError(-32601, 'notifications not supported');
+    },
+    // eth/gasprice Oracle: SuggestTipCap, and SuggestPrice (the tip plus the next block's estimated base fee).
+    eth_maxPriorityFeePerGas: async () => quantity(await tip()),
+    eth_gasPrice: async () => quantity((await tip()) + (await baseFee())),
+    // The engine's history, but the next block's base fee is ACP-176's, not EIP-1559's.
+    eth_feeHistory: async (params) => {
+      const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_feeHistory', params: params ?? [] });
+      return chain.run(async (p) => {
+        const answer = JSON.parse(await chain.raw(p, request)) as {
+          result?: { oldestBlock: string; baseFeePerGas?: string[] };
+          error?: { code: number; message: string; data?: unknown };
+        };
+        if (answer.error) throw new EvmError(answer.error.code, answer.error.message, answer.error.data);
+        const fees = answer.result?.baseFeePerGas;
+        // The last entry is the block after the newest asked for: an estimate when that block is not built yet.
+        if (fees?.length && Number(answer.result!.oldestBlock) + fees.length - 1 > chain.height)
+          fees[fees.length - 1] = quantity(chain.nextBaseFee());
+        return answer.result;
+      });
+    },
     // internal/ethapi/api.coreth.go SuggestPriceOptions with the default PriceOptionConfig (slow 95%, fast 105%,
-    // max tip 20 gwei): tips from the engine's suggested tip, fees twice the base fee plus the tip.
+    // max tip 20 gwei): tips from the oracle's suggested tip, fees twice the base fee plus the tip.
     eth_suggestPriceOptions: async () => {
       const fee = await baseFee();
-      const tip = BigInt((await chain.request('eth_maxPriorityFeePerGas')) as string);
-      const capped = tip < 20_000_000_000n ? tip : 20_000_000_000n;
+      const suggested = await tip();
+      const capped = suggested < 20_000_000_000n ? suggested : 20_000_000_000n;
       const slow = (capped * 95n) / 100n > 1n ? (capped * 95n) / 100n : 1n;
-      const fast = (tip * 105n) / 100n;
-      const price = (t: bigint) => ({
-        maxPriorityFeePerGas: `0x${t.toString(16)}`,
-        maxFeePerGas: `0x${(2n * fee + t).toString(16)}`,
-      });
+      const fast = (suggested * 105n) / 100n;
+      const price = (t: bigint) => ({ maxPriorityFeePerGas: quantity(t), maxFeePerGas: quantity(2n * fee + t) });
       return { slow: price(slow), normal: price(capped), fast: price(fast) };
     },
   };
 }
 
 /** One call's answer, as JSON text. */
-async function answerOne(chain: CChain, own: Record<string, () => Promise<unknown>>, call: unknown): Promise<string> {
+async function answerOne(
+  chain: CChain,
+  own: Record<string, (params: unknown) => Promise<unknown>>,
+  call: unknown,
+): Promise<string> {
   if (typeof call !== 'object' || call === null || Array.isArray(call))
     return errorJson(null, -32600, 'invalid request');
   const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
@@ -66,15 +95,15 @@ async function answerOne(chain: CChain, own: Record<string, () => Promise<unknow
   const mine = own[method];
   if (mine) {
     try {
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${JSON.stringify(await mine())}}`;
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${JSON.stringify(await mine(params))}}`;
     } catch (error) {
-      return errorJson(id, -32000, (error as Error).message);
+      return errorJson(id, error instanceof EvmError ? error.code : -32000, (error as Error).message);
     }
   }
   if (!SERVED.test(method)) return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
-  if (WRITES.has(method)) chain.changed = true;
   const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] });
-  const answer = await chain.run((p) => chain.raw(p, request));
+  const send = (p: Parameters<Parameters<CChain['run']>[0]>[0]) => chain.raw(p, request);
+  const answer = await (WRITES.has(method) ? chain.write(send) : chain.run(send));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
 }

@@ -232,18 +232,17 @@ export class DevControls extends StateEdits {
   }
 
   /**
-   * The whole chain state, as `--state` saves it, gzipped and hex-encoded like anvil's `anvil_dumpState`. Not once the
-   * C-Chain's EVM moved: the engine has no state dump, and X and P without it would not agree with it.
+   * The whole chain state, as `--state` saves it, gzipped and hex-encoded like anvil's `anvil_dumpState`. The C-Chain's
+   * part is its blocks and edits, which a load replays into a fresh EVM (mock/cchain/replay.ts).
    */
   dumpState(): { state: string } {
-    if (this.cchain?.changed) throw new Error("the C-Chain's EVM state cannot be dumped: dump before it changes");
     return { state: `0x${gzipSync(stateOf(this.world)).toString('hex')}` };
   }
 
   /**
    * Replaces the chain state with a dumped one (`dev.dumpState`, or a `--state` file's text) of the same network. The
    * state is checked whole before anything changes; a snapshot taken before can revert the load. The pools empty and
-   * the C-Chain's EVM goes back to its genesis, as the state has it.
+   * the C-Chain's EVM is rebuilt from the state's blocks on its next call.
    */
   loadState(p: Params): Record<string, never> {
     const text = typeof p.state === 'string' ? p.state : '';

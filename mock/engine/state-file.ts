@@ -15,10 +15,10 @@ import type { World } from '../world/world.ts';
 
 /**
  * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: the
- * indexes; 4: nodes' connections and uptimes), so a file from an older mock is refused with a clear message instead of
- * half loading.
+ * indexes; 4: nodes' connections and uptimes; 5: the C-Chain, its blocks in the C/block index and its edits), so a
+ * file from an older mock is refused with a clear message instead of half loading.
  */
-const VERSION = 4;
+const VERSION = 5;
 
 /** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
@@ -119,6 +119,11 @@ export function worldOf(text: string, source: string): { world: World; options: 
   } catch (error) {
     throw new Error(`${source} is not a world saved by this mock: ${(error as Error).message}`);
   }
+  if (saved && typeof saved.version === 'number' && saved.version < VERSION && saved.data)
+    throw new Error(
+      `${source} was saved by an older mock (state version ${saved.version}; this one reads version ${VERSION}, ` +
+        'which holds the C-Chain): start without it, or delete it to save a new one',
+    );
   if (!saved || saved.version !== VERSION || !saved.data || typeof saved.options !== 'object' || !saved.options)
     throw new Error(`${source} is not a world saved by this mock (version ${VERSION})`);
   // The options the CLI's flags would refuse are refused here too, before a world is built from them.

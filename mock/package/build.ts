@@ -32,7 +32,7 @@ const staticRequires: Plugin = {
     // (LAZY_FILES), so start-up does not even parse them.
     b.onLoad(
       {
-        filter: /[\\/]mock[\\/](password|shared[\\/]avalanche|world[\\/](bls12-381|signers))\.ts$/,
+        filter: /[\\/]mock[\\/](password|shared[\\/]avalanche|world[\\/](bls12-381|signers)|cchain[\\/]ws)\.ts$/,
       },
       (args) => ({
         contents: readFileSync(args.path, 'utf8').replace(
@@ -55,6 +55,7 @@ const LAZY_FILES: Record<string, string[]> = {
   'avalanchejs.cjs': ['@avalabs/avalanchejs'],
   'bls12-381.cjs': ['@noble/curves/bls12-381'],
   'secp256k1.cjs': ['@noble/curves/secp256k1'],
+  'ws.cjs': ['ws'],
 };
 
 /** The EVM engine's exact version, as the project pins it. */

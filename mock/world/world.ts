@@ -142,6 +142,11 @@ export class World {
   readonly indexes = indexLogs(this.journal);
   readonly indexPositions = new Table<string, number>(this.journal);
   readonly preForkGenesis = new Table<IndexedChain, Genesis>(this.journal);
+  /**
+   * The C-Chain's EVM state set outside its transactions (atomic txs' balances and nonces, `dev.fund`), each after the
+   * block at `height`: with the blocks in the C/block index, what rebuilds the EVM (mock/cchain/replay.ts).
+   */
+  readonly cChainEdits = new Log<{ height: number; address: string; balance?: bigint; nonce?: bigint }>(this.journal);
   /** Each node's connection and uptime as this node sees it (./uptime.ts); a node without a record never ran. */
   readonly uptimes = new Table<string, UptimeRecord>(this.journal);
   readonly time: Cell<bigint>;

@@ -3,9 +3,8 @@
  * genesis balance, a contract deployed, called and its logs read, a transfer, and what coreth adds (eth_baseFee).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi, parseEther } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { EWOQ } from './sdk-world.ts';
+import { type Hex, parseAbi, parseEther } from 'viem';
+import { cClients } from './c-clients.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 
 /** A contract assembled by hand (no compiler in the toolkit): set(uint256) stores and logs ValueSet, get() reads. */
@@ -23,21 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-const clients = () => {
-  const chain = defineChain({
-    id: 43112,
-    name: 'Avalanche local C-Chain',
-    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-    rpcUrls: { default: { http: [`${node.url}/ext/bc/C/rpc`] } },
-  });
-  const transport = http(`${node.url}/ext/bc/C/rpc`);
-  const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
-  return {
-    account,
-    pub: createPublicClient({ chain, transport, pollingInterval: 20 }),
-    wallet: createWalletClient({ chain, transport, account }),
-  };
-};
+const clients = () => cClients(node.url);
 
 describe('the C-Chain through viem', () => {
   it('is chain 43112 and the ewoq key holds its genesis 50,000,000 AVAX', async () => {

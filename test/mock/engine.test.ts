@@ -568,7 +568,10 @@ describe('--state', () => {
     saveWorld(world, { network: 'local', accounts: 0 }, file);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...saved, version: 1 }));
-    expect(() => loadWorld(file)).toThrow(`${file} is not a world saved by this mock (version 4)`);
+    expect(() => loadWorld(file)).toThrow(
+      `${file} was saved by an older mock (state version 1; this one reads version 5, which holds the C-Chain): ` +
+        'start without it, or delete it to save a new one',
+    );
   });
 });
 

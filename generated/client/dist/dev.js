@@ -472,10 +472,11 @@ export class DevClient extends JsonRpcClient {
    * The whole chain state, to load again later or on another node.
    *
    * Like anvil's `anvil_dumpState`: every UTXO, transaction, block, staker, subnet, chain, asset and the
-   * time and fee states, in the format `--state` writes to its file (versioned JSON), gzipped and
-   * hex-encoded. `dev.loadState` takes it back on any mock node of the same network, and a `--state`
-   * file's text works the same. The mempool, impersonated addresses and keystore users are not part of
-   * it.
+   * time and fee states, and the C-Chain (its blocks with their transactions, and the balances and
+   * nonces set outside them by atomic txs and fundings, which a load replays into a fresh EVM), in the
+   * format `--state` writes to its file (versioned JSON), gzipped and hex-encoded. `dev.loadState` takes
+   * it back on any mock node of the same network, and a `--state` file's text works the same. The
+   * mempools (the EVM's too), impersonated addresses and keystore users are not part of it.
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
    * never by AvalancheGo or a server generated from this spec.

@@ -1,0 +1,64 @@
+/**
+ * Rebuilds the C-Chain's EVM from the world (the engine has no state dump): the blocks the C/block index holds, each
+ * with the time, base fee, prevrandao and transactions its RLP records, and between them the edits made outside
+ * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings). Each rebuilt block must hash as the saved
+ * one did, so what a `--state` file or a dumped state holds comes back exactly.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { Provider } from '@nomicfoundation/edr';
+import { decodeAtomic, gasUsed } from './atomic.ts';
+import type { RpcBlock } from './blocks.ts';
+import type { CChain } from './evm.ts';
+
+type Item = Uint8Array | Item[];
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+const quantity = (bytes: Uint8Array) => `0x${bytes.length === 0 ? '0' : BigInt(hex(bytes)).toString(16)}`;
+
+/** The gas of a block's atomic txs (ExtData: the batch codec's version, count, then the one tx the mock puts there). */
+function atomicGas(extData: Uint8Array): bigint {
+  if (extData.length === 0) return 0n;
+  return gasUsed(decodeAtomic(Buffer.concat([Buffer.alloc(2), extData.subarray(6)])));
+}
+
+/** Replays the world's C-Chain into a fresh engine (automine left off): whether there was anything to replay. */
+export async function replayChain(chain: CChain, provider: Provider): Promise<boolean> {
+  const { world } = chain;
+  const blocks = world.indexes['C/block'];
+  const edits = world.cChainEdits;
+  if (blocks.length === 0 && edits.length === 0) return false;
+  let next = 0;
+  const applyEdits = async (height: number) => {
+    for (; next < edits.length && edits.at(next)!.height <= height; next++) {
+      const { address, balance, nonce } = edits.at(next)!;
+      if (balance !== undefined)
+        await chain.call(provider, 'hardhat_setBalance', [`0x${address}`, `0x${balance.toString(16)}`]);
+      if (nonce !== undefined)
+        await chain.call(provider, 'hardhat_setNonce', [`0x${address}`, `0x${nonce.toString(16)}`]);
+    }
+  };
+  await chain.call(provider, 'evm_setAutomine', [false]);
+  for (let i = 0; i < blocks.length; i++) {
+    await applyEdits(i);
+    const [header, txs, , , extData] = RLP.decode(blocks.at(i)!.block!.inner) as [
+      Uint8Array[],
+      Item[],
+      Item,
+      Item,
+      Uint8Array,
+    ];
+    await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
+    await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[15]!)]);
+    await chain.call(provider, 'hardhat_setPrevRandao', [hex(header[13]!)]);
+    for (const tx of txs)
+      await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
+    await chain.call(provider, 'evm_mine');
+    const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;
+    const expected = hex(keccak_256(RLP.encode(header)));
+    if (block.hash !== expected)
+      throw new Error(`the saved C-Chain does not replay: block ${i + 1} is ${block.hash}, saved as ${expected}`);
+    chain.recordFees(block, atomicGas(extData));
+  }
+  await applyEdits(Number.POSITIVE_INFINITY);
+  return true;
+}

@@ -1,0 +1,118 @@
+/**
+ * What a C-Chain node serves beside the EVM's calls: coreth's eth_getChainConfig for the network, avax.version of the
+ * emulated release, and `/ext/bc/C/ws` driven by viem's WebSocket transport (calls, newHeads and logs subscriptions).
+ */
+import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi, webSocket } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../server/raw-http.ts';
+import { EWOQ } from './sdk-world.ts';
+
+/** set(uint256) stores and logs ValueSet (the contract of ./cchain-evm.test.ts). */
+const BYTECODE: Hex =
+  '0x605c80600b6000396000f360003560e01c806360fe47b114601e5780636d4ce63c14605057600080fd5b600435806000556000527f012c78e2b84325878b1bd9d250d772cfe5bda7722d795f45036fa5e1e6e303fc60206000a1005b60005460005260206000f3';
+const ABI = parseAbi(['function set(uint256 value)', 'event ValueSet(uint256 value)']);
+
+let node: RunningMockNode | undefined;
+afterEach(async () => {
+  await node?.close();
+  node = undefined;
+});
+
+const start = async (nodeVersion?: string) => {
+  node = await startMockNode({
+    port: 0,
+    world: { network: 'local', accounts: 0 },
+    ...(nodeVersion ? { nodeVersion } : {}),
+  });
+  return node;
+};
+
+describe('the C-Chain node', () => {
+  it("answers coreth's chain config of the local network", async () => {
+    const { url } = await start();
+    const { result } = await callRpc(`${url}/ext/bc/C/rpc`, 'eth_getChainConfig', []);
+    const initiallyActive = Date.parse('2020-12-05T05:00:00Z') / 1000;
+    expect(result).toMatchObject({
+      chainId: 43112,
+      daoForkSupport: true,
+      berlinBlock: 0,
+      londonBlock: 0,
+      shanghaiTime: initiallyActive,
+      cancunTime: initiallyActive,
+      apricotPhase1BlockTimestamp: initiallyActive,
+      fortunaTimestamp: initiallyActive,
+      graniteTimestamp: initiallyActive,
+      heliconTimestamp: Date.parse('9999-12-01T00:00:00Z') / 1000,
+    });
+  });
+
+  it("names the emulated release's coreth in avax.version", async () => {
+    for (const [release, coreth] of [
+      ['v1.12.2', 'v0.14.1'],
+      ['v1.11.0', 'v0.12.11'],
+      ['v1.13.5', 'v0.15.4'],
+    ]) {
+      const { url } = await start(release);
+      expect((await callRpc(`${url}/ext/bc/C/avax`, 'avax.version', {})).result).toEqual({ version: coreth });
+      await node!.close();
+      node = undefined;
+    }
+  });
+
+  it('serves /ext/bc/C/ws: calls, newHeads and logs subscriptions; HTTP refuses subscriptions', async () => {
+    const { url } = await start();
+    const chain = defineChain({
+      id: 43112,
+      name: 'Avalanche local C-Chain',
+      nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+      rpcUrls: { default: { http: [`${url}/ext/bc/C/rpc`] } },
+    });
+    const ws = createPublicClient({ chain, transport: webSocket(`${url.replace('http', 'ws')}/ext/bc/C/ws`) });
+    const httpClient = createPublicClient({ chain, transport: http(`${url}/ext/bc/C/rpc`), pollingInterval: 20 });
+    const wallet = createWalletClient({
+      chain,
+      transport: http(`${url}/ext/bc/C/rpc`),
+      account: privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`),
+    });
+    expect(await ws.getChainId()).toBe(43112);
+    const deploy = await wallet.deployContract({ abi: ABI, bytecode: BYTECODE });
+    const address = (await httpClient.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
+
+    const heads: Hex[] = [];
+    const values: bigint[] = [];
+    let done: () => void = () => {};
+    const both = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const check = () => heads.length > 0 && values.length > 0 && done();
+    const stopHeads = ws.watchBlocks({
+      onBlock: (block) => {
+        heads.push(block.hash!);
+        check();
+      },
+    });
+    const stopLogs = ws.watchContractEvent({
+      address,
+      abi: ABI,
+      eventName: 'ValueSet',
+      onLogs: (logs) => {
+        values.push(...logs.map((l) => l.args.value!));
+        check();
+      },
+    });
+    // Until both subscriptions are in place (viem sends them as it gets its socket).
+    while (node!.state.cchain.blockListeners.size < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    const set = await wallet.writeContract({ address, abi: ABI, functionName: 'set', args: [7n] });
+    const receipt = await httpClient.waitForTransactionReceipt({ hash: set });
+    await both;
+    stopHeads();
+    stopLogs();
+    expect(heads).toEqual([receipt.blockHash]);
+    expect(values).toEqual([7n]);
+
+    const refused = await callRpc(`${url}/ext/bc/C/rpc`, 'eth_subscribe', ['newHeads']);
+    expect(refused.error).toEqual({ code: -32601, message: 'notifications not supported' });
+  });
+});
