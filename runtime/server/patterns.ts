@@ -18,20 +18,36 @@ export interface LinearRegExp {
   code: string;
 }
 
+/**
+ * Each pattern compiled once in the process: ajv keeps its compiled patterns per instance, and the same few patterns
+ * (IDs, addresses, integers) recur in every endpoint and in both validators of each; RE2JS takes a millisecond or two
+ * per pattern, a good part of a method's first call.
+ */
+const compiledPatterns = new Map<string, LinearPattern>();
+
 /** ajv's `code.regExp` engine (its public option): RE2JS, through its translation of JavaScript's syntax. */
 export const linearRegExp: LinearRegExp = Object.assign(
   (pattern: string): LinearPattern => {
-    let compiled: RE2JS;
-    try {
-      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
-    } catch (error) {
-      throw new Error(
-        `pattern ${JSON.stringify(pattern)} is not supported: patterns are matched by RE2 in linear time, which has ` +
-          `no lookaround or backreferences (${(error as Error).message})`,
-      );
+    let linear = compiledPatterns.get(pattern);
+    if (!linear) {
+      linear = compileLinear(pattern);
+      compiledPatterns.set(pattern, linear);
     }
-    return { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
+    return linear;
   },
   // Only ajv's standalone code would print this; validators are compiled at run time.
   { code: 're2js' },
 );
+
+function compileLinear(pattern: string): LinearPattern {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  } catch (error) {
+    throw new Error(
+      `pattern ${JSON.stringify(pattern)} is not supported: patterns are matched by RE2 in linear time, which has ` +
+        `no lookaround or backreferences (${(error as Error).message})`,
+    );
+  }
+  return { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
+}
