@@ -44,7 +44,7 @@ function context(w: World) {
 }
 
 /** One signed BaseTx per account, spending both of its X-Chain UTXOs. */
-async function twoInputTxs(world: World): Promise<Uint8Array[]> {
+export async function twoInputTxs(world: World): Promise<Uint8Array[]> {
   const manager = utils.getManagerForVM('AVM');
   const out: Uint8Array[] = [];
   for (const account of world.accounts) {
