@@ -49,9 +49,9 @@ async function serve(target: Target): Promise<void> {
   if (target === 'mock' || target === 'logged') {
     const { startMockNode } = await import('../mock/node.ts');
     // The CLI's line per call, to this process's stdout (a pipe the parent drains), as `npm run mock` writes it.
-    const { lineWriter } = await import('../mock/log-lines.ts');
+    const { lineWriter, timestamp } = await import('../mock/log-lines.ts');
     const lines = lineWriter((text) => process.stdout.write(text));
-    const log = target === 'logged' ? { log: (line: string) => lines.log(`${new Date().toISOString()} ${line}`) } : {};
+    const log = target === 'logged' ? { log: (line: string) => lines.log(`${timestamp()} ${line}`) } : {};
     // Mainnet, the network of the example's address; the mock answers it from its world, not from the example.
     port = Number(new URL((await startMockNode({ port: 0, world: { network: 'mainnet' }, ...log })).url).port);
   } else if (target === 'stub') {
