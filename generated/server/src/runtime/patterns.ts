@@ -40,6 +40,20 @@ export const linearRegExp: LinearRegExp = Object.assign(
   { code: 're2js' },
 );
 
+/**
+ * The server's engine: each pattern compiled on its first test, so that a pattern only a value of another kind would
+ * reach (the string branch of a "string or integer" param called with an integer) costs a method's first call nothing.
+ * The long integer-range patterns take RE2JS several milliseconds each. The spec loader compiled every pattern of the
+ * document with linearRegExp, so a pattern here never fails to compile.
+ */
+export const deferredLinearRegExp: LinearRegExp = Object.assign(
+  (pattern: string): LinearPattern => {
+    let linear: LinearPattern | undefined;
+    return { test: (text) => (linear ??= linearRegExp(pattern)).test(text), toString: () => `/${pattern}/` };
+  },
+  { code: 're2js' },
+);
+
 function compileLinear(pattern: string): LinearPattern {
   let compiled: RE2JS;
   try {

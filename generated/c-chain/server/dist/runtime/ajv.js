@@ -2,7 +2,7 @@
 import { Ajv } from "ajv";
 import formatsModule, {} from "ajv-formats";
 import { formats } from "./formats.js";
-import { linearRegExp } from "./patterns.js";
+import { deferredLinearRegExp } from "./patterns.js";
 export const ERROR_LIMIT = 100;
 export const LISTED_VALUES = 500;
 export const TOO_MANY = Object.freeze({
@@ -28,7 +28,7 @@ function newAjv(allErrors, root) {
     // called by every method that uses it, rather than inlined (and compiled again) into each; ajv's optimisation
     // passes over the generated code cost more at that first call than they save on a check of a few fields.
     inlineRefs: false,
-    code: { regExp: linearRegExp, optimize: false }
+    code: { regExp: deferredLinearRegExp, optimize: false }
   });
   addFormats(ajv, ["date-time"]);
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: "string", validate });

@@ -13,6 +13,13 @@ export const linearRegExp = Object.assign(
   // Only ajv's standalone code would print this; validators are compiled at run time.
   { code: "re2js" }
 );
+export const deferredLinearRegExp = Object.assign(
+  (pattern) => {
+    let linear;
+    return { test: (text) => (linear ??= linearRegExp(pattern)).test(text), toString: () => `/${pattern}/` };
+  },
+  { code: "re2js" }
+);
 function compileLinear(pattern) {
   let compiled;
   try {

@@ -7,7 +7,7 @@ import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction as Compile
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { formats } from './formats.js';
 import type { ValidateFunction } from './params.js';
-import { linearRegExp } from './patterns.js';
+import { deferredLinearRegExp } from './patterns.js';
 
 export type { AnySchema };
 
@@ -63,7 +63,7 @@ function newAjv(allErrors: boolean, root: object): Ajv {
     // called by every method that uses it, rather than inlined (and compiled again) into each; ajv's optimisation
     // passes over the generated code cost more at that first call than they save on a check of a few fields.
     inlineRefs: false,
-    code: { regExp: linearRegExp, optimize: false },
+    code: { regExp: deferredLinearRegExp, optimize: false },
   });
   addFormats(ajv, ['date-time']);
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
