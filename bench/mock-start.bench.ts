@@ -8,16 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './median.ts';
+import { BARE_SERVER } from './mock-tx.bench.ts';
 import { type Time, cpuSince, freshEnv, lineMatching, script, show } from './wait.bench.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = 5;
-
-/** The floor any Node server pays here: node starting a node:http server that answers `{}`. */
-const BARE_SERVER = `import { createServer } from 'node:http';
-createServer((req, res) => req.resume().on('end', () => res.end('{}'))).listen(0, '127.0.0.1', function () {
-  console.log('listening on http://127.0.0.1:' + this.address().port);
-});`;
 
 /** Start to first answer of a shell command that prints `listening on <url>`, then stops it. */
 async function firstAnswer([command, args, options]: ReturnType<typeof script>): Promise<Time> {

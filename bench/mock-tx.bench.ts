@@ -116,7 +116,7 @@ async function launch(script: string, args: string[]): Promise<Launch> {
 }
 
 /** The floor any Node server pays on this machine: node starting a node:http server that answers `{}`. */
-const BARE_SERVER = `import { createServer } from 'node:http';
+export const BARE_SERVER = `import { createServer } from 'node:http';
 createServer((req, res) => req.resume().on('end', () => res.end('{}'))).listen(0, '127.0.0.1', function () {
   console.log('listening on http://127.0.0.1:' + this.address().port);
 });`;
