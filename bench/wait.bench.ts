@@ -1,7 +1,7 @@
 /**
  * The figures a user waits on, each run as package.json's script runs it: a cold `npm run generate` (the first after
- * installing, no cache of any kind), a warm one, a `--watch` rebuild after a save, and `npm run mock`'s start-up to
- * its first answer. bench/README.md lists the speed devices these figures justify.
+ * installing, no cache of any kind), a warm one, and a `--watch` rebuild after a save (`npm run mock`'s start-up is
+ * bench/mock-start.bench.ts). bench/README.md lists the speed devices these figures justify.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,11 @@ const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   .scripts;
 
 /** A script's command with its arguments, run by the shell as npm runs it, minus npm's own start. */
-function script(name: string, args: string[], env: NodeJS.ProcessEnv): [string, string[], { env: NodeJS.ProcessEnv }] {
+export function script(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): [string, string[], { env: NodeJS.ProcessEnv }] {
   const command = `${SCRIPTS[name]} ${args.map((a) => `'${a}'`).join(' ')}`;
   return ['sh', ['-c', command], { env: { ...env, PATH: `${join(ROOT, 'node_modules/.bin')}:${env.PATH}` } }];
 }
@@ -25,7 +29,7 @@ function script(name: string, args: string[], env: NodeJS.ProcessEnv): [string, 
  * process of a run (two under tsx, before issue 25) adds its CPU time to `cpu-<round>` as it exits: on a loaded host
  * the CPU time is the steadier figure.
  */
-function freshEnv(work: string, round: number | string): NodeJS.ProcessEnv {
+export function freshEnv(work: string, round: number | string): NodeJS.ProcessEnv {
   rmSync(join(ROOT, 'node_modules/.cache'), { recursive: true, force: true });
   const preload = join(work, 'cpu.mjs');
   writeFileSync(
@@ -45,7 +49,7 @@ function freshEnv(work: string, round: number | string): NodeJS.ProcessEnv {
 }
 
 /** The CPU time the runs under `env` took since the last call, every Node process summed. */
-function cpuSince(env: NodeJS.ProcessEnv): number {
+export function cpuSince(env: NodeJS.ProcessEnv): number {
   const file = env.BENCH_CPU_FILE!;
   let total = 0;
   try {
@@ -59,7 +63,7 @@ function cpuSince(env: NodeJS.ProcessEnv): number {
   return total;
 }
 
-interface Time {
+export interface Time {
   ms: number;
   cpuMs: number;
 }
@@ -73,7 +77,7 @@ function generateOnce(work: string, out: string, env: NodeJS.ProcessEnv): Time {
 }
 
 /** Resolves with the first line of `child`'s output that matches, with the time it came. */
-function lineMatching(child: ChildProcess, pattern: RegExp): Promise<{ line: string; at: number }> {
+export function lineMatching(child: ChildProcess, pattern: RegExp): Promise<{ line: string; at: number }> {
   return new Promise((found, failed) => {
     let text = '';
     const onData = (chunk: Buffer) => {
@@ -128,31 +132,7 @@ async function watchRebuilds(work: string, env: NodeJS.ProcessEnv): Promise<Time
   }
 }
 
-async function mockStart(env: NodeJS.ProcessEnv): Promise<Time> {
-  const [command, args, options] = script('mock', ['--port', '0', '--quiet'], env);
-  const start = performance.now();
-  const child = spawn(command, args, { ...options, cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  try {
-    const { line } = await lineMatching(child, /listening on /);
-    const url = /listening on (\S+)/.exec(line)![1]!;
-    const answer = await fetch(`${url}/ext/bc/X`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
-    });
-    if (!answer.ok) throw new Error(`the mock answered ${answer.status}`);
-    const ms = performance.now() - start;
-    const exited = new Promise((done) => child.once('exit', done));
-    process.kill(-child.pid!, 'SIGTERM');
-    await exited;
-    return { ms, cpuMs: cpuSince(env) };
-  } catch (error) {
-    process.kill(-child.pid!, 'SIGTERM');
-    throw error;
-  }
-}
-
-const show = (label: string, times: Time[]) =>
+export const show = (label: string, times: Time[]) =>
   console.log(
     `${label.padEnd(48)} median ${median(times.map((t) => t.ms)).toFixed(0)} ms, ` +
       `CPU ${median(times.map((t) => t.cpuMs)).toFixed(0)} ms (${times.map((t) => t.ms.toFixed(0)).join(', ')})`,
@@ -163,20 +143,14 @@ export default async function waitBench(): Promise<void> {
   try {
     const cold: Time[] = [];
     const warm: Time[] = [];
-    const mockCold: Time[] = [];
-    const mockWarm: Time[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const env = freshEnv(work, round);
       cold.push(generateOnce(work, `cold-${round}`, env));
       warm.push(generateOnce(work, `warm-${round}`, env));
-      mockCold.push(await mockStart(freshEnv(work, `mock-${round}`)));
-      mockWarm.push(await mockStart(env));
     }
     show('npm run generate, cold (no cache)', cold);
     show('npm run generate, warm', warm);
     show('npm run generate --watch, rebuild after a save', await watchRebuilds(work, freshEnv(work, 'watch')));
-    show('npm run mock, start to first answer, cold', mockCold);
-    show('npm run mock, start to first answer, warm', mockWarm);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@
  * the compile error with the schema (the spec loader names the file and pointer).
  */
 import { RE2JS } from 're2js';
+import { remembered } from './formats.ts';
 
 export interface LinearPattern {
   test(text: string): boolean;
@@ -18,20 +19,51 @@ export interface LinearRegExp {
   code: string;
 }
 
+/**
+ * Each pattern compiled once in the process: ajv keeps its compiled patterns per instance, and the same few patterns
+ * (IDs, addresses, integers) recur in every endpoint and in both validators of each; RE2JS takes a millisecond or two
+ * per pattern, a good part of a method's first call.
+ */
+const compiledPatterns = new Map<string, LinearPattern>();
+
 /** ajv's `code.regExp` engine (its public option): RE2JS, through its translation of JavaScript's syntax. */
 export const linearRegExp: LinearRegExp = Object.assign(
   (pattern: string): LinearPattern => {
-    let compiled: RE2JS;
-    try {
-      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
-    } catch (error) {
-      throw new Error(
-        `pattern ${JSON.stringify(pattern)} is not supported: patterns are matched by RE2 in linear time, which has ` +
-          `no lookaround or backreferences (${(error as Error).message})`,
-      );
+    let linear = compiledPatterns.get(pattern);
+    if (!linear) {
+      linear = compileLinear(pattern);
+      compiledPatterns.set(pattern, linear);
     }
-    return { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
+    return linear;
   },
   // Only ajv's standalone code would print this; validators are compiled at run time.
   { code: 're2js' },
 );
+
+/**
+ * The server's engine: each pattern compiled on its first test, so that a pattern only a value of another kind would
+ * reach (the string branch of a "string or integer" param called with an integer) costs a method's first call nothing.
+ * The long integer-range patterns take RE2JS several milliseconds each. The spec loader compiled every pattern of the
+ * document with linearRegExp, so a pattern here never fails to compile.
+ */
+export const deferredLinearRegExp: LinearRegExp = Object.assign(
+  (pattern: string): LinearPattern => {
+    let linear: LinearPattern | undefined;
+    return { test: (text) => (linear ??= linearRegExp(pattern)).test(text), toString: () => `/${pattern}/` };
+  },
+  { code: 're2js' },
+);
+
+function compileLinear(pattern: string): LinearPattern {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  } catch (error) {
+    throw new Error(
+      `pattern ${JSON.stringify(pattern)} is not supported: patterns are matched by RE2 in linear time, which has ` +
+        `no lookaround or backreferences (${(error as Error).message})`,
+    );
+  }
+  // Matching costs RE2JS a microsecond or more, a tenth of a small call's time; the same IDs and addresses recur.
+  return { test: remembered((text) => compiled.test(text)), toString: () => `/${pattern}/` };
+}

@@ -3,7 +3,7 @@
  * throughput; `npm run bench -- server` measures the logged mock against the quiet one).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { lineWriter } from '../../mock/log-lines.ts';
+import { lineWriter, timestamp } from '../../mock/log-lines.ts';
 
 afterEach(() => void vi.useRealTimers());
 
@@ -34,5 +34,16 @@ describe('lineWriter', () => {
     expect(writes.join('')).toBe(`${line}\n`.repeat(2000));
     expect(writes.length).toBe(4);
     expect(Math.max(...writes.map((w) => w.length))).toBeLessThan(64 * 1024 + 100);
+  });
+});
+
+describe('timestamp', () => {
+  it('is the current time as toISOString writes it, as the clock moves by a millisecond or more', () => {
+    vi.useFakeTimers();
+    for (const time of [Date.UTC(2026, 10, 27, 3, 0, 0, 0), Date.UTC(2026, 10, 27, 3, 0, 0, 1), Date.UTC(2027, 0, 1)]) {
+      vi.setSystemTime(time);
+      expect(timestamp()).toBe(new Date(time).toISOString());
+      expect(timestamp()).toBe(new Date(time).toISOString());
+    }
   });
 });

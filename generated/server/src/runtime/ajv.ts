@@ -7,7 +7,7 @@ import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction as Compile
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { formats } from './formats.js';
 import type { ValidateFunction } from './params.js';
-import { linearRegExp } from './patterns.js';
+import { deferredLinearRegExp } from './patterns.js';
 
 export type { AnySchema };
 
@@ -59,7 +59,11 @@ function newAjv(allErrors: boolean, root: object): Ajv {
     validateSchema: false,
     // `{"__proto__": "x"}` and `{"constructor": 1}` are objects with those properties, not their prototype's.
     ownProperties: true,
-    code: { regExp: linearRegExp },
+    // A method's first call waits for its compilation. Each referenced component is compiled once per endpoint and
+    // called by every method that uses it, rather than inlined (and compiled again) into each; ajv's optimisation
+    // passes over the generated code cost more at that first call than they save on a check of a few fields.
+    inlineRefs: false,
+    code: { regExp: deferredLinearRegExp, optimize: false },
   });
   addFormats(ajv, ['date-time']);
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });

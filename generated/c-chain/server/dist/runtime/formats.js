@@ -80,7 +80,7 @@ export const avalancheFormats = {
 export const formats = Object.fromEntries(
   Object.entries(avalancheFormats).map(([name, check]) => [name, remembered(check)])
 );
-function remembered(check) {
+export function remembered(check) {
   const verdicts = /* @__PURE__ */ new Map();
   return (value) => {
     let verdict = verdicts.get(value);

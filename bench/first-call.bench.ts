@@ -1,0 +1,117 @@
+/**
+ * The first call of each method after start-up (issue 25: at most 5 ms). A method's params validator is compiled by
+ * ajv on its first call (runtime/server/ajv.ts), so a method's first call pays for it once. Measured in fresh
+ * processes, two ways: (1) the mock over HTTP, each method's first example sent twice, the first call's time less the
+ * second's; (2) the server package's validators alone (`methodValidators`), each method's params checked once, as
+ * the first call checks them. The very first call of the process also builds the ajv instances; it is shown apart.
+ */
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { median } from './median.ts';
+
+const PROCESSES = 3;
+
+type Example = { params: Array<{ name: string; value: unknown }> };
+type Document = { methods: Array<{ name: string; examples?: Example[] }> };
+/** Per method (endpoint/method), the first call's extra time in ms: wall, and CPU (this process, every thread). */
+type Times = Record<string, { ms: number; cpuMs: number }>;
+
+/** Wall and CPU ms of `run`. */
+async function timed(run: () => unknown): Promise<{ ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await run();
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const paramsOf = (example: Example | undefined) =>
+  Object.fromEntries((example?.params ?? []).map((p) => [p.name, p.value]));
+
+/** Runs in a child: the mock on a free port, each method's example sent twice; prints the first call's extra ms. */
+async function overHttp(): Promise<void> {
+  const { startMockNode } = await import('../mock/node.ts');
+  const { ENDPOINTS } = await import('../generated/server/dist/index.js');
+  const node = await startMockNode({ port: 0, indexEnabled: true });
+  const pathOf = new Map<string, string>();
+  for (const [path, name] of node.routes) if (!pathOf.has(name)) pathOf.set(name, path);
+  const times: Times = {};
+  let id = 0;
+  const call = (path: string, method: string, params: unknown) =>
+    timed(async () => {
+      const response = await fetch(`${node.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+      });
+      await response.arrayBuffer();
+    });
+  for (const [name, { document }] of Object.entries(ENDPOINTS)) {
+    const path = pathOf.get(name);
+    if (!path) continue;
+    for (const method of (document as unknown as Document).methods) {
+      // State-changing controls would change what the next methods answer; their validators are measured in (2).
+      if (/^dev\.(reset|loadState|revert|setTime|increaseTime|setAutomine|setIntervalMining)$/.test(method.name))
+        continue;
+      const params = paramsOf(method.examples?.[0]);
+      const first = await call(path, method.name, params);
+      const again = await call(path, method.name, params);
+      times[`${name} ${method.name}`] = { ms: first.ms - again.ms, cpuMs: first.cpuMs - again.cpuMs };
+    }
+  }
+  await node.close();
+  console.log(JSON.stringify(times));
+}
+
+/** Runs in a child: each method's params validator of the server package, called once. */
+async function validatorsOnly(): Promise<void> {
+  const { ENDPOINTS } = await import('../generated/server/dist/index.js');
+  const times: Times = {};
+  for (const [name, { methods, document }] of Object.entries(ENDPOINTS)) {
+    const examples = new Map((document as unknown as Document).methods.map((m) => [m.name, m.examples?.[0]]));
+    for (const spec of methods) {
+      const params = paramsOf(examples.get(spec.name));
+      times[`${name} ${spec.name}`] = await timed(() => spec.validateParams(params));
+    }
+  }
+  console.log(JSON.stringify(times));
+}
+
+function runs(mode: string): Times[] {
+  return Array.from({ length: PROCESSES }, () => {
+    const child = spawnSync(process.execPath, [import.meta.filename, '--child', mode], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`first-call ${mode} failed:\n${child.stderr}`);
+    return JSON.parse(child.stdout.trim().split('\n').pop()!) as Times;
+  });
+}
+
+function report(label: string, all: Times[]): void {
+  const names = Object.keys(all[0]!);
+  const [first, ...rest] = names;
+  for (const key of ['ms', 'cpuMs'] as const) {
+    const perMethod = rest.map((name) => [name, median(all.map((t) => t[name]![key]))] as const);
+    const values = perMethod.map(([, ms]) => ms).sort((a, b) => a - b);
+    const worst = [...perMethod].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    const over = values.filter((ms) => ms > 5).length;
+    console.log(
+      `${label}, ${key === 'ms' ? 'wall' : 'CPU'}: ${perMethod.length} methods, median of ${PROCESSES} fresh ` +
+        `processes each: median ${median(values).toFixed(2)} ms, p90 ` +
+        `${values[Math.floor(values.length * 0.9)]!.toFixed(2)} ms, max ${values.at(-1)!.toFixed(2)} ms; ${over} over ` +
+        `5 ms (target <= 5 ms: ${over === 0 ? 'met' : 'MISSED'})`,
+    );
+    console.log(`  worst: ${worst.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}`);
+    console.log(
+      `  the process's first call (${first}, builds ajv): ${median(all.map((t) => t[first!]![key])).toFixed(1)} ms`,
+    );
+  }
+}
+
+export default async function bench(): Promise<void> {
+  report('first call over HTTP, less the second call', runs('http'));
+  report('first params check, server package alone', runs('validators'));
+}
+
+if (process.argv[2] === '--child' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {
+  await (process.argv[3] === 'http' ? overHttp() : validatorsOnly());
+}
