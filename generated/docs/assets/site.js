@@ -114,18 +114,24 @@
   const releaseSelect = find('[data-release-select]', HTMLSelectElement);
   const releaseStatus = find('[data-release-status]', HTMLElement);
 
+  // A pre-release (`v1.15.0-fuji`) comes before its release, as generators/common/versions.ts orders them.
   /**
    * @param {string} a
    * @param {string} b
    */
   function compareReleases(a, b) {
-    const x = a.slice(1).split('.').map(Number);
-    const y = b.slice(1).split('.').map(Number);
+    const [coreA, preA] = a.slice(1).split(/-(.*)/, 2);
+    const [coreB, preB] = b.slice(1).split(/-(.*)/, 2);
+    const x = coreA.split('.').map(Number);
+    const y = coreB.split('.').map(Number);
     for (let i = 0; i < 3; i++) {
       const difference = (x[i] ?? 0) - (y[i] ?? 0);
       if (difference !== 0) return difference;
     }
-    return 0;
+    if (preA === preB) return 0;
+    if (preA === undefined) return 1;
+    if (preB === undefined) return -1;
+    return preA < preB ? -1 : 1;
   }
 
   /**

@@ -483,7 +483,7 @@ export const pChainDocument = {
           ],
         },
         {
-          "version": "v1.15.0",
+          "version": "v1.15.0-fuji",
           "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): " +
             "AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types " +
             "40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, " +
@@ -661,7 +661,7 @@ export const pChainDocument = {
       "x-side-effects": "none",
       "x-changes": [
         {
-          "version": "v1.15.0",
+          "version": "v1.15.0-fuji",
           "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): " +
             "AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types " +
             "40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, " +
@@ -1176,7 +1176,7 @@ export const pChainDocument = {
           ],
         },
         {
-          "version": "v1.15.0",
+          "version": "v1.15.0-fuji",
           "description": "Auto-renewed validators (ACP-236, Helicon; first released as v1.15.0-fuji) also carry " +
             "`validatorAuthority`, `nextPeriod` and `autoCompoundRewardShares`.",
           "pointers": [
@@ -2482,7 +2482,7 @@ export const pChainDocument = {
           "pointers": ["/result/schema/properties/tx/anyOf/1/properties/id"],
         },
         {
-          "version": "v1.15.0",
+          "version": "v1.15.0-fuji",
           "description": "Helicon's auto-renewed staking (ACP-236; first released as v1.15.0-fuji): " +
             "AddAutoRenewedValidatorTx, SetAutoRenewedValidatorConfigTx and RewardAutoRenewedValidatorTx (types " +
             "40-42) appear in the JSON form, with their fields `validatorAuthority`, `delegationShares`, " +
@@ -3727,19 +3727,19 @@ export const pChainDocument = {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Auto-renewed validators (ACP-236, Helicon): the owner allowed to change the validator's " +
               "renewal config with SetAutoRenewedValidatorConfigTx. Sent only for an auto-renewed validator.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
           "nextPeriod": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Auto-renewed validators: the length in seconds of the validator's next validation cycle. " +
               "Sent only for an auto-renewed validator.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
           "autoCompoundRewardShares": {
             "$ref": "#/components/schemas/Uint32",
             "description": "Auto-renewed validators: the part of each cycle's reward restaked for the next cycle, in " +
               "parts per million. Sent only for an auto-renewed validator.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
         },
       },
@@ -4006,37 +4006,37 @@ export const pChainDocument = {
             "$ref": "#/components/schemas/PlatformTxOutputOwners",
             "description": "AddAutoRenewedValidatorTx (type 40, ACP-236): the owner allowed to change the " +
               "validator's renewal config.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
           "delegationShares": {
             "$ref": "#/components/schemas/BareUint64",
             "description": "AddAutoRenewedValidatorTx (type 40): the validator's fee on delegators' rewards, in " +
               "parts per million.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
           "autoCompoundRewardShares": {
             "$ref": "#/components/schemas/BareUint64",
             "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the part " +
               "of each cycle's reward restaked, in parts per million.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
           "period": {
             "$ref": "#/components/schemas/BareUint64",
             "description": "AddAutoRenewedValidatorTx and SetAutoRenewedValidatorConfigTx (types 40, 41): the length " +
               "of a validation cycle in seconds.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
           "auth": {
             "type": "object",
             "description": "SetAutoRenewedValidatorConfigTx (type 41): the signature indices that satisfy the " +
               "validator's `validatorAuthority`.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
           "timestamp": {
             "$ref": "#/components/schemas/BareUint64",
             "description": "RewardAutoRenewedValidatorTx (type 42): the time (Unix seconds) of the validation " +
               "cycle's end it rewards.",
-            "x-node-versions": { "since": "v1.15.0" },
+            "x-node-versions": { "since": "v1.15.0-fuji" },
           },
         },
       },

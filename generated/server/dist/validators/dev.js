@@ -396,8 +396,16 @@ export const schemas = {
         "publicKey": { "$ref": "#/components/schemas/PlatformBLSPublicKey" },
         "weight": { "$ref": "#/components/schemas/Uint64Param" },
         "balance": { "$ref": "#/components/schemas/Uint64Param" },
-        "remainingBalanceOwner": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
-        "deactivationOwner": { "type": "array", "minItems": 1, "items": { "$ref": "#/components/schemas/Address" } },
+        "remainingBalanceOwner": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
+        "deactivationOwner": {
+          "type": "array",
+          "minItems": 1,
+          "items": { "$ref": "#/components/schemas/Address" },
+        },
       },
       "required": ["subnetID", "nodeID", "publicKey", "weight"],
     },

@@ -10,7 +10,8 @@ export const cAvaxDocument: OpenrpcDocument = {
     "description": "The C-Chain's Avalanche-specific API (coreth's `avax` service): the atomic UTXOs the X- and " +
       "P-Chain exported to the C-Chain, and the C-Chain's atomic transactions (ImportTx and ExportTx), which move " +
       "AVAX between the C-Chain's EVM balances and the other chains' UTXOs through shared memory. The C-Chain's " +
-      "Ethereum API is served at `/ext/bc/C/rpc`.",
+      "Ethereum API is served at `/ext/bc/C/rpc`; its methods (`eth_*`, from ethereum/execution-apis with coreth's " +
+      "additions) have [a docs site of their own](../c-chain/docs/index.html).",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [

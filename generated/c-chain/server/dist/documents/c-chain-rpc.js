@@ -10,7 +10,9 @@ export const cChainRpcDocument = {
       "ethereum/execution-apis (vendor/execution-apis, pinned); this document adds coreth's own methods and the ones " +
       "whose answers differ on the C-Chain. Left out because coreth does not serve them: `eth_blobBaseFee`, " +
       "`eth_capabilities`, `eth_config`, `eth_getBlockAccessList`, `eth_getStorageValues`, `eth_simulateV1`, the " +
-      "Engine API, and, unless a node enables them, `eth_accounts`, `debug_*` and `txpool_*`.",
+      "Engine API, and, unless a node enables them, `eth_accounts`, `debug_*` and `txpool_*`. The node's Avalanche " +
+      "APIs, including the C-Chain's atomic API at `/ext/bc/C/avax`, are on [the main docs " +
+      "site](../../docs/index.html).",
     "license": { "name": "CC0-1.0 (methods from ethereum/execution-apis) and Apache-2.0" },
   },
   "servers": [
@@ -33,6 +35,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Block number", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the number of most recent block.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -70,6 +74,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Return data", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Executes a new message call immediately without creating a transaction on the block chain.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -83,6 +89,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Chain ID", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the chain ID of the current network.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -99,6 +107,8 @@ export const cChainRpcDocument = {
       "params": [],
       "result": { "name": "Coinbase address", "schema": { "$ref": "#/components/schemas/address" } },
       "summary": "Returns the client coinbase address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -129,6 +139,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Generates an access list for a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -169,6 +181,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Gas used", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "description": "Returns transaction base fee per gas and effective priority fee per gas for the " +
@@ -274,6 +288,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Transaction fee history",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_fillTransaction",
@@ -289,6 +305,7 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/FillTransactionResult" },
       },
       "summary": "Fills in missing transaction fields to be signed and submitted.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -305,6 +322,8 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Gas price" },
       },
       "summary": "Returns the current price per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -333,6 +352,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Balance", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the balance of the account of given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -432,6 +453,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the receipts of a block by number or hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -459,6 +482,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block from a block matching the given block hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -481,6 +506,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block matching the given block number.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -516,6 +543,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Bytecode", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns code at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -533,6 +562,8 @@ export const cChainRpcDocument = {
       },
       "summary": "Polling method for the filter with the given ID (created using `eth_newFilter`). Returns an array " +
         "of logs, block hashes, or transaction hashes since last poll, depending on the installed filter.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -549,63 +580,33 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/FilterResults" },
       },
       "summary": "Returns an array of all logs matching the filter with the given ID (created using `eth_newFilter`).",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
-      "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
-      "examples": [
-        {
-          "name": "eth_getLogs example",
-          "params": [
-            {
-              "name": "Filter",
-              "value": {
-                "address": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
-                "fromBlock": "0x137d3c2",
-                "toBlock": "0x137d3c3",
-                "topics": [],
-              },
-            },
-          ],
-          "result": {
-            "name": "Log objects",
-            "value": [
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0xfc139f5e2edee9e9c888d8df9a2d2226133a9bd87c88ccbd9c930d3d4c9f9ef5",
-                "blockNumber": "0x233",
-                "blockTimestamp": "0x11",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000004",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0x66e7a140c8fa27fe98fde923defea7562c3ca2d6bb89798aabec65782c08f63d",
-                "transactionIndex": "0x0",
-              },
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0x98b0ec0f9fea0018a644959accbe69cd046a8582e89402e1ab0ada91cad644ed",
-                "blockNumber": "0x238",
-                "blockTimestamp": "0x22",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000007",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0xdb17aa1c2ce609132f599155d384c0bc5334c988a6c368056d7e167e23eee058",
-                "transactionIndex": "0x0",
-              },
-            ],
-          },
-        },
-      ],
       "name": "eth_getLogs",
+      "summary": "Returns an array of all logs matching a filter object.",
+      "description": "As Ethereum's (vendored document), whose result is `FilterResults`: block or transaction " +
+        "hashes, or logs. `eth_getLogs` answers logs only (coreth's `FilterAPI.GetLogs` returns `[]*types.Log`), and " +
+        "an empty answer, `[]`, is both forms at once, which `FilterResults`' `oneOf` refuses; so the result here is " +
+        "the list of logs.",
       "params": [
         { "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Log objects",
-        "schema": { "$ref": "#/components/schemas/FilterResults" },
+        "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Log" } },
       },
-      "summary": "Returns an array of all logs matching the specified filter.",
+      "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
+      "examples": [
+        {
+          "name": "no logs in the genesis block",
+          "params": [{ "name": "Filter", "value": { "fromBlock": "0x0", "toBlock": "0x0" } }],
+          "result": { "name": "Log objects", "value": [] },
+        },
+      ],
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -742,6 +743,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Account", "schema": { "$ref": "#/components/schemas/AccountProof" } },
       "summary": "Returns the merkle proof for a given account and optionally some storage keys.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -779,6 +782,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Value", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns the value from a storage position at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -806,6 +811,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block hash and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -833,6 +840,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block number and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -854,6 +863,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the information about a transaction requested by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -884,6 +895,8 @@ export const cChainRpcDocument = {
       "summary": "Returns the nonce of an account in the state. NOTE: The name eth_getTransactionCount reflects the " +
         "historical fact that an account's nonce and sent transaction count were the same. After the Pectra fork, " +
         "with the inclusion of EIP-7702, this is no longer true.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -941,6 +954,8 @@ export const cChainRpcDocument = {
         },
       },
       "summary": "Returns the receipt of a transaction by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -957,6 +972,8 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Max priority fee per gas" },
       },
       "summary": "Returns the current maxPriorityFeePerGas per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -965,6 +982,8 @@ export const cChainRpcDocument = {
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new blocks, " +
         "and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -975,6 +994,8 @@ export const cChainRpcDocument = {
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Install a log filter in the server, allowing for later polling. Registers client interest in logs " +
         "matching the filter, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -983,6 +1004,8 @@ export const cChainRpcDocument = {
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new " +
         "transactions, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "errors": [
@@ -1039,6 +1062,8 @@ export const cChainRpcDocument = {
         "(eth_sendRawTransaction), txs with blob proofs may still be accepted and will be auto-converted by the " +
         "node. At implementer discretion, this facility can be deprecated later when users have switched to new " +
         "client libraries that can create cell proofs.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "errors": [
@@ -1082,6 +1107,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Transaction hash", "schema": { "$ref": "#/components/schemas/hash32" } },
       "summary": "Signs and submits a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "examples": [
@@ -1109,6 +1136,7 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Signature", "schema": { "$ref": "#/components/schemas/bytes65" } },
       "summary": "Returns an EIP-191 signature over the provided data.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1165,6 +1193,7 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/SignTransactionResult" },
       },
       "summary": "Returns an RLP encoded transaction signed by the specified account.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1188,6 +1217,8 @@ export const cChainRpcDocument = {
         "schema": { "$ref": "#/components/schemas/SyncingStatus" },
       },
       "summary": "Returns an object with data about the sync status or false.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -1201,6 +1232,8 @@ export const cChainRpcDocument = {
       ],
       "result": { "name": "Success", "schema": { "type": "boolean" } },
       "summary": "Uninstalls a filter with given id.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [
@@ -1215,6 +1248,8 @@ export const cChainRpcDocument = {
       "result": { "name": "Network ID", "schema": { "$ref": "#/components/schemas/uintDecimal" } },
       "summary": "Returns the current network ID. This is usually equivalent to the chainID, but may differ from it " +
         "for some legacy networks or special testnets.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_baseFee",
@@ -1224,6 +1259,7 @@ export const cChainRpcDocument = {
         "vendored document reads the base fee of the next block as the protocol fixes it; on the C-Chain the answer " +
         "moves with time between blocks.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Base fee", "schema": { "$ref": "#/components/schemas/uint" } },
       "examples": [
         {
@@ -1232,6 +1268,7 @@ export const cChainRpcDocument = {
           "result": { "name": "Base fee", "value": "0x5d21dba00" },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_suggestPriceOptions",
@@ -1241,6 +1278,7 @@ export const cChainRpcDocument = {
         "node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1 wei) and " +
         "`price-options-fast-fee-percentage`. `null` when the chain runs without dynamic fees.",
       "params": [],
+      "paramStructure": "by-position",
       "result": {
         "name": "Price options",
         "schema": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/PriceOptions" }] },
@@ -1259,6 +1297,7 @@ export const cChainRpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getChainConfig",
@@ -1267,6 +1306,7 @@ export const cChainRpcDocument = {
         "`params.ChainConfig` with coreth's extras (params/extras): the Avalanche upgrades as Unix timestamps, " +
         "`apricotPhase1BlockTimestamp` to `heliconTimestamp`, each present once the network schedules it.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Chain config", "schema": { "$ref": "#/components/schemas/ChainConfig" } },
       "examples": [
         {
@@ -1305,6 +1345,7 @@ export const cChainRpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getBlockByHash",
@@ -1324,6 +1365,7 @@ export const cChainRpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1333,6 +1375,20 @@ export const cChainRpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "an unknown block",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x0000000000000000000000000000000000000000000000000000000000000000",
+            },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
     {
       "name": "eth_getBlockByNumber",
@@ -1352,6 +1408,7 @@ export const cChainRpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1361,6 +1418,17 @@ export const cChainRpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "a block the chain does not have yet",
+          "params": [
+            { "name": "Block", "value": "0xffffffff" },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
   ],
   "components": {

@@ -13,7 +13,9 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "ethereum/execution-apis (vendor/execution-apis, pinned); this document adds coreth's own methods and the ones " +
       "whose answers differ on the C-Chain. Left out because coreth does not serve them: `eth_blobBaseFee`, " +
       "`eth_capabilities`, `eth_config`, `eth_getBlockAccessList`, `eth_getStorageValues`, `eth_simulateV1`, the " +
-      "Engine API, and, unless a node enables them, `eth_accounts`, `debug_*` and `txpool_*`.",
+      "Engine API, and, unless a node enables them, `eth_accounts`, `debug_*` and `txpool_*`. The node's Avalanche " +
+      "APIs, including the C-Chain's atomic API at `/ext/bc/C/avax`, are on [the main docs " +
+      "site](../../docs/index.html).",
     "license": { "name": "CC0-1.0 (methods from ethereum/execution-apis) and Apache-2.0" },
   },
   "servers": [
@@ -36,6 +38,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Block number", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the number of most recent block.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -73,6 +77,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Return data", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Executes a new message call immediately without creating a transaction on the block chain.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -86,6 +92,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Chain ID", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the chain ID of the current network.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -102,6 +110,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "params": [],
       "result": { "name": "Coinbase address", "schema": { "$ref": "#/components/schemas/address" } },
       "summary": "Returns the client coinbase address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -132,6 +142,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Generates an access list for a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [
@@ -172,6 +184,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Gas used", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "description": "Returns transaction base fee per gas and effective priority fee per gas for the " +
@@ -277,6 +291,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Transaction fee history",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_fillTransaction",
@@ -292,6 +308,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/FillTransactionResult" },
       },
       "summary": "Fills in missing transaction fields to be signed and submitted.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -308,6 +325,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Gas price" },
       },
       "summary": "Returns the current price per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -336,6 +355,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Balance", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Returns the balance of the account of given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -435,6 +456,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the receipts of a block by number or hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -462,6 +485,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block from a block matching the given block hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -484,6 +509,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the number of transactions in a block matching the given block number.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -519,6 +546,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Bytecode", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns code at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -536,6 +565,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       },
       "summary": "Polling method for the filter with the given ID (created using `eth_newFilter`). Returns an array " +
         "of logs, block hashes, or transaction hashes since last poll, depending on the installed filter.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -552,63 +583,33 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/FilterResults" },
       },
       "summary": "Returns an array of all logs matching the filter with the given ID (created using `eth_newFilter`).",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
-      "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
-      "examples": [
-        {
-          "name": "eth_getLogs example",
-          "params": [
-            {
-              "name": "Filter",
-              "value": {
-                "address": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
-                "fromBlock": "0x137d3c2",
-                "toBlock": "0x137d3c3",
-                "topics": [],
-              },
-            },
-          ],
-          "result": {
-            "name": "Log objects",
-            "value": [
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0xfc139f5e2edee9e9c888d8df9a2d2226133a9bd87c88ccbd9c930d3d4c9f9ef5",
-                "blockNumber": "0x233",
-                "blockTimestamp": "0x11",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000004",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0x66e7a140c8fa27fe98fde923defea7562c3ca2d6bb89798aabec65782c08f63d",
-                "transactionIndex": "0x0",
-              },
-              {
-                "address": "0x42699a7612a82f1d9c36148af9c77354759b210b",
-                "blockHash": "0x98b0ec0f9fea0018a644959accbe69cd046a8582e89402e1ab0ada91cad644ed",
-                "blockNumber": "0x238",
-                "blockTimestamp": "0x22",
-                "data": "0x0000000000000000000000000000000000000000000000000000000000000007",
-                "logIndex": "0x0",
-                "removed": false,
-                "topics": ["0x04474795f5b996ff80cb47c148d4c5ccdbe09ef27551820caa9c2f8ed149cce3"],
-                "transactionHash": "0xdb17aa1c2ce609132f599155d384c0bc5334c988a6c368056d7e167e23eee058",
-                "transactionIndex": "0x0",
-              },
-            ],
-          },
-        },
-      ],
       "name": "eth_getLogs",
+      "summary": "Returns an array of all logs matching a filter object.",
+      "description": "As Ethereum's (vendored document), whose result is `FilterResults`: block or transaction " +
+        "hashes, or logs. `eth_getLogs` answers logs only (coreth's `FilterAPI.GetLogs` returns `[]*types.Log`), and " +
+        "an empty answer, `[]`, is both forms at once, which `FilterResults`' `oneOf` refuses; so the result here is " +
+        "the list of logs.",
       "params": [
         { "name": "Filter", "required": true, "schema": { "$ref": "#/components/schemas/Filter" } },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Log objects",
-        "schema": { "$ref": "#/components/schemas/FilterResults" },
+        "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Log" } },
       },
-      "summary": "Returns an array of all logs matching the specified filter.",
+      "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
+      "examples": [
+        {
+          "name": "no logs in the genesis block",
+          "params": [{ "name": "Filter", "value": { "fromBlock": "0x0", "toBlock": "0x0" } }],
+          "result": { "name": "Log objects", "value": [] },
+        },
+      ],
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -745,6 +746,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Account", "schema": { "$ref": "#/components/schemas/AccountProof" } },
       "summary": "Returns the merkle proof for a given account and optionally some storage keys.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -782,6 +785,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Value", "schema": { "$ref": "#/components/schemas/bytes" } },
       "summary": "Returns the value from a storage position at a given address.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -809,6 +814,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block hash and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -836,6 +843,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns information about a transaction by block number and transaction index position.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -857,6 +866,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the information about a transaction requested by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -887,6 +898,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "summary": "Returns the nonce of an account in the state. NOTE: The name eth_getTransactionCount reflects the " +
         "historical fact that an account's nonce and sent transaction count were the same. After the Pectra fork, " +
         "with the inclusion of EIP-7702, this is no longer true.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "errors": [{ "code": 4444, "message": "Pruned history unavailable" }],
@@ -944,6 +957,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       },
       "summary": "Returns the receipt of a transaction by transaction hash.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [
@@ -960,6 +975,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/uint", "title": "Max priority fee per gas" },
       },
       "summary": "Returns the current maxPriorityFeePerGas per gas in wei.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -968,6 +985,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new blocks, " +
         "and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -978,6 +997,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Install a log filter in the server, allowing for later polling. Registers client interest in logs " +
         "matching the filter, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [],
@@ -986,6 +1007,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new " +
         "transactions, and returns an identifier.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "errors": [
@@ -1042,6 +1065,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "(eth_sendRawTransaction), txs with blob proofs may still be accepted and will be auto-converted by the " +
         "node. At implementer discretion, this facility can be deprecated later when users have switched to new " +
         "client libraries that can create cell proofs.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "errors": [
@@ -1085,6 +1110,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Transaction hash", "schema": { "$ref": "#/components/schemas/hash32" } },
       "summary": "Signs and submits a transaction.",
+      "paramStructure": "by-position",
+      "x-side-effects": "chain",
     },
     {
       "examples": [
@@ -1112,6 +1139,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Signature", "schema": { "$ref": "#/components/schemas/bytes65" } },
       "summary": "Returns an EIP-191 signature over the provided data.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1168,6 +1196,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/SignTransactionResult" },
       },
       "summary": "Returns an RLP encoded transaction signed by the specified account.",
+      "paramStructure": "by-position",
     },
     {
       "examples": [
@@ -1191,6 +1220,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "schema": { "$ref": "#/components/schemas/SyncingStatus" },
       },
       "summary": "Returns an object with data about the sync status or false.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "examples": [],
@@ -1204,6 +1235,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "result": { "name": "Success", "schema": { "type": "boolean" } },
       "summary": "Uninstalls a filter with given id.",
+      "paramStructure": "by-position",
+      "x-side-effects": "node",
     },
     {
       "examples": [
@@ -1218,6 +1251,8 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "result": { "name": "Network ID", "schema": { "$ref": "#/components/schemas/uintDecimal" } },
       "summary": "Returns the current network ID. This is usually equivalent to the chainID, but may differ from it " +
         "for some legacy networks or special testnets.",
+      "paramStructure": "by-position",
+      "x-side-effects": "none",
     },
     {
       "name": "eth_baseFee",
@@ -1227,6 +1262,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "vendored document reads the base fee of the next block as the protocol fixes it; on the C-Chain the answer " +
         "moves with time between blocks.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Base fee", "schema": { "$ref": "#/components/schemas/uint" } },
       "examples": [
         {
@@ -1235,6 +1271,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "result": { "name": "Base fee", "value": "0x5d21dba00" },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_suggestPriceOptions",
@@ -1244,6 +1281,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1 wei) and " +
         "`price-options-fast-fee-percentage`. `null` when the chain runs without dynamic fees.",
       "params": [],
+      "paramStructure": "by-position",
       "result": {
         "name": "Price options",
         "schema": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/PriceOptions" }] },
@@ -1262,6 +1300,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getChainConfig",
@@ -1270,6 +1309,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "`params.ChainConfig` with coreth's extras (params/extras): the Avalanche upgrades as Unix timestamps, " +
         "`apricotPhase1BlockTimestamp` to `heliconTimestamp`, each present once the network schedules it.",
       "params": [],
+      "paramStructure": "by-position",
       "result": { "name": "Chain config", "schema": { "$ref": "#/components/schemas/ChainConfig" } },
       "examples": [
         {
@@ -1308,6 +1348,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           },
         },
       ],
+      "x-side-effects": "none",
     },
     {
       "name": "eth_getBlockByHash",
@@ -1327,6 +1368,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1336,6 +1378,20 @@ export const cChainRpcDocument: OpenrpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "an unknown block",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x0000000000000000000000000000000000000000000000000000000000000000",
+            },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
     {
       "name": "eth_getBlockByNumber",
@@ -1355,6 +1411,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "schema": { "type": "boolean" },
         },
       ],
+      "paramStructure": "by-position",
       "result": {
         "name": "Block information",
         "schema": {
@@ -1364,6 +1421,17 @@ export const cChainRpcDocument: OpenrpcDocument = {
           ],
         },
       },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "a block the chain does not have yet",
+          "params": [
+            { "name": "Block", "value": "0xffffffff" },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": { "name": "Block information", "value": null },
+        },
+      ],
     },
   ],
   "components": {
