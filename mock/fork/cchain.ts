@@ -7,9 +7,10 @@ import type { ForkConfig } from '@nomicfoundation/edr';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { World } from '../world/world.ts';
+import { forkOf } from './lazy.ts';
 
 export async function cChainFork(world: World): Promise<ForkConfig | undefined> {
-  const fork = world.fork;
+  const fork = forkOf(world);
   if (!fork) return undefined;
   const url = `${fork.source.url}/ext/bc/C/rpc`;
   const response = await fork.source.live(url, {

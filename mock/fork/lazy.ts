@@ -24,6 +24,9 @@ type Json = Record<string, unknown>;
 
 const PAGE = 1024;
 
+/** The world's fork as the fork's own code sees it: the world holds it by the interface it needs (ForkOrigin). */
+export const forkOf = (world: World): Fork | undefined => world.fork as Fork | undefined;
+
 export class Fork {
   readonly source: ForkSource;
   /** The fork point: the source's P- and X-Chain heights the world starts from. */

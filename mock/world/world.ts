@@ -19,7 +19,7 @@ import { type Genesis, type IndexedChain, acceptIntoIndexes, indexLogs } from '.
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type { UptimeRecord } from './uptime.ts';
-import type { Fork } from '../fork/lazy.ts';
+import type { Params } from './reads.ts';
 import type {
   Asset,
   AtomicUtxo,
@@ -85,6 +85,14 @@ export class OwnerIndex<U extends Utxo = Utxo> {
 
 export const atomicKey = (destinationChain: string, utxoKey: string) => `${destinationChain}:${utxoKey}`;
 
+/** What the world keeps of the live node it was forked from; the reading and loading are ../fork/'s. */
+export interface ForkOrigin {
+  readonly source: { readonly url: string };
+  readonly heights: Readonly<Record<'P' | 'X', number>>;
+  /** A method's answer with the source's data loaded first (the mock's handlers are wrapped in it). */
+  answerFor(name: string, local: (p: Params) => unknown): (p: Params) => Promise<unknown>;
+}
+
 export class World {
   readonly journal = new Journal();
   readonly config: WorldConfig;
@@ -101,7 +109,7 @@ export class World {
    */
   readonly impersonated = new Set<string>();
   /** Set when the world started from a live node's state (`--fork-url`): what it reads from there (../fork/). */
-  fork?: Fork;
+  fork?: ForkOrigin;
 
   private readonly owned = { X: new OwnerIndex(), P: new OwnerIndex() };
   /** Shared memory by `${destination}:${source}`, by owner. */

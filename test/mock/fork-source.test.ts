@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient } from '../../generated/client/dist/index.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { TRIES } from '../../mock/fork/fetch.ts';
+import { forkOf } from '../../mock/fork/lazy.ts';
 import { forkWorld } from '../../mock/fork/start.ts';
 import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 
@@ -114,11 +115,11 @@ describe('the fork source', () => {
   it('reads the start state from its disk cache on a second run at the same fork point', async () => {
     const cacheDir = join(temp, 'cache');
     const first = await forkWorld({ url: source.url, cacheDir }, {});
-    const sentFirst = first.fork!.source.stats.sent;
+    const sentFirst = forkOf(first)!.source.stats.sent;
     expect(readdirSync(cacheDir)).toEqual([String(source.world.network.networkID)]);
     const second = await forkWorld({ url: source.url, cacheDir }, {});
-    expect(second.fork!.source.stats.cached).toBeGreaterThan(0);
-    expect(second.fork!.source.stats.sent).toBeLessThan(sentFirst);
+    expect(forkOf(second)!.source.stats.cached).toBeGreaterThan(0);
+    expect(forkOf(second)!.source.stats.sent).toBeLessThan(sentFirst);
     expect(second.tip('P').id).toBe(first.tip('P').id);
   });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient, XChainClient } from '../../generated/client/dist/index.js';
+import { forkOf } from '../../mock/fork/lazy.ts';
 import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
 import { EMPTY_ID } from '../../mock/world/networks.ts';
@@ -177,7 +178,7 @@ describe('a fork of another mock', () => {
     expect(first).toEqual(
       await new XChainClient({ baseUrl: source.url }).getBlockByHeight({ height: '1', encoding: 'hex' } as never),
     );
-    expect(fork.world.fork!.source.stats.cached).toBeGreaterThan(0);
+    expect(forkOf(fork.world)!.source.stats.cached).toBeGreaterThan(0);
     // A validator set below the fork point is the source's too.
     const at = { height: '1' };
     expect(await new PChainClient({ baseUrl: fork.url }).getValidatorsAt(at)).toEqual(
