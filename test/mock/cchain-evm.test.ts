@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Hex, parseAbi, parseEther } from 'viem';
 import { cClients } from './c-clients.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 /** A contract assembled by hand (no compiler in the toolkit): set(uint256) stores and logs ValueSet, get() reads. */
 const BYTECODE: Hex =
@@ -68,15 +69,10 @@ describe('the C-Chain through viem', () => {
   });
 
   it('refuses the engine controls a C-Chain node lacks, and a batch answers each call', async () => {
-    const res = await fetch(`${node.url}/ext/bc/C/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([
-        { jsonrpc: '2.0', id: 1, method: 'hardhat_mine', params: [] },
-        { jsonrpc: '2.0', id: 'b', method: 'eth_chainId', params: [] },
-      ]),
+    const res = await send(`${node.url}/ext/bc/C/rpc`, {
+      body: `[${rpc('hardhat_mine', [], 1)},${rpc('eth_chainId', [], 'b')}]`,
     });
-    expect(await res.json()).toEqual([
+    expect(JSON.parse(res.text)).toEqual([
       {
         jsonrpc: '2.0',
         id: 1,

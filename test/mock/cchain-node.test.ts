@@ -6,7 +6,7 @@ import { http, type Hex, createPublicClient, createWalletClient, defineChain, pa
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 import { EWOQ } from './sdk-world.ts';
 
 /** set(uint256) stores and logs ValueSet (the contract of ./cchain-evm.test.ts). */
@@ -87,6 +87,16 @@ describe('the C-Chain node', () => {
       done = resolve;
     });
     const check = () => heads.length > 0 && values.length > 0 && done();
+    // Resolves once both subscriptions are in place: viem sends them as it gets its socket, and says nothing when done.
+    const listeners = node!.state.cchain.blockListeners;
+    const subscribed = new Promise<void>((resolve) => {
+      const add = listeners.add.bind(listeners);
+      listeners.add = (listener) => {
+        add(listener);
+        if (listeners.size >= 2) resolve();
+        return listeners;
+      };
+    });
     const stopHeads = ws.watchBlocks({
       onBlock: (block) => {
         heads.push(block.hash!);
@@ -102,8 +112,7 @@ describe('the C-Chain node', () => {
         check();
       },
     });
-    // Until both subscriptions are in place (viem sends them as it gets its socket).
-    while (node!.state.cchain.blockListeners.size < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await subscribed;
     const set = await wallet.writeContract({ address, abi: ABI, functionName: 'set', args: [7n] });
     const receipt = await httpClient.waitForTransactionReceipt({ hash: set });
     await both;
