@@ -2,12 +2,11 @@
  * What a C-Chain node serves beside the EVM's calls: coreth's eth_getChainConfig for the network, avax.version of the
  * emulated release, and `/ext/bc/C/ws` driven by viem's WebSocket transport (calls, newHeads and logs subscriptions).
  */
-import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi, webSocket } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Hex, createPublicClient, parseAbi, webSocket } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
-import { EWOQ } from './sdk-world.ts';
+import { cClients } from './c-clients.ts';
 
 /** set(uint256) stores and logs ValueSet (the contract of ./cchain-evm.test.ts). */
 const BYTECODE: Hex =
@@ -63,19 +62,8 @@ describe('the C-Chain node', () => {
 
   it('serves /ext/bc/C/ws: calls, newHeads and logs subscriptions; HTTP refuses subscriptions', async () => {
     const { url } = await start();
-    const chain = defineChain({
-      id: 43112,
-      name: 'Avalanche local C-Chain',
-      nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-      rpcUrls: { default: { http: [`${url}/ext/bc/C/rpc`] } },
-    });
+    const { chain, pub: httpClient, wallet } = cClients(url);
     const ws = createPublicClient({ chain, transport: webSocket(`${url.replace('http', 'ws')}/ext/bc/C/ws`) });
-    const httpClient = createPublicClient({ chain, transport: http(`${url}/ext/bc/C/rpc`), pollingInterval: 20 });
-    const wallet = createWalletClient({
-      chain,
-      transport: http(`${url}/ext/bc/C/rpc`),
-      account: privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`),
-    });
     expect(await ws.getChainId()).toBe(43112);
     const deploy = await wallet.deployContract({ abi: ABI, bytecode: BYTECODE });
     const address = (await httpClient.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
