@@ -3,19 +3,10 @@
  * genesis balance, a contract deployed, called and its logs read, a transfer, and what coreth adds (eth_baseFee).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Hex, parseAbi, parseEther } from 'viem';
-import { cClients } from './c-clients.ts';
+import { type Hex, parseEther } from 'viem';
+import { ABI, BYTECODE, cClients } from './c-clients.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { rpc, send } from '../support/rpc.ts';
-
-/** A contract assembled by hand (no compiler in the toolkit): set(uint256) stores and logs ValueSet, get() reads. */
-const BYTECODE: Hex =
-  '0x605c80600b6000396000f360003560e01c806360fe47b114601e5780636d4ce63c14605057600080fd5b600435806000556000527f012c78e2b84325878b1bd9d250d772cfe5bda7722d795f45036fa5e1e6e303fc60206000a1005b60005460005260206000f3';
-const ABI = parseAbi([
-  'function set(uint256 value)',
-  'function get() view returns (uint256)',
-  'event ValueSet(uint256 value)',
-]);
 
 let node: RunningMockNode;
 beforeAll(async () => {

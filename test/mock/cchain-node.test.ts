@@ -2,16 +2,11 @@
  * What a C-Chain node serves beside the EVM's calls: coreth's eth_getChainConfig for the network, avax.version of the
  * emulated release, and `/ext/bc/C/ws` driven by viem's WebSocket transport (calls, newHeads and logs subscriptions).
  */
-import { type Hex, createPublicClient, parseAbi, webSocket } from 'viem';
+import { type Hex, createPublicClient, webSocket } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
-import { cClients } from './c-clients.ts';
-
-/** set(uint256) stores and logs ValueSet (the contract of ./cchain-evm.test.ts). */
-const BYTECODE: Hex =
-  '0x605c80600b6000396000f360003560e01c806360fe47b114601e5780636d4ce63c14605057600080fd5b600435806000556000527f012c78e2b84325878b1bd9d250d772cfe5bda7722d795f45036fa5e1e6e303fc60206000a1005b60005460005260206000f3';
-const ABI = parseAbi(['function set(uint256 value)', 'event ValueSet(uint256 value)']);
+import { ABI, BYTECODE, cClients } from './c-clients.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
