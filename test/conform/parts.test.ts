@@ -25,6 +25,13 @@ describe('documented error messages, variable parts as wildcards', () => {
       true,
     ],
     ["couldn't get tx: not found", "couldn't get tx: not found", true],
+    [
+      'problem parsing source chainID "Q": there is no ID with alias: Q',
+      'problem parsing source chainID "my chain": there is no ID with alias: my chain',
+      true,
+    ],
+    ['there is no ID with alias: Q', 'there is no ID with alias: Q, or another', true],
+    ['there is no ID with alias: Q', 'there is no ID with alias:', false],
     ["couldn't get tx: not found", "couldn't get block: not found", false],
     ['not found', 'not found at all', false],
     ['nil transaction ID', 'nil transaction id', false],
