@@ -7,7 +7,7 @@
  * not sent, since the node would perform it.
  */
 import { resolvePointer } from '../generators/common/problems.ts';
-import type { EndpointModel, Json, JsonSchema, MethodModel } from '../generators/model/types.ts';
+import type { Json, JsonSchema, MethodModel } from '../generators/model/types.ts';
 
 export type CaseKind = 'example' | 'wrong-type' | 'missing-required' | 'absent-as-zero' | 'unknown-encoding';
 
@@ -38,14 +38,14 @@ export function exampleCases(
  * blames the node for refusing less than the spec does.
  */
 export function invalidCases(
-  endpoint: EndpointModel,
+  schemas: Record<string, JsonSchema>,
   method: MethodModel,
   valid: Record<string, Json>,
   rejects: (params: Record<string, Json>) => boolean,
 ): CallCase[] {
   const cases: CallCase[] = [];
   for (const param of method.params) {
-    const wrong = wrongTypeValue(endpoint.document, param.schema);
+    const wrong = wrongTypeValue(schemas, param.schema);
     if (wrong !== undefined)
       cases.push({
         name: `wrong type for ${param.name} (${JSON.stringify(wrong)})`,
@@ -79,9 +79,12 @@ export function invalidCases(
 
 type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
-/** A value of a JSON type the schema does not accept, or undefined when it accepts any type. */
-export function wrongTypeValue(document: JsonSchema, schema: JsonSchema): Json | undefined {
-  const accepted = acceptedTypes(document, schema, new Set());
+/**
+ * A value of a JSON type the schema does not accept, or undefined when it accepts any type. Its `$ref`s point into
+ * the shared schemas (`SpecModel.schemas`).
+ */
+export function wrongTypeValue(schemas: Record<string, JsonSchema>, schema: JsonSchema): Json | undefined {
+  const accepted = acceptedTypes({ components: { schemas } }, schema, new Set());
   if (accepted === 'any') return undefined;
   // `null` is never used: Go's decoder treats it as "absent" rather than as a wrong type.
   const candidates: Array<[JsonType, Json]> = [
@@ -94,7 +97,7 @@ export function wrongTypeValue(document: JsonSchema, schema: JsonSchema): Json |
   return candidates.find(([type]) => !accepted.has(type))?.[1];
 }
 
-function acceptedTypes(document: JsonSchema, schema: Json | undefined, seen: Set<string>): Set<JsonType> | 'any' {
+function acceptedTypes(document: Json, schema: Json | undefined, seen: Set<string>): Set<JsonType> | 'any' {
   if (schema === true || schema === undefined || schema === null || typeof schema !== 'object' || Array.isArray(schema))
     return 'any';
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {

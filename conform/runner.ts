@@ -191,7 +191,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     if (examples.length === 0) return skip('no usable params (the spec gives no example)');
     const valid = examples[0]!.params;
     const profile = wireProfile(entry);
-    const invalid = invalidCases(endpoint, method, valid, (params) => {
+    const invalid = invalidCases(model.schemas, method, valid, (params) => {
       const wire = wireParams(entry, params);
       return wire !== GAP && validator.checkParams(method.name, wire).length > 0;
     });

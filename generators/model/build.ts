@@ -21,7 +21,9 @@ import {
   serverNames,
   titleTypeName,
 } from './names.ts';
+import { publishable } from './published.ts';
 import { subschemas } from './schema-walk.ts';
+import { releasesNamedIn } from './versions.ts';
 import type {
   EndpointModel,
   ExampleModel,
@@ -129,7 +131,8 @@ function buildEndpoint(
     license: str((info.license as Obj | undefined)?.name),
     mockOnly: doc['x-mock-only'] === true,
     invalidArgument: str(invalidArgument),
-    document: doc as JsonSchema,
+    published: publishable(doc as JsonSchema),
+    releases: releasesNamedIn(doc as JsonSchema),
     ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
 }

@@ -7,6 +7,8 @@
 import type { ErrorModel } from './types.ts';
 
 const VARIABLE_PARTS: Array<[RegExp, string]> = [
+  // The node's aliaser ends its message with the alias it did not find, whatever it is ("alias: Q", "alias: my c").
+  [/(?<=alias: ).+$/y, '.*'],
   [/"[^"]*"/y, '"[^"]*"'],
   [/'[^']*'/y, "'[^']*'"],
   [/NodeID-[1-9A-HJ-NP-Za-km-z]+/y, 'NodeID-[1-9A-HJ-NP-Za-km-z]+'],
@@ -49,9 +51,9 @@ export function messagePattern(message: string): RegExp {
 const MAX_WORDS = 8;
 
 /**
- * The error's name where the spec gives none in `x-error-name`: the key of `components.errors` it is a `$ref` to (`KeystoreUserAlreadyExists`), or, for an error
- * written in place, its message's first words without the variable parts, in PascalCase
- * (`couldn't unpack codec version` is `CouldntUnpackCodecVersion`).
+ * The error's name where the spec gives none in `x-error-name`: the key of `components.errors` it is a `$ref` to
+ * (`KeystoreUserAlreadyExists`), or, for an error written in place, its message's first words without the variable
+ * parts, in PascalCase (`couldn't unpack codec version` is `CouldntUnpackCodecVersion`).
  */
 export function errorName(ref: string | undefined, message: string): string {
   const key = ref?.match(/\/errors\/([A-Za-z_$][\w$]*)$/)?.[1];

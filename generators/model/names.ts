@@ -9,8 +9,9 @@
  *   (`😀`) is a word of its own, spelt by its code point (`u1F600`); a word keeps its own capitals
  *   (`getBalance` stays `GetBalance`), except in an all-capitals name with separators (`BLOCK_ID`), whose words are
  *   capitalised (`BlockId`); letters of other scripts stay as they are (`получить`, `ПолучитьParams`);
- * - a name without a single word is spelt by its characters' code points, `u` and hex each (`-` -> `u2D`), and a name that would start with a digit gets a `_` in front (`42` -> `_42`), so every
- *   name becomes an identifier, the same one on every run;
+ * - a name without a single word is spelt by its characters' code points, `u` and hex each (`-` -> `u2D`), and a name
+ *   that would start with a digit gets a `_` in front (`42` -> `_42`), so every name becomes an identifier, the same
+ *   one on every run;
  * - a type name is the words in PascalCase (`eth_getBalance` -> `EthGetBalanceParams`); a component schema whose name
  *   is already a TypeScript identifier and not SCREAMING_SNAKE keeps it (`Uint64`, `NodeID`, `Pet`);
  * - a client method is the part after the first `.` when the wire name has one and every dotted name of the document

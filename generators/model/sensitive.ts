@@ -17,8 +17,8 @@ export const fold = (key: string) => key.toLowerCase().toUpperCase();
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Where `schema` marks values sensitive, following `$ref`s into the shared schemas (each once per path: `seen` holds the
- * names on the current path, and is as it was when this returns).
+ * Where `schema` marks values sensitive, following `$ref`s into the shared schemas (each once per path: `seen` holds
+ * the names on the current path, and is as it was when this returns).
  */
 export function sensitivePaths(
   schema: JsonSchema,

@@ -59,8 +59,13 @@ export interface EndpointModel {
   pathVariables: ServerVariable[];
   defaultBaseUrl: string;
   methods: MethodModel[];
-  /** The bundled document exactly as loaded (for publishing, `rpc.discover` and validators). */
-  document: JsonSchema;
+  /**
+   * The document to publish (model/published.ts): read only by generators/shared/published.ts, since every fact in it
+   * is a field of this model (the layering test keeps it so).
+   */
+  published: JsonSchema;
+  /** Every release the document names in a range or a change (`x-changes`), oldest first (versions.ts). */
+  releases: string[];
   /** `info.license.name`; empty when the document names none. */
   license: string;
   /** `x-mock-only`: served only by the mock node (its development controls), never by a node. */
@@ -152,7 +157,7 @@ export interface MethodModel {
   /** `x-result-history`: the result's earlier shapes, each with the releases that sent it. */
   resultHistory: Array<{ versions: NodeVersions; schema: JsonSchema; description: string }>;
   typeNames: { params: string; result: string };
-  /** Index of the method in its endpoint document (for pointers into `document`). */
+  /** Index of the method in its endpoint document (for pointers into the document). */
   index: number;
 }
 

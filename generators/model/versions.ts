@@ -19,6 +19,15 @@ const RANGE_KEYS = new Set(['since', 'deprecatedSince', 'lastVersion', 'removedI
  * `info.version`) is described too: docs list it, diff compares it.
  */
 export function namedReleases(model: SpecModel): string[] {
+  const named = new Set(model.endpoints.flatMap((endpoint) => endpoint.releases));
+  // The newest release the spec describes (its `info.version`) begins the last range.
+  const newest = newestSpecVersion(model);
+  if (named.size > 0 && newest !== 'v0.0.0') named.add(newest);
+  return [...named].sort(compareVersions);
+}
+
+/** The releases one endpoint document names in a range or a change (`EndpointModel.releases`), oldest first. */
+export function releasesNamedIn(document: JsonSchema): string[] {
   const named = new Set<string>();
   // Only the range keys and the changes' versions: examples carry tags of other things (a database's `v1.4.5`).
   const visit = (value: unknown, inChanges: boolean): void => {
@@ -34,10 +43,7 @@ export function namedReleases(model: SpecModel): string[] {
         else if (key !== 'examples') visit(child, inChanges || key === 'x-changes');
       }
   };
-  for (const endpoint of model.endpoints) visit(endpoint.document, false);
-  // The newest release the spec describes (its `info.version`) begins the last range.
-  const newest = newestSpecVersion(model);
-  if (named.size > 0 && newest !== 'v0.0.0') named.add(newest);
+  visit(document, false);
   return [...named].sort(compareVersions);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The published spec, which the openrpc artifact writes, the server embeds for `rpc.discover` and the docs link to:
- * one self-contained OpenRPC document per endpoint, valid against the OpenRPC meta-schema. It is the bundle as
- * authored, without the toolkit's `x-error-name` on errors, with each method's
+ * one self-contained OpenRPC document per endpoint, valid against the OpenRPC meta-schema. It is the model's
+ * `published` document (the bundle as authored, without the toolkit's `x-error-name`), with each method's
  * `x-docs-discrepancies` also written into its description, so plain OpenRPC tools, which ignore `x-` fields, still
  * tell readers where the prose docs differ from the node.
  */
@@ -10,15 +10,8 @@ import { type GeneratedFile, jsonFile } from '../emit/files.ts';
 import type { EndpointModel, JsonSchema, SpecModel } from '../model/types.ts';
 
 export function publishedDocument(endpoint: EndpointModel): JsonSchema {
-  const document = structuredClone(endpoint.document);
+  const document = structuredClone(endpoint.published);
   const methods = document.methods as JsonSchema[];
-  // `x-error-name` is the toolkit's (the loader admits it where the OpenRPC meta-schema admits no extension).
-  const components = document.components as { errors?: Record<string, JsonSchema> } | undefined;
-  const errors = [
-    ...Object.values(components?.errors ?? {}),
-    ...methods.flatMap((method) => (method.errors ?? []) as JsonSchema[]),
-  ];
-  for (const error of errors) delete error['x-error-name'];
   endpoint.methods.forEach((method, i) => {
     const note = discrepancyNote(method);
     if (!note) return;

@@ -139,10 +139,7 @@ export function parseServiceAddress(world: World, chain: UtxoChain, address: str
   return payload;
 }
 
-/**
- * A module function, not a closure made per call: under tsx (esbuild's keepNames) every named closure costs a
- * defineProperty when it is made, which was a fifth of a balance read.
- */
+/** The node's wording of an address it cannot parse, for each reason the parser above refuses one. */
 function addressError(address: string, reason: string): Error {
   return new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
 }

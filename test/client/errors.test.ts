@@ -4,7 +4,7 @@
  * stays unnamed. `call()` reaches methods outside the spec.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonRpcError, KeystoreClient, PChainClient } from '../../generated/client/dist/index.js';
+import { JsonRpcError, KeystoreClient, PChainClient, XChainClient } from '../../generated/client/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { startNodeStub } from './node-stub.ts';
 import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
@@ -79,6 +79,19 @@ describe('typed errors', () => {
     } finally {
       await stub.close();
     }
+  });
+
+  it('names an error whose message ends in the variable part: the alias the node did not find', async () => {
+    // The spec writes it for alias `Q`; any other alias is the same error.
+    const xchain = new XChainClient({ baseUrl: node.url });
+    const error = await caught(
+      xchain.getUTXOs({ addresses: ['X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'], sourceChain: 'Zed' }),
+    );
+    expect(error).toMatchObject({
+      message: 'problem parsing source chainID "Zed": there is no ID with alias: Zed',
+      documented: 'SourceChainUnknown',
+    });
+    expect(xchain.failed(error, 'getUTXOs', 'SourceChainUnknown')).toBe(true);
   });
 });
 

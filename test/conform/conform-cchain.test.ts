@@ -3,14 +3,13 @@
  * JSON-RPC 2.0 with params by position; a node that answers some calls wrongly (in front of the same mock) fails
  * exactly those methods.
  */
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedMethodSpecs } from '../../conform/generated.ts';
 import { type ConformReport, runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { proxy } from '../support/rpc.ts';
 
 /**
  * What the mock does not answer yet: EDR has no eth_getBlockReceipts, and eth_getChainConfig is not among coreth's
@@ -94,26 +93,12 @@ async function startWrongNode(
   upstream: string,
   wrong: Record<string, Answer>,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const call = JSON.parse(body) as { id?: unknown; method?: string };
-      const mine = wrong[call.method ?? ''];
-      const text = mine
-        ? JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, ...mine() })
-        : await (
-            await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-          ).text();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(text);
-    });
+  const front = await proxy(new URL(upstream).origin, (body) => {
+    const call = JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string };
+    const mine = wrong[call.method ?? ''];
+    if (!mine) return undefined;
+    const text = JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, ...mine() });
+    return { status: 200, contentType: 'application/json', text };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/ext/bc/C/rpc`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `${front.url}${new URL(upstream).pathname}`, close: front.close };
 }

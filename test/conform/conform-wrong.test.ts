@@ -4,14 +4,13 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConformReport, runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { runCli } from '../support/cli.ts';
+import { listen } from '../support/rpc.ts';
 import { type FakeNode, faithful, startFakeNode } from './fake-node.ts';
 
 const METHODS = /^(platform\.(getHeight|getTimestamp|getBlockchainStatus|getTx)|avm\.getTxStatus)$/;
@@ -116,7 +115,7 @@ describe('conform against a node that answers wrongly in known ways', () => {
 describe('a node that stops answering mid-way', () => {
   it('keeps the FAILs found before a 503, and SKIPs only a method with nothing checked', async () => {
     let txCalls = 0;
-    const server = createServer((req, res) => {
+    const server = await listen((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -131,10 +130,9 @@ describe('a node that stops answering mid-way', () => {
         else json({ error: { code: -32000, message: `rpc: can't find method "${method}"` } });
       });
     });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     try {
       const report = await runConformance({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        url: server.url,
         validator,
         methods: /^platform\.(getTx|getTimestamp)$/,
       });
@@ -145,7 +143,7 @@ describe('a node that stops answering mid-way', () => {
       expect(failures(report)).toEqual(['platform.getTx | example | /result/tx | format']);
       expect(txCalls).toBe(2);
     } finally {
-      await new Promise((done) => server.close(done));
+      await server.close();
     }
   });
 });

@@ -25,6 +25,13 @@ describe('documented error messages, variable parts as wildcards', () => {
       true,
     ],
     ["couldn't get tx: not found", "couldn't get tx: not found", true],
+    [
+      'problem parsing source chainID "Q": there is no ID with alias: Q',
+      'problem parsing source chainID "my chain": there is no ID with alias: my chain',
+      true,
+    ],
+    ['there is no ID with alias: Q', 'there is no ID with alias: Q, or another', true],
+    ['there is no ID with alias: Q', 'there is no ID with alias:', false],
     ["couldn't get tx: not found", "couldn't get block: not found", false],
     ['not found', 'not found at all', false],
     ['nil transaction ID', 'nil transaction id', false],
@@ -35,18 +42,14 @@ describe('documented error messages, variable parts as wildcards', () => {
 });
 
 describe('a value of a type the param schema does not accept', () => {
-  const param = (method: string, name: string) => ({
-    document: entry(method).endpoint.document,
-    schema: entry(method).method.params.find((p) => p.name === name)!.schema,
-  });
+  const schemaOf = (method: string, name: string) => entry(method).method.params.find((p) => p.name === name)!.schema;
   it.each([
     ['platform.getTx', 'txID', true],
     ['platform.getBlockByHeight', 'height', true],
     ['platform.getStake', 'validatorsOnly', 'wrong-type'],
     ['platform.getBalance', 'addresses', true],
   ] as const)('%s %s -> %j', (method, name, wrong) => {
-    const { document, schema } = param(method, name);
-    expect(wrongTypeValue(document, schema)).toEqual(wrong);
+    expect(wrongTypeValue(validator.model.schemas, schemaOf(method, name))).toEqual(wrong);
   });
   it('gives none for a schema that accepts anything', () => {
     expect(wrongTypeValue({}, {})).toBeUndefined();
@@ -136,11 +139,14 @@ describe('what is safe to call, and what a release serves', () => {
 
 describe('a required param left out', () => {
   const cases = (name: string) => {
-    const { endpoint, method } = entry(name);
+    const { method } = entry(name);
     const valid = method.examples[0]!.params as Record<string, never>;
-    return invalidCases(endpoint, method, valid, (p) => validator.checkParams(name, p).length > 0).filter(
-      (c) => c.kind === 'missing-required' || c.kind === 'absent-as-zero',
-    );
+    return invalidCases(
+      validator.model.schemas,
+      method,
+      valid,
+      (p) => validator.checkParams(name, p).length > 0,
+    ).filter((c) => c.kind === 'missing-required' || c.kind === 'absent-as-zero');
   };
 
   it('is answered as its zero value where the spec says x-zero-when-absent, with the explicit call as its twin', () => {

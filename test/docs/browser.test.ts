@@ -4,14 +4,13 @@
  * must log no error and fetch nothing but its own files. Screenshots go to test-artifacts/ (not committed).
  */
 import { mkdirSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type StaticServer, startStaticServer } from '../../generators/docs/server.ts';
 import { newestSpecVersion } from '../../generators/model/versions.ts';
+import { listen } from '../support/rpc.ts';
 import { type Browser, findChromium, missingChromiumBanner, launchChromium } from './chromium.ts';
 import { type BuiltSite, ROOT, SPECS, buildSite } from './site.ts';
 
@@ -246,7 +245,7 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
 
   it('sends an example to the node URL the reader types and shows the answer', async () => {
     const received: string[] = [];
-    const node: Server = createServer((request, response) => {
+    const node = await listen((request, response) => {
       const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' };
       if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
       let body = '';
@@ -258,9 +257,8 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
           .end('{"jsonrpc":"2.0","id":1,"result":{"height":"4242"}}');
       });
     });
-    await new Promise<void>((done) => node.listen(0, '127.0.0.1', done));
     try {
-      const nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+      const nodeUrl = node.url;
       const entry = await visit(`${realServer.url}p-chain.html#platform.getHeight`);
       const { page } = entry;
       const form = '#platform\\.getHeight .try-it';
@@ -278,7 +276,7 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
       expect(entry.errors).toEqual([]);
       expect(entry.requests.filter((url) => !url.startsWith(realServer.url) && !url.startsWith(nodeUrl))).toEqual([]);
     } finally {
-      await new Promise((done) => node.close(done));
+      await node.close();
     }
   });
 

@@ -1,12 +1,11 @@
 /** `npm run docs`: the static server serves the site's files and nothing else, and the command prints its URL. */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StaticServer, startStaticServer } from '../../generators/docs/server.ts';
-import { ROOT } from './site.ts';
+import { type RunningCli, runCli, startCli } from '../support/cli.ts';
+import { send } from '../support/rpc.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'docs-serve-'));
 mkdirSync(join(site, 'assets'));
@@ -15,23 +14,8 @@ writeFileSync(join(site, 'index.html'), '<!DOCTYPE html><title>x</title>');
 writeFileSync(join(site, 'assets', 'site.css'), 'body{}');
 writeFileSync(join(tmpdir(), 'docs-serve-secret.txt'), 'secret');
 
-/** A raw request, so paths reach the server exactly as written (fetch would normalise `..`). */
-function get(
-  url: string,
-  path: string,
-  method = 'GET',
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((done, fail) => {
-    const target = new URL(url);
-    const req = request({ host: target.hostname, port: target.port, path, method }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => done({ status: response.statusCode!, headers: response.headers, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+/** A raw GET (or `method`), so paths reach the server exactly as written (fetch would normalise `..`). */
+const get = (url: string, path: string, method = 'GET') => send(url, { path, method, contentType: null });
 
 describe('the docs static server', () => {
   let server: StaticServer;
@@ -43,10 +27,10 @@ describe('the docs static server', () => {
   it('listens on 127.0.0.1 and serves files with their content types', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const index = await get(server.url, '/');
-    expect(index).toMatchObject({ status: 200, body: '<!DOCTYPE html><title>x</title>' });
+    expect(index).toMatchObject({ status: 200, text: '<!DOCTYPE html><title>x</title>' });
     expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
     expect((await get(server.url, '/assets/site.css')).headers['content-type']).toBe('text/css; charset=utf-8');
-    expect(await get(server.url, '/assets/site.css', 'HEAD')).toMatchObject({ status: 200, body: '' });
+    expect(await get(server.url, '/assets/site.css', 'HEAD')).toMatchObject({ status: 200, text: '' });
   });
 
   it('answers folders by their index.html, after a redirect to the slash form', async () => {
@@ -78,7 +62,7 @@ describe('the docs static server', () => {
       '/assets/..%2f..%2fdocs-serve-secret.txt',
     ]) {
       const response = await get(server.url, path);
-      expect(response.body, path).not.toContain('secret');
+      expect(response.text, path).not.toContain('secret');
       expect([400, 404], path).toContain(response.status);
     }
   });
@@ -95,47 +79,32 @@ describe('the docs static server', () => {
 });
 
 describe('npm run docs', () => {
-  const children: ChildProcess[] = [];
-  afterAll(() => children.forEach((child) => child.kill()));
-
-  function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, [join(ROOT, 'generators/docs/serve.ts'), ...args], {
-      cwd: ROOT,
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    return new Promise((done) => {
-      child.on('exit', (code) => done({ code, stdout, stderr, child }));
-      child.stdout!.on('data', () => {
-        if (stdout.includes('\n')) done({ code: null, stdout, stderr, child });
-      });
-    });
-  }
+  const SERVE = 'generators/docs/serve.ts';
+  const running: RunningCli[] = [];
+  afterAll(() => Promise.all(running.map((cli) => cli.stop())));
 
   it('prints the URL it serves the site at, on 127.0.0.1 by default', async () => {
-    const { stdout, child } = await run(['--port', '0', '--dir', site]);
-    const url = /Docs at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout)?.[1];
+    const cli = startCli(SERVE, ['--port', '0', '--dir', site]);
+    running.push(cli);
+    const [, url] = await cli.stdout.until(/Docs at (http:\/\/127\.0\.0\.1:\d+\/)/);
     expect(url).toBeDefined();
     expect((await get(url!, '/')).status).toBe(200);
-    child.kill('SIGTERM');
+    await cli.stop();
   });
 
   it('explains bad flags and a missing site instead of crashing', async () => {
-    const badPort = await run(['--port', 'eighty']);
+    const badPort = await runCli(SERVE, ['--port', 'eighty']);
     expect(badPort.code).toBe(1);
     expect(badPort.stderr).toContain('--port must be a whole number from 0 to 65535');
-    const noSite = await run(['--dir', join(site, 'nowhere')]);
+    const noSite = await runCli(SERVE, ['--dir', join(site, 'nowhere')]);
     expect(noSite.code).toBe(1);
     expect(noSite.stderr).toContain('run `npm run generate` first');
     const taken = await startStaticServer({ root: site });
-    const busy = await run(['--port', new URL(taken.url).port, '--dir', site]);
+    const busy = await runCli(SERVE, ['--port', new URL(taken.url).port, '--dir', site]);
     await taken.close();
     expect(busy.code).toBe(1);
     expect(busy.stderr).toContain('is in use: pass --port');
-    const unknown = await run(['--bogus']);
+    const unknown = await runCli(SERVE, ['--bogus']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Usage: npm run docs');
   });

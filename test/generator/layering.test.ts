@@ -9,7 +9,8 @@
  *   world and the engine both use (avalanchejs, the bytes encodings) lives in mock/shared/, and the replies it writes
  *   are the runtime's RawJson.
  * - The runtime is copied into every generated package: it reaches nothing outside itself.
- * - Past the model, the spec is read through the model: no layer reads a document's or a method's extension raw.
+ * - Past the model, the spec is read through the model: no layer reads a document's or a method's extension raw, and
+ *   the one document the model hands on (`EndpointModel.published`) is read only to be published.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -46,15 +47,26 @@ const graph = importGraph();
 /** Code that indexes a value by one of `keys` (`doc['x-mock-only']`), not code that merely lists a key. */
 const indexedBy = (keys: string[]) => new RegExp(String.raw`[\w)\]]\[\s*['"](${keys.join('|')})['"]\s*\]`);
 
-/** A source file's text without its comments (which may name an extension, as this file's do). */
-function withoutComments(file: string): string {
-  const text = readFileSync(join(ROOT, file), 'utf8');
+/** A source's tokens without its comments (which may name an extension, as this file's do). */
+function tokensOf(text: string): Array<{ kind: ts.SyntaxKind; text: string }> {
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
-  let out = '';
-  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan())
-    out += scanner.getTokenText();
-  return out;
+  const tokens = [];
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan())
+    tokens.push({ kind, text: scanner.getTokenText() });
+  return tokens;
 }
+
+const withoutComments = (file: string): string =>
+  tokensOf(readFileSync(join(ROOT, file), 'utf8'))
+    .map((token) => token.text)
+    .join('');
+
+/** Whether source `text` names `name` as code (a property, a binding), not in a string or a comment. */
+const namesInCode = (text: string, name: string): boolean =>
+  tokensOf(text).some((token) => token.kind === ts.SyntaxKind.Identifier && token.text === name);
+
+/** Files past the model (outside generators/model and generators/load). */
+const pastTheModel = () => [...graph.keys()].filter((file) => !/^generators\/(model|load)\//.test(file));
 
 /** Every file `file` reaches through imports, with the chain that reaches it. */
 function reach(file: string): Map<string, string[]> {
@@ -148,11 +160,19 @@ describe('import layers', () => {
       'x-zero-when-absent',
     ];
     const read = indexedBy(extensions);
-    const readers = [...graph.keys()].filter(
-      (file) => !/^generators\/(model|load)\//.test(file) && read.test(withoutComments(file)),
-    );
-    // The published document is the spec itself: its error names, which only the generated code needs, are dropped.
+    expect(pastTheModel().filter((file) => read.test(withoutComments(file)))).toEqual([]);
+  });
+
+  it('past the model, the document it hands on is read only to be published', () => {
+    // Every fact of the spec is a field of the model; the document itself is written out as it is, never searched.
+    const readers = pastTheModel().filter((file) => namesInCode(readFileSync(join(ROOT, file), 'utf8'), 'published'));
     expect(readers).toEqual(['generators/shared/published.ts']);
+  });
+
+  it('a consumer past the model that reads the document is caught', () => {
+    expect(namesInCode("walk(endpoint.published, 'x-changes')", 'published')).toBe(true);
+    expect(namesInCode('const { published } = endpoint;', 'published')).toBe(true);
+    expect(namesInCode("publishedPath(endpoint); log('published')", 'published')).toBe(false);
   });
 
   it('a raw read of an extension is caught', () => {

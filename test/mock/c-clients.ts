@@ -1,5 +1,5 @@
 /** viem's clients of a mock node's C-Chain (chain 43112, `local`), the wallet signing with the ewoq key. */
-import { http, createPublicClient, createWalletClient, defineChain } from 'viem';
+import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EWOQ } from './sdk-world.ts';
 
@@ -19,3 +19,12 @@ export function cClients(url: string) {
     wallet: createWalletClient({ chain, transport, account }),
   };
 }
+
+/** A contract assembled by hand (no compiler in the toolkit): set(uint256) stores and logs ValueSet, get() reads. */
+export const BYTECODE: Hex =
+  '0x605c80600b6000396000f360003560e01c806360fe47b114601e5780636d4ce63c14605057600080fd5b600435806000556000527f012c78e2b84325878b1bd9d250d772cfe5bda7722d795f45036fa5e1e6e303fc60206000a1005b60005460005260206000f3';
+export const ABI = parseAbi([
+  'function set(uint256 value)',
+  'function get() view returns (uint256)',
+  'event ValueSet(uint256 value)',
+]);

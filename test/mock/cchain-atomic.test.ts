@@ -21,7 +21,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EWOQ, ewoq } from './sdk-world.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const AVAX = 1_000_000_000n;
 const WEI = 1_000_000_000n;

@@ -3,18 +3,10 @@
  * genesis balance, a contract deployed, called and its logs read, a transfer, and what coreth adds (eth_baseFee).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Hex, parseAbi, parseEther } from 'viem';
-import { cClients } from './c-clients.ts';
+import { type Hex, parseEther } from 'viem';
+import { ABI, BYTECODE, cClients } from './c-clients.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-
-/** A contract assembled by hand (no compiler in the toolkit): set(uint256) stores and logs ValueSet, get() reads. */
-const BYTECODE: Hex =
-  '0x605c80600b6000396000f360003560e01c806360fe47b114601e5780636d4ce63c14605057600080fd5b600435806000556000527f012c78e2b84325878b1bd9d250d772cfe5bda7722d795f45036fa5e1e6e303fc60206000a1005b60005460005260206000f3';
-const ABI = parseAbi([
-  'function set(uint256 value)',
-  'function get() view returns (uint256)',
-  'event ValueSet(uint256 value)',
-]);
+import { rpc, send } from '../support/rpc.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -68,15 +60,10 @@ describe('the C-Chain through viem', () => {
   });
 
   it('refuses the engine controls a C-Chain node lacks, and a batch answers each call', async () => {
-    const res = await fetch(`${node.url}/ext/bc/C/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([
-        { jsonrpc: '2.0', id: 1, method: 'hardhat_mine', params: [] },
-        { jsonrpc: '2.0', id: 'b', method: 'eth_chainId', params: [] },
-      ]),
+    const res = await send(`${node.url}/ext/bc/C/rpc`, {
+      body: `[${rpc('hardhat_mine', [], 1)},${rpc('eth_chainId', [], 'b')}]`,
     });
-    expect(await res.json()).toEqual([
+    expect(JSON.parse(res.text)).toEqual([
       {
         jsonrpc: '2.0',
         id: 1,

@@ -2,17 +2,11 @@
  * What a C-Chain node serves beside the EVM's calls: coreth's eth_getChainConfig for the network, avax.version of the
  * emulated release, and `/ext/bc/C/ws` driven by viem's WebSocket transport (calls, newHeads and logs subscriptions).
  */
-import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi, webSocket } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Hex, createPublicClient, webSocket } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../server/raw-http.ts';
-import { EWOQ } from './sdk-world.ts';
-
-/** set(uint256) stores and logs ValueSet (the contract of ./cchain-evm.test.ts). */
-const BYTECODE: Hex =
-  '0x605c80600b6000396000f360003560e01c806360fe47b114601e5780636d4ce63c14605057600080fd5b600435806000556000527f012c78e2b84325878b1bd9d250d772cfe5bda7722d795f45036fa5e1e6e303fc60206000a1005b60005460005260206000f3';
-const ABI = parseAbi(['function set(uint256 value)', 'event ValueSet(uint256 value)']);
+import { callRpc } from '../support/rpc.ts';
+import { ABI, BYTECODE, cClients } from './c-clients.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
@@ -63,19 +57,8 @@ describe('the C-Chain node', () => {
 
   it('serves /ext/bc/C/ws: calls, newHeads and logs subscriptions; HTTP refuses subscriptions', async () => {
     const { url } = await start();
-    const chain = defineChain({
-      id: 43112,
-      name: 'Avalanche local C-Chain',
-      nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-      rpcUrls: { default: { http: [`${url}/ext/bc/C/rpc`] } },
-    });
+    const { chain, pub: httpClient, wallet } = cClients(url);
     const ws = createPublicClient({ chain, transport: webSocket(`${url.replace('http', 'ws')}/ext/bc/C/ws`) });
-    const httpClient = createPublicClient({ chain, transport: http(`${url}/ext/bc/C/rpc`), pollingInterval: 20 });
-    const wallet = createWalletClient({
-      chain,
-      transport: http(`${url}/ext/bc/C/rpc`),
-      account: privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`),
-    });
     expect(await ws.getChainId()).toBe(43112);
     const deploy = await wallet.deployContract({ abi: ABI, bytecode: BYTECODE });
     const address = (await httpClient.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
@@ -87,6 +70,16 @@ describe('the C-Chain node', () => {
       done = resolve;
     });
     const check = () => heads.length > 0 && values.length > 0 && done();
+    // Resolves once both subscriptions are in place: viem sends them as it gets its socket, and says nothing when done.
+    const listeners = node!.state.cchain.blockListeners;
+    const subscribed = new Promise<void>((resolve) => {
+      const add = listeners.add.bind(listeners);
+      listeners.add = (listener) => {
+        add(listener);
+        if (listeners.size >= 2) resolve();
+        return listeners;
+      };
+    });
     const stopHeads = ws.watchBlocks({
       onBlock: (block) => {
         heads.push(block.hash!);
@@ -102,8 +95,7 @@ describe('the C-Chain node', () => {
         check();
       },
     });
-    // Until both subscriptions are in place (viem sends them as it gets its socket).
-    while (node!.state.cchain.blockListeners.size < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await subscribed;
     const set = await wallet.writeContract({ address, abi: ABI, functionName: 'set', args: [7n] });
     const receipt = await httpClient.waitForTransactionReceipt({ hash: set });
     await both;

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -18,12 +19,9 @@ async function call(
   method: string,
   params?: unknown,
 ): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const response = await fetch(`${node.url}/ext/bc/C/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params === undefined ? {} : { params }) }),
-  });
-  return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+  // Not callRpc: a call here may leave its params out.
+  const response = await send(`${node.url}/ext/bc/C/rpc`, { body: rpc(method, params, 7) });
+  return JSON.parse(response.text) as { result?: unknown; error?: { code: number; message: string } };
 }
 
 const refusal = (message: string) => ({ error: { code: -32602, message } });
@@ -124,15 +122,10 @@ describe('params a node takes reach the engine', () => {
   });
 
   it('each call of a batch is judged on its own', async () => {
-    const response = await fetch(`${node.url}/ext/bc/C/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([
-        { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
-        { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: ['0x12'] },
-      ]),
+    const response = await send(`${node.url}/ext/bc/C/rpc`, {
+      body: `[${rpc('eth_chainId', [], 1)},${rpc('eth_getBalance', ['0x12'], 2)}]`,
     });
-    const [ok, refused] = (await response.json()) as Array<{ result?: string; error?: { message: string } }>;
+    const [ok, refused] = JSON.parse(response.text) as Array<{ result?: string; error?: { message: string } }>;
     expect(ok!.result).toBe('0xa868');
     expect(refused!.error!.message).toBe('invalid argument 0: hex string has length 2, want 40 for common.Address');
   });

@@ -4,17 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { callRpc } from '../support/rpc.ts';
 
 let source: MockNodeHandle;
 let fork: MockNodeHandle;
 
 const rpc = async (url: string, method: string, params: unknown[]) => {
-  const response = await fetch(`${url}/ext/bc/C/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
+  const answer = await callRpc(`${url}/ext/bc/C/rpc`, method, params);
   if (answer.error) throw new Error(answer.error.message);
   return answer.result;
 };

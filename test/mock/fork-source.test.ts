@@ -4,8 +4,6 @@
  * fork point, and a forked world never saved.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { type Server, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,33 +13,17 @@ import { TRIES } from '../../mock/fork/fetch.ts';
 import { forkOf } from '../../mock/fork/lazy.ts';
 import { forkWorld } from '../../mock/fork/start.ts';
 import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { proxy } from '../support/rpc.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'fork-source-'));
 let source: MockNodeHandle;
 
 /** A server in front of the source that answers 503 to the first `failures` requests (all of them with Infinity). */
 async function flaky(target: string, failures: number) {
-  const { hostname, port } = new URL(target);
   const seen = { requests: 0 };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (seen.requests++ < failures) {
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('busy');
-        return;
-      }
-      const headers = { ...req.headers, host: `${hostname}:${port}` };
-      const out = request({ hostname, port, path: req.url, method: req.method, headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      out.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const busy = { status: 503, contentType: 'text/plain', text: 'busy' };
+  const front = await proxy(target, () => (seen.requests++ < failures ? busy : undefined));
+  return { url: front.url, seen, close: front.close };
 }
 
 beforeAll(async () => {

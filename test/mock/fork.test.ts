@@ -4,8 +4,6 @@
  * point go to the source once and then come from the disk cache, and the source's later changes stay out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Server, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,11 +13,12 @@ import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts'
 import { Wallet } from '../../mock/package/wallet.ts';
 import { EMPTY_ID } from '../../mock/world/networks.ts';
 import { setConnection } from '../../mock/world/uptime.ts';
+import { proxy } from '../support/rpc.ts';
 
 const AVAX = 1_000_000_000n;
 const cacheDir = mkdtempSync(join(tmpdir(), 'fork-cache-'));
 let source: MockNodeHandle;
-let proxy: { url: string; calls: string[]; close(): Promise<void> };
+let counted: { url: string; calls: string[]; close(): Promise<void> };
 let fork: MockNodeHandle;
 let subnetID: string;
 let l1SubnetID: string;
@@ -27,31 +26,13 @@ let l1SubnetID: string;
 let forkPointUtxos: string[];
 
 /** A counting proxy in front of the source: each JSON-RPC call's method, in order. */
-async function countingProxy(target: string): Promise<typeof proxy> {
+async function countingProxy(target: string): Promise<typeof counted> {
   const calls: string[] = [];
-  const { hostname, port } = new URL(target);
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      calls.push(String((JSON.parse(body.toString()) as { method?: string }).method));
-      const out = request(
-        { hostname, port, path: req.url, method: req.method, headers: { ...req.headers, host: `${hostname}:${port}` } },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      out.end(body);
-    });
+  const front = await proxy(target, (body) => {
+    calls.push(String((JSON.parse(body.toString()) as { method?: string }).method));
+    return undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { url: front.url, calls, close: front.close };
 }
 
 beforeAll(async () => {
@@ -80,12 +61,12 @@ beforeAll(async () => {
   forkPointUtxos = (
     await new XChainClient({ baseUrl: source.url }).getUTXOs({ addresses: [source.keys[0]!.x], encoding: 'hex' })
   ).utxos;
-  proxy = await countingProxy(source.url);
-  fork = await startMockNode({ accounts: 1, seed: 'fork local', fork: { url: proxy.url, cacheDir } });
+  counted = await countingProxy(source.url);
+  fork = await startMockNode({ accounts: 1, seed: 'fork local', fork: { url: counted.url, cacheDir } });
 });
 afterAll(async () => {
   await fork?.close();
-  await proxy?.close();
+  await counted?.close();
   await source?.close();
   rmSync(cacheDir, { recursive: true, force: true });
 });
@@ -169,7 +150,7 @@ describe('a fork of another mock', () => {
 
   it('reads a block below the fork point from the source once, then from its cache', async () => {
     const x = new XChainClient({ baseUrl: fork.url });
-    const count = () => proxy.calls.filter((m) => m === 'avm.getBlockByHeight').length;
+    const count = () => counted.calls.filter((m) => m === 'avm.getBlockByHeight').length;
     const before = count();
     const first = await x.getBlockByHeight({ height: '1', encoding: 'hex' } as never);
     expect(count()).toBe(before + 1);

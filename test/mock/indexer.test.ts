@@ -17,6 +17,7 @@ import {
   XChainClient,
 } from '../../generated/client/dist/index.js';
 import { type MockNodeOptions, type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
@@ -66,14 +67,10 @@ function parseProposerBlock(bytes: Buffer) {
 describe('the indexer', () => {
   it('is not served by default, as on the node; proposervm is', async () => {
     const { url } = await start();
-    const answer = await fetch(`${url}/ext/index/P/block`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'index.getLastAccepted', params: {} }),
-    });
+    const answer = await send(`${url}/ext/index/P/block`, { body: rpc('index.getLastAccepted', {}) });
     expect(answer.status).toBe(404);
     expect((await new ProposervmClient({ baseUrl: url }).getProposedHeight({})).height).toBe('1');
-    const x = await fetch(`${url}/ext/bc/X/proposervm`, { method: 'POST', body: '{}' });
+    const x = await send(`${url}/ext/bc/X/proposervm`, { body: '{}' });
     expect(x.status).toBe(404);
   });
 

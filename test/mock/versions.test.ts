@@ -62,7 +62,7 @@ describe('every x-changes entry, at a release on each side of it', () => {
     '%s',
     async (_label, method: MethodModel, change) => {
       const sides = [releaseBefore(change.version), change.version];
-      const document = methods.get(method.name)!.endpoint.document;
+      const document = methods.get(method.name)!.endpoint.published;
       const raw = (document.methods as unknown[])[method.index];
       for (const version of sides) {
         const release = validator.atRelease(version);

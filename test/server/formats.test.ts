@@ -122,7 +122,7 @@ describe('server runtime formats', () => {
           key === 'format' && typeof child === 'string' ? used.add(child) : visit(child);
       }
     };
-    visit(loadModel('openrpc').endpoints.map((e) => e.document));
+    visit(loadModel('openrpc').endpoints.map((e) => e.published));
     for (const name of used) expect(name in avalancheFormats || name === 'date-time', name).toBe(true);
   });
 });

@@ -300,12 +300,12 @@ describe('the wire truths the prose docs get wrong', () => {
     expect(discrepancies('info.getVMs')).toMatch(/`fxs`/);
   });
   it('marks the development controls, and only them, as served by the mock alone', () => {
-    expect(model.endpoints.filter((e) => e.document['x-mock-only'] === true).map((e) => e.name)).toEqual(['dev']);
+    expect(model.endpoints.filter((e) => e.published['x-mock-only'] === true).map((e) => e.name)).toEqual(['dev']);
     for (const method of model.endpoints.find((e) => e.name === 'dev')!.methods)
       expect(method.description).toMatch(/never by AvalancheGo or a server generated from this spec/);
   });
   it('Health documents its GET forms', () => {
-    const document = model.endpoints.find((e) => e.name === 'health')!.document as {
+    const document = model.endpoints.find((e) => e.name === 'health')!.published as {
       methods: Array<{ name: string; 'x-http-get': { paths: string[] } }>;
     };
     const paths = (name: string) => document.methods.find((m) => m.name === name)!['x-http-get'].paths;

@@ -82,6 +82,45 @@ export async function listen(
   return { server, port, url: `http://127.0.0.1:${port}`, close };
 }
 
+/** An answer a `proxy` gives itself instead of passing the request on. */
+export interface OwnAnswer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+/**
+ * A server on 127.0.0.1 in front of `target` (a node's base URL): each request goes on to the same path there and its
+ * answer comes back, unless `intercept`, shown each request's body first, answers it itself.
+ */
+export function proxy(target: string, intercept?: (body: Buffer) => OwnAnswer | undefined) {
+  const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+  const endToEnd = (headers: Record<string, string | string[] | undefined>) =>
+    Object.fromEntries(
+      Object.entries(headers).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string' && !hopByHop.has(entry[0]),
+      ),
+    );
+  return listen((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      const own = intercept?.(body);
+      if (own) {
+        res.writeHead(own.status, { 'content-type': own.contentType }).end(own.text);
+        return;
+      }
+      try {
+        const answer = await send(target, { path: req.url, method: req.method, headers: endToEnd(req.headers), body });
+        res.writeHead(answer.status, endToEnd(answer.headers)).end(answer.body);
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+}
+
 /** A JSON-RPC request body. */
 export function rpc(method: string, params?: unknown, id: unknown = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });

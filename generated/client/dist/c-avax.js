@@ -10,7 +10,7 @@ const DOCUMENTED_ERRORS = {
   UTXONoAddresses: [-32e3, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32e3, /^number of addresses given, \d+, exceeds maximum, \d+$/],
   NoSourceChainProvided: [-32e3, /^no source chain provided$/],
-  SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
   UTXOAddressWrongChainID: [-32e3, /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],

@@ -7,7 +7,7 @@ const DOCUMENTED_ERRORS = {
       "^couldn't unmarshal an argument\\. Ensure arguments are valid and properly formatted\\. See documentation for example calls$"
     )
   ],
-  ThereIsNoIDWithAlias: [-32e3, /^there is no ID with alias: \S*$/],
+  ThereIsNoIDWithAlias: [-32e3, /^there is no ID with alias: .*$/],
   ArgumentNotGiven: [-32e3, /^argument '[^']*' not given$/],
   ThereIsNoChainWithAliasID: [-32e3, /^there is no chain with alias\/ID '[^']*'$/],
   FailedToGetPrimaryAliasForChainID: [

@@ -42,7 +42,7 @@ const DOCUMENTED_ERRORS = {
   AvmNilTxID: [-32e3, /^nil transaction ID$/],
   UTXONoAddresses: [-32e3, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32e3, /^number of addresses given, \d+, exceeds maximum, \d+$/],
-  SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],

@@ -67,7 +67,7 @@ const DOCUMENTED_ERRORS = {
   UTXONoAddresses: [-32000, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/],
   NoSourceChainProvided: [-32000, /^no source chain provided$/],
-  SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
   UTXOAddressWrongChainID: [-32000, /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],

@@ -49,7 +49,7 @@ const DOCUMENTED_ERRORS = {
       'for example calls$',
     ),
   ],
-  ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias: \S*$/],
+  ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias: .*$/],
   ArgumentNotGiven: [-32000, /^argument '[^']*' not given$/],
   ThereIsNoChainWithAliasID: [-32000, /^there is no chain with alias\/ID '[^']*'$/],
   FailedToGetPrimaryAliasForChainID: [

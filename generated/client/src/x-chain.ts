@@ -122,7 +122,7 @@ const DOCUMENTED_ERRORS = {
   AvmNilTxID: [-32000, /^nil transaction ID$/],
   UTXONoAddresses: [-32000, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/],
-  SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/],
+  SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
