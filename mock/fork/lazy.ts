@@ -16,6 +16,7 @@ import { hexBytes, utxoFrom } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
 import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
 import { LaterBlocks } from './later.ts';
+import { inBatches, stakeOf } from './stakers.ts';
 import { ask, collectOwners, collectSubnets } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 
@@ -35,6 +36,10 @@ export class Fork {
   private readonly taken = new Set<string>();
   private readonly later: LaterBlocks;
 
+  /** The Primary Network stakers forked at start, and the loads of their staked outputs (./stakers.ts). */
+  private readonly forkedStakers: Set<string>;
+  private readonly stakeLoads = new Map<string, Promise<void>>();
+
   /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
   private readonly subnetLoads = new Map<string, Promise<void>>();
 
@@ -47,6 +52,7 @@ export class Fork {
     detailed: Set<string>,
   ) {
     for (const id of detailed) this.subnetLoads.set(id, Promise.resolve());
+    this.forkedStakers = new Set([...world.stakers.values()].filter((s) => s.subnetID === EMPTY_ID).map((s) => s.txID));
     this.world = world;
     this.source = source;
     this.cached = cached;
@@ -69,7 +75,7 @@ export class Fork {
           : p.chain === 'P' || p.chain === 'X'
             ? p.chain
             : undefined;
-    await this.loadNamed(chain, p);
+    await Promise.all([this.loadNamed(chain, p), this.loadStakes(name, p)]);
     if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
     if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
@@ -181,6 +187,42 @@ export class Fork {
     const owners = new Set<string>();
     collectOwners(decodeTx(chain, bytes).tx, owners, 0);
     await Promise.all([...owners].map((owner) => this.loadOwner(chain, owner)));
+  }
+
+  /**
+   * The staked outputs of the forked stakers whose period the call may end (`dev.setTime`, `dev.increaseTime`), or of
+   * all of them for `platform.getStake`: read before the call, so the end of a period returns them as the node does.
+   */
+  private async loadStakes(name: string, p: Params): Promise<void> {
+    let until: bigint;
+    try {
+      if (name === 'dev.setTime') until = BigInt(String(p.timestamp));
+      else if (name === 'dev.increaseTime') until = this.world.time.get() + BigInt(String(p.seconds));
+      else if (name === 'platform.getStake') until = 2n ** 64n;
+      else return;
+    } catch {
+      return; // the call itself refuses the bad number
+    }
+    const due = [...this.forkedStakers].filter((txID) => {
+      const staker = this.world.stakers.get(txID);
+      return staker !== undefined && staker.endTime <= until;
+    });
+    await inBatches(due, (txID) => this.loadStake(txID));
+  }
+
+  private loadStake(txID: string): Promise<void> {
+    let load = this.stakeLoads.get(txID);
+    if (!load) {
+      load = stakeOf(this.cached, txID).then((stake) =>
+        this.unjournaled(() => {
+          const staker = this.world.stakers.get(txID);
+          if (staker && staker.stake.length === 0) this.world.stakers.set(txID, { ...staker, stake });
+        }),
+      );
+      this.stakeLoads.set(txID, load);
+      load.catch(() => this.stakeLoads.delete(txID));
+    }
+    return load;
   }
 
   /** A subnet in full, once: a subnet the source did not have at the fork point stays unknown. */
