@@ -9,7 +9,7 @@
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
 import { txBytes } from '../engine/handlers.ts';
-import type { UtxoChain } from '../world/types.ts';
+import type { Utxo, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
@@ -277,7 +277,7 @@ export class Fork {
     const utxos = await utxosAt(this.cached, chain, address);
     const later = await this.later.ids(chain);
     utxos.push(...(await this.later.spentBy(chain, owner)));
-    const kept = utxos.filter((u) => !later.has(u.txID) && !this.taken.has(u.key));
+    const kept = (await this.unreturned(chain, utxos)).filter((u) => !later.has(u.txID) && !this.taken.has(u.key));
     if (chain === 'X') await this.loadAssets(kept.map((u) => u.assetID));
     this.unjournaled(() => {
       for (const utxo of kept) {
@@ -285,6 +285,20 @@ export class Fork {
         this.world.utxos[chain].set(utxo.key, utxo);
       }
     });
+  }
+
+  /**
+   * Leaves out the stake and reward UTXOs of stakers that were current at the fork point: the source returned them
+   * after it (they are numbered from the staker's first staked output on, its own outputs before).
+   */
+  private async unreturned(chain: UtxoChain, utxos: Utxo[]): Promise<Utxo[]> {
+    if (chain !== 'P') return utxos;
+    const stakers = [...new Set(utxos.map((u) => u.txID))].filter((txID) => this.forkedStakers.has(txID));
+    if (stakers.length === 0) return utxos;
+    await inBatches(stakers, (txID) => this.loadStake(txID));
+    const firstStaked = (txID: string) =>
+      Math.min(...(this.world.stakers.get(txID)?.stake ?? []).map((u) => u.outputIndex));
+    return utxos.filter((u) => !this.forkedStakers.has(u.txID) || u.outputIndex < firstStaked(u.txID));
   }
 
   private async loadAssets(ids: string[]): Promise<void> {

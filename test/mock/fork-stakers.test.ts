@@ -73,4 +73,29 @@ describe("a fork's stakers", () => {
       (await new PChainClient({ baseUrl: source.url }).getUTXOs({ addresses: owners, encoding: 'hex' })).utxos.sort(),
     );
   });
+
+  it('leaves out the stake the source returned after the fork point, for an owner first read after it', async () => {
+    const owner = source.keys[0]!;
+    const sourceEnd = source.world.time.get() + 15n * DAY;
+    const late = `NodeID-${cb58Encode(Buffer.alloc(20, 9))}`;
+    await source.wallet(0).addValidator(late, 2_000n * AVAX, { end: sourceEnd });
+    const p = new PChainClient({ baseUrl: source.url });
+    const atForkPoint = (await p.getUTXOs({ addresses: [owner.p], encoding: 'hex' })).utxos;
+    const again = await startMockNode({
+      accounts: 1,
+      seed: 'stakers fork 2',
+      fork: { url: source.url, cacheDir: false },
+    });
+    try {
+      await source.devClient.setTime({ timestamp: String(sourceEnd) });
+      const now = (await p.getUTXOs({ addresses: [owner.p], encoding: 'hex' })).utxos;
+      expect(now.length).toBeGreaterThan(atForkPoint.length);
+      const forked = (
+        await new PChainClient({ baseUrl: again.url }).getUTXOs({ addresses: [owner.p], encoding: 'hex' })
+      ).utxos;
+      expect(forked.sort()).toEqual([...atForkPoint].sort());
+    } finally {
+      await again.close();
+    }
+  });
 });
