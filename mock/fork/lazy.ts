@@ -1,15 +1,15 @@
 /**
  * What a forked world reads from its source after start-up, each before the call that needs it answers (the world's
  * reads are synchronous, the source is not): an address's UTXOs on the first call that names the address, a UTXO a
- * transaction spends through the transaction that made it, and blocks, transactions and validator sets at or below
- * the fork point. What the source accepted after the fork point never comes in: its later blocks, their transactions
- * and the outputs they made are left out, the UTXOs they spent put back (./later.ts); an address once loaded is
- * never read again.
+ * transaction spends through the transaction that made it, shared memory (./atomic.ts), stakers' staked outputs
+ * (./stakers.ts), and blocks, transactions and validator sets at or below the fork point. What the source accepted
+ * after the fork point never comes in: its later blocks, their transactions and the outputs they made are left out,
+ * the UTXOs they spent put back (./later.ts); an address once loaded is never read again.
  */
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
 import { txBytes } from '../engine/handlers.ts';
-import type { Utxo, UtxoChain } from '../world/types.ts';
+import type { UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
@@ -17,7 +17,7 @@ import type { ForkSource } from './fetch.ts';
 import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
 import { LaterBlocks } from './later.ts';
 import { SharedMemory } from './atomic.ts';
-import { inBatches, stakeOf } from './stakers.ts';
+import { Stakes } from './stakers.ts';
 import { ask, collectOwners, collectSubnets, utxosAt } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 
@@ -36,9 +36,7 @@ export class Fork {
   private readonly later: LaterBlocks;
   private readonly shared: SharedMemory;
 
-  /** The Primary Network stakers forked at start, and the loads of their staked outputs (./stakers.ts). */
-  private readonly forkedStakers: Set<string>;
-  private readonly stakeLoads = new Map<string, Promise<void>>();
+  private readonly stakes: Stakes;
 
   /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
   private readonly subnetLoads = new Map<string, Promise<void>>();
@@ -52,13 +50,13 @@ export class Fork {
     detailed: Set<string>,
   ) {
     for (const id of detailed) this.subnetLoads.set(id, Promise.resolve());
-    this.forkedStakers = new Set([...world.stakers.values()].filter((s) => s.subnetID === EMPTY_ID).map((s) => s.txID));
     this.world = world;
     this.source = source;
     this.cached = cached;
     this.heights = heights;
     this.later = new LaterBlocks(cached, live, heights);
     this.shared = new SharedMemory(world, cached, this.later, (change) => this.unjournaled(change));
+    this.stakes = new Stakes(world, cached, (change) => this.unjournaled(change));
   }
 
   /** A method's answer with the source's data loaded first, and its reads below the fork point sent there. */
@@ -76,7 +74,7 @@ export class Fork {
           : p.chain === 'P' || p.chain === 'X'
             ? p.chain
             : undefined;
-    await Promise.all([this.loadNamed(chain, p), this.loadStakes(name, p)]);
+    await Promise.all([this.loadNamed(chain, p), this.stakes.loadFor(name, p)]);
     if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
     if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
@@ -203,42 +201,6 @@ export class Fork {
     await Promise.all([...owners].map(load));
   }
 
-  /**
-   * The staked outputs of the forked stakers whose period the call may end (`dev.setTime`, `dev.increaseTime`), or of
-   * all of them for `platform.getStake`: read before the call, so the end of a period returns them as the node does.
-   */
-  private async loadStakes(name: string, p: Params): Promise<void> {
-    let until: bigint;
-    try {
-      if (name === 'dev.setTime') until = BigInt(String(p.timestamp));
-      else if (name === 'dev.increaseTime') until = this.world.time.get() + BigInt(String(p.seconds));
-      else if (name === 'platform.getStake') until = 2n ** 64n;
-      else return;
-    } catch {
-      return; // the call itself refuses the bad number
-    }
-    const due = [...this.forkedStakers].filter((txID) => {
-      const staker = this.world.stakers.get(txID);
-      return staker !== undefined && staker.endTime <= until;
-    });
-    await inBatches(due, (txID) => this.loadStake(txID));
-  }
-
-  private loadStake(txID: string): Promise<void> {
-    let load = this.stakeLoads.get(txID);
-    if (!load) {
-      load = stakeOf(this.cached, txID).then((stake) =>
-        this.unjournaled(() => {
-          const staker = this.world.stakers.get(txID);
-          if (staker && staker.stake.length === 0) this.world.stakers.set(txID, { ...staker, stake });
-        }),
-      );
-      this.stakeLoads.set(txID, load);
-      load.catch(() => this.stakeLoads.delete(txID));
-    }
-    return load;
-  }
-
   /** A subnet in full, once: a subnet the source did not have at the fork point stays unknown. */
   private loadSubnet(id: string): Promise<void> {
     let load = this.subnetLoads.get(id);
@@ -277,7 +239,9 @@ export class Fork {
     const utxos = await utxosAt(this.cached, chain, address);
     const later = await this.later.ids(chain);
     utxos.push(...(await this.later.spentBy(chain, owner)));
-    const kept = (await this.unreturned(chain, utxos)).filter((u) => !later.has(u.txID) && !this.taken.has(u.key));
+    const kept = (chain === 'P' ? await this.stakes.unreturned(utxos) : utxos).filter(
+      (u) => !later.has(u.txID) && !this.taken.has(u.key),
+    );
     if (chain === 'X') await this.loadAssets(kept.map((u) => u.assetID));
     this.unjournaled(() => {
       for (const utxo of kept) {
@@ -285,20 +249,6 @@ export class Fork {
         this.world.utxos[chain].set(utxo.key, utxo);
       }
     });
-  }
-
-  /**
-   * Leaves out the stake and reward UTXOs of stakers that were current at the fork point: the source returned them
-   * after it (they are numbered from the staker's first staked output on, its own outputs before).
-   */
-  private async unreturned(chain: UtxoChain, utxos: Utxo[]): Promise<Utxo[]> {
-    if (chain !== 'P') return utxos;
-    const stakers = [...new Set(utxos.map((u) => u.txID))].filter((txID) => this.forkedStakers.has(txID));
-    if (stakers.length === 0) return utxos;
-    await inBatches(stakers, (txID) => this.loadStake(txID));
-    const firstStaked = (txID: string) =>
-      Math.min(...(this.world.stakers.get(txID)?.stake ?? []).map((u) => u.outputIndex));
-    return utxos.filter((u) => !this.forkedStakers.has(u.txID) || u.outputIndex < firstStaked(u.txID));
   }
 
   private async loadAssets(ids: string[]): Promise<void> {
