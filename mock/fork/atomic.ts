@@ -1,5 +1,5 @@
 /**
- * Shared memory at the fork point: the UTXOs another chain exported to X or P that are not imported yet, read an
+ * Shared memory at the fork point: the UTXOs another chain exported to X, P or C that are not imported yet, read an
  * owner at a time (the first `getUTXOs` with `sourceChain` naming it, or an import spending one of theirs). Those
  * the source's chain exported after the fork point are left out; a UTXO once taken is never put back.
  */
@@ -26,7 +26,7 @@ export class SharedMemory {
   }
 
   /** An owner's UTXOs that the chain `sourceChain` (an ID) exported to `chain`, once. */
-  load(chain: UtxoChain, sourceChain: string, owner: string): Promise<void> {
+  load(chain: UtxoChain | 'C', sourceChain: string, owner: string): Promise<void> {
     const id = `${chain}:${sourceChain}:${owner}`;
     let load = this.loads.get(id);
     if (!load) {
@@ -37,7 +37,7 @@ export class SharedMemory {
     return load;
   }
 
-  private async fetch(chain: UtxoChain, sourceChain: string, owner: string): Promise<void> {
+  private async fetch(chain: UtxoChain | 'C', sourceChain: string, owner: string): Promise<void> {
     const address = `${chain}-${bech32Encode(this.world.network.hrp, Buffer.from(owner, 'hex'))}`;
     const utxos = await utxosAt(this.cached, chain, address, sourceChain);
     const { X, P } = this.world.chainIDs;

@@ -143,14 +143,14 @@ export class Fork {
       named.map((text) => {
         const dash = text.indexOf('-');
         const prefix = dash > 0 ? text.slice(0, dash) : undefined;
-        const on = prefix === 'X' || prefix === 'P' ? prefix : chain;
+        const on = prefix === 'X' || prefix === 'P' || prefix === 'C' ? prefix : chain;
         const decoded = bech32Decode(text.slice(dash + 1));
         if (!on || decoded?.hrp !== this.world.network.hrp || decoded.payload.length !== 20) return undefined;
         const owner = Buffer.from(decoded.payload).toString('hex');
         // `sourceChain` asks for what another chain exported to this one: its shared memory, not its UTXOs.
         const from = typeof p.sourceChain === 'string' ? this.world.chainID(p.sourceChain) : undefined;
         if (from && from !== this.world.chainIDs[on]) return this.shared.load(on, from, owner);
-        return this.loadOwner(on, owner);
+        return on === 'C' ? undefined : this.loadOwner(on, owner);
       }),
     );
   }

@@ -1,9 +1,9 @@
 /**
  * A world from a live node's state at a P-Chain height (its tip by default), read with the project's generated
  * clients: network and chains, both chains' tips and times, fee states and configs, validators with their uptimes
- * and delegators, subnets, L1 validators, the staking asset and supply. UTXOs and staked outputs come later (./lazy.ts).
- * Start-up reads are cached under the fork point (./fetch.ts), so a second run at the same height sends only the tip
- * checks.
+ * and delegators, subnets, L1 validators, the staking asset and supply. UTXOs, shared memory and staked outputs come
+ * later (./lazy.ts). Start-up reads are cached under the fork point (./fetch.ts), so a second run at the same height
+ * sends only the tip checks.
  */
 import { deriveKeys } from '../world/genesis.ts';
 import { idOf } from '../world/codec.ts';

@@ -16,18 +16,24 @@ export function ask(client: object, method: string, params: Params): Promise<unk
 const PAGE = 1024;
 
 /** Every UTXO of an address at the source, on its chain or (with `sourceChain`) in its shared memory, page by page. */
-export async function utxosAt(c: Clients, chain: UtxoChain, address: string, sourceChain?: string): Promise<Utxo[]> {
+export async function utxosAt(
+  c: Clients,
+  chain: UtxoChain | 'C',
+  address: string,
+  sourceChain?: string,
+): Promise<Utxo[]> {
   const utxos: Utxo[] = [];
   let startIndex: unknown;
   for (;;) {
-    const page = (await ask(chain === 'P' ? c.p : c.x, 'getUTXOs', {
+    const page = (await ask(chain === 'P' ? c.p : chain === 'X' ? c.x : c.cAvax, 'getUTXOs', {
       addresses: [address],
       limit: PAGE,
       encoding: 'hex',
       ...(sourceChain ? { sourceChain } : {}),
       ...(startIndex ? { startIndex } : {}),
     })) as { utxos: string[]; endIndex: unknown };
-    for (const text of page.utxos) utxos.push(utxoFrom(chain, hexBytes(text)));
+    // The C-Chain's atomic codec numbers the secp256k1fx outputs as the X-Chain's does.
+    for (const text of page.utxos) utxos.push(utxoFrom(chain === 'C' ? 'X' : chain, hexBytes(text)));
     if (page.utxos.length < PAGE) return utxos;
     startIndex = page.endIndex;
   }
