@@ -30,10 +30,14 @@ export function ownerFrom(api: unknown): Owner | undefined {
 /** `"2.0000"` (percent) as parts per million. */
 const ppm = (percent: unknown) => Math.round(Number(percent ?? 0) * 10_000);
 
-/** One entry of `platform.getCurrentValidators` as a staker (its staked outputs are not in the answer). */
-export function stakerFrom(v: Json, subnetID: string): Staker {
+/**
+ * One entry of `platform.getCurrentValidators` as a staker, or one of its `delegators` with its validator's txID
+ * (the staked outputs are not in the answer: ./stakers.ts reads them from the staking transaction).
+ */
+export function stakerFrom(v: Json, subnetID: string, validatorTxID?: string): Staker {
   const signer = v.signer as { publicKey?: string; proofOfPossession?: string } | undefined;
-  const rewardOwner = ownerFrom(v.validationRewardOwner);
+  // A validator's is `validationRewardOwner`, a delegator's `rewardOwner`.
+  const rewardOwner = ownerFrom(v.validationRewardOwner ?? v.rewardOwner);
   const delegationRewardOwner = ownerFrom(v.delegationRewardOwner);
   return {
     txID: String(v.txID),
@@ -50,6 +54,7 @@ export function stakerFrom(v: Json, subnetID: string): Staker {
       ? { signer: { publicKey: signer.publicKey, proofOfPossession: signer.proofOfPossession } }
       : {}),
     potentialReward: BigInt(String(v.potentialReward ?? 0)),
+    ...(validatorTxID ? { validatorTxID } : {}),
   };
 }
 

@@ -1,28 +1,28 @@
 /**
  * What a forked world reads from its source after start-up, each before the call that needs it answers (the world's
  * reads are synchronous, the source is not): an address's UTXOs on the first call that names the address, a UTXO a
- * transaction spends through the transaction that made it, and blocks, transactions and validator sets at or below
- * the fork point. What the source accepted after the fork point never comes in: its later blocks, their transactions
- * and the outputs they made are left out, the UTXOs they spent put back (./later.ts); an address once loaded is
- * never read again.
+ * transaction spends through the transaction that made it, shared memory (./atomic.ts), stakers' staked outputs
+ * (./stakers.ts), and blocks, transactions and validator sets at or below the fork point. What the source accepted
+ * after the fork point never comes in: its later blocks, their transactions and the outputs they made are left out,
+ * the UTXOs they spent put back (./later.ts); an address once loaded is never read again.
  */
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
 import { txBytes } from '../engine/handlers.ts';
-import type { Utxo, UtxoChain } from '../world/types.ts';
+import type { UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
-import { hexBytes, utxoFrom } from './convert.ts';
+import { hexBytes } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
 import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
 import { LaterBlocks } from './later.ts';
-import { ask, collectOwners, collectSubnets } from './walk.ts';
+import { SharedMemory } from './atomic.ts';
+import { Stakes } from './stakers.ts';
+import { ask, collectOwners, collectSubnets, utxosAt } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 
 type Params = Record<string, unknown>;
 type Json = Record<string, unknown>;
-
-const PAGE = 1024;
 
 /** The world's fork as the fork's own code sees it: the world holds it by the interface it needs (ForkOrigin). */
 export const forkOf = (world: World): Fork | undefined => world.fork as Fork | undefined;
@@ -37,6 +37,9 @@ export class Fork {
   /** UTXO keys ever taken from the source: one the world spent since is not put back by another owner's load. */
   private readonly taken = new Set<string>();
   private readonly later: LaterBlocks;
+  private readonly shared: SharedMemory;
+
+  private readonly stakes: Stakes;
 
   /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
   private readonly subnetLoads = new Map<string, Promise<void>>();
@@ -55,6 +58,8 @@ export class Fork {
     this.cached = cached;
     this.heights = heights;
     this.later = new LaterBlocks(cached, live, heights);
+    this.shared = new SharedMemory(world, cached, this.later, (change) => this.unjournaled(change));
+    this.stakes = new Stakes(world, cached, (change) => this.unjournaled(change));
   }
 
   /** A method's answer with the source's data loaded first, and its reads below the fork point sent there. */
@@ -72,7 +77,7 @@ export class Fork {
           : p.chain === 'P' || p.chain === 'X'
             ? p.chain
             : undefined;
-    await this.loadNamed(chain, p);
+    await Promise.all([this.loadNamed(chain, p), this.stakes.loadFor(name, p)]);
     if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
     if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
@@ -141,17 +146,21 @@ export class Fork {
       named.map((text) => {
         const dash = text.indexOf('-');
         const prefix = dash > 0 ? text.slice(0, dash) : undefined;
-        const on = prefix === 'X' || prefix === 'P' ? prefix : chain;
+        const on = prefix === 'X' || prefix === 'P' || prefix === 'C' ? prefix : chain;
         const decoded = bech32Decode(text.slice(dash + 1));
         if (!on || decoded?.hrp !== this.world.network.hrp || decoded.payload.length !== 20) return undefined;
-        return this.loadOwner(on, Buffer.from(decoded.payload).toString('hex'));
+        const owner = Buffer.from(decoded.payload).toString('hex');
+        // `sourceChain` asks for what another chain exported to this one: its shared memory, not its UTXOs.
+        const from = typeof p.sourceChain === 'string' ? this.world.chainID(p.sourceChain) : undefined;
+        if (from && from !== this.world.chainIDs[on]) return this.shared.load(on, from, owner);
+        return on === 'C' ? undefined : this.loadOwner(on, owner);
       }),
     );
   }
 
   /** The UTXOs a transaction spends that the world has not seen: each through the transaction that made it. */
   private async loadSpent(chain: UtxoChain, p: Params): Promise<void> {
-    let tx: { baseTx?: { inputs?: unknown[] } };
+    let tx: { baseTx?: { inputs?: unknown[] }; sourceChain?: object; ins?: unknown[] };
     try {
       tx = decodeTx(chain, txBytes(p)).tx;
     } catch {
@@ -165,11 +174,20 @@ export class Fork {
       (input) => !this.world.utxos[chain].has(keyOf(input)) && !this.taken.has(keyOf(input)),
     );
     const producers = new Set(missing.map((input) => input.utxoID.txID.toString()));
-    await Promise.all([...producers].map((txID) => this.loadProducer(chain, txID)));
+    await Promise.all([...producers].map((txID) => this.loadProducer(chain, txID, (o) => this.loadOwner(chain, o))));
+    // An import's inputs are in shared memory: their owners' exports, through the X or P export that made them.
+    const sourceID = tx.sourceChain?.toString();
+    const { X, P } = this.world.chainIDs;
+    const from: UtxoChain | undefined = sourceID === X ? 'X' : sourceID === P ? 'P' : undefined;
+    if (!sourceID || !from || !Array.isArray(tx.ins)) return;
+    const exports = new Set((tx.ins as Parameters<typeof keyOf>[0][]).map((input) => input.utxoID.txID.toString()));
+    await Promise.all(
+      [...exports].map((txID) => this.loadProducer(from, txID, (o) => this.shared.load(chain, sourceID, o))),
+    );
   }
 
-  /** Loads every owner of the outputs of a transaction the source accepted by the fork point. */
-  private async loadProducer(chain: UtxoChain, txID: string): Promise<void> {
+  /** Loads every owner of the outputs of a transaction the source accepted on `chain` by the fork point. */
+  private async loadProducer(chain: UtxoChain, txID: string, load: (owner: string) => Promise<void>): Promise<void> {
     if ((await this.later.ids(chain)).has(txID)) return;
     let bytes: Uint8Array;
     try {
@@ -183,7 +201,7 @@ export class Fork {
     }
     const owners = new Set<string>();
     collectOwners(decodeTx(chain, bytes).tx, owners, 0);
-    await Promise.all([...owners].map((owner) => this.loadOwner(chain, owner)));
+    await Promise.all([...owners].map(load));
   }
 
   /** A subnet in full, once: a subnet the source did not have at the fork point stays unknown. */
@@ -221,23 +239,12 @@ export class Fork {
 
   private async fetchOwner(chain: UtxoChain, owner: string): Promise<void> {
     const address = `${chain}-${bech32Encode(this.world.network.hrp, Buffer.from(owner, 'hex'))}`;
-    const client = chain === 'P' ? this.cached.p : this.cached.x;
-    const utxos: Utxo[] = [];
-    let startIndex: unknown;
-    for (;;) {
-      const page = (await ask(client, 'getUTXOs', {
-        addresses: [address],
-        limit: PAGE,
-        encoding: 'hex',
-        ...(startIndex ? { startIndex } : {}),
-      })) as { utxos: string[]; endIndex: unknown; numFetched: string };
-      for (const text of page.utxos) utxos.push(utxoFrom(chain, hexBytes(text)));
-      if (page.utxos.length < PAGE) break;
-      startIndex = page.endIndex;
-    }
+    const utxos = await utxosAt(this.cached, chain, address);
     const later = await this.later.ids(chain);
     utxos.push(...(await this.later.spentBy(chain, owner)));
-    const kept = utxos.filter((u) => !later.has(u.txID) && !this.taken.has(u.key));
+    const kept = (chain === 'P' ? await this.stakes.unreturned(utxos) : utxos).filter(
+      (u) => !later.has(u.txID) && !this.taken.has(u.key),
+    );
     if (chain === 'X') await this.loadAssets(kept.map((u) => u.assetID));
     this.unjournaled(() => {
       for (const utxo of kept) {

@@ -1,8 +1,9 @@
 /**
  * A world from a live node's state at a P-Chain height (its tip by default), read with the project's generated
- * clients: network and chains, both chains' tips and times, fee states and configs, validators with their uptimes,
- * subnets, L1 validators, the staking asset and supply. UTXOs come later, an address at a time (./lazy.ts). Start-up
- * reads are cached under the fork point (./fetch.ts), so a second run at the same height sends only the tip checks.
+ * clients: network and chains, both chains' tips and times, fee states and configs, validators with their uptimes
+ * and delegators, subnets, L1 validators, the staking asset and supply. UTXOs, shared memory and staked outputs come
+ * later (./lazy.ts). Start-up reads are cached under the fork point (./fetch.ts), so a second run at the same height
+ * sends only the tip checks.
  */
 import { deriveKeys } from '../world/genesis.ts';
 import { idOf } from '../world/codec.ts';
@@ -14,6 +15,7 @@ import { type Clients, clientsOf } from './clients.ts';
 import { blockOf, blockTime, fundAccounts, placeTip } from './tips.ts';
 import { hexBytes, ownerFrom, seconds, stakerFrom } from './convert.ts';
 import { applySubnet, subnetDetails } from './subnets.ts';
+import { delegatorsOf } from './stakers.ts';
 import { ForkSource } from './fetch.ts';
 import { Fork } from './lazy.ts';
 import type { ResolvedFork } from './options.ts';
@@ -146,15 +148,17 @@ async function readState(c: Clients) {
   ]);
   const named = [...new Set(chains.blockchains.map((chain) => String(chain.subnetID)))].map((id) => ({ id }) as Json);
   const listed = ((subnets?.subnets as Json[] | undefined) ?? named).filter((s) => String(s.id) !== EMPTY_ID);
-  const details =
-    listed.length <= MAX_SUBNET_DETAILS ? await Promise.all(listed.map((s) => subnetDetails(c, String(s.id)))) : [];
-  return { chains, feeState, validatorFeeState, supply, validators, listed, details };
+  const [details, delegators] = await Promise.all([
+    listed.length <= MAX_SUBNET_DETAILS ? Promise.all(listed.map((s) => subnetDetails(c, String(s.id)))) : [],
+    delegatorsOf(c, validators.validators as unknown as Json[], EMPTY_ID),
+  ]);
+  return { chains, feeState, validatorFeeState, supply, validators, delegators, listed, details };
 }
 
 /** Chains, the AVAX asset, fee states, supply, validators and their uptimes, subnets and L1 validators. */
 function fillState(world: World, state: State): Set<string> {
   const { chainIDs, network } = world;
-  const { chains, feeState, validatorFeeState, supply, validators, listed, details } = state;
+  const { chains, feeState, validatorFeeState, supply, validators, delegators, listed, details } = state;
   for (const chain of chains.blockchains as unknown as Json[]) {
     const id = String(chain.id);
     world.chains.set(id, {
@@ -199,6 +203,7 @@ function fillState(world: World, state: State): Set<string> {
     const upSeconds = BigInt(Math.floor(Number(now - staker.startTime) * share));
     world.uptimes.set(staker.nodeID, { connected: v.connected !== false, upSeconds, since: now });
   }
+  for (const delegator of delegators) world.stakers.set(delegator.txID, delegator);
   for (const subnet of listed) {
     if (!subnet.controlKeys) continue;
     const id = String(subnet.id);

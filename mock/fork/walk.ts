@@ -1,5 +1,8 @@
 /** Reading the source by method name, and walking a decoded transaction for what it names. */
 import { EMPTY_ID } from '../world/networks.ts';
+import type { Utxo, UtxoChain } from '../world/types.ts';
+import type { Clients } from './clients.ts';
+import { hexBytes, utxoFrom } from './convert.ts';
 
 type Params = Record<string, unknown>;
 
@@ -8,6 +11,32 @@ export function ask(client: object, method: string, params: Params): Promise<unk
   const call = (client as Record<string, (p: Params) => Promise<unknown>>)[method];
   if (typeof call !== 'function') return Promise.reject(new Error(`the fork cannot read ${method} from its source`));
   return call.call(client, params);
+}
+
+const PAGE = 1024;
+
+/** Every UTXO of an address at the source, on its chain or (with `sourceChain`) in its shared memory, page by page. */
+export async function utxosAt(
+  c: Clients,
+  chain: UtxoChain | 'C',
+  address: string,
+  sourceChain?: string,
+): Promise<Utxo[]> {
+  const utxos: Utxo[] = [];
+  let startIndex: unknown;
+  for (;;) {
+    const page = (await ask(chain === 'P' ? c.p : chain === 'X' ? c.x : c.cAvax, 'getUTXOs', {
+      addresses: [address],
+      limit: PAGE,
+      encoding: 'hex',
+      ...(sourceChain ? { sourceChain } : {}),
+      ...(startIndex ? { startIndex } : {}),
+    })) as { utxos: string[]; endIndex: unknown };
+    // The C-Chain's atomic codec numbers the secp256k1fx outputs as the X-Chain's does.
+    for (const text of page.utxos) utxos.push(utxoFrom(chain === 'C' ? 'X' : chain, hexBytes(text)));
+    if (page.utxos.length < PAGE) return utxos;
+    startIndex = page.endIndex;
+  }
 }
 
 /** The subnet IDs a decoded transaction names (`subnetID` fields, the Primary Network's left out). */

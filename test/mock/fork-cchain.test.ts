@@ -1,6 +1,7 @@
 /**
  * The C-Chain of a fork, through the EVM engine's own fork support: the source's C-Chain balances read through, the
- * fork's funded keys funded on top, and the source's C-Chain unchanged by what the fork does.
+ * fork's funded keys funded on top, the source's C-Chain unchanged by what the fork does, and the source's later
+ * C-Chain blocks not in the fork.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
@@ -32,5 +33,20 @@ describe("a fork's C-Chain", () => {
     expect(await rpc(fork.url, 'eth_getBalance', [address, 'latest'])).toBe(atSource);
     expect(BigInt((await rpc(fork.url, 'eth_getBalance', [fork.keys[0]!.c, 'latest'])) as string)).toBeGreaterThan(0n);
     expect(await rpc(source.url, 'eth_getBalance', [fork.keys[0]!.c, 'latest'])).toBe('0x0');
+  });
+
+  it("keeps the source's C-Chain changes after the fork's engine started out", async () => {
+    const forkBlock = await rpc(fork.url, 'eth_blockNumber', []);
+    const to = `0x${'5a'.repeat(20)}`;
+    const hash = await source.wallet(1).send('C', to, 123_456n);
+    expect(await rpc(source.url, 'eth_getBalance', [to, 'latest'])).toBe('0x1e240');
+    expect(await rpc(fork.url, 'eth_getBalance', [to, 'latest'])).toBe('0x0');
+    // The source's block with the transfer is above the fork's block: not one of the fork's. (EDR still answers the
+    // transfer by its hash, from the source: see mock/README.md, Fork mode.)
+    expect(
+      await rpc(fork.url, 'eth_getBlockByNumber', [`0x${(BigInt(forkBlock as string) + 1n).toString(16)}`, false]),
+    ).toBeNull();
+    expect(await rpc(source.url, 'eth_getTransactionReceipt', [hash])).not.toBeNull();
+    expect(await rpc(fork.url, 'eth_blockNumber', [])).toBe(forkBlock);
   });
 });

@@ -1,0 +1,115 @@
+/**
+ * The source's stakers beyond what `getCurrentValidators` lists at once: each validator's delegators (listed only
+ * when one node ID is asked for), and every staker's staked outputs, read from the transaction that added it.
+ */
+import { decodeTx, utxoRecord } from '../engine/codec.ts';
+import { EMPTY_ID } from '../world/networks.ts';
+import type { Staker, Utxo } from '../world/types.ts';
+import type { World } from '../world/world.ts';
+import type { Clients } from './clients.ts';
+import { hexBytes, stakerFrom } from './convert.ts';
+import { ask } from './walk.ts';
+
+type Json = Record<string, unknown>;
+type Params = Record<string, unknown>;
+
+/** Requests in flight at once: a public node answers a burst of thousands with 429s. */
+const CONCURRENCY = 16;
+
+export async function inBatches<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += CONCURRENCY)
+    results.push(...(await Promise.all(items.slice(i, i + CONCURRENCY).map(each))));
+  return results;
+}
+
+/** The delegators of every validator that has some, as stakers of their validator. */
+export async function delegatorsOf(c: Clients, validators: Json[], subnetID: string): Promise<Staker[]> {
+  const delegated = validators.filter((v) => Number(v.delegatorCount ?? 0) > 0);
+  const lists = await inBatches(delegated, async (v) => {
+    const answer = (await c.p.getCurrentValidators({ subnetID, nodeIDs: [String(v.nodeID)] } as never)) as unknown as {
+      validators: Json[];
+    };
+    const entry = answer.validators.find((e) => e.txID === v.txID);
+    return ((entry?.delegators as Json[] | undefined) ?? []).map((d) => stakerFrom(d, subnetID, String(v.txID)));
+  });
+  return lists.flat();
+}
+
+/**
+ * A staker's staked outputs as the transaction that added it holds them: numbered after its outputs, as the node
+ * numbers the UTXOs it returns at the end of the period (RewardValidatorTx). None for a transaction without stake.
+ */
+async function stakeOf(c: Clients, txID: string): Promise<Utxo[]> {
+  const answer = (await ask(c.p, 'getTx', { txID, encoding: 'hex' })) as Json;
+  const { tx } = decodeTx('P', hexBytes(answer.tx)) as {
+    tx: { stake?: { getAssetId(): string; output: never }[]; baseTx?: { outputs?: unknown[] } };
+  };
+  const after = tx.baseTx?.outputs?.length ?? 0;
+  return (tx.stake ?? []).map((out, i) => utxoRecord('P', txID, after + i, out.getAssetId(), out.output));
+}
+
+/** The staked outputs of the Primary Network stakers forked at start, each read once when first needed. */
+export class Stakes {
+  private readonly world: World;
+  private readonly cached: Clients;
+  private readonly unjournaled: (change: () => void) => void;
+  private readonly forked: Set<string>;
+  private readonly loads = new Map<string, Promise<void>>();
+
+  constructor(world: World, cached: Clients, unjournaled: (change: () => void) => void) {
+    this.world = world;
+    this.cached = cached;
+    this.unjournaled = unjournaled;
+    this.forked = new Set([...world.stakers.values()].filter((s) => s.subnetID === EMPTY_ID).map((s) => s.txID));
+  }
+
+  /**
+   * The staked outputs of the forked stakers whose period the call may end (`dev.setTime`, `dev.increaseTime`), or of
+   * all of them for `platform.getStake`: read before the call, so the end of a period returns them as the node does.
+   */
+  async loadFor(name: string, p: Params): Promise<void> {
+    let until: bigint;
+    try {
+      if (name === 'dev.setTime') until = BigInt(String(p.timestamp));
+      else if (name === 'dev.increaseTime') until = this.world.time.get() + BigInt(String(p.seconds));
+      else if (name === 'platform.getStake') until = 2n ** 64n;
+      else return;
+    } catch {
+      return; // the call itself refuses the bad number
+    }
+    const due = [...this.forked].filter((txID) => {
+      const staker = this.world.stakers.get(txID);
+      return staker !== undefined && staker.endTime <= until;
+    });
+    await inBatches(due, (txID) => this.load(txID));
+  }
+
+  /**
+   * P-Chain UTXOs without the stake and rewards of stakers that were current at the fork point: the source returned
+   * them after it (they are numbered from the staker's first staked output on, its own outputs before).
+   */
+  async unreturned(utxos: Utxo[]): Promise<Utxo[]> {
+    const stakers = [...new Set(utxos.map((u) => u.txID))].filter((txID) => this.forked.has(txID));
+    if (stakers.length === 0) return utxos;
+    await inBatches(stakers, (txID) => this.load(txID));
+    const firstStaked = (txID: string) =>
+      Math.min(...(this.world.stakers.get(txID)?.stake ?? []).map((u) => u.outputIndex));
+    return utxos.filter((u) => !this.forked.has(u.txID) || u.outputIndex < firstStaked(u.txID));
+  }
+
+  private load(txID: string): Promise<void> {
+    let load = this.loads.get(txID);
+    if (!load) {
+      load = stakeOf(this.cached, txID).then((stake) =>
+        this.unjournaled(() => {
+          const staker = this.world.stakers.get(txID);
+          if (staker && staker.stake.length === 0) this.world.stakers.set(txID, { ...staker, stake });
+        }),
+      );
+      this.loads.set(txID, load);
+      load.catch(() => this.loads.delete(txID));
+    }
+    return load;
+  }
+}
