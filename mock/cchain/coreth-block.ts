@@ -60,7 +60,8 @@ export function extDataHashOf(height: bigint, extData: Uint8Array): string {
 /**
  * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned):
  * extDataHash always; extDataGasUsed and blockGasCost from AP4; timestampMilliseconds and minDelayExcess from Granite;
- * totalDifficulty the height (coreth's difficulty is always 1). coreth's headers have no withdrawals.
+ * totalDifficulty the height (coreth's difficulty is always 1). The engine's withdrawalsRoot and withdrawals stay,
+ * though coreth writes neither: the header the hash covers holds the root, and an engine forking this node needs it.
  */
 export function withCorethHeader(world: World, fields: Record<string, unknown>, extra: CorethExtra | undefined) {
   const height = BigInt(fields.number as string);
@@ -77,8 +78,6 @@ export function withCorethHeader(world: World, fields: Record<string, unknown>, 
     fields.minDelayExcess = quantity(INITIAL_DELAY_EXCESS);
   }
   fields.totalDifficulty = quantity(height);
-  delete fields.withdrawalsRoot;
-  delete fields.withdrawals;
   return fields;
 }
 
@@ -108,9 +107,19 @@ export function corethHeaderJson(
   return fields;
 }
 
+/** The coreth block bytes' length; undefined for a block of a fork source's history, which the mock holds no bytes of. */
+function sizeOf(block: RpcBlock, extra: CorethExtra | undefined): number | undefined {
+  try {
+    return blockBytes(block, extra?.extData).length;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * eth_getBlockByNumber/Hash and eth_getHeaderByNumber/Hash: the engine's block, read with its transactions (the
- * coreth block's size needs them), answered as coreth's BlockChainAPI marshals it; null when the engine has none.
+ * coreth block's size needs them), answered as coreth's BlockChainAPI marshals it; null when the engine has none. A
+ * block of a fork source's history is answered as the engine has it (the source's extras are not kept).
  */
 export function readBlock(chain: CChain, method: string, params: unknown): Promise<unknown> {
   const [at, fullTx] = Array.isArray(params) ? params : [];
@@ -120,14 +129,15 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
     const block = (await chain.call(provider, engineMethod, [at, true])) as RpcBlock | null;
     if (!block) return null;
     const extra = chain.corethExtra(Number(block.number));
+    const size = sizeOf(block, extra);
+    let answer: Record<string, unknown>;
+    if (size === undefined) answer = { ...block };
+    else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra);
+    else answer = corethBlock(chain.world, { ...block }, extra, size);
     if (headerOnly) {
-      const header = corethHeaderJson(chain.world, block, extra);
-      header.totalDifficulty = quantity(BigInt(block.number));
-      return header;
-    }
-    const size = blockBytes(block, extra?.extData).length;
-    const answer = corethBlock(chain.world, { ...block }, extra, size);
-    if (fullTx !== true) answer.transactions = block.transactions.map((tx) => tx.hash);
+      for (const body of BODY_FIELDS) delete answer[body];
+      answer.totalDifficulty = quantity(BigInt(block.number));
+    } else if (fullTx !== true) answer.transactions = block.transactions.map((tx) => tx.hash);
     return answer;
   });
 }

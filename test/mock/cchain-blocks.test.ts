@@ -4,6 +4,7 @@
  * `/ext/index/C/block` holds (extDataHash the hash of ExtData's RLP, blockExtraData its hex, size the bytes' length);
  * AP4's block gas cost moves with the block times before Granite and is 0 from Granite; viem reads the blocks.
  */
+import { readFileSync } from 'node:fs';
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Context, addTxSignatures, evm, secp256k1 } from '@avalabs/avalanchejs';
@@ -77,7 +78,6 @@ describe("the C-Chain's blocks as coreth answers them", () => {
       minDelayExcess: '0x799d4c',
       totalDifficulty: '0x0',
     });
-    expect(genesis).not.toHaveProperty('withdrawalsRoot');
 
     const { wallet } = cClients(url);
     await wallet.sendTransaction({ to: '0x000000000000000000000000000000000000dEaD', value: 1n });
@@ -164,5 +164,25 @@ describe("the C-Chain's blocks as coreth answers them", () => {
     expect(heads[0]).toHaveProperty('extDataHash');
     expect(heads[0]).toHaveProperty('timestampMilliseconds');
     socket.close();
+  });
+
+  it("answers on a fresh local network what the C-Chain document's read examples say", async () => {
+    node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    const document = JSON.parse(readFileSync('openrpc/c-chain/c-chain-rpc.json', 'utf8')) as {
+      methods: Array<{
+        name?: string;
+        examples?: Array<{ params: Array<{ value: unknown }>; result: { value: unknown } }>;
+      }>;
+    };
+    const examples = (method: string) => document.methods.find((m) => m.name === method)!.examples!;
+    for (const method of ['eth_getChainConfig', 'eth_getBlockByNumber', 'eth_getBlockByHash'])
+      for (const example of examples(method))
+        expect(
+          await rpc(
+            node.url,
+            method,
+            example.params.map((p) => p.value),
+          ),
+        ).toEqual(example.result.value);
   });
 });
