@@ -94,7 +94,7 @@ export function corethBlock(
   return block;
 }
 
-const BODY_FIELDS = ['transactions', 'uncles', 'size', 'totalDifficulty', 'blockExtraData'];
+const BODY_FIELDS = ['transactions', 'uncles', 'withdrawals', 'size', 'totalDifficulty', 'blockExtraData'];
 
 /** A header as coreth's types.Header marshals it (newHeads): the block's header fields, no totalDifficulty. */
 export function corethHeaderJson(

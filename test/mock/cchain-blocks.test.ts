@@ -103,7 +103,7 @@ describe("the C-Chain's blocks as coreth answers them", () => {
     expect(await rpc(url, 'eth_getBlockByHash', [atomic.hash, false])).toEqual(atomic);
     const header = await rpc(url, 'eth_getHeaderByNumber', ['0x2']);
     expect(await rpc(url, 'eth_getHeaderByHash', [atomic.hash])).toEqual(header);
-    const { transactions, uncles, size, blockExtraData, ...headerFields } = atomic;
+    const { transactions, uncles, withdrawals, size, blockExtraData, ...headerFields } = atomic;
     expect(header).toEqual(headerFields);
     expect(await rpc(url, 'eth_getBlockByNumber', ['0x99', false])).toBeNull();
     expect(await rpc(url, 'eth_getHeaderByNumber', ['0x99'])).toBeNull();
