@@ -11,6 +11,7 @@ import { acceptIntoIndexes } from '../world/indexer.ts';
 import type { World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
+import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
 import {
   BLOCK_GAS_LIMIT,
   type FeeState,
@@ -24,9 +25,10 @@ import {
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 import { replayChain } from './replay.ts';
 
-/** What the fee rules keep of each block of the engine's chain (./fees.ts). */
+/** What the fee rules keep of each block of the engine's chain (./fees.ts), and what coreth adds to it. */
 interface BlockFees extends TipInfo {
   state: FeeState;
+  extra: CorethExtra;
 }
 
 /** A block's extra content beside the EVM's: its atomic txs (ExtData) and the gas they used. */
@@ -107,7 +109,7 @@ export class CChain {
     const provider = await this.createEngine();
     this.fees = [];
     const genesis = (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock;
-    this.recordFees(genesis, 0n);
+    this.recordFees(genesis);
     const saved = this.world.preForkGenesis.get('C');
     if (!saved)
       acceptIntoIndexes(this.world, 'C', {
@@ -233,16 +235,29 @@ export class CChain {
         timestamp,
         bytes: blockBytes(block, atomic?.extData),
       });
-      this.recordFees(block, atomic?.gasUsed ?? 0n);
+      this.recordFees(block, atomic);
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
   }
 
-  /** The block's fee state from its parent's (the genesis's is acp176.State's zero value), and its tips. */
-  recordFees(block: RpcBlock, atomicGas: bigint): void {
+  /**
+   * The block's fee state from its parent's (the genesis's is acp176.State's zero value), its tips, and coreth's extras:
+   * its atomic txs and their gas, its block gas cost.
+   */
+  recordFees(block: RpcBlock, atomic?: AtomicExtra): void {
     const timestamp = BigInt(block.timestamp);
     const height = Number(block.number);
     const parent = this.fees[height - 1];
+    const atomicGas = atomic?.gasUsed ?? 0n;
+    const extra: CorethExtra = {
+      extData: atomic?.extData ?? new Uint8Array(),
+      atomicGas,
+      blockGasCost: blockGasCostOf(
+        this.world,
+        timestamp,
+        parent && { cost: parent.extra.blockGasCost, timestamp: parent.timestamp },
+      ),
+    };
     const state = parent
       ? feeStateAfter(
           feeStateAt(this.world, parent.state, parent.timestamp, timestamp),
@@ -256,7 +271,12 @@ export class CChain {
       return tip < cap ? tip : cap;
     });
     this.fees.length = height;
-    this.fees.push({ state, timestamp, tips });
+    this.fees.push({ state, timestamp, tips, extra });
+  }
+
+  /** What coreth adds to the engine's block at `height` (read inside a queued op). */
+  corethExtra(height: number): CorethExtra | undefined {
+    return this.fees[height]?.extra;
   }
 
   /** One JSON-RPC request, as JSON, to the engine: its answer, `{"result":…}` or `{"error":…}`, as JSON. */

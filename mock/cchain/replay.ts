@@ -57,7 +57,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     const expected = hex(keccak_256(RLP.encode(header)));
     if (block.hash !== expected)
       throw new Error(`the saved C-Chain does not replay: block ${i + 1} is ${block.hash}, saved as ${expected}`);
-    chain.recordFees(block, atomicGas(extData));
+    chain.recordFees(block, { extData, gasUsed: atomicGas(extData) });
   }
   await applyEdits(Number.POSITIVE_INFINITY);
   return true;

@@ -8,6 +8,7 @@
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
 import { chainConfig } from './chain-config.ts';
+import { readBlock } from './coreth-block.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { refusedParams } from './params.ts';
 
@@ -43,6 +44,10 @@ function corethMethods(chain: CChain): Record<string, (params: unknown) => Promi
   return {
     eth_baseFee: async () => quantity(await baseFee()),
     eth_getChainConfig: async () => chainConfig(chain.world),
+    eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
+    eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),
+    eth_getHeaderByNumber: (params) => readBlock(chain, 'eth_getHeaderByNumber', params),
+    eth_getHeaderByHash: (params) => readBlock(chain, 'eth_getHeaderByHash', params),
     // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
     eth_subscribe: async () => {
       throw new EvmError(-32601, 'notifications not supported');

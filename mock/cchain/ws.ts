@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { RpcBlock } from './blocks.ts';
+import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { answerBody } from './rpc.ts';
 
@@ -23,13 +24,6 @@ type Call = { id?: unknown; method?: unknown; params?: unknown };
 interface LogFilter {
   address?: string | string[];
   topics?: Array<string | string[] | null>;
-}
-
-/** The header geth's newHeads sends: the block without its body's fields. */
-function header(block: RpcBlock): Record<string, unknown> {
-  const rest: Record<string, unknown> = { ...block };
-  for (const body of ['transactions', 'uncles', 'size', 'totalDifficulty', 'withdrawals']) delete rest[body];
-  return rest;
 }
 
 const reply = (id: unknown, body: { result: unknown } | { error: { code: number; message: string } }) =>
@@ -47,7 +41,9 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new Error('too many subscriptions');
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
-      subscriptions.set(id, async (block) => notify(id, header(block)));
+      subscriptions.set(id, async (block) =>
+        notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)))),
+      );
     } else if (kind === 'logs') {
       const { address, topics } = (filter ?? {}) as LogFilter;
       subscriptions.set(id, async (block, provider) => {

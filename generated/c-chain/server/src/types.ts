@@ -578,8 +578,11 @@ export type BlockTag = "earliest" | "finalized" | "safe" | "latest" | "pending";
 export type BlockTagForRange = "earliest" | "finalized" | "safe" | "latest";
 
 /**
- * go-ethereum's `params.ChainConfig` as coreth writes it, with Avalanche's network upgrades (Unix
- * timestamps). Fields a network does not schedule are left out.
+ * go-ethereum's `params.ChainConfig` as coreth writes it (params/config_extra.go SetEthUpgrades: the
+ * Ethereum forks to Muir Glacier and the DAO fork at block 0; Berlin and London at AP2's and AP3's
+ * activation blocks on Fuji and Mainnet, at 0 elsewhere; Shanghai at Durango, Cancun at Etna), with
+ * Avalanche's network upgrades at the root as Unix timestamps (an unscheduled one at 253399622400,
+ * 9999-12-01). Fields a network does not set are left out.
  */
 export interface ChainConfig {
   chainId: number;
@@ -594,8 +597,14 @@ export interface ChainConfig {
   banffBlockTimestamp?: number;
   berlinBlock?: number;
   byzantiumBlock?: number;
+  /**
+   * Cancun at Etna's timestamp, when Etna is scheduled.
+   */
+  cancunTime?: number;
   constantinopleBlock?: number;
   cortinaBlockTimestamp?: number;
+  daoForkBlock?: number;
+  daoForkSupport?: boolean;
   durangoBlockTimestamp?: number;
   eip150Block?: number;
   eip155Block?: number;
@@ -609,6 +618,10 @@ export interface ChainConfig {
   londonBlock?: number;
   muirGlacierBlock?: number;
   petersburgBlock?: number;
+  /**
+   * Shanghai at Durango's timestamp, when Durango is scheduled.
+   */
+  shanghaiTime?: number;
 }
 
 /**

@@ -1317,6 +1317,8 @@ export const cChainRpcDocument = {
             "value": {
               "chainId": 43112,
               "homesteadBlock": 0,
+              "daoForkBlock": 0,
+              "daoForkSupport": true,
               "eip150Block": 0,
               "eip155Block": 0,
               "eip158Block": 0,
@@ -1327,20 +1329,23 @@ export const cChainRpcDocument = {
               "muirGlacierBlock": 0,
               "berlinBlock": 0,
               "londonBlock": 0,
-              "apricotPhase1BlockTimestamp": 0,
-              "apricotPhase2BlockTimestamp": 0,
-              "apricotPhase3BlockTimestamp": 0,
-              "apricotPhase4BlockTimestamp": 0,
-              "apricotPhase5BlockTimestamp": 0,
-              "apricotPhasePre6BlockTimestamp": 0,
-              "apricotPhase6BlockTimestamp": 0,
-              "apricotPhasePost6BlockTimestamp": 0,
-              "banffBlockTimestamp": 0,
-              "cortinaBlockTimestamp": 0,
-              "durangoBlockTimestamp": 0,
-              "etnaTimestamp": 0,
-              "fortunaTimestamp": 0,
-              "graniteTimestamp": 0,
+              "shanghaiTime": 1607144400,
+              "cancunTime": 1607144400,
+              "apricotPhase1BlockTimestamp": 1607144400,
+              "apricotPhase2BlockTimestamp": 1607144400,
+              "apricotPhase3BlockTimestamp": 1607144400,
+              "apricotPhase4BlockTimestamp": 1607144400,
+              "apricotPhase5BlockTimestamp": 1607144400,
+              "apricotPhasePre6BlockTimestamp": 1607144400,
+              "apricotPhase6BlockTimestamp": 1607144400,
+              "apricotPhasePost6BlockTimestamp": 1607144400,
+              "banffBlockTimestamp": 1607144400,
+              "cortinaBlockTimestamp": 1607144400,
+              "durangoBlockTimestamp": 1607144400,
+              "etnaTimestamp": 1607144400,
+              "fortunaTimestamp": 1607144400,
+              "graniteTimestamp": 1607144400,
+              "heliconTimestamp": 253399622400,
             },
           },
         },
@@ -1377,6 +1382,59 @@ export const cChainRpcDocument = {
       },
       "x-side-effects": "none",
       "examples": [
+        {
+          "name": "genesis on a fresh mock's local network",
+          "description": "The mock's `local` genesis (see eth_getBlockByNumber's example) by its hash.",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x6cd40a1d463361ecda62df34ef9ffe346281479d0ee332ca196aa220c1eb5677",
+            },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": {
+            "name": "Block information",
+            "value": {
+              "hash": "0x6cd40a1d463361ecda62df34ef9ffe346281479d0ee332ca196aa220c1eb5677",
+              "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
+              "transactionsRoot": "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+              "receiptsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "number": "0x0",
+              "gasUsed": "0x0",
+              "gasLimit": "0x5f5e100",
+              "extraData": "0x1234",
+              "logsBloom": "0x000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000",
+              "timestamp": "0x66949ec0",
+              "difficulty": "0x0",
+              "totalDifficulty": "0x0",
+              "uncles": [],
+              "transactions": [],
+              "size": "0x246",
+              "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
+              "nonce": "0x0000000000000000",
+              "baseFeePerGas": "0x1",
+              "miner": "0x0000000000000000000000000000000000000000",
+              "withdrawals": [],
+              "withdrawalsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "blobGasUsed": "0x0",
+              "excessBlobGas": "0x0",
+              "parentBeaconBlockRoot": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "extDataHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "extDataGasUsed": "0x0",
+              "blockGasCost": "0x0",
+              "timestampMilliseconds": "0x190b48c1e00",
+              "minDelayExcess": "0x799d4c",
+              "blockExtraData": "0x",
+            },
+          },
+        },
         {
           "name": "an unknown block",
           "params": [
@@ -1420,6 +1478,58 @@ export const cChainRpcDocument = {
       },
       "x-side-effects": "none",
       "examples": [
+        {
+          "name": "genesis on a fresh mock's local network",
+          "description": "Block 0x0 as the mock answers it on `local` (genesis at the network's start time, " +
+            "2024-07-15; every upgrade active, Granite's fields too). A node's own local genesis differs in its " +
+            "values (time 0, a genesis before AP1), not in its shape.",
+          "params": [
+            { "name": "Block", "value": "0x0" },
+            { "name": "Hydrated transactions", "value": false },
+          ],
+          "result": {
+            "name": "Block information",
+            "value": {
+              "hash": "0x6cd40a1d463361ecda62df34ef9ffe346281479d0ee332ca196aa220c1eb5677",
+              "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
+              "transactionsRoot": "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+              "receiptsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "number": "0x0",
+              "gasUsed": "0x0",
+              "gasLimit": "0x5f5e100",
+              "extraData": "0x1234",
+              "logsBloom": "0x000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
+                "0000000000000000000000000",
+              "timestamp": "0x66949ec0",
+              "difficulty": "0x0",
+              "totalDifficulty": "0x0",
+              "uncles": [],
+              "transactions": [],
+              "size": "0x246",
+              "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
+              "nonce": "0x0000000000000000",
+              "baseFeePerGas": "0x1",
+              "miner": "0x0000000000000000000000000000000000000000",
+              "withdrawals": [],
+              "withdrawalsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "blobGasUsed": "0x0",
+              "excessBlobGas": "0x0",
+              "parentBeaconBlockRoot": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "extDataHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "extDataGasUsed": "0x0",
+              "blockGasCost": "0x0",
+              "timestampMilliseconds": "0x190b48c1e00",
+              "minDelayExcess": "0x799d4c",
+              "blockExtraData": "0x",
+            },
+          },
+        },
         {
           "name": "a block the chain does not have yet",
           "params": [
@@ -1639,12 +1749,17 @@ export const cChainRpcDocument = {
       },
       "ChainConfig": {
         "type": "object",
-        "description": "go-ethereum's `params.ChainConfig` as coreth writes it, with Avalanche's network upgrades " +
-          "(Unix timestamps). Fields a network does not schedule are left out.",
+        "description": "go-ethereum's `params.ChainConfig` as coreth writes it (params/config_extra.go " +
+          "SetEthUpgrades: the Ethereum forks to Muir Glacier and the DAO fork at block 0; Berlin and London at " +
+          "AP2's and AP3's activation blocks on Fuji and Mainnet, at 0 elsewhere; Shanghai at Durango, Cancun at " +
+          "Etna), with Avalanche's network upgrades at the root as Unix timestamps (an unscheduled one at " +
+          "253399622400, 9999-12-01). Fields a network does not set are left out.",
         "required": ["chainId"],
         "properties": {
           "chainId": { "type": "integer" },
           "homesteadBlock": { "type": "integer", "minimum": 0 },
+          "daoForkBlock": { "type": "integer", "minimum": 0 },
+          "daoForkSupport": { "type": "boolean" },
           "eip150Block": { "type": "integer", "minimum": 0 },
           "eip155Block": { "type": "integer", "minimum": 0 },
           "eip158Block": { "type": "integer", "minimum": 0 },
@@ -1655,6 +1770,16 @@ export const cChainRpcDocument = {
           "muirGlacierBlock": { "type": "integer", "minimum": 0 },
           "berlinBlock": { "type": "integer", "minimum": 0 },
           "londonBlock": { "type": "integer", "minimum": 0 },
+          "shanghaiTime": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Shanghai at Durango's timestamp, when Durango is scheduled.",
+          },
+          "cancunTime": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Cancun at Etna's timestamp, when Etna is scheduled.",
+          },
           "apricotPhase1BlockTimestamp": { "type": "integer", "minimum": 0 },
           "apricotPhase2BlockTimestamp": { "type": "integer", "minimum": 0 },
           "apricotPhase3BlockTimestamp": { "type": "integer", "minimum": 0 },

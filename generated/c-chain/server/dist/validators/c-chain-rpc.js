@@ -736,6 +736,8 @@ function syncingStatusJson(v) { return writeScalar(v); }
 function uintDecimalJson(v) { return stringJson(v); }
 const chainIdKey = writeString("chainId") + ':';
 const homesteadBlockKey = writeString("homesteadBlock") + ':';
+const daoForkBlockKey = writeString("daoForkBlock") + ':';
+const daoForkSupportKey = writeString("daoForkSupport") + ':';
 const eip150BlockKey = writeString("eip150Block") + ':';
 const eip155BlockKey = writeString("eip155Block") + ':';
 const eip158BlockKey = writeString("eip158Block") + ':';
@@ -746,6 +748,8 @@ const istanbulBlockKey = writeString("istanbulBlock") + ':';
 const muirGlacierBlockKey = writeString("muirGlacierBlock") + ':';
 const berlinBlockKey = writeString("berlinBlock") + ':';
 const londonBlockKey = writeString("londonBlock") + ':';
+const shanghaiTimeKey = writeString("shanghaiTime") + ':';
+const cancunTimeKey = writeString("cancunTime") + ':';
 const apricotPhase1BlockTimestampKey = writeString("apricotPhase1BlockTimestamp") + ':';
 const apricotPhase2BlockTimestampKey = writeString("apricotPhase2BlockTimestamp") + ':';
 const apricotPhase3BlockTimestampKey = writeString("apricotPhase3BlockTimestamp") + ':';
@@ -774,6 +778,8 @@ function chainConfigFieldsJson(v) {
     switch (k) {
       case "chainId": key = chainIdKey; s = numberJson(x); break;
       case "homesteadBlock": key = homesteadBlockKey; s = numberJson(x); break;
+      case "daoForkBlock": key = daoForkBlockKey; s = numberJson(x); break;
+      case "daoForkSupport": key = daoForkSupportKey; s = booleanJson(x); break;
       case "eip150Block": key = eip150BlockKey; s = numberJson(x); break;
       case "eip155Block": key = eip155BlockKey; s = numberJson(x); break;
       case "eip158Block": key = eip158BlockKey; s = numberJson(x); break;
@@ -784,6 +790,8 @@ function chainConfigFieldsJson(v) {
       case "muirGlacierBlock": key = muirGlacierBlockKey; s = numberJson(x); break;
       case "berlinBlock": key = berlinBlockKey; s = numberJson(x); break;
       case "londonBlock": key = londonBlockKey; s = numberJson(x); break;
+      case "shanghaiTime": key = shanghaiTimeKey; s = numberJson(x); break;
+      case "cancunTime": key = cancunTimeKey; s = numberJson(x); break;
       case "apricotPhase1BlockTimestamp": key = apricotPhase1BlockTimestampKey; s = numberJson(x); break;
       case "apricotPhase2BlockTimestamp": key = apricotPhase2BlockTimestampKey; s = numberJson(x); break;
       case "apricotPhase3BlockTimestamp": key = apricotPhase3BlockTimestampKey; s = numberJson(x); break;

@@ -739,6 +739,8 @@ function syncingStatusJson(v: any): string | undefined { return writeScalar(v); 
 function uintDecimalJson(v: any): string | undefined { return stringJson(v); }
 const chainIdKey = writeString("chainId") + ':';
 const homesteadBlockKey = writeString("homesteadBlock") + ':';
+const daoForkBlockKey = writeString("daoForkBlock") + ':';
+const daoForkSupportKey = writeString("daoForkSupport") + ':';
 const eip150BlockKey = writeString("eip150Block") + ':';
 const eip155BlockKey = writeString("eip155Block") + ':';
 const eip158BlockKey = writeString("eip158Block") + ':';
@@ -749,6 +751,8 @@ const istanbulBlockKey = writeString("istanbulBlock") + ':';
 const muirGlacierBlockKey = writeString("muirGlacierBlock") + ':';
 const berlinBlockKey = writeString("berlinBlock") + ':';
 const londonBlockKey = writeString("londonBlock") + ':';
+const shanghaiTimeKey = writeString("shanghaiTime") + ':';
+const cancunTimeKey = writeString("cancunTime") + ':';
 const apricotPhase1BlockTimestampKey = writeString("apricotPhase1BlockTimestamp") + ':';
 const apricotPhase2BlockTimestampKey = writeString("apricotPhase2BlockTimestamp") + ':';
 const apricotPhase3BlockTimestampKey = writeString("apricotPhase3BlockTimestamp") + ':';
@@ -777,6 +781,8 @@ function chainConfigFieldsJson(v: any): string | undefined {
     switch (k) {
       case "chainId": key = chainIdKey; s = numberJson(x); break;
       case "homesteadBlock": key = homesteadBlockKey; s = numberJson(x); break;
+      case "daoForkBlock": key = daoForkBlockKey; s = numberJson(x); break;
+      case "daoForkSupport": key = daoForkSupportKey; s = booleanJson(x); break;
       case "eip150Block": key = eip150BlockKey; s = numberJson(x); break;
       case "eip155Block": key = eip155BlockKey; s = numberJson(x); break;
       case "eip158Block": key = eip158BlockKey; s = numberJson(x); break;
@@ -787,6 +793,8 @@ function chainConfigFieldsJson(v: any): string | undefined {
       case "muirGlacierBlock": key = muirGlacierBlockKey; s = numberJson(x); break;
       case "berlinBlock": key = berlinBlockKey; s = numberJson(x); break;
       case "londonBlock": key = londonBlockKey; s = numberJson(x); break;
+      case "shanghaiTime": key = shanghaiTimeKey; s = numberJson(x); break;
+      case "cancunTime": key = cancunTimeKey; s = numberJson(x); break;
       case "apricotPhase1BlockTimestamp": key = apricotPhase1BlockTimestampKey; s = numberJson(x); break;
       case "apricotPhase2BlockTimestamp": key = apricotPhase2BlockTimestampKey; s = numberJson(x); break;
       case "apricotPhase3BlockTimestamp": key = apricotPhase3BlockTimestampKey; s = numberJson(x); break;

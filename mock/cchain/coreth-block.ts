@@ -1,0 +1,143 @@
+/**
+ * A C-Chain block as coreth answers it (AvalancheGo v1.14.2 graft/coreth internal/ethapi/api.go RPCMarshalHeader,
+ * RPCMarshalBlock, BlockChainAPI.rpcMarshalBlock): the engine's Ethereum fields plus coreth's header extras, set as
+ * coreth's consensus engine sets them (consensus/dummy FinalizeAndAssemble; plugin/evm/customheader), and the block's
+ * ExtData. The block hash stays the engine's: it hashes the Ethereum header the block bytes hold (./blocks.ts), not
+ * coreth's header with its extras.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { upgradeActive } from '../world/reads-info.ts';
+import type { World } from '../world/world.ts';
+import { type RpcBlock, blockBytes } from './blocks.ts';
+import type { CChain } from './evm.ts';
+
+/** What coreth adds to a block of the engine's, kept per height (./evm.ts). */
+export interface CorethExtra {
+  /** The block's atomic txs, coreth's ExtData (empty when none). */
+  extData: Uint8Array;
+  /** Their gas (ExtDataGasUsed). */
+  atomicGas: bigint;
+  /** BlockGasCost, undefined before AP4. */
+  blockGasCost: bigint | undefined;
+}
+
+/** acp226.InitialDelayExcess: the min delay excess every Granite block carries while no builder asks another. */
+const INITIAL_DELAY_EXCESS = 7_970_124n;
+/** ap4's block gas cost rules (plugin/evm/upgrade/ap4/cost.go; the step is ap5's after AP5). */
+const MAX_BLOCK_GAS_COST = 1_000_000n;
+const TARGET_BLOCK_RATE = 2n;
+
+const quantity = (n: bigint) => `0x${n.toString(16)}`;
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+const ZERO_HASH = `0x${'0'.repeat(64)}`;
+
+/**
+ * customheader.BlockGasCost: nil before AP4, 0 from Granite; between, the parent's cost moved by the step for each
+ * second away from the 2 s target (the minimum, 0, after a pre-AP4 parent).
+ */
+export function blockGasCostOf(
+  world: World,
+  timestamp: bigint,
+  parent: { cost: bigint | undefined; timestamp: bigint } | undefined,
+): bigint | undefined {
+  if (!upgradeActive(world, 'apricotPhase4', timestamp)) return undefined;
+  if (upgradeActive(world, 'granite', timestamp) || parent?.cost === undefined) return 0n;
+  const step = upgradeActive(world, 'apricotPhase5', timestamp) ? 200_000n : 50_000n;
+  const elapsed = timestamp > parent.timestamp ? timestamp - parent.timestamp : 0n;
+  const cost =
+    elapsed > TARGET_BLOCK_RATE
+      ? parent.cost - step * (elapsed - TARGET_BLOCK_RATE)
+      : parent.cost + step * (TARGET_BLOCK_RATE - elapsed);
+  return cost < 0n ? 0n : cost > MAX_BLOCK_GAS_COST ? MAX_BLOCK_GAS_COST : cost;
+}
+
+/** customtypes.CalcExtDataHash: the hash of ExtData's RLP; a genesis, built from the genesis file, has none. */
+export function extDataHashOf(height: bigint, extData: Uint8Array): string {
+  return height === 0n ? ZERO_HASH : hex(keccak_256(RLP.encode(extData)));
+}
+
+/**
+ * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned):
+ * extDataHash always; extDataGasUsed and blockGasCost from AP4; timestampMilliseconds and minDelayExcess from Granite;
+ * totalDifficulty the height (coreth's difficulty is always 1). The engine's withdrawalsRoot and withdrawals stay,
+ * though coreth writes neither: the header the hash covers holds the root, and an engine forking this node needs it.
+ */
+export function withCorethHeader(world: World, fields: Record<string, unknown>, extra: CorethExtra | undefined) {
+  const height = BigInt(fields.number as string);
+  const timestamp = BigInt(fields.timestamp as string);
+  const extData = extra?.extData ?? new Uint8Array();
+  fields.extDataHash = extDataHashOf(height, extData);
+  if (extra?.blockGasCost !== undefined) {
+    fields.extDataGasUsed = quantity(extra.atomicGas);
+    fields.blockGasCost = quantity(extra.blockGasCost);
+  }
+  if (upgradeActive(world, 'granite', timestamp)) {
+    // The engine keeps seconds: a Granite block's milliseconds are its second's first.
+    fields.timestampMilliseconds = quantity(timestamp * 1000n);
+    fields.minDelayExcess = quantity(INITIAL_DELAY_EXCESS);
+  }
+  fields.totalDifficulty = quantity(height);
+  return fields;
+}
+
+/** A whole block as coreth answers it: its header's extras, `blockExtraData`, and `size` the coreth block's bytes'. */
+export function corethBlock(
+  world: World,
+  block: Record<string, unknown>,
+  extra: CorethExtra | undefined,
+  size: number | undefined,
+): Record<string, unknown> {
+  withCorethHeader(world, block, extra);
+  block.blockExtraData = hex(extra?.extData ?? new Uint8Array());
+  if (size !== undefined) block.size = quantity(BigInt(size));
+  return block;
+}
+
+const BODY_FIELDS = ['transactions', 'uncles', 'withdrawals', 'size', 'totalDifficulty', 'blockExtraData'];
+
+/** A header as coreth's types.Header marshals it (newHeads): the block's header fields, no totalDifficulty. */
+export function corethHeaderJson(
+  world: World,
+  block: RpcBlock,
+  extra: CorethExtra | undefined,
+): Record<string, unknown> {
+  const fields = withCorethHeader(world, { ...block }, extra);
+  for (const body of BODY_FIELDS) delete fields[body];
+  return fields;
+}
+
+/** The coreth block bytes' length; undefined for a block of a fork source's history, which the mock holds no bytes of. */
+function sizeOf(block: RpcBlock, extra: CorethExtra | undefined): number | undefined {
+  try {
+    return blockBytes(block, extra?.extData).length;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * eth_getBlockByNumber/Hash and eth_getHeaderByNumber/Hash: the engine's block, read with its transactions (the
+ * coreth block's size needs them), answered as coreth's BlockChainAPI marshals it; null when the engine has none. A
+ * block of a fork source's history is answered as the engine has it (the source's extras are not kept).
+ */
+export function readBlock(chain: CChain, method: string, params: unknown): Promise<unknown> {
+  const [at, fullTx] = Array.isArray(params) ? params : [];
+  const headerOnly = method.startsWith('eth_getHeader');
+  const engineMethod = method.replace('eth_getHeader', 'eth_getBlock');
+  return chain.run(async (provider) => {
+    const block = (await chain.call(provider, engineMethod, [at, true])) as RpcBlock | null;
+    if (!block) return null;
+    const extra = chain.corethExtra(Number(block.number));
+    const size = sizeOf(block, extra);
+    let answer: Record<string, unknown>;
+    if (size === undefined) answer = { ...block };
+    else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra);
+    else answer = corethBlock(chain.world, { ...block }, extra, size);
+    if (headerOnly) {
+      for (const body of BODY_FIELDS) delete answer[body];
+      answer.totalDifficulty = quantity(BigInt(block.number));
+    } else if (fullTx !== true) answer.transactions = block.transactions.map((tx) => tx.hash);
+    return answer;
+  });
+}
