@@ -15,7 +15,7 @@ import { proxy } from '../support/rpc.ts';
  * What the mock does not answer yet: EDR has no eth_getBlockReceipts, and eth_getChainConfig is not among coreth's
  * own methods the mock answers (mock/cchain/rpc.ts corethMethods).
  */
-const NOT_IN_MOCK = /^(?!eth_getBlockReceipts$|eth_getChainConfig$)/;
+const NOT_IN_MOCK = /^(?!eth_getBlockReceipts$)/;
 
 let node: RunningMockNode;
 let validator: SpecValidator;

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { IndexerClient } from '../../generated/client/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../server/raw-http.ts';
+import { callRpc } from '../support/rpc.ts';
 import { cClients } from './c-clients.ts';
 import { EWOQ } from './sdk-world.ts';
 

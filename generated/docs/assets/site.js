@@ -120,8 +120,8 @@
    * @param {string} b
    */
   function compareReleases(a, b) {
-    const [coreA, preA] = a.slice(1).split(/-(.*)/, 2);
-    const [coreB, preB] = b.slice(1).split(/-(.*)/, 2);
+    const [coreA = '', preA] = a.slice(1).split(/-(.*)/, 2);
+    const [coreB = '', preB] = b.slice(1).split(/-(.*)/, 2);
     const x = coreA.split('.').map(Number);
     const y = coreB.split('.').map(Number);
     for (let i = 0; i < 3; i++) {

@@ -135,7 +135,10 @@ export const formats: Record<AvalancheFormat, (value: string) => boolean> = Obje
   Object.entries(avalancheFormats).map(([name, check]) => [name, remembered(check)]),
 ) as Record<AvalancheFormat, (value: string) => boolean>;
 
-/** `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at once. */
+/**
+ * `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at
+ * once.
+ */
 export function remembered(check: (value: string) => boolean): (value: string) => boolean {
   const verdicts = new Map<string, boolean>();
   return (value) => {

@@ -28,5 +28,8 @@ export declare const avalancheFormats: Record<AvalancheFormat, (value: string) =
 * the same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
 */
 export declare const formats: Record<AvalancheFormat, (value: string) => boolean>;
-/** `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at once. */
+/**
+* `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at
+* once.
+*/
 export declare function remembered(check: (value: string) => boolean): (value: string) => boolean;
