@@ -35,6 +35,22 @@ const text = (status: number, body: string): Reply => ({
 const errorJson = (id: unknown, code: number, message: string) =>
   `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"error":{"code":${code},"message":${JSON.stringify(message)}}}`;
 
+/**
+ * A fork's engine finds a transaction by its hash at the fork source even when the source included it after the fork
+ * point: one whose block is not this chain's is unknown here, as on a node that never saw it.
+ */
+function ownTransaction(chain: CChain, method: string, params: unknown): Promise<unknown> {
+  return chain.run(async (p) => {
+    const found = (await chain.call(p, method, Array.isArray(params) ? params : [])) as {
+      blockHash?: string | null;
+      blockNumber?: string | null;
+    } | null;
+    if (!chain.world.fork || !found?.blockHash) return found;
+    const block = (await chain.call(p, 'eth_getBlockByNumber', [found.blockNumber, false])) as { hash?: string } | null;
+    return block?.hash === found.blockHash ? found : null;
+  });
+}
+
 /** What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees.ts). */
 function corethMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
   const quantity = (n: bigint) => `0x${n.toString(16)}`;
@@ -48,6 +64,8 @@ function corethMethods(chain: CChain): Record<string, (params: unknown) => Promi
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),
     eth_getHeaderByNumber: (params) => readBlock(chain, 'eth_getHeaderByNumber', params),
     eth_getHeaderByHash: (params) => readBlock(chain, 'eth_getHeaderByHash', params),
+    eth_getTransactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
+    eth_getTransactionReceipt: (params) => ownTransaction(chain, 'eth_getTransactionReceipt', params),
     // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
     eth_subscribe: async () => {
       throw new EvmError(-32601, 'notifications not supported');

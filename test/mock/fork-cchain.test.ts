@@ -41,12 +41,21 @@ describe("a fork's C-Chain", () => {
     const hash = await source.wallet(1).send('C', to, 123_456n);
     expect(await rpc(source.url, 'eth_getBalance', [to, 'latest'])).toBe('0x1e240');
     expect(await rpc(fork.url, 'eth_getBalance', [to, 'latest'])).toBe('0x0');
-    // The source's block with the transfer is above the fork's block: not one of the fork's. (EDR still answers the
-    // transfer by its hash, from the source: see mock/README.md, Fork mode.)
+    // The source's block with the transfer is above the fork's block: not one of the fork's, nor is the transfer.
     expect(
       await rpc(fork.url, 'eth_getBlockByNumber', [`0x${(BigInt(forkBlock as string) + 1n).toString(16)}`, false]),
     ).toBeNull();
     expect(await rpc(source.url, 'eth_getTransactionReceipt', [hash])).not.toBeNull();
+    expect(await rpc(fork.url, 'eth_getTransactionReceipt', [hash])).toBeNull();
+    expect(await rpc(fork.url, 'eth_getTransactionByHash', [hash])).toBeNull();
     expect(await rpc(fork.url, 'eth_blockNumber', [])).toBe(forkBlock);
+  });
+
+  it('finds its own transactions by hash', async () => {
+    const hash = await fork.wallet(0).send('C', `0x${'6b'.repeat(20)}`, 1_000n);
+    const receipt = (await rpc(fork.url, 'eth_getTransactionReceipt', [hash])) as { transactionHash: string } | null;
+    expect(receipt?.transactionHash).toBe(hash);
+    expect(((await rpc(fork.url, 'eth_getTransactionByHash', [hash])) as { hash: string } | null)?.hash).toBe(hash);
+    expect(await rpc(source.url, 'eth_getTransactionReceipt', [hash])).toBeNull();
   });
 });
