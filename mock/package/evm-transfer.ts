@@ -1,8 +1,10 @@
 /**
- * An EVM transfer on the C-Chain for the wallet: an EIP-1559 transaction encoded (RLP), hashed (keccak-256) and
- * signed (secp256k1, low S, with avalanchejs' signer) here, sent with `eth_sendRawTransaction` to `/ext/bc/C/rpc`,
- * and its receipt awaited. Written out rather than taken from viem, which the mock's package does not ship.
+ * An EVM transfer on the C-Chain for the wallet: an EIP-1559 transaction encoded (@ethereumjs/rlp, as the C-Chain's
+ * blocks are), hashed (keccak-256) and signed (secp256k1, low S, with avalanchejs' signer), sent with
+ * `eth_sendRawTransaction` to `/ext/bc/C/rpc`, and its receipt awaited. Built here rather than with viem, which the
+ * mock's package does not ship.
  */
+import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { avalanche } from '../shared/avalanche.ts';
 
@@ -13,22 +15,6 @@ function integer(value: bigint): Uint8Array {
   if (value === 0n) return new Uint8Array(0);
   const hex = value.toString(16);
   return Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex');
-}
-
-function lengthPrefix(length: number, short: number): Uint8Array {
-  if (length <= 55) return Uint8Array.of(short + length);
-  const bytes = integer(BigInt(length));
-  return Uint8Array.of(short + 55 + bytes.length, ...bytes);
-}
-
-/** Recursive length prefix encoding (the Ethereum yellow paper's appendix B). */
-export function rlp(item: Rlp): Uint8Array {
-  if (Array.isArray(item)) {
-    const payload = Buffer.concat(item.map(rlp));
-    return Buffer.concat([lengthPrefix(payload.length, 0xc0), payload]);
-  }
-  if (item.length === 1 && item[0]! < 0x80) return item;
-  return Buffer.concat([lengthPrefix(item.length, 0x80), item]);
 }
 
 /** One Ethereum JSON-RPC call on the node's C-Chain; its error message is thrown as it came. */
@@ -67,10 +53,10 @@ export async function sendEvmTransfer(
   const gas = await big('eth_estimateGas', [{ from, to, value: quantity(value) }]);
   const fields: Rlp[] = [chainID, nonce, tip, maxFee, gas].map(integer);
   fields.push(Buffer.from(to.slice(2), 'hex'), integer(value), new Uint8Array(0), []);
-  const hash = keccak_256(Buffer.concat([Uint8Array.of(2), rlp(fields)]));
+  const hash = keccak_256(Buffer.concat([Uint8Array.of(2), RLP.encode(fields)]));
   const signature = await avalanche().secp256k1.signHash(hash, key);
   const [r, s, yParity] = [signature.subarray(0, 32), signature.subarray(32, 64), signature[64]!];
-  const signed = rlp([...fields, integer(BigInt(yParity)), integer(toBigInt(r)), integer(toBigInt(s))]);
+  const signed = RLP.encode([...fields, integer(BigInt(yParity)), integer(toBigInt(r)), integer(toBigInt(s))]);
   const raw = `0x02${Buffer.from(signed).toString('hex')}`;
   const txHash = (await ethCall(url, 'eth_sendRawTransaction', [raw])) as string;
   const deadline = Date.now() + waitMs;
