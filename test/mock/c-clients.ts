@@ -1,4 +1,5 @@
 /** viem's clients of a mock node's C-Chain (chain 43112, `local`), the wallet signing with the ewoq key. */
+import { Context, addTxSignatures, evm, secp256k1 } from '@avalabs/avalanchejs';
 import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EWOQ } from './sdk-world.ts';
@@ -28,3 +29,24 @@ export const ABI = parseAbi([
   'function get() view returns (uint256)',
   'event ValueSet(uint256 value)',
 ]);
+
+/** Exports 1 AVAX from the ewoq key's C-Chain account to its P-Chain address (an atomic ExportTx); the signed tx. */
+export async function exportEwoqToP(url: string) {
+  const { pub, account } = cClients(url);
+  const ctx = await Context.getContextFromURI(url);
+  const nonce = BigInt(await pub.getTransactionCount({ address: account.address }));
+  const baseFee = (await new evm.EVMApi(url).getBaseFee()) / 1_000_000_000n + 1n;
+  const publicKey = secp256k1.getPublicKey(EWOQ);
+  const tx = evm.newExportTxFromBaseFee(
+    ctx,
+    baseFee,
+    1_000_000_000n,
+    ctx.pBlockchainID,
+    secp256k1.publicKeyToEthAddress(publicKey),
+    [secp256k1.publicKeyBytesToAddress(publicKey)],
+    nonce,
+  );
+  await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
+  await new evm.EVMApi(url).issueSignedTx(tx.getSignedTx());
+  return tx.getSignedTx();
+}

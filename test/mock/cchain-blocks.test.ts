@@ -7,14 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Context, addTxSignatures, evm, secp256k1 } from '@avalabs/avalanchejs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { IndexerClient } from '../../generated/client/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
-import { cClients } from './c-clients.ts';
-import { EWOQ } from './sdk-world.ts';
+import { cClients, exportEwoqToP } from './c-clients.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
@@ -43,25 +41,6 @@ async function indexedBlock(url: string, height: number): Promise<Uint8Array> {
   return wrapper.subarray(at + 4, at + 4 + size);
 }
 
-async function exportToP(url: string): Promise<void> {
-  const { pub, account } = cClients(url);
-  const ctx = await Context.getContextFromURI(url);
-  const nonce = BigInt(await pub.getTransactionCount({ address: account.address }));
-  const baseFee = (await new evm.EVMApi(url).getBaseFee()) / 1_000_000_000n + 1n;
-  const publicKey = secp256k1.getPublicKey(EWOQ);
-  const tx = evm.newExportTxFromBaseFee(
-    ctx,
-    baseFee,
-    1_000_000_000n,
-    ctx.pBlockchainID,
-    secp256k1.publicKeyToEthAddress(publicKey),
-    [secp256k1.publicKeyBytesToAddress(publicKey)],
-    nonce,
-  );
-  await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
-  await new evm.EVMApi(url).issueSignedTx(tx.getSignedTx());
-}
-
 describe("the C-Chain's blocks as coreth answers them", () => {
   it("answers genesis and an atomic tx's block with coreth's fields, agreeing with the indexed bytes", async () => {
     node = await startMockNode({ port: 0, indexEnabled: true, world: { network: 'local', accounts: 0 } });
@@ -81,7 +60,7 @@ describe("the C-Chain's blocks as coreth answers them", () => {
 
     const { wallet } = cClients(url);
     await wallet.sendTransaction({ to: '0x000000000000000000000000000000000000dEaD', value: 1n });
-    await exportToP(url);
+    await exportEwoqToP(url);
     const transfer = await rpc(url, 'eth_getBlockByNumber', ['0x1', true]);
     const atomic = await rpc(url, 'eth_getBlockByNumber', ['0x2', false]);
     const [transferBytes, atomicBytes] = [await indexedBlock(url, 1), await indexedBlock(url, 2)];

@@ -6,14 +6,12 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Context, addTxSignatures, evm, secp256k1 } from '@avalabs/avalanchejs';
 import { type Hex, parseEther } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
 import { IndexerClient, ProposervmClient } from '../../generated/client/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { cClients } from './c-clients.ts';
-import { EWOQ } from './sdk-world.ts';
+import { cClients, exportEwoqToP } from './c-clients.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
@@ -44,7 +42,7 @@ describe('the C-Chain in the indexer', () => {
   it("lists every C-Chain block after genesis in order, wrapping coreth's RLP of eth_getBlockByNumber's block", async () => {
     node = await startMockNode({ port: 0, indexEnabled: true, world: { network: 'local', accounts: 0 } });
     const { url } = node;
-    const { pub, wallet, account } = clients(url);
+    const { pub, wallet } = clients(url);
     const to = '0x000000000000000000000000000000000000dEaD';
     const hashes = [
       await wallet.sendTransaction({ to, value: parseEther('1') }),
@@ -53,22 +51,7 @@ describe('the C-Chain in the indexer', () => {
     ];
     await node.state.dev.mine({ chain: 'C', blocks: 2 });
     // An atomic export: its block carries the tx in ExtData.
-    const ctx = await Context.getContextFromURI(url);
-    const nonce = BigInt(await pub.getTransactionCount({ address: account.address }));
-    const baseFee = (await new evm.EVMApi(url).getBaseFee()) / 1_000_000_000n + 1n;
-    const publicKey = secp256k1.getPublicKey(EWOQ);
-    const exportTx = evm.newExportTxFromBaseFee(
-      ctx,
-      baseFee,
-      1_000_000_000n,
-      ctx.pBlockchainID,
-      secp256k1.publicKeyToEthAddress(publicKey),
-      [secp256k1.publicKeyBytesToAddress(publicKey)],
-      nonce,
-    );
-    await addTxSignatures({ unsignedTx: exportTx, privateKeys: [EWOQ] });
-    await new evm.EVMApi(url).issueSignedTx(exportTx.getSignedTx());
-    const signedBytes = exportTx.getSignedTx().toBytes();
+    const signedBytes = (await exportEwoqToP(url)).toBytes();
 
     const height = Number(await pub.getBlockNumber());
     expect(height).toBe(6);
