@@ -10,8 +10,7 @@
 import type { Endpoint, EndpointOptions, HealthHealthResult } from '../generated/server/dist/index.js';
 import { checkAlias } from './admin.ts';
 import { dbGet, nodeConfig } from './admin-node.ts';
-import { issueTx } from './engine/handlers.ts';
-import { platformTxJson } from './engine/p-json.ts';
+import { TX_TYPES, issueTx } from './engine/handlers.ts';
 import { ENDPOINTS, type EndpointName } from './spec.ts';
 import type { MockState } from './state.ts';
 import type { IndexName } from './world/indexer.ts';
@@ -40,13 +39,13 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
   return {
     'p-chain': () => {
       const handlers = {
-        ...pChainReads(world, platformTxJson),
+        ...pChainReads(world, TX_TYPES),
         getAllValidatorsAt: (p: Params) => allValidatorsAt(world, p),
       } satisfies Partial<HandlersOf<'p-chain'>>;
       return { handlers: { ...handlers, issueTx: issueTx(engine, 'P') }, checks: handlers };
     },
     'x-chain': () => {
-      const handlers = xChainReads(world) satisfies Partial<HandlersOf<'x-chain'>>;
+      const handlers = xChainReads(world, TX_TYPES) satisfies Partial<HandlersOf<'x-chain'>>;
       return { handlers: { ...handlers, issueTx: issueTx(engine, 'X') }, checks: handlers };
     },
     'x-wallet': () => ({ handlers: { issueTx: issueTx(engine, 'X') } }),
@@ -118,36 +117,9 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
         },
       };
     },
-    // The controls check every value of their params themselves (as `Record<string, unknown>`).
-    dev: () => ({
-      handlers: {
-        snapshot: () => dev.snapshot(),
-        revert: (p: Params) => dev.revert(p),
-        setTime: (p: Params) => dev.setTime(p),
-        increaseTime: (p: Params) => dev.increaseTime(p),
-        mine: (p: Params) => dev.mine(p),
-        fund: (p: Params) => dev.fund(p),
-        setFeeState: (p: Params) => dev.setFeeState(p),
-        reset: () => dev.reset(),
-        setAutomine: (p: Params) => dev.setAutomine(p),
-        setIntervalMining: (p: Params) => dev.setIntervalMining(p),
-        listAccounts: () => dev.listAccounts(),
-        impersonate: (p: Params) => dev.impersonate(p),
-        stopImpersonating: (p: Params) => dev.stopImpersonating(p),
-        simulateTx: (p: Params) => dev.simulateTx(p),
-        dumpState: () => dev.dumpState(),
-        loadState: (p: Params) => dev.loadState(p),
-        addUtxo: (p: Params) => dev.addUtxo(p),
-        removeUtxo: (p: Params) => dev.removeUtxo(p),
-        addStaker: (p: Params) => dev.addStaker(p),
-        setConnection: (p: Params) => dev.setConnection(p),
-        addSubnet: (p: Params) => dev.addSubnet(p),
-        setSubnetOwner: (p: Params) => dev.setSubnetOwner(p),
-        convertSubnet: (p: Params) => dev.convertSubnet(p),
-        addL1Validator: (p: Params) => dev.addL1Validator(p),
-        setL1ValidatorBalance: (p: Params) => dev.setL1ValidatorBalance(p),
-      },
-    }),
+    // The controls check every value of their params themselves (as `Record<string, unknown>`): each method of the
+    // spec is the engine's control of that name.
+    dev: () => ({ handlers: delegate(dev, handlerNames('dev')) satisfies HandlersOf<'dev'> }),
     'c-avax': () => ({
       handlers: {
         ...delegate(state.atomic, ['getUTXOs', 'issueTx', 'getAtomicTxStatus', 'getAtomicTx']),
@@ -171,6 +143,10 @@ export function handlersByName(
   const { handlers, checks = {} } = mockHandlers(state, scope)[name]();
   return { handlers, checks } as Record<'handlers' | 'checks', Partial<Record<string, Answer>>>;
 }
+
+/** The handler names of an endpoint's methods, as its spec lists them. */
+const handlerNames = <E extends EndpointName>(name: E) =>
+  ENDPOINTS[name].methods.map((method) => method.handler) as (keyof HandlersOf<E>)[];
 
 /** The methods of `target` named, bound to it: the handlers of an endpoint whose state has a method per call. */
 function delegate<T extends object, K extends keyof T>(target: T, names: readonly K[]): Pick<T, K> {

@@ -101,7 +101,7 @@ const CREDENTIAL_TYPES: Record<number, string> = {
  * node. The layout after the unsigned bytes is the codec's: a count, then per credential its type ID, a signature
  * count and 65-byte signatures, already checked by the decode above.
  */
-function credentialTypesOf(chain: UtxoChain, bytes: Uint8Array, offset: number, count: number): string[] {
+export function credentialTypesOf(chain: UtxoChain, bytes: Uint8Array, offset: number, count: number): string[] {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const types: string[] = [];
   let at = offset + 4;

@@ -7,7 +7,7 @@
 import { cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256, utxoIDOf } from '../world/codec.ts';
 import { EMPTY_ID } from '../world/networks.ts';
-import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
+import { LAST_RFC3339_SECOND, type Params, rfc3339 } from '../world/reads.ts';
 import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Owner, UtxoChain } from '../world/types.ts';
@@ -16,7 +16,6 @@ import type { World } from '../world/world.ts';
 import { addL1Validator, convertSubnet, setL1ValidatorBalance } from './dev-l1.ts';
 import { MAX_UINT64, ownerOf, uint } from './dev-params.ts';
 
-type Params = Record<string, unknown>;
 const percent = (share: number) => (share * 100).toFixed(4);
 
 /** A `NodeID-<cb58>` of 20 bytes, or the refusal. */
@@ -46,7 +45,7 @@ export class StateEdits {
 
   /** A UTXO with any owners, threshold, locktime and (P) stakeable lock, out of nothing. */
   addUtxo(p: Params): { utxoID: string; txID: string; outputIndex: number } {
-    const chain = p.chain;
+    const chain: unknown = p.chain;
     if (chain !== 'X' && chain !== 'P') throw new Error(`unknown chain '${String(chain)}': UTXOs are on X or P`);
     const owner = ownerOf(this.world, p);
     const amount = uint(p.amount, 'amount');

@@ -8,7 +8,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
 import { EWOQ_PRIVATE_KEY } from '../world/networks.ts';
-import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
+import { LAST_RFC3339_SECOND, type Params, rfc3339 } from '../world/reads.ts';
 import type { UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Engine, SavedPools } from './engine.ts';
@@ -21,8 +21,6 @@ import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
 import { replaceWorld, stateOf, worldOf } from './state-file.ts';
-
-type Params = Record<string, unknown>;
 
 /** The longest interval node:timers takes (a longer one fires after 1 ms). */
 const MAX_INTERVAL_MS = 0x7fff_ffffn;

@@ -1,12 +1,16 @@
 /**
- * The issue methods on the engine: `avm.issueTx`, `wallet.issueTx` (the X-Chain's wallet service) and
- * `platform.issueTx`. The tx param is decoded as the node's formatting.Decode does, then issued.
+ * The engine's part of the handlers: the issue methods, `avm.issueTx`, `wallet.issueTx` (the X-Chain's wallet
+ * service) and `platform.issueTx`, their tx param decoded as the node's formatting.Decode does; and what the reads
+ * need to know of each transaction type.
  */
 import { decodeBytes } from '../shared/formatting.ts';
-import { type Params, encodingOf } from '../world/reads.ts';
+import { type Params, type TxTypes, encodingOf } from '../world/reads.ts';
 import type { UtxoChain } from '../world/types.ts';
 import type { Engine } from './engine.ts';
+import { platformTxJson } from './p-json.ts';
 import { Refusal } from './refusals.ts';
+import { txJson } from './tx-json.ts';
+import { xTxJson, xTxUtxos } from './x-json.ts';
 
 export function txBytes(params: Params): Uint8Array {
   try {
@@ -21,3 +25,8 @@ export function txBytes(params: Params): Uint8Array {
 export function issueTx(engine: Engine, chain: UtxoChain): (params: Params) => { txID: string } {
   return (params) => ({ txID: engine.issue(chain, txBytes(params)) });
 }
+
+export const TX_TYPES: TxTypes = {
+  json: (tx, hrp) => txJson(tx, hrp, tx.chain === 'X' ? xTxJson : platformTxJson),
+  xUtxos: xTxUtxos,
+};

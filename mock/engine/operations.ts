@@ -152,7 +152,7 @@ export function verifyOperations(world: World, decoded: DecodedTx, ops: readonly
 }
 
 /** The outputs an fx operation creates (its Outs()), in order. */
-function outsOf(fxOp: Transaction): Transaction[] {
+export function outsOf(fxOp: Transaction): Transaction[] {
   switch (fxOp._type) {
     case 'secp256k1fx.MintOperation':
       return [fxOp.mintOutput, fxOp.transferOutput];

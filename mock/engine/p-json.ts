@@ -1,12 +1,12 @@
 /**
  * The JSON form of the P-Chain's own transaction types (vms/platformvm/txs): Go's marshalling of each struct, its
- * embedded BaseTx flattened first, from the parts the world's writer shares (../world/json-tx.ts: owners, outputs,
- * inputs, validators, signers). The engine, which verifies and applies each type, is the one place that knows them.
+ * embedded BaseTx flattened first, from the parts the writer shares (./tx-json.ts: owners, outputs, inputs,
+ * validators, signers). The engine, which verifies and applies each type, is the one place that knows them.
  */
 import type { GoJson } from '../world/json-go.ts';
-import { type Decoded, type PlatformTxJson, type TxJson, big, hexNC, id, int } from '../world/json-tx.ts';
+import { type ChainTxJson, type Decoded, type TxJson, big, hexNC, id, int } from './tx-json.ts';
 
-export const platformTxJson: PlatformTxJson = (json: TxJson, tx: Decoded): GoJson | undefined => {
+export const platformTxJson: ChainTxJson = (json: TxJson, tx: Decoded): GoJson | undefined => {
   const stake = () => tx.stake.map(json.transferableOutput);
   switch (tx._type) {
     case 'pvm.AddValidatorTx':

@@ -1,11 +1,11 @@
 /**
  * The node's JSON form of a block (`getBlock` / `getBlockByHeight` with `encoding: "json"`): Go's marshalling of
  * vms/avm/block.StandardBlock and vms/platformvm/block's blocks, read from the block's bytes (type ID, then the
- * header fields in codec order), with each transaction in its JSON form (./json-tx.ts).
+ * header fields in codec order), with each transaction in its JSON form (the engine's: TxTypes.json).
  */
 import { cb58Encode } from '../../generators/formats.ts';
 import type { GoJson } from './json-go.ts';
-import { type PlatformTxJson, txJson } from './json-tx.ts';
+import type { TxTypes } from './reads.ts';
 import type { Block } from './types.ts';
 import type { World } from './world.ts';
 
@@ -24,7 +24,7 @@ const P_BANFF_COMMIT = 31;
 const P_BANFF_STANDARD = 32;
 const X_STANDARD = 20;
 
-export function blockJson(world: World, block: Block, platform?: PlatformTxJson): GoJson {
+export function blockJson(world: World, block: Block, types: TxTypes): GoJson {
   const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
   const typeID = bytes.readUInt32BE(2);
   const u64 = (at: number) => bytes.readBigUInt64BE(at);
@@ -33,7 +33,7 @@ export function blockJson(world: World, block: Block, platform?: PlatformTxJson)
     block.txIDs.map((txID) => {
       const tx = world.txs.get(txID);
       if (!tx) throw new Error(`block ${block.id} holds unknown transaction ${txID}`);
-      return txJson({ chain: block.chain, hrp: world.network.hrp, platform }, tx.bytes, txID);
+      return types.json(tx, world.network.hrp);
     });
   if (block.chain === 'X') {
     if (typeID !== X_STANDARD) throw new Error(`no JSON form for X-Chain block type ${typeID}`);

@@ -20,6 +20,7 @@ import {
   parseServiceAddress,
   rfc3339,
   txAnswer,
+  type TxTypes,
   utxoPage,
   utxoRef,
 } from './reads.ts';
@@ -27,7 +28,6 @@ import { accruedDelegateeReward } from './reward.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
-import type { PlatformTxJson } from './json-tx.ts';
 import type { World } from './world.ts';
 
 const MAX_STAKE_ADDRESSES = 256;
@@ -41,8 +41,7 @@ const add = (map: Map<string, bigint>, asset: string, amount: bigint) =>
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
 
-/** `platform` writes the JSON form of the P-Chain's own transaction types (the engine's: mock/engine/p-json.ts). */
-export function pChainReads(world: World, platform?: PlatformTxJson) {
+export function pChainReads(world: World, types: TxTypes) {
   const avax = world.network.avaxAssetID;
   const addresses = (p: Params) =>
     (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
@@ -300,7 +299,7 @@ export function pChainReads(world: World, platform?: PlatformTxJson) {
       const tx = world.txs.get(id);
       if (tx?.chain !== 'P' || (tx.status !== 'Committed' && tx.status !== 'Aborted'))
         throw new Error("couldn't get tx: not found");
-      return txAnswer(world, tx, p, platform);
+      return txAnswer(world, tx, p, types);
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(String(p.txID ?? ''));
@@ -312,12 +311,12 @@ export function pChainReads(world: World, platform?: PlatformTxJson) {
       const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'P') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(world, block, p, id, platform);
+      return blockAnswer(world, block, p, id, types);
     },
     getBlockByHeight: (p) => {
       const block = world.blocks.P.at(Number(p.height ?? 0));
       if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(world, block, p, block.id, platform);
+      return blockAnswer(world, block, p, block.id, types);
     },
     getRewardUTXOs: (p) => {
       const encoding = encodingOf(p);

@@ -11,6 +11,7 @@ import {
   parseID,
   parseServiceAddress,
   txAnswer,
+  type TxTypes,
   utxoPage,
   utxoRef,
 } from './reads.ts';
@@ -58,7 +59,8 @@ function counted(world: World, owner: string, includePartial: boolean, assetID?:
   return out;
 }
 
-export function xChainReads(world: World) {
+/** `types` knows the X-Chain's transaction types (the engine's): their JSON form, their UTXOs. */
+export function xChainReads(world: World, types: TxTypes) {
   const txID = (params: Params) => {
     const id = parseID(params.txID) ?? EMPTY_ID;
     if (id === EMPTY_ID) throw new Error('nil transaction ID');
@@ -99,18 +101,18 @@ export function xChainReads(world: World) {
       const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'X') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(world, block, p, id);
+      return blockAnswer(world, block, p, id, types);
     },
     getBlockByHeight: (p) => {
       const height = Number(p.height ?? 0);
       const block = world.blocks.X.at(height);
       if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(world, block, p, block.id);
+      return blockAnswer(world, block, p, block.id, types);
     },
     getTx: (p) => {
       const tx = world.txs.get(txID(p));
       if (tx?.chain !== 'X' || tx.status !== 'Accepted') throw new Error('not found');
-      return txAnswer(world, tx, p);
+      return txAnswer(world, tx, p, types);
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(txID(p));
@@ -135,7 +137,7 @@ export function xChainReads(world: World) {
       } catch (error) {
         throw new Error(`specified \`assetID\` is invalid: ${(error as Error).message}`);
       }
-      const page = addressTxs(world, owner, assetID).slice(cursor, cursor + pageSize);
+      const page = addressTxs(world, types, owner, assetID).slice(cursor, cursor + pageSize);
       // A nil slice when the page is empty: Go writes null.
       return { txIDs: page.length > 0 ? page : null, cursor: String(cursor + page.length) };
     },

@@ -10,7 +10,6 @@ import { encodeBytes } from '../shared/formatting.ts';
 import { utxoIDOf } from './codec.ts';
 import { blockJson } from './json-block.ts';
 import { type GoJson, writeGoJson } from './json-go.ts';
-import { type PlatformTxJson, txJson } from './json-tx.ts';
 import type { Block, Encoding, Owner, Tx, Utxo, UtxoChain } from './types.ts';
 import type { World } from './world.ts';
 
@@ -28,6 +27,21 @@ export type Reads = Record<string, (params: Params) => unknown>;
  * compiler can check, so it stands for whatever result the method has.
  */
 export type GoReply = RawJson<never>;
+
+/** What only the engine knows of each transaction type (../engine/handlers.ts): handed to the reads that need it. */
+export interface TxTypes {
+  /** The transaction's JSON form (`encoding: "json"`), its addresses on the network of `hrp`. */
+  json(tx: Tx, hrp: string): GoJson;
+  /** An X-Chain transaction's UTXOs and those it spends: what the address index reads (./address-txs.ts). */
+  xUtxos(tx: Tx): TxUtxos;
+}
+
+export interface TxUtxos {
+  /** The UTXOs it produces by output index: their asset and owners (40-hex). */
+  produced: Array<{ assetID: string; addresses: string[] }>;
+  /** The UTXOs it spends from the chain's own set. */
+  spent: Array<{ txID: string; outputIndex: number }>;
+}
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -281,21 +295,15 @@ function cachedJson(bytes: Uint8Array, build: () => GoReply): GoReply {
   return reply;
 }
 
-/**
- * `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction (of a P-Chain type
- * of its own, by `platform`).
- */
+/** `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction. */
 export function txAnswer(
   world: World,
   tx: Tx,
   params: Params,
-  platform?: PlatformTxJson,
+  types: TxTypes,
 ): GoReply | { tx: string; encoding: Encoding } {
   const encoding = encodingOf(params);
-  if (encoding === 'json')
-    return cachedJson(tx.bytes, () =>
-      jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp, platform }, tx.bytes, tx.id)),
-    );
+  if (encoding === 'json') return cachedJson(tx.bytes, () => jsonReply('tx', types.json(tx, world.network.hrp)));
   return { tx: encode(tx.bytes, encoding), encoding };
 }
 
@@ -305,10 +313,10 @@ export function blockAnswer(
   block: Block,
   params: Params,
   what: string,
-  platform?: PlatformTxJson,
+  types: TxTypes,
 ): GoReply | { block: string; encoding: Encoding } {
   const encoding = encodingOf(params);
-  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block, platform)));
+  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block, types)));
   let text: string;
   try {
     text = encode(block.bytes, encoding);

@@ -9,6 +9,7 @@ import { EWOQ, ewoq, sdkContext, sdkFeeState } from './sdk-world.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 
@@ -33,7 +34,7 @@ const observed = () => ({
   feeState: world.feeState.get(),
   validatorFeeState: world.validatorFeeState.get(),
   height: world.tip('P').height,
-  timestamp: pChainReads(world).getTimestamp(),
+  timestamp: pChainReads(world, TX_TYPES).getTimestamp(),
 });
 
 describe('dev time controls', () => {
@@ -52,7 +53,7 @@ describe('dev time controls', () => {
     expect(observed()).toEqual(before);
 
     expect(dev.setTime({ timestamp: String(LAST_SECOND) })).toEqual({ timestamp: '9999-12-31T23:59:59Z' });
-    expect(pChainReads(world).getTimestamp()).toEqual({ timestamp: '9999-12-31T23:59:59Z' });
+    expect(pChainReads(world, TX_TYPES).getTimestamp()).toEqual({ timestamp: '9999-12-31T23:59:59Z' });
     expect(() => dev.increaseTime({ seconds: 1 })).toThrow(/is after/);
     // Every staking period ended on the way, and a reset brings the world back.
     expect(world.stakers.size).toBe(before.stakers.length);

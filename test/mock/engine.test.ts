@@ -34,6 +34,7 @@ import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { UtxoChain } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
@@ -476,7 +477,7 @@ describe('staking', () => {
     // The delegator ends first, in a call of its own: the validator holds its fee, as getCurrentValidators says.
     advanceTime(world, start + staking.minStakeDuration);
     const listed = (
-      pChainReads(world).getCurrentValidators!({ nodeIDs: [nodeID] }) as {
+      pChainReads(world, TX_TYPES).getCurrentValidators!({ nodeIDs: [nodeID] }) as {
         validators: Array<{ accruedDelegateeReward: string }>;
       }
     ).validators[0];

@@ -15,6 +15,7 @@ import { advanceGasState, consumeGas } from '../../mock/engine/fee-state.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { idOf } from '../../mock/world/codec.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 
@@ -27,7 +28,14 @@ beforeEach(() => {
 });
 
 const readFeeState = () =>
-  (pChainReads(world).getFeeState as () => { capacity: number; excess: number; price: number; timestamp: string })();
+  (
+    pChainReads(world, TX_TYPES).getFeeState as () => {
+      capacity: number;
+      excess: number;
+      price: number;
+      timestamp: string;
+    }
+  )();
 
 /** A P-Chain BaseTx by avalanchejs, priced from getFeeState as a wallet prices it; its bytes and gas. */
 async function send(

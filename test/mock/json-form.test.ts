@@ -30,7 +30,7 @@ import { xChainReads } from '../../mock/world/reads-x.ts';
 import type { UtxoChain } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
 import { proofOfPossession } from '../../mock/engine/bls.ts';
-import { platformTxJson } from '../../mock/engine/p-json.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 
 /** A Primary Network validator must register a BLS key with its proof of possession (the node's signer check). */
 const blsSigner = (() => {
@@ -193,7 +193,7 @@ describe('the node JSON form, from the world', () => {
 
   const getTx = (name: string) => {
     const { chain, id } = issued[name]!;
-    return answer((chain === 'X' ? xChainReads(world) : pChainReads(world, platformTxJson)).getTx, {
+    return answer((chain === 'X' ? xChainReads(world, TX_TYPES) : pChainReads(world, TX_TYPES)).getTx, {
       txID: id,
       encoding: 'json',
     });
@@ -234,7 +234,10 @@ describe('the node JSON form, from the world', () => {
   });
 
   it('writes 64-bit amounts as exact bare numbers (the genesis CreateAssetTx holds 3e17 nAVAX)', () => {
-    const { text, value } = answer(xChainReads(world).getTx, { txID: world.network.avaxAssetID, encoding: 'json' });
+    const { text, value } = answer(xChainReads(world, TX_TYPES).getTx, {
+      txID: world.network.avaxAssetID,
+      encoding: 'json',
+    });
     expect(text).toContain(`"addresses":["X-${bech32Encode('local', ewoq)}"],"amount":300000000000000000,`);
     expect(Object.keys(value.tx.unsignedTx)).toEqual([
       'networkID',
@@ -297,14 +300,14 @@ describe('the node JSON form, from the world', () => {
 
   it('writes a genesis validator with its BLS signer and its stake', () => {
     const staker = [...world.stakers.values()][0]!;
-    const { value } = answer(pChainReads(world, platformTxJson).getTx, { txID: staker.txID, encoding: 'json' });
+    const { value } = answer(pChainReads(world, TX_TYPES).getTx, { txID: staker.txID, encoding: 'json' });
     expect(value.tx.unsignedTx.signer).toEqual(staker.signer);
     expect(value.tx.unsignedTx.stake[0].output.amount).toBe(Number(staker.weight));
   });
 
   it('writes each block with its header and transactions, walking from the tip to genesis by parent ID', () => {
     for (const chain of ['X', 'P'] as const) {
-      const reads = chain === 'X' ? xChainReads(world) : pChainReads(world, platformTxJson);
+      const reads = chain === 'X' ? xChainReads(world, TX_TYPES) : pChainReads(world, TX_TYPES);
       let height = world.tip(chain).height;
       let expectedID = world.tip(chain).id;
       for (; height >= 0; height--) {
@@ -394,7 +397,7 @@ describe('the JSON form of the P-Chain blocks the world does not build (Apricot 
     const id = cb58Encode(sha(bytes));
     const txIDs = txs.map((tx) => cb58Encode(sha(tx)));
     world.acceptBlock({ id, chain: 'P', height: tip.height + 1, parentID: tip.id, timestamp: 0n, txIDs, bytes });
-    return answer(pChainReads(world, platformTxJson).getBlock, { blockID: id, encoding: 'json' }).value.block;
+    return answer(pChainReads(world, TX_TYPES).getBlock, { blockID: id, encoding: 'json' }).value.block;
   }
 
   it("reads Mainnet's Apricot standard block: its ID, header and ExportTx in the node's field order", () => {
@@ -438,7 +441,7 @@ describe('the JSON form of the P-Chain blocks the world does not build (Apricot 
     const base = await signed(pvm.newBaseTx({ ...fromP(), outputs: pay }, ctx));
     const subnet = await signed(pvm.newCreateSubnetTx({ ...fromP(), subnetOwners: [ewoq] }, ctx));
     const txJsonOf = (bytes: Uint8Array) =>
-      answer(pChainReads(world, platformTxJson).getTx, { txID: cb58Encode(sha(bytes)), encoding: 'json' }).value.tx;
+      answer(pChainReads(world, TX_TYPES).getTx, { txID: cb58Encode(sha(bytes)), encoding: 'json' }).value.tx;
     const header = (parent: Buffer, height: bigint) => [parent, u64(height)];
     const inBlock = (tx: Uint8Array) => tx.subarray(2);
 

@@ -36,6 +36,7 @@ import { validatorCost } from '../../mock/engine/l1-state.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
@@ -65,7 +66,7 @@ let reads: ReturnType<typeof pChainReads>;
 beforeEach(() => {
   world = buildWorld({ network: 'local', accounts: 0 });
   engine = new Engine(world);
-  reads = pChainReads(world);
+  reads = pChainReads(world, TX_TYPES);
 });
 
 const base = () => {

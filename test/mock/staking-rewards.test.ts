@@ -9,6 +9,7 @@ import { Engine } from '../../mock/engine/engine.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { makeUtxo } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import { setConnection } from '../../mock/world/uptime.ts';
 import type { World } from '../../mock/world/world.ts';
@@ -49,7 +50,7 @@ describe('the delegation fee', () => {
     expect(fee).toBeGreaterThan(0n);
     const accrued = () =>
       (
-        pChainReads(world).getCurrentValidators!({ nodeIDs: [nodeID] }) as {
+        pChainReads(world, TX_TYPES).getCurrentValidators!({ nodeIDs: [nodeID] }) as {
           validators: Array<{ accruedDelegateeReward: string }>;
         }
       ).validators[0]?.accruedDelegateeReward;
@@ -97,7 +98,9 @@ describe('stake returned at the end of a staking period', () => {
     expect(Buffer.from(returned.bytes).toString('hex')).toBe(Buffer.from(stake!.bytes).toString('hex'));
     expect(unpackUtxo(returned.bytes).output).toBeInstanceOf(pvmSerial.StakeableLockOut);
     // Past its lock, it counts as unlocked all the same.
-    const balance = pChainReads(world).getBalance!({ addresses: [`P-${utils.formatBech32(world.network.hrp, ewoq)}`] });
+    const balance = pChainReads(world, TX_TYPES).getBalance!({
+      addresses: [`P-${utils.formatBech32(world.network.hrp, ewoq)}`],
+    });
     expect(balance).toMatchObject({ lockedStakeable: '0' });
   });
 });

@@ -20,6 +20,7 @@ import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EMPTY_ID } from '../../mock/world/networks.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 import { proofOfPossession } from '../../mock/engine/bls.ts';
@@ -57,7 +58,7 @@ async function issue(unsigned: UnsignedTx, auth = false): Promise<string> {
 }
 
 const at = (height: number, subnetID?: string) =>
-  pChainReads(world).getValidatorsAt!({ height, ...(subnetID ? { subnetID } : {}) }) as Record<
+  pChainReads(world, TX_TYPES).getValidatorsAt!({ height, ...(subnetID ? { subnetID } : {}) }) as Record<
     string,
     { publicKey: string | null; weight: string }
   >;
@@ -138,7 +139,7 @@ describe('platform.getValidatorsAt at past heights', () => {
     // state, as getCurrentValidators and getTotalStake do; the height before keeps the set it had.
     const beforeEnd = at(tip());
     advanceTime(world, end);
-    const reads = pChainReads(world);
+    const reads = pChainReads(world, TX_TYPES);
     const current = (reads.getCurrentValidators!({}) as { validators: Array<{ nodeID: string }> }).validators;
     expect(Object.keys(at(tip()))).toEqual(current.map((v) => v.nodeID));
     expect(at(tip())).toEqual(genesis);
@@ -158,7 +159,7 @@ describe('platform.getValidatorsAt at past heights', () => {
   it('agrees with getTotalStake and sampleValidators at the tip, and follows a revert', async () => {
     const ctx = sdkContext(world);
     const staking = world.config.staking;
-    const reads = pChainReads(world);
+    const reads = pChainReads(world, TX_TYPES);
     const mark = world.snapshot();
     const before = tip();
     await issue(

@@ -32,6 +32,7 @@ import { cb58Encode } from '../../generators/formats.ts';
 import { avmClass } from '../../mock/engine/codec.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { xChainReads } from '../../mock/world/reads-x.ts';
 import type { World } from '../../mock/world/world.ts';
 
@@ -59,7 +60,7 @@ const owners = (address: Uint8Array) => OutputOwners.fromNative([address]);
 const utxosOf = (owner: Uint8Array) => world.utxosOf('X', hex(owner)).map((u) => manager().unpack(u.bytes, Utxo));
 const avaxUtxo = () => utxosOf(ewoq).find((u) => u.assetId.toString() === world.network.avaxAssetID)!;
 const read = (method: keyof ReturnType<typeof xChainReads>, params: Record<string, unknown>) =>
-  xChainReads(world)[method](params);
+  xChainReads(world, TX_TYPES)[method](params);
 const address = (bytes: Uint8Array) => `X-${utils.formatBech32(world.network.hrp, bytes)}`;
 
 /** A BaseTx of ewoq's first AVAX UTXO, paying `fee` and sending the change back, plus `outs`. */

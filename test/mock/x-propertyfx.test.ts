@@ -24,6 +24,7 @@ import { avmClass, outputType } from '../../mock/engine/codec.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import type { World } from '../../mock/world/world.ts';
+import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { xChainReads } from '../../mock/world/reads-x.ts';
 import { bech32Encode } from '../../generators/formats.ts';
 
@@ -149,7 +150,7 @@ describe('propertyfx', () => {
     // The node's JSON form: the outputs take OutputOwners' MarshalJSON, MintOperation its json tags, BurnOperation
     // its embedded secp256k1fx.Input; each credential names its fx.
     const json = (txID: string) =>
-      JSON.parse((xChainReads(world).getTx!({ txID, encoding: 'json' }) as { json: string }).json).tx;
+      JSON.parse((xChainReads(world, TX_TYPES).getTx!({ txID, encoding: 'json' }) as { json: string }).json).tx;
     const propertyfx = 'rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy';
     const address = (a: Uint8Array) => `X-${bech32Encode(world.network.hrp, a)}`;
     const owned = (a: Uint8Array) => ({ addresses: [address(a)], locktime: 0, threshold: 1 });
