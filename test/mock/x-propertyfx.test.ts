@@ -167,6 +167,12 @@ describe('propertyfx', () => {
       propertyfx,
     ]);
     expect(json(burnID).unsignedTx.operations[0].operation).toEqual({ signatureIndices: [0] });
+
+    // The address index holds a mint's outputs (MintOperation.Outs()) and the UTXO a burn spends.
+    const txsOf = (a: Uint8Array) =>
+      (xChainReads(world, TX_TYPES).getAddressTxs!({ address: address(a), assetID }) as { txIDs: string[] }).txIDs;
+    expect(txsOf(ewoq)).toEqual([assetID, mintID]);
+    expect(txsOf(other)).toEqual([mintID, burnID]);
   });
 
   it("refuses in fx.go's words: credential, mint output, UTXO type, signature, owners", async () => {
