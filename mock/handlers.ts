@@ -80,7 +80,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
       };
     },
     keystore: () => ({
-      handlers: delegate(keystore, ['createUser', 'deleteUser', 'exportUser', 'importUser', 'listUsers']),
+      handlers: delegate(keystore, handlerNames('keystore')),
       checks: {
         createUser: (p) => keystore.checkCreate(p),
         deleteUser: (p) => keystore.checkDelete(p),
@@ -117,15 +117,9 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
         },
       };
     },
-    // The controls check every value of their params themselves (as `Record<string, unknown>`): each method of the
-    // spec is the engine's control of that name.
+    // Each control of the spec is DevControls' method of its name, which checks every value of its params itself.
     dev: () => ({ handlers: delegate(dev, handlerNames('dev')) satisfies HandlersOf<'dev'> }),
-    'c-avax': () => ({
-      handlers: {
-        ...delegate(state.atomic, ['getUTXOs', 'issueTx', 'getAtomicTxStatus', 'getAtomicTx']),
-        version: () => state.atomic.version(),
-      },
-    }),
+    'c-avax': () => ({ handlers: delegate(state.atomic, handlerNames('c-avax')) }),
   };
 }
 
