@@ -26,6 +26,7 @@ export function issueTx(engine: Engine, chain: UtxoChain): (params: Params) => {
   return (params) => ({ txID: engine.issue(chain, txBytes(params)) });
 }
 
+/** The JSON form of either chain's transactions, and the X-Chain's UTXOs for its address index. */
 export const TX_TYPES: TxTypes = {
   json: (tx, hrp) => txJson(tx, hrp, tx.chain === 'X' ? xTxJson : platformTxJson),
   xUtxos: xTxUtxos,

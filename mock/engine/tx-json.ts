@@ -39,8 +39,7 @@ export class TxJson {
     this.own = own;
   }
 
-  /** The fx an input, output, operation or credential belongs to (txInit.getParsedFx), by its codec type: the
-   * P-Chain's only fx is secp256k1fx (its stakeable lock wraps one). */
+  /** The fx an input, output, operation or credential belongs to (txInit.getParsedFx); the P-Chain has one. */
   fxID(type: string): string {
     return this.chain === 'P' ? SECP256K1FX : FX_IDS[fxOf(type)]!;
   }

@@ -27,15 +27,7 @@ beforeEach(() => {
   world = buildWorld({ network: 'local', accounts: 0 });
 });
 
-const readFeeState = () =>
-  (
-    pChainReads(world, TX_TYPES).getFeeState as () => {
-      capacity: number;
-      excess: number;
-      price: number;
-      timestamp: string;
-    }
-  )();
+const readFeeState = () => pChainReads(world, TX_TYPES).getFeeState();
 
 /** A P-Chain BaseTx by avalanchejs, priced from getFeeState as a wallet prices it; its bytes and gas. */
 async function send(
