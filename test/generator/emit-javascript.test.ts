@@ -1,6 +1,6 @@
 /**
- * emit/javascript.ts: each generated source becomes ESM (esbuild) and declarations (oxc, file by file), under the
- * source's header line; a source oxc cannot declare on its own is an error that names the file and shows the line.
+ * emit/javascript.ts: each generated source becomes ESM and declarations (oxc, file by file, laid out by prettier),
+ * under the source's header line; a source oxc cannot declare on its own is an error that names the file and its line.
  */
 import { describe, expect, it } from 'vitest';
 import { emitJavaScript, typesOnlySource } from '../../generators/emit/javascript.ts';
@@ -38,7 +38,7 @@ describe('emitJavaScript', () => {
   it('refuses a source whose declarations need inference, naming it and its line', async () => {
     const source = { path: 'src/broken.ts', contents: `${HEADER}\nexport const height = Math.max(1, 2);\n` };
     await expect(emitJavaScript([source])).rejects.toThrow(
-      /cannot emit declarations of src\/broken\.ts:[\s\S]*TS9010[\s\S]*2 \| export const height/,
+      /cannot emit src\/broken\.ts:[\s\S]*TS9010[\s\S]*2 \| export const height/,
     );
   });
 });
