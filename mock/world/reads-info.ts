@@ -1,8 +1,10 @@
 /**
  * The Info API's answers that depend on the network (api/info/service.go): its ID and name, the static fees of the
- * deprecated `info.getTxFee` and the upgrade schedule (upgrade/upgrade.go). The node-level answers (node ID, version,
- * peers, chains' aliases) stay in ../state.ts.
+ * deprecated `info.getTxFee`, the upgrade schedule (upgrade/upgrade.go) and each release's VM versions. The node-level
+ * answers (node ID, version, peers, chains' aliases) stay in ../state.ts.
  */
+import { compareVersions } from '../../generators/common/versions.ts';
+import { corethVersion } from '../cchain/coreth-version.ts';
 import type { Reads } from './reads.ts';
 import type { World } from './world.ts';
 
@@ -103,6 +105,20 @@ export function upgradeNumber(world: World, key: string): bigint {
 export function upgradeActive(world: World, name: string, time: bigint): boolean {
   const at = upgradesOf(world)[`${name}Time`];
   return typeof at === 'string' && BigInt(Date.parse(at) / 1000) <= time;
+}
+
+/**
+ * `vmVersions` of `info.getNodeVersion` in release `release` (`v1.14.2`): what each VM's `Version` answered when
+ * vms/manager.go registered it. The avm and platformvm answer `version.Current.String()`: `v1.14.0` while Current was a
+ * version.Semantic, `avalanchego/1.14.1` since v1.14.1 made it a version.Application. The evm answered coreth's own
+ * version (plugin/evm/version.go, the coreth of the release's go.mod; still `v0.15.4` in v1.14.1, which grafted
+ * coreth into graft/coreth) until v1.14.2, where it answers `version.Current.Semantic()`, the node's `v1.14.2`.
+ */
+export function vmVersions(release: string): { avm: string; evm: string; platform: string } {
+  const numbers = release.replace(/^v|-.*$/g, '');
+  const own = compareVersions(release, 'v1.14.1') < 0 ? `v${numbers}` : `avalanchego/${numbers}`;
+  const evm = compareVersions(release, 'v1.14.2') < 0 ? corethVersion(release) : `v${numbers}`;
+  return { avm: own, evm, platform: own };
 }
 
 export function infoReads(world: World) {
