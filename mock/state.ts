@@ -13,7 +13,7 @@ import { decodeBytes } from './shared/formatting.ts';
 import { NETWORKS } from './world/networks.ts';
 import { nodeIdentity } from './world/node-identity.ts';
 import { healthReport } from './world/health-checks.ts';
-import { vmVersions } from './world/reads-info.ts';
+import { rpcProtocolVersion, vmVersions } from './world/reads-info.ts';
 import { DevControls } from './engine/dev.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
@@ -100,6 +100,11 @@ export class MockState {
     const example = firstResult<InfoGetNodeVersionResult>('info.getNodeVersion');
     if (!this.nodeVersion) return example;
     const built = example.version.replace(/\/.*/, `/${this.nodeVersion.slice(1)}`);
-    return { ...example, version: built, vmVersions: { ...example.vmVersions, ...vmVersions(this.nodeVersion) } };
+    return {
+      ...example,
+      version: built,
+      rpcProtocolVersion: rpcProtocolVersion(this.nodeVersion),
+      vmVersions: { ...example.vmVersions, ...vmVersions(this.nodeVersion) },
+    };
   }
 }

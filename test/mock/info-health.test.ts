@@ -68,24 +68,30 @@ describe('info', () => {
   });
 
   it('reports the release it stands for, and its VMs as each reported itself then', async () => {
-    const { version, vmVersions } = await info.getNodeVersion();
-    expect([version, vmVersions]).toEqual([
+    const { version, rpcProtocolVersion, vmVersions } = await info.getNodeVersion();
+    expect([version, rpcProtocolVersion, vmVersions]).toEqual([
       'avalanchego/1.14.2',
+      '45',
       { avm: 'avalanchego/1.14.2', evm: 'v1.14.2', platform: 'avalanchego/1.14.2' },
     ]);
     // Each era: coreth's own version and avm/platform as `v…`; the grafted coreth still `v0.15.4`, avm/platform as
     // `avalanchego/…` (v1.14.1); the evm as the node's release (from v1.14.2).
+    // The RPCChainVM protocol of each (version/compatibility.json).
     const eras = {
-      'v1.11.3': { avm: 'v1.11.3', evm: 'v0.13.2', platform: 'v1.11.3' },
-      'v1.13.5': { avm: 'v1.13.5', evm: 'v0.15.4', platform: 'v1.13.5' },
-      'v1.14.0': { avm: 'v1.14.0', evm: 'v0.15.4', platform: 'v1.14.0' },
-      'v1.14.1': { avm: 'avalanchego/1.14.1', evm: 'v0.15.4', platform: 'avalanchego/1.14.1' },
-    };
-    for (const [release, expected] of Object.entries(eras)) {
+      'v1.11.3': ['35', { avm: 'v1.11.3', evm: 'v0.13.2', platform: 'v1.11.3' }],
+      'v1.13.5': ['43', { avm: 'v1.13.5', evm: 'v0.15.4', platform: 'v1.13.5' }],
+      'v1.14.0': ['44', { avm: 'v1.14.0', evm: 'v0.15.4', platform: 'v1.14.0' }],
+      'v1.14.1': ['44', { avm: 'avalanchego/1.14.1', evm: 'v0.15.4', platform: 'avalanchego/1.14.1' }],
+    } as const;
+    for (const [release, [protocol, expected]] of Object.entries(eras)) {
       const old = await startMockNode({ port: 0, nodeVersion: release });
       try {
         const answer = await new InfoClient({ baseUrl: old.url }).getNodeVersion();
-        expect([answer.version, answer.vmVersions], release).toEqual([`avalanchego/${release.slice(1)}`, expected]);
+        expect([answer.version, answer.rpcProtocolVersion, answer.vmVersions], release).toEqual([
+          `avalanchego/${release.slice(1)}`,
+          protocol,
+          expected,
+        ]);
         // Where avax.version is served (up to v1.13.5), the C-Chain's atomic API names the same coreth.
         if (release === 'v1.11.3' || release === 'v1.13.5')
           expect((await new CAvaxClient({ baseUrl: old.url }).version()).version, release).toBe(expected.evm);
