@@ -1,5 +1,5 @@
 /**
- * emit/javascript.ts: each generated source becomes ESM and declarations (oxc, file by file, laid out by prettier),
+ * emit/javascript.ts: each generated source becomes ESM and declarations (oxc, file by file, laid out by oxfmt),
  * under the source's header line; a source oxc cannot declare on its own is an error that names the file and its line.
  */
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,29 @@ describe('emitJavaScript', () => {
     expect(declarations).toContain('Calls the node.');
     expect(byPath.get('dist/types.d.ts')).toBe(`${HEADER}\nexport type Height = number;\n`);
     expect(byPath.get('dist/types.js')).toBe(`${HEADER}\nexport {};\n`);
+  });
+
+  it('lays both out within 120 columns, its comments kept and its strings in their pieces', async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    const source = [
+      HEADER,
+      '// Why this module exists.',
+      `export const MESSAGE: string =\n  '${words(14)} ' +\n  '${words(14)}';`,
+      `export function call(${['first', 'second', 'third', 'fourth', 'fifth', 'sixth'].map((name) => `${name}Argument: string | undefined`).join(', ')}): string {`,
+      '  return MESSAGE;',
+      '}',
+      '',
+    ].join('\n');
+    const files = await emitJavaScript([{ path: 'src/long.ts', contents: source }]);
+    for (const { path, contents } of files) {
+      expect(
+        contents.split('\n').filter((line) => [...line].length > 120),
+        path,
+      ).toEqual([]);
+    }
+    const js = files.find((file) => file.path === 'dist/long.js')!.contents;
+    expect(js).toContain('// Why this module exists.');
+    expect(js).toContain(`'${words(14)} ' +`);
   });
 
   it('refuses a source whose declarations need inference, naming it and its line', async () => {
