@@ -13,6 +13,7 @@ import { decodeBytes } from './shared/formatting.ts';
 import { NETWORKS } from './world/networks.ts';
 import { nodeIdentity } from './world/node-identity.ts';
 import { healthReport } from './world/health-checks.ts';
+import { rpcProtocolVersion, vmVersions } from './world/reads-info.ts';
 import { DevControls } from './engine/dev.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
@@ -99,12 +100,11 @@ export class MockState {
     const example = firstResult<InfoGetNodeVersionResult>('info.getNodeVersion');
     if (!this.nodeVersion) return example;
     const built = example.version.replace(/\/.*/, `/${this.nodeVersion.slice(1)}`);
-    const vmVersions = Object.fromEntries(
-      Object.entries(example.vmVersions).map(([vm, v]) => [
-        vm,
-        v === `v${example.version.split('/')[1]}` ? this.nodeVersion! : v,
-      ]),
-    );
-    return { ...example, version: built, vmVersions };
+    return {
+      ...example,
+      version: built,
+      rpcProtocolVersion: rpcProtocolVersion(this.nodeVersion),
+      vmVersions: { ...example.vmVersions, ...vmVersions(this.nodeVersion) },
+    };
   }
 }

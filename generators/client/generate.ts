@@ -19,7 +19,7 @@ export async function generateClient(model: SpecModel, { templates }: ArtifactCo
     textFile('src/index.ts', templates('index.ts')(view)),
     ...view.endpoints.map((endpoint) => textFile(`src/${endpoint.module}.ts`, templates('endpoint.ts')(endpoint))),
   ];
-  // esbuild compiles the code in its own process while the schemas become types here.
+  // oxfmt lays the compiled code out (natively, asynchronously) while the schemas become types here.
   const [codeDist, { source: declarations }] = await Promise.all([emitJavaScript(code), renderTypes(model)]);
   const typesFile = textFile(`src/${TYPES_MODULE}.ts`, templates(`${TYPES_MODULE}.ts`)({ ...view, declarations }));
   const types = typesOnlySource(typesFile.path, typesFile.contents);

@@ -1,14 +1,9 @@
 /**
  * What a generated package ships for its TypeScript sources: `src/x.ts` -> `dist/x.js` (ESM) and `dist/x.d.ts`, in
- * memory and without type checking (a test type-checks generated/ for real). esbuild strips the types, as
- * TypeScript's own emit would under verbatimModuleSyntax, at a fraction of the cost, in its own process; oxc writes
- * the declarations, as `tsc --isolatedDeclarations` would, each file on its own. The TypeScript compiler did that
- * too, but it cost a program per group of files (a second of a generation, and hundreds of MB for the 7 MB endpoint
- * module of a 10,000-method document) where oxc takes milliseconds. Compiling each file on its own requires the
- * sources to be isolatedDeclarations-clean: the generated sources are.
+ * memory and without type checking (a test type-checks generated/ for real), laid out as a person would write them.
  */
-import type { TransformOptions } from 'esbuild';
-import { createRequire } from 'node:module';
+import { type TransformOptions, transformSync } from 'oxc-transform';
+import { type FormatConfig, format } from 'oxfmt';
 import type { GeneratedFile } from './files.ts';
 import { isHeaderComment } from './header.ts';
 
@@ -27,45 +22,53 @@ export function typesOnlySource(path: string, contents: string): TypeScriptSourc
   return { path, contents, output: { js: '', dts: contents } };
 }
 
-const ESBUILD_OPTIONS: TransformOptions = {
-  loader: 'ts',
-  // No `format`: the modules stay as written, exports where they are declared.
+/** Type stripping as TypeScript's own emit under verbatimModuleSyntax: imports stay unless written `import type`. */
+const TRANSFORM_OPTIONS: TransformOptions = {
+  lang: 'ts',
   target: 'es2022',
-  // Text stays as written (esbuild would escape every non-ASCII character).
-  charset: 'utf8',
-  tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
+  typescript: { onlyRemoveTypeImports: true, declaration: { stripInternal: false } },
 };
 
-// Loaded on first use, and synchronously: the requests go out at once, so esbuild works while this thread goes on.
-let esbuild: typeof import('esbuild') | undefined;
-let oxc: typeof import('oxc-transform') | undefined;
+/** The layout of the project's own code (biome.json), in which the compilers' output is laid out again. */
+const LAYOUT: FormatConfig = { printWidth: 120, singleQuote: true, trailingComma: 'all', objectWrap: 'collapse' };
 
 /** JavaScript and declarations of each source, each file under the header line of its source. */
 export async function emitJavaScript(sources: TypeScriptSource[]): Promise<GeneratedFile[]> {
   const header = headerOfSource(sources);
-  const compiled = sources.filter((source) => !source.output);
-  const require = createRequire(import.meta.url);
-  esbuild ??= require('esbuild') as typeof import('esbuild');
-  const { transform } = esbuild;
-  const javascript = compiled.map(async ({ path, contents }) => {
-    try {
-      return (await transform(contents, { ...ESBUILD_OPTIONS, sourcefile: path })).code;
-    } catch (error) {
-      throw new Error(`cannot emit ${path}: ${(error as Error).message}`);
-    }
-  });
-  oxc ??= require('oxc-transform') as typeof import('oxc-transform');
-  const declarations = compiled.map(({ path, contents }) => declarationsOf(oxc!, path, contents));
-  const js = await Promise.all(javascript);
-  const outputs = new Map(compiled.map((source, i) => [source.path, { js: js[i]!, dts: declarations[i]! }]));
-  return sources.flatMap((source) => {
-    const output = source.output ?? outputs.get(source.path)!;
+  const emitted = await Promise.all(sources.map(async (source) => [source, await compiled(source)] as const));
+  return emitted.flatMap(([source, output]) => {
     const base = source.path.replace(/^src\//, 'dist/').replace(/\.ts$/, '');
     return [
       { path: `${base}.js`, contents: withHeader(output.js, header(`${base}.js`)) },
       { path: `${base}.d.ts`, contents: withHeader(output.dts, header(`${base}.d.ts`)) },
     ];
   });
+}
+
+/**
+ * oxc strips the types and writes the declarations, as `tsc --isolatedDeclarations` would, each file on its own (so
+ * the sources must be isolatedDeclarations-clean: the generated sources are). Both print each statement on one line,
+ * however long, so oxfmt (oxc's Prettier-compatible formatter, native) lays them out within the sources' 120 columns.
+ * oxc keeps the sources' comments and their concatenated strings (esbuild joined them), which oxfmt breaks at the `+`.
+ */
+async function compiled(source: TypeScriptSource): Promise<{ js: string; dts: string }> {
+  if (source.output) return source.output;
+  const { path, contents } = source;
+  const { code, declaration, errors } = transformSync(path, contents, TRANSFORM_OPTIONS);
+  if (errors.length > 0) throw new Error(`cannot emit ${path}:\n${codeFrames(errors)}`);
+  const base = path.replace(/\.ts$/, '');
+  const [js, dts] = await Promise.all([laidOut(`${base}.js`, code), laidOut(`${base}.d.ts`, declaration ?? '')]);
+  return { js, dts };
+}
+
+async function laidOut(path: string, code: string): Promise<string> {
+  const { code: formatted, errors } = await format(path, code, LAYOUT);
+  if (errors.length > 0) throw new Error(`cannot lay out ${path}:\n${codeFrames(errors)}`);
+  return formatted;
+}
+
+function codeFrames(errors: Array<{ codeframe: string | null; message: string }>): string {
+  return errors.map((error) => error.codeframe ?? error.message).join('\n');
 }
 
 /** Each emitted file carries the header line of the source it comes from. */
@@ -91,13 +94,4 @@ function withHeader(text: string, header: string): string {
   if (first === header && rest.length > 1 && rest.endsWith('\n') && rest.trim().length === rest.length - 1) return text;
   const body = rest.trim();
   return `${header}\n${body || 'export {};'}\n`;
-}
-
-function declarationsOf(oxc: typeof import('oxc-transform'), path: string, contents: string): string {
-  const { code, errors } = oxc.isolatedDeclarationSync(path, contents, { stripInternal: false });
-  if (errors.length > 0)
-    throw new Error(
-      `cannot emit declarations of ${path}:\n${errors.map((error) => error.codeframe ?? error.message).join('\n')}`,
-    );
-  return code;
 }

@@ -31,7 +31,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
     ...source(path, `${template}.ts`, data),
     output: { js: templates(`${template}.js`)(data), dts: templates(`${template}.d.ts`)(data) },
   });
-  // The templates' code compiles (esbuild, a compiler thread) while the other artifacts run.
+  // oxfmt lays the compiled code out (natively, asynchronously) while the schemas become types here.
   const compiling = Promise.all([emitJavaScript(code), renderTypes(model)]);
   const validators = validatorModules(model);
   const data: TypeScriptSource[] = model.endpoints.flatMap((endpoint, i) => {

@@ -2,8 +2,10 @@
  * coreth's version (plugin/evm/version.go `Version`, what `avax.version` answers) in each AvalancheGo release, from the
  * coreth module each release's go.mod requires. The string lagged the module's tag in some releases (v1.11.0 and
  * v1.11.1 require coreth v0.13.0-rc.0, whose version.go still says v0.12.11), and the table keeps what the code says.
- * avax.version was last served by v1.13.5.
+ * avax.version was last served by v1.13.5; `info.getNodeVersion` reports the same version as the evm's until v1.14.2.
  */
+import { compareVersions } from '../../generators/common/versions.ts';
+
 const SINCE: ReadonlyArray<readonly [string, string]> = [
   ['v1.9.0', 'v0.11.0'],
   ['v1.9.1', 'v0.11.1'],
@@ -37,17 +39,10 @@ const SINCE: ReadonlyArray<readonly [string, string]> = [
   ['v1.13.5', 'v0.15.4'],
 ];
 
-const parts = (version: string) => version.replace(/^v/, '').split(/[.-]/).slice(0, 3).map(Number);
-const before = (a: string, b: string) => {
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) < (y[i] ?? 0);
-  return false;
-};
-
 /** coreth's version in AvalancheGo release `nodeVersion` (the last one that had avax.version when absent). */
 export function corethVersion(nodeVersion: string | undefined): string {
   if (!nodeVersion) return SINCE.at(-1)![1];
   let version = SINCE[0]![1];
-  for (const [release, coreth] of SINCE) if (!before(nodeVersion, release)) version = coreth;
+  for (const [release, coreth] of SINCE) if (compareVersions(nodeVersion, release) >= 0) version = coreth;
   return version;
 }

@@ -6,13 +6,19 @@ export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval';
 export interface StartOptions {
   /** `local` (default), `fuji` or `mainnet`: that network's IDs, HRP and genesis (`--network`). */
   network?: NetworkName;
-  /** Funded keys beyond the network's own (default 10, at most 1,000,000), 2,500 AVAX each on X and P (`--accounts`). */
+  /**
+   * Funded keys beyond the network's own (default 10, at most 1,000,000), 2,500 AVAX each on X and P
+   * (`--accounts`).
+   */
   accounts?: number;
   /** Seeds the funded keys (default `avalanche-mock`): the same seed, the same keys and world (`--seed`). */
   seed?: string;
   /** UTXOs each account's funds are split into, per chain (default 1; `--utxos-per-account`). */
   utxosPerAccount?: number;
-  /** Answer as this release did, e.g. `v1.11.0`, or `all` (default: the newest the spec describes; `--node-version`). */
+  /**
+   * Answer as this release did, e.g. `v1.11.0`, or `all` (default: the newest the spec describes;
+   * `--node-version`).
+   */
   nodeVersion?: string;
   /** Build a block from the pool every `blockTime` ms (`--block-time`; default automine). */
   blockTime?: number;

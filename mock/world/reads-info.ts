@@ -1,8 +1,10 @@
 /**
  * The Info API's answers that depend on the network (api/info/service.go): its ID and name, the static fees of the
- * deprecated `info.getTxFee` and the upgrade schedule (upgrade/upgrade.go). The node-level answers (node ID, version,
- * peers, chains' aliases) stay in ../state.ts.
+ * deprecated `info.getTxFee`, the upgrade schedule (upgrade/upgrade.go), and each release's RPCChainVM protocol and
+ * VM versions. The node-level answers (node ID, version, peers, chains' aliases) stay in ../state.ts.
  */
+import { compareVersions } from '../../generators/common/versions.ts';
+import { corethVersion } from '../cchain/coreth-version.ts';
 import type { Reads } from './reads.ts';
 import type { World } from './world.ts';
 
@@ -103,6 +105,63 @@ export function upgradeNumber(world: World, key: string): bigint {
 export function upgradeActive(world: World, name: string, time: bigint): boolean {
   const at = upgradesOf(world)[`${name}Time`];
   return typeof at === 'string' && BigInt(Date.parse(at) / 1000) <= time;
+}
+
+/**
+ * The RPCChainVM protocol (version/constants.go `RPCChainVMProtocol`) from each release on, as
+ * version/compatibility.json of v1.15.0-fuji lists the releases of each.
+ */
+const PROTOCOL_SINCE: ReadonlyArray<readonly [string, number]> = [
+  ['v1.9.0', 17],
+  ['v1.9.1', 18],
+  ['v1.9.2', 19],
+  ['v1.9.4', 20],
+  ['v1.9.5', 21],
+  ['v1.9.6', 22],
+  ['v1.9.9', 23],
+  ['v1.9.10', 24],
+  ['v1.10.0', 25],
+  ['v1.10.1', 26],
+  ['v1.10.5', 27],
+  ['v1.10.9', 28],
+  ['v1.10.13', 29],
+  ['v1.10.15', 30],
+  ['v1.10.18', 31],
+  ['v1.11.0', 33],
+  ['v1.11.2', 34],
+  ['v1.11.3', 35],
+  ['v1.11.10', 36],
+  ['v1.11.11', 37],
+  ['v1.11.13', 38],
+  ['v1.12.2', 39],
+  ['v1.13.1', 40],
+  ['v1.13.2', 41],
+  ['v1.13.3', 42],
+  ['v1.13.4', 43],
+  ['v1.14.0', 44],
+  ['v1.14.2', 45],
+  ['v1.15.0-fuji', 46],
+];
+
+/** `rpcProtocolVersion` of `info.getNodeVersion` in release `release`. */
+export function rpcProtocolVersion(release: string): string {
+  let protocol = PROTOCOL_SINCE[0]![1];
+  for (const [first, number] of PROTOCOL_SINCE) if (compareVersions(release, first) >= 0) protocol = number;
+  return String(protocol);
+}
+
+/**
+ * `vmVersions` of `info.getNodeVersion` in release `release` (`v1.14.2`): what each VM's `Version` answered when
+ * vms/manager.go registered it. The avm and platformvm answer `version.Current.String()`: `v1.14.0` while Current was a
+ * version.Semantic, `avalanchego/1.14.1` since v1.14.1 made it a version.Application. The evm answered coreth's own
+ * version (plugin/evm/version.go, the coreth of the release's go.mod; still `v0.15.4` in v1.14.1, which grafted
+ * coreth into graft/coreth) until v1.14.2, where it answers `version.Current.Semantic()`, the node's `v1.14.2`.
+ */
+export function vmVersions(release: string): { avm: string; evm: string; platform: string } {
+  const numbers = release.replace(/^v|-.*$/g, '');
+  const own = compareVersions(release, 'v1.14.1') < 0 ? `v${numbers}` : `avalanchego/${numbers}`;
+  const evm = compareVersions(release, 'v1.14.2') < 0 ? corethVersion(release) : `v${numbers}`;
+  return { avm: own, evm, platform: own };
 }
 
 export function infoReads(world: World) {

@@ -1,6 +1,6 @@
 /**
- * emit/javascript.ts: each generated source becomes ESM (esbuild) and declarations (oxc, file by file), under the
- * source's header line; a source oxc cannot declare on its own is an error that names the file and shows the line.
+ * emit/javascript.ts: each generated source becomes ESM and declarations (oxc, file by file, laid out by oxfmt),
+ * under the source's header line; a source oxc cannot declare on its own is an error that names the file and its line.
  */
 import { describe, expect, it } from 'vitest';
 import { emitJavaScript, typesOnlySource } from '../../generators/emit/javascript.ts';
@@ -35,10 +35,33 @@ describe('emitJavaScript', () => {
     expect(byPath.get('dist/types.js')).toBe(`${HEADER}\nexport {};\n`);
   });
 
+  it('lays both out within 120 columns, its comments kept and its strings in their pieces', async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    const source = [
+      HEADER,
+      '// Why this module exists.',
+      `export const MESSAGE: string =\n  '${words(14)} ' +\n  '${words(14)}';`,
+      `export function call(${['first', 'second', 'third', 'fourth', 'fifth', 'sixth'].map((name) => `${name}Argument: string | undefined`).join(', ')}): string {`,
+      '  return MESSAGE;',
+      '}',
+      '',
+    ].join('\n');
+    const files = await emitJavaScript([{ path: 'src/long.ts', contents: source }]);
+    for (const { path, contents } of files) {
+      expect(
+        contents.split('\n').filter((line) => [...line].length > 120),
+        path,
+      ).toEqual([]);
+    }
+    const js = files.find((file) => file.path === 'dist/long.js')!.contents;
+    expect(js).toContain('// Why this module exists.');
+    expect(js).toContain(`'${words(14)} ' +`);
+  });
+
   it('refuses a source whose declarations need inference, naming it and its line', async () => {
     const source = { path: 'src/broken.ts', contents: `${HEADER}\nexport const height = Math.max(1, 2);\n` };
     await expect(emitJavaScript([source])).rejects.toThrow(
-      /cannot emit declarations of src\/broken\.ts:[\s\S]*TS9010[\s\S]*2 \| export const height/,
+      /cannot emit src\/broken\.ts:[\s\S]*TS9010[\s\S]*2 \| export const height/,
     );
   });
 });

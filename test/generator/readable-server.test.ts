@@ -1,8 +1,9 @@
 /**
  * The generated server reads like code: each validators module a table of schemas that the runtime's ajv compiles
  * (no generated validator code), typed rather than under `@ts-nocheck`, every writer named after what it writes,
- * within 120 columns. No line of any generated package's sources passes 120 columns, and the cutters that keep them
- * so (long strings into pieces, JSON an entry a line) give back the value they were given.
+ * within 120 columns. No line of any generated package passes 120 columns, its sources nor the JavaScript and
+ * declarations of its dist/, and the cutters that keep the sources so (long strings into pieces, JSON an entry a
+ * line) give back the value they were given.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -63,16 +64,17 @@ describe('the generated endpoint modules', () => {
 
 describe('the code of every generated package', () => {
   const GENERATED = join(import.meta.dirname, '../../generated');
-  // What a reader opens: each package's TypeScript sources and the docs site's script. dist/ is compiler output.
+  // What a reader opens: each package's TypeScript sources, the JavaScript and declarations it ships (dist/, where
+  // an editor's go-to-definition lands), and the docs site's script.
   const code = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) return name === 'dist' || name === 'node_modules' ? [] : code(path);
+      if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : code(path);
       return /\.(ts|js)$/.test(name) ? [path] : [];
     });
   const files = code(GENERATED);
 
-  it('is there: both packages of both specs, the embedded documents and the docs script', () => {
+  it('is there: both packages of both specs, compiled too, the embedded documents and the docs script', () => {
     const names = files.map((path) => relative(GENERATED, path));
     for (const expected of [
       'client/src/p-chain.ts',
@@ -81,6 +83,12 @@ describe('the code of every generated package', () => {
       'server/src/validators/p-chain.ts',
       'c-chain/client/src/types.ts',
       'c-chain/server/src/runtime/rpc.ts',
+      'client/dist/p-chain.js',
+      'client/dist/p-chain.d.ts',
+      'server/dist/runtime/rpc.js',
+      'server/dist/documents/p-chain.js',
+      'c-chain/client/dist/c-chain-rpc.d.ts',
+      'c-chain/server/dist/runtime/endpoint.d.ts',
       'docs/assets/site.js',
     ])
       expect(names).toContain(expected);

@@ -1,6 +1,6 @@
 /** The mock's Info and Health APIs: answers that agree with the rest of the mock, the node's errors, the GET forms. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, HealthClient, InfoClient } from '../../generated/client/dist/index.js';
+import { AdminClient, CAvaxClient, HealthClient, InfoClient } from '../../generated/client/dist/index.js';
 import { healthGetReply } from '../../mock/health.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
@@ -67,18 +67,37 @@ describe('info', () => {
     expect(await info.getNetworkName()).toEqual({ networkName: 'local' });
   });
 
-  it('reports the release it stands for', async () => {
-    expect((await info.getNodeVersion()).version).toBe('avalanchego/1.14.2');
-    const old = await startMockNode({ port: 0, nodeVersion: 'v1.12.1' });
-    try {
-      const answer = await new InfoClient({ baseUrl: old.url }).getNodeVersion();
-      expect([answer.version, answer.vmVersions.avm, answer.vmVersions.platform]).toEqual([
-        'avalanchego/1.12.1',
-        'v1.12.1',
-        'v1.12.1',
-      ]);
-    } finally {
-      await old.close();
+  it('reports the release it stands for, and its VMs as each reported itself then', async () => {
+    const { version, rpcProtocolVersion, vmVersions } = await info.getNodeVersion();
+    expect([version, rpcProtocolVersion, vmVersions]).toEqual([
+      'avalanchego/1.14.2',
+      '45',
+      { avm: 'avalanchego/1.14.2', evm: 'v1.14.2', platform: 'avalanchego/1.14.2' },
+    ]);
+    // Each era: coreth's own version and avm/platform as `v…`; the grafted coreth still `v0.15.4`, avm/platform as
+    // `avalanchego/…` (v1.14.1); the evm as the node's release (from v1.14.2).
+    // The RPCChainVM protocol of each (version/compatibility.json).
+    const eras = {
+      'v1.11.3': ['35', { avm: 'v1.11.3', evm: 'v0.13.2', platform: 'v1.11.3' }],
+      'v1.13.5': ['43', { avm: 'v1.13.5', evm: 'v0.15.4', platform: 'v1.13.5' }],
+      'v1.14.0': ['44', { avm: 'v1.14.0', evm: 'v0.15.4', platform: 'v1.14.0' }],
+      'v1.14.1': ['44', { avm: 'avalanchego/1.14.1', evm: 'v0.15.4', platform: 'avalanchego/1.14.1' }],
+    } as const;
+    for (const [release, [protocol, expected]] of Object.entries(eras)) {
+      const old = await startMockNode({ port: 0, nodeVersion: release });
+      try {
+        const answer = await new InfoClient({ baseUrl: old.url }).getNodeVersion();
+        expect([answer.version, answer.rpcProtocolVersion, answer.vmVersions], release).toEqual([
+          `avalanchego/${release.slice(1)}`,
+          protocol,
+          expected,
+        ]);
+        // Where avax.version is served (up to v1.13.5), the C-Chain's atomic API names the same coreth.
+        if (release === 'v1.11.3' || release === 'v1.13.5')
+          expect((await new CAvaxClient({ baseUrl: old.url }).version()).version, release).toBe(expected.evm);
+      } finally {
+        await old.close();
+      }
     }
   });
 

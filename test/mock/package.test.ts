@@ -1,10 +1,11 @@
 /**
  * The mock as a real package: build it (npm run build:mock), `npm pack` it, install the tarball offline into a
  * consumer project outside the repository, and run a program there that starts a node with startMockNode and one
- * with the `avalanche-mock` bin.
+ * with the `avalanche-mock` bin. Its own files read like the generated packages' (no line over 120 columns); the
+ * minified bundles of the mock and its libraries (dist/*.cjs) are for Node to start from, not for reading.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { watchOutput } from '../support/child-output.ts';
 import { callRpc } from '../support/rpc.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
+const pkg = join(temp, 'pkg');
 const consumer = join(temp, 'consumer');
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
@@ -54,7 +56,6 @@ await defaults.close();
 `;
 
 beforeAll(async () => {
-  const pkg = join(temp, 'pkg');
   await buildMockPackage(pkg);
   const packed = JSON.parse(npm(['pack', pkg, '--pack-destination', temp, '--json'], temp)) as Array<{
     filename: string;
@@ -83,6 +84,17 @@ const listening = async (child: ChildProcess) =>
   (await watchOutput(child.stdout!, child.stderr!).until(/listening on (http:\/\/\S+)/))[1]!;
 
 describe('the mock package', () => {
+  it('keeps its own files within 120 columns', () => {
+    const own = ['index.d.ts', ...readdirSync(join(pkg, 'dist')).filter((name) => name.endsWith('.js'))];
+    expect(own).toEqual(expect.arrayContaining(['index.d.ts', 'bin.js', 'index.js', 'load.js']));
+    for (const name of own.map((file) => (file === 'index.d.ts' ? file : `dist/${file}`))) {
+      const wide = readFileSync(join(pkg, name), 'utf8')
+        .split('\n')
+        .filter((line) => [...line].length > 120);
+      expect(wide, name).toEqual([]);
+    }
+  });
+
   it('startMockNode runs an isolated node whose dev controls change what the API answers', async () => {
     const [line, defaultKeys] = execFileSync(process.execPath, ['main.js'], { cwd: consumer, encoding: 'utf8' })
       .trim()

@@ -2,79 +2,76 @@
 /** How a call fails: one class per cause, all extending AvalancheRpcError, each keeping what explains the failure. */
 /** Every failure of a call: the method and URL are always known. */
 export declare class AvalancheRpcError extends Error {
-	/** The JSON-RPC method, e.g. `platform.getHeight`. */
-	readonly method: string;
-	/** The endpoint URL the call was sent to. */
-	readonly url: string;
-	constructor(message: string, method: string, url: string, options?: {
-		cause?: unknown;
-	});
+  /** The JSON-RPC method, e.g. `platform.getHeight`. */
+  readonly method: string;
+  /** The endpoint URL the call was sent to. */
+  readonly url: string;
+  constructor(message: string, method: string, url: string, options?: { cause?: unknown });
 }
 /**
-* A method's documented errors by their spec names: the code and the node's message as a pattern (the parts that
-* vary between calls, such as IDs, names and numbers, are wildcards).
-*/
-export type DocumentedErrors = {
-	readonly [name: string]: readonly [code: number, message: RegExp];
-};
+ * A method's documented errors by their spec names: the code and the node's message as a pattern (the parts that
+ * vary between calls, such as IDs, names and numbers, are wildcards).
+ */
+export type DocumentedErrors = { readonly [name: string]: readonly [code: number, message: RegExp] };
 /**
-* The node answered with a JSON-RPC error object. `message` is the node's own text; `documented` names the error
-* of the method's spec it is, so `error.is('KeystoreUserAlreadyExists')` tells it from the others without reading
-* the text.
-*/
+ * The node answered with a JSON-RPC error object. `message` is the node's own text; `documented` names the error
+ * of the method's spec it is, so `error.is('KeystoreUserAlreadyExists')` tells it from the others without reading
+ * the text.
+ */
 export declare class JsonRpcError<Name extends string = string> extends AvalancheRpcError {
-	/** The JSON-RPC error code, e.g. -32000 for every error of the node's handlers. */
-	readonly code: number;
-	/** The `data` member of the error object (null when the node sends none). */
-	readonly data: unknown;
-	/**
-	* The spec's name of this error among the method's documented ones; undefined for an error the spec does not list.
-	*/
-	readonly documented: Name | undefined;
-	constructor(method: string, url: string, code: number, message: string, data: unknown, documented?: DocumentedErrors);
-	/** Whether this is the method's documented error of that name. */
-	is(name: Name): boolean;
+  /** The JSON-RPC error code, e.g. -32000 for every error of the node's handlers. */
+  readonly code: number;
+  /** The `data` member of the error object (null when the node sends none). */
+  readonly data: unknown;
+  /**
+   * The spec's name of this error among the method's documented ones; undefined for an error the spec does not list.
+   */
+  readonly documented: Name | undefined;
+  constructor(method: string, url: string, code: number, message: string, data: unknown, documented?: DocumentedErrors);
+  /** Whether this is the method's documented error of that name. */
+  is(name: Name): boolean;
 }
 /**
-* The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping,
-* ...).
-*/
+ * The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping,
+ * ...).
+ */
 export declare class HttpStatusError extends AvalancheRpcError {
-	readonly status: number;
-	/** The start of the response body, at most 200 characters. */
-	readonly body: string;
-	constructor(method: string, url: string, status: number, body: string);
+  readonly status: number;
+  /** The start of the response body, at most 200 characters. */
+  readonly body: string;
+  constructor(method: string, url: string, status: number, body: string);
 }
 /** The answer is not the JSON-RPC response to this call: not JSON, not a response object, or another call's id. */
 export declare class InvalidResponseError extends AvalancheRpcError {
-	/** The start of the response body, at most 200 characters. */
-	readonly body: string;
-	constructor(method: string, url: string, problem: string, body: string);
+  /** The start of the response body, at most 200 characters. */
+  readonly body: string;
+  constructor(method: string, url: string, problem: string, body: string);
 }
 /** No complete answer within the timeout. */
 export declare class TimeoutError extends AvalancheRpcError {
-	readonly timeoutMs: number;
-	constructor(method: string, url: string, timeoutMs: number);
+  readonly timeoutMs: number;
+  constructor(method: string, url: string, timeoutMs: number);
 }
 /**
-* The client's `nodeVersion` does not serve the method: nothing was sent. `since` is the first release that serves it,
-* `removedIn` the first that no longer does (either may be absent).
-*/
+ * The client's `nodeVersion` does not serve the method: nothing was sent. `since` is the first release that serves it,
+ * `removedIn` the first that no longer does (either may be absent).
+ */
 export declare class NotServedError extends AvalancheRpcError {
-	readonly nodeVersion: string;
-	readonly since: string | undefined;
-	readonly removedIn: string | undefined;
-	constructor(method: string, url: string, nodeVersion: string, range: {
-		since?: string;
-		removedIn?: string;
-		lastVersion?: string;
-	});
+  readonly nodeVersion: string;
+  readonly since: string | undefined;
+  readonly removedIn: string | undefined;
+  constructor(
+    method: string,
+    url: string,
+    nodeVersion: string,
+    range: { since?: string; removedIn?: string; lastVersion?: string },
+  );
 }
 /** Orders release tags such as `v1.12.1`; a pre-release (`v1.15.0-fuji`) comes before its release. */
 export declare function compare(a: string, b: string): number;
 /**
-* The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why.
-*/
+ * The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why.
+ */
 export declare class NetworkError extends AvalancheRpcError {
-	constructor(method: string, url: string, cause: unknown);
+  constructor(method: string, url: string, cause: unknown);
 }

@@ -6,21 +6,19 @@ export {
   JsonRpcError,
   NetworkError,
   NotServedError,
-  TimeoutError
-} from "./errors.js";
-export { fromBigInt, toBigInt } from "./numbers.js";
-export {
-  JsonRpcClient
-} from "./runtime.js";
-export { AdminClient } from "./admin.js";
-export { AvmStaticClient } from "./avm-static.js";
-export { CAvaxClient } from "./c-avax.js";
-export { DevClient } from "./dev.js";
-export { HealthClient } from "./health.js";
-export { IndexerClient } from "./indexer.js";
-export { InfoClient } from "./info.js";
-export { KeystoreClient } from "./keystore.js";
-export { PChainClient } from "./p-chain.js";
-export { ProposervmClient } from "./proposervm.js";
-export { XChainClient } from "./x-chain.js";
-export { XWalletClient } from "./x-wallet.js";
+  TimeoutError,
+} from './errors.js';
+export { fromBigInt, toBigInt } from './numbers.js';
+export { JsonRpcClient } from './runtime.js';
+export { AdminClient } from './admin.js';
+export { AvmStaticClient } from './avm-static.js';
+export { CAvaxClient } from './c-avax.js';
+export { DevClient } from './dev.js';
+export { HealthClient } from './health.js';
+export { IndexerClient } from './indexer.js';
+export { InfoClient } from './info.js';
+export { KeystoreClient } from './keystore.js';
+export { PChainClient } from './p-chain.js';
+export { ProposervmClient } from './proposervm.js';
+export { XChainClient } from './x-chain.js';
+export { XWalletClient } from './x-wallet.js';

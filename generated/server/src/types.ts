@@ -1423,7 +1423,10 @@ export interface InfoGetNodeVersionResult {
    */
   gitCommit: string;
   /**
-   * The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin VMs).
+   * The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin VMs), as the
+   * VM reports it. The avm and platformvm report the node's release: `v1.14.0` up to v1.14.0,
+   * `avalanchego/1.14.1` since v1.14.1. The evm reported coreth's own version (`v0.15.4` in v1.13.5 to
+   * v1.14.1) until v1.14.2, and the node's release since (`v1.14.2`).
    */
   vmVersions: {
     [k: string]: string;

@@ -6,10 +6,8 @@ export {
   JsonRpcError,
   NetworkError,
   NotServedError,
-  TimeoutError
-} from "./errors.js";
-export { fromBigInt, toBigInt } from "./numbers.js";
-export {
-  JsonRpcClient
-} from "./runtime.js";
-export { CChainRpcClient } from "./c-chain-rpc.js";
+  TimeoutError,
+} from './errors.js';
+export { fromBigInt, toBigInt } from './numbers.js';
+export { JsonRpcClient } from './runtime.js';
+export { CChainRpcClient } from './c-chain-rpc.js';

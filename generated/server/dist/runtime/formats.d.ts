@@ -6,30 +6,33 @@ export declare function cb58Decode(text: string): Uint8Array | undefined;
 /** The node's `hex` encoding: `0x`, the bytes, then the last 4 bytes of their SHA-256. */
 export declare function hexEncode(payload: Uint8Array): string;
 /**
-* The payload of `0x` hex (pairs of digits, checksum included, at least 4 bytes), or undefined. Read digit by digit:
-* a regular expression over a block of several MB made V8 grow its backtracking stack to 64 MB and keep it.
-*/
+ * The payload of `0x` hex (pairs of digits, checksum included, at least 4 bytes), or undefined. Read digit by digit:
+ * a regular expression over a block of several MB made V8 grow its backtracking stack to 64 MB and keep it.
+ */
 export declare function hexDecode(text: string): Uint8Array | undefined;
 /** A bech32 address (BIP 173, not bech32m) of `payload` under `hrp`, e.g. `avax1...`; no length limit, as the node. */
 export declare function bech32Encode(hrp: string, payload: Uint8Array): string;
 /** The hrp and payload of a lower-case bech32 address, or undefined when it is none. */
-export declare function bech32Decode(text: string): {
-	hrp: string;
-	payload: Uint8Array;
-} | undefined;
-export type AvalancheFormat = "avax-cb58" | "avax-short-id" | "avax-node-id" | "avax-hex" | "avax-bech32" | "avax-address";
+export declare function bech32Decode(text: string): { hrp: string; payload: Uint8Array } | undefined;
+export type AvalancheFormat =
+  | 'avax-cb58'
+  | 'avax-short-id'
+  | 'avax-node-id'
+  | 'avax-hex'
+  | 'avax-bech32'
+  | 'avax-address';
 /**
-* The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. The
-* names are a literal type, so a table keyed by them, like the docs' format hints, must name every one.
-*/
+ * The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. The
+ * names are a literal type, so a table keyed by them, like the docs' format hints, must name every one.
+ */
 export declare const avalancheFormats: Record<AvalancheFormat, (value: string) => boolean>;
 /**
-* The node's formats as the server's ajv checks them (ajv-formats gives `date-time`). Checksums cost microseconds and
-* the same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
-*/
+ * The node's formats as the server's ajv checks them (ajv-formats gives `date-time`). Checksums cost microseconds and
+ * the same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
+ */
 export declare const formats: Record<AvalancheFormat, (value: string) => boolean>;
 /**
-* `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at
-* once.
-*/
+ * `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at
+ * once.
+ */
 export declare function remembered(check: (value: string) => boolean): (value: string) => boolean;

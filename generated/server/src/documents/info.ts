@@ -262,7 +262,9 @@ export const infoDocument: OpenrpcDocument = {
               "type": "object",
               "additionalProperties": { "type": "string" },
               "description": "The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin " +
-                "VMs).",
+                "VMs), as the VM reports it. The avm and platformvm report the node's release: `v1.14.0` up to " +
+                "v1.14.0, `avalanchego/1.14.1` since v1.14.1. The evm reported coreth's own version (`v0.15.4` in " +
+                "v1.13.5 to v1.14.1) until v1.14.2, and the node's release since (`v1.14.2`).",
             },
           },
         },
@@ -279,7 +281,11 @@ export const infoDocument: OpenrpcDocument = {
               "databaseVersion": "v1.4.5",
               "rpcProtocolVersion": "45",
               "gitCommit": "6e5acf909c7a16b991142d6b3979bac5699bdb68",
-              "vmVersions": { "avm": "v1.14.2", "evm": "v1.14.2", "platform": "v1.14.2" },
+              "vmVersions": {
+                "avm": "avalanchego/1.14.2",
+                "evm": "v1.14.2",
+                "platform": "avalanchego/1.14.2",
+              },
             },
           },
         },

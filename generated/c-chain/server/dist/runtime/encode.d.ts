@@ -4,24 +4,27 @@ export declare function goStringify(value: unknown): string;
 /** A string as goStringify writes it (used by the compiled result writers). */
 export declare function writeString(text: string): string;
 /**
-* A value the schema does not type, as goStringify writes it: undefined (write the whole result the generic way)
-* for objects, whose toJSON would see another key, and for what JSON.stringify leaves out.
-*/
+ * A value the schema does not type, as goStringify writes it: undefined (write the whole result the generic way)
+ * for objects, whose toJSON would see another key, and for what JSON.stringify leaves out.
+ */
 export declare function writeScalar(value: unknown): string | undefined;
 /**
-* A raw JSON value (already known to be valid) compacted as Go's json.Compact with HTML escaping does. Returns a
-* string when the bytes are UTF-8, the bytes themselves otherwise.
-*/
+ * A raw JSON value (already known to be valid) compacted as Go's json.Compact with HTML escaping does. Returns a
+ * string when the bytes are UTF-8, the bytes themselves otherwise.
+ */
 export declare function compactRaw(bytes: Uint8Array, start: number, end: number): string | Uint8Array;
 /** Go's strconv.Quote (`%q`), used by the node's "can't find method" messages. */
 export declare function goQuote(text: string): string;
 /**
-* Concatenates body parts; stays a string unless a part carries bytes (not UTF-8, or a result given as bytes), which
-* are copied once, into memory from `allocate` where it lends some.
-*/
-export declare function joinParts(parts: Array<string | Uint8Array>, allocate?: (size: number) => Uint8Array | undefined): string | Uint8Array;
+ * Concatenates body parts; stays a string unless a part carries bytes (not UTF-8, or a result given as bytes), which
+ * are copied once, into memory from `allocate` where it lends some.
+ */
+export declare function joinParts(
+  parts: Array<string | Uint8Array>,
+  allocate?: (size: number) => Uint8Array | undefined,
+): string | Uint8Array;
 /**
-* The chunks as one array, in `into` where given (at least `size` long); `size`, their total length, where the caller
-* already counted it.
-*/
+ * The chunks as one array, in `into` where given (at least `size` long); `size`, their total length, where the caller
+ * already counted it.
+ */
 export declare function concatBytes(chunks: Uint8Array[], size?: number, into?: Uint8Array): Uint8Array;

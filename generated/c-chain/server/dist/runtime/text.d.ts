@@ -4,9 +4,9 @@ export declare function asciiSlice(bytes: Uint8Array, start: number, end: number
 /** Go's unquote: escapes decoded, lone surrogates and invalid UTF-8 bytes each become U+FFFD. */
 export declare function unquote(bytes: Uint8Array, start: number, end: number): string;
 /**
-* UTF-8 with Go's repair rule: each byte that does not start a valid sequence becomes one U+FFFD. The platform's
-* decoder does the work: valid input in one call, otherwise each valid span in one call and each run of bad bytes as
-* one repeat (TextDecoder's own replacement folds a truncated sequence into one U+FFFD where Go gives one per byte, so
-* it is not used on them). Linear in the input, and a string per span, not per byte.
-*/
+ * UTF-8 with Go's repair rule: each byte that does not start a valid sequence becomes one U+FFFD. The platform's
+ * decoder does the work: valid input in one call, otherwise each valid span in one call and each run of bad bytes as
+ * one repeat (TextDecoder's own replacement folds a truncated sequence into one U+FFFD where Go gives one per byte, so
+ * it is not used on them). Linear in the input, and a string per span, not per byte.
+ */
 export declare function decodeUtf8(bytes: Uint8Array): string;
