@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAvaxClient, PChainClient } from '../../generated/client/dist/index.js';
-import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
 import type { Chain } from '../../mock/package/wallet-key.ts';
 
 const AVAX = 1_000_000_000n;
 let source: MockNodeHandle;
-let fork: MockNodeHandle;
+let fork: MockNodeHandle<ForkedDevControls>;
 
 /** A wallet on the fork that finds what it imports at the source: the fork sees the import before any read. */
 class ImportsWhatTheSourceHolds extends Wallet {
