@@ -9,7 +9,7 @@
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
 import { txBytes } from '../engine/handlers.ts';
-import type { UtxoChain } from '../world/types.ts';
+import type { Staker, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
@@ -217,7 +217,11 @@ export class Fork {
           if ((error as { code?: unknown }).code !== undefined) return; // not a subnet at the source either
           throw error;
         }
-        this.unjournaled(() => applySubnet(this.world, details));
+        let stakers: Staker[] = [];
+        this.unjournaled(() => {
+          stakers = applySubnet(this.world, details);
+        });
+        this.stakes.track(stakers);
       })();
       this.subnetLoads.set(id, load);
       load.catch(() => this.subnetLoads.delete(id));
