@@ -7,7 +7,8 @@
  */
 import { bech32Encode } from '../../generators/formats.ts';
 import { decodeAtomic } from '../cchain/atomic.ts';
-import { decodeTx } from '../engine/codec.ts';
+import { decodeTx, keyOf } from '../engine/codec.ts';
+import { txBytes } from '../engine/handlers.ts';
 import type { UtxoChain } from '../world/types.ts';
 import { type World, atomicKey } from '../world/world.ts';
 import type { Clients } from './clients.ts';
@@ -53,8 +54,34 @@ export class SharedMemory {
     return load;
   }
 
+  /** The exports a C-Chain import (`avax.issueTx`) spends, before it is verified. */
+  async loadImportOnC(p: Record<string, unknown>): Promise<void> {
+    let atomic: ReturnType<typeof decodeAtomic>;
+    try {
+      atomic = decodeAtomic(txBytes(p));
+    } catch {
+      return; // the issue itself refuses it, in the node's words
+    }
+    const tx = atomic.tx as { sourceChain?: object; importedInputs?: unknown[] };
+    if (atomic.kind === 'import' && tx.sourceChain && Array.isArray(tx.importedInputs))
+      await this.loadImport('C', tx.sourceChain.toString(), tx.importedInputs);
+  }
+
+  /** The shared-memory UTXOs an import on `chain` spends that the world has not seen, each through its export. */
+  loadImport(chain: UtxoChain | 'C', sourceChain: string, inputs: unknown[]): Promise<void> {
+    const destination = this.world.chainIDs[chain];
+    const missing = (inputs as Parameters<typeof keyOf>[0][]).filter(
+      (input) => !this.world.atomic.has(atomicKey(destination, keyOf(input))),
+    );
+    return this.loadExports(
+      chain,
+      sourceChain,
+      missing.map((input) => input.utxoID.txID.toString()),
+    );
+  }
+
   /** What the exports `txIDs` of `sourceChain` hold for `chain`: the owners of each export's outputs, loaded. */
-  async loadExports(chain: UtxoChain | 'C', sourceChain: string, txIDs: Iterable<string>): Promise<void> {
+  private async loadExports(chain: UtxoChain | 'C', sourceChain: string, txIDs: Iterable<string>): Promise<void> {
     await Promise.all(
       [...new Set(txIDs)].map(async (txID) => {
         const owners = new Set<string>();

@@ -20,8 +20,6 @@ import { SharedMemory } from './atomic.ts';
 import { Stakes } from './stakers.ts';
 import { ask, collectOwners, collectSubnets, utxosAt } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
-import { atomicKey } from '../world/world.ts';
-import { decodeAtomic } from '../cchain/atomic.ts';
 
 type Params = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -77,25 +75,12 @@ export class Fork {
    */
   cHeight(): Promise<bigint> {
     if (!this.cTip) {
-      this.cTip = this.readCTip();
+      this.cTip = this.source.cBlockNumber();
       this.cTip.catch(() => {
         this.cTip = undefined;
       });
     }
     return this.cTip;
-  }
-
-  private async readCTip(): Promise<bigint> {
-    const url = `${this.source.url}/ext/bc/C/rpc`;
-    const response = await this.source.live(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      signal: AbortSignal.timeout(60_000),
-    });
-    const answer = JSON.parse(await response.text()) as { result?: string };
-    if (typeof answer.result !== 'string') throw new Error(`${url} answered no block number`);
-    return BigInt(answer.result);
   }
 
   /** A method's answer with the source's data loaded first, and its reads below the fork point sent there. */
@@ -116,7 +101,7 @@ export class Fork {
     await Promise.all([this.loadNamed(chain, p), this.stakes.loadFor(name, p)]);
     if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
     if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
-    if (name === 'avax.issueTx') await this.loadImportedOnC(p);
+    if (name === 'avax.issueTx') await this.shared.loadImportOnC(p);
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
     const client = chain === 'P' ? this.cached.p : this.cached.x;
     const fromSource = () => ask(client, short, p);
@@ -213,33 +198,7 @@ export class Fork {
     const producers = new Set(missing.map((input) => input.utxoID.txID.toString()));
     await Promise.all([...producers].map((txID) => this.loadProducer(chain, txID)));
     // An import's inputs are in shared memory: their owners' exports, through the export that made them.
-    if (tx.sourceChain && Array.isArray(tx.ins)) await this.loadImported(chain, tx.sourceChain.toString(), tx.ins);
-  }
-
-  /** The exports a C-Chain import (`avax.issueTx`) spends, through the X or P export that made them. */
-  private async loadImportedOnC(p: Params): Promise<void> {
-    let atomic: ReturnType<typeof decodeAtomic>;
-    try {
-      atomic = decodeAtomic(txBytes(p));
-    } catch {
-      return; // the issue itself refuses it, in the node's words
-    }
-    const tx = atomic.tx as { sourceChain?: object; importedInputs?: unknown[] };
-    if (atomic.kind === 'import' && tx.sourceChain && Array.isArray(tx.importedInputs))
-      await this.loadImported('C', tx.sourceChain.toString(), tx.importedInputs);
-  }
-
-  /** The shared-memory UTXOs an import spends that the world has not seen, each through its export. */
-  private loadImported(chain: UtxoChain | 'C', sourceChain: string, inputs: unknown[]): Promise<void> {
-    const destination = this.world.chainIDs[chain];
-    const missing = (inputs as Parameters<typeof keyOf>[0][]).filter(
-      (input) => !this.world.atomic.has(atomicKey(destination, keyOf(input))),
-    );
-    return this.shared.loadExports(
-      chain,
-      sourceChain,
-      missing.map((input) => input.utxoID.txID.toString()),
-    );
+    if (tx.sourceChain && Array.isArray(tx.ins)) await this.shared.loadImport(chain, tx.sourceChain.toString(), tx.ins);
   }
 
   /** Loads every owner of the outputs of a transaction the source accepted on `chain` by the fork point. */
