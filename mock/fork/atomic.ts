@@ -14,6 +14,7 @@ import { type World, atomicKey } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
 import type { LaterBlocks } from './later.ts';
+import { inBatches } from './stakers.ts';
 import { ask, collectOwners, utxosAt } from './walk.ts';
 
 type Json = Record<string, unknown>;
@@ -135,12 +136,16 @@ export class SharedMemory {
     if (sourceChain === X || sourceChain === P) return this.later.ids(sourceChain === X ? 'X' : 'P');
     if (sourceChain !== C || txIDs.length === 0) return new Set();
     const fork = await this.cHeight();
-    const heights = await Promise.all(
-      txIDs.map(async (txID) => {
+    const heights = await inBatches(txIDs, async (txID) => {
+      try {
         const answer = (await ask(this.cached.cAvax, 'getAtomicTx', { txID, encoding: 'hex' })) as Json;
         return BigInt(String(answer.blockHeight));
-      }),
-    );
+      } catch (error) {
+        // Listed in shared memory but not found by ID: nothing says it is later, so it stays.
+        if ((error as { code?: unknown }).code !== undefined) return 0n;
+        throw error;
+      }
+    });
     return new Set(txIDs.filter((_, i) => heights[i]! > fork));
   }
 }
