@@ -11,20 +11,22 @@ import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../.
 import type { Owner, Staker } from '../../mock/world/types.ts';
 
 const DAY = 86_400n;
-let source: MockNodeHandle;
-let fork: MockNodeHandle<ForkedDevControls>;
-let subnetID: string;
 const nodeIDs = [3, 4].map((n) => `NodeID-${cb58Encode(Buffer.alloc(20, n))}`);
 const txID = (n: number) => cb58Encode(Buffer.alloc(32, n));
 
-beforeAll(async () => {
-  source = await startMockNode({ accounts: 3, seed: 'subnet stakers source' });
-  subnetID = source.dev.addSubnet({ addresses: [source.keys[0]!.p] }).subnetID;
+/** A source whose subnet has two permissionless validators with delegators, after `others` other subnets. */
+async function sourceWith(others: number) {
+  const source = await startMockNode({ accounts: 3, seed: 'subnet stakers source' });
   const owner = (i: number): Owner => ({
     locktime: 0n,
     threshold: 1,
     addresses: [Buffer.from(bech32Decode(source.keys[i]!.p.slice(2))!.payload).toString('hex')],
   });
+  for (let i = 0; i < others; i++) {
+    const id = cb58Encode(Buffer.alloc(32, 100 + i));
+    source.world.subnets.set(id, { id, owner: owner(0) });
+  }
+  const { subnetID } = source.dev.addSubnet({ addresses: [source.keys[0]!.p] });
   const now = source.world.time.get();
   const staker = (n: number, nodeID: string, weight: bigint, i: number, validatorTxID?: string): Staker => ({
     txID: txID(n),
@@ -46,14 +48,33 @@ beforeAll(async () => {
     staker(5, nodeIDs[1]!, 100n, 2, txID(4)),
   ])
     source.world.stakers.set(s.txID, s);
-  fork = await startMockNode({ accounts: 1, seed: 'subnet stakers fork', fork: { url: source.url, cacheDir: false } });
-});
-afterAll(async () => {
-  await fork?.close();
-  await source?.close();
-});
+  return { source, subnetID };
+}
 
-describe("a fork's permissionless subnet stakers", () => {
+// With 64 subnets or fewer the fork reads each in full at start; beyond, on the first call naming it.
+describe.each([
+  { others: 0, when: 'at start' },
+  { others: 64, when: 'on the first call naming the subnet' },
+])("a fork's permissionless subnet stakers, read $when", ({ others }) => {
+  let source: MockNodeHandle;
+  let fork: MockNodeHandle<ForkedDevControls>;
+  let subnetID: string;
+
+  beforeAll(async () => {
+    ({ source, subnetID } = await sourceWith(others));
+    fork = await startMockNode({
+      accounts: 1,
+      seed: 'subnet stakers fork',
+      fork: { url: source.url, cacheDir: false },
+    });
+    const forked = [...fork.world.stakers.values()].filter((s) => s.subnetID === subnetID);
+    expect(forked).toHaveLength(others === 0 ? 5 : 0);
+  });
+  afterAll(async () => {
+    await fork?.close();
+    await source?.close();
+  });
+
   const validators = async (url: string, nodeID?: string) =>
     (
       await new PChainClient({ baseUrl: url }).getCurrentValidators({
