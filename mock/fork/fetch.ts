@@ -59,6 +59,20 @@ export class ForkSource {
     return answer(response.status, text);
   };
 
+  /** The source's C-Chain tip now (`eth_blockNumber`). */
+  async cBlockNumber(): Promise<bigint> {
+    const url = `${this.url}/ext/bc/C/rpc`;
+    const response = await this.live(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const answer = JSON.parse(await response.text()) as { result?: unknown };
+    if (typeof answer.result !== 'string') throw new Error(`${url} answered no block number`);
+    return BigInt(answer.result);
+  }
+
   private fileOf(url: string, body: string): string | undefined {
     if (!this.cacheDir || !this.scope) return undefined;
     const { method, params } = JSON.parse(body) as { method?: unknown; params?: unknown };

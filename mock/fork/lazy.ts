@@ -9,7 +9,7 @@
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
 import { txBytes } from '../engine/handlers.ts';
-import type { UtxoChain } from '../world/types.ts';
+import type { Staker, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
@@ -40,6 +40,7 @@ export class Fork {
   private readonly shared: SharedMemory;
 
   private readonly stakes: Stakes;
+  private cTip: Promise<bigint> | undefined;
 
   /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
   private readonly subnetLoads = new Map<string, Promise<void>>();
@@ -58,8 +59,28 @@ export class Fork {
     this.cached = cached;
     this.heights = heights;
     this.later = new LaterBlocks(cached, live, heights);
-    this.shared = new SharedMemory(world, cached, this.later, (change) => this.unjournaled(change));
+    this.shared = new SharedMemory(
+      world,
+      cached,
+      this.later,
+      () => this.cHeight(),
+      (change) => this.unjournaled(change),
+    );
     this.stakes = new Stakes(world, cached, (change) => this.unjournaled(change));
+  }
+
+  /**
+   * The source's C-Chain block the fork's C-Chain starts from: the source's tip when first needed, by the EVM engine
+   * (./cchain.ts) or by an export from C, read once (the X and P fork point does not fix one).
+   */
+  cHeight(): Promise<bigint> {
+    if (!this.cTip) {
+      this.cTip = this.source.cBlockNumber();
+      this.cTip.catch(() => {
+        this.cTip = undefined;
+      });
+    }
+    return this.cTip;
   }
 
   /** A method's answer with the source's data loaded first, and its reads below the fork point sent there. */
@@ -80,6 +101,7 @@ export class Fork {
     await Promise.all([this.loadNamed(chain, p), this.stakes.loadFor(name, p)]);
     if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
     if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
+    if (name === 'avax.issueTx') await this.shared.loadImportOnC(p);
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
     const client = chain === 'P' ? this.cached.p : this.cached.x;
     const fromSource = () => ask(client, short, p);
@@ -174,20 +196,13 @@ export class Fork {
       (input) => !this.world.utxos[chain].has(keyOf(input)) && !this.taken.has(keyOf(input)),
     );
     const producers = new Set(missing.map((input) => input.utxoID.txID.toString()));
-    await Promise.all([...producers].map((txID) => this.loadProducer(chain, txID, (o) => this.loadOwner(chain, o))));
-    // An import's inputs are in shared memory: their owners' exports, through the X or P export that made them.
-    const sourceID = tx.sourceChain?.toString();
-    const { X, P } = this.world.chainIDs;
-    const from: UtxoChain | undefined = sourceID === X ? 'X' : sourceID === P ? 'P' : undefined;
-    if (!sourceID || !from || !Array.isArray(tx.ins)) return;
-    const exports = new Set((tx.ins as Parameters<typeof keyOf>[0][]).map((input) => input.utxoID.txID.toString()));
-    await Promise.all(
-      [...exports].map((txID) => this.loadProducer(from, txID, (o) => this.shared.load(chain, sourceID, o))),
-    );
+    await Promise.all([...producers].map((txID) => this.loadProducer(chain, txID)));
+    // An import's inputs are in shared memory: their owners' exports, through the export that made them.
+    if (tx.sourceChain && Array.isArray(tx.ins)) await this.shared.loadImport(chain, tx.sourceChain.toString(), tx.ins);
   }
 
   /** Loads every owner of the outputs of a transaction the source accepted on `chain` by the fork point. */
-  private async loadProducer(chain: UtxoChain, txID: string, load: (owner: string) => Promise<void>): Promise<void> {
+  private async loadProducer(chain: UtxoChain, txID: string): Promise<void> {
     if ((await this.later.ids(chain)).has(txID)) return;
     let bytes: Uint8Array;
     try {
@@ -201,7 +216,7 @@ export class Fork {
     }
     const owners = new Set<string>();
     collectOwners(decodeTx(chain, bytes).tx, owners, 0);
-    await Promise.all([...owners].map(load));
+    await Promise.all([...owners].map((owner) => this.loadOwner(chain, owner)));
   }
 
   /** A subnet in full, once: a subnet the source did not have at the fork point stays unknown. */
@@ -217,7 +232,11 @@ export class Fork {
           if ((error as { code?: unknown }).code !== undefined) return; // not a subnet at the source either
           throw error;
         }
-        this.unjournaled(() => applySubnet(this.world, details));
+        let stakers: Staker[] = [];
+        this.unjournaled(() => {
+          stakers = applySubnet(this.world, details);
+        });
+        this.stakes.track(stakers);
       })();
       this.subnetLoads.set(id, load);
       load.catch(() => this.subnetLoads.delete(id));

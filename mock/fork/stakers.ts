@@ -49,7 +49,7 @@ async function stakeOf(c: Clients, txID: string): Promise<Utxo[]> {
   return (tx.stake ?? []).map((out, i) => utxoRecord('P', txID, after + i, out.getAssetId(), out.output));
 }
 
-/** The staked outputs of the Primary Network stakers forked at start, each read once when first needed. */
+/** The staked outputs of the forked stakers, each read once when first needed. */
 export class Stakes {
   private readonly world: World;
   private readonly cached: Clients;
@@ -61,7 +61,13 @@ export class Stakes {
     this.world = world;
     this.cached = cached;
     this.unjournaled = unjournaled;
-    this.forked = new Set([...world.stakers.values()].filter((s) => s.subnetID === EMPTY_ID).map((s) => s.txID));
+    this.forked = new Set();
+    this.track(world.stakers.values());
+  }
+
+  /** Forked stakers whose transaction staked outputs: the Primary Network's, and permissionless subnets' (rewarded). */
+  track(stakers: Iterable<Staker>): void {
+    for (const s of stakers) if (s.subnetID === EMPTY_ID || s.rewardOwner) this.forked.add(s.txID);
   }
 
   /**

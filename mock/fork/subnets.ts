@@ -1,8 +1,13 @@
-/** A subnet in full: its owner with its locktime, its conversion to an L1, its legacy and L1 validators. */
+/**
+ * A subnet in full: its owner with its locktime, its conversion to an L1, its legacy and L1 validators, and the
+ * delegators of its permissionless validators (a subnet transformed before Etna has them, as the Primary Network has).
+ */
 import { EMPTY_ID } from '../world/networks.ts';
+import type { Staker } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { l1ValidatorFrom, ownerFrom, stakerFrom } from './convert.ts';
+import { delegatorsOf } from './stakers.ts';
 
 type Json = Record<string, unknown>;
 
@@ -13,10 +18,12 @@ export async function subnetDetails(c: Clients, id: string) {
     c.p.getSubnet({ subnetID: id }) as unknown as Promise<Json>,
     c.p.getCurrentValidators({ subnetID: id }) as unknown as Promise<Json>,
   ]);
-  return { id, subnet, validators };
+  const legacy = (validators.validators as Json[]).filter((v) => v.validationID === undefined);
+  return { id, subnet, validators, delegators: await delegatorsOf(c, legacy, id) };
 }
 
-export function applySubnet(world: World, { id, subnet, validators }: SubnetDetails): void {
+/** The subnet set in the world; the stakers it forked are the answer. */
+export function applySubnet(world: World, { id, subnet, validators, delegators }: SubnetDetails): Staker[] {
   const owner = ownerFrom({ addresses: subnet.controlKeys, threshold: subnet.threshold, locktime: subnet.locktime });
   const converted = subnet.isPermissioned === false && String(subnet.conversionID ?? EMPTY_ID) !== EMPTY_ID;
   world.subnets.set(id, {
@@ -32,13 +39,15 @@ export function applySubnet(world: World, { id, subnet, validators }: SubnetDeta
         }
       : {}),
   });
+  const stakers: Staker[] = [...delegators];
   for (const v of validators.validators as Json[]) {
     if (v.validationID !== undefined) {
       const l1 = l1ValidatorFrom(v, id);
       world.l1Validators.set(l1.validationID, l1);
     } else {
-      const staker = stakerFrom(v, id);
-      world.stakers.set(staker.txID, staker);
+      stakers.push(stakerFrom(v, id));
     }
   }
+  for (const staker of stakers) world.stakers.set(staker.txID, staker);
+  return stakers;
 }

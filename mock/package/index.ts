@@ -6,6 +6,8 @@
 import { DevClient } from '../../generated/client/dist/index.js';
 import { bech32Encode } from '../../generators/formats.ts';
 import { type DevControls, fundedAccount } from '../engine/dev.ts';
+import { type ForkedDevControls, forkedDev } from '../fork/dev.ts';
+import type { ForkOptions } from '../fork/options.ts';
 import { type StartOptions, resolveOptions, startWithOptions } from '../start-options.ts';
 import type { World } from '../world/world.ts';
 import { Wallet } from './wallet.ts';
@@ -13,7 +15,7 @@ import { Wallet } from './wallet.ts';
 export { loadFixture } from './fixture.ts';
 export { type L1ValidatorSpec, Wallet } from './wallet.ts';
 
-export type { StartOptions };
+export type { ForkedDevControls, StartOptions };
 
 export interface FundedKey {
   /** `PrivateKey-<cb58>`. */
@@ -25,12 +27,15 @@ export interface FundedKey {
   c: string;
 }
 
-export interface MockNodeHandle {
+export interface MockNodeHandle<Dev = DevControls> {
   /** Base URL, e.g. `http://127.0.0.1:41234`: the node's paths (`/ext/bc/X`, `/ext/bc/P`, …) hang below it. */
   url: string;
   keys: FundedKey[];
-  /** Development controls in process (synchronous): snapshot/revert, time, mining, funding, fee state, reset. */
-  dev: DevControls;
+  /**
+   * Development controls in process: snapshot/revert, time, mining, funding, fee state, reset. Synchronous, but on a
+   * fork, where each first loads what it names from the source as its HTTP twin does: there each answers a promise.
+   */
+  dev: Dev;
   /** The same controls over HTTP (`/ext/dev`), as the generated client any other process would use. */
   devClient: DevClient;
   world: World;
@@ -43,7 +48,14 @@ export interface MockNodeHandle {
  * Takes the CLI's options under their own names (mock/start-options.ts), with its defaults but for the port: 0, a
  * free one. An option it does not know is refused by name.
  */
-export async function startMockNode(options: StartOptions = {}): Promise<MockNodeHandle> {
+export function startMockNode(options?: StartOptions & { fork?: undefined }): Promise<MockNodeHandle>;
+export function startMockNode(
+  options: StartOptions & { fork: ForkOptions },
+): Promise<MockNodeHandle<ForkedDevControls>>;
+export function startMockNode(options: StartOptions): Promise<MockNodeHandle | MockNodeHandle<ForkedDevControls>>;
+export async function startMockNode(
+  options: StartOptions = {},
+): Promise<MockNodeHandle | MockNodeHandle<ForkedDevControls>> {
   const node = await startWithOptions(resolveOptions(options, (key) => `startMockNode: ${key}`, 0));
   const { world } = node;
   const address = (chain: string, hex: string) =>
@@ -59,7 +71,8 @@ export async function startMockNode(options: StartOptions = {}): Promise<MockNod
         return fundedAccount(world, a.privateKey).cAddress;
       },
     })),
-    dev: node.state.dev,
+    // The overloads above tie the type of `dev` to `fork` in the options.
+    dev: (world.fork ? forkedDev(node.state.dev, world.fork) : node.state.dev) as DevControls,
     devClient: new DevClient({ baseUrl: node.url }),
     world,
     wallet: (index) => {

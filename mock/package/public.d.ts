@@ -151,11 +151,16 @@ export interface DevControls {
   setL1ValidatorBalance(params: { validationID: string; balance: string | number }): Record<string, never>;
 }
 
-export interface MockNodeHandle {
+/** The controls on a fork: each first loads what it names from the source, as `/ext/dev` does, so it answers a promise. */
+export type ForkedDevControls = {
+  [K in keyof DevControls]: (...args: Parameters<DevControls[K]>) => Promise<ReturnType<DevControls[K]>>;
+};
+
+export interface MockNodeHandle<Dev = DevControls> {
   /** Base URL, e.g. `http://127.0.0.1:41234`; the node's paths (`/ext/bc/X`, `/ext/bc/P`, …) hang below it. */
   url: string;
   keys: FundedKey[];
-  dev: DevControls;
+  dev: Dev;
   /** The same controls over HTTP (`/ext/dev`), as the generated `DevClient` of @avalanche-openrpc/client calls them. */
   devClient: { [K in keyof DevControls]: (...args: Parameters<DevControls[K]>) => Promise<ReturnType<DevControls[K]>> };
   /** The simulated network's state (read-only use; its shape may change between versions). */
@@ -165,7 +170,11 @@ export interface MockNodeHandle {
   close(): Promise<void>;
 }
 
-export function startMockNode(options?: StartOptions): Promise<MockNodeHandle>;
+export function startMockNode(options?: StartOptions & { fork?: undefined }): Promise<MockNodeHandle>;
+export function startMockNode(
+  options: StartOptions & { fork: NonNullable<StartOptions['fork']> },
+): Promise<MockNodeHandle<ForkedDevControls>>;
+export function startMockNode(options: StartOptions): Promise<MockNodeHandle | MockNodeHandle<ForkedDevControls>>;
 
 type Chain = 'X' | 'P' | 'C';
 /** A validator of a subnet's conversion to an L1; its BLS key is `blsSecretKey`'s (default a new one). */

@@ -5,29 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAvaxClient, PChainClient } from '../../generated/client/dist/index.js';
-import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
-import type { Chain } from '../../mock/package/wallet-key.ts';
+import { ImportsWhatTheSourceHolds } from './fork-wallet.ts';
 
 const AVAX = 1_000_000_000n;
 let source: MockNodeHandle;
-let fork: MockNodeHandle;
-
-/** A wallet on the fork that finds what it imports at the source: the fork sees the import before any read. */
-class ImportsWhatTheSourceHolds extends Wallet {
-  sourceUrl = '';
-  privateKey = '';
-  protected override async utxos(chain: Chain, sourceChain?: string) {
-    if (!sourceChain) return super.utxos(chain);
-    return new ImportsWhatTheSourceHolds(this.sourceUrl, this.privateKey, fork.world.network.hrp).own(
-      chain,
-      sourceChain,
-    );
-  }
-  own(chain: Chain, sourceChain: string) {
-    return super.utxos(chain, sourceChain);
-  }
-}
+let fork: MockNodeHandle<ForkedDevControls>;
 
 const exported = async (url: string, address: string) =>
   (await new PChainClient({ baseUrl: url }).getUTXOs({ addresses: [address], sourceChain: 'X', encoding: 'hex' }))
@@ -61,9 +45,7 @@ describe("a fork's shared memory", () => {
 
   it('loads the exports an import spends before verifying it', async () => {
     const key = source.keys[2]!;
-    const wallet = new ImportsWhatTheSourceHolds(fork.url, key.privateKey, fork.world.network.hrp);
-    wallet.sourceUrl = source.url;
-    wallet.privateKey = key.privateKey;
+    const wallet = new ImportsWhatTheSourceHolds(fork.url, source.url, key.privateKey, fork.world.network.hrp);
     const before = await wallet.balance('P');
     await wallet.importFrom('X', 'P');
     expect(await wallet.balance('P')).toBeGreaterThan(before + 3n * AVAX);

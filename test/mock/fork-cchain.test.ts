@@ -4,11 +4,11 @@
  * C-Chain blocks not in the fork.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { callRpc } from '../support/rpc.ts';
 
 let source: MockNodeHandle;
-let fork: MockNodeHandle;
+let fork: MockNodeHandle<ForkedDevControls>;
 
 const rpc = async (url: string, method: string, params: unknown[]) => {
   const answer = await callRpc(`${url}/ext/bc/C/rpc`, method, params);

@@ -145,7 +145,7 @@ describe('the fork source', () => {
   it('never saves a forked world, nor dumps it', async () => {
     const fork = await startMockNode({ accounts: 1, fork: { url: source.url, cacheDir: false } });
     try {
-      expect(() => fork.dev.dumpState()).toThrow(`a world forked from ${source.url} cannot be saved`);
+      await expect(fork.dev.dumpState()).rejects.toThrow(`a world forked from ${source.url} cannot be saved`);
       await expect(fork.devClient.dumpState()).rejects.toThrow(/cannot be saved/);
     } finally {
       await fork.close();

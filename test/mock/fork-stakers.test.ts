@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient } from '../../generated/client/dist/index.js';
 import { cb58Encode } from '../../generators/formats.ts';
-import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
 
 const AVAX = 1_000_000_000n;
 const DAY = 86_400n;
 let source: MockNodeHandle;
-let fork: MockNodeHandle;
+let fork: MockNodeHandle<ForkedDevControls>;
 const nodeID = `NodeID-${cb58Encode(Buffer.alloc(20, 7))}`;
 let end: bigint;
 

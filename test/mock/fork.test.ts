@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient, XChainClient } from '../../generated/client/dist/index.js';
 import { forkOf } from '../../mock/fork/lazy.ts';
-import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
 import { EMPTY_ID } from '../../mock/world/networks.ts';
 import { setConnection } from '../../mock/world/uptime.ts';
@@ -19,7 +19,7 @@ const AVAX = 1_000_000_000n;
 const cacheDir = mkdtempSync(join(tmpdir(), 'fork-cache-'));
 let source: MockNodeHandle;
 let counted: { url: string; calls: string[]; close(): Promise<void> };
-let fork: MockNodeHandle;
+let fork: MockNodeHandle<ForkedDevControls>;
 let subnetID: string;
 let l1SubnetID: string;
 /** The UTXOs of the source's key 0 on X at the fork point, read from the source before it moved on. */
