@@ -1,7 +1,11 @@
-// Preloaded by the npm scripts (`node --import ./generators/compile-cache.js ...`) and by bin.js: Node's compile
-// cache keeps V8's code of the sources and of large dependencies (the TypeScript compiler, ajv) between runs, in
-// node_modules/.cache unless NODE_COMPILE_CACHE names another folder. It must be on before the modules it caches load.
-import { readFileSync } from 'node:fs';
+// Preloaded by the npm scripts (`node --import ./generators/compile-cache.js ...`) and by bin.js: the caches that make
+// a second start cheap, in node_modules/.cache/node-compile unless NODE_COMPILE_CACHE names another folder. Node's
+// compile cache keeps V8's code of the sources and of large dependencies (the TypeScript compiler, ajv); it does not
+// keep the type-stripped sources, so without the load hook below every start loads amaro's WebAssembly and strips
+// every `.ts` file again (most of `npm run mock`'s start-up CPU, bench/README.md). Both must be on before the modules
+// they cache load. The mock keeps its spec model in the same folder (mock/model-cache.ts).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 
@@ -20,6 +24,53 @@ if (first >= 0 && running[first] < minimum[first]) {
   process.exit(1);
 }
 
-module.enableCompileCache(
-  process.env.NODE_COMPILE_CACHE ?? join(import.meta.dirname, '../node_modules/.cache/node-compile'),
-);
+const CACHE = process.env.NODE_COMPILE_CACHE ?? join(import.meta.dirname, '../node_modules/.cache/node-compile');
+module.enableCompileCache(CACHE);
+
+const STRIPPED = join(CACHE, 'stripped');
+// What Node's own stripping yields for a source (module-typescript → module); node_modules is left to Node, which
+// refuses to strip there.
+const STRIPPED_FORMAT = { 'module-typescript': 'module', 'commonjs-typescript': 'commonjs' };
+
+/**
+ * Strips a source as Node does (strip-only: the types become blanks, so lines and columns stay and no source map is
+ * needed). Node 22 calls this public API experimental and warns on its first call: that one warning, emitted inside
+ * this call, is dropped; any other passes on as usual.
+ */
+function strip(source) {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => {
+    if (!String(warning).startsWith('stripTypeScriptTypes is an experimental feature'))
+      emitWarning.call(process, warning, ...rest);
+  };
+  try {
+    return module.stripTypeScriptTypes(source, { mode: 'strip' });
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+/** The stripped source, by the hash of the source and of the Node that strips it; written whole or not at all. */
+function cachedStrip(source) {
+  const file = join(STRIPPED, `${createHash('sha256').update(process.version).update(source).digest('hex')}.js`);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {}
+  const code = strip(source);
+  try {
+    mkdirSync(STRIPPED, { recursive: true });
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  } catch {}
+  return code;
+}
+
+module.registerHooks({
+  load(url, context, nextLoad) {
+    const loaded = nextLoad(url, context);
+    const format = STRIPPED_FORMAT[loaded.format];
+    if (!format || url.includes('/node_modules/')) return loaded;
+    return { ...loaded, format, source: cachedStrip(String(loaded.source)) };
+  },
+});
