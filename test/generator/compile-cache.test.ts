@@ -1,0 +1,56 @@
+/**
+ * generators/compile-cache.js, the preload of every npm script: a `.ts` file's stripped source is kept by the hash of
+ * its text and read back by the next start, and the ExperimentalWarning of Node's stripping API is the one warning
+ * it keeps quiet.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ROOT, cliArgs } from '../support/cli.ts';
+
+let dir: string;
+const script = () => join(dir, 'script.ts');
+const stripped = () => readdirSync(join(dir, 'cache', 'stripped')).filter((file) => file.endsWith('.js'));
+
+function run() {
+  const child = spawnSync(process.execPath, cliArgs(relative(ROOT, script())), {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache'), NODE_OPTIONS: '' },
+  });
+  expect(child.status, child.stderr).toBe(0);
+  return child;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'compile-cache-'));
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+  writeFileSync(
+    script(),
+    "const greeting: string = 'types stripped';\n" +
+      "process.emitWarning('a warning of the script', 'ExperimentalWarning');\n" +
+      'console.log(greeting);\n',
+  );
+});
+
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+it('keeps the stripped source by its hash and reads it on the next start', () => {
+  expect(run().stdout).toBe('types stripped\n');
+  const [file] = stripped();
+  expect(stripped()).toHaveLength(1);
+  // What the next start runs is the kept file, not a new stripping of the source.
+  writeFileSync(join(dir, 'cache', 'stripped', file!), "console.log('read from the cache');\n");
+  expect(run().stdout).toBe('read from the cache\n');
+  // A changed source is another key.
+  writeFileSync(script(), "const changed: number = 2;\nconsole.log('changed', changed);\n");
+  expect(run().stdout).toBe('changed 2\n');
+  expect(stripped()).toHaveLength(2);
+});
+
+it('keeps quiet the stripping API warning only, and passes on every other warning', () => {
+  const { stderr } = run();
+  expect(stderr).toContain('ExperimentalWarning: a warning of the script');
+  expect(stderr).not.toContain('stripTypeScriptTypes');
+});
