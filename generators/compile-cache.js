@@ -4,7 +4,7 @@
 // keep the type-stripped sources, so without the load hook below every start loads amaro's WebAssembly and strips
 // every `.ts` file again (most of `npm run mock`'s start-up CPU, bench/README.md). Both must be on before the modules
 // they cache load. The mock keeps its spec model in the same folder (mock/model-cache.ts).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
@@ -59,7 +59,7 @@ function cachedStrip(source) {
   const code = strip(source);
   try {
     mkdirSync(STRIPPED, { recursive: true });
-    const partial = `${file}.${process.pid}.tmp`;
+    const partial = `${file}.${randomUUID()}.tmp`;
     writeFileSync(partial, code);
     renameSync(partial, file);
   } catch {}

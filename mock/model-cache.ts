@@ -4,7 +4,7 @@
  * The packaged mock ships one (model.bin, mock/package/build.ts); `npm run mock` keeps one in Node's compile-cache
  * folder, keyed by the files it was built from, because building it from the documents was most of a start.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -31,7 +31,7 @@ export function readModelFile(file: string | URL): SpecModel | undefined {
 export function writeModelFile(file: string, model: SpecModel): void {
   const payload = serialize(model);
   mkdirSync(dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
+  const partial = `${file}.${randomUUID()}.tmp`;
   writeFileSync(partial, Buffer.concat([sha256(payload), payload]));
   renameSync(partial, file);
 }
