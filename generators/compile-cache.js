@@ -50,13 +50,21 @@ function strip(source) {
   }
 }
 
-/** The stripped source, by the hash of the source and of the Node that strips it; written whole or not at all. */
+/**
+ * The stripped source, by the hash of the source and of the Node that strips it; written whole or not at all. None
+ * for a source that does not strip: Node then strips it itself and reports the error with the file's name.
+ */
 function cachedStrip(source) {
   const file = join(STRIPPED, `${createHash('sha256').update(process.version).update(source).digest('hex')}.js`);
   try {
     return readFileSync(file, 'utf8');
   } catch {}
-  const code = strip(source);
+  let code;
+  try {
+    code = strip(source);
+  } catch {
+    return undefined;
+  }
   try {
     mkdirSync(STRIPPED, { recursive: true });
     const partial = `${file}.${randomUUID()}.tmp`;
@@ -71,6 +79,7 @@ module.registerHooks({
     const loaded = nextLoad(url, context);
     const format = STRIPPED_FORMAT[loaded.format];
     if (!format || url.includes('/node_modules/')) return loaded;
-    return { ...loaded, format, source: cachedStrip(String(loaded.source)) };
+    const source = cachedStrip(String(loaded.source));
+    return source === undefined ? loaded : { ...loaded, format, source };
   },
 });

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ROOT, cliArgs } from '../support/cli.ts';
 
@@ -14,11 +15,14 @@ let dir: string;
 const script = () => join(dir, 'script.ts');
 const stripped = () => readdirSync(join(dir, 'cache', 'stripped')).filter((file) => file.endsWith('.js'));
 
-function run() {
-  const child = spawnSync(process.execPath, cliArgs(relative(ROOT, script())), {
+const start = () =>
+  spawnSync(process.execPath, cliArgs(relative(ROOT, script())), {
     encoding: 'utf8',
     env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache'), NODE_OPTIONS: '' },
   });
+
+function run() {
+  const child = start();
   expect(child.status, child.stderr).toBe(0);
   return child;
 }
@@ -53,4 +57,12 @@ it('keeps quiet the stripping API warning only, and passes on every other warnin
   const { stderr } = run();
   expect(stderr).toContain('ExperimentalWarning: a warning of the script');
   expect(stderr).not.toContain('stripTypeScriptTypes');
+});
+
+it('leaves a source that does not strip to Node, whose error names the file', () => {
+  writeFileSync(script(), 'enum Unsupported { A }\nconsole.log(Unsupported.A);\n');
+  const child = start();
+  expect(child.status).not.toBe(0);
+  expect(child.stderr).toContain(`${pathToFileURL(script()).href}:1`);
+  expect(child.stderr).toContain('ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX');
 });
