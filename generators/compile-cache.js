@@ -51,13 +51,22 @@ function strip(source) {
 }
 
 /**
- * The stripped source, by the hash of the source and of the Node that strips it; written whole or not at all. None
- * for a source that does not strip: Node then strips it itself and reports the error with the file's name.
+ * The stripped source of the module at `url`, kept in one file per module (so the cache grows with the sources, not
+ * with their edits), led by the hash of the source and of the Node that stripped it: a file of another source is
+ * stripped again; written whole or not at all. None for a source that does not strip: Node then strips it itself and
+ * reports the error with the file's name.
  */
-function cachedStrip(source) {
-  const file = join(STRIPPED, `${createHash('sha256').update(process.version).update(source).digest('hex')}.js`);
+function cachedStrip(url, source) {
+  const file = join(
+    STRIPPED,
+    `${createHash('sha256')
+      .update(url.replace(/[?#].*/s, ''))
+      .digest('hex')}.js`,
+  );
+  const header = `// ${createHash('sha256').update(process.version).update(source).digest('hex')}\n`;
   try {
-    return readFileSync(file, 'utf8');
+    const kept = readFileSync(file, 'utf8');
+    if (kept.startsWith(header)) return kept.slice(header.length);
   } catch {}
   let code;
   try {
@@ -68,7 +77,7 @@ function cachedStrip(source) {
   try {
     mkdirSync(STRIPPED, { recursive: true });
     const partial = `${file}.${randomUUID()}.tmp`;
-    writeFileSync(partial, code);
+    writeFileSync(partial, header + code);
     renameSync(partial, file);
   } catch {}
   return code;
@@ -79,7 +88,7 @@ module.registerHooks({
     const loaded = nextLoad(url, context);
     const format = STRIPPED_FORMAT[loaded.format];
     if (!format || url.includes('/node_modules/')) return loaded;
-    const source = cachedStrip(String(loaded.source));
+    const source = cachedStrip(url, String(loaded.source));
     return source === undefined ? loaded : { ...loaded, format, source };
   },
 });

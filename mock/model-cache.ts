@@ -5,12 +5,13 @@
  * folder, keyed by the files it was built from, because building it from the documents was most of a start.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { SpecModel } from '../generators/model/types.ts';
 
 const DIGEST_BYTES = 32;
+const PREFIX = 'mock-model-';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
@@ -37,15 +38,15 @@ export function writeModelFile(file: string, model: SpecModel): void {
 }
 
 /**
- * The model `build` makes from the files `sources()` lists, read from `dir` when a run stored it for these very bytes (and
- * this V8's serialization), else built and stored there. A source that cannot be read means no caching.
+ * The model `build` makes from the files `sources()` lists, read from `dir` when a run stored it for these very bytes
+ * (and this V8's serialization), else built and stored there. A source that cannot be read means no caching.
  */
 export function cachedModel(dir: string, sources: () => string[], build: () => SpecModel): SpecModel {
   let file: string;
   try {
     const key = createHash('sha256').update(process.versions.v8);
     for (const source of sources()) key.update(`\0${source}\0`).update(readFileSync(source));
-    file = join(dir, `mock-model-${key.digest('hex')}.bin`);
+    file = join(dir, `${PREFIX}${key.digest('hex')}.bin`);
   } catch {
     return build();
   }
@@ -54,13 +55,17 @@ export function cachedModel(dir: string, sources: () => string[], build: () => S
   const model = build();
   try {
     writeModelFile(file, model);
+    // The models of earlier documents or code: one model is kept, however often they change.
+    for (const other of readdirSync(dir))
+      if (other.startsWith(PREFIX) && other.endsWith('.bin') && join(dir, other) !== file)
+        rmSync(join(dir, other), { force: true });
   } catch {
     // A read-only folder: the next start builds again.
   }
   return model;
 }
 
-/** The files `entry` imports by relative path, transitively, itself included: the code whose change a cache must see. */
+/** The files `entry` imports by relative path, transitively, and itself: the code whose change a cache must see. */
 export function importClosure(entry: string): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {

@@ -52,6 +52,7 @@ describe('cachedModel', () => {
     writeFileSync(documentFile, JSON.stringify(document));
     const after = model();
     expect(builds).toBe(2);
+    expect(stored()).toHaveLength(1);
     expect(summaries(after)[0]).toBe('A summary the cache has never seen.');
     expect(summaries(before)[0]).not.toBe(summaries(after)[0]);
   });
