@@ -1,7 +1,11 @@
-// Preloaded by the npm scripts (`node --import ./generators/compile-cache.js ...`) and by bin.js: Node's compile
-// cache keeps V8's code of the sources and of large dependencies (the TypeScript compiler, ajv) between runs, in
-// node_modules/.cache unless NODE_COMPILE_CACHE names another folder. It must be on before the modules it caches load.
-import { readFileSync } from 'node:fs';
+// Preloaded by the npm scripts (`node --import ./generators/compile-cache.js ...`) and by bin.js: the caches that make
+// a second start cheap, in node_modules/.cache/node-compile unless NODE_COMPILE_CACHE names another folder. Node's
+// compile cache keeps V8's code of the sources and of large dependencies (the TypeScript compiler, ajv); it does not
+// keep the type-stripped sources, so without the load hook below every start loads amaro's WebAssembly and strips
+// every `.ts` file again (most of `npm run mock`'s start-up CPU, bench/README.md). Both must be on before the modules
+// they cache load. The mock keeps its spec model in the same folder (mock/model-cache.ts).
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 
@@ -20,6 +24,71 @@ if (first >= 0 && running[first] < minimum[first]) {
   process.exit(1);
 }
 
-module.enableCompileCache(
-  process.env.NODE_COMPILE_CACHE ?? join(import.meta.dirname, '../node_modules/.cache/node-compile'),
-);
+const CACHE = process.env.NODE_COMPILE_CACHE ?? join(import.meta.dirname, '../node_modules/.cache/node-compile');
+module.enableCompileCache(CACHE);
+
+const STRIPPED = join(CACHE, 'stripped');
+// What Node's own stripping yields for a source (module-typescript → module); node_modules is left to Node, which
+// refuses to strip there.
+const STRIPPED_FORMAT = { 'module-typescript': 'module', 'commonjs-typescript': 'commonjs' };
+
+/**
+ * Strips a source as Node does (strip-only: the types become blanks, so lines and columns stay and no source map is
+ * needed). Node 22 calls this public API experimental and warns on its first call: that one warning, emitted inside
+ * this call, is dropped; any other passes on as usual.
+ */
+function strip(source) {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => {
+    if (!String(warning).startsWith('stripTypeScriptTypes is an experimental feature'))
+      emitWarning.call(process, warning, ...rest);
+  };
+  try {
+    return module.stripTypeScriptTypes(source, { mode: 'strip' });
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+/**
+ * The stripped source of the module at `url`, kept in one file per module (so the cache grows with the sources, not
+ * with their edits), led by the hash of the source and of the Node that stripped it: a file of another source is
+ * stripped again; written whole or not at all. None for a source that does not strip: Node then strips it itself and
+ * reports the error with the file's name.
+ */
+function cachedStrip(url, source) {
+  const file = join(
+    STRIPPED,
+    `${createHash('sha256')
+      .update(url.replace(/[?#].*/s, ''))
+      .digest('hex')}.js`,
+  );
+  const header = `// ${createHash('sha256').update(process.version).update(source).digest('hex')}\n`;
+  try {
+    const kept = readFileSync(file, 'utf8');
+    if (kept.startsWith(header)) return kept.slice(header.length);
+  } catch {}
+  let code;
+  try {
+    code = strip(source);
+  } catch {
+    return undefined;
+  }
+  try {
+    mkdirSync(STRIPPED, { recursive: true });
+    const partial = `${file}.${randomUUID()}.tmp`;
+    writeFileSync(partial, header + code);
+    renameSync(partial, file);
+  } catch {}
+  return code;
+}
+
+module.registerHooks({
+  load(url, context, nextLoad) {
+    const loaded = nextLoad(url, context);
+    const format = STRIPPED_FORMAT[loaded.format];
+    if (!format || url.includes('/node_modules/')) return loaded;
+    const source = cachedStrip(url, String(loaded.source));
+    return source === undefined ? loaded : { ...loaded, format, source };
+  },
+});

@@ -2,9 +2,13 @@
  * The spec the mock answers from: the documents embedded in the generated server package (the very documents its
  * endpoints serve with `rpc.discover`), turned into the toolkit's model. Methods are filtered by node version here.
  */
+import { getCompileCacheDir } from 'node:module';
+import { join, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
 import * as server from '../generated/server/dist/index.js';
 import { buildModel } from '../generators/model/build.ts';
 import type { EndpointModel, SpecModel } from '../generators/model/types.ts';
+import { cachedModel, importClosure } from './model-cache.ts';
 import { prebuiltModel } from './package/prebuilt-model.ts';
 
 /** The endpoints of the server package by endpoint name: their document, factory, method table, path and aliases. */
@@ -12,20 +16,45 @@ export const ENDPOINTS = server.ENDPOINTS;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 
+const SERVER = resolve(import.meta.dirname, '../generated/server/dist');
+
+/** What the model is made of: the server package's index and documents, and the code that builds the model. */
+function modelSources(): string[] {
+  const documents = join(SERVER, 'documents');
+  return [
+    join(SERVER, 'index.js'),
+    ...readdirSync(documents)
+      .sort()
+      .map((file) => join(documents, file)),
+    ...importClosure(resolve(import.meta.dirname, '../generators/model/build.ts')),
+  ];
+}
+
+function build(): SpecModel {
+  return buildModel(
+    Object.entries(ENDPOINTS).map(([name, { document }]) => ({
+      name,
+      file: `${name}.json`,
+      document: structuredClone(document) as Record<string, unknown>,
+      sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
+    })),
+  );
+}
+
 let model: SpecModel | undefined;
 
+/**
+ * The packaged mock's prebuilt model; from source, the one a previous start left in Node's compile-cache folder
+ * (when the npm scripts turned that cache on: generators/compile-cache.js), or a fresh one.
+ */
 export function mockModel(): SpecModel {
-  model ??=
-    prebuiltModel() ??
-    buildModel(
-      Object.entries(ENDPOINTS).map(([name, { document }]) => ({
-        name,
-        file: `${name}.json`,
-        document: structuredClone(document) as Record<string, unknown>,
-        sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
-      })),
-    );
+  model ??= prebuiltModel() ?? storedOrBuilt();
   return model;
+}
+
+function storedOrBuilt(): SpecModel {
+  const cacheDir = getCompileCacheDir();
+  return cacheDir ? cachedModel(cacheDir, modelSources, build) : build();
 }
 
 export function endpointModel(name: EndpointName): EndpointModel {

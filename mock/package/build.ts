@@ -7,8 +7,8 @@
  */
 import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { serialize } from 'node:v8';
 import { type Plugin, build } from 'esbuild';
+import { writeModelFile } from '../model-cache.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -120,21 +120,15 @@ export function knownAddresses(seed) {
   },
 };
 
-/** The packaged mock reads the model the build serialized (MODEL_FILE) instead of building it at start-up. */
+/** The packaged mock reads the model the build stored (MODEL_FILE) instead of building it at start-up. */
 const prebuiltModel: Plugin = {
   name: 'prebuilt-model',
   setup(b) {
     b.onLoad({ filter: /[\\/]mock[\\/]package[\\/]prebuilt-model\.ts$/ }, () => ({
-      contents: `import { readFileSync } from 'node:fs';
-import { deserialize } from 'node:v8';
-export function prebuiltModel() {
-  // A file the running Node cannot read (a serializer of a newer Node): the model is built from the documents.
-  try {
-    return deserialize(readFileSync(new URL('./${MODEL_FILE}', import.meta.url)));
-  } catch {
-    return undefined;
-  }
-}`,
+      // A file the running Node cannot read (a serializer of a newer Node): the model is built from the documents.
+      contents: `import { readModelFile } from '../model-cache.ts';
+export const prebuiltModel = () => readModelFile(new URL('./${MODEL_FILE}', import.meta.url));`,
+      resolveDir: import.meta.dirname,
       loader: 'js',
     }));
   },
@@ -202,7 +196,7 @@ export async function buildMockPackage(outDir: string): Promise<void> {
   cpSync(join(ROOT, 'mock/world/data'), join(dist, 'data'), { recursive: true });
   // The bundle embeds these same documents (generated/server), so the model matches what it serves.
   const { mockModel } = await import('../spec.ts');
-  writeFileSync(join(dist, MODEL_FILE), serialize(mockModel()));
+  writeModelFile(join(dist, MODEL_FILE), mockModel());
   const version = (JSON.parse(readFileSync(join(ROOT, 'generated/server/package.json'), 'utf8')) as { version: string })
     .version;
   const manifest = {
