@@ -1,16 +1,29 @@
 /**
- * The C-Chain's dynamic fees since Fortuna (ACP-176: vms/evm/acp176, coreth plugin/evm/customheader
- * dynamic_fee_state.go), in place of the engine's EIP-1559: each block's fee state (gas capacity and excess; the target
+ * The C-Chain's dynamic fees, in place of the engine's EIP-1559, by the rules of the emulated release at each block's
+ * time: before Fortuna (a release before v1.13.0, or a block before the network's Fortuna time) the windowed base fee
+ * of Apricot Phase 3 to Etna (./fees-window.ts); since Fortuna ACP-176 (vms/evm/acp176, coreth
+ * plugin/evm/customheader dynamic_fee_state.go): each block's fee state (gas capacity and excess; the target
  * excess stays 0, a node without a `gas-target` keeps its parent's) follows from its parent's, the time between them
  * (milliseconds once Granite is active, else seconds) and the gas it used, its atomic txs' included; the base fee is
  * M·e^(excess/K) with K = 87 × the target. The gas price oracle (eth/gasprice) suggests the 40th percentile of the tips
  * paid in the last 40 blocks of the last 80 seconds, at least 1 wei and at most 150 gwei.
  *
- * Releases before Fortuna (AP3-AP5 windowed base fees, 25 gwei minimum) are not emulated: every release gets ACP-176.
+ * The engine picks a block's time only as it builds it, so the base fee a block gets is the estimate of one built at
+ * its parent's time (EstimateNextBaseFee with no time passed); the state it leaves follows from its real time.
  */
 import { gasPrice } from '../engine/p.ts';
+import { compareVersions } from '../../generators/model/versions.ts';
 import { upgradeActive } from '../world/reads-info.ts';
 import type { World } from '../world/world.ts';
+import { blockGasCostOf } from './coreth-block.ts';
+import {
+  INITIAL_BASE_FEE,
+  type OracleBlock,
+  type WindowState,
+  windowBaseFee,
+  windowGenesis,
+  windowSuggestion,
+} from './fees-window.ts';
 
 /** acp176: MinTargetPerSecond at a target excess of 0, TargetToMax, TimeToFillCapacity, the price conversion. */
 const TARGET_PER_SECOND = 1_000_000n;
@@ -24,49 +37,148 @@ const PERCENTILE = 40;
 const MAX_LOOKBACK_SECONDS = 80n;
 const MAX_TIP = 150_000_000_000n;
 
-/** The block gas limit under ACP-176 at a target excess of 0 (its MaxCapacity). */
-export const BLOCK_GAS_LIMIT = MAX_CAPACITY;
+/** The block gas limit under ACP-176 at a target excess of 0 (its MaxCapacity); params.CortinaGasLimit before. */
+const ACP176_GAS_LIMIT = MAX_CAPACITY;
+const CORTINA_GAS_LIMIT = 15_000_000n;
 
-export interface FeeState {
+/** The release whose coreth first has an upgrade's rules (coreth's version in each release's go.mod). */
+const RULES_SINCE: Readonly<Record<string, string>> = {
+  etna: 'v1.12.0',
+  fortuna: 'v1.13.0',
+  granite: 'v1.14.0',
+  helicon: 'v1.15.0-fuji',
+};
+
+/** Whether the C-Chain applies `upgrade`'s rules at `time`: the release has them and the network's schedule is there. */
+export function ruleActive(world: World, release: string | undefined, upgrade: string, time: bigint): boolean {
+  const since = RULES_SINCE[upgrade];
+  if (release && since && compareVersions(release, since) < 0) return false;
+  return upgradeActive(world, upgrade, time);
+}
+
+export interface Acp176State {
+  kind: 'acp176';
   capacity: bigint;
   excess: bigint;
 }
 
-/** A genesis (or pre-Fortuna) parent's: acp176.State's zero value. */
-export const ZERO_FEE_STATE: FeeState = { capacity: 0n, excess: 0n };
+/** What a block's header holds of the fee rules of its time. */
+export type FeeState = Acp176State | WindowState;
 
-/** feeStateBeforeBlock: the parent's state advanced from its time to `time` (Unix seconds). */
-export function feeStateAt(world: World, parent: FeeState, parentTime: bigint, time: bigint): FeeState {
-  const granite = upgradeActive(world, 'granite', time);
+/** A genesis (or pre-Fortuna) parent's: acp176.State's zero value. */
+const ZERO_ACP176: Acp176State = { kind: 'acp176', capacity: 0n, excess: 0n };
+
+/** A block as the oracle reads it: its time, the effective tips its transactions paid, its fee state. */
+export interface TipInfo {
+  timestamp: bigint;
+  tips: bigint[];
+  state: FeeState;
+}
+
+/** The fee rules of a C-Chain of the release `release` (the newest when undefined). */
+export class FeeRules {
+  readonly world: World;
+  readonly release: string | undefined;
+
+  constructor(world: World, release: string | undefined) {
+    this.world = world;
+    this.release = release;
+  }
+
+  active(upgrade: string, time: bigint): boolean {
+    return ruleActive(this.world, this.release, upgrade, time);
+  }
+
+  gasLimit(time: bigint): bigint {
+    return this.active('fortuna', time) ? ACP176_GAS_LIMIT : CORTINA_GAS_LIMIT;
+  }
+
+  /** The genesis block's (core/genesis.go: its base fee is ApricotPhase3InitialBaseFee). */
+  genesis(time: bigint): FeeState {
+    return this.active('fortuna', time) ? ZERO_ACP176 : windowGenesis(time);
+  }
+
+  /** The state of a block at `time` on `parent` before its own gas (feeStateBeforeBlock, CalcBaseFee). */
+  before(parent: FeeState, parentTime: bigint, time: bigint): FeeState {
+    if (this.active('fortuna', time))
+      return acp176At(this.active('granite', time), parent.kind === 'acp176' ? parent : ZERO_ACP176, parentTime, time);
+    const from = parent.kind === 'window' ? parent : windowGenesis(parentTime);
+    const era = {
+      apricotPhase4: this.active('apricotPhase4', parentTime),
+      apricotPhase5: this.active('apricotPhase5', parentTime),
+      etna: this.active('etna', parentTime),
+    };
+    return {
+      kind: 'window',
+      genesis: false,
+      time,
+      window: windowBaseFee(from, era, time).window,
+      baseFee: windowBaseFee(from, era, parentTime).baseFee,
+      gasUsed: 0n,
+      atomicGas: 0n,
+      blockGasCost: blockGasCostOf(
+        this.world,
+        time,
+        from.genesis ? undefined : { cost: from.blockGasCost, timestamp: from.time },
+        this.release,
+      ),
+    };
+  }
+
+  /** The state after the block's gas: the EVM's and its atomic txs'. */
+  after(before: FeeState, gasUsed: bigint, atomicGas: bigint): FeeState {
+    if (before.kind === 'window') return { ...before, gasUsed, atomicGas };
+    const used = gasUsed + atomicGas;
+    return {
+      kind: 'acp176',
+      capacity: before.capacity > used ? before.capacity - used : 0n,
+      excess: before.excess + used,
+    };
+  }
+
+  /** EstimateNextBaseFee: the base fee of a block built at once on the last one (state `last`, at `lastTime`). */
+  nextBaseFee(last: FeeState | undefined, lastTime: bigint): bigint {
+    if (!last) return INITIAL_BASE_FEE;
+    const next = this.before(last, lastTime, lastTime);
+    return next.kind === 'window' ? next.baseFee : gasPrice(MIN_GAS_PRICE, next.excess, PRICE_CONVERSION);
+  }
+
+  /**
+   * The gas price oracle at chain time `now` over the blocks newest first: its tip (SuggestTipCap) and base fee
+   * (EstimateBaseFee: the sampled one, no more than the next block's).
+   */
+  suggest(newestFirst: readonly TipInfo[], now: bigint): { tip: bigint; baseFee: bigint } {
+    const newest = newestFirst[0];
+    const next = this.nextBaseFee(newest?.state, newest?.timestamp ?? now);
+    if (newest?.state.kind !== 'window') return { tip: suggestTip(newestFirst, now), baseFee: next };
+    const blocks: OracleBlock[] = [];
+    for (const block of newestFirst) {
+      if (block.state.kind !== 'window') break;
+      blocks.push({ timestamp: block.timestamp, state: block.state });
+    }
+    const sampled = windowSuggestion(blocks, now);
+    return { tip: sampled.tip, baseFee: sampled.baseFee < next ? sampled.baseFee : next };
+  }
+}
+
+/** AdvanceSeconds, or AdvanceMilliseconds once Granite is active: the parent's state moved from its time to `time`. */
+function acp176At(granite: boolean, parent: Acp176State, parentTime: bigint, time: bigint): Acp176State {
   const elapsed = time > parentTime ? time - parentTime : 0n;
-  // AdvanceMilliseconds: per-millisecond rates; the mock's block times are whole seconds.
+  // Per-millisecond rates under Granite; the mock's block times are whole seconds.
   const [units, perUnit, targetPerUnit] = granite
     ? [elapsed * 1000n, MAX_PER_SECOND / 1000n, TARGET_PER_SECOND / 1000n]
     : [elapsed, MAX_PER_SECOND, TARGET_PER_SECOND];
   const capacity = parent.capacity + perUnit * units;
   const drained = targetPerUnit * units;
   return {
+    kind: 'acp176',
     capacity: capacity < MAX_CAPACITY ? capacity : MAX_CAPACITY,
     excess: parent.excess > drained ? parent.excess - drained : 0n,
   };
 }
 
-/** feeStateAfterBlock: gas (the EVM's and the atomic txs') consumed from the state before the block. */
-export function feeStateAfter(before: FeeState, gasUsed: bigint): FeeState {
-  return { capacity: before.capacity > gasUsed ? before.capacity - gasUsed : 0n, excess: before.excess + gasUsed };
-}
-
-/** acp176.State.GasPrice: the base fee, in wei. */
-export const baseFeeOf = (state: FeeState): bigint => gasPrice(MIN_GAS_PRICE, state.excess, PRICE_CONVERSION);
-
-/** A block as the oracle reads it: its time and the effective tips its transactions paid. */
-export interface TipInfo {
-  timestamp: bigint;
-  tips: bigint[];
-}
-
 /** Oracle.suggestTip over the newest blocks first, at chain time `now`. */
-export function suggestTip(newestFirst: readonly TipInfo[], now: bigint): bigint {
+function suggestTip(newestFirst: readonly TipInfo[], now: bigint): bigint {
   const tips: bigint[] = [];
   for (const block of newestFirst.slice(0, CHECK_BLOCKS)) {
     if (block.timestamp + MAX_LOOKBACK_SECONDS < now) break;
