@@ -33,7 +33,12 @@ const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
 /** calcBlockGasCost: the parent's cost (the minimum, 0, when it has none) moved by `step` a second from the 2 s target. */
-export function stepBlockGasCost(parentCost: bigint | undefined, parentTime: bigint, time: bigint, step: bigint): bigint {
+export function stepBlockGasCost(
+  parentCost: bigint | undefined,
+  parentTime: bigint,
+  time: bigint,
+  step: bigint,
+): bigint {
   if (parentCost === undefined) return 0n;
   const elapsed = time > parentTime ? time - parentTime : 0n;
   const cost =

@@ -64,7 +64,11 @@ export const windowGenesis = (time: bigint): WindowState => ({
 const saturate = (n: bigint) => (n > MAX_UINT64 ? MAX_UINT64 : n);
 
 /** CalcBaseFee: the window and base fee of a block at `time` on `parent`, under the parent's era. */
-export function windowBaseFee(parent: WindowState, era: WindowEra, time: bigint): { window: bigint[]; baseFee: bigint } {
+export function windowBaseFee(
+  parent: WindowState,
+  era: WindowEra,
+  time: bigint,
+): { window: bigint[]; baseFee: bigint } {
   if (parent.genesis) return { window: Array<bigint>(WINDOW).fill(0n), baseFee: INITIAL_BASE_FEE };
   const roll = time > parent.time ? Number(time - parent.time) : 0;
   const window = [...parent.window.slice(Math.min(roll, WINDOW)), ...Array<bigint>(Math.min(roll, WINDOW)).fill(0n)];

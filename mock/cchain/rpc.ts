@@ -89,7 +89,12 @@ function corethMethods(chain: CChain): Record<string, (params: unknown) => Promi
         if (answer.error) throw new EvmError(answer.error.code, answer.error.message, answer.error.data);
         const { oldestBlock, baseFeePerGas, gasUsedRatio, reward } = answer.result!;
         const fees = baseFeePerGas?.slice(0, gasUsedRatio.length);
-        return { oldestBlock, ...(reward ? { reward } : {}), ...(fees?.length ? { baseFeePerGas: fees } : {}), gasUsedRatio };
+        return {
+          oldestBlock,
+          ...(reward ? { reward } : {}),
+          ...(fees?.length ? { baseFeePerGas: fees } : {}),
+          gasUsedRatio,
+        };
       });
     },
     // internal/ethapi/api.coreth.go SuggestPriceOptions with the default PriceOptionConfig (slow 95%, fast 105%,
