@@ -141,7 +141,7 @@ export class CChain {
             ...(a.code ? { code: Buffer.from(a.code.slice(2), 'hex') } : {}),
           })),
           // coreth enables Cancun with Etna; it has no later Ethereum fork.
-          hardfork: 'cancun',
+          hardfork: this.rules.hardfork(this.world.time.get()),
           initialBaseFeePerGas: INITIAL_BASE_FEE,
           minGasPrice: 0n,
           mining: {

@@ -42,7 +42,8 @@ const ACP176_GAS_LIMIT = MAX_CAPACITY;
 const CORTINA_GAS_LIMIT = 15_000_000n;
 
 /** The release whose coreth first has an upgrade's rules (coreth's version in each release's go.mod). */
-const RULES_SINCE: Readonly<Record<string, string>> = {
+export const RULES_SINCE: Readonly<Record<string, string>> = {
+  durango: 'v1.11.0',
   etna: 'v1.12.0',
   fortuna: 'v1.13.0',
   granite: 'v1.14.0',
@@ -91,6 +92,11 @@ export class FeeRules {
 
   gasLimit(time: bigint): bigint {
     return this.active('fortuna', time) ? ACP176_GAS_LIMIT : CORTINA_GAS_LIMIT;
+  }
+
+  /** The Ethereum fork of coreth's rules at `time`: Cancun with Etna, Shanghai with Durango, London since AP3. */
+  hardfork(time: bigint): 'cancun' | 'shanghai' | 'london' {
+    return this.active('etna', time) ? 'cancun' : this.active('durango', time) ? 'shanghai' : 'london';
   }
 
   /** The genesis block's (core/genesis.go: its base fee is ApricotPhase3InitialBaseFee). */

@@ -60,7 +60,7 @@ function corethMethods(chain: CChain): Record<string, (params: unknown) => Promi
   const methods: Record<string, (params: unknown) => Promise<unknown>> = {
     // Oracle.EstimateBaseFee.
     eth_baseFee: async () => quantity((await suggestion()).baseFee),
-    eth_getChainConfig: async () => chainConfig(chain.world),
+    eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),
     eth_getHeaderByNumber: (params) => readBlock(chain, 'eth_getHeaderByNumber', params),

@@ -1,7 +1,8 @@
 /**
  * The C-Chain's fees of releases before Fortuna (v1.13.0), through viem: coreth's windowed base fee (225 gwei at
  * first, 1/36 of the way to the 15,000,000 gas target a block, never under 25 gwei before Etna (v1.12.0) and 1 gwei
- * from it), the oracle's tip (1 wei on blocks of little gas) and base fee, eth_feeHistory, the 15,000,000 gas limit.
+ * from it), the oracle's tip (1 wei on blocks of little gas) and base fee, eth_feeHistory, the 15,000,000 gas limit;
+ * the release's chain config and Ethereum fork (Shanghai before Etna, Cancun from it).
  */
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,9 +29,9 @@ const nextAfter = (baseFee: bigint, gasUsed: bigint) =>
 const BURN_ALL_GAS: Hex = '0x5b5a3150600056';
 
 describe.each([
-  ['v1.11.13', 25n * GWEI],
-  ['v1.12.2', GWEI],
-])('C-Chain fees of %s', (release, minimum) => {
+  ['v1.11.13', 25n * GWEI, false],
+  ['v1.12.2', GWEI, true],
+])('C-Chain fees of %s', (release, minimum, etna) => {
   it('starts at 225 gwei and lowers the base fee block by block to its minimum', async () => {
     const { node, pub } = await start(release);
     expect(await pub.request({ method: 'eth_baseFee' as never })).toBe(`0x${(225n * GWEI).toString(16)}`);
@@ -67,6 +68,21 @@ describe.each([
     expect(BigInt(await pub.request({ method: 'eth_baseFee' as never }))).toBe(
       nextAfter(block.baseFeePerGas!, 9_000_000n),
     );
+  });
+
+  it("writes the release's chain config and its Ethereum fork's block fields", async () => {
+    const { node, pub } = await start(release);
+    const config = (await pub.request({ method: 'eth_getChainConfig' as never })) as Record<string, number>;
+    expect(config).not.toHaveProperty('fortunaTimestamp');
+    expect(config).not.toHaveProperty('graniteTimestamp');
+    // Etna's field is there since v1.11.12, unscheduled (9999-12-01T00:00:00Z) until v1.12.0 brings its rules.
+    expect(config.etnaTimestamp).toBe(etna ? 1607144400 : 253399622400);
+    expect('cancunTime' in config).toBe(etna);
+    expect(config.shanghaiTime).toBe(1607144400);
+    await node.state.dev.mine({ chain: 'C', blocks: 1 });
+    const block = (await pub.request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })) as object;
+    expect('blobGasUsed' in block).toBe(etna);
+    expect('timestampMilliseconds' in block).toBe(false);
   });
 
   it('has no eth_suggestPriceOptions (coreth v0.15.0, AvalancheGo v1.13.0)', async () => {
