@@ -161,3 +161,33 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
     return answer;
   });
 }
+
+/** BlockChainAPI's rpc.BlockNumberOrHash as the engine looks it up: coreth reads every tag but `earliest` as latest. */
+function engineLookup(at: unknown): [method: string, param: unknown] {
+  const fields =
+    typeof at === 'object' && at !== null
+      ? new Map(Object.entries(at).map(([k, v]) => [k.toLowerCase(), v]))
+      : undefined;
+  const hash = fields ? fields.get('blockhash') : typeof at === 'string' && at.length === 66 ? at : undefined;
+  if (typeof hash === 'string') return ['eth_getBlockByHash', hash];
+  const number = fields ? fields.get('blocknumber') : at;
+  if (number === 'earliest') return ['eth_getBlockByNumber', '0x0'];
+  return ['eth_getBlockByNumber', typeof number === 'string' && number.startsWith('0x') ? number : 'latest'];
+}
+
+/**
+ * eth_getBlockReceipts (internal/ethapi BlockChainAPI.GetBlockReceipts): the receipts of the block's transactions in
+ * their order, each as eth_getTransactionReceipt answers it; null for a block the chain does not have.
+ */
+export function readBlockReceipts(chain: CChain, params: unknown): Promise<unknown> {
+  const [at] = Array.isArray(params) ? params : [];
+  const [method, param] = engineLookup(at);
+  return chain.run(async (provider) => {
+    const block = (await chain.call(provider, method, [param, false])) as { transactions: string[] } | null;
+    if (!block) return null;
+    const receipts: unknown[] = [];
+    for (const hash of block.transactions)
+      receipts.push(await chain.call(provider, 'eth_getTransactionReceipt', [hash]));
+    return receipts;
+  });
+}

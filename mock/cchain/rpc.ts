@@ -9,7 +9,7 @@
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
 import { compareVersions } from '../../generators/model/versions.ts';
 import { chainConfig } from './chain-config.ts';
-import { readBlock } from './coreth-block.ts';
+import { readBlock, readBlockReceipts } from './coreth-block.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { refusedParams } from './params.ts';
 
@@ -65,6 +65,7 @@ function corethMethods(chain: CChain): Record<string, (params: unknown) => Promi
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),
     eth_getHeaderByNumber: (params) => readBlock(chain, 'eth_getHeaderByNumber', params),
     eth_getHeaderByHash: (params) => readBlock(chain, 'eth_getHeaderByHash', params),
+    eth_getBlockReceipts: (params) => readBlockReceipts(chain, params),
     eth_getTransactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
     eth_getTransactionReceipt: (params) => ownTransaction(chain, 'eth_getTransactionReceipt', params),
     // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
