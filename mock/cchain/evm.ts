@@ -233,6 +233,7 @@ export class CChain {
         bytes: blockBytes(block, atomic?.extData),
       });
       this.recordFees(block, atomic);
+      if (this.world.cChainPool.size > 0) for (const tx of block.transactions) this.world.cChainPool.delete(tx.hash);
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
   }

@@ -12,6 +12,7 @@ import { chainConfig } from './chain-config.ts';
 import { readBlock, readBlockReceipts } from './coreth-block.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { refusedParams } from './params.ts';
+import { poolSent } from './replay.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -139,7 +140,15 @@ async function answerOne(
   }
   if (!SERVED.test(method)) return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
   const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] });
-  const send = (p: Parameters<Parameters<CChain['run']>[0]>[0]) => chain.raw(p, request);
+  const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
+    const answer = await chain.raw(p, request);
+    const [raw] = Array.isArray(params) ? params : [];
+    if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
+      const { result } = JSON.parse(answer) as { result?: unknown };
+      if (typeof result === 'string') poolSent(chain.world, result, raw);
+    }
+    return answer;
+  };
   const answer = await (WRITES.has(method) ? chain.write(send) : chain.run(send));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
