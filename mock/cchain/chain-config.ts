@@ -5,9 +5,9 @@
  * Shanghai at Durango, Cancun at Etna), with coreth's extras at the root (params/extras/network_upgrades.go
  * GetNetworkUpgrades: every upgrade of the network's schedule as a Unix timestamp, unscheduled ones at
  * 9999-12-01T00:00:00Z as the node writes them). A release writes the fields of the upgrades its coreth knows
- * (etnaTimestamp since coreth v0.13.8, AvalancheGo v1.11.12; fortunaTimestamp since v1.13.0, graniteTimestamp since
- * v1.14.0, heliconTimestamp since v1.15.0-fuji), and an upgrade whose rules it does not apply yet (Etna in v1.11.12 and
- * v1.11.13) as unscheduled.
+ * (etnaTimestamp since coreth v0.13.8, AvalancheGo v1.11.12; fortunaTimestamp since v1.13.0; graniteTimestamp since
+ * coreth v0.15.1, v1.13.1; heliconTimestamp since v1.14.1), and an upgrade whose rules it does not apply yet (Etna in
+ * v1.11.12 and v1.11.13, Granite in v1.13.x, Helicon before v1.15.0-fuji) as unscheduled.
  */
 import { compareVersions } from '../../generators/model/versions.ts';
 import { upgradeTime } from '../world/reads-info.ts';
@@ -34,7 +34,13 @@ const UPGRADES: ReadonlyArray<readonly [upgrade: string, field: string]> = [
 ];
 
 /** The first release whose chain config has the upgrade's field (coreth's params.NetworkUpgrades). */
-const FIELD_SINCE: Readonly<Record<string, string>> = { ...RULES_SINCE, durango: 'v1.10.0', etna: 'v1.11.12' };
+const FIELD_SINCE: Readonly<Record<string, string>> = {
+  ...RULES_SINCE,
+  durango: 'v1.10.0',
+  etna: 'v1.11.12',
+  granite: 'v1.13.1',
+  helicon: 'v1.14.1',
+};
 
 /** upgrade.UnscheduledActivationTime. */
 const UNSCHEDULED = Date.parse('9999-12-01T00:00:00Z') / 1000;
