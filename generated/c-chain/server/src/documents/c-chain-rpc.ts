@@ -1276,6 +1276,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
     {
       "name": "eth_suggestPriceOptions",
       "summary": "Slow, normal and fast fee suggestions for a dynamic-fee transaction.",
+      "x-node-versions": { "since": "v1.13.0" },
       "description": "coreth's own method (internal/ethapi/api.coreth.go `SuggestPriceOptions`). Each option's " +
         "`maxFeePerGas` is twice the estimated base fee plus its tip; the tips are the suggested tip capped by the " +
         "node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1 wei) and " +
