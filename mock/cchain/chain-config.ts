@@ -12,7 +12,7 @@
 import { compareVersions } from '../../generators/model/versions.ts';
 import { upgradeTime } from '../world/reads-info.ts';
 import type { World } from '../world/world.ts';
-import { RULES_SINCE } from './fees.ts';
+import { RULES_SINCE } from './rules.ts';
 import { cChainIDOf } from './genesis.ts';
 
 const UPGRADES: ReadonlyArray<readonly [upgrade: string, field: string]> = [

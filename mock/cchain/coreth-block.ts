@@ -7,7 +7,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { ruleActive } from './fees.ts';
+import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
 import { type RpcBlock, blockBytes } from './blocks.ts';
 import type { CChain } from './evm.ts';

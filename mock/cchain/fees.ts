@@ -12,10 +12,9 @@
  * its parent's time (EstimateNextBaseFee with no time passed); the state it leaves follows from its real time.
  */
 import { gasPrice } from '../engine/p.ts';
-import { compareVersions } from '../../generators/model/versions.ts';
-import { upgradeActive } from '../world/reads-info.ts';
 import type { World } from '../world/world.ts';
 import { blockGasCostOf } from './coreth-block.ts';
+import { ruleActive } from './rules.ts';
 import {
   INITIAL_BASE_FEE,
   type OracleBlock,
@@ -40,22 +39,6 @@ const MAX_TIP = 150_000_000_000n;
 /** The block gas limit under ACP-176 at a target excess of 0 (its MaxCapacity); params.CortinaGasLimit before. */
 const ACP176_GAS_LIMIT = MAX_CAPACITY;
 const CORTINA_GAS_LIMIT = 15_000_000n;
-
-/** The release whose coreth first has an upgrade's rules (coreth's version in each release's go.mod). */
-export const RULES_SINCE: Readonly<Record<string, string>> = {
-  durango: 'v1.11.0',
-  etna: 'v1.12.0',
-  fortuna: 'v1.13.0',
-  granite: 'v1.14.0',
-  helicon: 'v1.15.0-fuji',
-};
-
-/** Whether the C-Chain applies `upgrade`'s rules at `time`: the release has them and the network's schedule is there. */
-export function ruleActive(world: World, release: string | undefined, upgrade: string, time: bigint): boolean {
-  const since = RULES_SINCE[upgrade];
-  if (release && since && compareVersions(release, since) < 0) return false;
-  return upgradeActive(world, upgrade, time);
-}
 
 export interface Acp176State {
   kind: 'acp176';
