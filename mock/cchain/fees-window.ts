@@ -3,9 +3,9 @@
  * AvalancheGo v1.10-v1.12: consensus/dummy/dynamic_fees.go CalcBaseFee, params/avalanche_params.go): each block's
  * header carries a window of the gas used in each of the last 10 seconds; a block's base fee is its parent's, moved by
  * how far the window's sum is from the target gas, divided by a change denominator (and the decrease multiplied by
- * every 10 s without a block), within the era's bounds. The gas price oracle (eth/gasprice, DefaultFullGPOConfig)
- * takes the 60th percentile of the last 40 blocks' minimum required tips (0 for a block of less than 6,000,000 gas) and
- * of their base fees, within the last 80 seconds; the tip is at least the tx pool's price limit, 1 wei.
+ * every 10 s without a block), within the era's bounds. The gas price oracle of the releases before v1.14.0
+ * (eth/gasprice, DefaultFullGPOConfig) takes the 60th percentile of the last 40 blocks' minimum required tips and of
+ * their base fees, within the last 80 seconds; the tip is at least the tx pool's price limit, 1 wei.
  */
 import { stepBlockGasCost } from './coreth-block.ts';
 
@@ -26,6 +26,8 @@ const CHECK_BLOCKS = 40;
 const PERCENTILE = 60;
 const MAX_LOOKBACK_SECONDS = 80n;
 const MIN_GAS_USED = 6_000_000n;
+/** gasprice.DefaultMinGasUsed in v1.13.x: acp176.MinTargetPerSecond. */
+const FORTUNA_MIN_GAS_USED = 1_000_000n;
 const MAX_TIP = 150n * GWEI;
 const MIN_TIP = 1n;
 
@@ -37,20 +39,14 @@ export interface WindowEra {
 }
 
 /** What a block's header holds of the fee rules: its window (the Extra field), base fee and gas. */
-export interface WindowState {
+export interface WindowState extends HeaderFees {
   kind: 'window';
   genesis: boolean;
   time: bigint;
   window: bigint[];
-  baseFee: bigint;
-  /** The block's own gas and its atomic txs' (GasUsed, ExtDataGasUsed). */
-  gasUsed: bigint;
-  atomicGas: bigint;
-  /** BlockGasCost, undefined before AP4. */
-  blockGasCost: bigint | undefined;
 }
 
-export const windowGenesis = (time: bigint): WindowState => ({
+export const windowGenesis = (time: bigint, blockGasCost: bigint | undefined): WindowState => ({
   kind: 'window',
   genesis: true,
   time,
@@ -58,7 +54,7 @@ export const windowGenesis = (time: bigint): WindowState => ({
   baseFee: INITIAL_BASE_FEE,
   gasUsed: 0n,
   atomicGas: 0n,
-  blockGasCost: undefined,
+  blockGasCost,
 });
 
 const saturate = (n: bigint) => (n > MAX_UINT64 ? MAX_UINT64 : n);
@@ -96,10 +92,19 @@ export function windowBaseFee(
   return { window, baseFee };
 }
 
-/** A block as the oracle reads it: its time and its header's fee state. */
+/** What a block's header holds that the oracle reads: its base fee, gas (the EVM's, its atomic txs') and block gas cost. */
+export interface HeaderFees {
+  baseFee: bigint;
+  gasUsed: bigint;
+  atomicGas: bigint;
+  /** BlockGasCost, undefined before AP4. */
+  blockGasCost: bigint | undefined;
+}
+
+/** A block as the oracle reads it, genesis excluded: its time and its header. */
 export interface OracleBlock {
   timestamp: bigint;
-  state: WindowState;
+  state: HeaderFees;
 }
 
 const percentile = (values: bigint[]) => {
@@ -108,20 +113,26 @@ const percentile = (values: bigint[]) => {
 };
 
 /**
- * Oracle.suggestDynamicFees over the newest blocks first (genesis excluded), at chain time `now`: the tip (MinRequiredTip
- * of each block that used at least 6,000,000 gas, 0 for the others) and the sampled base fee (the default, 225 gwei,
- * when no block is recent enough).
+ * The oracle of the releases before v1.14.0 over the newest blocks first (genesis excluded), at chain time `now`: the
+ * tip is the 60th percentile of each block's minimum required tip, BlockGasCost × BaseFee / its gas, 0 for a block
+ * under MinGasUsed (before Fortuna: dummy.MinRequiredTip, rounded down, 6,000,000 of the EVM's gas; in v1.13.x:
+ * customheader.EstimateRequiredTip, rounded up, 1,000,000 with the atomic gas); the base fee is the 60th percentile
+ * of theirs before Fortuna (the default, 225 gwei, when no block is recent enough), to be capped by the next block's.
  */
-export function windowSuggestion(newestFirst: readonly OracleBlock[], now: bigint): { tip: bigint; baseFee: bigint } {
+export function requiredTipSuggestion(
+  newestFirst: readonly OracleBlock[],
+  now: bigint,
+  fortuna: boolean,
+): { tip: bigint; baseFee: bigint } {
   const tips: bigint[] = [];
   const baseFees: bigint[] = [];
   for (const { timestamp, state } of newestFirst.slice(0, CHECK_BLOCKS)) {
-    if (state.genesis || timestamp + MAX_LOOKBACK_SECONDS < now) break;
+    if (timestamp + MAX_LOOKBACK_SECONDS < now) break;
     const gas = state.gasUsed + state.atomicGas;
-    const required =
-      state.blockGasCost !== undefined && state.gasUsed >= MIN_GAS_USED && gas > 0n
-        ? (state.blockGasCost * state.baseFee) / gas
-        : 0n;
+    const counted = fortuna ? gas >= FORTUNA_MIN_GAS_USED : state.gasUsed >= MIN_GAS_USED;
+    let required = 0n;
+    if (counted && state.blockGasCost !== undefined && gas > 0n)
+      required = (state.blockGasCost * state.baseFee + (fortuna ? gas - 1n : 0n)) / gas;
     tips.push(required);
     baseFees.push(state.baseFee);
   }

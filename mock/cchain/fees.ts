@@ -11,17 +11,18 @@
  * The engine picks a block's time only as it builds it, so the base fee a block gets is the estimate of one built at
  * its parent's time (EstimateNextBaseFee with no time passed); the state it leaves follows from its real time.
  */
+import { compareVersions } from '../../generators/model/versions.ts';
 import { gasPrice } from '../engine/p.ts';
 import type { World } from '../world/world.ts';
 import { blockGasCostOf } from './coreth-block.ts';
 import { ruleActive } from './rules.ts';
 import {
+  type HeaderFees,
   INITIAL_BASE_FEE,
-  type OracleBlock,
   type WindowState,
+  requiredTipSuggestion,
   windowBaseFee,
   windowGenesis,
-  windowSuggestion,
 } from './fees-window.ts';
 
 /** acp176: MinTargetPerSecond at a target excess of 0, TargetToMax, TimeToFillCapacity, the price conversion. */
@@ -40,7 +41,7 @@ const MAX_TIP = 150_000_000_000n;
 const ACP176_GAS_LIMIT = MAX_CAPACITY;
 const CORTINA_GAS_LIMIT = 15_000_000n;
 
-export interface Acp176State {
+export interface Acp176State extends HeaderFees {
   kind: 'acp176';
   capacity: bigint;
   excess: bigint;
@@ -48,9 +49,6 @@ export interface Acp176State {
 
 /** What a block's header holds of the fee rules of its time. */
 export type FeeState = Acp176State | WindowState;
-
-/** A genesis (or pre-Fortuna) parent's: acp176.State's zero value. */
-const ZERO_ACP176: Acp176State = { kind: 'acp176', capacity: 0n, excess: 0n };
 
 /** A block as the oracle reads it: its time, the effective tips its transactions paid, its fee state. */
 export interface TipInfo {
@@ -82,36 +80,33 @@ export class FeeRules {
     return this.active('etna', time) ? 'cancun' : this.active('durango', time) ? 'shanghai' : 'london';
   }
 
-  /** The genesis block's (core/genesis.go: its base fee is ApricotPhase3InitialBaseFee). */
+  /** The genesis block's (core/genesis.go: its base fee is ApricotPhase3InitialBaseFee; ACP-176's state is zero). */
   genesis(time: bigint): FeeState {
-    return this.active('fortuna', time) ? ZERO_ACP176 : windowGenesis(time);
+    const blockGasCost = blockGasCostOf(this.world, time, undefined, this.release);
+    if (!this.active('fortuna', time)) return windowGenesis(time, blockGasCost);
+    const header = { baseFee: INITIAL_BASE_FEE, gasUsed: 0n, atomicGas: 0n, blockGasCost };
+    return { kind: 'acp176', capacity: 0n, excess: 0n, ...header };
   }
 
-  /** The state of a block at `time` on `parent` before its own gas (feeStateBeforeBlock, CalcBaseFee). */
+  /**
+   * The state of a block at `time` on `parent` before its own gas (feeStateBeforeBlock, CalcBaseFee), with the base fee
+   * the block was given (the estimate at its parent's time) and its block gas cost.
+   */
   before(parent: FeeState, parentTime: bigint, time: bigint): FeeState {
-    if (this.active('fortuna', time))
-      return acp176At(this.active('granite', time), parent.kind === 'acp176' ? parent : ZERO_ACP176, parentTime, time);
-    const from = parent.kind === 'window' ? parent : windowGenesis(parentTime);
-    const era = {
-      apricotPhase4: this.active('apricotPhase4', parentTime),
-      apricotPhase5: this.active('apricotPhase5', parentTime),
-      etna: this.active('etna', parentTime),
-    };
-    return {
-      kind: 'window',
-      genesis: false,
-      time,
-      window: windowBaseFee(from, era, time).window,
-      baseFee: windowBaseFee(from, era, parentTime).baseFee,
+    const header = {
+      baseFee: this.baseFeeAt(parent, parentTime, parentTime),
       gasUsed: 0n,
       atomicGas: 0n,
       blockGasCost: blockGasCostOf(
         this.world,
         time,
-        from.genesis ? undefined : { cost: from.blockGasCost, timestamp: from.time },
+        { cost: parent.blockGasCost, timestamp: parentTime },
         this.release,
       ),
     };
+    if (this.active('fortuna', time)) return { ...this.acp176At(parent, parentTime, time), ...header };
+    const { window } = windowBaseFee(this.windowParent(parent, parentTime), this.era(parentTime), time);
+    return { kind: 'window', genesis: false, time, window, ...header };
   }
 
   /** The state after the block's gas: the EVM's and its atomic txs'. */
@@ -119,51 +114,70 @@ export class FeeRules {
     if (before.kind === 'window') return { ...before, gasUsed, atomicGas };
     const used = gasUsed + atomicGas;
     return {
-      kind: 'acp176',
+      ...before,
       capacity: before.capacity > used ? before.capacity - used : 0n,
       excess: before.excess + used,
+      gasUsed,
+      atomicGas,
     };
   }
 
   /** EstimateNextBaseFee: the base fee of a block built at once on the last one (state `last`, at `lastTime`). */
   nextBaseFee(last: FeeState | undefined, lastTime: bigint): bigint {
-    if (!last) return INITIAL_BASE_FEE;
-    const next = this.before(last, lastTime, lastTime);
-    return next.kind === 'window' ? next.baseFee : gasPrice(MIN_GAS_PRICE, next.excess, PRICE_CONVERSION);
+    return last ? this.baseFeeAt(last, lastTime, lastTime) : INITIAL_BASE_FEE;
   }
 
   /**
-   * The gas price oracle at chain time `now` over the blocks newest first: its tip (SuggestTipCap) and base fee
-   * (EstimateBaseFee: the sampled one, no more than the next block's).
+   * The gas price oracle at chain time `now` over the blocks newest first, genesis last: its tip (SuggestTipCap) and
+   * base fee (EstimateBaseFee: before Fortuna the sampled one, no more than the next block's; since, the next block's).
+   * Until v1.14.0 the tip is the blocks' minimum required tip (./fees-window.ts), since the tips their txs paid.
    */
   suggest(newestFirst: readonly TipInfo[], now: bigint): { tip: bigint; baseFee: bigint } {
     const newest = newestFirst[0];
     const next = this.nextBaseFee(newest?.state, newest?.timestamp ?? now);
-    if (newest?.state.kind !== 'window') return { tip: suggestTip(newestFirst, now), baseFee: next };
-    const blocks: OracleBlock[] = [];
-    for (const block of newestFirst) {
-      if (block.state.kind !== 'window') break;
-      blocks.push({ timestamp: block.timestamp, state: block.state });
-    }
-    const sampled = windowSuggestion(blocks, now);
-    return { tip: sampled.tip, baseFee: sampled.baseFee < next ? sampled.baseFee : next };
+    const fortuna = newest?.state.kind === 'acp176';
+    if (fortuna && !(this.release && compareVersions(this.release, 'v1.14.0') < 0))
+      return { tip: suggestTip(newestFirst, now), baseFee: next };
+    const sampled = requiredTipSuggestion(newestFirst.slice(0, -1), now, fortuna);
+    return { tip: sampled.tip, baseFee: !fortuna && sampled.baseFee < next ? sampled.baseFee : next };
   }
-}
 
-/** AdvanceSeconds, or AdvanceMilliseconds once Granite is active: the parent's state moved from its time to `time`. */
-function acp176At(granite: boolean, parent: Acp176State, parentTime: bigint, time: bigint): Acp176State {
-  const elapsed = time > parentTime ? time - parentTime : 0n;
-  // Per-millisecond rates under Granite; the mock's block times are whole seconds.
-  const [units, perUnit, targetPerUnit] = granite
-    ? [elapsed * 1000n, MAX_PER_SECOND / 1000n, TARGET_PER_SECOND / 1000n]
-    : [elapsed, MAX_PER_SECOND, TARGET_PER_SECOND];
-  const capacity = parent.capacity + perUnit * units;
-  const drained = targetPerUnit * units;
-  return {
-    kind: 'acp176',
-    capacity: capacity < MAX_CAPACITY ? capacity : MAX_CAPACITY,
-    excess: parent.excess > drained ? parent.excess - drained : 0n,
-  };
+  /** CalcBaseFee or ACP-176's price: the base fee of a block at `time` on `parent`. */
+  private baseFeeAt(parent: FeeState, parentTime: bigint, time: bigint): bigint {
+    if (this.active('fortuna', time))
+      return gasPrice(MIN_GAS_PRICE, this.acp176At(parent, parentTime, time).excess, PRICE_CONVERSION);
+    return windowBaseFee(this.windowParent(parent, parentTime), this.era(parentTime), time).baseFee;
+  }
+
+  private windowParent(parent: FeeState, parentTime: bigint): WindowState {
+    return parent.kind === 'window' ? parent : windowGenesis(parentTime, undefined);
+  }
+
+  /** The eras whose rules apply to a block, by its parent's time as CalcBaseFee reads them. */
+  private era(parentTime: bigint) {
+    return {
+      apricotPhase4: this.active('apricotPhase4', parentTime),
+      apricotPhase5: this.active('apricotPhase5', parentTime),
+      etna: this.active('etna', parentTime),
+    };
+  }
+
+  /** AdvanceSeconds, or AdvanceMilliseconds once Granite is active: the parent's state at `time` (zero before Fortuna). */
+  private acp176At(parent: FeeState, parentTime: bigint, time: bigint) {
+    const from = parent.kind === 'acp176' ? parent : { capacity: 0n, excess: 0n };
+    const elapsed = time > parentTime ? time - parentTime : 0n;
+    // Per-millisecond rates under Granite; the mock's block times are whole seconds.
+    const [units, perUnit, targetPerUnit] = this.active('granite', time)
+      ? [elapsed * 1000n, MAX_PER_SECOND / 1000n, TARGET_PER_SECOND / 1000n]
+      : [elapsed, MAX_PER_SECOND, TARGET_PER_SECOND];
+    const capacity = from.capacity + perUnit * units;
+    const drained = targetPerUnit * units;
+    return {
+      kind: 'acp176' as const,
+      capacity: capacity < MAX_CAPACITY ? capacity : MAX_CAPACITY,
+      excess: from.excess > drained ? from.excess - drained : 0n,
+    };
+  }
 }
 
 /** Oracle.suggestTip over the newest blocks first, at chain time `now`. */

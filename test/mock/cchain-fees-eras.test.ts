@@ -2,7 +2,8 @@
  * The C-Chain's fees of releases before Fortuna (v1.13.0), through viem: coreth's windowed base fee (225 gwei at
  * first, 1/36 of the way to the 15,000,000 gas target a block, never under 25 gwei before Etna (v1.12.0) and 1 gwei
  * from it), the oracle's tip (1 wei on blocks of little gas) and base fee, eth_feeHistory, the 15,000,000 gas limit;
- * the release's chain config and Ethereum fork (Shanghai before Etna, Cancun from it).
+ * the release's chain config and Ethereum fork (Shanghai before Etna, Cancun from it); and v1.13.x's oracle, which
+ * suggests the blocks' minimum required tip where v1.14.0's suggests the tips paid.
  */
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { cClients } from './c-clients.ts';
 
 const GWEI = 1_000_000_000n;
+const TO = '0x000000000000000000000000000000000000dEaD';
 const nodes: RunningMockNode[] = [];
 afterAll(async () => {
   for (const node of nodes) await node.close();
@@ -90,5 +92,24 @@ describe.each([
     await expect(pub.request({ method: 'eth_suggestPriceOptions' as never })).rejects.toThrow(
       /the method eth_suggestPriceOptions does not exist\/is not available/,
     );
+  });
+});
+
+describe('C-Chain fees of v1.13.1 (Fortuna, before v1.14.0)', () => {
+  it("suggests blocks' minimum required tip, not the tips their transactions paid", async () => {
+    const { pub, wallet } = await start('v1.13.1');
+    const tip = 5n * GWEI;
+    for (let i = 0; i < 4; i++)
+      await pub.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to: TO, value: 1n, maxFeePerGas: 2n * tip, maxPriorityFeePerGas: tip }),
+      });
+    // Blocks of less than 1,000,000 gas (gasprice.DefaultMinGasUsed) require no tip: the tx pool's minimum, 1 wei.
+    expect(await pub.estimateMaxPriorityFeePerGas()).toBe(1n);
+    expect(await pub.request({ method: 'eth_baseFee' as never })).toBe('0x1');
+    expect(await pub.getGasPrice()).toBe(2n);
+    const options = (await pub.request({ method: 'eth_suggestPriceOptions' as never })) as {
+      normal: { maxPriorityFeePerGas: string };
+    };
+    expect(options.normal.maxPriorityFeePerGas).toBe('0x1');
   });
 });
