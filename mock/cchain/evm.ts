@@ -192,7 +192,7 @@ export class CChain {
     });
   }
 
-  /** The engine's next block gets ACP-176's base fee, not EIP-1559's. */
+  /** The engine's next block gets coreth's base fee (./fees.ts), not EIP-1559's. */
   private async setNextBaseFee(provider: Provider): Promise<void> {
     await this.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
   }

@@ -5,8 +5,9 @@
  * plugin/evm/customheader dynamic_fee_state.go): each block's fee state (gas capacity and excess; the target
  * excess stays 0, a node without a `gas-target` keeps its parent's) follows from its parent's, the time between them
  * (milliseconds once Granite is active, else seconds) and the gas it used, its atomic txs' included; the base fee is
- * M·e^(excess/K) with K = 87 × the target. The gas price oracle (eth/gasprice) suggests the 40th percentile of the tips
- * paid in the last 40 blocks of the last 80 seconds, at least 1 wei and at most 150 gwei.
+ * M·e^(excess/K) with K = 87 × the target. The gas price oracle (eth/gasprice) since v1.14.0 suggests the 40th
+ * percentile of the tips paid in the last 40 blocks of the last 80 seconds, at least 1 wei and at most 150 gwei; before,
+ * the blocks' minimum required tips (./fees-window.ts).
  *
  * The engine picks a block's time only as it builds it, so the base fee a block gets is the estimate of one built at
  * its parent's time (EstimateNextBaseFee with no time passed); the state it leaves follows from its real time.
