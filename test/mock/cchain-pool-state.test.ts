@@ -98,4 +98,26 @@ describe("the C-Chain's pool in a saved world", () => {
     const after = await poolView(third.url, pending);
     expect(after.map((tx) => tx?.blockNumber)).toEqual(['0x2', '0x2', null]);
   });
+
+  it('saves the pool a revert left', async () => {
+    const first = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    nodes.push(first);
+    const pending = await fillPool(first);
+    const { snapshotID } = first.state.dev.snapshot();
+    const { wallet } = cClients(first.url);
+    const later = await wallet.sendTransaction({
+      to: TO,
+      value: 4n,
+      nonce: Number(BigInt((await poolView(first.url, pending))[1]!.nonce) + 1n),
+    });
+    first.state.dev.revert({ snapshotID });
+    const { state } = first.state.dev.dumpState();
+
+    const second = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    nodes.push(second);
+    second.state.dev.setAutomine({ enabled: false });
+    second.state.dev.loadState({ state });
+    expect(await poolView(second.url, [...pending, later])).toEqual(await poolView(first.url, [...pending, later]));
+    expect((await poolView(second.url, [later]))[0]).toBeNull();
+  });
 });
