@@ -71,7 +71,7 @@ export class MockState {
     this.routes = routes;
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
-    this.cchain = new CChain(world);
+    this.cchain = new CChain(world, nodeVersion);
     this.atomic = new AtomicApi(world, this.cchain, nodeVersion);
     this.dev = new DevControls(world, this.engine, this.cchain);
     this.nodeID = nodeIdentity(world).nodeID;

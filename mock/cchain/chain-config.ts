@@ -4,10 +4,15 @@
  * Berlin and London at AP2's and AP3's activation blocks on Fuji and Mainnet, at 0 where they were initially active;
  * Shanghai at Durango, Cancun at Etna), with coreth's extras at the root (params/extras/network_upgrades.go
  * GetNetworkUpgrades: every upgrade of the network's schedule as a Unix timestamp, unscheduled ones at
- * 9999-12-01T00:00:00Z as the node writes them).
+ * 9999-12-01T00:00:00Z as the node writes them). A release writes the fields of the upgrades its coreth knows
+ * (etnaTimestamp since coreth v0.13.8, AvalancheGo v1.11.12; fortunaTimestamp since v1.13.0; graniteTimestamp since
+ * coreth v0.15.1, v1.13.1; heliconTimestamp since v1.14.1), and an upgrade whose rules it does not apply yet (Etna in
+ * v1.11.12 and v1.11.13, Granite in v1.13.x, Helicon before v1.15.0-fuji) as unscheduled.
  */
+import { compareVersions } from '../../generators/model/versions.ts';
 import { upgradeTime } from '../world/reads-info.ts';
 import type { World } from '../world/world.ts';
+import { RULES_SINCE } from './rules.ts';
 import { cChainIDOf } from './genesis.ts';
 
 const UPGRADES: ReadonlyArray<readonly [upgrade: string, field: string]> = [
@@ -28,6 +33,15 @@ const UPGRADES: ReadonlyArray<readonly [upgrade: string, field: string]> = [
   ['helicon', 'heliconTimestamp'],
 ];
 
+/** The first release whose chain config has the upgrade's field (coreth's params.NetworkUpgrades). */
+const FIELD_SINCE: Readonly<Record<string, string>> = {
+  ...RULES_SINCE,
+  durango: 'v1.10.0',
+  etna: 'v1.11.12',
+  granite: 'v1.13.1',
+  helicon: 'v1.14.1',
+};
+
 /** upgrade.UnscheduledActivationTime. */
 const UNSCHEDULED = Date.parse('9999-12-01T00:00:00Z') / 1000;
 /** upgrade.InitiallyActiveTime. */
@@ -39,9 +53,16 @@ const ETH_BLOCKS: Record<string, { berlinBlock: number; londonBlock: number }> =
   mainnet: { berlinBlock: 1640340, londonBlock: 3308552 },
 };
 
-export function chainConfig(world: World): Record<string, number | boolean> {
+const before = (release: string | undefined, since: string | undefined) =>
+  release !== undefined && since !== undefined && compareVersions(release, since) < 0;
+
+export function chainConfig(world: World, release?: string): Record<string, number | boolean> {
+  const upgrades = UPGRADES.filter(([upgrade]) => !before(release, FIELD_SINCE[upgrade]));
   const times = Object.fromEntries(
-    UPGRADES.map(([upgrade]) => [upgrade, Date.parse(upgradeTime(world, upgrade)) / 1000]),
+    upgrades.map(([upgrade]) => [
+      upgrade,
+      before(release, RULES_SINCE[upgrade]) ? UNSCHEDULED : Date.parse(upgradeTime(world, upgrade)) / 1000,
+    ]),
   );
   const initially = (upgrade: string) => (times[upgrade]! <= INITIALLY_ACTIVE ? 0 : undefined);
   const ethereum: Record<string, number | boolean | undefined> = {
@@ -60,10 +81,10 @@ export function chainConfig(world: World): Record<string, number | boolean> {
     berlinBlock: ETH_BLOCKS[world.network.name]?.berlinBlock ?? initially('apricotPhase2'),
     londonBlock: ETH_BLOCKS[world.network.name]?.londonBlock ?? initially('apricotPhase3'),
     shanghaiTime: times.durango! < UNSCHEDULED ? times.durango : undefined,
-    cancunTime: times.etna! < UNSCHEDULED ? times.etna : undefined,
+    cancunTime: (times.etna ?? UNSCHEDULED) < UNSCHEDULED ? times.etna : undefined,
   };
   const config: Record<string, number | boolean> = {};
   for (const [key, value] of Object.entries(ethereum)) if (value !== undefined) config[key] = value;
-  for (const [upgrade, field] of UPGRADES) config[field] = times[upgrade]!;
+  for (const [upgrade, field] of upgrades) config[field] = times[upgrade]!;
   return config;
 }

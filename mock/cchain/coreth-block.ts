@@ -7,7 +7,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { upgradeActive } from '../world/reads-info.ts';
+import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
 import { type RpcBlock, blockBytes } from './blocks.ts';
 import type { CChain } from './evm.ts';
@@ -32,24 +32,37 @@ const quantity = (n: bigint) => `0x${n.toString(16)}`;
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
+/** calcBlockGasCost: the parent's cost (the minimum, 0, when it has none) moved by `step` a second from the 2 s target. */
+export function stepBlockGasCost(
+  parentCost: bigint | undefined,
+  parentTime: bigint,
+  time: bigint,
+  step: bigint,
+): bigint {
+  if (parentCost === undefined) return 0n;
+  const elapsed = time > parentTime ? time - parentTime : 0n;
+  const cost =
+    elapsed > TARGET_BLOCK_RATE
+      ? parentCost - step * (elapsed - TARGET_BLOCK_RATE)
+      : parentCost + step * (TARGET_BLOCK_RATE - elapsed);
+  return cost < 0n ? 0n : cost > MAX_BLOCK_GAS_COST ? MAX_BLOCK_GAS_COST : cost;
+}
+
 /**
- * customheader.BlockGasCost: nil before AP4, 0 from Granite; between, the parent's cost moved by the step for each
- * second away from the 2 s target (the minimum, 0, after a pre-AP4 parent).
+ * customheader.BlockGasCost: nil before AP4, 0 from Granite (in a release that has it); between, the parent's cost
+ * moved by the era's step (./fees.ts ruleActive).
  */
 export function blockGasCostOf(
   world: World,
   timestamp: bigint,
   parent: { cost: bigint | undefined; timestamp: bigint } | undefined,
+  release?: string,
 ): bigint | undefined {
-  if (!upgradeActive(world, 'apricotPhase4', timestamp)) return undefined;
-  if (upgradeActive(world, 'granite', timestamp) || parent?.cost === undefined) return 0n;
-  const step = upgradeActive(world, 'apricotPhase5', timestamp) ? 200_000n : 50_000n;
-  const elapsed = timestamp > parent.timestamp ? timestamp - parent.timestamp : 0n;
-  const cost =
-    elapsed > TARGET_BLOCK_RATE
-      ? parent.cost - step * (elapsed - TARGET_BLOCK_RATE)
-      : parent.cost + step * (TARGET_BLOCK_RATE - elapsed);
-  return cost < 0n ? 0n : cost > MAX_BLOCK_GAS_COST ? MAX_BLOCK_GAS_COST : cost;
+  const active = (upgrade: string) => ruleActive(world, release, upgrade, timestamp);
+  if (!active('apricotPhase4')) return undefined;
+  if (active('granite') || parent?.cost === undefined) return 0n;
+  const step = active('apricotPhase5') ? 200_000n : 50_000n;
+  return stepBlockGasCost(parent.cost, parent.timestamp, timestamp, step);
 }
 
 /** customtypes.CalcExtDataHash: the hash of ExtData's RLP; a genesis, built from the genesis file, has none. */
@@ -63,7 +76,12 @@ export function extDataHashOf(height: bigint, extData: Uint8Array): string {
  * totalDifficulty the height (coreth's difficulty is always 1). The engine's withdrawalsRoot and withdrawals stay,
  * though coreth writes neither: the header the hash covers holds the root, and an engine forking this node needs it.
  */
-export function withCorethHeader(world: World, fields: Record<string, unknown>, extra: CorethExtra | undefined) {
+export function withCorethHeader(
+  world: World,
+  fields: Record<string, unknown>,
+  extra: CorethExtra | undefined,
+  release?: string,
+) {
   const height = BigInt(fields.number as string);
   const timestamp = BigInt(fields.timestamp as string);
   const extData = extra?.extData ?? new Uint8Array();
@@ -72,7 +90,7 @@ export function withCorethHeader(world: World, fields: Record<string, unknown>, 
     fields.extDataGasUsed = quantity(extra.atomicGas);
     fields.blockGasCost = quantity(extra.blockGasCost);
   }
-  if (upgradeActive(world, 'granite', timestamp)) {
+  if (ruleActive(world, release, 'granite', timestamp)) {
     // The engine keeps seconds: a Granite block's milliseconds are its second's first.
     fields.timestampMilliseconds = quantity(timestamp * 1000n);
     fields.minDelayExcess = quantity(INITIAL_DELAY_EXCESS);
@@ -87,8 +105,9 @@ export function corethBlock(
   block: Record<string, unknown>,
   extra: CorethExtra | undefined,
   size: number | undefined,
+  release?: string,
 ): Record<string, unknown> {
-  withCorethHeader(world, block, extra);
+  withCorethHeader(world, block, extra, release);
   block.blockExtraData = hex(extra?.extData ?? new Uint8Array());
   if (size !== undefined) block.size = quantity(BigInt(size));
   return block;
@@ -101,8 +120,9 @@ export function corethHeaderJson(
   world: World,
   block: RpcBlock,
   extra: CorethExtra | undefined,
+  release?: string,
 ): Record<string, unknown> {
-  const fields = withCorethHeader(world, { ...block }, extra);
+  const fields = withCorethHeader(world, { ...block }, extra, release);
   for (const body of BODY_FIELDS) delete fields[body];
   return fields;
 }
@@ -132,12 +152,42 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
     const size = sizeOf(block, extra);
     let answer: Record<string, unknown>;
     if (size === undefined) answer = { ...block };
-    else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra);
-    else answer = corethBlock(chain.world, { ...block }, extra, size);
+    else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra, chain.release);
+    else answer = corethBlock(chain.world, { ...block }, extra, size, chain.release);
     if (headerOnly) {
       for (const body of BODY_FIELDS) delete answer[body];
       answer.totalDifficulty = quantity(BigInt(block.number));
     } else if (fullTx !== true) answer.transactions = block.transactions.map((tx) => tx.hash);
     return answer;
+  });
+}
+
+/** BlockChainAPI's rpc.BlockNumberOrHash as the engine looks it up: coreth reads every tag but `earliest` as latest. */
+function engineLookup(at: unknown): [method: string, param: unknown] {
+  const fields =
+    typeof at === 'object' && at !== null
+      ? new Map(Object.entries(at).map(([k, v]) => [k.toLowerCase(), v]))
+      : undefined;
+  const hash = fields ? fields.get('blockhash') : typeof at === 'string' && at.length === 66 ? at : undefined;
+  if (typeof hash === 'string') return ['eth_getBlockByHash', hash];
+  const number = fields ? fields.get('blocknumber') : at;
+  if (number === 'earliest') return ['eth_getBlockByNumber', '0x0'];
+  return ['eth_getBlockByNumber', typeof number === 'string' && number.startsWith('0x') ? number : 'latest'];
+}
+
+/**
+ * eth_getBlockReceipts (internal/ethapi BlockChainAPI.GetBlockReceipts): the receipts of the block's transactions in
+ * their order, each as eth_getTransactionReceipt answers it; null for a block the chain does not have.
+ */
+export function readBlockReceipts(chain: CChain, params: unknown): Promise<unknown> {
+  const [at] = Array.isArray(params) ? params : [];
+  const [method, param] = engineLookup(at);
+  return chain.run(async (provider) => {
+    const block = (await chain.call(provider, method, [param, false])) as { transactions: string[] } | null;
+    if (!block) return null;
+    const receipts: unknown[] = [];
+    for (const hash of block.transactions)
+      receipts.push(await chain.call(provider, 'eth_getTransactionReceipt', [hash]));
+    return receipts;
   });
 }

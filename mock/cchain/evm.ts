@@ -12,22 +12,13 @@ import type { World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
 import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
-import {
-  BLOCK_GAS_LIMIT,
-  type FeeState,
-  type TipInfo,
-  ZERO_FEE_STATE,
-  baseFeeOf,
-  feeStateAfter,
-  feeStateAt,
-  suggestTip,
-} from './fees.ts';
+import { FeeRules, type TipInfo } from './fees.ts';
+import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 import { replayChain } from './replay.ts';
 
 /** What the fee rules keep of each block of the engine's chain (./fees.ts), and what coreth adds to it. */
 interface BlockFees extends TipInfo {
-  state: FeeState;
   extra: CorethExtra;
 }
 
@@ -85,9 +76,14 @@ export class CChain {
   private touched = false;
 
   readonly world: World;
+  /** The release emulated (`--node-version`), whose fee rules apply; the newest when undefined. */
+  readonly release: string | undefined;
+  private readonly rules: FeeRules;
 
-  constructor(world: World) {
+  constructor(world: World, release?: string) {
     this.world = world;
+    this.release = release;
+    this.rules = new FeeRules(world, release);
   }
 
   /** Worked out on the first C-Chain call: the funded accounts' EVM addresses need the codec's secp256k1. */
@@ -127,6 +123,7 @@ export class CChain {
   private createEngine(): Promise<Provider> {
     const { module, context } = loadEdr();
     const genesis = this.genesis;
+    const gasLimit = this.rules.gasLimit(this.world.time.get());
     return Promise.all([context, cChainFork(this.world)]).then(([ctx, fork]) =>
       ctx.createProvider(
         module.L1_CHAIN_TYPE,
@@ -137,19 +134,19 @@ export class CChain {
           bailOnTransactionFailure: false,
           chainId: genesis.chainID,
           coinbase: Buffer.alloc(20),
-          defaultTransactionGasLimit: BLOCK_GAS_LIMIT,
+          defaultTransactionGasLimit: gasLimit,
           genesisState: genesis.alloc.map((a) => ({
             address: Buffer.from(a.address, 'hex'),
             balance: a.balance,
             ...(a.code ? { code: Buffer.from(a.code.slice(2), 'hex') } : {}),
           })),
           // coreth enables Cancun with Etna; it has no later Ethereum fork.
-          hardfork: 'cancun',
-          initialBaseFeePerGas: baseFeeOf(ZERO_FEE_STATE),
+          hardfork: this.rules.hardfork(this.world.time.get()),
+          initialBaseFeePerGas: INITIAL_BASE_FEE,
           minGasPrice: 0n,
           mining: {
             autoMine: this.automine,
-            blockGasLimit: BLOCK_GAS_LIMIT,
+            blockGasLimit: gasLimit,
             memPool: { order: module.MineOrdering.Fifo },
           },
           network: fork ?? {
@@ -195,7 +192,7 @@ export class CChain {
     });
   }
 
-  /** The engine's next block gets ACP-176's base fee, not EIP-1559's. */
+  /** The engine's next block gets coreth's base fee (./fees.ts), not EIP-1559's. */
   private async setNextBaseFee(provider: Provider): Promise<void> {
     await this.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
   }
@@ -205,7 +202,8 @@ export class CChain {
    * builds it, so the estimate, and the base fee the next block gets, take no time to have passed since the last.
    */
   nextBaseFee(): bigint {
-    return baseFeeOf(this.fees.at(-1)?.state ?? ZERO_FEE_STATE);
+    const last = this.fees.at(-1);
+    return this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n);
   }
 
   /** The engine's last block's height (read inside a queued op). */
@@ -213,10 +211,9 @@ export class CChain {
     return this.fees.length - 1;
   }
 
-  /** eth_maxPriorityFeePerGas: the gas price oracle's tip, at the last block's time. */
-  suggestedTip(): bigint {
-    const newestFirst = [...this.fees].reverse();
-    return suggestTip(newestFirst, this.fees.at(-1)?.timestamp ?? 0n);
+  /** The gas price oracle's tip and base fee, at the last block's time. */
+  suggestion(): { tip: bigint; baseFee: bigint } {
+    return this.rules.suggest([...this.fees].reverse(), this.fees.at(-1)?.timestamp ?? 0n);
   }
 
   /**
@@ -236,6 +233,7 @@ export class CChain {
         bytes: blockBytes(block, atomic?.extData),
       });
       this.recordFees(block, atomic);
+      if (this.world.cChainPool.size > 0) for (const tx of block.transactions) this.world.cChainPool.delete(tx.hash);
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
   }
@@ -256,14 +254,12 @@ export class CChain {
         this.world,
         timestamp,
         parent && { cost: parent.extra.blockGasCost, timestamp: parent.timestamp },
+        this.release,
       ),
     };
     const state = parent
-      ? feeStateAfter(
-          feeStateAt(this.world, parent.state, parent.timestamp, timestamp),
-          BigInt(block.gasUsed) + atomicGas,
-        )
-      : ZERO_FEE_STATE;
+      ? this.rules.after(this.rules.before(parent.state, parent.timestamp, timestamp), BigInt(block.gasUsed), atomicGas)
+      : this.rules.genesis(timestamp);
     const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
     const tips = block.transactions.map((tx) => {
       const cap = BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0x0') - baseFee;

@@ -1,14 +1,16 @@
 /**
  * Rebuilds the C-Chain's EVM from the world (the engine has no state dump): the blocks the C/block index holds, each
  * with the time, base fee, prevrandao and transactions its RLP records, and between them the edits made outside
- * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings). Each rebuilt block must hash as the saved
- * one did, so what a `--state` file or a dumped state holds comes back exactly.
+ * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings), then the transactions still pending
+ * (world.cChainPool), sent again in their order. Each rebuilt block must hash as the saved one did, so what a `--state`
+ * file or a dumped state holds comes back exactly.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Provider } from '@nomicfoundation/edr';
 import { decodeAtomic, gasUsed } from './atomic.ts';
 import type { RpcBlock } from './blocks.ts';
+import type { World } from '../world/world.ts';
 import type { CChain } from './evm.ts';
 
 type Item = Uint8Array | Item[];
@@ -21,12 +23,22 @@ function atomicGas(extData: Uint8Array): bigint {
   return gasUsed(decodeAtomic(Buffer.concat([Buffer.alloc(2), extData.subarray(6)])));
 }
 
+/**
+ * Journals a transaction the engine took (`raw`, its signed bytes as hex) among the pending ones; a block that includes
+ * it takes it out (./evm.ts).
+ */
+export function poolSent(world: World, hash: string, raw: string): void {
+  let order = 0;
+  for (const entry of world.cChainPool.values()) if (entry.order >= order) order = entry.order + 1;
+  world.cChainPool.set(hash, { raw, order });
+}
+
 /** Replays the world's C-Chain into a fresh engine (automine left off): whether there was anything to replay. */
 export async function replayChain(chain: CChain, provider: Provider): Promise<boolean> {
   const { world } = chain;
   const blocks = world.indexes['C/block'];
   const edits = world.cChainEdits;
-  if (blocks.length === 0 && edits.length === 0) return false;
+  if (blocks.length === 0 && edits.length === 0 && world.cChainPool.size === 0) return false;
   let next = 0;
   const applyEdits = async (height: number) => {
     for (; next < edits.length && edits.at(next)!.height <= height; next++) {
@@ -60,5 +72,8 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     chain.recordFees(block, { extData, gasUsed: atomicGas(extData) });
   }
   await applyEdits(Number.POSITIVE_INFINITY);
+  // One the engine takes no more (a later edit spent its balance or nonce) had left its pool too.
+  const pending = [...world.cChainPool.values()].sort((a, b) => a.order - b.order);
+  for (const { raw } of pending) await chain.call(provider, 'eth_sendRawTransaction', [raw]).catch(() => undefined);
   return true;
 }

@@ -8,9 +8,11 @@
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
 import { chainConfig } from './chain-config.ts';
-import { readBlock } from './coreth-block.ts';
+import { readBlock, readBlockReceipts } from './coreth-block.ts';
 import { type CChain, EvmError } from './evm.ts';
+import { feeMethods } from './fees-rpc.ts';
 import { refusedParams } from './params.ts';
+import { poolSent } from './replay.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -51,54 +53,21 @@ function ownTransaction(chain: CChain, method: string, params: unknown): Promise
   });
 }
 
-/** What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees.ts). */
+/** What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees-rpc.ts). */
 function corethMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
-  const quantity = (n: bigint) => `0x${n.toString(16)}`;
-  // Read in the queue's order: after the calls before have built their blocks.
-  const baseFee = () => chain.run(async () => chain.nextBaseFee());
-  const tip = () => chain.run(async () => chain.suggestedTip());
   return {
-    eth_baseFee: async () => quantity(await baseFee()),
-    eth_getChainConfig: async () => chainConfig(chain.world),
+    ...feeMethods(chain),
+    eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),
     eth_getHeaderByNumber: (params) => readBlock(chain, 'eth_getHeaderByNumber', params),
     eth_getHeaderByHash: (params) => readBlock(chain, 'eth_getHeaderByHash', params),
+    eth_getBlockReceipts: (params) => readBlockReceipts(chain, params),
     eth_getTransactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
     eth_getTransactionReceipt: (params) => ownTransaction(chain, 'eth_getTransactionReceipt', params),
     // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
     eth_subscribe: async () => {
       throw new EvmError(-32601, 'notifications not supported');
-    },
-    // eth/gasprice Oracle: SuggestTipCap, and SuggestPrice (the tip plus the next block's estimated base fee).
-    eth_maxPriorityFeePerGas: async () => quantity(await tip()),
-    eth_gasPrice: async () => quantity((await tip()) + (await baseFee())),
-    // The engine's history, but the next block's base fee is ACP-176's, not EIP-1559's.
-    eth_feeHistory: async (params) => {
-      const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_feeHistory', params: params ?? [] });
-      return chain.run(async (p) => {
-        const answer = JSON.parse(await chain.raw(p, request)) as {
-          result?: { oldestBlock: string; baseFeePerGas?: string[] };
-          error?: { code: number; message: string; data?: unknown };
-        };
-        if (answer.error) throw new EvmError(answer.error.code, answer.error.message, answer.error.data);
-        const fees = answer.result?.baseFeePerGas;
-        // The last entry is the block after the newest asked for: an estimate when that block is not built yet.
-        if (fees?.length && Number(answer.result!.oldestBlock) + fees.length - 1 > chain.height)
-          fees[fees.length - 1] = quantity(chain.nextBaseFee());
-        return answer.result;
-      });
-    },
-    // internal/ethapi/api.coreth.go SuggestPriceOptions with the default PriceOptionConfig (slow 95%, fast 105%,
-    // max tip 20 gwei): tips from the oracle's suggested tip, fees twice the base fee plus the tip.
-    eth_suggestPriceOptions: async () => {
-      const fee = await baseFee();
-      const suggested = await tip();
-      const capped = suggested < 20_000_000_000n ? suggested : 20_000_000_000n;
-      const slow = (capped * 95n) / 100n > 1n ? (capped * 95n) / 100n : 1n;
-      const fast = (suggested * 105n) / 100n;
-      const price = (t: bigint) => ({ maxPriorityFeePerGas: quantity(t), maxFeePerGas: quantity(2n * fee + t) });
-      return { slow: price(slow), normal: price(capped), fast: price(fast) };
     },
   };
 }
@@ -125,7 +94,15 @@ async function answerOne(
   }
   if (!SERVED.test(method)) return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
   const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] });
-  const send = (p: Parameters<Parameters<CChain['run']>[0]>[0]) => chain.raw(p, request);
+  const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
+    const answer = await chain.raw(p, request);
+    const [raw] = Array.isArray(params) ? params : [];
+    if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
+      const { result } = JSON.parse(answer) as { result?: unknown };
+      if (typeof result === 'string') poolSent(chain.world, result, raw);
+    }
+    return answer;
+  };
   const answer = await (WRITES.has(method) ? chain.write(send) : chain.run(send));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;

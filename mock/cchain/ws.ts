@@ -42,7 +42,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
       subscriptions.set(id, async (block) =>
-        notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)))),
+        notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release)),
       );
     } else if (kind === 'logs') {
       const { address, topics } = (filter ?? {}) as LogFilter;

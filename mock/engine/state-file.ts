@@ -15,10 +15,10 @@ import type { World } from '../world/world.ts';
 
 /**
  * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: the
- * indexes; 4: nodes' connections and uptimes; 5: the C-Chain, its blocks in the C/block index and its edits), so a
- * file from an older mock is refused with a clear message instead of half loading.
+ * indexes; 4: nodes' connections and uptimes; 5: the C-Chain, its blocks in the C/block index and its edits; 6: the
+ * C-Chain's pending transactions), so a file from an older mock is refused with a clear message instead of half loading.
  */
-const VERSION = 5;
+const VERSION = 6;
 
 /** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
@@ -122,7 +122,8 @@ export function worldOf(text: string, source: string): { world: World; options: 
   if (saved && typeof saved.version === 'number' && saved.version < VERSION && saved.data)
     throw new Error(
       `${source} was saved by an older mock (state version ${saved.version}; this one reads version ${VERSION}, ` +
-        'which holds the C-Chain): start without it, or delete it to save a new one',
+        'which holds the C-Chain and its pending transactions): ' +
+        'start without it, or delete it to save a new one',
     );
   if (!saved || saved.version !== VERSION || !saved.data || typeof saved.options !== 'object' || !saved.options)
     throw new Error(`${source} is not a world saved by this mock (version ${VERSION})`);

@@ -155,6 +155,11 @@ export class World {
    * block at `height`: with the blocks in the C/block index, what rebuilds the EVM (mock/cchain/replay.ts).
    */
   readonly cChainEdits = new Log<{ height: number; address: string; balance?: bigint; nonce?: bigint }>(this.journal);
+  /**
+   * The signed EVM transactions sent to the C-Chain and not yet in a block (automine off), by hash, in the order sent:
+   * what a replay sends again to rebuild the EVM's pool (mock/cchain/replay.ts).
+   */
+  readonly cChainPool = new Table<string, { raw: string; order: number }>(this.journal);
   /** Each node's connection and uptime as this node sees it (./uptime.ts); a node without a record never ran. */
   readonly uptimes = new Table<string, UptimeRecord>(this.journal);
   readonly time: Cell<bigint>;

@@ -713,7 +713,8 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    * by the node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1
    * wei) and `price-options-fast-fee-percentage`. `null` when the chain runs without dynamic fees.
    *
-   * JSON-RPC method `eth_suggestPriceOptions` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   * JSON-RPC method `eth_suggestPriceOptions` at `http://127.0.0.1:9650/ext/bc/C/rpc`. Served since
+   * AvalancheGo v1.13.0.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSuggestPriceOptionsResult}).

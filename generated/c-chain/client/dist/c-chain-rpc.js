@@ -193,7 +193,7 @@ export class CChainRpcClient extends JsonRpcClient {
     ethGetBlockByNumber: 'eth_getBlockByNumber',
   };
   constructor(options = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/C/rpc', {}, {});
+    super(options, 'http://127.0.0.1:9650', '/ext/bc/C/rpc', {}, { eth_suggestPriceOptions: { since: 'v1.13.0' } });
   }
   /**
    * Returns the number of most recent block.
@@ -746,7 +746,8 @@ export class CChainRpcClient extends JsonRpcClient {
    * by the node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1
    * wei) and `price-options-fast-fee-percentage`. `null` when the chain runs without dynamic fees.
    *
-   * JSON-RPC method `eth_suggestPriceOptions` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   * JSON-RPC method `eth_suggestPriceOptions` at `http://127.0.0.1:9650/ext/bc/C/rpc`. Served since
+   * AvalancheGo v1.13.0.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSuggestPriceOptionsResult}).

@@ -465,7 +465,7 @@ export interface CChainRpcHandlers {
   /**
    * Slow, normal and fast fee suggestions for a dynamic-fee transaction.
    *
-   * Answers `eth_suggestPriceOptions` at `/ext/bc/C/rpc`.
+   * Answers `eth_suggestPriceOptions` at `/ext/bc/C/rpc`. Served since AvalancheGo v1.13.0.
    *
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
    *          its message) to fail the call.

@@ -1273,6 +1273,7 @@ export const cChainRpcDocument = {
     {
       "name": "eth_suggestPriceOptions",
       "summary": "Slow, normal and fast fee suggestions for a dynamic-fee transaction.",
+      "x-node-versions": { "since": "v1.13.0" },
       "description": "coreth's own method (internal/ethapi/api.coreth.go `SuggestPriceOptions`). Each option's " +
         "`maxFeePerGas` is twice the estimated base fee plus its tip; the tips are the suggested tip capped by the " +
         "node's `price-options-max-tip`, scaled by `price-options-slow-fee-percentage` (never below 1 wei) and " +
@@ -1388,14 +1389,14 @@ export const cChainRpcDocument = {
           "params": [
             {
               "name": "Block hash",
-              "value": "0x6cd40a1d463361ecda62df34ef9ffe346281479d0ee332ca196aa220c1eb5677",
+              "value": "0x295a4f06221d4e7684d65308c4835ecf8625084aafe8fdf45546142fed4c4600",
             },
             { "name": "Hydrated transactions", "value": false },
           ],
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0x6cd40a1d463361ecda62df34ef9ffe346281479d0ee332ca196aa220c1eb5677",
+              "hash": "0x295a4f06221d4e7684d65308c4835ecf8625084aafe8fdf45546142fed4c4600",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1416,10 +1417,10 @@ export const cChainRpcDocument = {
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
-              "size": "0x246",
+              "size": "0x24b",
               "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
               "nonce": "0x0000000000000000",
-              "baseFeePerGas": "0x1",
+              "baseFeePerGas": "0x34630b8a00",
               "miner": "0x0000000000000000000000000000000000000000",
               "withdrawals": [],
               "withdrawalsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
@@ -1490,7 +1491,7 @@ export const cChainRpcDocument = {
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0x6cd40a1d463361ecda62df34ef9ffe346281479d0ee332ca196aa220c1eb5677",
+              "hash": "0x295a4f06221d4e7684d65308c4835ecf8625084aafe8fdf45546142fed4c4600",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1511,10 +1512,10 @@ export const cChainRpcDocument = {
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
-              "size": "0x246",
+              "size": "0x24b",
               "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
               "nonce": "0x0000000000000000",
-              "baseFeePerGas": "0x1",
+              "baseFeePerGas": "0x34630b8a00",
               "miner": "0x0000000000000000000000000000000000000000",
               "withdrawals": [],
               "withdrawalsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
