@@ -53,10 +53,26 @@ export class EvmError extends Error {
 
 let edr: { module: Edr; context: Promise<InstanceType<Edr['EdrContext']>> } | undefined;
 
+/**
+ * EDR allocates with mimalloc, which by default commits its 1 GiB arenas eagerly where the kernel overcommits: the
+ * node's RSS grew by ~10 MB more than the engine uses (bench/README.md). mimalloc reads its options from the
+ * environment once, as the library loads; a value the user set is kept, and the environment is left as it was.
+ */
+function requireEdr(): Edr {
+  const option = 'MIMALLOC_ARENA_EAGER_COMMIT';
+  const set = process.env[option] === undefined;
+  if (set) process.env[option] = '0';
+  try {
+    return createRequire(import.meta.url)('@nomicfoundation/edr') as Edr;
+  } finally {
+    if (set) delete process.env[option];
+  }
+}
+
 /** One EdrContext per process ("Should only be called once!"), with the L1 chain type registered. */
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
-    const module = createRequire(import.meta.url)('@nomicfoundation/edr') as Edr;
+    const module = requireEdr();
     const context = new module.EdrContext();
     edr = {
       module,
