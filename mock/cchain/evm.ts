@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Provider } from '@nomicfoundation/edr';
 import { acceptIntoIndexes } from '../world/indexer.ts';
+import { useNativePublicKeys } from '../world/signers.ts';
 import type { World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
@@ -73,6 +74,8 @@ function requireEdr(): Edr {
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
     const module = requireEdr();
+    // Its secp256k1 is native: the funded accounts' EVM addresses and the signature checks of known keys use it.
+    useNativePublicKeys(module.secp256k1PublicKeyFromSecretKey);
     const context = new module.EdrContext();
     edr = {
       module,
