@@ -107,6 +107,10 @@ export class CChain {
    * call in the same engine request, or at the op's end: the engine runs a batch in order and stops at an error.
    */
   private deferred: object[] = [];
+  /** Engine requests sent so far: what was read at a count is still the engine's state while the count stays. */
+  private sent = 0;
+  /** The block the last mining built, read in the same request, for `acceptNewBlocks`. */
+  private mined?: { block: RpcBlock; at: number };
 
   readonly world: World;
 
@@ -254,7 +258,10 @@ export class CChain {
    * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
    */
   private async acceptNewBlocks(provider: Provider, extra?: AtomicExtra): Promise<void> {
-    const last = (await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock;
+    const last =
+      this.mined?.at === this.sent
+        ? this.mined.block
+        : ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
     for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
       const block =
@@ -323,6 +330,7 @@ export class CChain {
   }
 
   private send(provider: Provider, request: string): Promise<string> {
+    this.sent++;
     return provider.handleRequest(request).then((response) => {
       const data = response.data;
       return typeof data === 'string' ? data : JSON.stringify(data);
@@ -415,7 +423,11 @@ export class CChain {
         await this.acceptNewBlocks(provider);
         this.setNextBaseFee();
       }
-      await this.call(provider, 'evm_mine');
+      const [, block] = await this.calls(provider, [
+        ['evm_mine', []],
+        ['eth_getBlockByNumber', ['latest', true]],
+      ]);
+      this.mined = { block: block as RpcBlock, at: this.sent };
     }
   }
 
