@@ -86,8 +86,16 @@ async function transfers(url: string, { privateKeyToAccount, EWOQ }: Clients): P
   );
 }
 
-/** The round trips' figures; `cpu` reads the node's CPU time (ms), before and after the measured ones. */
-async function roundTrips(url: string, lib: Clients, cpu: () => Promise<number>): Promise<void> {
+/**
+ * The round trips' figures over the rounds after the warm-up; `node.cpu` reads the node's CPU time (ms) before and after
+ * them, `node.memory` gives its RSS at the end of the warm-up (after as many calls as this bench made before it had more
+ * rounds, so that the figure compares with the earlier ones).
+ */
+async function roundTrips(
+  url: string,
+  lib: Clients,
+  node: { cpu(): Promise<number>; memory(): Promise<void> },
+): Promise<void> {
   const { Context, addTxSignatures, evm, pvm, utils, EWOQ, EWOQ_SHORT, EWOQ_EVM } = lib;
   const ctx = await Context.getContextFromURI(url);
   const p = new pvm.PVMApi(url);
@@ -96,11 +104,14 @@ async function roundTrips(url: string, lib: Clients, cpu: () => Promise<number>)
   const evmAddress = `0x${Buffer.from(EWOQ_EVM).toString('hex')}`;
   const total: number[] = [];
   const mock: number[] = [];
-  const rounds = 25;
-  const warmUp = 5;
+  const rounds = 100;
+  const warmUp = 25;
   let cpuAtStart = 0;
   for (let i = 0; i < rounds; i++) {
-    if (i === warmUp) cpuAtStart = await cpu();
+    if (i === warmUp) {
+      await node.memory();
+      cpuAtStart = await node.cpu();
+    }
     const started = performance.now();
     let inMock = 0;
     const timed = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -133,7 +144,7 @@ async function roundTrips(url: string, lib: Clients, cpu: () => Promise<number>)
     total.push(ms(started));
     mock.push(inMock);
   }
-  const nodeCpu = ((await cpu()) - cpuAtStart) / (rounds - warmUp);
+  const nodeCpu = ((await node.cpu()) - cpuAtStart) / (rounds - warmUp);
   console.log(
     `atomic C → P round trip (nonce, base fee, export on C, getUTXOs, fee state, import on P): ` +
       `${median(mock.slice(warmUp)).toFixed(2)} ms median in the mock's six calls (target <= 10); ` +
@@ -147,9 +158,9 @@ const AMOUNT = 2_000_000_000n;
 type ChildAnswer = { url?: string; cpu?: number; rss?: number; rssReduced?: number };
 
 /**
- * In the child: the node alone, so that its RSS is the node's; the parent calls it and asks for its CPU time and, at
- * the end, its RSS after a full collection and after one that also gives V8's young generation back (as V8 does under
- * memory pressure; it keeps what it grew to under load until then).
+ * In the child: the node alone, so that its RSS is the node's; the parent calls it and asks for its CPU time, and its
+ * RSS after a full collection and after one that also gives V8's young generation back (as V8 does under memory
+ * pressure; it keeps what it grew to under load until then).
  */
 async function child(): Promise<void> {
   const node = await startMockNode({ port: 0, world: { network: 'local', accounts: 10 } });
@@ -157,14 +168,13 @@ async function child(): Promise<void> {
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send!({ cpu: (user + system) / 1000 } satisfies ChildAnswer);
-      return;
-    }
-    const gc = globalThis.gc as unknown as (options?: object) => void;
-    gc();
-    const rss = process.memoryUsage().rss / 1e6;
-    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-    process.send!({ rss, rssReduced: process.memoryUsage().rss / 1e6 } satisfies ChildAnswer);
-    void node.close().then(() => process.exit(0));
+    } else if (message === 'rss') {
+      const gc = globalThis.gc as unknown as (options?: object) => void;
+      gc();
+      const rss = process.memoryUsage().rss / 1e6;
+      gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+      process.send!({ rss, rssReduced: process.memoryUsage().rss / 1e6 } satisfies ChildAnswer);
+    } else void node.close().then(() => process.exit(0));
   });
   process.send!({ url: node.url } satisfies ChildAnswer);
 }
@@ -188,12 +198,17 @@ export default async function bench(): Promise<void> {
   };
   const [{ url }, lib] = await Promise.all([next(), clients()]);
   await transfers(url!, lib);
-  await roundTrips(url!, lib, async () => (await ask('cpu')).cpu!);
-  const { rss, rssReduced } = await ask('rss');
-  console.log(
-    `RSS of that node (its own process, after the calls above and a full collection): ${rss!.toFixed(0)} MB ` +
-      `(target <= 150); ${rssReduced!.toFixed(0)} MB once V8 gives back its young generation`,
-  );
+  await roundTrips(url!, lib, {
+    cpu: async () => (await ask('cpu')).cpu!,
+    memory: async () => {
+      const { rss, rssReduced } = await ask('rss');
+      console.log(
+        `RSS of that node (its own process, after the transfers and 25 round trips, and a full collection): ` +
+          `${rss!.toFixed(0)} MB (target <= 150); ${rssReduced!.toFixed(0)} MB once V8 gives back its young generation`,
+      );
+    },
+  });
+  worker.send('exit');
 }
 
 if (process.argv.includes('--child')) await child();
