@@ -12,7 +12,7 @@ import { MAX_TX_SIZE, parseError, trailing } from '../engine/parse-errors.ts';
 import { Refusal } from '../engine/refusals.ts';
 import { verifySpend } from '../engine/spend.ts';
 import { checkOutputsSorted, verifyTransferableInput, verifyTransferableOutput } from '../engine/syntax.ts';
-import { idOf, sha256 } from '../world/codec.ts';
+import { idBytes, idOf, sha256 } from '../world/codec.ts';
 import { signedBy } from '../world/signers.ts';
 import type { AtomicUtxo } from '../world/types.ts';
 import { atomicKey, type World } from '../world/world.ts';
@@ -111,15 +111,23 @@ function checkByAddressAndAsset(items: readonly Transaction[], refusal: string):
   }
 }
 
+/** Whether an avalanchejs ID is the cb58 `id`, by their bytes (cb58-encoding the tx's would cost more than the check). */
+const isID = (value: { toBytes(): Uint8Array }, id: string): boolean =>
+  Buffer.compare(value.toBytes(), idBytes(id)) === 0;
+
 /** The network and chain checks of UnsignedImportTx.Verify and UnsignedExportTx.Verify. */
 function verifyIDs(world: World, tx: Transaction): void {
   if (tx.networkId.value() !== world.network.networkID) throw new Refusal('tx was issued with a different network ID');
-  if (tx.blockchainId.toString() !== world.chainIDs.C) throw new Refusal('tx has wrong chain ID');
+  if (!isID(tx.blockchainId, world.chainIDs.C)) throw new Refusal('tx has wrong chain ID');
 }
 
-/** verify.SameSubnet of the source or destination: another chain of the Primary Network. */
-function verifyPeer(world: World, peer: string): void {
-  if (peer !== world.chainIDs.X && peer !== world.chainIDs.P) throw new Refusal('tx has wrong chain ID');
+/** The source or destination when it is another chain of the Primary Network (verify.SameSubnet checks that). */
+const peerOf = (world: World, chain: Transaction): string | undefined =>
+  [world.chainIDs.X, world.chainIDs.P].find((id) => isID(chain, id));
+
+/** verify.SameSubnet's refusal. */
+function verifyPeer(peer: string | undefined): asserts peer is string {
+  if (peer === undefined) throw new Refusal('tx has wrong chain ID');
 }
 
 function verifyImport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffects {
@@ -128,15 +136,15 @@ function verifyImport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
   const outs: Transaction[] = tx.Outs;
   const avax = world.network.avaxAssetID;
   if (inputs.length === 0) throw new Refusal('tx has no imported inputs');
-  const source: string = tx.sourceChain.toString();
+  const source = peerOf(world, tx.sourceChain);
   verifyIDs(world, tx);
   if (outs.length === 0) throw new Refusal('tx has no EVM outputs');
-  verifyPeer(world, source);
+  verifyPeer(source);
   for (const out of outs) {
     if (out.amount.value() === 0n) throw new Refusal('EVM Output failed verification: output has no value');
     if (/^0+$/.test(hex(out.assetId.toBytes())))
       throw new Refusal('EVM Output failed verification: empty asset ID is not valid');
-    if (out.assetId.toString() !== avax) throw new Refusal('import output cannot contain non-AVAX in Banff');
+    if (!isID(out.assetId, avax)) throw new Refusal('import output cannot contain non-AVAX in Banff');
   }
   for (const input of inputs) {
     try {
@@ -144,7 +152,7 @@ function verifyImport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
     } catch (error) {
       throw new Refusal(`atomic input failed verification: ${(error as Error).message}`);
     }
-    if (input.assetId.toString() !== avax) throw new Refusal('import input cannot contain non-AVAX in Banff');
+    if (!isID(input.assetId, avax)) throw new Refusal('import input cannot contain non-AVAX in Banff');
   }
   checkSortedUnique(inputs);
   checkByAddressAndAsset(outs, 'outputs not sorted and unique');
@@ -163,7 +171,7 @@ function verifyImport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
   const hash = sha256(atomic.unsignedBytes);
   inputs.forEach((input, i) => {
     const utxo = utxos[i]!;
-    if (utxo.assetID !== input.assetId.toString()) throw new Refusal("asset IDs in the input don't match the utxo");
+    if (!isID(input.assetId, utxo.assetID)) throw new Refusal("asset IDs in the input don't match the utxo");
     try {
       verifySpend(hash, input.input, atomic.credentials[i]!, utxo, world.time.get());
     } catch (error) {
@@ -183,18 +191,18 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
   const ins: Transaction[] = tx.ins;
   const outs: Transaction[] = tx.exportedOutputs;
   const avax = world.network.avaxAssetID;
-  const destination: string = tx.destinationChain.toString();
+  const destination = peerOf(world, tx.destinationChain);
   if (outs.length === 0) throw new Refusal('tx has no export outputs');
   verifyIDs(world, tx);
-  verifyPeer(world, destination);
+  verifyPeer(destination);
   for (const input of ins) {
     if (input.amount.value() === 0n) throw new Refusal('input has no value');
     if (/^0+$/.test(hex(input.assetId.toBytes()))) throw new Refusal('empty asset ID is not valid');
-    if (input.assetId.toString() !== avax) throw new Refusal('export input cannot contain non-AVAX in Banff');
+    if (!isID(input.assetId, avax)) throw new Refusal('export input cannot contain non-AVAX in Banff');
   }
   for (const out of outs) {
     verifyTransferableOutput(out);
-    if (out.assetId.toString() !== avax) {
+    if (!isID(out.assetId, avax)) {
       if (destination === world.chainIDs.P) throw new Refusal('tx has wrong chain ID');
       throw new Refusal('export output cannot contain non-AVAX in Banff');
     }
@@ -247,7 +255,8 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
     nonces.set(address, input.nonce.value() + 1n);
   }
   const exported = outs.map((out, index) => ({
-    ...utxoRecord('P', atomic.id, index, out.assetId.toString(), out.output),
+    // Every output's asset is AVAX (checked above).
+    ...utxoRecord('P', atomic.id, index, avax, out.output),
     sourceChain: world.chainIDs.C,
     destinationChain: destination,
   }));

@@ -82,25 +82,19 @@ export class AtomicApi {
     let extra: AtomicExtra | undefined;
     return chain.write(
       async (provider) => {
-        const addresses = accountsOf(atomic);
-        const balances = new Map<string, bigint>();
-        const nonces = new Map<string, bigint>();
-        for (const address of addresses) {
-          balances.set(address, await chain.balance(provider, address));
-          if (atomic.kind === 'export') nonces.set(address, await chain.nonce(provider, address));
-        }
+        const accounts = await chain.accounts(provider, accountsOf(atomic));
         const baseFee = chain.nextBaseFee();
-        const height = BigInt((await chain.call(provider, 'eth_blockNumber')) as string) + 1n;
+        const height = BigInt(chain.height + 1);
         const effects = verifyAtomic(world, atomic, {
           baseFee,
-          balance: (a) => balances.get(a) ?? 0n,
-          nonce: (a) => nonces.get(a) ?? 0n,
+          balance: (a) => accounts.get(a)?.balance ?? 0n,
+          nonce: (a) => accounts.get(a)?.nonce ?? 0n,
         });
         for (const key of effects.imported) world.atomic.delete(key);
         for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
         this.accepted.set(atomic.id, { bytes, blockHeight: height });
-        for (const [address, wei] of effects.balances) await chain.setBalance(provider, address, wei);
-        for (const [address, nonce] of effects.nonces) await chain.setNonce(provider, address, nonce);
+        for (const [address, wei] of effects.balances) chain.setBalance(address, wei);
+        for (const [address, nonce] of effects.nonces) chain.setNonce(address, nonce);
         extra = { extData: atomicBatch(bytes), gasUsed: gasUsed(atomic) };
         await chain.mineBlocks(provider, 1);
         return { txID: atomic.id };

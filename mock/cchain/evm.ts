@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Provider } from '@nomicfoundation/edr';
 import { acceptIntoIndexes } from '../world/indexer.ts';
+import { useNativePublicKeys } from '../world/signers.ts';
 import type { World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
@@ -44,10 +45,28 @@ export class EvmError extends Error {
 
 let edr: { module: Edr; context: Promise<InstanceType<Edr['EdrContext']>> } | undefined;
 
+/**
+ * EDR allocates with mimalloc, which by default commits its 1 GiB arenas eagerly where the kernel overcommits: the
+ * node's RSS grew by ~10 MB more than the engine uses (bench/README.md). mimalloc reads its options from the
+ * environment once, as the library loads; a value the user set is kept, and the environment is left as it was.
+ */
+function requireEdr(): Edr {
+  const option = 'MIMALLOC_ARENA_EAGER_COMMIT';
+  const set = process.env[option] === undefined;
+  if (set) process.env[option] = '0';
+  try {
+    return createRequire(import.meta.url)('@nomicfoundation/edr') as Edr;
+  } finally {
+    if (set) delete process.env[option];
+  }
+}
+
 /** One EdrContext per process ("Should only be called once!"), with the L1 chain type registered. */
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
-    const module = createRequire(import.meta.url)('@nomicfoundation/edr') as Edr;
+    const module = requireEdr();
+    // Its secp256k1 is native: the funded accounts' EVM addresses and the signature checks of known keys use it.
+    useNativePublicKeys(module.secp256k1PublicKeyFromSecretKey);
     const context = new module.EdrContext();
     edr = {
       module,
@@ -74,6 +93,15 @@ export class CChain {
   private fees: BlockFees[] = [];
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
+  /**
+   * Requests whose answers nobody reads (the next block's base fee, balance and nonce edits), sent before the op's next
+   * call in the same engine request, or at the op's end: the engine runs a batch in order and stops at an error.
+   */
+  private deferred: object[] = [];
+  /** Engine requests sent so far: what was read at a count is still the engine's state while the count stays. */
+  private sent = 0;
+  /** The block the last mining built, read in the same request, for `acceptNewBlocks`. */
+  private mined?: { block: RpcBlock; at: number };
 
   readonly world: World;
   /** The release emulated (`--node-version`), whose fee rules apply; the newest when undefined. */
@@ -171,7 +199,13 @@ export class CChain {
     this.touched = true;
     const next = this.tail.then(() => {
       this.provider ??= this.create();
-      return this.provider.then(op);
+      return this.provider.then(async (provider) => {
+        try {
+          return await op(provider);
+        } finally {
+          await this.flush(provider);
+        }
+      });
     });
     this.tail = next.catch(() => undefined);
     return next;
@@ -184,7 +218,7 @@ export class CChain {
   write<T>(op: (provider: Provider) => Promise<T>, extra?: () => AtomicExtra | undefined): Promise<T> {
     return this.run(async (provider) => {
       try {
-        await this.setNextBaseFee(provider);
+        this.setNextBaseFee();
         return await op(provider);
       } finally {
         await this.acceptNewBlocks(provider, extra?.());
@@ -193,8 +227,8 @@ export class CChain {
   }
 
   /** The engine's next block gets coreth's base fee (./fees.ts), not EIP-1559's. */
-  private async setNextBaseFee(provider: Provider): Promise<void> {
-    await this.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
+  private setNextBaseFee(): void {
+    this.defer('hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
   }
 
   /**
@@ -221,9 +255,16 @@ export class CChain {
    * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
    */
   private async acceptNewBlocks(provider: Provider, extra?: AtomicExtra): Promise<void> {
-    const latest = Number(await this.call(provider, 'eth_blockNumber'));
+    const last =
+      this.mined?.at === this.sent
+        ? this.mined.block
+        : ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
+    const latest = Number(last.number);
     for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
-      const block = (await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock;
+      const block =
+        height === latest
+          ? last
+          : ((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
       const atomic = height === latest ? extra : undefined;
       const timestamp = BigInt(block.timestamp);
       acceptIntoIndexes(this.world, 'C', {
@@ -275,22 +316,57 @@ export class CChain {
     return this.fees[height]?.extra;
   }
 
-  /** One JSON-RPC request, as JSON, to the engine: its answer, `{"result":…}` or `{"error":…}`, as JSON. */
-  raw(provider: Provider, request: string): Promise<string> {
+  /**
+   * One JSON-RPC request, as JSON, to the engine: its answer, `{"result":…}` or `{"error":…}`, as JSON, as the engine
+   * gave it (the deferred requests go first, on their own).
+   */
+  async raw(provider: Provider, request: string): Promise<string> {
+    await this.flush(provider);
+    return this.send(provider, request);
+  }
+
+  private send(provider: Provider, request: string): Promise<string> {
+    this.sent++;
     return provider.handleRequest(request).then((response) => {
       const data = response.data;
       return typeof data === 'string' ? data : JSON.stringify(data);
     });
   }
 
-  /** A call on the engine inside a queued op: its result, or its error thrown as EvmError. */
-  async call(provider: Provider, method: string, params: unknown[] = []): Promise<unknown> {
-    const answer = JSON.parse(await this.raw(provider, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as {
+  /** Sends the deferred requests now. */
+  private async flush(provider: Provider): Promise<void> {
+    if (this.deferred.length > 0) await this.calls(provider, []);
+  }
+
+  /** A request whose answer nobody reads, sent with the next call (see `deferred`). */
+  private defer(method: string, params: unknown[]): void {
+    this.deferred.push({ jsonrpc: '2.0', id: this.deferred.length, method, params });
+  }
+
+  /**
+   * Calls on the engine inside a queued op, in one engine request after the deferred ones: their results in order, or
+   * the first error (the engine stops there) thrown as EvmError.
+   */
+  async calls(provider: Provider, list: ReadonlyArray<readonly [string, unknown[]]>): Promise<unknown[]> {
+    const requests = [
+      ...this.deferred,
+      ...list.map(([method, params], i) => ({ jsonrpc: '2.0', id: i, method, params })),
+    ];
+    this.deferred = [];
+    const answer = JSON.parse(
+      await this.send(provider, JSON.stringify(requests.length === 1 ? requests[0] : requests)),
+    ) as {
       result?: unknown;
       error?: { code: number; message: string; data?: unknown };
     };
     if (answer.error) throw new EvmError(answer.error.code, answer.error.message, answer.error.data);
-    return answer.result;
+    const results = requests.length === 1 ? [answer.result] : (answer.result as unknown[]);
+    return results.slice(results.length - list.length);
+  }
+
+  /** A call on the engine inside a queued op: its result, or its error thrown as EvmError. */
+  async call(provider: Provider, method: string, params: unknown[] = []): Promise<unknown> {
+    return (await this.calls(provider, [[method, params]]))[0];
   }
 
   /** A call queued on its own. */
@@ -302,19 +378,38 @@ export class CChain {
     return BigInt((await this.call(provider, 'eth_getBalance', [`0x${address}`, 'latest'])) as string);
   }
 
-  async nonce(provider: Provider, address: string): Promise<bigint> {
-    return BigInt((await this.call(provider, 'eth_getTransactionCount', [`0x${address}`, 'latest'])) as string);
+  /** The balances (wei) and nonces of 40-hex addresses, in one engine request. */
+  async accounts(
+    provider: Provider,
+    addresses: readonly string[],
+  ): Promise<Map<string, { balance: bigint; nonce: bigint }>> {
+    const reads = addresses.flatMap(
+      (address): Array<[string, unknown[]]> => [
+        ['eth_getBalance', [`0x${address}`, 'latest']],
+        ['eth_getTransactionCount', [`0x${address}`, 'latest']],
+      ],
+    );
+    const results = (await this.calls(provider, reads)) as string[];
+    return new Map(
+      addresses.map((address, i) => [
+        address,
+        { balance: BigInt(results[2 * i]!), nonce: BigInt(results[2 * i + 1]!) },
+      ]),
+    );
   }
 
-  /** Sets a balance outside any transaction (an atomic tx, a funding), journaled in the world for a replay. */
-  async setBalance(provider: Provider, address: string, wei: bigint): Promise<void> {
+  /**
+   * Sets a balance outside any transaction (an atomic tx, a funding), journaled in the world for a replay; the engine
+   * takes it with the op's next call.
+   */
+  setBalance(address: string, wei: bigint): void {
     this.world.cChainEdits.push({ height: this.height, address, balance: wei });
-    await this.call(provider, 'hardhat_setBalance', [`0x${address}`, hex(wei)]);
+    this.defer('hardhat_setBalance', [`0x${address}`, hex(wei)]);
   }
 
-  async setNonce(provider: Provider, address: string, nonce: bigint): Promise<void> {
+  setNonce(address: string, nonce: bigint): void {
     this.world.cChainEdits.push({ height: this.height, address, nonce });
-    await this.call(provider, 'hardhat_setNonce', [`0x${address}`, hex(nonce)]);
+    this.defer('hardhat_setNonce', [`0x${address}`, hex(nonce)]);
   }
 
   /** Mines `count` blocks (the first holding what the pool has) inside a `write`, each at ACP-176's base fee. */
@@ -322,9 +417,13 @@ export class CChain {
     for (let i = 0; i < count; i++) {
       if (i > 0) {
         await this.acceptNewBlocks(provider);
-        await this.setNextBaseFee(provider);
+        this.setNextBaseFee();
       }
-      await this.call(provider, 'evm_mine');
+      const [, block] = await this.calls(provider, [
+        ['evm_mine', []],
+        ['eth_getBlockByNumber', ['latest', true]],
+      ]);
+      this.mined = { block: block as RpcBlock, at: this.sent };
     }
   }
 
@@ -393,7 +492,7 @@ export class CChain {
   fund(address: string, nAVAX: bigint): Promise<bigint> {
     return this.run(async (p) => {
       const balance = (await this.balance(p, address)) + nAVAX * X2C_RATE;
-      await this.setBalance(p, address, balance);
+      this.setBalance(address, balance);
       return balance;
     });
   }

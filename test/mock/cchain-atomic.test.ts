@@ -249,6 +249,13 @@ describe('atomic transfers with the C-Chain', () => {
     await expect(issue('C', free, [key.secret])).rejects.toThrow(
       /^import tx flow check failed due to: insufficient funds$/,
     );
+    const to = new Uint8Array(20).fill(3);
+    const fromItself = evm.newImportTxFromBaseFee(ctx, to, [key.short], utxos, ctx.cBlockchainID, 1n);
+    await expect(issue('C', fromItself, [key.secret])).rejects.toThrow(/^tx has wrong chain ID$/);
+    const fromP = evm.newImportTxFromBaseFee(ctx, to, [key.short], utxos, ctx.pBlockchainID, 1n);
+    await expect(issue('C', fromP, [key.secret])).rejects.toThrow(
+      `failed to fetch import UTXOs from ${ctx.pBlockchainID} due to: not found`,
+    );
     const paying = evm.newImportTxFromBaseFee(
       ctx,
       new Uint8Array(20).fill(3),
