@@ -14,7 +14,6 @@ export declare const linearRegExp: LinearRegExp;
 /**
 * The server's engine: each pattern compiled on its first test, so that a pattern only a value of another kind would
 * reach (the string branch of a "string or integer" param called with an integer) costs a method's first call nothing.
-* The long integer-range patterns take RE2JS several milliseconds each. The spec loader compiled every pattern of the
-* document with linearRegExp, so a pattern here never fails to compile.
+* The spec loader compiled every pattern of the document with linearRegExp, so a pattern here never fails to compile.
 */
 export declare const deferredLinearRegExp: LinearRegExp;
