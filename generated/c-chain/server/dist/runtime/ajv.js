@@ -43,14 +43,22 @@ export function methodValidators(document, { schemas, components }) {
     components: { ...own, schemas: { ...own.schemas, ...components } },
     methods: schemas
   };
+  const refOf = (method, part) => `${ROOT}#/methods/${pointerToken(method)}/${part}`;
   let firstError;
   let everyError;
+  const quickAjv = () => {
+    if (!firstError) {
+      firstError = newAjv(false, root);
+      compileInTurn(firstError, Object.keys(schemas).map((method) => refOf(method, "params")));
+    }
+    return firstError;
+  };
   return (method, part) => {
-    const ref = `${ROOT}#/methods/${pointerToken(method)}/${part}`;
+    const ref = refOf(method, part);
     let quick;
     let full;
     const validate = (data) => {
-      quick ??= compiled(firstError ??= newAjv(false, root), ref);
+      quick ??= compiled(quickAjv(), ref);
       if (quick(data)) {
         validate.errors = null;
         return true;
@@ -67,6 +75,19 @@ export function methodValidators(document, { schemas, components }) {
     return validate;
   };
 }
+function compileInTurn(ajv, refs) {
+  const next = () => {
+    const ref = refs.shift();
+    if (ref === void 0) return;
+    try {
+      compiled(ajv, ref);
+    } catch {
+    }
+    later(next);
+  };
+  later(next);
+}
+const later = (task) => setTimeout(task, 0).unref?.();
 function compiled(ajv, ref) {
   const validate = ajv.getSchema(ref);
   if (!validate) throw new Error(`no schema at ${ref}`);
