@@ -87,7 +87,11 @@ function compileInTurn(ajv, refs) {
   };
   later(next);
 }
-const later = (task) => setTimeout(task, 0).unref?.();
+const immediate = globalThis.setImmediate;
+const later = (task) => {
+  if (immediate) immediate(task).unref();
+  else setTimeout(task, 0);
+};
 function compiled(ajv, ref) {
   const validate = ajv.getSchema(ref);
   if (!validate) throw new Error(`no schema at ${ref}`);

@@ -122,9 +122,9 @@ export function methodValidators(
 
 /**
  * Once an endpoint has had its first call, its other methods' params validators are compiled one per turn of the
- * event loop (a timer that keeps no process alive), so that their first calls find them ready: a method's first
- * compilation took 1-35 ms of CPU, most of it V8 and ajv's own code still cold. A request arriving meanwhile waits
- * for one method's compilation at most; start-up does none of it, and an endpoint never called compiles nothing.
+ * event loop, so that their first calls find them ready: a method's first compilation took 1-35 ms of CPU, most of
+ * it V8 and ajv's own code still cold. A request arriving meanwhile waits for one method's compilation at most;
+ * start-up does none of it, and an endpoint never called compiles nothing.
  */
 function compileInTurn(ajv: Ajv, refs: string[]): void {
   const next = () => {
@@ -140,7 +140,15 @@ function compileInTurn(ajv: Ajv, refs: string[]): void {
   later(next);
 }
 
-const later = (task: () => void) => (setTimeout(task, 0) as { unref?: () => void }).unref?.();
+/**
+ * Node's setImmediate: it runs after the pending I/O, and unref'd keeps no process alive (a process's first
+ * setTimeout cost 10 ms of CPU). A timer where there is none (browsers).
+ */
+const immediate = (globalThis as { setImmediate?: (task: () => void) => { unref(): void } }).setImmediate;
+const later = (task: () => void): void => {
+  if (immediate) immediate(task).unref();
+  else setTimeout(task, 0);
+};
 
 function compiled(ajv: Ajv, ref: string): Compiled {
   const validate = ajv.getSchema(ref);
