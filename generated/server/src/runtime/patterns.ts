@@ -29,12 +29,17 @@ export interface LinearRegExp {
  */
 const compiledPatterns = new Map<string, LinearPattern>();
 
-/** ajv's `code.regExp` engine (its public option): RE2JS, through its translation of JavaScript's syntax. */
+/**
+ * ajv's `code.regExp` engine (its public option): V8's RegExp where backtracking.ts proves it linear, else RE2JS
+ * through its translation of JavaScript's syntax. Matching costs V8 a few hundred nanoseconds and RE2JS a microsecond
+ * or more, and the same IDs and addresses recur, so recent verdicts are remembered.
+ */
 export const linearRegExp: LinearRegExp = Object.assign(
   (pattern: string): LinearPattern => {
     let linear = compiledPatterns.get(pattern);
     if (!linear) {
-      linear = nativeIsLinear(pattern) ? nativeRegExp(pattern) : compileLinear(pattern);
+      const test = nativeIsLinear(pattern) ? nativeTest(pattern) : re2Test(pattern);
+      linear = { test: remembered(test), toString: () => `/${pattern}/` };
       compiledPatterns.set(pattern, linear);
     }
     return linear;
@@ -56,13 +61,13 @@ export const deferredLinearRegExp: LinearRegExp = Object.assign(
   { code: 're2js' },
 );
 
-/** V8's RegExp, for a pattern proven linear on it: compiled in microseconds, a test of an ID in tens of nanoseconds. */
-function nativeRegExp(pattern: string): LinearPattern {
+/** V8's RegExp, for a pattern proven linear on it: compiled in microseconds. */
+function nativeTest(pattern: string): (text: string) => boolean {
   const compiled = new RegExp(pattern, 'u');
-  return { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
+  return (text) => compiled.test(text);
 }
 
-function compileLinear(pattern: string): LinearPattern {
+function re2Test(pattern: string): (text: string) => boolean {
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
@@ -72,6 +77,5 @@ function compileLinear(pattern: string): LinearPattern {
         `no lookaround or backreferences (${(error as Error).message})`,
     );
   }
-  // Matching costs RE2JS a microsecond or more, a tenth of a small call's time; the same IDs and addresses recur.
-  return { test: remembered((text) => compiled.test(text)), toString: () => `/${pattern}/` };
+  return (text) => compiled.test(text);
 }

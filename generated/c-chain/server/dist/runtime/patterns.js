@@ -7,7 +7,8 @@ export const linearRegExp = Object.assign(
   (pattern) => {
     let linear = compiledPatterns.get(pattern);
     if (!linear) {
-      linear = nativeIsLinear(pattern) ? nativeRegExp(pattern) : compileLinear(pattern);
+      const test = nativeIsLinear(pattern) ? nativeTest(pattern) : re2Test(pattern);
+      linear = { test: remembered(test), toString: () => `/${pattern}/` };
       compiledPatterns.set(pattern, linear);
     }
     return linear;
@@ -22,11 +23,11 @@ export const deferredLinearRegExp = Object.assign(
   },
   { code: "re2js" }
 );
-function nativeRegExp(pattern) {
+function nativeTest(pattern) {
   const compiled = new RegExp(pattern, "u");
-  return { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
+  return (text) => compiled.test(text);
 }
-function compileLinear(pattern) {
+function re2Test(pattern) {
   let compiled;
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
@@ -35,5 +36,5 @@ function compileLinear(pattern) {
       `pattern ${JSON.stringify(pattern)} is not supported: patterns are matched by RE2 in linear time, which has no lookaround or backreferences (${error.message})`
     );
   }
-  return { test: remembered((text) => compiled.test(text)), toString: () => `/${pattern}/` };
+  return (text) => compiled.test(text);
 }
