@@ -60,9 +60,14 @@ export const deferredLinearRegExp: LinearRegExp = Object.assign(
   { code: 're2js' },
 );
 
-/** V8's RegExp, for a pattern proven linear on it: compiled in microseconds. */
+/** V8's RegExp, for a pattern proven linear on it: compiled in microseconds. RE2JS for one V8 refuses. */
 function nativeTest(pattern: string): (text: string) => boolean {
-  const compiled = new RegExp(pattern, 'u');
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(pattern, 'u');
+  } catch {
+    return re2Test(pattern);
+  }
   return (text) => compiled.test(text);
 }
 

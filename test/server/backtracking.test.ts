@@ -125,3 +125,7 @@ describe('a proven pattern on text of 12 million characters', () => {
     expect(native.test(`0x${'ab'.repeat(6_000_000)}z`)).toBe(false);
   });
 });
+
+it('leaves a pattern nested deeper than the check reads to RE2', () => {
+  expect(nativeIsLinear(`^${'('.repeat(20_000)}a${')'.repeat(20_000)}$`)).toBe(false);
+});

@@ -24,7 +24,12 @@ export const deferredLinearRegExp = Object.assign(
   { code: "re2js" }
 );
 function nativeTest(pattern) {
-  const compiled = new RegExp(pattern, "u");
+  let compiled;
+  try {
+    compiled = new RegExp(pattern, "u");
+  } catch {
+    return re2Test(pattern);
+  }
   return (text) => compiled.test(text);
 }
 function re2Test(pattern) {
