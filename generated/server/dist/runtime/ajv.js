@@ -49,7 +49,10 @@ export function methodValidators(document, { schemas, components }) {
   const quickAjv = () => {
     if (!firstError) {
       firstError = newAjv(false, root);
-      compileInTurn(firstError, Object.keys(schemas).map((method) => refOf(method, "params")));
+      compileInTurn(
+        firstError,
+        Object.keys(schemas).map((method) => refOf(method, "params"))
+      );
     }
     return firstError;
   };

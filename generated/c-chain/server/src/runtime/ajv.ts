@@ -93,7 +93,10 @@ export function methodValidators(
   const quickAjv = (): Ajv => {
     if (!firstError) {
       firstError = newAjv(false, root);
-      compileInTurn(firstError, Object.keys(schemas).map((method) => refOf(method, 'params')));
+      compileInTurn(
+        firstError,
+        Object.keys(schemas).map((method) => refOf(method, 'params')),
+      );
     }
     return firstError;
   };
