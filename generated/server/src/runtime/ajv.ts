@@ -143,10 +143,7 @@ function compileInTurn(ajv: Ajv, refs: string[]): void {
   later(next);
 }
 
-/**
- * Node's setImmediate: it runs after the pending I/O, and unref'd keeps no process alive (a process's first
- * setTimeout cost 10 ms of CPU). A timer where there is none (browsers).
- */
+/** Node's setImmediate: it runs after the pending I/O, and unref'd keeps no process alive. A timer elsewhere. */
 const immediate = (globalThis as { setImmediate?: (task: () => void) => { unref(): void } }).setImmediate;
 const later = (task: () => void): void => {
   if (immediate) immediate(task).unref();
