@@ -1,9 +1,14 @@
 /**
  * The first call of each method after start-up (issue 25: at most 5 ms). A method's params validator is compiled by
- * ajv on its first call (runtime/server/ajv.ts), so a method's first call pays for it once. Measured in fresh
- * processes, two ways: (1) the mock over HTTP, each method's first example sent twice, the first call's time less the
- * second's; (2) the server package's validators alone (`methodValidators`), each method's params checked once, as
- * the first call checks them. The very first call of the process also builds the ajv instances; it is shown apart.
+ * ajv on its first call (runtime/server/ajv.ts), so a method's first call pays for it once, unless the endpoint's
+ * earlier first call had its siblings compiled in the background meanwhile (one per turn of the event loop). Measured
+ * in fresh processes, three ways: (1) the mock over HTTP, each method's first example sent twice, back to back, the
+ * first call's time less the second's (the background compilations run between the calls, and their CPU time falls
+ * into whichever call's window they hit); (2) the same with 20 ms between methods, as a person or a test suite
+ * calls, so the background work is done by the next method's first call; (3) the server package's validators alone
+ * (`methodValidators`), each method's params checked once in a synchronous loop, as the first call checks them with
+ * nothing compiled before: what a method's compilation costs. The very first call of the process also builds the
+ * ajv instances and warms V8 and ajv's code; it is shown apart.
  */
 import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -29,8 +34,11 @@ async function timed(run: () => unknown): Promise<{ ms: number; cpuMs: number }>
 const paramsOf = (example: Example | undefined) =>
   Object.fromEntries((example?.params ?? []).map((p) => [p.name, p.value]));
 
-/** Runs in a child: the mock on a free port, each method's example sent twice; prints the first call's extra ms. */
-async function overHttp(): Promise<void> {
+/**
+ * Runs in a child: the mock on a free port, each method's example sent twice, `pauseMs` before each method; prints
+ * the first call's extra ms.
+ */
+async function overHttp(pauseMs: number): Promise<void> {
   const { startMockNode } = await import('../mock/node.ts');
   const { ENDPOINTS } = await import('../generated/server/dist/index.js');
   const node = await startMockNode({ port: 0, indexEnabled: true });
@@ -55,6 +63,7 @@ async function overHttp(): Promise<void> {
       if (/^dev\.(reset|loadState|revert|setTime|increaseTime|setAutomine|setIntervalMining)$/.test(method.name))
         continue;
       const params = paramsOf(method.examples?.[0]);
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       const first = await call(path, method.name, params);
       const again = await call(path, method.name, params);
       times[`${name} ${method.name}`] = { ms: first.ms - again.ms, cpuMs: first.cpuMs - again.cpuMs };
@@ -108,10 +117,12 @@ function report(label: string, all: Times[]): void {
 }
 
 export default async function bench(): Promise<void> {
-  report('first call over HTTP, less the second call', runs('http'));
+  report('first call over HTTP, back to back, less the second call', runs('http'));
+  report('first call over HTTP, 20 ms between methods, less the second call', runs('http-spaced'));
   report('first params check, server package alone', runs('validators'));
 }
 
 if (process.argv[2] === '--child' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {
-  await (process.argv[3] === 'http' ? overHttp() : validatorsOnly());
+  const mode = process.argv[3];
+  await (mode === 'http' ? overHttp(0) : mode === 'http-spaced' ? overHttp(20) : validatorsOnly());
 }

@@ -58,14 +58,25 @@ const pointerToken = (text) => encodeURIComponent(text.replace(/~/g, '~0').repla
 export function methodValidators(document, { schemas, components }) {
   const own = document.components ?? {};
   const root = { $id: ROOT, components: { ...own, schemas: { ...own.schemas, ...components } }, methods: schemas };
+  const refOf = (method, part) => `${ROOT}#/methods/${pointerToken(method)}/${part}`;
   let firstError;
   let everyError;
+  const quickAjv = () => {
+    if (!firstError) {
+      firstError = newAjv(false, root);
+      compileInTurn(
+        firstError,
+        Object.keys(schemas).map((method) => refOf(method, 'params')),
+      );
+    }
+    return firstError;
+  };
   return (method, part) => {
-    const ref = `${ROOT}#/methods/${pointerToken(method)}/${part}`;
+    const ref = refOf(method, part);
     let quick;
     let full;
     const validate = (data) => {
-      quick ??= compiled((firstError ??= newAjv(false, root)), ref);
+      quick ??= compiled(quickAjv(), ref);
       if (quick(data)) {
         validate.errors = null;
         return true;
@@ -82,6 +93,29 @@ export function methodValidators(document, { schemas, components }) {
     return validate;
   };
 }
+/**
+ * Once an endpoint has had its first call, its other methods' params validators are compiled one per turn of the
+ * event loop, so that their first calls find them ready: a method's first compilation took 1-35 ms of CPU, most of
+ * it V8 and ajv's own code still cold. A request arriving meanwhile waits for one method's compilation at most;
+ * start-up does none of it, and an endpoint never called compiles nothing.
+ */
+function compileInTurn(ajv, refs) {
+  const next = () => {
+    const ref = refs.shift();
+    if (ref === undefined) return;
+    try {
+      compiled(ajv, ref);
+    } catch {}
+    later(next);
+  };
+  later(next);
+}
+/** Node's setImmediate: it runs after the pending I/O, and unref'd keeps no process alive. A timer elsewhere. */
+const immediate = globalThis.setImmediate;
+const later = (task) => {
+  if (immediate) immediate(task).unref();
+  else setTimeout(task, 0);
+};
 function compiled(ajv, ref) {
   const validate = ajv.getSchema(ref);
   if (!validate) throw new Error(`no schema at ${ref}`);

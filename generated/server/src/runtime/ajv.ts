@@ -87,14 +87,25 @@ export function methodValidators(
     components: { ...own, schemas: { ...own.schemas, ...components } },
     methods: schemas,
   };
+  const refOf = (method: string, part: keyof MethodSchemas) => `${ROOT}#/methods/${pointerToken(method)}/${part}`;
   let firstError: Ajv | undefined;
   let everyError: Ajv | undefined;
+  const quickAjv = (): Ajv => {
+    if (!firstError) {
+      firstError = newAjv(false, root);
+      compileInTurn(
+        firstError,
+        Object.keys(schemas).map((method) => refOf(method, 'params')),
+      );
+    }
+    return firstError;
+  };
   return (method, part) => {
-    const ref = `${ROOT}#/methods/${pointerToken(method)}/${part}`;
+    const ref = refOf(method, part);
     let quick: Compiled | undefined;
     let full: Compiled | undefined;
     const validate: ValidateFunction = (data) => {
-      quick ??= compiled((firstError ??= newAjv(false, root)), ref);
+      quick ??= compiled(quickAjv(), ref);
       if (quick(data)) {
         validate.errors = null;
         return true;
@@ -111,6 +122,33 @@ export function methodValidators(
     return validate;
   };
 }
+
+/**
+ * Once an endpoint has had its first call, its other methods' params validators are compiled one per turn of the
+ * event loop, so that their first calls find them ready: a method's first compilation took 1-35 ms of CPU, most of
+ * it V8 and ajv's own code still cold. A request arriving meanwhile waits for one method's compilation at most;
+ * start-up does none of it, and an endpoint never called compiles nothing.
+ */
+function compileInTurn(ajv: Ajv, refs: string[]): void {
+  const next = () => {
+    const ref = refs.shift();
+    if (ref === undefined) return;
+    try {
+      compiled(ajv, ref);
+    } catch {
+      // Its own first call reports it.
+    }
+    later(next);
+  };
+  later(next);
+}
+
+/** Node's setImmediate: it runs after the pending I/O, and unref'd keeps no process alive. A timer elsewhere. */
+const immediate = (globalThis as { setImmediate?: (task: () => void) => { unref(): void } }).setImmediate;
+const later = (task: () => void): void => {
+  if (immediate) immediate(task).unref();
+  else setTimeout(task, 0);
+};
 
 function compiled(ajv: Ajv, ref: string): Compiled {
   const validate = ajv.getSchema(ref);

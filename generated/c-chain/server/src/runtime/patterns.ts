@@ -2,10 +2,12 @@
 /**
  * JSON Schema `pattern`s matched in linear time, as the node's Go (RE2) matches them: JavaScript's backtracking engine
  * takes exponential time on a pattern such as `^(a+)+$` and a hostile value, and a validator blocks every caller
- * while it runs. RE2 has no lookaround and no backreferences: a pattern using them does not compile, and ajv reports
- * the compile error with the schema (the spec loader names the file and pointer).
+ * while it runs. A pattern whose shape proves V8's RegExp linear on it (backtracking.ts: every pattern of the
+ * Avalanche documents) is V8's; RE2JS matches the rest. RE2 has no lookaround and no backreferences: a pattern using
+ * them does not compile, and ajv reports the compile error with the schema (the spec loader names the file and pointer).
  */
 import { RE2JS } from 're2js';
+import { nativeIsLinear } from './backtracking.js';
 import { remembered } from './formats.js';
 
 export interface LinearPattern {
@@ -22,17 +24,22 @@ export interface LinearRegExp {
 
 /**
  * Each pattern compiled once in the process: ajv keeps its compiled patterns per instance, and the same few patterns
- * (IDs, addresses, integers) recur in every endpoint and in both validators of each; RE2JS takes a millisecond or two
- * per pattern, a good part of a method's first call.
+ * (IDs, addresses, integers) recur in every endpoint and in both validators of each; RE2JS takes a millisecond or more
+ * per pattern (tens for the long integer ranges, with their first matches), a good part of a method's first call.
  */
 const compiledPatterns = new Map<string, LinearPattern>();
 
-/** ajv's `code.regExp` engine (its public option): RE2JS, through its translation of JavaScript's syntax. */
+/**
+ * ajv's `code.regExp` engine (its public option): V8's RegExp where backtracking.ts proves it linear, else RE2JS
+ * through its translation of JavaScript's syntax. Matching costs V8 a few hundred nanoseconds and RE2JS a microsecond
+ * or more, and the same IDs and addresses recur, so recent verdicts are remembered.
+ */
 export const linearRegExp: LinearRegExp = Object.assign(
   (pattern: string): LinearPattern => {
     let linear = compiledPatterns.get(pattern);
     if (!linear) {
-      linear = compileLinear(pattern);
+      const test = nativeIsLinear(pattern) ? nativeTest(pattern) : re2Test(pattern);
+      linear = { test: remembered(test), toString: () => `/${pattern}/` };
       compiledPatterns.set(pattern, linear);
     }
     return linear;
@@ -44,8 +51,7 @@ export const linearRegExp: LinearRegExp = Object.assign(
 /**
  * The server's engine: each pattern compiled on its first test, so that a pattern only a value of another kind would
  * reach (the string branch of a "string or integer" param called with an integer) costs a method's first call nothing.
- * The long integer-range patterns take RE2JS several milliseconds each. The spec loader compiled every pattern of the
- * document with linearRegExp, so a pattern here never fails to compile.
+ * The spec loader compiled every pattern of the document with linearRegExp, so a pattern here never fails to compile.
  */
 export const deferredLinearRegExp: LinearRegExp = Object.assign(
   (pattern: string): LinearPattern => {
@@ -55,7 +61,18 @@ export const deferredLinearRegExp: LinearRegExp = Object.assign(
   { code: 're2js' },
 );
 
-function compileLinear(pattern: string): LinearPattern {
+/** V8's RegExp, for a pattern proven linear on it: compiled in microseconds. RE2JS for one V8 refuses. */
+function nativeTest(pattern: string): (text: string) => boolean {
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(pattern, 'u');
+  } catch {
+    return re2Test(pattern);
+  }
+  return (text) => compiled.test(text);
+}
+
+function re2Test(pattern: string): (text: string) => boolean {
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
@@ -65,6 +82,5 @@ function compileLinear(pattern: string): LinearPattern {
         `no lookaround or backreferences (${(error as Error).message})`,
     );
   }
-  // Matching costs RE2JS a microsecond or more, a tenth of a small call's time; the same IDs and addresses recur.
-  return { test: remembered((text) => compiled.test(text)), toString: () => `/${pattern}/` };
+  return (text) => compiled.test(text);
 }

@@ -1,0 +1,178 @@
+/**
+ * A reader of the part of JavaScript's regular-expression syntax (with the `u` flag) that backtracking.ts can reason
+ * about: characters and classes as sets of code points, groups, alternatives and repetitions. A pattern outside it is
+ * `Unproven`, and so left to RE2JS.
+ */
+
+/** Code points as sorted, disjoint, inclusive ranges. */
+export type Chars = ReadonlyArray<readonly [number, number]>;
+export type Node =
+  | { kind: 'chars'; chars: Chars }
+  | { kind: 'sequence'; items: Node[] }
+  | { kind: 'choice'; options: Node[]; capturing: boolean }
+  | { kind: 'repeat'; body: Node; min: number; max: number };
+
+const MAX_CODE_POINT = 0x10ffff;
+/** Code points written as in a character class, without escapes: `a-z0-9_`. */
+function ranges(text: string): Chars {
+  const points = [...text].map((char) => char.codePointAt(0)!);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < points.length; i++)
+    if (points[i + 1] === 0x2d && i + 2 < points.length) out.push([points[i]!, points[(i += 2)]!]);
+    else out.push([points[i]!, points[i]!]);
+  return union(out);
+}
+// \s and `.` as ECMAScript defines them.
+const SPACE = ranges('\t-\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff');
+const LINE_ENDS = ranges('\n\r\u2028\u2029');
+const CLASS_ESCAPES: Record<string, Chars> = { d: ranges('0-9'), w: ranges('0-9A-Z_a-z'), s: SPACE };
+const CONTROL_ESCAPES: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13 };
+
+export function union(...sets: Chars[]): Chars {
+  const sorted = sets.flat().sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const [from, to] of sorted) {
+    const last = out.at(-1);
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
+function complement(chars: Chars): Chars {
+  const out: Array<[number, number]> = [];
+  let next = 0;
+  for (const [from, to] of union(chars)) {
+    if (from > next) out.push([next, from - 1]);
+    next = to + 1;
+  }
+  if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
+  return out;
+}
+
+export const overlap = (a: Chars, b: Chars): boolean =>
+  a.some(([from, to]) => b.some(([f, t]) => from <= t && f <= to));
+
+/** Thrown for anything outside the parsed subset or the bounds: the pattern goes to RE2JS. */
+export class Unproven extends Error {}
+
+/** A recursive-descent parser of the subset, after the leading `^`; `$` only as the last character. */
+export function parse(source: string): Node {
+  let at = 1;
+  const peek = () => source[at];
+  const code = () => {
+    const point = source.codePointAt(at);
+    if (point === undefined) throw new Unproven();
+    at += point > 0xffff ? 2 : 1;
+    return point;
+  };
+  const number = () => {
+    const digits = /^[0-9]+/.exec(source.slice(at))?.[0];
+    if (!digits) throw new Unproven();
+    at += digits.length;
+    return Number(digits);
+  };
+  function escaped(inClass: boolean): Chars {
+    const letter = source[at++] ?? '';
+    const set = CLASS_ESCAPES[letter.toLowerCase()];
+    if (set) return letter === letter.toLowerCase() ? set : complement(set);
+    if (letter in CONTROL_ESCAPES) return [[CONTROL_ESCAPES[letter]!, CONTROL_ESCAPES[letter]!]];
+    if ('^$\\.*+?()[]{}|/'.includes(letter) || (inClass && letter === '-')) {
+      const point = letter.charCodeAt(0);
+      return [[point, point]];
+    }
+    throw new Unproven();
+  }
+  function classChar(): Chars {
+    if (peek() === '\\') {
+      at++;
+      return escaped(true);
+    }
+    const point = code();
+    return [[point, point]];
+  }
+  function characterClass(): Chars {
+    const negated = peek() === '^';
+    if (negated) at++;
+    const parts: Chars[] = [];
+    while (peek() !== ']') {
+      const from = classChar();
+      if (peek() === '-' && source[at + 1] !== ']') {
+        at++;
+        const to = classChar();
+        if (from.length !== 1 || to.length !== 1 || from[0]![0] !== from[0]![1] || to[0]![0] !== to[0]![1])
+          throw new Unproven();
+        if (from[0]![0] > to[0]![0]) throw new Unproven();
+        parts.push([[from[0]![0], to[0]![0]]]);
+      } else parts.push(from);
+    }
+    at++;
+    return negated ? complement(union(...parts)) : union(...parts);
+  }
+  function atom(depth: number): Node {
+    const char = peek();
+    if (char === '(') {
+      const capturing = !source.startsWith('(?', at);
+      if (!capturing && !source.startsWith('(?:', at)) throw new Unproven();
+      at += capturing ? 1 : 3;
+      const inner = choice(depth + 1);
+      if (peek() !== ')') throw new Unproven();
+      at++;
+      return { kind: 'choice', options: inner.kind === 'choice' ? inner.options : [inner], capturing };
+    }
+    at++;
+    if (char === '[') return { kind: 'chars', chars: characterClass() };
+    if (char === '.') return { kind: 'chars', chars: complement(LINE_ENDS) };
+    if (char === '\\') return { kind: 'chars', chars: escaped(false) };
+    if (char === undefined || '^$)]{}|*+?'.includes(char)) throw new Unproven();
+    at--;
+    const point = code();
+    return { kind: 'chars', chars: [[point, point]] };
+  }
+  function quantified(depth: number): Node {
+    const body = atom(depth);
+    let min: number;
+    let max: number;
+    const char = peek();
+    if (char === '*' || char === '+' || char === '?') {
+      at++;
+      [min, max] = char === '*' ? [0, Infinity] : char === '+' ? [1, Infinity] : [0, 1];
+    } else if (char === '{') {
+      at++;
+      min = number();
+      max = min;
+      if (peek() === ',') {
+        at++;
+        max = peek() === '}' ? Infinity : number();
+      }
+      if (peek() !== '}' || max < min) throw new Unproven();
+      at++;
+    } else return body;
+    if (peek() === '?') throw new Unproven(); // lazy: other search order, not modelled
+    return { kind: 'repeat', body, min, max };
+  }
+  function choice(depth: number): Node {
+    const options: Node[] = [];
+    let items: Node[] = [];
+    for (;;) {
+      const char = peek();
+      if (char === undefined || char === ')') break;
+      if (char === '|') {
+        at++;
+        options.push({ kind: 'sequence', items });
+        items = [];
+      } else if (char === '$' && depth === 0 && at === source.length - 1) {
+        at++;
+        // The end of the text: no character can follow, so it is an empty set of next characters.
+        items.push({ kind: 'chars', chars: [] });
+      } else items.push(quantified(depth));
+    }
+    options.push({ kind: 'sequence', items });
+    return options.length === 1 ? options[0]! : { kind: 'choice', options, capturing: false };
+  }
+  if (source[0] !== '^') throw new Unproven();
+  const top = choice(0);
+  // A top-level `|` would leave its other options unanchored; `)` unopened.
+  if (at !== source.length || top.kind === 'choice') throw new Unproven();
+  return top;
+}
