@@ -4,8 +4,9 @@
  * 127.0.0.1 server that answers each recorded request as recorded and refuses any other with HTTP 404 naming it, so a
  * fork started on it reads exactly what the recording holds, as the node answered it then.
  *
- * To record a live node: `node mock/fork/replay.ts record <node URL> <file>`, start a fork on the URL it prints, make
- * the calls the test will make, then stop the recorder (Ctrl-C writes the file).
+ * To record a live node: `npm run fork-source -- record <node URL> <file>`, start a fork on the URL it prints, make
+ * the calls the test will make, then stop the recorder (Ctrl-C writes the file); `npm run fork-source -- serve <file>`
+ * answers from it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
@@ -110,17 +111,21 @@ function parse(text: string): Record<string, unknown> | undefined {
 export const readRecording = (file: string): Recording => JSON.parse(readFileSync(file, 'utf8')) as Recording;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [command, target, file] = process.argv.slice(2);
-  if (command !== 'record' || !target || !file) {
-    console.error('usage: node mock/fork/replay.ts record <node URL> <file>');
+  const [command, first, second] = process.argv.slice(2);
+  if (command === 'record' && first && second) {
+    const recording: Recording = { source: first, recordedAt: new Date().toISOString(), exchanges: [] };
+    const recorder = await startRecorder(first.replace(/\/+$/, ''), recording);
+    console.log(`recording ${first} at ${recorder.url} (Ctrl-C writes ${second})`);
+    process.on('SIGINT', () => {
+      writeFileSync(second, `${JSON.stringify(recording, null, 1)}\n`);
+      console.log(`${recording.exchanges.length} answers written to ${second}`);
+      process.exit(0);
+    });
+  } else if (command === 'serve' && first && !second) {
+    const replay = await startReplay(readRecording(first));
+    console.log(`replaying ${first} at ${replay.url} (npm run mock -- --fork-url ${replay.url})`);
+  } else {
+    console.error('usage: npm run fork-source -- record <node URL> <file> | serve <file>');
     process.exit(2);
   }
-  const recording: Recording = { source: target, recordedAt: new Date().toISOString(), exchanges: [] };
-  const recorder = await startRecorder(target.replace(/\/+$/, ''), recording);
-  console.log(`recording ${target} at ${recorder.url} (Ctrl-C writes ${file})`);
-  process.on('SIGINT', () => {
-    writeFileSync(file, `${JSON.stringify(recording, null, 1)}\n`);
-    console.log(`${recording.exchanges.length} answers written to ${file}`);
-    process.exit(0);
-  });
 }
