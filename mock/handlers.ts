@@ -12,6 +12,7 @@ import { checkAlias } from './admin.ts';
 import { dbGet, nodeConfig } from './admin-node.ts';
 import { TX_TYPES, issueTx } from './engine/handlers.ts';
 import { ENDPOINTS, type EndpointName } from './spec.ts';
+import type { AtomicApi } from './cchain/avax.ts';
 import type { MockState } from './state.ts';
 import type { IndexName } from './world/indexer.ts';
 import type { HealthKind } from './world/types.ts';
@@ -119,7 +120,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
     },
     // Each control of the spec is DevControls' method of its name, which checks every value of its params itself.
     dev: () => ({ handlers: delegate(dev, handlerNames('dev')) satisfies HandlersOf<'dev'> }),
-    'c-avax': () => ({ handlers: delegate(state.atomic, handlerNames('c-avax')) }),
+    'c-avax': () => ({ handlers: atomicHandlers(state) }),
   };
 }
 
@@ -147,6 +148,22 @@ function delegate<T extends object, K extends keyof T>(target: T, names: readonl
   return Object.fromEntries(
     names.map((name) => [name, (target[name] as (...args: unknown[]) => unknown).bind(target)]),
   ) as Pick<T, K>;
+}
+
+/**
+ * `/ext/bc/C/avax`'s handlers: AtomicApi's methods, called as they are once the C-Chain is loaded; the first call
+ * loads it (../lazy-cchain.ts).
+ */
+function atomicHandlers(state: MockState): Partial<HandlersOf<'c-avax'>> {
+  const handlers = handlerNames('c-avax').map((name) => {
+    const call = (atomic: AtomicApi, params: Params) => (atomic[name] as (p: Params) => unknown).call(atomic, params);
+    const answer: Answer = (params) => {
+      const loaded = state.cChain.loaded;
+      return loaded ? call(loaded.atomic, params) : state.cChain.load().then((c) => call(c.atomic, params));
+    };
+    return [name, answer];
+  });
+  return Object.fromEntries(handlers);
 }
 
 /**

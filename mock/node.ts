@@ -5,7 +5,7 @@
  */
 import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
-import { DevClient } from '../generated/client/dist/index.js';
+import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
@@ -16,8 +16,7 @@ import { atRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
-import { cChainRpcEndpoint } from './cchain/rpc.ts';
-import { serveCChainWebSocket } from './cchain/ws.ts';
+import { lazyEndpoint } from './lazy-cchain.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -171,7 +170,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   }
 
   // The C-Chain's EVM API is no endpoint of the spec's: its calls pass to the EVM engine (./cchain/rpc.ts).
-  const cRpc = cChainRpcEndpoint(state.cchain);
+  const cRpc = lazyEndpoint('c-chain-rpc', () => state.cChain.load().then((c) => c.rpc));
   const cRpcPaths = new Set(['/ext/bc/C/rpc', `/ext/bc/${world.chainIDs.C}/rpc`]);
   const resolve = (path: string, hops = 0): Endpoint | undefined => {
     if (cRpcPaths.has(path)) return cRpc;
@@ -278,22 +277,57 @@ export async function startMockNode(
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
   const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
-  const closeWebSockets = serveCChainWebSocket(
-    server,
-    node.state.cchain,
-    new Set(['/ext/bc/C/ws', `/ext/bc/${node.world.chainIDs.C}/ws`]),
-  );
+  const closeWebSockets = serveWebSocketsOnUpgrade(server, node);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     ...node,
     server,
     url,
-    dev: new DevClient({ baseUrl: url }),
+    dev: lazyDevClient(url),
     close: () => {
       node.state.engine.stop();
       closeWebSockets();
       return close();
     },
   };
+}
+
+/**
+ * The C-Chain's WebSocket (./cchain/ws.ts), loaded with the C-Chain on the first upgrade request, which it then
+ * answers as every later one.
+ */
+function serveWebSocketsOnUpgrade(server: Server, node: MockNode): () => void {
+  let close: (() => void) | undefined;
+  let closed = false;
+  const first = (...args: unknown[]) => {
+    server.off('upgrade', first);
+    Promise.all([node.state.cChain.load(), import('./cchain/ws.ts')]).then(
+      ([{ chain }, { serveCChainWebSocket }]) => {
+        if (closed) return;
+        close = serveCChainWebSocket(server, chain, new Set(['/ext/bc/C/ws', `/ext/bc/${node.world.chainIDs.C}/ws`]));
+        server.emit('upgrade', ...args);
+      },
+      () => (args[1] as { destroy(): void }).destroy(),
+    );
+  };
+  server.on('upgrade', first);
+  return () => {
+    closed = true;
+    close?.();
+  };
+}
+
+/** The dev controls' client (the generated one), loaded on its first call. */
+function lazyDevClient(url: string): DevClient {
+  let client: Promise<DevClient> | undefined;
+  const load = () =>
+    (client ??= import('../generated/client/dist/index.js').then(({ DevClient }) => new DevClient({ baseUrl: url })));
+  return new Proxy({} as DevClient, {
+    get: (_, method: string) =>
+      method === 'then'
+        ? undefined
+        : (...args: unknown[]) =>
+            load().then((dev) => (dev[method as keyof DevClient] as (...a: unknown[]) => unknown).apply(dev, args)),
+  });
 }

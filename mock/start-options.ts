@@ -11,7 +11,6 @@ import type { NetworkName } from './world/networks.ts';
 import type { WorldOptions } from './world/genesis.ts';
 import { checkWorldOptions } from './world/world-options.ts';
 import { type ForkOptions, type ResolvedFork, checkFork } from './fork/options.ts';
-import { forkWorld } from './fork/start.ts';
 
 export interface StartOptions {
   /** `local` (default), `fuji` or `mainnet` (`--network`). */
@@ -208,6 +207,8 @@ export async function startWithOptions(resolved: Resolved): Promise<StartedNode>
 
 /** A node on a world forked from a live node (never saved: `state` is refused with `fork`). */
 async function startForked(resolved: Resolved, fork: ResolvedFork): Promise<StartedNode> {
+  // The fork's modules are loaded only for a fork.
+  const { forkWorld } = await import('./fork/start.ts');
   const world = await forkWorld(fork, resolved.worldOptions);
   if (resolved.network !== undefined && resolved.network !== world.network.name)
     throw new Error(`${fork.url} serves ${world.network.name}, not ${resolved.network}`);

@@ -17,8 +17,7 @@ import { rpcProtocolVersion, vmVersions } from './world/reads-info.ts';
 import { DevControls } from './engine/dev.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
-import { CChain } from './cchain/evm.ts';
-import { AtomicApi } from './cchain/avax.ts';
+import { LazyCChain } from './lazy-cchain.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -51,10 +50,8 @@ export class MockState {
   /** The node (the network's first genesis staker, ./world/node-identity.ts), which every reply's `node-id` names. */
   readonly nodeID: string;
   readonly engine: Engine;
-  /** The C-Chain's EVM (./cchain/evm.ts), created on its first call. */
-  readonly cchain: CChain;
-  /** The C-Chain's atomic API, `/ext/bc/C/avax` (./cchain/avax.ts). */
-  readonly atomic: AtomicApi;
+  /** The C-Chain: its EVM, atomic API and RPC endpoint (./cchain/), loaded on its first call. */
+  readonly cChain: LazyCChain;
   /** The development controls `/ext/dev` serves (when on) and `startMockNode` hands to test suites. */
   readonly dev: DevControls;
 
@@ -71,9 +68,8 @@ export class MockState {
     this.routes = routes;
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
-    this.cchain = new CChain(world, nodeVersion);
-    this.atomic = new AtomicApi(world, this.cchain, nodeVersion);
-    this.dev = new DevControls(world, this.engine, this.cchain);
+    this.cChain = new LazyCChain(world, nodeVersion);
+    this.dev = new DevControls(world, this.engine, this.cChain);
     this.nodeID = nodeIdentity(world).nodeID;
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(

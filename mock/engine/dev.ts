@@ -14,8 +14,7 @@ import type { World } from '../world/world.ts';
 import type { Engine, SavedPools } from './engine.ts';
 import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
-import type { CChain } from '../cchain/evm.ts';
-import { cBlockIDs, fundC } from '../cchain/dev.ts';
+import type { LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
 import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
@@ -50,9 +49,9 @@ export class DevControls extends StateEdits {
   private funded = 0;
 
   private readonly engine: Engine;
-  /** The C-Chain's EVM, moved with the world by every control. */
-  private readonly cchain?: CChain;
-  constructor(world: World, engine: Engine, cchain?: CChain) {
+  /** The C-Chain, moved with the world by every control. */
+  private readonly cchain?: LazyCChain;
+  constructor(world: World, engine: Engine, cchain?: LazyCChain) {
     super(world, () => engine.mine('P', 1));
     this.engine = engine;
     this.cchain = cchain;
@@ -72,7 +71,7 @@ export class DevControls extends StateEdits {
     if (saved === undefined) throw new Error(`unknown snapshot: ${id}`);
     this.world.revert(saved.mark);
     this.engine.restorePools(saved.pools);
-    void this.cchain?.revert(id);
+    this.cchain?.revert(id);
     for (const other of this.snapshots.keys()) if (Number(other) > Number(id)) this.snapshots.delete(other);
     return {};
   }
@@ -91,7 +90,7 @@ export class DevControls extends StateEdits {
     checkChainTime(time, this.world.time.get());
     advanceTime(this.world, time);
     if (build) this.engine.mine('P', 1);
-    void this.cchain?.setTime(time, build);
+    this.cchain?.setTime(time, build);
     return { timestamp: rfc3339(this.world.time.get()) };
   }
 
@@ -105,7 +104,7 @@ export class DevControls extends StateEdits {
       throw new Error(`unknown chain '${asked}': dev.mine builds X-, P- and C-Chain blocks`);
     const count = p.blocks === undefined ? 1 : Number(uint(p.blocks, 'blocks'));
     if (count < 1 || count > 1000) throw new Error('blocks must be from 1 to 1000');
-    if (chain === 'C') return cBlockIDs(this.cchain!, count);
+    if (chain === 'C') return this.cchain!.load().then((c) => c.dev.cBlockIDs(c.chain, count));
     const blockIDs = this.engine.mine(chain, count);
     return { blockIDs, height: String(this.world.tip(chain).height) };
   }
@@ -113,8 +112,11 @@ export class DevControls extends StateEdits {
   /** Gives an `X-…`/`P-…` address `amount` of an asset (AVAX by default) in one new UTXO, maybe time-locked. */
   fund(p: Params): FundResult | Promise<FundResult> {
     const address = String(p.address ?? '');
-    if (this.cchain && (address.startsWith('0x') || address.startsWith('C-')))
-      return fundC(this.world, this.cchain, address, uint(p.amount, 'amount'), this.funded++);
+    if (this.cchain && (address.startsWith('0x') || address.startsWith('C-'))) {
+      const amount = uint(p.amount, 'amount');
+      const serial = this.funded++;
+      return this.cchain.load().then((c) => c.dev.fundC(this.world, c.chain, address, amount, serial));
+    }
     const dash = address.indexOf('-');
     const chain = address.slice(0, dash) as UtxoChain;
     const decoded = bech32Decode(address.slice(dash + 1));
@@ -189,14 +191,14 @@ export class DevControls extends StateEdits {
     this.world.revert(0);
     this.engine.restorePools();
     this.snapshots.clear();
-    void this.cchain?.reset();
+    this.cchain?.reset();
     return {};
   }
 
   setAutomine(p: Params): Record<string, never> {
     if (typeof p.enabled !== 'boolean') throw new Error('enabled must be true or false');
     this.engine.automine = p.enabled;
-    void this.cchain?.setAutomine(p.enabled);
+    this.cchain?.setAutomine(p.enabled);
     return {};
   }
 
@@ -252,7 +254,7 @@ export class DevControls extends StateEdits {
     }
     replaceWorld(this.world, worldOf(json, 'the state').world);
     this.engine.restorePools();
-    void this.cchain?.reset();
+    this.cchain?.reset();
     return {};
   }
 

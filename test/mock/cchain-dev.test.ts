@@ -66,3 +66,27 @@ describe('dev controls on the C-Chain', () => {
     expect(await eth().getBalance({ address: EWOQ_EVM })).toBe(50_000_000n * 10n ** 18n);
   });
 });
+
+describe('dev controls before the C-Chain is loaded', () => {
+  it('hands the snapshots and automine given before over to the chain as it loads on its first call', async () => {
+    const fresh = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    try {
+      const rpc = `${fresh.url}/ext/bc/C/rpc`;
+      const { snapshotID } = await fresh.dev.snapshot();
+      await fresh.dev.setAutomine({ enabled: false });
+      expect(fresh.state.cChain.loaded).toBeUndefined();
+      const to: Hex = '0x00000000000000000000000000000000000000c3';
+      const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
+      await createWalletClient({ transport: http(rpc), account }).sendTransaction({ to, value: 1n, chain: null });
+      const client = createPublicClient({ transport: http(rpc) });
+      expect(await client.getBlockNumber()).toBe(0n);
+      await fresh.dev.mine({ chain: 'C' });
+      expect(await client.getBalance({ address: to })).toBe(1n);
+      await fresh.dev.revert({ snapshotID });
+      expect(await client.getBlockNumber()).toBe(0n);
+      expect(await client.getBalance({ address: to })).toBe(0n);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

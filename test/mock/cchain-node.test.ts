@@ -71,7 +71,7 @@ describe('the C-Chain node', () => {
     });
     const check = () => heads.length > 0 && values.length > 0 && done();
     // Resolves once both subscriptions are in place: viem sends them as it gets its socket, and says nothing when done.
-    const listeners = node!.state.cchain.blockListeners;
+    const listeners = (await node!.state.cChain.load()).chain.blockListeners;
     const subscribed = new Promise<void>((resolve) => {
       const add = listeners.add.bind(listeners);
       listeners.add = (listener) => {

@@ -84,7 +84,7 @@ describe('the C-Chain in a saved world', () => {
 
     const second = await startMockNode({ port: 0, indexEnabled: true, world: { network: 'local', accounts: 0 } });
     nodes.push(second);
-    await second.state.cchain.request('eth_blockNumber');
+    await (await second.state.cChain.load()).chain.request('eth_blockNumber');
     second.state.dev.loadState({ state });
     expect(await view(second.url)).toEqual(before);
     const { pub, wallet } = clients(second.url);

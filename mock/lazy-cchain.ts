@@ -1,0 +1,111 @@
+/**
+ * The C-Chain (./cchain/), loaded on its first use: its modules (and the fork's C-Chain part they import) are a good
+ * share of the mock's start, which a node that is only asked about X and P never needs. The dev controls given
+ * before it loads are kept, and handed over as it loads: as if it had been there, untouched, all along.
+ */
+import type { Endpoint } from '../generated/server/dist/index.js';
+import type { AtomicApi } from './cchain/avax.ts';
+import type { CChain } from './cchain/evm.ts';
+import type { World } from './world/world.ts';
+
+export interface CChainParts {
+  /** The EVM (./cchain/evm.ts), whose engine is created on its first call. */
+  chain: CChain;
+  /** `/ext/bc/C/avax` (./cchain/avax.ts). */
+  atomic: AtomicApi;
+  /** `/ext/bc/C/rpc` (./cchain/rpc.ts). */
+  rpc: Endpoint;
+  /** `dev.mine` on C and `dev.fund` of a C-Chain address (./cchain/dev.ts). */
+  dev: typeof import('./cchain/dev.ts');
+}
+
+export class LazyCChain {
+  private parts: CChainParts | undefined;
+  private loading: Promise<CChainParts> | undefined;
+  /** Dev snapshots taken before the chain loaded, which it takes on loading as taken before its engine existed. */
+  private readonly marks = new Set<string>();
+  private automine = true;
+  private readonly world: World;
+  private readonly nodeVersion?: string;
+
+  constructor(world: World, nodeVersion?: string) {
+    this.world = world;
+    this.nodeVersion = nodeVersion;
+  }
+
+  /** The parts, once loaded. */
+  get loaded(): CChainParts | undefined {
+    return this.parts;
+  }
+
+  /** The one place the C-Chain's modules are loaded. */
+  load(): Promise<CChainParts> {
+    this.loading ??= Promise.all([
+      import('./cchain/evm.ts'),
+      import('./cchain/avax.ts'),
+      import('./cchain/rpc.ts'),
+      import('./cchain/dev.ts'),
+    ]).then(([{ CChain }, { AtomicApi }, { cChainRpcEndpoint }, dev]) => {
+      const chain = new CChain(this.world, this.nodeVersion);
+      for (const id of this.marks) chain.snapshot(id);
+      void chain.setAutomine(this.automine);
+      const atomic = new AtomicApi(this.world, chain, this.nodeVersion);
+      this.parts = { chain, atomic, rpc: cChainRpcEndpoint(chain), dev };
+      return this.parts;
+    });
+    return this.loading;
+  }
+
+  // The dev controls, passed on when loaded; before, what an untouched chain does with them (./cchain/evm.ts).
+
+  snapshot(id: string): void {
+    if (this.parts) this.parts.chain.snapshot(id);
+    else this.marks.add(id);
+  }
+
+  revert(id: string): void {
+    if (this.parts) void this.parts.chain.revert(id);
+    else for (const other of this.marks) if (Number(other) > Number(id)) this.marks.delete(other);
+  }
+
+  reset(): void {
+    if (this.parts) void this.parts.chain.reset();
+    else this.marks.clear();
+  }
+
+  setTime(timestamp: bigint, mine: boolean): void {
+    if (this.parts) void this.parts.chain.setTime(timestamp, mine);
+  }
+
+  setAutomine(enabled: boolean): void {
+    if (this.parts) void this.parts.chain.setAutomine(enabled);
+    else this.automine = enabled;
+  }
+}
+
+/** An endpoint that loads what answers on its first request; its body limit is known once loaded (0 before). */
+export function lazyEndpoint(name: string, load: () => Promise<Endpoint>): Endpoint {
+  let loaded: Endpoint | undefined;
+  const endpoint = () => (loaded ? Promise.resolve(loaded) : load().then((e) => (loaded = e)));
+  return {
+    name,
+    profile: 'node',
+    get maxBodyBytes() {
+      return loaded?.maxBodyBytes ?? 0;
+    },
+    node: (req, res, extra) => {
+      if (loaded) return loaded.node(req, res, extra);
+      // The body waits, unread, in the paused request until the endpoint reads it.
+      endpoint().then(
+        (e) => e.node(req, res, extra),
+        (error: Error) => {
+          req.resume();
+          res.writeHead(500, { ...extra, 'Content-Type': 'text/plain; charset=utf-8' });
+          res.end(`${error.message}\n`);
+        },
+      );
+    },
+    fetch: (request) => endpoint().then((e) => e.fetch(request)),
+    answer: (body, call) => endpoint().then((e) => e.answer(body, call)),
+  };
+}
