@@ -104,7 +104,9 @@ export interface DevControls {
   };
   dumpState(): { state: string };
   loadState(params: { state: string }): Record<string, never>;
-  /** State edits, checked as genesis data; a refused one changes nothing. Addresses: `X-…`/`P-…` of this network. */
+  /**
+   * State edits, checked as genesis data; a refused one changes nothing. Addresses: `X-…`/`P-…` of this network.
+   */
   addUtxo(params: {
     chain: 'X' | 'P';
     addresses: string[];
@@ -151,7 +153,9 @@ export interface DevControls {
   setL1ValidatorBalance(params: { validationID: string; balance: string | number }): Record<string, never>;
 }
 
-/** The controls on a fork: each first loads what it names from the source, as `/ext/dev` does, so it answers a promise. */
+/**
+ * The controls on a fork: each first loads what it names from the source, as `/ext/dev` does, so it answers a promise.
+ */
 export type ForkedDevControls = {
   [K in keyof DevControls]: (...args: Parameters<DevControls[K]>) => Promise<ReturnType<DevControls[K]>>;
 };
