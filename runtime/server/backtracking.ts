@@ -12,7 +12,7 @@
  * back-references, repeated groups with alternatives, ...) is left to RE2JS. ajv compiles patterns with the `u` flag.
  */
 
-import { type Chars, type Node, Unproven, overlap, parse, union } from './regexp-subset.ts';
+import { type CharRanges, type PatternNode, UnprovenPattern, overlap, parse, union } from './regexp-subset.ts';
 
 const LIMIT = 10_000;
 
@@ -35,7 +35,7 @@ const either = (a: Cost, b: Cost): Cost => ({
   perChar: capped(a.perChar + b.perChar),
 });
 
-const nullable = (node: Node): boolean =>
+const nullable = (node: PatternNode): boolean =>
   node.kind === 'sequence'
     ? node.items.every(nullable)
     : node.kind === 'choice'
@@ -45,11 +45,11 @@ const nullable = (node: Node): boolean =>
         : false;
 
 /** The characters `node` can start with; `$` (an empty set) and the end of the pattern add none. */
-function first(node: Node): Chars {
+function first(node: PatternNode): CharRanges {
   if (node.kind === 'chars') return node.chars;
   if (node.kind === 'repeat') return first(node.body);
   if (node.kind === 'choice') return union(...node.options.map(first));
-  const sets: Chars[] = [];
+  const sets: CharRanges[] = [];
   for (const item of node.items) {
     sets.push(first(item));
     if (!nullable(item)) break;
@@ -62,7 +62,7 @@ function first(node: Node): Chars {
  * groups of them, and a character repeated at most 3 times (`[0-9a-f]{2}`, which V8 unrolls; a capture or `{4}` in a
  * repeated group overflowed its stack on 10 MB of text).
  */
-const fixedText = (node: Node): boolean =>
+const fixedText = (node: PatternNode): boolean =>
   node.kind === 'chars'
     ? node.chars.length > 0
     : node.kind === 'sequence'
@@ -75,7 +75,7 @@ const fixedText = (node: Node): boolean =>
  * The cost of `node`, where `follow()` gives the characters that can come next (asked only by an unbounded
  * repetition, so a pattern without one never computes it); throws if the node is unproven.
  */
-function cost(node: Node, follow: () => Chars, patternSize: number): Cost {
+function cost(node: PatternNode, follow: () => CharRanges, patternSize: number): Cost {
   switch (node.kind) {
     case 'chars':
       return { ways: 1, steps: 1, perChar: 0 };
@@ -84,8 +84,8 @@ function cost(node: Node, follow: () => Chars, patternSize: number): Cost {
     case 'sequence': {
       const { items } = node;
       // What follows item i: the first characters of the items after it, up to one that cannot be empty.
-      const after = (i: number): Chars => {
-        const sets: Chars[] = [];
+      const after = (i: number): CharRanges => {
+        const sets: CharRanges[] = [];
         for (const item of items.slice(i + 1)) {
           sets.push(first(item));
           if (!nullable(item)) return union(...sets);
@@ -104,13 +104,13 @@ function cost(node: Node, follow: () => Chars, patternSize: number): Cost {
     case 'repeat': {
       const { body, min, max } = node;
       if (max === Infinity) {
-        if (!fixedText(body) || overlap(first(body), follow())) throw new Unproven();
+        if (!fixedText(body) || overlap(first(body), follow())) throw new UnprovenPattern();
         const once = cost(body, follow, patternSize);
         // Each iteration, and each given back, where the rest fails on its first character.
         const loop = { ways: 1, steps: once.steps + 1, perChar: capped(once.steps + patternSize) };
         return then(repeated(once, Math.min(min, LIMIT)), loop);
       }
-      if (max > LIMIT) throw new Unproven();
+      if (max > LIMIT) throw new UnprovenPattern();
       const once = cost(body, () => union(first(body), follow()), patternSize);
       let optional = EMPTY;
       for (let i = min; i < max; i++) optional = either(then(once, optional), EMPTY);

@@ -1,20 +1,20 @@
 /**
  * A reader of the part of JavaScript's regular-expression syntax (with the `u` flag) that backtracking.ts can reason
  * about: characters and classes as sets of code points, groups, alternatives and repetitions. A pattern outside it is
- * `Unproven`, and so left to RE2JS.
+ * `UnprovenPattern`, and so left to RE2JS.
  */
 
 /** Code points as sorted, disjoint, inclusive ranges. */
-export type Chars = ReadonlyArray<readonly [number, number]>;
-export type Node =
-  | { kind: 'chars'; chars: Chars }
-  | { kind: 'sequence'; items: Node[] }
-  | { kind: 'choice'; options: Node[]; capturing: boolean }
-  | { kind: 'repeat'; body: Node; min: number; max: number };
+export type CharRanges = ReadonlyArray<readonly [number, number]>;
+export type PatternNode =
+  | { kind: 'chars'; chars: CharRanges }
+  | { kind: 'sequence'; items: PatternNode[] }
+  | { kind: 'choice'; options: PatternNode[]; capturing: boolean }
+  | { kind: 'repeat'; body: PatternNode; min: number; max: number };
 
 const MAX_CODE_POINT = 0x10ffff;
 /** Code points written as in a character class, without escapes: `a-z0-9_`. */
-function ranges(text: string): Chars {
+function ranges(text: string): CharRanges {
   const points = [...text].map((char) => char.codePointAt(0)!);
   const out: Array<[number, number]> = [];
   for (let i = 0; i < points.length; i++)
@@ -25,10 +25,10 @@ function ranges(text: string): Chars {
 // \s and `.` as ECMAScript defines them.
 const SPACE = ranges('\t-\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff');
 const LINE_ENDS = ranges('\n\r\u2028\u2029');
-const CLASS_ESCAPES: Record<string, Chars> = { d: ranges('0-9'), w: ranges('0-9A-Z_a-z'), s: SPACE };
+const CLASS_ESCAPES: Record<string, CharRanges> = { d: ranges('0-9'), w: ranges('0-9A-Z_a-z'), s: SPACE };
 const CONTROL_ESCAPES: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13 };
 
-export function union(...sets: Chars[]): Chars {
+export function union(...sets: CharRanges[]): CharRanges {
   const sorted = sets.flat().sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];
   for (const [from, to] of sorted) {
@@ -39,7 +39,7 @@ export function union(...sets: Chars[]): Chars {
   return out;
 }
 
-function complement(chars: Chars): Chars {
+function complement(chars: CharRanges): CharRanges {
   const out: Array<[number, number]> = [];
   let next = 0;
   for (const [from, to] of union(chars)) {
@@ -50,29 +50,29 @@ function complement(chars: Chars): Chars {
   return out;
 }
 
-export const overlap = (a: Chars, b: Chars): boolean =>
+export const overlap = (a: CharRanges, b: CharRanges): boolean =>
   a.some(([from, to]) => b.some(([f, t]) => from <= t && f <= to));
 
 /** Thrown for anything outside the parsed subset or the bounds: the pattern goes to RE2JS. */
-export class Unproven extends Error {}
+export class UnprovenPattern extends Error {}
 
 /** A recursive-descent parser of the subset, after the leading `^`; `$` only as the last character. */
-export function parse(source: string): Node {
+export function parse(source: string): PatternNode {
   let at = 1;
   const peek = () => source[at];
   const code = () => {
     const point = source.codePointAt(at);
-    if (point === undefined) throw new Unproven();
+    if (point === undefined) throw new UnprovenPattern();
     at += point > 0xffff ? 2 : 1;
     return point;
   };
   const number = () => {
     const digits = /^[0-9]+/.exec(source.slice(at))?.[0];
-    if (!digits) throw new Unproven();
+    if (!digits) throw new UnprovenPattern();
     at += digits.length;
     return Number(digits);
   };
-  function escaped(inClass: boolean): Chars {
+  function escaped(inClass: boolean): CharRanges {
     const letter = source[at++] ?? '';
     const set = CLASS_ESCAPES[letter.toLowerCase()];
     if (set) return letter === letter.toLowerCase() ? set : complement(set);
@@ -81,9 +81,9 @@ export function parse(source: string): Node {
       const point = letter.charCodeAt(0);
       return [[point, point]];
     }
-    throw new Unproven();
+    throw new UnprovenPattern();
   }
-  function classChar(): Chars {
+  function classChar(): CharRanges {
     if (peek() === '\\') {
       at++;
       return escaped(true);
@@ -91,32 +91,32 @@ export function parse(source: string): Node {
     const point = code();
     return [[point, point]];
   }
-  function characterClass(): Chars {
+  function characterClass(): CharRanges {
     const negated = peek() === '^';
     if (negated) at++;
-    const parts: Chars[] = [];
+    const parts: CharRanges[] = [];
     while (peek() !== ']') {
       const from = classChar();
       if (peek() === '-' && source[at + 1] !== ']') {
         at++;
         const to = classChar();
         if (from.length !== 1 || to.length !== 1 || from[0]![0] !== from[0]![1] || to[0]![0] !== to[0]![1])
-          throw new Unproven();
-        if (from[0]![0] > to[0]![0]) throw new Unproven();
+          throw new UnprovenPattern();
+        if (from[0]![0] > to[0]![0]) throw new UnprovenPattern();
         parts.push([[from[0]![0], to[0]![0]]]);
       } else parts.push(from);
     }
     at++;
     return negated ? complement(union(...parts)) : union(...parts);
   }
-  function atom(depth: number): Node {
+  function atom(depth: number): PatternNode {
     const char = peek();
     if (char === '(') {
       const capturing = !source.startsWith('(?', at);
-      if (!capturing && !source.startsWith('(?:', at)) throw new Unproven();
+      if (!capturing && !source.startsWith('(?:', at)) throw new UnprovenPattern();
       at += capturing ? 1 : 3;
       const inner = choice(depth + 1);
-      if (peek() !== ')') throw new Unproven();
+      if (peek() !== ')') throw new UnprovenPattern();
       at++;
       return { kind: 'choice', options: inner.kind === 'choice' ? inner.options : [inner], capturing };
     }
@@ -124,12 +124,12 @@ export function parse(source: string): Node {
     if (char === '[') return { kind: 'chars', chars: characterClass() };
     if (char === '.') return { kind: 'chars', chars: complement(LINE_ENDS) };
     if (char === '\\') return { kind: 'chars', chars: escaped(false) };
-    if (char === undefined || '^$)]{}|*+?'.includes(char)) throw new Unproven();
+    if (char === undefined || '^$)]{}|*+?'.includes(char)) throw new UnprovenPattern();
     at--;
     const point = code();
     return { kind: 'chars', chars: [[point, point]] };
   }
-  function quantified(depth: number): Node {
+  function quantified(depth: number): PatternNode {
     const body = atom(depth);
     let min: number;
     let max: number;
@@ -145,15 +145,15 @@ export function parse(source: string): Node {
         at++;
         max = peek() === '}' ? Infinity : number();
       }
-      if (peek() !== '}' || max < min) throw new Unproven();
+      if (peek() !== '}' || max < min) throw new UnprovenPattern();
       at++;
     } else return body;
-    if (peek() === '?') throw new Unproven(); // lazy: other search order, not modelled
+    if (peek() === '?') throw new UnprovenPattern(); // lazy: other search order, not modelled
     return { kind: 'repeat', body, min, max };
   }
-  function choice(depth: number): Node {
-    const options: Node[] = [];
-    let items: Node[] = [];
+  function choice(depth: number): PatternNode {
+    const options: PatternNode[] = [];
+    let items: PatternNode[] = [];
     for (;;) {
       const char = peek();
       if (char === undefined || char === ')') break;
@@ -170,9 +170,9 @@ export function parse(source: string): Node {
     options.push({ kind: 'sequence', items });
     return options.length === 1 ? options[0]! : { kind: 'choice', options, capturing: false };
   }
-  if (source[0] !== '^') throw new Unproven();
+  if (source[0] !== '^') throw new UnprovenPattern();
   const top = choice(0);
   // A top-level `|` would leave its other options unanchored; `)` unopened.
-  if (at !== source.length || top.kind === 'choice') throw new Unproven();
+  if (at !== source.length || top.kind === 'choice') throw new UnprovenPattern();
   return top;
 }

@@ -36,20 +36,20 @@ function complement(chars) {
 }
 export const overlap = (a, b) => a.some(([from, to]) => b.some(([f, t]) => from <= t && f <= to));
 /** Thrown for anything outside the parsed subset or the bounds: the pattern goes to RE2JS. */
-export class Unproven extends Error {}
+export class UnprovenPattern extends Error {}
 /** A recursive-descent parser of the subset, after the leading `^`; `$` only as the last character. */
 export function parse(source) {
   let at = 1;
   const peek = () => source[at];
   const code = () => {
     const point = source.codePointAt(at);
-    if (point === undefined) throw new Unproven();
+    if (point === undefined) throw new UnprovenPattern();
     at += point > 65535 ? 2 : 1;
     return point;
   };
   const number = () => {
     const digits = /^[0-9]+/.exec(source.slice(at))?.[0];
-    if (!digits) throw new Unproven();
+    if (!digits) throw new UnprovenPattern();
     at += digits.length;
     return Number(digits);
   };
@@ -62,7 +62,7 @@ export function parse(source) {
       const point = letter.charCodeAt(0);
       return [[point, point]];
     }
-    throw new Unproven();
+    throw new UnprovenPattern();
   }
   function classChar() {
     if (peek() === '\\') {
@@ -82,8 +82,8 @@ export function parse(source) {
         at++;
         const to = classChar();
         if (from.length !== 1 || to.length !== 1 || from[0][0] !== from[0][1] || to[0][0] !== to[0][1])
-          throw new Unproven();
-        if (from[0][0] > to[0][0]) throw new Unproven();
+          throw new UnprovenPattern();
+        if (from[0][0] > to[0][0]) throw new UnprovenPattern();
         parts.push([[from[0][0], to[0][0]]]);
       } else parts.push(from);
     }
@@ -94,10 +94,10 @@ export function parse(source) {
     const char = peek();
     if (char === '(') {
       const capturing = !source.startsWith('(?', at);
-      if (!capturing && !source.startsWith('(?:', at)) throw new Unproven();
+      if (!capturing && !source.startsWith('(?:', at)) throw new UnprovenPattern();
       at += capturing ? 1 : 3;
       const inner = choice(depth + 1);
-      if (peek() !== ')') throw new Unproven();
+      if (peek() !== ')') throw new UnprovenPattern();
       at++;
       return { kind: 'choice', options: inner.kind === 'choice' ? inner.options : [inner], capturing };
     }
@@ -105,7 +105,7 @@ export function parse(source) {
     if (char === '[') return { kind: 'chars', chars: characterClass() };
     if (char === '.') return { kind: 'chars', chars: complement(LINE_ENDS) };
     if (char === '\\') return { kind: 'chars', chars: escaped(false) };
-    if (char === undefined || '^$)]{}|*+?'.includes(char)) throw new Unproven();
+    if (char === undefined || '^$)]{}|*+?'.includes(char)) throw new UnprovenPattern();
     at--;
     const point = code();
     return { kind: 'chars', chars: [[point, point]] };
@@ -126,10 +126,10 @@ export function parse(source) {
         at++;
         max = peek() === '}' ? Infinity : number();
       }
-      if (peek() !== '}' || max < min) throw new Unproven();
+      if (peek() !== '}' || max < min) throw new UnprovenPattern();
       at++;
     } else return body;
-    if (peek() === '?') throw new Unproven();
+    if (peek() === '?') throw new UnprovenPattern();
     return { kind: 'repeat', body, min, max };
   }
   function choice(depth) {
@@ -151,9 +151,9 @@ export function parse(source) {
     options.push({ kind: 'sequence', items });
     return options.length === 1 ? options[0] : { kind: 'choice', options, capturing: false };
   }
-  if (source[0] !== '^') throw new Unproven();
+  if (source[0] !== '^') throw new UnprovenPattern();
   const top = choice(0);
   // A top-level `|` would leave its other options unanchored; `)` unopened.
-  if (at !== source.length || top.kind === 'choice') throw new Unproven();
+  if (at !== source.length || top.kind === 'choice') throw new UnprovenPattern();
   return top;
 }

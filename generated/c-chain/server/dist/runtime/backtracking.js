@@ -12,7 +12,7 @@
  * A test then takes at most about LIMIT steps, plus LIMIT per character of text. Anything else (lookaround,
  * back-references, repeated groups with alternatives, ...) is left to RE2JS. ajv compiles patterns with the `u` flag.
  */
-import { Unproven, overlap, parse, union } from './regexp-subset.js';
+import { UnprovenPattern, overlap, parse, union } from './regexp-subset.js';
 const LIMIT = 1e4;
 const capped = (n) => Math.min(n, LIMIT + 1);
 const EMPTY = { ways: 1, steps: 0, perChar: 0 };
@@ -92,13 +92,13 @@ function cost(node, follow, patternSize) {
     case 'repeat': {
       const { body, min, max } = node;
       if (max === Infinity) {
-        if (!fixedText(body) || overlap(first(body), follow())) throw new Unproven();
+        if (!fixedText(body) || overlap(first(body), follow())) throw new UnprovenPattern();
         const once = cost(body, follow, patternSize);
         // Each iteration, and each given back, where the rest fails on its first character.
         const loop = { ways: 1, steps: once.steps + 1, perChar: capped(once.steps + patternSize) };
         return then(repeated(once, Math.min(min, LIMIT)), loop);
       }
-      if (max > LIMIT) throw new Unproven();
+      if (max > LIMIT) throw new UnprovenPattern();
       const once = cost(body, () => union(first(body), follow()), patternSize);
       let optional = EMPTY;
       for (let i = min; i < max; i++) optional = either(then(once, optional), EMPTY);

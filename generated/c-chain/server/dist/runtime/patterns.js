@@ -4,7 +4,8 @@
  * takes exponential time on a pattern such as `^(a+)+$` and a hostile value, and a validator blocks every caller
  * while it runs. A pattern whose shape proves V8's RegExp linear on it (backtracking.ts: every pattern of the
  * Avalanche documents) is V8's; RE2JS matches the rest. RE2 has no lookaround and no backreferences: a pattern using
- * them does not compile, and ajv reports the compile error with the schema (the spec loader names the file and pointer).
+ * them does not compile, and ajv reports the compile error with the schema (the spec loader names the file and
+ * pointer).
  */
 import { RE2JS } from 're2js';
 import { nativeIsLinear } from './backtracking.js';

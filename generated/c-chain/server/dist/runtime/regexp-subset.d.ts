@@ -2,18 +2,18 @@
 /**
  * A reader of the part of JavaScript's regular-expression syntax (with the `u` flag) that backtracking.ts can reason
  * about: characters and classes as sets of code points, groups, alternatives and repetitions. A pattern outside it is
- * `Unproven`, and so left to RE2JS.
+ * `UnprovenPattern`, and so left to RE2JS.
  */
 /** Code points as sorted, disjoint, inclusive ranges. */
-export type Chars = ReadonlyArray<readonly [number, number]>;
-export type Node =
-  | { kind: 'chars'; chars: Chars }
-  | { kind: 'sequence'; items: Node[] }
-  | { kind: 'choice'; options: Node[]; capturing: boolean }
-  | { kind: 'repeat'; body: Node; min: number; max: number };
-export declare function union(...sets: Chars[]): Chars;
-export declare const overlap: (a: Chars, b: Chars) => boolean;
+export type CharRanges = ReadonlyArray<readonly [number, number]>;
+export type PatternNode =
+  | { kind: 'chars'; chars: CharRanges }
+  | { kind: 'sequence'; items: PatternNode[] }
+  | { kind: 'choice'; options: PatternNode[]; capturing: boolean }
+  | { kind: 'repeat'; body: PatternNode; min: number; max: number };
+export declare function union(...sets: CharRanges[]): CharRanges;
+export declare const overlap: (a: CharRanges, b: CharRanges) => boolean;
 /** Thrown for anything outside the parsed subset or the bounds: the pattern goes to RE2JS. */
-export declare class Unproven extends Error {}
+export declare class UnprovenPattern extends Error {}
 /** A recursive-descent parser of the subset, after the leading `^`; `$` only as the last character. */
-export declare function parse(source: string): Node;
+export declare function parse(source: string): PatternNode;
