@@ -10,7 +10,6 @@ const FIELDS = {
 };
 const utf8 = new TextDecoder("utf-8");
 const FAST_MAX_BYTES = 16384;
-const ID_MEMBER = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/;
 function kindOf(value) {
   if (typeof value === "boolean") return "bool";
   if (Array.isArray(value)) return "array";
@@ -38,15 +37,32 @@ function fastRequest(body) {
   let idText;
   if (typeof id === "string") idText = goStringify(id);
   else if (typeof id === "number") {
-    const written = ID_MEMBER.exec(text);
-    if (!written || written[1] !== String(id) || text.indexOf('"id"', written.index + 1) >= 0) return void 0;
-    idText = written[1];
+    idText = writtenId(text, id);
+    if (idText === void 0) return void 0;
   } else if (id !== void 0 && id !== null) return void 0;
   if (hasNumber(params) && hasRefusableNumber(text)) return void 0;
   const request = { version: jsonrpc, method };
   if (params !== void 0 && params !== null) request.params = params;
   if (idText !== void 0) request.id = idText;
   return request;
+}
+function writtenId(text, id) {
+  const key = text.indexOf('"id"');
+  if (key < 0 || text.indexOf('"id"', key + 4) >= 0) return void 0;
+  let at = skipSpace(text, key + 4);
+  if (text.charCodeAt(at) !== 58) return void 0;
+  at = skipSpace(text, at + 1);
+  const written = String(id);
+  if (!text.startsWith(written, at)) return void 0;
+  const next = text.charCodeAt(skipSpace(text, at + written.length));
+  return next === 44 || next === 125 ? written : void 0;
+}
+function skipSpace(text, at) {
+  for (; ; ) {
+    const c = text.charCodeAt(at);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return at;
+    at++;
+  }
 }
 function hasNumber(value) {
   const pending = [value];
