@@ -27,17 +27,15 @@ export function firstHeader(value) {
 }
 export function sendNode(res, reply, extra) {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const headers = extra ? withHeaders(reply, extra).headers : reply.headers;
+  const headers = extra ? headersWith(reply.headers, extra) : reply.headers;
   headers["Content-Length"] = String(typeof reply.body === "string" ? byteLength(reply.body) : reply.body.length);
   res.writeHead(reply.status, headers);
   res.end(reply.body);
 }
-export function withHeaders(reply, extra) {
-  if (!extra) return reply;
+function headersWith(own, extra) {
   const headers = {};
-  for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name];
-  Object.assign(headers, reply.headers);
-  return { status: reply.status, headers, body: reply.body };
+  for (const name in extra) if (!hasHeader(own, name)) headers[name] = extra[name];
+  return Object.assign(headers, own);
 }
 class NodeCall {
   controller;
