@@ -16,7 +16,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { median } from './median.ts';
 
 const PATH = '/ext/bc/X';
@@ -244,6 +244,8 @@ async function measure(pid: number, port: number, warmupMs: number, ms: number):
 export default async function bench(): Promise<void> {
   const targets = ['bare', 'json', 'stub', 'mock', 'logged', 'open-rpc'] as const;
   const pinned = pinLoadGenerator();
+  // What else the machine ran decides how far answers per second can be trusted: the load is part of every figure.
+  const loadAtStart = loadavg()[0]!;
   const servers = await Promise.all(targets.map((target) => startTarget(target, pinned?.serverCpu)));
   const rounds: Array<Record<Target, number>> = [];
   const perCpu: Array<Partial<Record<Target, number>>> = [];
@@ -286,7 +288,8 @@ export default async function bench(): Promise<void> {
     : 'nothing pinned (needs taskset and 2 cores)';
   console.log(
     `avm.getBalance over ${CONNECTIONS} keep-alive connections, ${placement}; ${ROUNDS} rounds of ` +
-      `${MEASURE_MS / 1000} s per server, medians:`,
+      `${MEASURE_MS / 1000} s per server (load average ${loadAtStart.toFixed(1)} at the start, ` +
+      `${loadavg()[0]!.toFixed(1)} at the end), medians:`,
   );
   line('(a) mock node', 'mock');
   line("(f) mock node with the CLI's line per call", 'logged');
@@ -325,13 +328,22 @@ export default async function bench(): Promise<void> {
     return `  ${name} ${shown} (answers per CPU-second of each server, median over ${values.length} rounds${verdict})`;
   };
   const cpuRate = (target: Target) => median(perCpu.flatMap((r) => (r[target] ? [r[target]!] : [])));
+  const letters: Array<[string, Target]> = [
+    ['a', 'mock'],
+    ['f', 'logged'],
+    ['b', 'stub'],
+    ['c', 'bare'],
+    ['d', 'open-rpc'],
+    ['e', 'json'],
+  ];
   console.log(
-    `answers per CPU-second: (a) ${cpuRate('mock').toFixed(0)}, (b) ${cpuRate('stub').toFixed(0)}, (c) ${cpuRate('bare').toFixed(0)}, (e) ${cpuRate('json').toFixed(0)}; ratios:`,
+    `answers per CPU-second: ${letters.map(([letter, target]) => `(${letter}) ${cpuRate(target).toFixed(0)}`).join(', ')}; ratios:`,
   );
   console.log(cpuRatio('a/e', 'mock', 'json', 0.85));
   console.log(cpuRatio('b/e', 'stub', 'json', 0.85));
   console.log(cpuRatio('f/a', 'logged', 'mock', 0.95));
   console.log(cpuRatio('f/e', 'logged', 'json', 0.85));
+  console.log(cpuRatio('f/d', 'logged', 'open-rpc', 1.5));
 }
 
 if (process.argv[2] === '--serve' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {

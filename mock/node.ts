@@ -233,10 +233,11 @@ function notSimulated(name: string): Answer {
 
 /** The handler with a log line per call. Every handler error passes here, so the runtime's onError is not used. */
 function logged(name: string, answer: Answer, log: (line: string) => void): Answer {
+  const ok = `${name} ok`;
   return (params) => {
     try {
       const result = answer(params);
-      log(`${name} ok`);
+      log(ok);
       return result;
     } catch (error) {
       log(`${name} error: ${loggable((error as Error).message, 512)}`);

@@ -48,8 +48,6 @@ export declare function firstHeader(value: string | string[] | undefined): strin
  * as set ahead of writeHead, without the cost of setting them ahead.
  */
 export declare function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void;
-/** The reply with `extra` headers (a router's) added, where it has none of the same name. */
-export declare function withHeaders(reply: RpcReply, extra: Readonly<Record<string, string>> | undefined): RpcReply;
 export declare function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener;
 export declare function toResponse(reply: RpcReply): Response;
 export declare function fetchAdapter(answer: Answer, maxBodyBytes: number): (request: Request) => Promise<Response>;

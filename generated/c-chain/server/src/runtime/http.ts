@@ -82,20 +82,18 @@ export function firstHeader(value: string | string[] | undefined): string | unde
  */
 export function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const headers = extra ? withHeaders(reply, extra).headers : reply.headers;
+  const headers = extra ? headersWith(reply.headers, extra) : reply.headers;
   // A known length, as Go's server sends for small answers, rather than chunked encoding.
   headers['Content-Length'] = String(typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length);
   res.writeHead(reply.status, headers);
   res.end(reply.body);
 }
 
-/** The reply with `extra` headers (a router's) added, where it has none of the same name. */
-export function withHeaders(reply: RpcReply, extra: Readonly<Record<string, string>> | undefined): RpcReply {
-  if (!extra) return reply;
+/** A reply's own headers after `extra` ones (a router's) of names it has none of. */
+function headersWith(own: Record<string, string>, extra: Readonly<Record<string, string>>): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name]!;
-  Object.assign(headers, reply.headers);
-  return { status: reply.status, headers, body: reply.body };
+  for (const name in extra) if (!hasHeader(own, name)) headers[name] = extra[name]!;
+  return Object.assign(headers, own);
 }
 
 /**
