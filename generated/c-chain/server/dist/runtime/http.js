@@ -38,19 +38,17 @@ export function firstHeader(value) {
  */
 export function sendNode(res, reply, extra) {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const headers = extra ? withHeaders(reply, extra).headers : reply.headers;
+  const headers = extra ? headersWith(reply.headers, extra) : reply.headers;
   // A known length, as Go's server sends for small answers, rather than chunked encoding.
   headers['Content-Length'] = String(typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length);
   res.writeHead(reply.status, headers);
   res.end(reply.body);
 }
-/** The reply with `extra` headers (a router's) added, where it has none of the same name. */
-export function withHeaders(reply, extra) {
-  if (!extra) return reply;
+/** A reply's own headers after `extra` ones (a router's) of names it has none of. */
+function headersWith(own, extra) {
   const headers = {};
-  for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name];
-  Object.assign(headers, reply.headers);
-  return { status: reply.status, headers, body: reply.body };
+  for (const name in extra) if (!hasHeader(own, name)) headers[name] = extra[name];
+  return Object.assign(headers, own);
 }
 /**
  * The call as the RPC layer sees it. The abort signal exists only once a handler asks for it: a controller and a

@@ -12,7 +12,6 @@ const FIELDS = { JSONRPC: 'jsonrpc', METHOD: 'method', PARAMS: 'params', ID: 'id
 const utf8 = new TextDecoder('utf-8');
 /** Below Go's nesting limit whatever the content: 10000 levels take more bytes than this. */
 const FAST_MAX_BYTES = 16384;
-const ID_MEMBER = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/;
 function kindOf(value) {
   if (typeof value === 'boolean') return 'bool';
   if (Array.isArray(value)) return 'array';
@@ -42,10 +41,8 @@ function fastRequest(body) {
   let idText;
   if (typeof id === 'string') idText = goStringify(id);
   else if (typeof id === 'number') {
-    // A number is echoed as written: only a plain integer, the one `"id"` member of the text, is sure to read back.
-    const written = ID_MEMBER.exec(text);
-    if (!written || written[1] !== String(id) || text.indexOf('"id"', written.index + 1) >= 0) return undefined;
-    idText = written[1];
+    idText = writtenId(text, id);
+    if (idText === undefined) return undefined;
   } else if (id !== undefined && id !== null) return undefined;
   // JSON.parse reads `1e2`, `1.0` and 2^64 as integers Go's decoder refuses in params; the Go reader tells them apart.
   if (hasNumber(params) && hasRefusableNumber(text)) return undefined;
@@ -53,6 +50,30 @@ function fastRequest(body) {
   if (params !== undefined && params !== null) request.params = params;
   if (idText !== undefined) request.id = idText;
   return request;
+}
+/**
+ * A number id as written, which Go echoes: found only where the text's one `"id"` is the member holding it, written
+ * as String(id) writes the value read (so it reads back the same); otherwise undefined. A scan rather than a regular
+ * expression, which cost a quarter of this path on every call.
+ */
+function writtenId(text, id) {
+  const key = text.indexOf('"id"');
+  if (key < 0 || text.indexOf('"id"', key + 4) >= 0) return undefined;
+  let at = skipSpace(text, key + 4);
+  if (text.charCodeAt(at) !== 58) return undefined;
+  at = skipSpace(text, at + 1);
+  const written = String(id);
+  if (!text.startsWith(written, at)) return undefined;
+  const next = text.charCodeAt(skipSpace(text, at + written.length));
+  return next === 44 || next === 125 ? written : undefined;
+}
+/** The index of the first character from `at` that is not JSON whitespace. */
+function skipSpace(text, at) {
+  for (;;) {
+    const c = text.charCodeAt(at);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return at;
+    at++;
+  }
 }
 function hasNumber(value) {
   const pending = [value];
