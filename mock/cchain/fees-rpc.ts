@@ -2,7 +2,6 @@
  * The C-Chain's fee methods as coreth answers them (internal/ethapi, eth/gasprice's Oracle), from the fee rules of the
  * emulated release (./fees.ts) and the engine's history.
  */
-import { compareVersions } from '../../generators/model/versions.ts';
 import { type CChain, EvmError } from './evm.ts';
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
@@ -10,7 +9,7 @@ const quantity = (n: bigint) => `0x${n.toString(16)}`;
 export function feeMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
   // Read in the queue's order: after the calls before have built their blocks.
   const suggestion = () => chain.run(async () => chain.suggestion());
-  const methods: Record<string, (params: unknown) => Promise<unknown>> = {
+  return {
     // Oracle.EstimateBaseFee.
     eth_baseFee: async () => quantity((await suggestion()).baseFee),
     // Oracle.SuggestTipCap, and SuggestPrice (the tip plus the estimated base fee).
@@ -50,10 +49,4 @@ export function feeMethods(chain: CChain): Record<string, (params: unknown) => P
       return { slow: price(slow), normal: price(capped), fast: price(fast) };
     },
   };
-  // coreth added eth_suggestPriceOptions in v0.15.0 (AvalancheGo v1.13.0).
-  if (chain.release && compareVersions(chain.release, 'v1.13.0') < 0)
-    methods.eth_suggestPriceOptions = async () => {
-      throw new EvmError(-32601, 'the method eth_suggestPriceOptions does not exist/is not available');
-    };
-  return methods;
 }

@@ -8,6 +8,8 @@
  * engine answers it.
  */
 import type { MethodSpec } from '../../generated/c-chain/server/dist/index.js';
+import { buildModel } from '../../generators/model/build.ts';
+import { servedBy } from '../../generators/model/versions.ts';
 
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
 type GoDecoder = (value: unknown) => string | undefined;
@@ -189,6 +191,28 @@ function checkedMethods(): Promise<Map<string, Checked>> {
     );
   });
   return table;
+}
+
+const unserved = new Map<string, Promise<Set<string>>>();
+
+/**
+ * The C-Chain document's methods that `release` did not serve (their `x-node-versions`, read through the spec's model
+ * as every endpoint's are): its node answers them as geth answers a method it does not have.
+ */
+export function unservedMethods(release: string): Promise<Set<string>> {
+  let methods = unserved.get(release);
+  if (!methods) {
+    methods = import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument }) => {
+      const file = 'c-chain-rpc.json';
+      const document = structuredClone(cChainRpcDocument) as Record<string, unknown>;
+      const [endpoint] = buildModel([
+        { name: 'c-chain-rpc', file, document, sources: [{ bundled: '', file, pointer: '' }] },
+      ]).endpoints;
+      return new Set(endpoint!.methods.filter((method) => !servedBy(method, release)).map((method) => method.name));
+    });
+    unserved.set(release, methods);
+  }
+  return methods;
 }
 
 const pointerOf = (name: string) => `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;

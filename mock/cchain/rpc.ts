@@ -11,7 +11,7 @@ import { chainConfig } from './chain-config.ts';
 import { readBlock, readBlockReceipts } from './coreth-block.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
-import { refusedParams } from './params.ts';
+import { refusedParams, unservedMethods } from './params.ts';
 import { poolSent } from './replay.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
@@ -82,6 +82,8 @@ async function answerOne(
     return errorJson(null, -32600, 'invalid request');
   const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
   if (typeof method !== 'string') return errorJson(id, -32600, 'invalid request');
+  if (!SERVED.test(method) || (chain.release && (await unservedMethods(chain.release)).has(method)))
+    return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
   const refused = await refusedParams(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const mine = own[method];
@@ -92,7 +94,6 @@ async function answerOne(
       return errorJson(id, error instanceof EvmError ? error.code : -32000, (error as Error).message);
     }
   }
-  if (!SERVED.test(method)) return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
   const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] });
   const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
     const answer = await chain.raw(p, request);
