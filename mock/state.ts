@@ -13,7 +13,7 @@ import { decodeBytes } from './shared/formatting.ts';
 import { NETWORKS } from './world/networks.ts';
 import { nodeIdentity } from './world/node-identity.ts';
 import { healthReport } from './world/health-checks.ts';
-import { rpcProtocolVersion, vmVersions } from './world/reads-info.ts';
+import { nodeVersionOf } from './world/reads-info.ts';
 import { DevControls } from './engine/dev.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
@@ -95,12 +95,7 @@ export class MockState {
   version(): InfoGetNodeVersionResult {
     const example = firstResult<InfoGetNodeVersionResult>('info.getNodeVersion');
     if (!this.nodeVersion) return example;
-    const built = example.version.replace(/\/.*/, `/${this.nodeVersion.slice(1)}`);
-    return {
-      ...example,
-      version: built,
-      rpcProtocolVersion: rpcProtocolVersion(this.nodeVersion),
-      vmVersions: { ...example.vmVersions, ...vmVersions(this.nodeVersion) },
-    };
+    const release = nodeVersionOf(this.nodeVersion);
+    return { ...example, ...release, vmVersions: { ...example.vmVersions, ...release.vmVersions } };
   }
 }

@@ -5,6 +5,7 @@
  */
 import { compareVersions } from '../../generators/common/versions.ts';
 import { corethVersion } from '../cchain/coreth-version.ts';
+import { RELEASE_COMMITS } from './release-commits.ts';
 import type { Reads } from './reads.ts';
 import type { World } from './world.ts';
 
@@ -150,6 +151,9 @@ export function rpcProtocolVersion(release: string): string {
   return String(protocol);
 }
 
+/** `x.y.z` of release `release` (`v1.15.0-fuji` is 1.15.0): version/constants.go's `Current` has numbers only. */
+const numbersOf = (release: string) => release.replace(/^v|-.*$/g, '');
+
 /**
  * `vmVersions` of `info.getNodeVersion` in release `release` (`v1.14.2`): what each VM's `Version` answered when
  * vms/manager.go registered it. The avm and platformvm answer `version.Current.String()`: `v1.14.0` while Current was a
@@ -158,10 +162,24 @@ export function rpcProtocolVersion(release: string): string {
  * coreth into graft/coreth) until v1.14.2, where it answers `version.Current.Semantic()`, the node's `v1.14.2`.
  */
 export function vmVersions(release: string): { avm: string; evm: string; platform: string } {
-  const numbers = release.replace(/^v|-.*$/g, '');
+  const numbers = numbersOf(release);
   const own = compareVersions(release, 'v1.14.1') < 0 ? `v${numbers}` : `avalanchego/${numbers}`;
   const evm = compareVersions(release, 'v1.14.2') < 0 ? corethVersion(release) : `v${numbers}`;
   return { avm: own, evm, platform: own };
+}
+
+/**
+ * What `info.getNodeVersion` reports of release `release` (api/info/service.go): `version.Current.String()`, the
+ * RPCChainVM protocol, the commit the release was built from (empty for a release with no tag, as a binary built
+ * without one reports) and its VMs' versions. A Fuji-only release (`v1.15.0-fuji`) names itself by its numbers alone.
+ */
+export function nodeVersionOf(release: string) {
+  return {
+    version: `avalanchego/${numbersOf(release)}`,
+    rpcProtocolVersion: rpcProtocolVersion(release),
+    gitCommit: RELEASE_COMMITS[release] ?? '',
+    vmVersions: vmVersions(release),
+  };
 }
 
 export function infoReads(world: World) {

@@ -67,34 +67,66 @@ describe('info', () => {
     expect(await info.getNetworkName()).toEqual({ networkName: 'local' });
   });
 
-  it('reports the release it stands for, and its VMs as each reported itself then', async () => {
-    const { version, rpcProtocolVersion, vmVersions } = await info.getNodeVersion();
-    expect([version, rpcProtocolVersion, vmVersions]).toEqual([
+  it('reports the release it stands for, built from its tag, and its VMs as each reported itself then', async () => {
+    const { version, rpcProtocolVersion, gitCommit, vmVersions } = await info.getNodeVersion();
+    expect([version, rpcProtocolVersion, gitCommit, vmVersions]).toEqual([
       'avalanchego/1.14.2',
       '45',
+      '6e5acf909c7a16b991142d6b3979bac5699bdb68',
       { avm: 'avalanchego/1.14.2', evm: 'v1.14.2', platform: 'avalanchego/1.14.2' },
     ]);
     // Each era: coreth's own version and avm/platform as `v…`; the grafted coreth still `v0.15.4`, avm/platform as
-    // `avalanchego/…` (v1.14.1); the evm as the node's release (from v1.14.2).
-    // The RPCChainVM protocol of each (version/compatibility.json).
+    // `avalanchego/…` (v1.14.1); the evm as the node's release (from v1.14.2). The RPCChainVM protocol of each
+    // (version/compatibility.json), the commit of its tag; a Fuji release names itself by its numbers alone
+    // (version/constants.go), a release never tagged has no commit.
     const eras = {
-      'v1.11.3': ['35', { avm: 'v1.11.3', evm: 'v0.13.2', platform: 'v1.11.3' }],
-      'v1.13.5': ['43', { avm: 'v1.13.5', evm: 'v0.15.4', platform: 'v1.13.5' }],
-      'v1.14.0': ['44', { avm: 'v1.14.0', evm: 'v0.15.4', platform: 'v1.14.0' }],
-      'v1.14.1': ['44', { avm: 'avalanchego/1.14.1', evm: 'v0.15.4', platform: 'avalanchego/1.14.1' }],
+      'v1.11.3': [
+        'avalanchego/1.11.3',
+        '35',
+        '7a67e5a8933891a9ad45a252467d6cdae4c63779',
+        { avm: 'v1.11.3', evm: 'v0.13.2', platform: 'v1.11.3' },
+      ],
+      'v1.13.5': [
+        'avalanchego/1.13.5',
+        '43',
+        'c2563d13031197962d20f25b576560d029c5125c',
+        { avm: 'v1.13.5', evm: 'v0.15.4', platform: 'v1.13.5' },
+      ],
+      'v1.14.0': [
+        'avalanchego/1.14.0',
+        '44',
+        'dce38e90b1542fafa3c2b8efa8ef864d7a370eb6',
+        { avm: 'v1.14.0', evm: 'v0.15.4', platform: 'v1.14.0' },
+      ],
+      'v1.14.1': [
+        'avalanchego/1.14.1',
+        '44',
+        '1a59a6f646ef18167dde10d24d4efbf05e3de177',
+        { avm: 'avalanchego/1.14.1', evm: 'v0.15.4', platform: 'avalanchego/1.14.1' },
+      ],
+      'v1.15.0-fuji': [
+        'avalanchego/1.15.0',
+        '46',
+        'e8f9781ee57de048bbfde5be0fa632e9efdf1448',
+        { avm: 'avalanchego/1.15.0', evm: 'v1.15.0', platform: 'avalanchego/1.15.0' },
+      ],
+      'v1.14.3': [
+        'avalanchego/1.14.3',
+        '45',
+        '',
+        { avm: 'avalanchego/1.14.3', evm: 'v1.14.3', platform: 'avalanchego/1.14.3' },
+      ],
     } as const;
-    for (const [release, [protocol, expected]] of Object.entries(eras)) {
+    for (const [release, expected] of Object.entries(eras)) {
       const old = await startMockNode({ port: 0, nodeVersion: release });
       try {
         const answer = await new InfoClient({ baseUrl: old.url }).getNodeVersion();
-        expect([answer.version, answer.rpcProtocolVersion, answer.vmVersions], release).toEqual([
-          `avalanchego/${release.slice(1)}`,
-          protocol,
+        expect([answer.version, answer.rpcProtocolVersion, answer.gitCommit, answer.vmVersions], release).toEqual(
           expected,
-        ]);
+        );
         // Where avax.version is served (up to v1.13.5), the C-Chain's atomic API names the same coreth.
         if (release === 'v1.11.3' || release === 'v1.13.5')
-          expect((await new CAvaxClient({ baseUrl: old.url }).version()).version, release).toBe(expected.evm);
+          expect((await new CAvaxClient({ baseUrl: old.url }).version()).version, release).toBe(expected[3].evm);
       } finally {
         await old.close();
       }
