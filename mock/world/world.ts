@@ -126,7 +126,17 @@ export class World {
     if (!index) this.atomicOwned.set(key, (index = new OwnerIndex()));
     index.change(before, after);
   });
-  readonly txs = new Table<string, Tx>(this.journal);
+  /**
+   * The X- and P-Chain txs in a mempool: issued, and in no block nor dropped yet. A tx enters the mempool as it turns
+   * Processing (the engine's issue) and leaves as it turns anything else; genesis's funding txs, Processing with their
+   * outputs already made, are set while the journal is off and were never in one. Follows `txs` through reverts and
+   * loads, so a saved world's mempools are its Processing txs (./mempools.ts replays them).
+   */
+  private readonly pooledIDs = new Set<string>();
+  readonly txs = new Table<string, Tx>(this.journal, (id, before, after) => {
+    if (after?.status !== 'Processing') this.pooledIDs.delete(id);
+    else if (before?.status !== 'Processing' && this.journal.recording) this.pooledIDs.add(id);
+  });
   readonly blocks: Record<UtxoChain, Log<Block>> = { X: new Log(this.journal), P: new Log(this.journal) };
   readonly blockIDs = new Table<string, Block>(this.journal);
   readonly assets = new Table<string, Asset>(this.journal);
@@ -184,6 +194,12 @@ export class World {
   }
 
   /** The chain's UTXOs owned by an address (40-hex), in the node's order. */
+  /** The txs in the chains' mempools, in the order the world first knew them (its order of `txs`). */
+  pooledTxs(): Tx[] {
+    if (this.pooledIDs.size === 0) return [];
+    return [...this.txs.values()].filter((tx) => this.pooledIDs.has(tx.id));
+  }
+
   utxosOf(chain: UtxoChain, owner: string): readonly Utxo[] {
     // The C-Chain keeps no UTXOs of its own (avax.getUTXOs of C from C lists none).
     return this.owned[chain]?.of(owner) ?? [];
