@@ -4,12 +4,15 @@
  * Berlin and London at AP2's and AP3's activation blocks on Fuji and Mainnet, at 0 where they were initially active;
  * Shanghai at Durango, Cancun at Etna), with coreth's extras at the root (params/extras/network_upgrades.go
  * GetNetworkUpgrades: every upgrade of the network's schedule as a Unix timestamp, unscheduled ones at
- * 9999-12-01T00:00:00Z as the node writes them). A release writes the fields of the upgrades its coreth knows
- * (etnaTimestamp since coreth v0.13.8, AvalancheGo v1.11.12; fortunaTimestamp since v1.13.0; graniteTimestamp since
- * coreth v0.15.1, v1.13.1; heliconTimestamp since v1.14.1), and an upgrade whose rules it does not apply yet (Etna in
- * v1.11.12 and v1.11.13, Granite in v1.13.x, Helicon before v1.15.0-fuji) as unscheduled.
+ * 9999-12-01T00:00:00Z as the node writes them). A release writes the fields of the upgrades its coreth knows, which
+ * the C-Chain document's ChainConfig says field by field (`x-node-versions`) and the model cuts the answer to, as it
+ * cuts every endpoint's; an upgrade whose rules the release does not apply yet (./rules.ts: Etna before v1.12.0,
+ * Granite in v1.13.x, Helicon before v1.15.0-fuji) it writes as unscheduled.
  */
+import { buildModel } from '../../generators/model/build.ts';
 import { compareVersions } from '../../generators/model/versions.ts';
+import type { SpecModel } from '../../generators/model/types.ts';
+import { atRelease } from '../versions.ts';
 import { upgradeTime } from '../world/reads-info.ts';
 import type { World } from '../world/world.ts';
 import { RULES_SINCE } from './rules.ts';
@@ -33,15 +36,6 @@ const UPGRADES: ReadonlyArray<readonly [upgrade: string, field: string]> = [
   ['helicon', 'heliconTimestamp'],
 ];
 
-/** The first release whose chain config has the upgrade's field (coreth's params.NetworkUpgrades). */
-const FIELD_SINCE: Readonly<Record<string, string>> = {
-  ...RULES_SINCE,
-  durango: 'v1.10.0',
-  etna: 'v1.11.12',
-  granite: 'v1.13.1',
-  helicon: 'v1.14.1',
-};
-
 /** upgrade.UnscheduledActivationTime. */
 const UNSCHEDULED = Date.parse('9999-12-01T00:00:00Z') / 1000;
 /** upgrade.InitiallyActiveTime. */
@@ -56,10 +50,31 @@ const ETH_BLOCKS: Record<string, { berlinBlock: number; londonBlock: number }> =
 const before = (release: string | undefined, since: string | undefined) =>
   release !== undefined && since !== undefined && compareVersions(release, since) < 0;
 
-export function chainConfig(world: World, release?: string): Record<string, number | boolean> {
-  const upgrades = UPGRADES.filter(([upgrade]) => !before(release, FIELD_SINCE[upgrade]));
+let model: Promise<SpecModel> | undefined;
+
+/** The C-Chain document as the toolkit's model, built on the first C-Chain call that needs it (as ./params.ts does). */
+export function cChainModel(): Promise<SpecModel> {
+  model ??= import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument }) => {
+    const file = 'c-chain-rpc.json';
+    const document = structuredClone(cChainRpcDocument) as Record<string, unknown>;
+    return buildModel([{ name: 'c-chain-rpc', file, document, sources: [{ bundled: '', file, pointer: '' }] }]);
+  });
+  return model;
+}
+
+/** `eth_getChainConfig` of release `release` (the newest when undefined): today's fields, cut to the release's. */
+export async function chainConfig(world: World, release?: string): Promise<unknown> {
+  const config = currentConfig(world, release);
+  if (!release) return config;
+  const spec = await cChainModel();
+  const method = spec.endpoints[0]!.methods.find((m) => m.name === 'eth_getChainConfig')!;
+  return atRelease(spec, method, release, () => config)({});
+}
+
+/** Every field coreth writes today, with the upgrades' times as release `release` has them. */
+function currentConfig(world: World, release?: string): Record<string, number | boolean> {
   const times = Object.fromEntries(
-    upgrades.map(([upgrade]) => [
+    UPGRADES.map(([upgrade]) => [
       upgrade,
       before(release, RULES_SINCE[upgrade]) ? UNSCHEDULED : Date.parse(upgradeTime(world, upgrade)) / 1000,
     ]),
@@ -85,6 +100,6 @@ export function chainConfig(world: World, release?: string): Record<string, numb
   };
   const config: Record<string, number | boolean> = {};
   for (const [key, value] of Object.entries(ethereum)) if (value !== undefined) config[key] = value;
-  for (const [upgrade, field] of upgrades) config[field] = times[upgrade]!;
+  for (const [upgrade, field] of UPGRADES) config[field] = times[upgrade]!;
   return config;
 }

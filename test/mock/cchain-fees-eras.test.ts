@@ -77,7 +77,7 @@ describe.each([
     const config = (await pub.request({ method: 'eth_getChainConfig' as never })) as Record<string, number>;
     expect(config).not.toHaveProperty('fortunaTimestamp');
     expect(config).not.toHaveProperty('graniteTimestamp');
-    // Etna's field is there since v1.11.12, unscheduled (9999-12-01T00:00:00Z) until v1.12.0 brings its rules.
+    // Etna's field is there since v1.11.11, unscheduled (9999-12-01T00:00:00Z) until v1.12.0 brings its rules.
     expect(config.etnaTimestamp).toBe(etna ? 1607144400 : 253399622400);
     expect('cancunTime' in config).toBe(etna);
     expect(config.shanghaiTime).toBe(1607144400);

@@ -42,6 +42,31 @@ describe('the C-Chain node', () => {
     });
   });
 
+  it("writes the upgrade fields the emulated release's coreth has, as the document versions them", async () => {
+    const upgradeFields = async (release: string) => {
+      const { url } = await start(release);
+      const { result } = await callRpc(`${url}/ext/bc/C/rpc`, 'eth_getChainConfig', []);
+      await node!.close();
+      node = undefined;
+      return Object.keys(result as object).filter((key) => /Timestamp$/.test(key) && !key.startsWith('apricot'));
+    };
+    expect(await upgradeFields('v1.10.17')).toEqual(['banffBlockTimestamp', 'cortinaBlockTimestamp']);
+    expect(await upgradeFields('v1.11.11')).toEqual([
+      'banffBlockTimestamp',
+      'cortinaBlockTimestamp',
+      'durangoBlockTimestamp',
+      'etnaTimestamp',
+    ]);
+    expect(await upgradeFields('v1.14.0')).toEqual([
+      'banffBlockTimestamp',
+      'cortinaBlockTimestamp',
+      'durangoBlockTimestamp',
+      'etnaTimestamp',
+      'fortunaTimestamp',
+      'graniteTimestamp',
+    ]);
+  });
+
   it("names the emulated release's coreth in avax.version", async () => {
     for (const [release, coreth] of [
       ['v1.12.2', 'v0.14.1'],

@@ -605,13 +605,30 @@ export interface ChainConfig {
   cortinaBlockTimestamp?: number;
   daoForkBlock?: number;
   daoForkSupport?: boolean;
+  /**
+   * Durango's activation. coreth v0.12.10 (AvalancheGo v1.10.18) named the field so; the coreth of
+   * v1.10.0 to v1.10.17 wrote `dUpgradeBlockTimestamp`, and none before.
+   */
   durangoBlockTimestamp?: number;
   eip150Block?: number;
   eip155Block?: number;
   eip158Block?: number;
+  /**
+   * Etna's activation: in coreth's NetworkUpgrades since the coreth of AvalancheGo v1.11.11
+   * (params/network_upgrades.go, filled from the node's upgrade schedule).
+   */
   etnaTimestamp?: number;
+  /**
+   * Fortuna's activation: since coreth v0.15.0 (AvalancheGo v1.13.0).
+   */
   fortunaTimestamp?: number;
+  /**
+   * Granite's activation: since the coreth of AvalancheGo v1.13.1 (params/extras/network_upgrades.go).
+   */
   graniteTimestamp?: number;
+  /**
+   * Helicon's activation: since AvalancheGo v1.14.1 (graft/coreth/params/extras/network_upgrades.go).
+   */
   heliconTimestamp?: number;
   homesteadBlock?: number;
   istanbulBlock?: number;

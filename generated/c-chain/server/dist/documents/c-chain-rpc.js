@@ -1791,11 +1791,40 @@ export const cChainRpcDocument = {
           "apricotPhasePost6BlockTimestamp": { "type": "integer", "minimum": 0 },
           "banffBlockTimestamp": { "type": "integer", "minimum": 0 },
           "cortinaBlockTimestamp": { "type": "integer", "minimum": 0 },
-          "durangoBlockTimestamp": { "type": "integer", "minimum": 0 },
-          "etnaTimestamp": { "type": "integer", "minimum": 0 },
-          "fortunaTimestamp": { "type": "integer", "minimum": 0 },
-          "graniteTimestamp": { "type": "integer", "minimum": 0 },
-          "heliconTimestamp": { "type": "integer", "minimum": 0 },
+          "durangoBlockTimestamp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Durango's activation. coreth v0.12.10 (AvalancheGo v1.10.18) named the field so; the " +
+              "coreth of v1.10.0 to v1.10.17 wrote `dUpgradeBlockTimestamp`, and none before.",
+            "x-node-versions": { "since": "v1.10.18" },
+          },
+          "etnaTimestamp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Etna's activation: in coreth's NetworkUpgrades since the coreth of AvalancheGo v1.11.11 " +
+              "(params/network_upgrades.go, filled from the node's upgrade schedule).",
+            "x-node-versions": { "since": "v1.11.11" },
+          },
+          "fortunaTimestamp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Fortuna's activation: since coreth v0.15.0 (AvalancheGo v1.13.0).",
+            "x-node-versions": { "since": "v1.13.0" },
+          },
+          "graniteTimestamp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Granite's activation: since the coreth of AvalancheGo v1.13.1 " +
+              "(params/extras/network_upgrades.go).",
+            "x-node-versions": { "since": "v1.13.1" },
+          },
+          "heliconTimestamp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Helicon's activation: since AvalancheGo v1.14.1 " +
+              "(graft/coreth/params/extras/network_upgrades.go).",
+            "x-node-versions": { "since": "v1.14.1" },
+          },
         },
       },
       "CorethBlock": {
