@@ -1407,7 +1407,8 @@ export interface InfoGetNodeIPResult {
  */
 export interface InfoGetNodeVersionResult {
   /**
-   * The release, e.g. `avalanchego/1.14.2`.
+   * The release, e.g. `avalanchego/1.14.2`: version.Current, numbers only (v1.15.0-fuji reports
+   * `avalanchego/1.15.0`).
    */
   version: string;
   /**
@@ -1419,7 +1420,8 @@ export interface InfoGetNodeVersionResult {
    */
   rpcProtocolVersion: Uint32;
   /**
-   * The commit the binary was built from; empty when built without it.
+   * The commit the binary was built from (scripts/build.sh stamps version.GitCommit; a release's binary,
+   * the commit its tag names); empty when built without it.
    */
   gitCommit: string;
   /**

@@ -241,7 +241,8 @@ export const infoDocument = {
           "properties": {
             "version": {
               "type": "string",
-              "description": "The release, e.g. `avalanchego/1.14.2`.",
+              "description": "The release, e.g. `avalanchego/1.14.2`: version.Current, numbers only (v1.15.0-fuji " +
+                "reports `avalanchego/1.15.0`).",
             },
             "databaseVersion": {
               "type": "string",
@@ -253,7 +254,8 @@ export const infoDocument = {
             },
             "gitCommit": {
               "type": "string",
-              "description": "The commit the binary was built from; empty when built without it.",
+              "description": "The commit the binary was built from (scripts/build.sh stamps version.GitCommit; a " +
+                "release's binary, the commit its tag names); empty when built without it.",
             },
             "vmVersions": {
               "type": "object",
