@@ -17,8 +17,8 @@ import { nodeVersionOf } from './world/reads-info.ts';
 import { DevControls } from './engine/dev.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
-import { Refusal } from './engine/refusals.ts';
 import { LazyCChain } from './lazy-cchain.ts';
+import { replayMempools } from './world/mempools.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -27,29 +27,6 @@ export const P_CHAIN_ID = NETWORKS.local.pChainID;
 /** The spec's methods by name, indexed once per process: every node's state reads a few examples at start. */
 let methodIndex: ReturnType<typeof indexMethods> | undefined;
 const examplesOf = (name: string) => (methodIndex ??= indexMethods(mockModel())).get(name)?.method.examples ?? [];
-
-/**
- * A saved world's X- and P-Chain mempools (its Processing txs, World.pooledTxs) issued again into a fresh engine, in
- * the order they were issued, without mining them: the world is the one they were verified on, so they pool as they
- * did. One the engine refuses (the release emulated has no such tx type) is left out as the engine leaves it.
- */
-export function replayMempools(world: World, engine: Engine): void {
-  const pooled = world.pooledTxs();
-  if (pooled.length === 0) return;
-  const automine = engine.automine;
-  engine.automine = false;
-  try {
-    for (const tx of pooled) {
-      try {
-        engine.issue(tx.chain, tx.bytes);
-      } catch (error) {
-        if (!(error instanceof Refusal)) throw error;
-      }
-    }
-  } finally {
-    engine.automine = automine;
-  }
-}
 
 /** The loggers of the chains and `main` at the node's default level, with the levels `admin.getLoggerLevel` shows. */
 function startingLoggers(): AdminSetup['loggers'] {
