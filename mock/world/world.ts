@@ -126,17 +126,7 @@ export class World {
     if (!index) this.atomicOwned.set(key, (index = new OwnerIndex()));
     index.change(before, after);
   });
-  /**
-   * The X- and P-Chain txs in a mempool: issued, and in no block nor dropped yet. A tx enters the mempool as it turns
-   * Processing (the engine's issue) and leaves as it turns anything else; genesis's funding txs, Processing with their
-   * outputs already made, are set while the journal is off and were never in one. Follows `txs` through reverts and
-   * loads, so a saved world's mempools are its Processing txs (./mempools.ts replays them).
-   */
-  private readonly pooledIDs = new Set<string>();
-  readonly txs = new Table<string, Tx>(this.journal, (id, before, after) => {
-    if (after?.status !== 'Processing') this.pooledIDs.delete(id);
-    else if (before?.status !== 'Processing' && this.journal.recording) this.pooledIDs.add(id);
-  });
+  readonly txs = new Table<string, Tx>(this.journal);
   readonly blocks: Record<UtxoChain, Log<Block>> = { X: new Log(this.journal), P: new Log(this.journal) };
   readonly blockIDs = new Table<string, Block>(this.journal);
   readonly assets = new Table<string, Asset>(this.journal);
@@ -193,13 +183,15 @@ export class World {
     this.supply = new Cell(this.journal, 0n);
   }
 
-  /** The chain's UTXOs owned by an address (40-hex), in the node's order. */
-  /** The txs in the chains' mempools, in the order the world first knew them (its order of `txs`). */
+  /**
+   * The txs in the X- and P-Chain's mempools, in the order the world first knew them: the Processing ones (issued, in
+   * no block nor dropped yet; genesis's are all in its blocks), which a saved world holds like every other tx.
+   */
   pooledTxs(): Tx[] {
-    if (this.pooledIDs.size === 0) return [];
-    return [...this.txs.values()].filter((tx) => this.pooledIDs.has(tx.id));
+    return [...this.txs.values()].filter((tx) => tx.status === 'Processing');
   }
 
+  /** The chain's UTXOs owned by an address (40-hex), in the node's order. */
   utxosOf(chain: UtxoChain, owner: string): readonly Utxo[] {
     // The C-Chain keeps no UTXOs of its own (avax.getUTXOs of C from C lists none).
     return this.owned[chain]?.of(owner) ?? [];

@@ -86,7 +86,7 @@ describe('the X- and P-Chain mempools in a saved world', () => {
     expect(await statuses(third, ids)).toEqual(['Accepted', 'Committed']);
   });
 
-  it('leaves out what a revert undid, and never the funding of genesis', async () => {
+  it('leaves out what a revert undid', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mock-xppool-')), 'world.json');
     const start = async (accounts: number) => {
       const node = await startWithOptions(
@@ -95,7 +95,7 @@ describe('the X- and P-Chain mempools in a saved world', () => {
       nodes.push(node);
       return node;
     };
-    // Funded keys' outputs come from a genesis tx that stays Processing: it was never in a mempool.
+    // With funded keys, whose outputs genesis made with txs of its own blocks.
     const first = await start(2);
     first.state.dev.setAutomine({ enabled: false });
     const kept = (await clients(first).P.issueTx({ tx: await send(first, 'P', 2_000n) })).txID;
