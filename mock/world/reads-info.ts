@@ -145,7 +145,7 @@ const PROTOCOL_SINCE: ReadonlyArray<readonly [string, number]> = [
 ];
 
 /** `rpcProtocolVersion` of `info.getNodeVersion` in release `release`. */
-export function rpcProtocolVersion(release: string): string {
+function rpcProtocolVersion(release: string): string {
   let protocol = PROTOCOL_SINCE[0]![1];
   for (const [first, number] of PROTOCOL_SINCE) if (compareVersions(release, first) >= 0) protocol = number;
   return String(protocol);
@@ -161,7 +161,7 @@ const numbersOf = (release: string) => release.replace(/^v|-.*$/g, '');
  * version (plugin/evm/version.go, the coreth of the release's go.mod; still `v0.15.4` in v1.14.1, which grafted
  * coreth into graft/coreth) until v1.14.2, where it answers `version.Current.Semantic()`, the node's `v1.14.2`.
  */
-export function vmVersions(release: string): { avm: string; evm: string; platform: string } {
+function vmVersions(release: string): { avm: string; evm: string; platform: string } {
   const numbers = numbersOf(release);
   const own = compareVersions(release, 'v1.14.1') < 0 ? `v${numbers}` : `avalanchego/${numbers}`;
   const evm = compareVersions(release, 'v1.14.2') < 0 ? corethVersion(release) : `v${numbers}`;
@@ -169,13 +169,15 @@ export function vmVersions(release: string): { avm: string; evm: string; platfor
 }
 
 /**
- * What `info.getNodeVersion` reports of release `release` (api/info/service.go): `version.Current.String()`, the
- * RPCChainVM protocol, the commit the release was built from (empty for a release with no tag, as a binary built
- * without one reports) and its VMs' versions. A Fuji-only release (`v1.15.0-fuji`) names itself by its numbers alone.
+ * What `info.getNodeVersion` reports of release `release` (api/info/service.go): the node's version.Application as a
+ * string, the RPCChainVM protocol, the commit the release was built from (empty for a release with no tag, as a binary
+ * built without one reports) and its VMs' versions. The Application's String wrote `avalanche/x.y.z` until v1.10.18
+ * gave it the `avalanchego` name; a Fuji-only release (`v1.15.0-fuji`) names itself by its numbers alone.
  */
 export function nodeVersionOf(release: string) {
+  const client = compareVersions(release, 'v1.10.18') < 0 ? 'avalanche' : 'avalanchego';
   return {
-    version: `avalanchego/${numbersOf(release)}`,
+    version: `${client}/${numbersOf(release)}`,
     rpcProtocolVersion: rpcProtocolVersion(release),
     gitCommit: RELEASE_COMMITS[release] ?? '',
     vmVersions: vmVersions(release),

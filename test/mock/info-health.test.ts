@@ -77,9 +77,16 @@ describe('info', () => {
     ]);
     // Each era: coreth's own version and avm/platform as `v…`; the grafted coreth still `v0.15.4`, avm/platform as
     // `avalanchego/…` (v1.14.1); the evm as the node's release (from v1.14.2). The RPCChainVM protocol of each
-    // (version/compatibility.json), the commit of its tag; a Fuji release names itself by its numbers alone
-    // (version/constants.go), a release never tagged has no commit.
+    // (version/compatibility.json), the commit of its tag; the client named `avalanche` before v1.10.18
+    // (version/application.go), a Fuji release by its numbers alone (version/constants.go), no commit for a release
+    // never tagged.
     const eras = {
+      'v1.10.17': [
+        'avalanche/1.10.17',
+        '30',
+        '7623ffd4be915a5185c9ed5e11fa9be15a6e1f00',
+        { avm: 'v1.10.17', evm: 'v0.12.9', platform: 'v1.10.17' },
+      ],
       'v1.11.3': [
         'avalanchego/1.11.3',
         '35',

@@ -182,9 +182,6 @@ export class InfoClient extends JsonRpcClient {
    * RPCChainVM protocol version a VM plugin must speak, the Git commit of the build and the version of
    * each installed VM by its primary alias.
    *
-   * **Where the prose docs differ from the node:**
-   * - The docs sample shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`.
-   *
    * JSON-RPC method `info.getNodeVersion` at `http://127.0.0.1:9650/ext/info`.
    *
    * @param options - Abort signal and timeout of this call.

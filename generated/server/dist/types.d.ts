@@ -1406,8 +1406,8 @@ export interface InfoGetNodeIPResult {
  */
 export interface InfoGetNodeVersionResult {
   /**
-   * The release, e.g. `avalanchego/1.14.2`: version.Current, numbers only (v1.15.0-fuji reports
-   * `avalanchego/1.15.0`).
+   * The release, e.g. `avalanchego/1.14.2`: the node's version, numbers only (v1.15.0-fuji reports
+   * `avalanchego/1.15.0`); before v1.10.18 the node wrote `avalanche/…` (`avalanche/1.10.17`).
    */
   version: string;
   /**

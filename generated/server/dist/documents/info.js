@@ -222,8 +222,7 @@ export const infoDocument = {
       "summary": "Get this node's release and the versions of its VMs.",
       "description": "Returns the release (`avalanchego/<major>.<minor>.<patch>`), the database format version, the " +
         "RPCChainVM protocol version a VM plugin must speak, the Git commit of the build and the version of each " +
-        "installed VM by its primary alias.\n\n**Where the prose docs differ from the node:**\n- The docs sample " +
-        "shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`.",
+        "installed VM by its primary alias.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -241,8 +240,8 @@ export const infoDocument = {
           "properties": {
             "version": {
               "type": "string",
-              "description": "The release, e.g. `avalanchego/1.14.2`: version.Current, numbers only (v1.15.0-fuji " +
-                "reports `avalanchego/1.15.0`).",
+              "description": "The release, e.g. `avalanchego/1.14.2`: the node's version, numbers only (v1.15.0-fuji " +
+                "reports `avalanchego/1.15.0`); before v1.10.18 the node wrote `avalanche/…` (`avalanche/1.10.17`).",
             },
             "databaseVersion": {
               "type": "string",
@@ -290,9 +289,6 @@ export const infoDocument = {
         },
       ],
       "x-side-effects": "none",
-      "x-docs-discrepancies": [
-        "The docs sample shows `version` as `avalanche/1.9.1`; the node names itself `avalanchego/...`.",
-      ],
     },
     {
       "name": "info.getVMs",
