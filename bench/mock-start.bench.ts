@@ -8,15 +8,42 @@
  * Node process of the launch.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { median } from './median.ts';
 import { BARE_SERVER } from './mock-tx.bench.ts';
 import { type Time, cpuSince, freshEnv, generateOnce, lineMatching, script, show } from './wait.bench.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = 5;
+
+/** A preload that writes the URL of each module loaded (a `module.registerHooks` load hook) when its process ends. */
+const MODULE_COUNTER = `import module from 'node:module';
+import { writeFileSync } from 'node:fs';
+const loaded = [];
+module.registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+process.on('exit', () => writeFileSync(process.env.BENCH_MODULES_FILE, loaded.join('\\n')));
+`;
+
+/** The modules a warm `npm run mock` loads to its first answer, counted by where they come from. */
+async function modulesToFirstAnswer(work: string, warm: NodeJS.ProcessEnv): Promise<string> {
+  const counter = join(work, 'count-modules.mjs');
+  const list = join(work, 'modules');
+  writeFileSync(counter, MODULE_COUNTER);
+  const env = { ...warm, NODE_OPTIONS: `${warm.NODE_OPTIONS} --import ${counter}`, BENCH_MODULES_FILE: list };
+  await firstAnswer(script('mock', ['--port', '0'], env));
+  const urls = readFileSync(list, 'utf8').split('\n');
+  const groups = new Map<string, number>();
+  for (const url of urls) {
+    const path = url.startsWith('file:') ? relative(ROOT, fileURLToPath(url)).split(sep) : ['node:'];
+    const group = path[0] === 'node_modules' ? path.slice(0, path[1]!.startsWith('@') ? 3 : 2).join('/') : path[0]!;
+    groups.set(group, (groups.get(group) ?? 0) + 1);
+  }
+  const counts = [...groups].sort((a, b) => b[1] - a[1]).map(([group, n]) => `${group} ${n}`);
+  return `${urls.length} (${counts.join(', ')})`;
+}
 
 /** Start to first answer of a shell command that prints `listening on <url>`, then stops it. */
 async function firstAnswer([command, args, options]: ReturnType<typeof script>): Promise<Time> {
@@ -92,6 +119,7 @@ export default async function mockStartBench(): Promise<void> {
     show('npm run mock, first start with no cache at all', noCache);
     show('npm run mock, warm', warmStarts);
     show('node starting a bare node:http server', bares);
+    console.log(`modules npm run mock loads to its first answer: ${await modulesToFirstAnswer(work, warm)}`);
     // On a loaded host the wall times mostly measure the neighbours: the CPU over the bare server's is the steadier.
     const over = (times: Time[], of: keyof Time) => median(times.map((t, i) => t[of] - bares[i]![of])).toFixed(0);
     const figures = (of: keyof Time) =>
