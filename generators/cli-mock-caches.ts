@@ -12,7 +12,11 @@ import { stripAhead } from './compile-cache.js';
 
 const MOCK_CLI = resolve(import.meta.dirname, '../mock/cli.ts');
 
-/** Fills the caches; a failure costs the mock's first start its speed only, so it is reported and not thrown. */
+/**
+ * Fills the caches, once per process and after the packages are written: the model is built from the server package
+ * as this process first imports it, and stored under the key of the files as they are on disk, which must be the
+ * same files. A failure costs the mock's first start its speed only, so it is reported and not thrown.
+ */
 export async function readyMockCaches(): Promise<void> {
   try {
     // Stripped first, so that the mock's modules loaded below to build the model are read from the cache.
