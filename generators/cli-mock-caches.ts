@@ -6,6 +6,7 @@
  * own keys, each the content it comes from (generators/compile-cache.js, mock/model-cache.ts): what is left here is
  * exactly what that start would have made, and a source or document changed after it is still seen.
  */
+import { getCompileCacheDir } from 'node:module';
 import { resolve } from 'node:path';
 import { importClosure } from '../mock/model-cache.ts';
 import { stripAhead } from './compile-cache.js';
@@ -18,6 +19,8 @@ const MOCK_CLI = resolve(import.meta.dirname, '../mock/cli.ts');
  * same files. A failure costs the mock's first start its speed only, so it is reported and not thrown.
  */
 export async function readyMockCaches(): Promise<void> {
+  // Compile cache turned off (NODE_DISABLE_COMPILE_CACHE): the mock keeps no model either, and is not to start warm.
+  if (!getCompileCacheDir()) return;
   try {
     // Stripped first, so that the mock's modules loaded below to build the model are read from the cache.
     stripAhead(importClosure(MOCK_CLI));
