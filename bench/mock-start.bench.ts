@@ -37,8 +37,10 @@ async function modulesToFirstAnswer(work: string, warm: NodeJS.ProcessEnv): Prom
   const urls = readFileSync(list, 'utf8').split('\n');
   const groups = new Map<string, number>();
   for (const url of urls) {
-    const path = url.startsWith('file:') ? relative(ROOT, fileURLToPath(url)).split(sep) : ['node:'];
-    const group = path[0] === 'node_modules' ? path.slice(0, path[1]!.startsWith('@') ? 3 : 2).join('/') : path[0]!;
+    const dependency = /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+    const group = !url.startsWith('file:')
+      ? 'node:'
+      : (dependency ?? relative(ROOT, fileURLToPath(url)).split(sep)[0]!);
     groups.set(group, (groups.get(group) ?? 0) + 1);
   }
   const counts = [...groups].sort((a, b) => b[1] - a[1]).map(([group, n]) => `${group} ${n}`);
