@@ -68,8 +68,9 @@ export interface Time {
   cpuMs: number;
 }
 
-function generateOnce(work: string, out: string, env: NodeJS.ProcessEnv): Time {
-  const [command, args, options] = script('generate', ['--out', join(work, out)], env);
+/** One `npm run generate` with `args` under `env`, to its end. */
+export function generateOnce(generateArgs: string[], env: NodeJS.ProcessEnv): Time {
+  const [command, args, options] = script('generate', generateArgs, env);
   const start = performance.now();
   const run = spawnSync(command, args, { ...options, cwd: ROOT, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`npm run generate failed:\n${run.stderr}`);
@@ -145,8 +146,8 @@ export default async function waitBench(): Promise<void> {
     const warm: Time[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const env = freshEnv(work, round);
-      cold.push(generateOnce(work, `cold-${round}`, env));
-      warm.push(generateOnce(work, `warm-${round}`, env));
+      cold.push(generateOnce(['--out', join(work, `cold-${round}`)], env));
+      warm.push(generateOnce(['--out', join(work, `warm-${round}`)], env));
     }
     show('npm run generate, cold (no cache)', cold);
     show('npm run generate, warm', warm);

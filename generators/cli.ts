@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_TEMPLATES, type GenerateOptions, PROJECT_SPECS, generate, loadModel, specFiles } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
 import type { SpecModel } from './model/types.ts';
+import { readyMockCaches } from './cli-mock-caches.ts';
 import { watchAndRun } from './watch.ts';
 
 const USAGE = `Usage: avalanche-openrpc [options]
@@ -122,16 +123,19 @@ const common: GenerateOptions = {
   check: values.check,
 };
 // Without --spec and --out, the project's own spec sets, each into its own packages (pipeline.ts, PROJECT_SPECS).
+const projectRuns = PROJECT_SPECS.map((set) => ({ ...common, ...set }));
 const runs: GenerateOptions[] =
   values.spec || values.out
     ? [{ ...common, ...(values.spec ? { spec: values.spec } : {}), ...(values.out ? { out: values.out } : {}) }]
-    : PROJECT_SPECS.map((set) => ({ ...common, ...set }));
+    : projectRuns;
 const runAll = async () => {
   let ok = true;
   for (const options of runs) ok = (await run(options, values.validate, values.debug)) && ok;
   return ok;
 };
 const ok = await runAll();
+// The project's own packages written: the mock that serves them starts warm the first time (./cli-mock-caches.ts).
+if (ok && runs === projectRuns && !values.check && !values.validate) await readyMockCaches();
 if (!values.watch) process.exit(ok ? 0 : 1);
 
 // A document's `$ref`s reach files beside it, so a document given alone is watched with its folder.

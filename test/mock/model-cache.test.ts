@@ -1,15 +1,19 @@
 /**
  * The mock's stored spec model (mock/model-cache.ts): `npm run mock` reads the model a previous start built from the
- * same documents and code, builds again when a document changed, and never trusts a damaged file.
+ * same documents and code, builds again when a document changed, and never trusts a damaged file; `npm run generate`
+ * leaves it, with the mock's stripped sources, for the mock's first start (generators/cli-mock-caches.ts).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../generated/server/dist/index.js';
 import { buildModel } from '../../generators/model/build.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
 import { cachedModel, importClosure, readModelFile, writeModelFile } from '../../mock/model-cache.ts';
+import { ROOT, startCli } from '../support/cli.ts';
 
 let dir: string;
 let documentFile: string;
@@ -110,4 +114,47 @@ describe('importClosure', () => {
       ]),
     );
   });
+});
+
+describe('the caches npm run generate leaves', () => {
+  /** Each stripped source and stored model in `cache`, with the time it was last written. */
+  function cached(cache: string): Map<string, number> {
+    const files = new Map<string, number>();
+    for (const entry of readdirSync(cache, { recursive: true, encoding: 'utf8' }))
+      if (entry.startsWith('stripped') || /mock-model-\w+\.bin$/.test(entry))
+        files.set(entry, statSync(join(cache, entry)).mtimeMs);
+    return files;
+  }
+
+  it('are all the first npm run mock needs: it strips no source and builds no model', async () => {
+    const cache = join(dir, 'cache');
+    const env = { ...process.env, NODE_COMPILE_CACHE: cache, NODE_OPTIONS: '' };
+    const ready = pathToFileURL(join(ROOT, 'generators/cli-mock-caches.ts')).href;
+    const preload = pathToFileURL(join(ROOT, 'generators/compile-cache.js')).href;
+    const program = `await (await import(${JSON.stringify(ready)})).readyMockCaches();`;
+    const generate = spawnSync(process.execPath, ['--import', preload, '--input-type=module', '-e', program], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+    });
+    expect(generate.status, generate.stderr).toBe(0);
+    expect(generate.stderr).not.toContain('npm run mock');
+    const left = cached(cache);
+    expect([...left.keys()].filter((file) => file.endsWith('.bin'))).toHaveLength(1);
+
+    const mock = startCli('mock/cli.ts', ['--port', '0', '--quiet'], { env });
+    try {
+      const [, url] = await mock.stdout.until(/listening on (http:\/\/\S+)/, 60_000);
+      const answer = await fetch(`${url}/ext/bc/X`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await mock.stop();
+    }
+    // A source stripped or a model built would have been written (renamed into place): nothing was.
+    expect(cached(cache)).toEqual(left);
+  }, 120_000);
 });
