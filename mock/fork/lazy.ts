@@ -4,7 +4,8 @@
  * transaction spends through the transaction that made it, shared memory (./atomic.ts), stakers' staked outputs
  * (./stakers.ts), and blocks, transactions and validator sets at or below the fork point. What the source accepted
  * after the fork point never comes in: its later blocks, their transactions and the outputs they made are left out,
- * the UTXOs they spent put back (./later.ts); an address once loaded is never read again.
+ * the UTXOs they spent put back (./later.ts); an address once loaded is never read again. A UTXO `dev.removeUtxo`
+ * named before it was read is held back when it comes (./removed.ts).
  */
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
@@ -18,6 +19,7 @@ import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
 import { LaterBlocks } from './later.ts';
 import { SharedMemory } from './atomic.ts';
 import { Stakes } from './stakers.ts';
+import { Removals } from './removed.ts';
 import { ask, collectOwners, collectSubnets, utxosAt } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 
@@ -40,6 +42,7 @@ export class Fork {
   private readonly shared: SharedMemory;
 
   private readonly stakes: Stakes;
+  private readonly removals: Removals;
   private cTip: Promise<bigint> | undefined;
 
   /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
@@ -67,6 +70,7 @@ export class Fork {
       (change) => this.unjournaled(change),
     );
     this.stakes = new Stakes(world, cached, (change) => this.unjournaled(change));
+    this.removals = new Removals(world, (change) => this.unjournaled(change));
   }
 
   /**
@@ -102,6 +106,7 @@ export class Fork {
     if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
     if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
     if (name === 'avax.issueTx') await this.shared.loadImportOnC(p);
+    if (name === 'dev.removeUtxo') return this.removals.remove(p, local, (key) => this.taken.has(key));
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
     const client = chain === 'P' ? this.cached.p : this.cached.x;
     const fromSource = () => ask(client, short, p);
@@ -268,7 +273,7 @@ export class Fork {
     this.unjournaled(() => {
       for (const utxo of kept) {
         this.taken.add(utxo.key);
-        this.world.utxos[chain].set(utxo.key, utxo);
+        this.removals.place(chain, utxo);
       }
     });
   }
