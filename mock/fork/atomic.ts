@@ -15,7 +15,7 @@ import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
 import type { LaterBlocks } from './later.ts';
 import { inBatches } from './stakers.ts';
-import { ask, collectOwners, utxosAt } from './walk.ts';
+import { ask, collectOwners, fromSource, refusedBySource, utxosAt } from './walk.ts';
 
 type Json = Record<string, unknown>;
 
@@ -100,17 +100,17 @@ export class SharedMemory {
       if (sourceChain === C) {
         const answer = (await ask(this.cached.cAvax, 'getAtomicTx', { txID, encoding: 'hex' })) as Json;
         if (BigInt(String(answer.blockHeight)) > (await this.cHeight())) return undefined;
-        return decodeAtomic(hexBytes(answer.tx)).tx;
+        return fromSource(`avax.getAtomicTx ${txID}`, () => decodeAtomic(hexBytes(answer.tx)).tx);
       }
       if (!from || (await this.later.ids(from)).has(txID)) return undefined;
       const answer = (await ask(from === 'P' ? this.cached.p : this.cached.x, 'getTx', {
         txID,
         encoding: 'hex',
       })) as Json;
-      return decodeTx(from, hexBytes(answer.tx)).tx;
+      return fromSource(`getTx ${txID}`, () => decodeTx(from, hexBytes(answer.tx)).tx);
     } catch (error) {
       // Unknown at the source: the import is refused as spending a missing UTXO, in the node's words.
-      if ((error as { code?: unknown }).code !== undefined) return undefined;
+      if (refusedBySource(error)) return undefined;
       throw error;
     }
   }
@@ -142,7 +142,7 @@ export class SharedMemory {
         return BigInt(String(answer.blockHeight));
       } catch (error) {
         // Listed in shared memory but not found by ID: nothing says it is later, so it stays.
-        if ((error as { code?: unknown }).code !== undefined) return 0n;
+        if (refusedBySource(error)) return 0n;
         throw error;
       }
     });

@@ -9,6 +9,11 @@ import { dirname, join } from 'node:path';
 import type { FetchLike } from '../../generated/client/dist/index.js';
 
 export const TRIES = 5;
+/**
+ * The largest answer read from the source: a whole page of 1,024 UTXOs or Mainnet's validators are a few MiB, and a
+ * source that sends without end would otherwise take the mock's memory.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const FIRST_DELAY_MS = 50;
 const MAX_DELAY_MS = 2_000;
 
@@ -43,7 +48,11 @@ export class ForkSource {
       let stored: string | undefined;
       try {
         stored = readFileSync(file, 'utf8');
-      } catch {}
+        JSON.parse(stored);
+      } catch {
+        // Missing, or not JSON (written by hand, or a disk's fault): asked of the source again, and written anew.
+        stored = undefined;
+      }
       if (stored !== undefined) {
         this.stats.cached++;
         const id = (JSON.parse(init.body) as { id?: unknown }).id ?? null;
@@ -68,9 +77,13 @@ export class ForkSource {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
       signal: AbortSignal.timeout(60_000),
     });
-    const answer = JSON.parse(await response.text()) as { result?: unknown };
-    if (typeof answer.result !== 'string') throw new Error(`${url} answered no block number`);
-    return BigInt(answer.result);
+    let result: unknown;
+    try {
+      result = (JSON.parse(await response.text()) as { result?: unknown } | null)?.result;
+    } catch {}
+    if (response.status !== 200 || typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(result))
+      throw new Error(`the fork source ${url} answered eth_blockNumber with no block number (HTTP ${response.status})`);
+    return BigInt(result);
   }
 
   private fileOf(url: string, body: string): string | undefined {
@@ -93,11 +106,12 @@ export class ForkSource {
       this.stats.sent++;
       try {
         const response = await fetch(url, init);
-        if (response.status !== 429 && response.status < 500) return answer(response.status, await response.text());
+        if (response.status !== 429 && response.status < 500)
+          return answer(response.status, await boundedText(response, () => `${this.url} to ${method}`));
         await response.body?.cancel();
         last = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
       } catch (error) {
-        if (init.signal.aborted) throw error;
+        if (init.signal.aborted || error instanceof TooLarge) throw error;
         last = `${(error as Error).message}${(error as { cause?: Error }).cause ? `: ${(error as { cause: Error }).cause.message}` : ''}`;
       }
     }
@@ -106,6 +120,27 @@ export class ForkSource {
 }
 
 const answer = (status: number, text: string) => ({ status, text: async () => text });
+
+class TooLarge extends Error {}
+
+/** The body as text, read no further than MAX_ANSWER_BYTES (a larger answer is refused, never retried). */
+async function boundedText(response: Response, what: () => string): Promise<string> {
+  const tooLarge = () => new TooLarge(`the fork source ${what()} answered more than ${MAX_ANSWER_BYTES} bytes`);
+  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    // Leaving the loop cancels the stream (the iterator's return).
+    if (size > MAX_ANSWER_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** The `result` of a JSON-RPC answer as JSON text, or undefined when it is an error (errors are never cached). */
 function resultOf(text: string): string | undefined {

@@ -9,7 +9,7 @@ import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes, stakerFrom, utxoFrom } from './convert.ts';
-import { ask } from './walk.ts';
+import { ask, fromSource, refusedBySource } from './walk.ts';
 
 type Json = Record<string, unknown>;
 type Params = Record<string, unknown>;
@@ -47,10 +47,10 @@ async function stakeOf(c: Clients, txID: string): Promise<Utxo[] | undefined> {
   try {
     answer = (await ask(c.p, 'getTx', { txID, encoding: 'hex' })) as Json;
   } catch (error) {
-    if ((error as { code?: unknown }).code !== undefined) return undefined;
+    if (refusedBySource(error)) return undefined;
     throw error;
   }
-  const { tx } = decodeTx('P', hexBytes(answer.tx)) as {
+  const { tx } = fromSource(`getTx ${txID}`, () => decodeTx('P', hexBytes(answer.tx))) as {
     tx: { stake?: { getAssetId(): string; output: never }[]; baseTx?: { outputs?: unknown[] } };
   };
   const after = tx.baseTx?.outputs?.length ?? 0;
@@ -171,15 +171,13 @@ async function stakedOutputs(c: Clients, hrp: string, addresses: string[]): Prom
     encoding: 'hex',
   })) as Json;
   if (!Array.isArray(answer.stakedOutputs)) throw new Error('its getStake answered no stakedOutputs list');
-  const outputs = answer.stakedOutputs.map(hexBytes);
-  for (const output of outputs) {
-    try {
+  return answer.stakedOutputs.map((text) =>
+    fromSource('a staked output', () => {
+      const output = hexBytes(text);
       asUtxo(output);
-    } catch (error) {
-      throw new Error(`its getStake answered a staked output that is none (${(error as Error).message})`);
-    }
-  }
-  return outputs;
+      return output;
+    }),
+  );
 }
 
 /** A staked output (TransferableOutput bytes) as output 0 of transaction `txID` (none given: an all-zero ID). */
