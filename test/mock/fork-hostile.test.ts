@@ -246,3 +246,37 @@ describe("a fork's reads of the source", () => {
     }
   });
 });
+
+describe('a fork whose source has a staker without a transaction and serves no getStake', () => {
+  it("refuses what needs the staker's stake, naming it, and serves on", async () => {
+    const own = await startMockNode({ accounts: 1, seed: 'untraced source' });
+    const end = own.world.time.get() + 20n * 86_400n;
+    const { txID } = own.dev.addStaker({
+      nodeID: `NodeID-${cb58Encode(Buffer.alloc(20, 5))}`,
+      weight: String(2_000n * AVAX),
+      endTime: String(end),
+      rewardAddresses: [own.keys[0]!.p],
+    });
+    const proxy = await hostile(own.url, (r) =>
+      r.method === 'platform.getStake'
+        ? JSON.stringify({ jsonrpc: '2.0', id: r.id, error: { code: -32601, message: 'method not found' } })
+        : undefined,
+    );
+    const fork = await startMockNode({ accounts: 1, fork: { url: proxy.url, cacheDir: false } });
+    try {
+      const refusal = `the fork source has no transaction for staker ${txID}, and its stake cannot be read from its platform.getStake`;
+      await expect(
+        new PChainClient({ baseUrl: fork.url }).getStake({ addresses: [own.keys[0]!.p] } as never),
+      ).rejects.toThrow(refusal);
+      await expect(fork.dev.setTime({ timestamp: String(end) })).rejects.toThrow(refusal);
+      expect(fork.world.time.get()).toBeLessThan(end);
+      expect(await new PChainClient({ baseUrl: fork.url }).getHeight()).toEqual(
+        await new PChainClient({ baseUrl: own.url }).getHeight(),
+      );
+    } finally {
+      await fork.close();
+      await proxy.close();
+      await own.close();
+    }
+  });
+});
