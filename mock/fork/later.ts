@@ -7,7 +7,10 @@ import { decodeTx, ownerOf, utxoRecord } from '../engine/codec.ts';
 import type { Utxo, UtxoChain } from '../world/types.ts';
 import type { Clients } from './clients.ts';
 import { heightOf, hexBytes } from './convert.ts';
+import { inBatches } from './stakers.ts';
 import { ask, fromSource } from './walk.ts';
+
+type Output = { output: Parameters<typeof ownerOf>[0]; getAssetId(): string };
 
 type Json = Record<string, unknown>;
 
@@ -25,6 +28,7 @@ export class LaterBlocks {
   private readonly live: Clients;
   private readonly heights: Record<UtxoChain, number>;
   private readonly later: Record<UtxoChain, Later>;
+  private readonly producers = new Map<string, Promise<Output[]>>();
   private readonly reading: Record<UtxoChain, Promise<Set<string>> | undefined> = { X: undefined, P: undefined };
 
   constructor(cached: Clients, live: Clients, heights: Record<UtxoChain, number>) {
@@ -91,17 +95,27 @@ export class LaterBlocks {
   async spentBy(chain: UtxoChain, owner: string): Promise<Utxo[]> {
     const { ids, spent } = this.later[chain];
     const refs = [...spent].map((ref) => ref.split(':') as [string, string]).filter(([txID]) => !ids.has(txID));
-    const client = chain === 'P' ? this.cached.p : this.cached.x;
     const found: Utxo[] = [];
-    await Promise.all(
-      refs.map(async ([txID, index]) => {
-        const answer = (await ask(client, 'getTx', { txID, encoding: 'hex' })) as Json;
-        const { tx } = fromSource(`getTx ${txID}`, () => decodeTx(chain, hexBytes(answer.tx)));
-        const out = tx.baseTx?.outputs?.[Number(index)];
-        if (!out || !ownerOf(out.output)?.addresses.includes(owner)) return;
-        found.push(utxoRecord(chain, txID, Number(index), out.getAssetId(), out.output));
-      }),
-    );
+    // A few at a time: the source may have spent thousands of older outputs since the fork point.
+    await inBatches(refs, async ([txID, index]) => {
+      const out = (await this.outputsOf(chain, txID))[Number(index)];
+      if (!out || !ownerOf(out.output)?.addresses.includes(owner)) return;
+      found.push(utxoRecord(chain, txID, Number(index), out.getAssetId(), out.output));
+    });
     return found;
+  }
+
+  /** A transaction's `baseTx` outputs, read once for every owner's load. */
+  private outputsOf(chain: UtxoChain, txID: string): Promise<Output[]> {
+    const key = `${chain}:${txID}`;
+    let outputs = this.producers.get(key);
+    if (!outputs) {
+      outputs = ask(chain === 'P' ? this.cached.p : this.cached.x, 'getTx', { txID, encoding: 'hex' }).then((answer) =>
+        fromSource(`getTx ${txID}`, () => decodeTx(chain, hexBytes((answer as Json).tx)).tx.baseTx?.outputs ?? []),
+      );
+      this.producers.set(key, outputs);
+      outputs.catch(() => this.producers.delete(key));
+    }
+    return outputs;
   }
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient } from '../../generated/client/dist/index.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { MAX_ANSWER_BYTES } from '../../mock/fork/fetch.ts';
-import { type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
 import { avalanche } from '../../mock/shared/avalanche.ts';
 
@@ -115,12 +115,12 @@ describe('a fork whose source answers garbage at start-up', () => {
 describe('a fork whose source answers garbage after start-up', () => {
   let override: Override = () => undefined;
   let proxy: Awaited<ReturnType<typeof hostile>>;
-  let fork: MockNodeHandle;
+  let fork: MockNodeHandle<ForkedDevControls>;
   const p = () => new PChainClient({ baseUrl: fork.url });
 
   beforeAll(async () => {
     proxy = await hostile(source.url, (r) => override(r));
-    fork = (await startMockNode({ accounts: 1, fork: { url: proxy.url, cacheDir: false } })) as MockNodeHandle;
+    fork = await startMockNode({ accounts: 1, fork: { url: proxy.url, cacheDir: false } });
   });
   afterAll(async () => {
     await fork?.close();
@@ -203,7 +203,7 @@ describe('a fork whose source answers garbage after start-up', () => {
 });
 
 describe("a fork's reads of the source", () => {
-  it("shares one read of the source's later blocks among calls at once", async () => {
+  it("shares one read of the source's later blocks, and of what they spent, among loads at once", async () => {
     const proxy = await hostile(source.url, () => undefined);
     const fork = await startMockNode({ accounts: 1, fork: { url: proxy.url, cacheDir: false } });
     try {
@@ -220,6 +220,8 @@ describe("a fork's reads of the source", () => {
       expect(later.sort()).toEqual([forkHeight + 1, forkHeight + 2]);
       expect(sent.filter((r) => r.method === 'platform.getHeight')).toHaveLength(1);
       expect(sent.filter((r) => r.method === 'platform.getUTXOs')).toHaveLength(owners.length);
+      // The UTXO the source's later blocks spent, put back for its owner: its transaction read once, not per owner.
+      expect(sent.filter((r) => r.method === 'platform.getTx')).toHaveLength(1);
     } finally {
       await fork.close();
       await proxy.close();
