@@ -105,7 +105,8 @@ export class ForkSource {
       if (attempt > 1) await sleep(Math.min(this.delayMs * 2 ** (attempt - 2), MAX_DELAY_MS), init.signal);
       this.stats.sent++;
       try {
-        const response = await fetch(url, init);
+        // A redirect is answered as it is (an HTTP error to the caller), never followed to another host.
+        const response = await fetch(url, { ...init, redirect: 'manual' });
         if (response.status !== 429 && response.status < 500)
           return answer(response.status, await boundedText(response, () => `${this.url} to ${method}`));
         await response.body?.cancel();

@@ -104,6 +104,19 @@ describe('a fork whose source answers garbage at start-up', () => {
     expect(message).toMatch(/answered platform\.getBlockByHeight \d+ that the mock cannot read: not the node's hex/);
   });
 
+  it('follows no redirect: the request goes to the fork URL only', async () => {
+    const elsewhere = await hostile(source.url, () => undefined);
+    try {
+      const message = await starts(() => (res) => {
+        res.writeHead(307, { location: `${elsewhere.url}/ext/info` }).end();
+      });
+      expect(message).toMatch(/answered HTTP 307/);
+      expect(elsewhere.log).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('names a list of the wrong shape as the source answering what the mock cannot read', async () => {
     const message = await starts((r) =>
       r.method === 'platform.getCurrentValidators' ? result(r.id, { validators: 'garbage' }) : undefined,
