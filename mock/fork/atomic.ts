@@ -98,8 +98,10 @@ export class SharedMemory {
     const from: UtxoChain | undefined = sourceChain === X ? 'X' : sourceChain === P ? 'P' : undefined;
     try {
       if (sourceChain === C) {
+        // The C-Chain block first: the C-Chain's answers are cached under it (./fetch.ts).
+        const fork = await this.cHeight();
         const answer = (await ask(this.cached.cAvax, 'getAtomicTx', { txID, encoding: 'hex' })) as Json;
-        if (BigInt(String(answer.blockHeight)) > (await this.cHeight())) return undefined;
+        if (BigInt(String(answer.blockHeight)) > fork) return undefined;
         return fromSource(`avax.getAtomicTx ${txID}`, () => decodeAtomic(hexBytes(answer.tx)).tx);
       }
       if (!from || (await this.later.ids(from)).has(txID)) return undefined;
@@ -117,6 +119,7 @@ export class SharedMemory {
 
   private async fetch(chain: UtxoChain | 'C', sourceChain: string, owner: string): Promise<void> {
     const address = `${chain}-${bech32Encode(this.world.network.hrp, Buffer.from(owner, 'hex'))}`;
+    if (chain === 'C') await this.cHeight();
     const utxos = await utxosAt(this.cached, chain, address, sourceChain);
     const later = await this.laterExports(sourceChain, [...new Set(utxos.map((u) => u.txID))]);
     const destinationChain = this.world.chainIDs[chain];

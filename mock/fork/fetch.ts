@@ -29,6 +29,11 @@ export class ForkSource {
   readonly stats: SourceStats = { sent: 0, cached: 0 };
   /** `<network ID>/<P height>-<P block ID>-<X height>`: set once the fork point is known; no caching before. */
   scope: string | undefined;
+  /**
+   * The fork's C-Chain block, once known: the C-Chain's shared memory (`/ext/bc/C/avax`) is the source's at that block,
+   * which the X and P fork point does not fix, so its answers are cached under it too, and not at all before.
+   */
+  cHeight: bigint | undefined;
   readonly cacheDir: string | undefined;
   private readonly delayMs: number;
 
@@ -88,11 +93,14 @@ export class ForkSource {
 
   private fileOf(url: string, body: string): string | undefined {
     if (!this.cacheDir || !this.scope) return undefined;
+    const path = url.slice(this.url.length);
+    const onC = path.startsWith('/ext/bc/C/');
+    if (onC && this.cHeight === undefined) return undefined;
     const { method, params } = JSON.parse(body) as { method?: unknown; params?: unknown };
     const key = createHash('sha256')
-      .update(JSON.stringify([url.slice(this.url.length), method, params ?? null]))
+      .update(JSON.stringify([path, method, params ?? null]))
       .digest('hex');
-    return join(this.cacheDir, this.scope, `${key}.json`);
+    return join(this.cacheDir, onC ? `${this.scope}-C${this.cHeight}` : this.scope, `${key}.json`);
   }
 
   private async send(url: string, init: Parameters<FetchLike>[1]) {

@@ -79,7 +79,10 @@ export class Fork {
    */
   cHeight(): Promise<bigint> {
     if (!this.cTip) {
-      this.cTip = this.source.cBlockNumber();
+      this.cTip = this.source.cBlockNumber().then((height) => {
+        this.source.cHeight = height;
+        return height;
+      });
       this.cTip.catch(() => {
         this.cTip = undefined;
       });

@@ -5,55 +5,34 @@
  * needs: calls at once share their reads of the source's later blocks; a corrupt cache file is read anew.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient } from '../../generated/client/dist/index.js';
 import { cb58Encode } from '../../generators/formats.ts';
-import { MAX_ANSWER_BYTES } from '../../mock/fork/fetch.ts';
+import { clientsOf } from '../../mock/fork/clients.ts';
+import { ForkSource, MAX_ANSWER_BYTES } from '../../mock/fork/fetch.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Wallet } from '../../mock/package/wallet.ts';
 import { avalanche } from '../../mock/shared/avalanche.ts';
+import { listen, proxy } from '../support/rpc.ts';
 
 const AVAX = 1_000_000_000n;
-type Request = { path: string; method: string; params: Record<string, unknown>; id: unknown };
-/** A body to answer instead of the source's (a string as it is, a function writes its own), or undefined to forward. */
-type Override = (request: Request) => string | ((res: import('node:http').ServerResponse) => void) | undefined;
+type Request = { method: string; params: Record<string, unknown>; id: unknown };
+/** A body to answer (with HTTP 200) instead of the source's, or undefined to pass the request on. */
+type Override = (request: Request) => string | undefined;
 
-/** A 127.0.0.1 server forwarding to `target`, but answering what `override` gives; `log` holds every request. */
+/** A 127.0.0.1 proxy to `target` that answers what `override` gives; `log` holds every request. */
 async function hostile(target: string, override: Override) {
   const log: Request[] = [];
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    const parsed = JSON.parse(body) as Omit<Request, 'path'>;
-    const request = { path: req.url ?? '', method: parsed.method, params: parsed.params ?? {}, id: parsed.id };
+  const front = await proxy(target, (body) => {
+    const parsed = JSON.parse(body.toString('utf8')) as Request;
+    const request = { method: parsed.method, params: parsed.params ?? {}, id: parsed.id };
     log.push(request);
-    const replaced = override(request);
-    if (typeof replaced === 'function') return replaced(res);
-    if (replaced !== undefined) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(replaced);
-    }
-    const upstream = await fetch(`${target}${request.path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    });
-    res.writeHead(upstream.status, { 'content-type': 'application/json' });
-    res.end(await upstream.text());
+    const text = override(request);
+    return text === undefined ? undefined : { status: 200, contentType: 'application/json', text };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { url, log, close };
+  return { url: front.url, log, close: front.close };
 }
 
 const result = (id: unknown, value: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: value });
@@ -106,13 +85,18 @@ describe('a fork whose source answers garbage at start-up', () => {
 
   it('follows no redirect: the request goes to the fork URL only', async () => {
     const elsewhere = await hostile(source.url, () => undefined);
+    const redirecting = await listen((_, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}/ext/info` }).end();
+    });
     try {
-      const message = await starts(() => (res) => {
-        res.writeHead(307, { location: `${elsewhere.url}/ext/info` }).end();
-      });
+      const message = await startMockNode({ accounts: 1, fork: { url: redirecting.url, cacheDir: false } }).then(
+        () => 'started',
+        (error: Error) => error.message,
+      );
       expect(message).toMatch(/answered HTTP 307/);
       expect(elsewhere.log).toEqual([]);
     } finally {
+      await redirecting.close();
       await elsewhere.close();
     }
   });
@@ -166,24 +150,8 @@ describe('a fork whose source answers garbage after start-up', () => {
   it('refuses an answer larger than the bound once, without asking again', async () => {
     const sent = () => proxy.log.filter((r) => r.method === 'platform.getUTXOs').length;
     const before = sent();
-    override = (r) =>
-      r.method === 'platform.getUTXOs'
-        ? (res) => {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            const chunk = Buffer.alloc(1 << 20, 0x61);
-            let written = 0;
-            const more = () => {
-              // Stops once the mock has hung up, or a little past the bound.
-              while (!res.destroyed && written <= MAX_ANSWER_BYTES) {
-                written += chunk.length;
-                if (!res.write(chunk)) return void res.once('drain', more);
-              }
-              res.end();
-            };
-            res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(r.id)},"result":"`);
-            more();
-          }
-        : undefined;
+    const huge = `"${'a'.repeat(MAX_ANSWER_BYTES)}"`;
+    override = (r) => (r.method === 'platform.getUTXOs' ? result(r.id, null).replace('null', huge) : undefined);
     await expect(p().getUTXOs({ addresses: [source.keys[1]!.p] })).rejects.toThrow(
       `answered more than ${MAX_ANSWER_BYTES} bytes`,
     );
@@ -238,6 +206,25 @@ describe("a fork's reads of the source", () => {
     } finally {
       await fork.close();
       await proxy.close();
+    }
+  });
+
+  it("caches the C-Chain's shared memory only under the fork's C-Chain block, once it is known", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'fork-hostile-'));
+    try {
+      const at = new ForkSource(source.url, cacheDir);
+      at.scope = 'net/point';
+      const c = clientsOf(source.url, at.cached);
+      const exported = () =>
+        c.cAvax.getUTXOs({ addresses: [source.keys[0]!.p.replace(/^P/, 'C')], sourceChain: 'X', encoding: 'hex' });
+      await exported();
+      await c.p.getHeight();
+      expect(readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).endsWith('.json'))).toHaveLength(1);
+      at.cHeight = 7n;
+      await exported();
+      expect(readdirSync(join(cacheDir, 'net')).sort()).toEqual(['point', 'point-C7']);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
     }
   });
 
