@@ -13,9 +13,8 @@ import { cb58Encode } from '../../generators/formats.ts';
 import { clientsOf } from '../../mock/fork/clients.ts';
 import { ForkSource, MAX_ANSWER_BYTES } from '../../mock/fork/fetch.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
-import { Wallet } from '../../mock/package/wallet.ts';
-import { avalanche } from '../../mock/shared/avalanche.ts';
 import { listen, proxy } from '../support/rpc.ts';
+import { Signer } from './fork-wallet.ts';
 
 const AVAX = 1_000_000_000n;
 type Request = { method: string; params: Record<string, unknown>; id: unknown };
@@ -163,23 +162,15 @@ describe('a fork whose source answers garbage after start-up', () => {
   it("names a transaction that is not the node's hex as the source's, not as the user's transaction", async () => {
     // A spend of a UTXO whose owner the fork never read: the fork reads the transaction that made it.
     const key = source.keys[2]!;
-    let signed = '';
-    class Signer extends Wallet {
-      override async issue(_chain: unknown, unsigned: Parameters<Wallet['issue']>[1]): Promise<string> {
-        const { addTxSignatures, utils } = avalanche();
-        await addTxSignatures({ unsignedTx: unsigned, privateKeys: [this.key] });
-        signed = utils.bufferToHex(utils.addChecksum(unsigned.getSignedTx().toBytes()));
-        return '';
-      }
-    }
-    await new Signer(source.url, key.privateKey, source.world.network.hrp).send('P', key.p, AVAX);
+    const signer = new Signer(source.url, key.privateKey, source.world.network.hrp);
+    await signer.send('P', key.p, AVAX);
     override = (r) =>
       r.method === 'platform.getTx' ? result(r.id, { tx: '0x0000deadbeef00', encoding: 'hex' }) : undefined;
-    await expect(p().issueTx({ tx: signed, encoding: 'hex' })).rejects.toThrow(
+    await expect(p().issueTx({ tx: signer.signed, encoding: 'hex' })).rejects.toThrow(
       /answered getTx \w+ that the mock cannot read: not the node's hex/,
     );
     override = () => undefined;
-    expect(await p().issueTx({ tx: signed, encoding: 'hex' })).toHaveProperty('txID');
+    expect(await p().issueTx({ tx: signer.signed, encoding: 'hex' })).toHaveProperty('txID');
   });
 });
 

@@ -9,25 +9,13 @@ import { PChainClient, XChainClient } from '../../generated/client/dist/index.js
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { pMissingUtxo, xMissingUtxo } from '../../mock/engine/refusals.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
-import { Wallet } from '../../mock/package/wallet.ts';
-import { avalanche } from '../../mock/shared/avalanche.ts';
+import { Signer } from './fork-wallet.ts';
 import { utxoIDOf } from '../../mock/world/codec.ts';
 import type { Utxo } from '../../mock/world/types.ts';
 
 const AVAX = 1_000_000_000n;
 let source: MockNodeHandle;
 let fork: MockNodeHandle<ForkedDevControls>;
-
-/** A wallet that signs what it builds and hands back the bytes instead of issuing them. */
-class Signer extends Wallet {
-  signed = '';
-  override async issue(_chain: unknown, unsigned: Parameters<Wallet['issue']>[1]): Promise<string> {
-    const { addTxSignatures, utils } = avalanche();
-    await addTxSignatures({ unsignedTx: unsigned, privateKeys: [this.key] });
-    this.signed = utils.bufferToHex(utils.addChecksum(unsigned.getSignedTx().toBytes()));
-    return '';
-  }
-}
 
 const client = (chain: 'X' | 'P', url: string) =>
   chain === 'P' ? new PChainClient({ baseUrl: url }) : new XChainClient({ baseUrl: url });
