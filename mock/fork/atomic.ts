@@ -15,7 +15,7 @@ import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
 import type { LaterBlocks } from './later.ts';
 import { inBatches } from './stakers.ts';
-import { ask, collectOwners, utxosAt } from './walk.ts';
+import { ask, collectOwners, fromSource, refusedBySource, utxosAt } from './walk.ts';
 
 type Json = Record<string, unknown>;
 
@@ -98,25 +98,28 @@ export class SharedMemory {
     const from: UtxoChain | undefined = sourceChain === X ? 'X' : sourceChain === P ? 'P' : undefined;
     try {
       if (sourceChain === C) {
+        // The C-Chain block first: the C-Chain's answers are cached under it (./fetch.ts).
+        const fork = await this.cHeight();
         const answer = (await ask(this.cached.cAvax, 'getAtomicTx', { txID, encoding: 'hex' })) as Json;
-        if (BigInt(String(answer.blockHeight)) > (await this.cHeight())) return undefined;
-        return decodeAtomic(hexBytes(answer.tx)).tx;
+        if (BigInt(String(answer.blockHeight)) > fork) return undefined;
+        return fromSource(`avax.getAtomicTx ${txID}`, () => decodeAtomic(hexBytes(answer.tx)).tx);
       }
       if (!from || (await this.later.ids(from)).has(txID)) return undefined;
       const answer = (await ask(from === 'P' ? this.cached.p : this.cached.x, 'getTx', {
         txID,
         encoding: 'hex',
       })) as Json;
-      return decodeTx(from, hexBytes(answer.tx)).tx;
+      return fromSource(`getTx ${txID}`, () => decodeTx(from, hexBytes(answer.tx)).tx);
     } catch (error) {
       // Unknown at the source: the import is refused as spending a missing UTXO, in the node's words.
-      if ((error as { code?: unknown }).code !== undefined) return undefined;
+      if (refusedBySource(error)) return undefined;
       throw error;
     }
   }
 
   private async fetch(chain: UtxoChain | 'C', sourceChain: string, owner: string): Promise<void> {
     const address = `${chain}-${bech32Encode(this.world.network.hrp, Buffer.from(owner, 'hex'))}`;
+    if (chain === 'C') await this.cHeight();
     const utxos = await utxosAt(this.cached, chain, address, sourceChain);
     const later = await this.laterExports(sourceChain, [...new Set(utxos.map((u) => u.txID))]);
     const destinationChain = this.world.chainIDs[chain];
@@ -142,7 +145,7 @@ export class SharedMemory {
         return BigInt(String(answer.blockHeight));
       } catch (error) {
         // Listed in shared memory but not found by ID: nothing says it is later, so it stays.
-        if ((error as { code?: unknown }).code !== undefined) return 0n;
+        if (refusedBySource(error)) return 0n;
         throw error;
       }
     });

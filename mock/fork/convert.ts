@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { ownerOf } from '../engine/codec.ts';
 import { avalanche, forReading } from '../shared/avalanche.ts';
+import { decodeBytes } from '../shared/formatting.ts';
 import { utxoKeyOf } from '../world/codec.ts';
 import type { L1Validator, Owner, Staker, Utxo, UtxoChain } from '../world/types.ts';
 
@@ -156,11 +157,28 @@ function decodedUtxo(chain: UtxoChain, bytes: Uint8Array): Utxo {
   };
 }
 
+/**
+ * A chain height the source answered (a decimal string), checked: the mock keeps a record per height below the fork
+ * point, so an absurd height would take all its memory. No chain of Avalanche is near the bound.
+ */
+export function heightOf(value: unknown): number {
+  const text = typeof value === 'number' ? String(value) : value;
+  const height = typeof text === 'string' && /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(height <= MAX_HEIGHT))
+    throw new Error(`${String(JSON.stringify(value)).slice(0, 40)} is not a height (0 to ${MAX_HEIGHT})`);
+  return height;
+}
+const MAX_HEIGHT = 100_000_000;
+
 /** RFC 3339 text as Unix seconds. */
 export const seconds = (text: unknown): bigint => BigInt(Math.floor(Date.parse(String(text)) / 1000));
 
-export const hexBytes = (text: unknown): Uint8Array => {
-  const s = String(text);
-  // The node's hex encoding: 0x, the bytes, then a 4-byte checksum.
-  return Buffer.from(s.slice(2, s.length - 8), 'hex');
-};
+/** The node's hex encoding (0x, the bytes, then a 4-byte checksum) as bytes, checked: a source may answer garbage. */
+export function hexBytes(text: unknown): Uint8Array {
+  if (typeof text !== 'string') throw new Error(`${String(JSON.stringify(text)).slice(0, 40)} is not hex`);
+  try {
+    return decodeBytes(text, 'hex');
+  } catch (error) {
+    throw new Error(`not the node's hex (0x, the bytes, a checksum): ${(error as Error).message}`);
+  }
+}

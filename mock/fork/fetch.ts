@@ -9,6 +9,11 @@ import { dirname, join } from 'node:path';
 import type { FetchLike } from '../../generated/client/dist/index.js';
 
 export const TRIES = 5;
+/**
+ * The largest answer read from the source: a whole page of 1,024 UTXOs or Mainnet's validators are a few MiB, and a
+ * source that sends without end would otherwise take the mock's memory.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const FIRST_DELAY_MS = 50;
 const MAX_DELAY_MS = 2_000;
 
@@ -24,6 +29,11 @@ export class ForkSource {
   readonly stats: SourceStats = { sent: 0, cached: 0 };
   /** `<network ID>/<P height>-<P block ID>-<X height>`: set once the fork point is known; no caching before. */
   scope: string | undefined;
+  /**
+   * The fork's C-Chain block, once known: the C-Chain's shared memory (`/ext/bc/C/avax`) is the source's at that block,
+   * which the X and P fork point does not fix, so its answers are cached under it too, and not at all before.
+   */
+  cHeight: bigint | undefined;
   readonly cacheDir: string | undefined;
   private readonly delayMs: number;
 
@@ -43,7 +53,11 @@ export class ForkSource {
       let stored: string | undefined;
       try {
         stored = readFileSync(file, 'utf8');
-      } catch {}
+        JSON.parse(stored);
+      } catch {
+        // Missing, or not JSON (written by hand, or a disk's fault): asked of the source again, and written anew.
+        stored = undefined;
+      }
       if (stored !== undefined) {
         this.stats.cached++;
         const id = (JSON.parse(init.body) as { id?: unknown }).id ?? null;
@@ -68,18 +82,25 @@ export class ForkSource {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
       signal: AbortSignal.timeout(60_000),
     });
-    const answer = JSON.parse(await response.text()) as { result?: unknown };
-    if (typeof answer.result !== 'string') throw new Error(`${url} answered no block number`);
-    return BigInt(answer.result);
+    let result: unknown;
+    try {
+      result = (JSON.parse(await response.text()) as { result?: unknown } | null)?.result;
+    } catch {}
+    if (response.status !== 200 || typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(result))
+      throw new Error(`the fork source ${url} answered eth_blockNumber with no block number (HTTP ${response.status})`);
+    return BigInt(result);
   }
 
   private fileOf(url: string, body: string): string | undefined {
     if (!this.cacheDir || !this.scope) return undefined;
+    const path = url.slice(this.url.length);
+    const onC = path.startsWith('/ext/bc/C/');
+    if (onC && this.cHeight === undefined) return undefined;
     const { method, params } = JSON.parse(body) as { method?: unknown; params?: unknown };
     const key = createHash('sha256')
-      .update(JSON.stringify([url.slice(this.url.length), method, params ?? null]))
+      .update(JSON.stringify([path, method, params ?? null]))
       .digest('hex');
-    return join(this.cacheDir, this.scope, `${key}.json`);
+    return join(this.cacheDir, onC ? `${this.scope}-C${this.cHeight}` : this.scope, `${key}.json`);
   }
 
   private async send(url: string, init: Parameters<FetchLike>[1]) {
@@ -92,12 +113,14 @@ export class ForkSource {
       if (attempt > 1) await sleep(Math.min(this.delayMs * 2 ** (attempt - 2), MAX_DELAY_MS), init.signal);
       this.stats.sent++;
       try {
-        const response = await fetch(url, init);
-        if (response.status !== 429 && response.status < 500) return answer(response.status, await response.text());
+        // A redirect is answered as it is (an HTTP error to the caller), never followed to another host.
+        const response = await fetch(url, { ...init, redirect: 'manual' });
+        if (response.status !== 429 && response.status < 500)
+          return answer(response.status, await boundedText(response, () => `${this.url} to ${method}`));
         await response.body?.cancel();
         last = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
       } catch (error) {
-        if (init.signal.aborted) throw error;
+        if (init.signal.aborted || error instanceof TooLarge) throw error;
         last = `${(error as Error).message}${(error as { cause?: Error }).cause ? `: ${(error as { cause: Error }).cause.message}` : ''}`;
       }
     }
@@ -106,6 +129,27 @@ export class ForkSource {
 }
 
 const answer = (status: number, text: string) => ({ status, text: async () => text });
+
+class TooLarge extends Error {}
+
+/** The body as text, read no further than MAX_ANSWER_BYTES (a larger answer is refused, never retried). */
+async function boundedText(response: Response, what: () => string): Promise<string> {
+  const tooLarge = () => new TooLarge(`the fork source ${what()} answered more than ${MAX_ANSWER_BYTES} bytes`);
+  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    // Leaving the loop cancels the stream (the iterator's return).
+    if (size > MAX_ANSWER_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** The `result` of a JSON-RPC answer as JSON text, or undefined when it is an error (errors are never cached). */
 function resultOf(text: string): string | undefined {

@@ -6,8 +6,11 @@
 import { decodeTx, ownerOf, utxoRecord } from '../engine/codec.ts';
 import type { Utxo, UtxoChain } from '../world/types.ts';
 import type { Clients } from './clients.ts';
-import { hexBytes } from './convert.ts';
-import { ask } from './walk.ts';
+import { heightOf, hexBytes } from './convert.ts';
+import { inBatches } from './stakers.ts';
+import { ask, fromSource } from './walk.ts';
+
+type Output = { output: Parameters<typeof ownerOf>[0]; getAssetId(): string };
 
 type Json = Record<string, unknown>;
 
@@ -25,6 +28,8 @@ export class LaterBlocks {
   private readonly live: Clients;
   private readonly heights: Record<UtxoChain, number>;
   private readonly later: Record<UtxoChain, Later>;
+  private readonly producers = new Map<string, Promise<Output[]>>();
+  private readonly reading: Record<UtxoChain, Promise<Set<string>> | undefined> = { X: undefined, P: undefined };
 
   constructor(cached: Clients, live: Clients, heights: Record<UtxoChain, number>) {
     this.cached = cached;
@@ -38,12 +43,25 @@ export class LaterBlocks {
 
   /**
    * IDs of the blocks the source accepted above the fork point, and of their transactions: read up to its tip now,
-   * each block once (cached by height, so a later run reads them from disk).
+   * each block once (cached by height, so a later run reads them from disk). Calls while a read is under way share it.
    */
-  async ids(chain: UtxoChain): Promise<Set<string>> {
+  ids(chain: UtxoChain): Promise<Set<string>> {
+    let reading = this.reading[chain];
+    if (!reading) {
+      reading = this.readUp(chain).finally(() => {
+        this.reading[chain] = undefined;
+      });
+      this.reading[chain] = reading;
+    }
+    return reading;
+  }
+
+  private async readUp(chain: UtxoChain): Promise<Set<string>> {
     const later = this.later[chain];
     const client = chain === 'P' ? this.live.p : this.live.x;
-    const tip = Math.min(Number((await client.getHeight()).height), this.heights[chain] + MAX_LATER_BLOCKS);
+    const answer = await client.getHeight();
+    const height = fromSource('getHeight', () => heightOf((answer as unknown as Json | null)?.height));
+    const tip = Math.min(height, this.heights[chain] + MAX_LATER_BLOCKS);
     while (later.checkedTo < tip) {
       const heights = Array.from({ length: Math.min(8, tip - later.checkedTo) }, (_, i) => later.checkedTo + 1 + i);
       const blocks = await Promise.all(
@@ -54,15 +72,17 @@ export class LaterBlocks {
           }),
         ),
       );
-      for (const answer of blocks) {
-        const block = ((answer as Json).block ?? {}) as Json;
-        if (block.id) later.ids.add(String(block.id));
-        for (const tx of [...((block.txs as Json[] | undefined) ?? []), ...(block.tx ? [block.tx as Json] : [])]) {
-          if (tx.id) later.ids.add(String(tx.id));
-          const inputs = ((tx.unsignedTx as Json | undefined)?.inputs ?? []) as Json[];
-          for (const input of inputs) later.spent.add(`${String(input.txID)}:${Number(input.outputIndex)}`);
-        }
-      }
+      blocks.forEach((answer, i) =>
+        fromSource(`getBlockByHeight ${heights[i]}`, () => {
+          const block = ((answer as Json).block ?? {}) as Json;
+          if (block.id) later.ids.add(String(block.id));
+          for (const tx of [...((block.txs as Json[] | undefined) ?? []), ...(block.tx ? [block.tx as Json] : [])]) {
+            if (tx.id) later.ids.add(String(tx.id));
+            const inputs = ((tx.unsignedTx as Json | undefined)?.inputs ?? []) as Json[];
+            for (const input of inputs) later.spent.add(`${String(input.txID)}:${Number(input.outputIndex)}`);
+          }
+        }),
+      );
       later.checkedTo = heights.at(-1)!;
     }
     return later.ids;
@@ -75,17 +95,27 @@ export class LaterBlocks {
   async spentBy(chain: UtxoChain, owner: string): Promise<Utxo[]> {
     const { ids, spent } = this.later[chain];
     const refs = [...spent].map((ref) => ref.split(':') as [string, string]).filter(([txID]) => !ids.has(txID));
-    const client = chain === 'P' ? this.cached.p : this.cached.x;
     const found: Utxo[] = [];
-    await Promise.all(
-      refs.map(async ([txID, index]) => {
-        const answer = (await ask(client, 'getTx', { txID, encoding: 'hex' })) as Json;
-        const { tx } = decodeTx(chain, hexBytes(answer.tx));
-        const out = tx.baseTx?.outputs?.[Number(index)];
-        if (!out || !ownerOf(out.output)?.addresses.includes(owner)) return;
-        found.push(utxoRecord(chain, txID, Number(index), out.getAssetId(), out.output));
-      }),
-    );
+    // A few at a time: the source may have spent thousands of older outputs since the fork point.
+    await inBatches(refs, async ([txID, index]) => {
+      const out = (await this.outputsOf(chain, txID))[Number(index)];
+      if (!out || !ownerOf(out.output)?.addresses.includes(owner)) return;
+      found.push(utxoRecord(chain, txID, Number(index), out.getAssetId(), out.output));
+    });
     return found;
+  }
+
+  /** A transaction's `baseTx` outputs, read once for every owner's load. */
+  private outputsOf(chain: UtxoChain, txID: string): Promise<Output[]> {
+    const key = `${chain}:${txID}`;
+    let outputs = this.producers.get(key);
+    if (!outputs) {
+      outputs = ask(chain === 'P' ? this.cached.p : this.cached.x, 'getTx', { txID, encoding: 'hex' }).then((answer) =>
+        fromSource(`getTx ${txID}`, () => decodeTx(chain, hexBytes((answer as Json).tx)).tx.baseTx?.outputs ?? []),
+      );
+      this.producers.set(key, outputs);
+      outputs.catch(() => this.producers.delete(key));
+    }
+    return outputs;
   }
 }

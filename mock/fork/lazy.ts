@@ -4,7 +4,8 @@
  * transaction spends through the transaction that made it, shared memory (./atomic.ts), stakers' staked outputs
  * (./stakers.ts), and blocks, transactions and validator sets at or below the fork point. What the source accepted
  * after the fork point never comes in: its later blocks, their transactions and the outputs they made are left out,
- * the UTXOs they spent put back (./later.ts); an address once loaded is never read again.
+ * the UTXOs they spent put back (./later.ts); an address once loaded is never read again. A UTXO `dev.removeUtxo`
+ * named before it was read is held back when it comes (./removed.ts).
  */
 import { bech32Decode, bech32Encode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
@@ -18,7 +19,8 @@ import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
 import { LaterBlocks } from './later.ts';
 import { SharedMemory } from './atomic.ts';
 import { Stakes } from './stakers.ts';
-import { ask, collectOwners, collectSubnets, utxosAt } from './walk.ts';
+import { Removals } from './removed.ts';
+import { ask, collectOwners, collectSubnets, fromSource, refusedBySource, sourceError, utxosAt } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 
 type Params = Record<string, unknown>;
@@ -40,6 +42,7 @@ export class Fork {
   private readonly shared: SharedMemory;
 
   private readonly stakes: Stakes;
+  private readonly removals: Removals;
   private cTip: Promise<bigint> | undefined;
 
   /** Subnets read in full (owner, L1, validators); the others on the first call that names them. */
@@ -67,6 +70,7 @@ export class Fork {
       (change) => this.unjournaled(change),
     );
     this.stakes = new Stakes(world, cached, (change) => this.unjournaled(change));
+    this.removals = new Removals(world, (change) => this.unjournaled(change));
   }
 
   /**
@@ -75,7 +79,10 @@ export class Fork {
    */
   cHeight(): Promise<bigint> {
     if (!this.cTip) {
-      this.cTip = this.source.cBlockNumber();
+      this.cTip = this.source.cBlockNumber().then((height) => {
+        this.source.cHeight = height;
+        return height;
+      });
       this.cTip.catch(() => {
         this.cTip = undefined;
       });
@@ -98,34 +105,39 @@ export class Fork {
           : p.chain === 'P' || p.chain === 'X'
             ? p.chain
             : undefined;
-    await Promise.all([this.loadNamed(chain, p), this.stakes.loadFor(name, p)]);
-    if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
-    if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
-    if (name === 'avax.issueTx') await this.shared.loadImportOnC(p);
+    try {
+      await Promise.all([this.loadNamed(chain, p), this.stakes.loadFor(name, p)]);
+      if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID) await this.loadSubnet(p.subnetID);
+      if (short === 'issueTx' || name === 'dev.simulateTx') if (chain) await this.loadSpent(chain, p);
+      if (name === 'avax.issueTx') await this.shared.loadImportOnC(p);
+    } catch (error) {
+      throw sourceError(this.source.url, error);
+    }
+    if (name === 'dev.removeUtxo') return this.removals.remove(p, local, (key) => this.taken.has(key));
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
     const client = chain === 'P' ? this.cached.p : this.cached.x;
-    const fromSource = () => ask(client, short, p);
+    const atSource = () => ask(client, short, p);
     switch (short) {
       case 'getBlockByHeight':
-        return Number(p.height ?? 0) <= this.heights[chain] ? fromSource() : local(p);
+        return Number(p.height ?? 0) <= this.heights[chain] ? atSource() : local(p);
       case 'getValidatorsAt':
         return typeof p.height !== 'string' && typeof p.height !== 'number'
           ? local(p)
           : Number(p.height) < this.heights.P
-            ? fromSource()
+            ? atSource()
             : local(p);
       case 'getBlock': {
         const block = this.world.blockIDs.get(String(p.blockID ?? ''));
         if (block && block.height > this.heights[chain]) return local(p);
-        return this.unlessLater(chain, String(p.blockID ?? ''), fromSource, local, p);
+        return this.unlessLater(chain, String(p.blockID ?? ''), atSource, local, p);
       }
       case 'getTx':
         if (this.world.txs.has(String(p.txID ?? ''))) return local(p);
-        return this.unlessLater(chain, String(p.txID ?? ''), fromSource, local, p);
+        return this.unlessLater(chain, String(p.txID ?? ''), atSource, local, p);
       case 'getTxStatus': {
         const mine = local(p) as { status?: string };
         if (mine.status !== 'Unknown') return mine;
-        return this.unlessLater(chain, String(p.txID ?? ''), fromSource, () => mine, p);
+        return this.unlessLater(chain, String(p.txID ?? ''), atSource, () => mine, p);
       }
       case 'getAssetDescription':
         try {
@@ -142,16 +154,16 @@ export class Fork {
   private async unlessLater(
     chain: UtxoChain,
     id: string,
-    fromSource: () => Promise<unknown>,
+    atSource: () => Promise<unknown>,
     local: (p: Params) => unknown,
     p: Params,
   ): Promise<unknown> {
     if ((await this.later.ids(chain)).has(id)) return local(p);
     try {
-      return await fromSource();
+      return await atSource();
     } catch (error) {
       // The source's refusal of an ID it does not know: the local read words it as this node would.
-      if ((error as { code?: unknown }).code !== undefined) return local(p);
+      if (refusedBySource(error)) return local(p);
       throw error;
     }
   }
@@ -204,18 +216,19 @@ export class Fork {
   /** Loads every owner of the outputs of a transaction the source accepted on `chain` by the fork point. */
   private async loadProducer(chain: UtxoChain, txID: string): Promise<void> {
     if ((await this.later.ids(chain)).has(txID)) return;
-    let bytes: Uint8Array;
+    let answer: Json;
     try {
-      const answer = (await ask(chain === 'P' ? this.cached.p : this.cached.x, 'getTx', {
-        txID,
-        encoding: 'hex',
-      })) as Json;
-      bytes = hexBytes(answer.tx);
-    } catch {
-      return; // unknown at the source too: the spend is refused as spending a missing UTXO
+      answer = (await ask(chain === 'P' ? this.cached.p : this.cached.x, 'getTx', { txID, encoding: 'hex' })) as Json;
+    } catch (error) {
+      if (refusedBySource(error)) return; // unknown at the source too: the spend is refused as spending a missing UTXO
+      throw error;
     }
     const owners = new Set<string>();
-    collectOwners(decodeTx(chain, bytes).tx, owners, 0);
+    collectOwners(
+      fromSource(`getTx ${txID}`, () => decodeTx(chain, hexBytes(answer.tx)).tx),
+      owners,
+      0,
+    );
     await Promise.all([...owners].map((owner) => this.loadOwner(chain, owner)));
   }
 
@@ -229,7 +242,7 @@ export class Fork {
         try {
           details = await subnetDetails(this.cached, id);
         } catch (error) {
-          if ((error as { code?: unknown }).code !== undefined) return; // not a subnet at the source either
+          if (refusedBySource(error)) return; // not a subnet at the source either
           throw error;
         }
         let stakers: Staker[] = [];
@@ -268,7 +281,7 @@ export class Fork {
     this.unjournaled(() => {
       for (const utxo of kept) {
         this.taken.add(utxo.key);
-        this.world.utxos[chain].set(utxo.key, utxo);
+        this.removals.place(chain, utxo);
       }
     });
   }

@@ -37,6 +37,8 @@ export async function startRecorder(target: string, recording: Recording): Promi
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
+      // Recorded as answered: a redirect is never followed to another host.
+      redirect: 'manual',
     });
     const text = await upstream.text();
     const request = parse(body);

@@ -2,13 +2,14 @@
  * The source's stakers beyond what `getCurrentValidators` lists at once: each validator's delegators (listed only
  * when one node ID is asked for), and every staker's staked outputs, read from the transaction that added it.
  */
+import { bech32Encode, cb58Decode } from '../../generators/formats.ts';
 import { decodeTx, utxoRecord } from '../engine/codec.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
-import { hexBytes, stakerFrom } from './convert.ts';
-import { ask } from './walk.ts';
+import { hexBytes, stakerFrom, utxoFrom } from './convert.ts';
+import { ask, fromSource, refusedBySource } from './walk.ts';
 
 type Json = Record<string, unknown>;
 type Params = Record<string, unknown>;
@@ -38,11 +39,18 @@ export async function delegatorsOf(c: Clients, validators: Json[], subnetID: str
 
 /**
  * A staker's staked outputs as the transaction that added it holds them: numbered after its outputs, as the node
- * numbers the UTXOs it returns at the end of the period (RewardValidatorTx). None for a transaction without stake.
+ * numbers the UTXOs it returns at the end of the period (RewardValidatorTx). None for a transaction without stake;
+ * undefined when the source has no such transaction (a staker its own dev controls made).
  */
-async function stakeOf(c: Clients, txID: string): Promise<Utxo[]> {
-  const answer = (await ask(c.p, 'getTx', { txID, encoding: 'hex' })) as Json;
-  const { tx } = decodeTx('P', hexBytes(answer.tx)) as {
+async function stakeOf(c: Clients, txID: string): Promise<Utxo[] | undefined> {
+  let answer: Json;
+  try {
+    answer = (await ask(c.p, 'getTx', { txID, encoding: 'hex' })) as Json;
+  } catch (error) {
+    if (refusedBySource(error)) return undefined;
+    throw error;
+  }
+  const { tx } = fromSource(`getTx ${txID}`, () => decodeTx('P', hexBytes(answer.tx))) as {
     tx: { stake?: { getAssetId(): string; output: never }[]; baseTx?: { outputs?: unknown[] } };
   };
   const after = tx.baseTx?.outputs?.length ?? 0;
@@ -56,6 +64,8 @@ export class Stakes {
   private readonly unjournaled: (change: () => void) => void;
   private readonly forked: Set<string>;
   private readonly loads = new Map<string, Promise<void>>();
+  /** The source's `getStake` outputs of a reward owner, each taken by at most one staker without a transaction. */
+  private readonly untracedPools = new Map<string, Promise<Uint8Array[]>>();
 
   constructor(world: World, cached: Clients, unjournaled: (change: () => void) => void) {
     this.world = world;
@@ -107,15 +117,72 @@ export class Stakes {
   private load(txID: string): Promise<void> {
     let load = this.loads.get(txID);
     if (!load) {
-      load = stakeOf(this.cached, txID).then((stake) =>
+      load = (async () => {
+        const stake = (await stakeOf(this.cached, txID)) ?? (await this.untracedStake(txID));
         this.unjournaled(() => {
           const staker = this.world.stakers.get(txID);
           if (staker && staker.stake.length === 0) this.world.stakers.set(txID, { ...staker, stake });
-        }),
-      );
+        });
+      })();
       this.loads.set(txID, load);
       load.catch(() => this.loads.delete(txID));
     }
     return load;
   }
+
+  /**
+   * The stake of a staker the source has no transaction for (its own dev controls made it, as this mock's do): the
+   * output of the staker's weight (a staker's stake adds up to its weight) that the source's `platform.getStake`
+   * lists for the staker's reward owner, each output taken once, numbered 0 as such a staker's stake is; none when
+   * the source lists none (it holds no stake for the staker either). A source that answers no `getStake` cannot
+   * tell: refused, naming the staker.
+   */
+  private async untracedStake(txID: string): Promise<Utxo[]> {
+    const staker = this.world.stakers.get(txID);
+    if (!staker?.rewardOwner) return [];
+    const addresses = staker.rewardOwner.addresses;
+    const key = addresses.join(',');
+    let pool = this.untracedPools.get(key);
+    if (!pool) {
+      pool = stakedOutputs(this.cached, this.world.network.hrp, addresses);
+      this.untracedPools.set(key, pool);
+      pool.catch(() => this.untracedPools.delete(key));
+    }
+    let outputs: Uint8Array[];
+    try {
+      outputs = await pool;
+    } catch (error) {
+      throw new Error(
+        `the fork source has no transaction for staker ${txID}, and its stake cannot be read from its platform.getStake: ${(error as Error).message}`,
+      );
+    }
+    const found = outputs.findIndex((output) => {
+      const utxo = asUtxo(output);
+      return utxo.amount === staker.weight && utxo.owner.addresses.some((a) => addresses.includes(a));
+    });
+    return found < 0 ? [] : [asUtxo(outputs.splice(found, 1)[0]!, txID)];
+  }
+}
+
+/** The staked outputs (TransferableOutput bytes) the source's `platform.getStake` lists for the addresses. */
+async function stakedOutputs(c: Clients, hrp: string, addresses: string[]): Promise<Uint8Array[]> {
+  const answer = (await ask(c.p, 'getStake', {
+    addresses: addresses.map((a) => `P-${bech32Encode(hrp, Buffer.from(a, 'hex'))}`),
+    encoding: 'hex',
+  })) as Json;
+  if (!Array.isArray(answer.stakedOutputs)) throw new Error('its getStake answered no stakedOutputs list');
+  return answer.stakedOutputs.map((text) =>
+    fromSource('a staked output', () => {
+      const output = hexBytes(text);
+      asUtxo(output);
+      return output;
+    }),
+  );
+}
+
+/** A staked output (TransferableOutput bytes) as output 0 of transaction `txID` (none given: an all-zero ID). */
+function asUtxo(output: Uint8Array, txID?: string): Utxo {
+  const bytes = Buffer.concat([output.subarray(0, 2), Buffer.alloc(36), output.subarray(2)]);
+  if (txID) Buffer.from(cb58Decode(txID) ?? []).copy(bytes, 2);
+  return utxoFrom('P', bytes);
 }

@@ -13,7 +13,8 @@ import { World } from '../world/world.ts';
 import type { WorldOptions } from '../world/genesis.ts';
 import { type Clients, clientsOf } from './clients.ts';
 import { blockOf, blockTime, fundAccounts, placeTip } from './tips.ts';
-import { hexBytes, ownerFrom, seconds, stakerFrom } from './convert.ts';
+import { heightOf, hexBytes, ownerFrom, seconds, stakerFrom } from './convert.ts';
+import { fromSource, sourceError } from './walk.ts';
 import { applySubnet, subnetDetails } from './subnets.ts';
 import { delegatorsOf } from './stakers.ts';
 import { ForkSource } from './fetch.ts';
@@ -33,6 +34,14 @@ export async function forkWorld(
   worldOptions: WorldOptions,
   retryDelayMs?: number,
 ): Promise<World> {
+  try {
+    return await startFork(options, worldOptions, retryDelayMs);
+  } catch (error) {
+    throw sourceError(options.url, error);
+  }
+}
+
+async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retryDelayMs?: number): Promise<World> {
   const source = new ForkSource(options.url, options.cacheDir, retryDelayMs);
   const live = clientsOf(source.url, source.live);
   const [network, pTip, xTip] = await Promise.all([live.info.getNetworkID(), live.p.getHeight(), live.x.getHeight()]);
@@ -44,13 +53,13 @@ export async function forkWorld(
         .map((n) => `${n.name} (${n.networkID})`)
         .join(', ')}`,
     );
-  const pTipHeight = Number(pTip.height);
+  const pTipHeight = fromSource('platform.getHeight', () => heightOf(pTip.height));
   const height = options.height ?? pTipHeight;
   if (height > pTipHeight)
     throw new Error(`the fork height ${height} is above ${source.url}'s P-Chain tip (${pTipHeight})`);
   const pBlock = await live.p.getBlockByHeight({ height: String(height), encoding: 'hex' } as never);
-  const pBytes = hexBytes((pBlock as Json).block);
-  const xHeight = Number(xTip.height);
+  const pBytes = fromSource(`platform.getBlockByHeight ${height}`, () => hexBytes((pBlock as Json).block));
+  const xHeight = fromSource('avm.getHeight', () => heightOf(xTip.height));
   source.scope = `${networkID}/${height}-${idOf(pBytes)}-${xHeight}`;
   const c = clientsOf(source.url, source.cached);
   const atTip = height === pTipHeight;
@@ -91,7 +100,8 @@ export async function forkWorld(
   const detailed = fillState(world, await state);
   placeTip(world, 'P', blockOf('P', pBytes, height, pTime, pBlockJson as Json));
   const xTime = blockTime(xBlockJson as Json);
-  placeTip(world, 'X', blockOf('X', hexBytes((xBlock as Json).block), xHeight, xTime, xBlockJson as Json));
+  const xBytes = fromSource(`avm.getBlockByHeight ${xHeight}`, () => hexBytes((xBlock as Json).block));
+  placeTip(world, 'X', blockOf('X', xBytes, xHeight, xTime, xBlockJson as Json));
   recordValidatorSets(world, world.tip('P'));
   fundAccounts(world);
   world.journal.recording = true;

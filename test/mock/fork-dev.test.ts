@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient } from '../../generated/client/dist/index.js';
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
-import { Wallet } from '../../mock/package/wallet.ts';
-import { avalanche } from '../../mock/shared/avalanche.ts';
+import { Signer } from './fork-wallet.ts';
 
 const AVAX = 1_000_000_000n;
 const DAY = 86_400n;
@@ -15,17 +14,6 @@ let source: MockNodeHandle;
 let fork: MockNodeHandle<ForkedDevControls>;
 const nodeID = `NodeID-${cb58Encode(Buffer.alloc(20, 11))}`;
 let end: bigint;
-
-/** A wallet that signs what it builds and hands back the bytes instead of issuing them. */
-class Signer extends Wallet {
-  signed = '';
-  override async issue(_chain: unknown, unsigned: Parameters<Wallet['issue']>[1]): Promise<string> {
-    const { addTxSignatures, utils } = avalanche();
-    await addTxSignatures({ unsignedTx: unsigned, privateKeys: [this.key] });
-    this.signed = utils.bufferToHex(utils.addChecksum(unsigned.getSignedTx().toBytes()));
-    return '';
-  }
-}
 
 const utxosAt = async (url: string, address: string) =>
   (await new PChainClient({ baseUrl: url }).getUTXOs({ addresses: [address], encoding: 'hex' })).utxos.sort();

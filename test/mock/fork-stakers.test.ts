@@ -14,6 +14,11 @@ const DAY = 86_400n;
 let source: MockNodeHandle;
 let fork: MockNodeHandle<ForkedDevControls>;
 const nodeID = `NodeID-${cb58Encode(Buffer.alloc(20, 7))}`;
+const untraced = `NodeID-${cb58Encode(Buffer.alloc(20, 8))}`;
+const stakeOf = async (url: string, address: string) =>
+  await new PChainClient({ baseUrl: url }).getStake({ addresses: [address], encoding: 'hex' } as never);
+const utxosOf = async (url: string, address: string) =>
+  (await new PChainClient({ baseUrl: url }).getUTXOs({ addresses: [address], encoding: 'hex' })).utxos.sort();
 let end: bigint;
 
 beforeAll(async () => {
@@ -21,6 +26,13 @@ beforeAll(async () => {
   end = source.world.time.get() + 20n * DAY;
   await source.wallet(1).addValidator(nodeID, 2_000n * AVAX, { end });
   await source.wallet(2).delegate(nodeID, 30n * AVAX, end - DAY);
+  // A staker no transaction made: the source's own dev controls staked it for keys[0].
+  source.dev.addStaker({
+    nodeID: untraced,
+    weight: String(2_000n * AVAX),
+    endTime: String(end),
+    rewardAddresses: [source.keys[0]!.p],
+  });
   fork = await startMockNode({ accounts: 1, seed: 'stakers fork', fork: { url: source.url, cacheDir: false } });
 });
 afterAll(async () => {
@@ -49,6 +61,12 @@ describe("a fork's stakers", () => {
     await fork.devClient.revert({ snapshotID });
   });
 
+  it('gives a staker the source has no transaction for the stake its getStake lists', async () => {
+    const forked = await stakeOf(fork.url, source.keys[0]!.p);
+    expect(forked.staked).toBe(String(2_000n * AVAX));
+    expect(forked).toEqual(await stakeOf(source.url, source.keys[0]!.p));
+  });
+
   it("returns a forked staker's stake at the end of its period, with its reward, as the source does", async () => {
     const owners = [source.keys[1]!.p, source.keys[2]!.p];
     const balances = (url: string) =>
@@ -72,6 +90,12 @@ describe("a fork's stakers", () => {
     expect((await p.getUTXOs({ addresses: owners, encoding: 'hex' })).utxos.sort()).toEqual(
       (await new PChainClient({ baseUrl: source.url }).getUTXOs({ addresses: owners, encoding: 'hex' })).utxos.sort(),
     );
+  });
+
+  it('returns the stake of a staker the source has no transaction for at its end, as the source does', async () => {
+    // The end of the period was passed by the test above, on both.
+    expect(await utxosOf(fork.url, source.keys[0]!.p)).toEqual(await utxosOf(source.url, source.keys[0]!.p));
+    expect((await stakeOf(fork.url, source.keys[0]!.p)).staked).toBe('0');
   });
 
   it('leaves out the stake the source returned after the fork point, for an owner first read after it', async () => {

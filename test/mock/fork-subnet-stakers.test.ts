@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient } from '../../generated/client/dist/index.js';
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { makeUtxo } from '../../mock/world/codec.ts';
 import type { Owner, Staker } from '../../mock/world/types.ts';
 
 const DAY = 86_400n;
@@ -40,8 +41,18 @@ async function sourceWith(others: number) {
     potentialReward: 1_000n * BigInt(n),
     ...(validatorTxID ? { validatorTxID } : { delegationRewardOwner: owner(i), delegationFee: 25_000 }),
   });
+  // A staker no transaction made holds what its maker gave it: the first a staked output of its weight, the rest none.
+  const staked = staker(1, nodeIDs[0]!, 5_000n, 0);
+  const stake = makeUtxo({
+    txID: staked.txID,
+    outputIndex: 0,
+    assetID: source.world.network.avaxAssetID,
+    amount: staked.weight,
+    owner: owner(0),
+    stakeableLocktime: 0n,
+  });
   for (const s of [
-    staker(1, nodeIDs[0]!, 5_000n, 0),
+    { ...staked, stake: [stake] },
     staker(2, nodeIDs[0]!, 700n, 1, txID(1)),
     staker(3, nodeIDs[0]!, 300n, 2, txID(1)),
     staker(4, nodeIDs[1]!, 4_000n, 0),
@@ -107,5 +118,22 @@ describe.each([
         rewardOwner: expect.anything(),
       }),
     );
+  });
+
+  // Last: it moves both nodes' time past the stakers' ends.
+  it('gives stakers without a transaction at the source the stake its getStake lists, returned at their end', async () => {
+    const owners = [0, 1, 2].map((i) => source.keys[i]!.p);
+    const p = (url: string) => new PChainClient({ baseUrl: url });
+    const stake = async (url: string) => await p(url).getStake({ addresses: owners, encoding: 'hex' } as never);
+    const forked = await stake(fork.url);
+    expect(forked).toEqual(await stake(source.url));
+    expect(forked.stakedOutputs).toHaveLength(1);
+    const utxos = async (url: string) =>
+      (await p(url).getUTXOs({ addresses: owners, encoding: 'hex' } as never)).utxos.sort();
+    const end = String(source.world.time.get() + 11n * DAY);
+    await fork.dev.setTime({ timestamp: end });
+    await source.dev.setTime({ timestamp: end });
+    expect(await utxos(fork.url)).toEqual(await utxos(source.url));
+    expect(await stake(fork.url)).toEqual(await stake(source.url));
   });
 });
