@@ -488,7 +488,9 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
    * Take a UTXO out of the chain's set.
    *
    * Deletes a UTXO as if a transaction no block contains had spent it: it leaves `getUTXOs` and every
-   * balance.
+   * balance. On a fork, a UTXO whose owner was not read yet is removed by its ID alone: it is held back
+   * when the source first gives it (no node API finds a UTXO by ID, so an ID the source never had is
+   * accepted once, as nothing).
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
    * never by AvalancheGo or a server generated from this spec.
