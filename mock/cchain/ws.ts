@@ -3,7 +3,7 @@
  * every call `/ext/bc/C/rpc` answers, single or batched, plus the subscriptions (eth/filters/api.go): `newHeads` (each
  * new block's header) and `logs` (each new block's logs matching an address and topics filter), notified as
  * `eth_subscription` messages, and `eth_unsubscribe`. Over HTTP the node refuses subscriptions ("notifications not
- * supported"). A hostile message gets geth's answer and never reaches the process: nothing here recurses on it.
+ * supported"). A hostile message gets geth's answer and never crashes the node: nothing here recurses on its nesting.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
