@@ -3,22 +3,33 @@
  * every call `/ext/bc/C/rpc` answers, single or batched, plus the subscriptions (eth/filters/api.go): `newHeads` (each
  * new block's header) and `logs` (each new block's logs matching an address and topics filter), notified as
  * `eth_subscription` messages, and `eth_unsubscribe`. Over HTTP the node refuses subscriptions ("notifications not
- * supported").
+ * supported"). A hostile message gets geth's answer and never crashes the node: nothing here recurses on its nesting.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import type { WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import { goQuote } from '../../runtime/server/encode.ts';
+import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
+import { decodeUtf8 } from '../../runtime/server/text.ts';
 import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
+import { refusedParams } from './params.ts';
 import { answerBody } from './rpc.ts';
 
 /** geth's wsDefaultReadLimit. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+/** geth's BatchRequestLimit, which `/ext/bc/C/rpc` applies too: a larger batch goes there whole, to be refused. */
+const MAX_BATCH = 1000;
 /** geth's maxClientSubscriptionBuffer bounds one client's backlog; the mock bounds its subscriptions instead. */
 const MAX_SUBSCRIPTIONS = 1000;
+/**
+ * geth's wsPingInterval and wsPongTimeout (rpc/websocket.go): a connection that has not answered a ping by the next
+ * one is cut, so a client that stops reading, or trickles a message, does not hold its socket for ever.
+ */
+const PING_INTERVAL_MS = 30_000;
 
 type Call = { id?: unknown; method?: unknown; params?: unknown };
 interface LogFilter {
@@ -26,8 +37,42 @@ interface LogFilter {
   topics?: Array<string | string[] | null>;
 }
 
+/** An error geth answers to a subscription call, with its code. */
+class CallError extends Error {
+  readonly code: number;
+
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
 const reply = (id: unknown, body: { result: unknown } | { error: { code: number; message: string } }) =>
   JSON.stringify({ jsonrpc: '2.0', id: id ?? null, ...body });
+
+const isSubscriptionCall = (call: unknown): boolean => {
+  const method = typeof call === 'object' && call !== null ? (call as Call).method : undefined;
+  return method === 'eth_subscribe' || method === 'eth_unsubscribe';
+};
+
+/** The kind Go's decoder names for a JSON value it cannot put in a string. */
+const goKind = (value: unknown) =>
+  Array.isArray(value)
+    ? 'array'
+    : typeof value === 'boolean'
+      ? 'bool'
+      : typeof value === 'number'
+        ? 'number'
+        : 'object';
+
+/** geth's parsePositionalArguments for calls of one argument: the refusal of `params`, or the argument. */
+function onlyArgument(params: unknown): unknown {
+  if (params !== undefined && params !== null && !Array.isArray(params)) throw new CallError(-32602, 'non-array args');
+  const args = (params ?? []) as unknown[];
+  if (args.length === 0) throw new CallError(-32602, 'missing value for required argument 0');
+  if (args.length > 1) throw new CallError(-32602, 'too many arguments, want at most 1');
+  return args[0];
+}
 
 /** One connection: its subscriptions, removed from the chain when it closes. */
 function serveConnection(socket: WebSocket, chain: CChain): void {
@@ -36,66 +81,113 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     if (socket.readyState === socket.OPEN)
       socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }));
   };
-  const subscribe = (call: Call): string => {
-    const [kind, filter] = Array.isArray(call.params) ? call.params : [];
-    if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new Error('too many subscriptions');
+  // handleSubscribe: the name (parseSubscriptionName), then the subscription's own arguments.
+  const subscribe = async ({ params }: Call): Promise<string> => {
+    if (!Array.isArray(params)) throw new CallError(-32602, 'non-array args');
+    const [kind, filter] = params as unknown[];
+    if (typeof kind !== 'string') throw new CallError(-32602, 'expected subscription name as first argument');
+    if (kind !== 'newHeads' && kind !== 'logs')
+      throw new CallError(-32601, `no ${goQuote(kind)} subscription in eth namespace`);
+    // The logs filter is eth_getLogs's, here the second argument.
+    const refused =
+      kind === 'logs'
+        ? await refusedParams('eth_getLogs', params.slice(1))
+        : params.length > 1
+          ? 'too many arguments, want at most 1'
+          : undefined;
+    if (refused !== undefined) throw new CallError(-32602, refused.replace(/argument 0\b/, 'argument 1'));
+    if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new CallError(-32000, 'too many subscriptions');
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
       subscriptions.set(id, async (block) =>
         notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release)),
       );
-    } else if (kind === 'logs') {
-      const { address, topics } = (filter ?? {}) as LogFilter;
+    } else {
+      const { address, topics } = filter as LogFilter;
       subscriptions.set(id, async (block, provider) => {
         const logs = (await chain.call(provider, 'eth_getLogs', [
           { blockHash: block.hash, ...(address ? { address } : {}), ...(topics ? { topics } : {}) },
         ])) as unknown[];
         for (const log of logs) notify(id, log);
       });
-    } else throw new Error(`no "${String(kind)}" subscription in eth namespace`);
+    }
     chain.blockListeners.add(subscriptions.get(id)!);
     return id;
   };
-  const unsubscribe = (call: Call): boolean => {
-    const id = Array.isArray(call.params) ? call.params[0] : undefined;
-    const listener = typeof id === 'string' ? subscriptions.get(id) : undefined;
-    if (!listener) return false;
+  // handler.unsubscribe: one rpc.ID argument, and ErrSubscriptionNotFound for an ID this connection does not have.
+  const unsubscribe = ({ params }: Call): boolean => {
+    const id = onlyArgument(params) ?? '';
+    if (typeof id !== 'string')
+      throw new CallError(
+        -32602,
+        `invalid argument 0: json: cannot unmarshal ${goKind(id)} into Go value of type rpc.ID`,
+      );
+    const listener = subscriptions.get(id);
+    if (!listener) throw new CallError(-32000, 'subscription not found');
     chain.blockListeners.delete(listener);
-    subscriptions.delete(id as string);
+    subscriptions.delete(id);
     return true;
   };
   const answerCall = async (call: unknown): Promise<string> => {
-    const { id, method } = (call ?? {}) as Call;
+    if (!isSubscriptionCall(call)) return answerBody(chain, JSON.stringify(call));
+    const { id, method } = call as Call;
     try {
-      if (method === 'eth_subscribe') return reply(id, { result: subscribe(call as Call) });
-      if (method === 'eth_unsubscribe') return reply(id, { result: unsubscribe(call as Call) });
+      return reply(id, {
+        result: method === 'eth_subscribe' ? await subscribe(call as Call) : unsubscribe(call as Call),
+      });
     } catch (error) {
-      return reply(id, { error: { code: -32602, message: (error as Error).message } });
+      if (!(error instanceof CallError)) throw error;
+      return reply(id, { error: { code: error.code, message: error.message } });
     }
-    return answerBody(chain, JSON.stringify(call));
+  };
+  /**
+   * One message's answer, and whether the connection ends after it. Like gorilla's ReadJSON under geth, a text or a
+   * binary message is read as one JSON value (Go's decoder: what follows it is ignored, invalid UTF-8 replaced, 10,000
+   * levels of nesting at most); a syntax error is answered and ends the connection, a message that ends too soon
+   * (io.ErrUnexpectedEOF) ends it without an answer.
+   */
+  const answerMessage = async (bytes: Uint8Array): Promise<{ answer?: string; close?: boolean }> => {
+    let parsed: ReturnType<typeof parseFirstValue>;
+    try {
+      parsed = parseFirstValue(bytes);
+    } catch (error) {
+      if (!(error instanceof GoSyntaxError)) throw error;
+      if (/^(unexpected )?EOF$/.test(error.message)) return { close: true };
+      return { answer: reply(null, { error: { code: -32700, message: error.message } }), close: true };
+    }
+    const text = decodeUtf8(bytes.subarray(0, parsed.end));
+    const { value } = parsed;
+    if (!Array.isArray(value))
+      return { answer: isSubscriptionCall(value) ? await answerCall(JSON.parse(text)) : await answerBody(chain, text) };
+    if (value.length > MAX_BATCH || !value.some(isSubscriptionCall)) return { answer: await answerBody(chain, text) };
+    const answers: string[] = [];
+    for (const call of JSON.parse(text) as unknown[]) answers.push(await answerCall(call));
+    return { answer: `[${answers.join(',')}]` };
   };
   // Messages are answered in order, one at a time, as the engine's queue takes them.
   let tail: Promise<unknown> = Promise.resolve();
-  socket.on('message', (data, isBinary) => {
-    if (isBinary) return;
-    const text = data.toString();
-    tail = tail.then(async () => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return socket.send(reply(null, { error: { code: -32700, message: 'parse error' } }));
-      }
-      const answer =
-        Array.isArray(parsed) && parsed.length > 0
-          ? `[${(await Promise.all(parsed.map(answerCall))).join(',')}]`
-          : Array.isArray(parsed)
-            ? await answerBody(chain, text)
-            : await answerCall(parsed);
-      if (socket.readyState === socket.OPEN) socket.send(answer);
-    });
+  socket.on('message', (data: RawData) => {
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+    tail = tail
+      .then(async () => {
+        if (socket.readyState !== socket.OPEN) return;
+        const { answer, close } = await answerMessage(bytes);
+        if (answer !== undefined) socket.send(answer, close ? () => socket.terminate() : undefined);
+        else if (close) socket.terminate();
+      })
+      .catch(() => socket.terminate());
   });
+  let answered = true;
+  socket.on('pong', () => {
+    answered = true;
+  });
+  const pinger = setInterval(() => {
+    if (!answered) return socket.terminate();
+    answered = false;
+    socket.ping();
+  }, PING_INTERVAL_MS).unref();
   socket.on('close', () => {
+    clearInterval(pinger);
     for (const listener of subscriptions.values()) chain.blockListeners.delete(listener);
     subscriptions.clear();
   });
@@ -112,7 +204,8 @@ export function serveCChainWebSocket(server: Server, chain: CChain, paths: Reado
   const serverOf = () => {
     if (!wss) {
       const { WebSocketServer } = createRequire(import.meta.url)('ws') as typeof import('ws');
-      wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+      // gorilla's websocket, under geth, leaves a text message's UTF-8 to the JSON decoder, which repairs it.
+      wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, skipUTF8Validation: true });
       wss.on('connection', (socket: WebSocket) => serveConnection(socket, chain));
     }
     return wss;
