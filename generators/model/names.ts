@@ -163,10 +163,7 @@ export function validatorNames(methodName: string): { params: string; result: st
 
 /** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
 export function schemaTypeName(componentName: string): string {
-  return IDENTIFIER.test(componentName) &&
-    !TYPE_KEYWORDS.has(componentName) &&
-    !SCREAMING_SNAKE.test(componentName) &&
-    /^[A-Z]/.test(componentName)
+  return IDENTIFIER.test(componentName) && !SCREAMING_SNAKE.test(componentName) && /^[A-Z]/.test(componentName)
     ? componentName
     : pascalCase(componentName);
 }
@@ -178,84 +175,6 @@ export function titleTypeName(title: string): string {
 
 /** A TypeScript identifier, in any script (`получить`). */
 const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
-const TYPE_KEYWORDS = new Set([
-  'any',
-  'unknown',
-  'never',
-  'void',
-  'null',
-  'undefined',
-  'string',
-  'number',
-  'boolean',
-  'bigint',
-  'symbol',
-  'object',
-  'type',
-  'interface',
-  'enum',
-  'class',
-  'function',
-  'const',
-  'let',
-  'var',
-  'in',
-  'of',
-  'is',
-  'keyof',
-  'typeof',
-  'infer',
-  'extends',
-  'implements',
-  'import',
-  'export',
-  'default',
-  'new',
-  'this',
-  'true',
-  'false',
-  'delete',
-  'return',
-  'if',
-  'else',
-  'for',
-  'while',
-  'do',
-  'switch',
-  'case',
-  'break',
-  'continue',
-  'try',
-  'catch',
-  'finally',
-  'throw',
-  'with',
-  'yield',
-  'await',
-  'async',
-  'static',
-  'super',
-  'package',
-  'private',
-  'protected',
-  'public',
-  'readonly',
-  'declare',
-  'namespace',
-  'module',
-  'abstract',
-  'as',
-  'from',
-  'get',
-  'set',
-  'require',
-  'global',
-  'asserts',
-  'satisfies',
-  'accessor',
-  'out',
-  'override',
-]);
 
 /**
  * Names a generated type or export may not take: global types the generated code uses, and what each package exports
@@ -347,7 +266,8 @@ export class NameRegistry {
   }
 
   claim(name: string, claim: NameClaim): void {
-    if (!IDENTIFIER.test(name) || TYPE_KEYWORDS.has(name)) {
+    // Every name claimed starts with a capital or ends in a capitalised suffix, so none is a (lower-case) keyword.
+    if (!IDENTIFIER.test(name)) {
       this.collisions.push({
         file: claim.file,
         pointer: claim.pointer,
