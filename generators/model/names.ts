@@ -183,29 +183,11 @@ const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
  */
 export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
   ...[
-    'Promise',
-    'Record',
-    'Array',
-    'ReadonlyArray',
-    'Partial',
-    'Required',
-    'Readonly',
-    'Error',
-    'Object',
-    'String',
-    'Number',
-    'Boolean',
-    'BigInt',
-    'Symbol',
-    'Date',
-    'Map',
-    'Set',
-    'JSON',
-    'AbortSignal',
-    'AbortController',
-    'Response',
-    'Headers',
-  ].map((name) => [name, `the global TypeScript type ${name}`]),
+    'Promise Record Array ReadonlyArray Partial Required Readonly Error Object String Number Boolean BigInt Symbol',
+    'Date Map Set JSON AbortSignal AbortController Response Headers',
+  ]
+    .flatMap((line) => line.split(' '))
+    .map((name) => [name, `the global TypeScript type ${name}`]),
   ...runtimeExports('client').map((name) => [name, `the client runtime's export ${name}`]),
   ...runtimeExports('server').map((name) => [name, `the server runtime's export ${name}`]),
   ...['INVALID_ARGUMENT', 'ENDPOINTS'].map((name) => [name, `the server package's export ${name}`]),
@@ -223,19 +205,9 @@ export const TYPES_MODULE = 'types';
 export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
 
 /** Client method names that would break the class: its constructor, members of the base class, and `then`. */
-export const RESERVED_METHOD_NAMES = new Set([
-  'constructor',
-  'then',
-  'request',
-  'call',
-  'failed',
-  'paginate',
-  'wireNames',
-  'url',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-]);
+export const RESERVED_METHOD_NAMES = new Set(
+  'constructor then request call failed paginate wireNames url toString valueOf hasOwnProperty'.split(' '),
+);
 
 export interface NameClaim {
   /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */
