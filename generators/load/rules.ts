@@ -16,10 +16,9 @@ import { type SpecProblem, pointerOf } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';
+import { isObject } from '../common/json.ts';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** `x-error-name`: the name the generated code gives an error where its message makes a poor one. */
 const ERROR_NAME = /^[A-Z][A-Za-z0-9]*$/;
 export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;

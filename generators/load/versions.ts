@@ -6,11 +6,10 @@
 import { canonicalJson } from '../common/json.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { parsePointer, resolvePointer } from '../common/problems.ts';
+import { isObject } from '../common/json.ts';
 
 type Json = Record<string, unknown>;
 type Report = (pointer: string, message: string) => void;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 export const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'items'];
 const SCHEMA_SINGLE = ['items', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'contains'];
