@@ -6,7 +6,8 @@
  * secret cannot reach a log line through a message.
  */
 import type { ErrorObject } from 'ajv';
-import { describeAjvError } from '../generators/load/ajv.ts';
+// ajv's errors in the generated servers' wording, so every report reads alike.
+import { errorMessage } from '../runtime/server/params.ts';
 import type { Violation } from './validate.ts';
 
 const FORMAT_WORDS: Record<string, string> = {
@@ -58,7 +59,7 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
       out.push({
         pointer: prefix + pointer,
         rule: group[0]!.keyword,
-        message: limit ? describeAjvError(limit) : 'matches none of the allowed forms',
+        message: limit ? errorMessage(limit) : 'matches none of the allowed forms',
       });
       continue;
     }
@@ -98,7 +99,7 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
       });
     } else if (other.length > 0) {
       for (const error of other)
-        out.push({ pointer: prefix + pointer, rule: error.keyword, message: describeAjvError(error) });
+        out.push({ pointer: prefix + pointer, rule: error.keyword, message: errorMessage(error) });
     } else {
       out.push({
         pointer: prefix + pointer,

@@ -6,7 +6,8 @@
  * version/deprecation extensions.
  */
 import type { Ajv, ValidateFunction } from 'ajv';
-import { createAjv, describeAjvError, rebase } from './ajv.ts';
+import { errorMessage } from '../../runtime/server/params.ts';
+import { createAjv, rebase } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
 import { type BundledDocument, type ExampleAdvice, locate } from '../common/document.ts';
 
@@ -97,10 +98,10 @@ export function checkRules(
     if (validate && !validate(value)) {
       const seen = new Set<string>();
       for (const error of rootCauses(validate.errors ?? [], checkBranch)) {
-        const line = `${error.instancePath}\u0000${describeAjvError(error)}`;
+        const line = `${error.instancePath}\u0000${errorMessage(error)}`;
         if (seen.has(line)) continue;
         seen.add(line);
-        to(valuePointer + error.instancePath, describeAjvError(error));
+        to(valuePointer + error.instancePath, errorMessage(error));
       }
     }
   };
