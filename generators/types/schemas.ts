@@ -38,38 +38,13 @@ const NOT_TYPED = new Set([
  * JSON Schema's own keywords. An object under any other key is not a schema (`"items": {"schema": {...}}` in a public
  * spec): JSON Schema ignores it, and so do the types, instead of following the references inside it.
  */
-const KEYWORDS = new Set([
-  'type',
-  'properties',
-  'required',
-  'additionalProperties',
-  'patternProperties',
-  'propertyNames',
-  'items',
-  'additionalItems',
-  'contains',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'enum',
-  'const',
-  'default',
-  'definitions',
-  '$defs',
-  'dependencies',
-  'format',
-  'pattern',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'description',
-  'tsType',
-  'tsEnumNames',
-]);
+const KEYWORDS = new Set(
+  [
+    'type properties required additionalProperties patternProperties propertyNames items additionalItems',
+    'contains allOf anyOf oneOf enum const default definitions $defs dependencies format pattern minimum',
+    'maximum minLength maxLength minItems maxItems uniqueItems description tsType tsEnumNames',
+  ].flatMap((line) => line.split(' ')),
+);
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
