@@ -10,9 +10,9 @@ import { Utxo, utils } from '@avalabs/avalanchejs';
 import { bech32Encode, cb58Encode, hexDecode } from '../generators/formats.ts';
 import type { CheckResult, MethodResult } from './runner.ts';
 
-/** Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent. */
 /**
- * `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent.
+ * Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent; `unserved`: the release
+ * being checked does not serve the method (why, as notServedReason says it), and nothing was sent.
  */
 export type Caller = (
   path: string,
@@ -287,29 +287,19 @@ export async function checkCoherence(call: Caller, paths: { X: string; P: string
   const results: MethodResult[] = [];
   for (const row of ROWS) {
     const base = { method: `coherence: ${row.name}`, endpoint: `${paths.X} ${paths.P}` };
+    let problems: string[];
     try {
-      const problems = await row.run(call, paths);
-      const check: CheckResult = {
-        name: row.name,
-        kind: 'example',
-        params: {},
-        answer: 'result',
-        violations: problems.map((message) => ({ pointer: '', rule: 'coherence', message })),
-      };
-      results.push({ ...base, status: problems.length > 0 ? 'FAIL' : 'PASS', checks: [check] });
+      problems = await row.run(call, paths);
     } catch (error) {
-      if (error instanceof Skip) results.push({ ...base, status: 'SKIP', reason: error.message, checks: [] });
-      else {
-        const check: CheckResult = {
-          name: row.name,
-          kind: 'example',
-          params: {},
-          answer: 'result',
-          violations: [{ pointer: '', rule: 'coherence', message: (error as Error).message }],
-        };
-        results.push({ ...base, status: 'FAIL', checks: [check] });
+      if (error instanceof Skip) {
+        results.push({ ...base, status: 'SKIP', reason: error.message, checks: [] });
+        continue;
       }
+      problems = [(error as Error).message];
     }
+    const violations = problems.map((message) => ({ pointer: '', rule: 'coherence', message }));
+    const check: CheckResult = { name: row.name, kind: 'example', params: {}, answer: 'result', violations };
+    results.push({ ...base, status: problems.length > 0 ? 'FAIL' : 'PASS', checks: [check] });
   }
   return results;
 }

@@ -8,10 +8,10 @@
 import { avalancheFormats } from '../generators/formats.ts';
 import type { Json, MethodModel } from '../generators/model/types.ts';
 import { PRIMARY_NETWORK_ID } from '../generators/formats.ts';
+import { isSchema } from '../generators/model/schema-walk.ts';
 import { chainOf } from './spec.ts';
 
 type Chain = 'P' | 'X';
-type Obj = { [key: string]: Json };
 
 const isID = avalancheFormats['avax-cb58'];
 const isAddress = avalancheFormats['avax-address'];
@@ -48,7 +48,7 @@ export class Facts {
   /** Collects every reusable value from a successful answer of `method`. */
   harvest(method: MethodModel, result: Json): void {
     const chain = chainOf(method);
-    if (chain && method.shortName === 'getHeight' && isObj(result) && typeof result.height === 'string')
+    if (chain && method.shortName === 'getHeight' && isSchema(result) && typeof result.height === 'string')
       this.add(`height:${chain}`, result.height);
     this.walk(result, '', chain);
   }
@@ -56,7 +56,7 @@ export class Facts {
   private walk(value: Json, key: string, chain: Chain | undefined): void {
     if (typeof value === 'string') return this.harvestString(value, key, chain);
     if (Array.isArray(value)) return value.forEach((item) => this.walk(item, key, chain));
-    if (!isObj(value)) return;
+    if (!isSchema(value)) return;
     const id = typeof value.id === 'string' ? value.id : undefined;
     if (id && chain && 'unsignedTx' in value) this.add(`txID:${chain}`, id);
     if (id && chain && 'parentID' in value) this.add(`blockID:${chain}`, id);
@@ -77,8 +77,6 @@ export class Facts {
     if (key === 'txID' && chain) this.add(`txRef:${chain}`, value);
   }
 }
-
-const isObj = (v: Json | undefined): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The example's params with live values swapped in where the node's own answers provided them. */
 export function substituteParams(

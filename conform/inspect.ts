@@ -6,6 +6,7 @@
  */
 import { transcriptBody } from './transcript.ts';
 import type { SpecValidator, Violation } from './validate.ts';
+import { isObject } from '../generators/common/json.ts';
 
 export interface Exchange {
   seq: number;
@@ -35,8 +36,6 @@ export interface Inspection {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 function parse(text: string): { ok: true; value: unknown } | { ok: false } {
   const body = transcriptBody(text);
   return 'json' in body ? { ok: true, value: body.json } : { ok: false };

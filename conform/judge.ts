@@ -11,6 +11,7 @@ import type { CaseKind } from './cases.ts';
 import type { RpcAnswer } from './rpc.ts';
 import { type SpecMethod, wireProfile } from './spec.ts';
 import type { SpecValidator, Violation } from './validate.ts';
+import { isObject } from '../generators/common/json.ts';
 
 export type Verdict =
   | { kind: 'checked'; answer: 'result' | 'error'; error?: { code: number; message: string }; violations: Violation[] }
@@ -22,9 +23,6 @@ const UNKNOWN_METHOD = /^rpc: can't find (method|service)\b/;
 /** JSON-RPC 2.0's "Method not found" and "Invalid params". */
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function judge(
   validator: SpecValidator,

@@ -78,17 +78,12 @@ export interface ValidatingProxy {
 }
 
 /** Headers that describe one connection, not the message (RFC 9110 §7.6.1); each hop sets its own. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'proxy-authenticate',
-]);
+const HOP_BY_HOP = new Set(
+  [
+    'connection keep-alive proxy-connection transfer-encoding te trailer',
+    'upgrade proxy-authorization proxy-authenticate',
+  ].flatMap((line) => line.split(' ')),
+);
 
 function endToEnd(raw: string[], replaceHost?: string): string[] {
   const named = new Set<string>();

@@ -15,6 +15,7 @@ import { type Path, sensitivePaths } from '../generators/model/sensitive.ts';
 import type { JsonSchema, SpecModel } from '../generators/model/types.ts';
 import { GoSyntaxError, parseFirstValue } from '../runtime/server/json.ts';
 import { type KeyMatcher, goFoldMatcher } from './go-fold.ts';
+import { isObject } from '../generators/common/json.ts';
 
 export const REDACTED = '<redacted>';
 export const NOT_ONE_REQUEST = 'not exactly one JSON-RPC request: recorded without its params';
@@ -44,7 +45,6 @@ export interface RequestReading {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isParams = goFoldMatcher('params');
 const isMethod = goFoldMatcher('method');
 

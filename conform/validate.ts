@@ -14,6 +14,7 @@ import { releaseValidators } from './release.ts';
 import { type SpecMethod, TOOLKIT_SPEC, indexMethods, loadSpecModel, wireProfile } from './spec.ts';
 import { violationsInWords } from './words.ts';
 import { ParamsRefusal, paramsOf } from '../runtime/server/standard.ts';
+import { isObject } from '../generators/common/json.ts';
 
 /** One disagreement with the spec: where (a JSON pointer into the request or response) and which rule. */
 export interface Violation {
@@ -27,9 +28,6 @@ interface MethodChecks {
   result: ValidateFunction;
   errors: DocumentedError[];
 }
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** JSON-RPC's own errors, which any call may get whatever its method documents. */
 const PROTOCOL_ERRORS = new Set([-32700, -32600]);

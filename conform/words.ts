@@ -6,7 +6,8 @@
  * secret cannot reach a log line through a message.
  */
 import type { ErrorObject } from 'ajv';
-import { describeAjvError } from '../generators/load/ajv.ts';
+// ajv's errors in the generated servers' wording, so every report reads alike.
+import { errorMessage } from '../runtime/server/params.ts';
 import type { Violation } from './validate.ts';
 
 const FORMAT_WORDS: Record<string, string> = {
@@ -50,16 +51,13 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
   const pointers = [...byPointer.keys()];
   const out: Violation[] = [];
   for (const [pointer, group] of byPointer) {
+    const say = (rule: string, message: string) => out.push({ pointer: prefix + pointer, rule, message });
     const leaves = group.filter((e) => !SUMMARIES.has(e.keyword));
     if (leaves.length === 0) {
       // Only "no branch matched": say so unless a deeper value explains why.
       if (pointers.some((p) => p.startsWith(`${pointer}/`))) continue;
       const limit = group.find((e) => e.keyword === 'errorLimit');
-      out.push({
-        pointer: prefix + pointer,
-        rule: group[0]!.keyword,
-        message: limit ? describeAjvError(limit) : 'matches none of the allowed forms',
-      });
+      say(group[0]!.keyword, limit ? errorMessage(limit) : 'matches none of the allowed forms');
       continue;
     }
     const of = (keyword: string) => leaves.filter((e) => e.keyword === keyword);
@@ -78,34 +76,16 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
     if (types.length > 0 && !typeMatched) {
       const allowed = list(types.flatMap((e) => String((e.params as { type: string }).type).split(',')));
       const detail = constants.length > 0 ? ` (or ${list(constants)})` : '';
-      out.push({ pointer: prefix + pointer, rule: 'type', message: `must be ${allowed}${detail}, not ${actual}` });
+      say('type', `must be ${allowed}${detail}, not ${actual}`);
     } else if (formats.length > 0) {
-      const words = list(
-        formats.map(
-          (e) =>
-            FORMAT_WORDS[(e.params as { format: string }).format] ??
-            `format "${(e.params as { format: string }).format}"`,
-        ),
-      );
-      out.push({ pointer: prefix + pointer, rule: 'format', message: `not ${words}` });
+      const names = formats.map((e) => (e.params as { format: string }).format);
+      say('format', `not ${list(names.map((name) => FORMAT_WORDS[name] ?? `format "${name}"`))}`);
     } else if (patterns.length > 0) {
-      out.push({
-        pointer: prefix + pointer,
-        rule: 'pattern',
-        message:
-          `does not have the allowed form ` +
-          `(${list(patterns.map((e) => String((e.params as { pattern: string }).pattern)))})`,
-      });
+      const forms = patterns.map((e) => String((e.params as { pattern: string }).pattern));
+      say('pattern', `does not have the allowed form (${list(forms)})`);
     } else if (other.length > 0) {
-      for (const error of other)
-        out.push({ pointer: prefix + pointer, rule: error.keyword, message: describeAjvError(error) });
-    } else {
-      out.push({
-        pointer: prefix + pointer,
-        rule: constants.length > 1 ? 'enum' : 'const',
-        message: `must be ${list(constants)}`,
-      });
-    }
+      for (const error of other) say(error.keyword, errorMessage(error));
+    } else say(constants.length > 1 ? 'enum' : 'const', `must be ${list(constants)}`);
   }
   return out;
 }

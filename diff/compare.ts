@@ -4,6 +4,7 @@
  * breaking, possibly breaking or compatible. A change is judged by which way its data flows: a request narrowed
  * refuses what clients sent, a response widened sends clients what they never saw.
  */
+import { pointerOf } from '../generators/common/problems.ts';
 import { indexMethods } from '../generators/model/build.ts';
 import { messagePattern } from '../generators/model/errors.ts';
 import type { ErrorModel, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
@@ -87,14 +88,12 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
     const b = newMethods.get(name);
     const aServed = a && served(older, a.method);
     const bServed = b && served(newer, b.method);
-    const at = (which: typeof a, tokens: string[] = []) =>
-      `/methods/${which!.method.index}${tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')}`;
     const push = (which: typeof a, rule: string, tokens: string[], text: string, [clients, implementers]: Verdict) =>
       changes.push({
         rule,
         method: name,
         endpoint: which!.endpoint.name,
-        pointer: at(which, tokens),
+        pointer: pointerOf(['methods', which!.method.index, ...tokens]),
         text,
         clients,
         implementers,
@@ -186,11 +185,12 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
  * breaks them; a new error is one they may not handle. An implementer still sending a removed or changed error fails
  * conformance; one not yet sending a new error does not (the spec lists what a node may answer).
  */
-function compareErrors(
-  a: MethodModel,
-  b: MethodModel,
-): Array<{ rule: string; side: 'old' | 'new'; index: number; text: string; verdict: Verdict }> {
-  const out: ReturnType<typeof compareErrors> = [];
+type ErrorChange = { rule: string; side: 'old' | 'new'; index: number; text: string; verdict: Verdict };
+
+function compareErrors(a: MethodModel, b: MethodModel): ErrorChange[] {
+  const out: ErrorChange[] = [];
+  const note = (rule: string, side: 'old' | 'new', index: number, text: string, verdict: Verdict) =>
+    out.push({ rule, side, index, text, verdict });
   const freeB = new Set(b.errors.map((_, j) => j));
   const same = (x: ErrorModel, y: ErrorModel) =>
     x.code === y.code &&
@@ -208,38 +208,13 @@ function compareErrors(
     if (j === undefined) return unpaired.push(i);
     const other = b.errors[j]!;
     if (other.code !== error.code)
-      out.push({
-        rule: 'error-code-changed',
-        side: 'new',
-        index: j,
-        text: `error ${quote(error)} now has code ${other.code}`,
-        verdict: [B, B],
-      });
+      note('error-code-changed', 'new', j, `error ${quote(error)} now has code ${other.code}`, [B, B]);
     if (!same({ ...error, code: other.code }, other))
-      out.push({
-        rule: 'error-message-changed',
-        side: 'new',
-        index: j,
-        text: `error ${quote(error)} now reads "${other.message}"`,
-        verdict: [B, B],
-      });
+      note('error-message-changed', 'new', j, `error ${quote(error)} now reads "${other.message}"`, [B, B]);
   });
   for (const i of unpaired)
-    out.push({
-      rule: 'error-removed',
-      side: 'old',
-      index: i,
-      text: `error ${quote(a.errors[i]!)} no longer documented`,
-      verdict: [C, B],
-    });
-  for (const j of freeB)
-    out.push({
-      rule: 'error-added',
-      side: 'new',
-      index: j,
-      text: `error ${quote(b.errors[j]!)} added`,
-      verdict: [P, C],
-    });
+    note('error-removed', 'old', i, `error ${quote(a.errors[i]!)} no longer documented`, [C, B]);
+  for (const j of freeB) note('error-added', 'new', j, `error ${quote(b.errors[j]!)} added`, [P, C]);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { componentName } from '../generators/model/schema-walk.ts';
 import { canonicalJson } from '../generators/common/json.ts';
 import { levelAt } from '../generators/model/versions.ts';
 import type { JsonSchema } from '../generators/model/types.ts';
+import { isSchema } from '../generators/model/schema-walk.ts';
 
 /** One side of the comparison: its shared schemas and, for a release of this spec, the release. */
 export interface Side {
@@ -26,8 +27,6 @@ export interface SchemaChange {
   /** Whether the object is closed on the new side (an implementer's extra field then fails). */
   closed?: boolean;
 }
-
-const isSchema = (v: unknown): v is JsonSchema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The schema at this level as the side has it: `$ref`s followed (siblings kept), then cut to the side's release. */
 export function resolve(schema: unknown, side: Side, depth = 0): JsonSchema {

@@ -9,6 +9,7 @@ import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 import { jsString, propertyKey } from '../shared/escape.ts';
 import { paramsIntersection } from '../shared/lines.ts';
+import { isSchema } from '../model/schema-walk.ts';
 
 /** One signature of a client method: `params` and the result type, both TypeScript. */
 export interface Overload {
@@ -21,9 +22,6 @@ export interface Overload {
 }
 
 const MAX_LITERALS = 64;
-const isObject = (value: unknown): value is JsonSchema =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * The strings a pattern matches, when they are few: anchors, literals, escapes, character classes without ranges,
  * groups with `|` and `?`. A pattern that matches every spelling of its words in any case (`[hH][eE][xX]`) gives the
@@ -87,7 +85,7 @@ export function patternLiterals(pattern: string): string[] | undefined {
 function resolve(model: SpecModel, schema: JsonSchema): JsonSchema {
   const name = componentName(schema.$ref);
   const target = name ? model.schemas[name] : undefined;
-  return isObject(target) ? target : schema;
+  return isSchema(target) ? target : schema;
 }
 
 /** The literal values of each param that takes a few strings given by a pattern (`enum`s are literal already). */
@@ -157,14 +155,14 @@ export function overloads(
 function conditionalField(
   schema: JsonSchema,
 ): { param: string; value: string; field: string; then: string; else: string } | undefined {
-  const test = isObject(schema.if) && isObject(schema.if.properties) ? Object.entries(schema.if.properties) : [];
+  const test = isSchema(schema.if) && isSchema(schema.if.properties) ? Object.entries(schema.if.properties) : [];
   const [param, condition] = test.length === 1 ? test[0]! : [];
-  if (!param || !isObject(condition) || typeof condition.const !== 'string') return undefined;
+  if (!param || !isSchema(condition) || typeof condition.const !== 'string') return undefined;
   const fieldOf = (branch: unknown) =>
-    isObject(branch) && isObject(branch.properties) ? Object.entries(branch.properties) : [];
+    isSchema(branch) && isSchema(branch.properties) ? Object.entries(branch.properties) : [];
   const [thenField] = fieldOf(schema.then);
   const elseField = fieldOf(schema.else).find(([name]) => name === thenField?.[0]);
-  const typeOf = (s: unknown) => (isObject(s) ? componentName(s.$ref) : undefined);
+  const typeOf = (s: unknown) => (isSchema(s) ? componentName(s.$ref) : undefined);
   const thenType = typeOf(thenField?.[1]);
   const elseType = typeOf(elseField?.[1]);
   if (!thenField || !thenType || !elseType) return undefined;

@@ -1,7 +1,7 @@
 /** JSON helpers the loader and the model share. */
 import { resolvePointer } from './problems.ts';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**

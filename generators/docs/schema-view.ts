@@ -8,6 +8,7 @@ import { componentName } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, NodeVersions } from '../model/types.ts';
 import { type Html, html, joinHtml, releaseAttrs } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
+import { isSchema } from '../model/schema-walk.ts';
 
 export interface SchemaContext {
   schemas: Record<string, JsonSchema>;
@@ -28,10 +29,8 @@ const FORMAT_HINTS: Record<keyof typeof avalancheFormats | 'date-time', string> 
   'date-time': 'RFC 3339 time',
 };
 
-const isObject = (value: Json | undefined): value is JsonSchema =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 const asSchema = (value: Json | undefined): Schema | undefined =>
-  typeof value === 'boolean' || isObject(value) ? value : undefined;
+  typeof value === 'boolean' || isSchema(value) ? value : undefined;
 const asSchemas = (value: Json | undefined): Schema[] =>
   Array.isArray(value) ? value.map(asSchema).filter((s) => s !== undefined) : [];
 
@@ -130,7 +129,7 @@ function wireHint(schema: Schema, context: SchemaContext, trail?: RefTrail): str
       return 'string';
     }
     if (type === 'integer' || type === 'number') return 'number';
-    if (type === 'object') return isObject(schema.additionalProperties) && !schema.properties ? 'map' : undefined;
+    if (type === 'object') return isSchema(schema.additionalProperties) && !schema.properties ? 'map' : undefined;
     return type;
   });
   return hints.includes(undefined) ? undefined : [...new Set(hints)].join(' or ');

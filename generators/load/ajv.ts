@@ -1,7 +1,6 @@
 /** The one place JSON Schema validators are configured: draft-07 (OpenRPC's dialect), formats enforced. */
-import type { Ajv, ErrorObject, Options } from 'ajv';
+import type { Ajv, Options } from 'ajv';
 import { createRequire } from 'node:module';
-import { errorMessage } from '../../runtime/server/params.ts';
 import { linearRegExp } from '../../runtime/server/patterns.ts';
 import { avalancheFormats } from '../formats.ts';
 
@@ -38,9 +37,6 @@ export function createAjv(options: Options = {}): Ajv {
   ajv.addKeyword({ keyword: 'x-copy-of', schemaType: 'string' });
   return ajv;
 }
-
-/** One line per error, e.g. `must match pattern "^[0-9]+$"`: the runtime's wording, so every report reads alike. */
-export const describeAjvError = (error: ErrorObject): string => errorMessage(error);
 
 /** A copy of `schema` whose document-local refs (`#/components/...`) name the document `docId`. */
 export function rebase(schema: unknown, docId: string): unknown {

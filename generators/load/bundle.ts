@@ -20,13 +20,13 @@ import {
   resolvePointer,
 } from '../common/problems.ts';
 import { COMPONENT_KINDS, type ComponentKind, OBJECT_ROLE, type Role, childRole, isKind } from './roles.ts';
+import { isObject } from '../common/json.ts';
 
 export { COMPONENT_KINDS } from './roles.ts';
 
 type Json = unknown;
 type Obj = Record<string, Json>;
 
-const isObject = (value: Json): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
 interface Target {
   name: string;
   kind: ComponentKind;

@@ -1,7 +1,8 @@
 /** Validation against the OpenRPC meta-schema, as published in @open-rpc/meta-schema. */
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv, describeAjvError, rebase } from './ajv.ts';
+import { errorMessage } from '../../runtime/server/params.ts';
+import { createAjv, rebase } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
 import { resolvePointer } from '../common/problems.ts';
 
@@ -160,7 +161,7 @@ function problemsOf(
     const specific = group.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
     const seen = new Set<string>();
     for (const e of specific.length > 0 ? specific : group) {
-      const message = `OpenRPC meta-schema: ${describeAjvError(e)}`;
+      const message = `OpenRPC meta-schema: ${errorMessage(e)}`;
       if (!seen.has(message)) problems.push({ pointer, message });
       seen.add(message);
     }

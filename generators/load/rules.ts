@@ -6,7 +6,8 @@
  * version/deprecation extensions.
  */
 import type { Ajv, ValidateFunction } from 'ajv';
-import { createAjv, describeAjvError, rebase } from './ajv.ts';
+import { errorMessage } from '../../runtime/server/params.ts';
+import { createAjv, rebase } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
 import { type BundledDocument, type ExampleAdvice, locate } from '../common/document.ts';
 
@@ -16,10 +17,9 @@ import { type SpecProblem, pointerOf } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';
+import { isObject } from '../common/json.ts';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** `x-error-name`: the name the generated code gives an error where its message makes a poor one. */
 const ERROR_NAME = /^[A-Z][A-Za-z0-9]*$/;
 export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
@@ -98,10 +98,10 @@ export function checkRules(
     if (validate && !validate(value)) {
       const seen = new Set<string>();
       for (const error of rootCauses(validate.errors ?? [], checkBranch)) {
-        const line = `${error.instancePath}\u0000${describeAjvError(error)}`;
+        const line = `${error.instancePath}\u0000${errorMessage(error)}`;
         if (seen.has(line)) continue;
         seen.add(line);
-        to(valuePointer + error.instancePath, describeAjvError(error));
+        to(valuePointer + error.instancePath, errorMessage(error));
       }
     }
   };

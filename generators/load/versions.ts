@@ -5,12 +5,11 @@
  */
 import { canonicalJson } from '../common/json.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
-import { parsePointer, resolvePointer } from '../common/problems.ts';
+import { escapePointerToken, parsePointer, resolvePointer } from '../common/problems.ts';
+import { isObject } from '../common/json.ts';
 
 type Json = Record<string, unknown>;
 type Report = (pointer: string, message: string) => void;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 export const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'items'];
 const SCHEMA_SINGLE = ['items', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'contains'];
@@ -99,7 +98,7 @@ function walkSchemas(
   for (const key of SCHEMA_MAPS)
     if (isObject(schema[key]))
       for (const [name, s] of Object.entries(schema[key]))
-        walkSchemas(document, s, `${pointer}/${key}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, visit, seen);
+        walkSchemas(document, s, `${pointer}/${key}/${escapePointerToken(name)}`, visit, seen);
 }
 
 /** Resolves a pointer relative to the method, following local `$ref`s on the way (into shared schemas). */

@@ -163,10 +163,7 @@ export function validatorNames(methodName: string): { params: string; result: st
 
 /** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
 export function schemaTypeName(componentName: string): string {
-  return IDENTIFIER.test(componentName) &&
-    !TYPE_KEYWORDS.has(componentName) &&
-    !SCREAMING_SNAKE.test(componentName) &&
-    /^[A-Z]/.test(componentName)
+  return IDENTIFIER.test(componentName) && !SCREAMING_SNAKE.test(componentName) && /^[A-Z]/.test(componentName)
     ? componentName
     : pascalCase(componentName);
 }
@@ -178,84 +175,6 @@ export function titleTypeName(title: string): string {
 
 /** A TypeScript identifier, in any script (`получить`). */
 const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
-const TYPE_KEYWORDS = new Set([
-  'any',
-  'unknown',
-  'never',
-  'void',
-  'null',
-  'undefined',
-  'string',
-  'number',
-  'boolean',
-  'bigint',
-  'symbol',
-  'object',
-  'type',
-  'interface',
-  'enum',
-  'class',
-  'function',
-  'const',
-  'let',
-  'var',
-  'in',
-  'of',
-  'is',
-  'keyof',
-  'typeof',
-  'infer',
-  'extends',
-  'implements',
-  'import',
-  'export',
-  'default',
-  'new',
-  'this',
-  'true',
-  'false',
-  'delete',
-  'return',
-  'if',
-  'else',
-  'for',
-  'while',
-  'do',
-  'switch',
-  'case',
-  'break',
-  'continue',
-  'try',
-  'catch',
-  'finally',
-  'throw',
-  'with',
-  'yield',
-  'await',
-  'async',
-  'static',
-  'super',
-  'package',
-  'private',
-  'protected',
-  'public',
-  'readonly',
-  'declare',
-  'namespace',
-  'module',
-  'abstract',
-  'as',
-  'from',
-  'get',
-  'set',
-  'require',
-  'global',
-  'asserts',
-  'satisfies',
-  'accessor',
-  'out',
-  'override',
-]);
 
 /**
  * Names a generated type or export may not take: global types the generated code uses, and what each package exports
@@ -264,29 +183,11 @@ const TYPE_KEYWORDS = new Set([
  */
 export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
   ...[
-    'Promise',
-    'Record',
-    'Array',
-    'ReadonlyArray',
-    'Partial',
-    'Required',
-    'Readonly',
-    'Error',
-    'Object',
-    'String',
-    'Number',
-    'Boolean',
-    'BigInt',
-    'Symbol',
-    'Date',
-    'Map',
-    'Set',
-    'JSON',
-    'AbortSignal',
-    'AbortController',
-    'Response',
-    'Headers',
-  ].map((name) => [name, `the global TypeScript type ${name}`]),
+    'Promise Record Array ReadonlyArray Partial Required Readonly Error Object String Number Boolean BigInt Symbol',
+    'Date Map Set JSON AbortSignal AbortController Response Headers',
+  ]
+    .flatMap((line) => line.split(' '))
+    .map((name) => [name, `the global TypeScript type ${name}`]),
   ...runtimeExports('client').map((name) => [name, `the client runtime's export ${name}`]),
   ...runtimeExports('server').map((name) => [name, `the server runtime's export ${name}`]),
   ...['INVALID_ARGUMENT', 'ENDPOINTS'].map((name) => [name, `the server package's export ${name}`]),
@@ -304,19 +205,9 @@ export const TYPES_MODULE = 'types';
 export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
 
 /** Client method names that would break the class: its constructor, members of the base class, and `then`. */
-export const RESERVED_METHOD_NAMES = new Set([
-  'constructor',
-  'then',
-  'request',
-  'call',
-  'failed',
-  'paginate',
-  'wireNames',
-  'url',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-]);
+export const RESERVED_METHOD_NAMES = new Set(
+  'constructor then request call failed paginate wireNames url toString valueOf hasOwnProperty'.split(' '),
+);
 
 export interface NameClaim {
   /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */
@@ -347,7 +238,8 @@ export class NameRegistry {
   }
 
   claim(name: string, claim: NameClaim): void {
-    if (!IDENTIFIER.test(name) || TYPE_KEYWORDS.has(name)) {
+    // Every name claimed starts with a capital or ends in a capitalised suffix, so none is a (lower-case) keyword.
+    if (!IDENTIFIER.test(name)) {
       this.collisions.push({
         file: claim.file,
         pointer: claim.pointer,

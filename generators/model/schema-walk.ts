@@ -24,7 +24,7 @@ export function componentName(ref: unknown): string | undefined {
     : undefined;
 }
 
-const isSchema = (value: unknown): value is JsonSchema =>
+export const isSchema = (value: unknown): value is JsonSchema =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface Subschema {

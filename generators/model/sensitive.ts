@@ -4,6 +4,7 @@
  */
 import { componentName } from './schema-walk.ts';
 import type { EndpointModel, JsonSchema } from './types.ts';
+import { isObject } from '../common/json.ts';
 
 /** A path below params or result: property names as the spec writes them, and `*` for every item of an array. */
 export type Path = string[];
@@ -13,8 +14,6 @@ export type Path = string[];
  * approximation of Go's folding, erring towards more matches (`paßword` too); conform/go-fold.ts matches as Go does.
  */
 export const fold = (key: string) => key.toLowerCase().toUpperCase();
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Where `schema` marks values sensitive, following `$ref`s into the shared schemas (each once per path: `seen` holds

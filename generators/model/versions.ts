@@ -3,7 +3,7 @@ import { VERSION_PATTERN, compareVersions } from '../common/versions.ts';
 import { componentName, mapSubschemas } from './schema-walk.ts';
 
 export { VERSION_PATTERN, compareVersions };
-import type { JsonSchema, MethodModel, NodeVersions, ParamModel, SpecModel } from './types.ts';
+import type { JsonSchema, MethodModel, NodeVersions, SpecModel } from './types.ts';
 
 /** The newest release the spec describes: endpoints carry it as `info.version` (`v0.0.0` when none is a release). */
 export function newestSpecVersion(model: SpecModel): string {
@@ -182,11 +182,6 @@ export function levelAt(schema: JsonSchema, version: string): JsonSchema {
     if (kept.length !== schema.enum.length) edit().enum = kept;
   }
   return copy;
-}
-
-/** The params release `version` reads: the method's params within their ranges. */
-export function paramsAt(method: MethodModel, version: string): ParamModel[] {
-  return method.params.filter((param) => inRange(param.versions, version));
 }
 
 /**

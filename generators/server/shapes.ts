@@ -6,12 +6,10 @@
 import { componentName } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 import { type PropertyShape, type Shape, foldKey } from '../../runtime/server/params.ts';
+import { isSchema } from '../model/schema-walk.ts';
 
 export type { Shape };
 export { foldKey };
-
-const isSchema = (value: Json | undefined): value is JsonSchema =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The schema a `$ref` chain ends at, and the components on the way added to `seen` (the components already entered

@@ -7,6 +7,7 @@ import { mapSubschemas } from '../model/schema-walk.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
 import { jsonAsJavaScript } from '../shared/lines.ts';
 import { WRITER_HELPERS, writersCode } from './writers.ts';
+import { isSchema } from '../model/schema-walk.ts';
 
 /**
  * One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and
@@ -72,9 +73,6 @@ function validationOnly(schema: JsonSchema): JsonSchema {
 
 const forAjv = (schema: JsonSchema): JsonSchema => protoAsPattern(validationOnly(schema));
 
-const isObject = (value: unknown): value is JsonSchema =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * ajv never checks a property named `__proto__` against its schema in `properties` (its guard against prototype
  * pollution), so such a property is checked by `patternProperties` instead, `^__proto__$`: the same constraint.
@@ -82,11 +80,11 @@ const isObject = (value: unknown): value is JsonSchema =>
 function protoAsPattern(schema: JsonSchema): JsonSchema {
   const copy = mapSubschemas(schema, protoAsPattern);
   const properties = copy.properties;
-  if (!isObject(properties) || !Object.hasOwn(properties, '__proto__')) return copy;
+  if (!isSchema(properties) || !Object.hasOwn(properties, '__proto__')) return copy;
   copy.properties = Object.fromEntries(Object.entries(properties).filter(([key]) => key !== '__proto__'));
   copy.patternProperties = {
     '^__proto__$': Object.getOwnPropertyDescriptor(properties, '__proto__')!.value,
-    ...(isObject(copy.patternProperties) ? copy.patternProperties : {}),
+    ...(isSchema(copy.patternProperties) ? copy.patternProperties : {}),
   };
   return copy;
 }

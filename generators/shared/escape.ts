@@ -40,11 +40,6 @@ export function jsonScalar(value: unknown): string {
   return JSON.stringify(value).replace(/[\u2028\u2029]/g, unicodeEscape);
 }
 
-/** A template literal's text: its delimiters, substitutions and escapes made plain characters. */
-export function templateLiteralText(text: string): string {
-  return text.replace(/[\\`]|\$\{/g, (c) => `\\${c}`);
-}
-
 /**
  * Text for a `/** ... *\/` comment (the lines go after ` *`): `*\/` cannot end it. Line breaks are kept as lines;
  * every line terminator JavaScript knows ends a line here, so none hides inside one.
@@ -56,17 +51,6 @@ export function docCommentLines(text: string): string[] {
 /** Text for a one-line comment, `//` or `/** ... *\/`: line terminators become spaces and `*\/` cannot end it. */
 export function commentText(text: string): string {
   return text.replace(/\s+/g, ' ').replaceAll('*/', '*\\/').trim();
-}
-
-/** An identifier decided elsewhere (model/names.ts), checked before it is written into code as one. */
-export function identifier(name: string): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`not a JavaScript identifier: ${jsString(name)}`);
-  return name;
-}
-
-/** A regular expression literal: its source is already escaped by the engine (`/` and line terminators included). */
-export function regexLiteral(pattern: RegExp): string {
-  return `/${pattern.source}/${pattern.flags}`;
 }
 
 const HTML_ENTITIES: Record<string, string> = {

@@ -9,6 +9,7 @@ import { wrappedText } from '../shared/comments.ts';
 import { resultIsComponent, schemaTypeName, titleTypeName } from '../model/names.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
+import { isSchema } from '../model/schema-walk.ts';
 
 export interface NamedType {
   name: string;
@@ -37,43 +38,15 @@ const NOT_TYPED = new Set([
  * JSON Schema's own keywords. An object under any other key is not a schema (`"items": {"schema": {...}}` in a public
  * spec): JSON Schema ignores it, and so do the types, instead of following the references inside it.
  */
-const KEYWORDS = new Set([
-  'type',
-  'properties',
-  'required',
-  'additionalProperties',
-  'patternProperties',
-  'propertyNames',
-  'items',
-  'additionalItems',
-  'contains',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'enum',
-  'const',
-  'default',
-  'definitions',
-  '$defs',
-  'dependencies',
-  'format',
-  'pattern',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'description',
-  'tsType',
-  'tsEnumNames',
-]);
+const KEYWORDS = new Set(
+  [
+    'type properties required additionalProperties patternProperties propertyNames items additionalItems',
+    'contains allOf anyOf oneOf enum const default definitions $defs dependencies format pattern minimum',
+    'maximum minLength maxLength minItems maxItems uniqueItems description tsType tsEnumNames',
+  ].flatMap((line) => line.split(' ')),
+);
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const isObject = (value: unknown): value is JsonSchema =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * All named types of the model, in output order: per endpoint its methods' Params and Result, then the shared schemas.
  */
@@ -165,14 +138,14 @@ class Hoister {
       return withDoc({ tsType: schemaTypeName(component) }, schema.description, schema.deprecated === true);
     }
     // Canonical order first: titled subschemas become types in the order they are met.
-    const ordered = isObject(schema.properties) ? { ...schema, properties: orderProperties(schema) } : schema;
+    const ordered = isSchema(schema.properties) ? { ...schema, properties: orderProperties(schema) } : schema;
     for (const key of ['patternProperties', 'definitions', '$defs', 'dependencies']) {
-      if (isObject(ordered[key])) ordered[key] = sortKeys(ordered[key]);
+      if (isSchema(ordered[key])) ordered[key] = sortKeys(ordered[key]);
     }
     const walked = mapSubschemas(ordered, (child) => this.prepare(child, false));
     const kept = Object.fromEntries(
       Object.entries(walked).filter(
-        ([key, value]) => !NOT_TYPED.has(key) && key !== 'deprecated' && (KEYWORDS.has(key) || !isObject(value)),
+        ([key, value]) => !NOT_TYPED.has(key) && key !== 'deprecated' && (KEYWORDS.has(key) || !isSchema(value)),
       ),
     ) as JsonSchema;
     return withDoc(kept, kept.description, schema.deprecated === true);
