@@ -13,6 +13,7 @@ import {
   STAKEABLE_LOCK_OUT,
   type Transaction,
   TRANSFER_OUTPUT,
+  idText,
   keyOf,
   outputType,
   ownerOf,
@@ -106,7 +107,8 @@ export function spendP(
   utxo: Utxo,
   credential: Uint8Array[],
 ): void {
-  if (utxo.assetID !== input.getAssetId()) throw new Refusal(TEXTS.pAssetIDMismatch(input.getAssetId(), utxo.assetID));
+  const assetID = idText(input.assetId);
+  if (utxo.assetID !== assetID) throw new Refusal(TEXTS.pAssetIDMismatch(assetID, utxo.assetID));
   const type = outputType(utxo);
   let inner: Transaction = input.input;
   if (inner._type === 'pvm.StakeableLockIn') {
