@@ -130,9 +130,7 @@ export function idText(id: { toBytes(): Uint8Array }): string {
 }
 
 /** The UTXO table key (hex of the UTXO ID) of an input's UTXOID. */
-export function keyOf(input: {
-  utxoID: { txID: { toBytes(): Uint8Array }; outputIdx: { value(): number } };
-}): string {
+export function keyOf(input: { utxoID: { txID: { toBytes(): Uint8Array }; outputIdx: { value(): number } } }): string {
   return utxoKeyOf(idText(input.utxoID.txID), input.utxoID.outputIdx.value());
 }
 
