@@ -77,6 +77,8 @@ function loadEdr(): NonNullable<typeof edr> {
 }
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
+/** The engine's coinbase (40-hex), where coreth's blocks name none. */
+const COINBASE = '0'.repeat(40);
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
 const ignore = (): void => undefined;
 
@@ -102,6 +104,12 @@ export class CChain {
   private sent = 0;
   /** The block the last mining built, read in the same request, for `acceptNewBlocks`. */
   private mined?: { block: RpcBlock; at: number };
+  /**
+   * Balances (wei) and nonces by 40-hex address as the engine has them once the deferred requests are sent: read by
+   * `accounts` or set by an atomic tx. Any request whose effect on them is unknown forgets them all, so the next atomic
+   * tx and `eth_getTransactionCount` of the latest block need not ask the engine again.
+   */
+  private known = new Map<string, { balance: bigint; nonce: bigint }>();
 
   readonly world: World;
   /** The release emulated (`--node-version`), whose fee rules apply; the newest when undefined. */
@@ -161,7 +169,7 @@ export class CChain {
           bailOnCallFailure: false,
           bailOnTransactionFailure: false,
           chainId: genesis.chainID,
-          coinbase: Buffer.alloc(20),
+          coinbase: Buffer.from(COINBASE, 'hex'),
           defaultTransactionGasLimit: gasLimit,
           genesisState: genesis.alloc.map((a) => ({
             address: Buffer.from(a.address, 'hex'),
@@ -325,8 +333,10 @@ export class CChain {
     return this.send(provider, request);
   }
 
-  private send(provider: Provider, request: string): Promise<string> {
+  /** `keepsKnown`: the request changes no balance or nonce but by the edits `known` already holds. */
+  private send(provider: Provider, request: string, keepsKnown = false): Promise<string> {
     this.sent++;
+    if (!keepsKnown) this.known.clear();
     return provider.handleRequest(request).then((response) => {
       const data = response.data;
       return typeof data === 'string' ? data : JSON.stringify(data);
@@ -335,7 +345,7 @@ export class CChain {
 
   /** Sends the deferred requests now. */
   private async flush(provider: Provider): Promise<void> {
-    if (this.deferred.length > 0) await this.calls(provider, []);
+    if (this.deferred.length > 0) await this.calls(provider, [], true);
   }
 
   /** A request whose answer nobody reads, sent with the next call (see `deferred`). */
@@ -347,14 +357,18 @@ export class CChain {
    * Calls on the engine inside a queued op, in one engine request after the deferred ones: their results in order, or
    * the first error (the engine stops there) thrown as EvmError.
    */
-  async calls(provider: Provider, list: ReadonlyArray<readonly [string, unknown[]]>): Promise<unknown[]> {
+  async calls(
+    provider: Provider,
+    list: ReadonlyArray<readonly [string, unknown[]]>,
+    keepsKnown = false,
+  ): Promise<unknown[]> {
     const requests = [
       ...this.deferred,
       ...list.map(([method, params], i) => ({ jsonrpc: '2.0', id: i, method, params })),
     ];
     this.deferred = [];
     const answer = JSON.parse(
-      await this.send(provider, JSON.stringify(requests.length === 1 ? requests[0] : requests)),
+      await this.send(provider, JSON.stringify(requests.length === 1 ? requests[0] : requests), keepsKnown),
     ) as {
       result?: unknown;
       error?: { code: number; message: string; data?: unknown };
@@ -378,24 +392,36 @@ export class CChain {
     return BigInt((await this.call(provider, 'eth_getBalance', [`0x${address}`, 'latest'])) as string);
   }
 
-  /** The balances (wei) and nonces of 40-hex addresses, in one engine request. */
+  /** The balances (wei) and nonces of 40-hex addresses, in one engine request (none when all are known). */
   async accounts(
     provider: Provider,
     addresses: readonly string[],
   ): Promise<Map<string, { balance: bigint; nonce: bigint }>> {
+    if (addresses.every((address) => this.known.has(address)))
+      return new Map(addresses.map((address) => [address, { ...this.known.get(address)! }]));
     const reads = addresses.flatMap(
       (address): Array<[string, unknown[]]> => [
         ['eth_getBalance', [`0x${address}`, 'latest']],
         ['eth_getTransactionCount', [`0x${address}`, 'latest']],
       ],
     );
-    const results = (await this.calls(provider, reads)) as string[];
-    return new Map(
+    const results = (await this.calls(provider, reads, true)) as string[];
+    const read = new Map(
       addresses.map((address, i) => [
         address,
         { balance: BigInt(results[2 * i]!), nonce: BigInt(results[2 * i + 1]!) },
       ]),
     );
+    for (const [address, account] of read) this.known.set(address, { ...account });
+    return read;
+  }
+
+  /**
+   * What the engine would answer to `eth_getBalance` or `eth_getTransactionCount` of a 40-hex address at the latest
+   * block, when known (inside a queued op); undefined otherwise.
+   */
+  knownAccount(address: string): { balance: bigint; nonce: bigint } | undefined {
+    return this.known.get(address);
   }
 
   /**
@@ -405,11 +431,15 @@ export class CChain {
   setBalance(address: string, wei: bigint): void {
     this.world.cChainEdits.push({ height: this.height, address, balance: wei });
     this.defer('hardhat_setBalance', [`0x${address}`, hex(wei)]);
+    const known = this.known.get(address);
+    if (known) known.balance = wei;
   }
 
   setNonce(address: string, nonce: bigint): void {
     this.world.cChainEdits.push({ height: this.height, address, nonce });
     this.defer('hardhat_setNonce', [`0x${address}`, hex(nonce)]);
+    const known = this.known.get(address);
+    if (known) known.nonce = nonce;
   }
 
   /** Mines `count` blocks (the first holding what the pool has) inside a `write`, each at ACP-176's base fee. */
@@ -419,11 +449,17 @@ export class CChain {
         await this.acceptNewBlocks(provider);
         this.setNextBaseFee();
       }
+      const known = new Map(this.known);
       const [, block] = await this.calls(provider, [
         ['evm_mine', []],
         ['eth_getBlockByNumber', ['latest', true]],
       ]);
       this.mined = { block: block as RpcBlock, at: this.sent };
+      // A block without transactions changes no account but the coinbase's (the engine's block reward before Shanghai).
+      if ((block as RpcBlock).transactions.length === 0) {
+        known.delete(COINBASE);
+        this.known = known;
+      }
     }
   }
 

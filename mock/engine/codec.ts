@@ -5,7 +5,7 @@
  */
 import { avalanche, forReading } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
-import { idOf, sha256, utxoKeyOf } from '../world/codec.ts';
+import { idBytes, idOf, sha256, utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';
 import { MAX_TX_SIZE, parseError, trailing } from './parse-errors.ts';
 import { Refusal } from './refusals.ts';
@@ -113,11 +113,25 @@ export function credentialTypesOf(chain: UtxoChain, bytes: Uint8Array, offset: n
   return types;
 }
 
+/** cb58 texts of IDs by their hex: a world's transactions name few distinct IDs, and cb58 encoding is slow. */
+const idTexts = new Map<string, string>();
+
+/** An avalanchejs ID's cb58 text (its `toString()`), encoded once per distinct ID. */
+export function idText(id: { toBytes(): Uint8Array }): string {
+  const bytes = id.toBytes();
+  const key = hex(bytes);
+  let text = idTexts.get(key);
+  if (text === undefined) {
+    text = cb58Encode(bytes);
+    if (idTexts.size >= 4096) idTexts.clear();
+    idTexts.set(key, text);
+  }
+  return text;
+}
+
 /** The UTXO table key (hex of the UTXO ID) of an input's UTXOID. */
-export function keyOf(input: {
-  utxoID: { txID: { toBytes(): Uint8Array; toString(): string }; outputIdx: { value(): number } };
-}): string {
-  return utxoKeyOf(input.utxoID.txID.toString(), input.utxoID.outputIdx.value());
+export function keyOf(input: { utxoID: { txID: { toBytes(): Uint8Array }; outputIdx: { value(): number } } }): string {
+  return utxoKeyOf(idText(input.utxoID.txID), input.utxoID.outputIdx.value());
 }
 
 /** The owner of a secp256k1fx output or OutputOwners, as the world records it. */
@@ -140,8 +154,8 @@ export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetI
   const { Id, Int, Utxo: CodecUtxo, avaxSerial, utils } = avalanche();
   const codecs = manager(chain);
   const utxo = new CodecUtxo(
-    new avaxSerial.UTXOID(Id.fromString(txID), new Int(index)),
-    Id.fromString(assetID),
+    new avaxSerial.UTXOID(new Id(idBytes(txID)), new Int(index)),
+    new Id(idBytes(assetID)),
     output,
   );
   const bytes = utils.concatBytes(

@@ -5,7 +5,7 @@
 import type { TransferableOutput } from '@avalabs/avalanchejs';
 import { atomicKey, type World } from '../world/world.ts';
 import type { AtomicUtxo, Utxo, UtxoChain } from '../world/types.ts';
-import { type DecodedTx, utxoRecord } from './codec.ts';
+import { type DecodedTx, idText, utxoRecord } from './codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 
 export interface Effects {
@@ -28,7 +28,7 @@ export function outputsOf(
   outs: readonly TransferableOutput[],
   offset = 0,
 ): Utxo[] {
-  return outs.map((out, i) => utxoRecord(chain, decoded.id, offset + i, out.getAssetId(), out.output));
+  return outs.map((out, i) => utxoRecord(chain, decoded.id, offset + i, idText(out.assetId), out.output));
 }
 
 export function exportsOf(

@@ -10,7 +10,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import type { Owner } from '../world/types.ts';
 import type { World } from '../world/world.ts';
-import { type Transaction, keyOf, ownerOf } from './codec.ts';
+import { type Transaction, idText, keyOf, ownerOf } from './codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 
 /**
@@ -58,7 +58,7 @@ export function verifyConservation(
   for (const input of ins) {
     const inner: Transaction = input.input;
     const locktime: bigint = inner._type === 'pvm.StakeableLockIn' ? inner.lockTime.value() : 0n;
-    if (now >= locktime) add(unlockedConsumed, input.getAssetId(), input.amount());
+    if (now >= locktime) add(unlockedConsumed, idText(input.assetId), input.amount());
     else {
       const utxo = world.utxos.P.get(keyOf(input))!;
       addLocked(lockedConsumed, {
@@ -71,11 +71,11 @@ export function verifyConservation(
   }
   for (const out of outs) {
     const output: Transaction = out.output;
-    if (output._type !== 'pvm.StakeableLockOut') add(unlockedProduced, out.getAssetId(), out.amount());
+    if (output._type !== 'pvm.StakeableLockOut') add(unlockedProduced, idText(out.assetId), out.amount());
     else {
       const owner = ownerID(ownerOf(output.transferOut)!);
       addLocked(lockedProduced, {
-        assetID: out.getAssetId(),
+        assetID: idText(out.assetId),
         locktime: output.lockTime.value(),
         owner,
         amount: out.amount(),

@@ -13,6 +13,7 @@ import {
   STAKEABLE_LOCK_OUT,
   type Transaction,
   TRANSFER_OUTPUT,
+  idText,
   keyOf,
   outputType,
   ownerOf,
@@ -106,7 +107,8 @@ export function spendP(
   utxo: Utxo,
   credential: Uint8Array[],
 ): void {
-  if (utxo.assetID !== input.getAssetId()) throw new Refusal(TEXTS.pAssetIDMismatch(input.getAssetId(), utxo.assetID));
+  const assetID = idText(input.assetId);
+  if (utxo.assetID !== assetID) throw new Refusal(TEXTS.pAssetIDMismatch(assetID, utxo.assetID));
   const type = outputType(utxo);
   let inner: Transaction = input.input;
   if (inner._type === 'pvm.StakeableLockIn') {
@@ -161,7 +163,7 @@ export function syntacticP(
   const base = decoded.tx.baseTx.baseTx ?? decoded.tx.baseTx;
   if (base.NetworkId.value() !== world.network.networkID)
     throw new Refusal(`metadata failed verification: ${TEXTS.wrongNetworkID}`);
-  if (base.BlockchainId.toString() !== world.chainIDs.P)
+  if (idText(base.BlockchainId) !== world.chainIDs.P)
     throw new Refusal(`metadata failed verification: ${TEXTS.wrongChainID}`);
   if (base.memo.length > 256)
     throw new Refusal(`metadata failed verification: ${TEXTS.memoTooLarge(base.memo.length, 256)}`);
@@ -283,7 +285,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
       for (const input of imported) wrapped('input failed verification', () => verifyTransferableInput(input));
       checkSortedUnique(imported);
       verifyMemo(decoded);
-      const source: string = tx.sourceChain.toString();
+      const source: string = idText(tx.sourceChain);
       sameSubnet(world, source, 'P');
       break;
     }
@@ -329,7 +331,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
   imported.forEach((input, i) => {
     const key = atomicKey(world.chainIDs.P, keyOf(input));
     const utxo = world.atomic.get(key);
-    if (!utxo || utxo.sourceChain !== tx.sourceChain.toString())
+    if (!utxo || utxo.sourceChain !== idText(tx.sourceChain))
       throw new Refusal(`failed to get shared memory: ${TEXTS.notFound}`);
     spendP(world, decoded, input, utxo, creds[ins.length + i]!);
     effects.imported.push(key);

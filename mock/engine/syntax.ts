@@ -79,6 +79,8 @@ export function verifyTransferableInput(input: TransferableInput): void {
 
 /** avax.IsSortedTransferableOutputs: by asset ID, then by the output's codec bytes (type ID first); ties allowed. */
 export function checkOutputsSorted(outs: readonly TransferableOutput[], codec: Codec): void {
+  // One output is sorted: its bytes are not encoded for nothing.
+  if (outs.length < 2) return;
   let previous: Uint8Array | undefined;
   for (const out of outs) {
     const key = out.toBytes(codec);

@@ -8,7 +8,7 @@ import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
-import { type DecodedTx, type Transaction, keyOf, utxoRecord } from './codec.ts';
+import { type DecodedTx, type Transaction, idText, keyOf, utxoRecord } from './codec.ts';
 import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
 import { fxOf, operationEffects, verifyFxUsage, verifyOperations, verifyOperationsSyntax } from './operations.ts';
 import { Refusal, TEXTS, xMissingUtxo, xTransfer } from './refusals.ts';
@@ -32,7 +32,7 @@ interface Parts {
 /** avax.BaseTx.Verify. */
 function verifyBase(world: World, base: Transaction): void {
   if (base.NetworkId.value() !== world.network.networkID) throw new Refusal(TEXTS.wrongNetworkID);
-  if (base.BlockchainId.toString() !== world.chainIDs.X) throw new Refusal(TEXTS.wrongChainID);
+  if (idText(base.BlockchainId) !== world.chainIDs.X) throw new Refusal(TEXTS.wrongChainID);
   if (base.memo.length > MAX_MEMO) throw new Refusal(TEXTS.memoTooLarge(base.memo.length, MAX_MEMO));
 }
 
@@ -205,7 +205,7 @@ export function verifyX(world: World, decoded: DecodedTx): Effects {
   const tx = decoded.tx;
   switch (tx._type) {
     case 'avm.ImportTx': {
-      const source: string = tx.sourceChain.toString();
+      const source: string = idText(tx.sourceChain);
       sameSubnet(world, source);
       parts.imported.forEach((input, i) => {
         const key = atomicKey(world.chainIDs.X, keyOf(input));

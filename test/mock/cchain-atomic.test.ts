@@ -221,6 +221,44 @@ describe('atomic transfers with the C-Chain', () => {
     expect(await balanceX(key.bech('X'))).toBe(xBefore + 2n * AVAX - ctx.baseTxFee);
   });
 
+  it('answers an atomic tx’s account as the EVM transactions and blocks after it leave it', async () => {
+    const key = newKey();
+    await node.dev.fund({ address: key.bech('C'), amount: String(5n * AVAX) });
+    const { unsigned } = await importToC('X', key, key.evmAddress);
+    await issue('C', unsigned, [key.secret]);
+    const credited = (
+      unsigned.getTx() as unknown as { Outs: { amount: { value(): bigint } }[] }
+    ).Outs[0]!.amount.value();
+    expect(await eth().getBalance({ address: key.evmAddress })).toBe(credited * WEI);
+    expect(await eth().getTransactionCount({ address: key.evmAddress })).toBe(0);
+
+    const wallet = createWalletClient({
+      transport: http(`${node.url}/ext/bc/C/rpc`),
+      account: privateKeyToAccount(`0x${Buffer.from(key.secret).toString('hex')}`),
+    });
+    await wallet.sendTransaction({ to: '0x00000000000000000000000000000000000000ab', value: AVAX * WEI, chain: null });
+    expect(await eth().getTransactionCount({ address: key.evmAddress })).toBe(1);
+    const afterTransfer = await eth().getBalance({ address: key.evmAddress });
+    expect(afterTransfer).toBeLessThan((credited - AVAX) * WEI);
+
+    // The export's nonce is the one the EVM transfer left, and its amount comes off the balance that transfer left.
+    const from = secp256k1.publicKeyToEthAddress(secp256k1.getPublicKey(key.secret));
+    const exported = evm.newExportTxFromBaseFee(
+      ctx,
+      await baseFeeNAVAX(),
+      AVAX,
+      ctx.pBlockchainID,
+      from,
+      [key.short],
+      1n,
+    );
+    await issue('C', exported, [key.secret]);
+    const spent = (exported.getTx() as unknown as { ins: { amount: { value(): bigint } }[] }).ins[0]!.amount.value();
+    await node.dev.mine({ chain: 'C', blocks: 1 });
+    expect(await eth().getTransactionCount({ address: key.evmAddress })).toBe(2);
+    expect(await eth().getBalance({ address: key.evmAddress })).toBe(afterTransfer - spent * WEI);
+  });
+
   it('refuses an export whose nonce is not the account’s, and one the balance cannot pay', async () => {
     const key = newKey();
     const from = secp256k1.publicKeyToEthAddress(secp256k1.getPublicKey(key.secret));
