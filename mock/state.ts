@@ -18,7 +18,7 @@ import { DevControls } from './engine/dev.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
 import { LazyCChain } from './lazy-cchain.ts';
-import { replayMempools } from './world/mempools.ts';
+import { replayMempools } from './engine/mempools.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;

@@ -18,6 +18,7 @@ import type { LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
 import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
+import { replayMempools } from './mempools.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
 import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
@@ -190,6 +191,7 @@ export class DevControls extends StateEdits {
   reset(): Record<string, never> {
     this.world.revert(0);
     this.engine.restorePools();
+    replayMempools(this.world, this.engine);
     this.snapshots.clear();
     this.cchain?.reset();
     return {};
@@ -254,6 +256,7 @@ export class DevControls extends StateEdits {
     }
     replaceWorld(this.world, worldOf(json, 'the state').world);
     this.engine.restorePools();
+    replayMempools(this.world, this.engine);
     this.cchain?.reset();
     return {};
   }

@@ -74,6 +74,9 @@ describe('the X- and P-Chain mempools in a saved world', () => {
     expect([second.state.engine.pending('X'), second.state.engine.pending('P')]).toEqual([1, 1]);
     expect(await statuses(second, ids)).toEqual(['Unknown', 'Processing']);
     await expect(clients(second).X.issueTx({ tx: conflicting })).rejects.toThrow(/tx conflicts with other tx/);
+    // dev.reset goes back to the world as the file gave it: its pool too.
+    second.state.dev.reset();
+    expect([second.state.engine.pending('X'), second.state.engine.pending('P')]).toEqual([1, 1]);
     second.state.dev.setAutomine({ enabled: false });
     await second.state.dev.mine({ chain: 'X' });
     await second.state.dev.mine({ chain: 'P' });
@@ -84,6 +87,34 @@ describe('the X- and P-Chain mempools in a saved world', () => {
     const third = await start();
     expect([third.state.engine.pending('X'), third.state.engine.pending('P')]).toEqual([0, 0]);
     expect(await statuses(third, ids)).toEqual(['Accepted', 'Committed']);
+  });
+
+  it('come back through dev.loadState and dev.reset, as from a --state file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mock-xppool-')), 'world.json');
+    const node = await startWithOptions(
+      resolveOptions({ port: 0, state: file, network: 'local', accounts: 0 }, (key) => key, 0),
+    );
+    nodes.push(node);
+    const dev = node.state.dev;
+    const { state } = dev.dumpState();
+    dev.setAutomine({ enabled: false });
+    const ids = {
+      X: (await clients(node).X.issueTx({ tx: await send(node, 'X', 1_000n) })).txID,
+      P: (await clients(node).P.issueTx({ tx: await send(node, 'P', 2_000n) })).txID,
+    };
+    const pooled = dev.dumpState().state;
+    const conflicting = await send(node, 'X', 3_000n);
+
+    dev.loadState({ state });
+    expect([node.state.engine.pending('X'), node.state.engine.pending('P')]).toEqual([0, 0]);
+    dev.loadState({ state: pooled });
+    expect([node.state.engine.pending('X'), node.state.engine.pending('P')]).toEqual([1, 1]);
+    await expect(clients(node).X.issueTx({ tx: conflicting })).rejects.toThrow(/tx conflicts with other tx/);
+    await dev.mine({ chain: 'P' });
+    expect(await statuses(node, ids)).toEqual(['Unknown', 'Committed']);
+    // dev.reset: back to the world the node started from, which had nothing pooled.
+    dev.reset();
+    expect([node.state.engine.pending('X'), node.state.engine.pending('P')]).toEqual([0, 0]);
   });
 
   it('leaves out what a revert undid', async () => {

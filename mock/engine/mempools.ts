@@ -3,9 +3,9 @@
  * pooled (World.pooledTxs, saved with the rest of it); the engine holds what it verified of them, which a fresh engine
  * works out again by issuing them as they were issued.
  */
-import type { Engine } from '../engine/engine.ts';
-import { Refusal } from '../engine/refusals.ts';
-import type { World } from './world.ts';
+import type { Engine } from './engine.ts';
+import { Refusal } from './refusals.ts';
+import type { World } from '../world/world.ts';
 
 /**
  * A saved world's X- and P-Chain mempools (its Processing txs, World.pooledTxs) issued again into a fresh engine, in
