@@ -9,14 +9,13 @@
  * cuts every endpoint's; an upgrade whose rules the release does not apply yet (./rules.ts: Etna before v1.12.0,
  * Granite in v1.13.x, Helicon before v1.15.0-fuji) it writes as unscheduled.
  */
-import { buildModel } from '../../generators/model/build.ts';
 import { compareVersions } from '../../generators/model/versions.ts';
-import type { SpecModel } from '../../generators/model/types.ts';
 import { atRelease } from '../versions.ts';
 import { upgradeTime } from '../world/reads-info.ts';
 import type { World } from '../world/world.ts';
 import { RULES_SINCE } from './rules.ts';
 import { cChainIDOf } from './genesis.ts';
+import { cChainModel } from './params.ts';
 
 const UPGRADES: ReadonlyArray<readonly [upgrade: string, field: string]> = [
   ['apricotPhase1', 'apricotPhase1BlockTimestamp'],
@@ -49,18 +48,6 @@ const ETH_BLOCKS: Record<string, { berlinBlock: number; londonBlock: number }> =
 
 const before = (release: string | undefined, since: string | undefined) =>
   release !== undefined && since !== undefined && compareVersions(release, since) < 0;
-
-let model: Promise<SpecModel> | undefined;
-
-/** The C-Chain document as the toolkit's model, built on the first C-Chain call that needs it (as ./params.ts does). */
-export function cChainModel(): Promise<SpecModel> {
-  model ??= import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument }) => {
-    const file = 'c-chain-rpc.json';
-    const document = structuredClone(cChainRpcDocument) as Record<string, unknown>;
-    return buildModel([{ name: 'c-chain-rpc', file, document, sources: [{ bundled: '', file, pointer: '' }] }]);
-  });
-  return model;
-}
 
 /** `eth_getChainConfig` of release `release` (the newest when undefined): today's fields, cut to the release's. */
 export async function chainConfig(world: World, release?: string): Promise<unknown> {

@@ -9,6 +9,7 @@
  */
 import type { MethodSpec } from '../../generated/c-chain/server/dist/index.js';
 import { buildModel } from '../../generators/model/build.ts';
+import type { SpecModel } from '../../generators/model/types.ts';
 import { servedBy } from '../../generators/model/versions.ts';
 
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
@@ -193,6 +194,18 @@ function checkedMethods(): Promise<Map<string, Checked>> {
   return table;
 }
 
+let model: Promise<SpecModel> | undefined;
+
+/** The C-Chain document as the toolkit's model, built once, on the first C-Chain call that needs it. */
+export function cChainModel(): Promise<SpecModel> {
+  model ??= import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument }) => {
+    const file = 'c-chain-rpc.json';
+    const document = structuredClone(cChainRpcDocument) as Record<string, unknown>;
+    return buildModel([{ name: 'c-chain-rpc', file, document, sources: [{ bundled: '', file, pointer: '' }] }]);
+  });
+  return model;
+}
+
 const unserved = new Map<string, Promise<Set<string>>>();
 
 /**
@@ -202,13 +215,9 @@ const unserved = new Map<string, Promise<Set<string>>>();
 export function unservedMethods(release: string): Promise<Set<string>> {
   let methods = unserved.get(release);
   if (!methods) {
-    methods = import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument }) => {
-      const file = 'c-chain-rpc.json';
-      const document = structuredClone(cChainRpcDocument) as Record<string, unknown>;
-      const [endpoint] = buildModel([
-        { name: 'c-chain-rpc', file, document, sources: [{ bundled: '', file, pointer: '' }] },
-      ]).endpoints;
-      return new Set(endpoint!.methods.filter((method) => !servedBy(method, release)).map((method) => method.name));
+    methods = cChainModel().then(({ endpoints }) => {
+      const unservedThen = endpoints[0]!.methods.filter((method) => !servedBy(method, release));
+      return new Set(unservedThen.map((method) => method.name));
     });
     unserved.set(release, methods);
   }
