@@ -19,6 +19,18 @@ export interface CChainParts {
   dev: typeof import('./cchain/dev.ts');
 }
 
+/**
+ * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs) would load while its caller
+ * waits, one step each: modules only. Nothing is built, so the chain, its engine and the dev controls' marks are as
+ * they were (EDR's native library loads with the engine, ./cchain/evm.ts).
+ */
+export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
+  () => import('./cchain/avax.ts'),
+  () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
+  () => import('./cchain/evm.ts'),
+  () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
+];
+
 export class LazyCChain {
   private parts: CChainParts | undefined;
   private loading: Promise<CChainParts> | undefined;

@@ -3,7 +3,7 @@
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener, Server, ServerResponse } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
@@ -16,7 +16,7 @@ import { atRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
-import { lazyEndpoint } from './lazy-cchain.ts';
+import { C_CHAIN_MODULES, lazyEndpoint } from './lazy-cchain.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -199,7 +199,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   };
   const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
   const health = served.has('health') ? state.health : undefined;
+  const preload = whenIdle(served.has('c-avax') ? [...C_CHAIN_MODULES] : []);
   const listener: RequestListener = (req, res) => {
+    preload(res);
     if (!hostAllowed(req.headers.host ?? '')) {
       req.resume();
       res.writeHead(403, forbidden).end('invalid host specified\n');
@@ -228,6 +230,35 @@ function scopeOf(name: EndpointName, path: string, world: World): string | undef
 function notSimulated(name: string): Answer {
   return () => {
     throw new Error(`the mock node does not simulate ${name}`);
+  };
+}
+
+/** How long the node must have had no request in flight before it loads a step of what a first call would. */
+const IDLE_MS = 50;
+
+/**
+ * Runs `steps` one at a time, each once the node has answered a request and then had none in flight for IDLE_MS:
+ * never at start-up, never while a request waits. A request's arrival puts the next step back; its timer is unref'd
+ * and keeps no process alive. A step that fails is left to the call that needs it, which reports the error.
+ */
+function whenIdle(steps: Array<() => unknown>): (res: ServerResponse) => void {
+  let inFlight = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const next = () => {
+    const step = inFlight === 0 ? steps.shift() : undefined;
+    if (!step) return;
+    new Promise((resolve) => resolve(step())).then(
+      () => steps.length > 0 && timer!.refresh(),
+      () => steps.length > 0 && timer!.refresh(),
+    );
+  };
+  const answered = () => {
+    if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
+  };
+  return (res) => {
+    if (steps.length === 0) return;
+    inFlight++;
+    res.once('close', answered);
   };
 }
 
