@@ -8,13 +8,16 @@
  * calls, so the background work is done by the next method's first call; (3) the server package's validators alone
  * (`methodValidators`), each method's params checked once in a synchronous loop, as the first call checks them with
  * nothing compiled before: what a method's compilation costs. The very first call of the process also builds the
- * ajv instances and warms V8 and ajv's code; it is shown apart.
+ * ajv instances and warms V8 and ajv's code; it is shown apart. (4) is (1) after the node idled IDLE_MS past that very
+ * first call, as a person or a test suite starting a node does: what the node loads when idle (mock/node.ts: the
+ * C-Chain's modules, avalanchejs) is then ready for the first C-Chain call or tx.
  */
 import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { median } from './median.ts';
 
 const PROCESSES = 3;
+const IDLE_MS = 2000;
 
 type Example = { params: Array<{ name: string; value: unknown }> };
 type Document = { methods: Array<{ name: string; examples?: Example[] }> };
@@ -35,10 +38,10 @@ const paramsOf = (example: Example | undefined) =>
   Object.fromEntries((example?.params ?? []).map((p) => [p.name, p.value]));
 
 /**
- * Runs in a child: the mock on a free port, each method's example sent twice, `pauseMs` before each method; prints
- * the first call's extra ms.
+ * Runs in a child: the mock on a free port, each method's example sent twice, `pauseMs` before each method and
+ * `idleMs` after the first; prints the first call's extra ms.
  */
-async function overHttp(pauseMs: number): Promise<void> {
+async function overHttp(pauseMs: number, idleMs = 0): Promise<void> {
   const { startMockNode } = await import('../mock/node.ts');
   const { ENDPOINTS } = await import('../generated/server/dist/index.js');
   const node = await startMockNode({ port: 0, indexEnabled: true });
@@ -67,6 +70,7 @@ async function overHttp(pauseMs: number): Promise<void> {
       const first = await call(path, method.name, params);
       const again = await call(path, method.name, params);
       times[`${name} ${method.name}`] = { ms: first.ms - again.ms, cpuMs: first.cpuMs - again.cpuMs };
+      if (id === 2 && idleMs > 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
     }
   }
   await node.close();
@@ -120,9 +124,18 @@ export default async function bench(): Promise<void> {
   report('first call over HTTP, back to back, less the second call', runs('http'));
   report('first call over HTTP, 20 ms between methods, less the second call', runs('http-spaced'));
   report('first params check, server package alone', runs('validators'));
+  report(
+    `first call over HTTP, back to back after ${IDLE_MS} ms idle past the first, less the second`,
+    runs('http-idle'),
+  );
 }
 
 if (process.argv[2] === '--child' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {
   const mode = process.argv[3];
-  await (mode === 'http' ? overHttp(0) : mode === 'http-spaced' ? overHttp(20) : validatorsOnly());
+  const modes: Record<string, () => Promise<void>> = {
+    http: () => overHttp(0),
+    'http-spaced': () => overHttp(20),
+    'http-idle': () => overHttp(0, IDLE_MS),
+  };
+  await (modes[mode!] ?? validatorsOnly)();
 }
