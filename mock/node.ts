@@ -199,9 +199,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   };
   const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
   const health = served.has('health') ? state.health : undefined;
-  const preload = whenIdle(served.has('c-avax') ? [...C_CHAIN_MODULES] : []);
   const listener: RequestListener = (req, res) => {
-    preload(res);
     if (!hostAllowed(req.headers.host ?? '')) {
       req.resume();
       res.writeHead(403, forbidden).end('invalid host specified\n');
@@ -234,31 +232,35 @@ function notSimulated(name: string): Answer {
 }
 
 /** How long the node must have had no request in flight before it loads a step of what a first call would. */
-const IDLE_MS = 50;
+const IDLE_MS = 200;
 
 /**
- * Runs `steps` one at a time, each once the node has answered a request and then had none in flight for IDLE_MS:
- * never at start-up, never while a request waits. A request's arrival puts the next step back; its timer is unref'd
- * and keeps no process alive. A step that fails is left to the call that needs it, which reports the error.
+ * Runs `steps` one at a time, each once the server has answered a request and then had none in flight for IDLE_MS:
+ * never at start-up, never while a request waits, never once it closes. A request's arrival puts the next step back;
+ * the timer is unref'd and keeps no process alive. A step that fails is left to the call that needs it to report.
  */
-function whenIdle(steps: Array<() => unknown>): (res: ServerResponse) => void {
+function whenIdle(steps: Array<() => unknown>): { track(res: ServerResponse): void; stop(): void } {
   let inFlight = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const next = () => {
     const step = inFlight === 0 ? steps.shift() : undefined;
     if (!step) return;
-    new Promise((resolve) => resolve(step())).then(
-      () => steps.length > 0 && timer!.refresh(),
-      () => steps.length > 0 && timer!.refresh(),
-    );
+    const again = () => steps.length > 0 && timer!.refresh();
+    new Promise((resolve) => resolve(step())).then(again, again);
   };
   const answered = () => {
     if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
   };
-  return (res) => {
-    if (steps.length === 0) return;
-    inFlight++;
-    res.once('close', answered);
+  return {
+    track: (res) => {
+      if (steps.length === 0) return;
+      inFlight++;
+      res.once('close', answered);
+    },
+    stop: () => {
+      steps.length = 0;
+      clearTimeout(timer);
+    },
   };
 }
 
@@ -308,7 +310,16 @@ export async function startMockNode(
 ): Promise<RunningMockNode> {
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
-  const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
+  // Loaded while idle: what the first C-Chain call or tx would load as its caller waits.
+  const preload = whenIdle([...node.routes.values()].includes('c-avax') ? [...C_CHAIN_MODULES] : []);
+  const { server, close } = await serveHttp(
+    (req, res) => {
+      preload.track(res);
+      node.listener(req, res);
+    },
+    options.port ?? 9650,
+    host,
+  );
   const closeWebSockets = serveWebSocketsOnUpgrade(server, node);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -318,6 +329,7 @@ export async function startMockNode(
     url,
     dev: lazyDevClient(url),
     close: () => {
+      preload.stop();
       node.state.engine.stop();
       closeWebSockets();
       return close();
