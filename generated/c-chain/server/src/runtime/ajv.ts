@@ -57,9 +57,6 @@ function newAjv(allErrors: boolean, root: object): Ajv {
     strict: false,
     logger: false,
     validateSchema: false,
-    // Nor do the schemas refer to the meta-schema: adding it (a traversal of it, ajv's URI code still cold) was a
-    // good part of the process's first call.
-    meta: false,
     // `{"__proto__": "x"}` and `{"constructor": 1}` are objects with those properties, not their prototype's.
     ownProperties: true,
     // A method's first call waits for its compilation. Each referenced component is compiled once per endpoint and
