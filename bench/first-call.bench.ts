@@ -2,19 +2,25 @@
  * The first call of each method after start-up (issue 25: at most 5 ms). A method's params validator is compiled by
  * ajv on its first call (runtime/server/ajv.ts), so a method's first call pays for it once, unless the endpoint's
  * earlier first call had its siblings compiled in the background meanwhile (one per turn of the event loop). Measured
- * in fresh processes, three ways: (1) the mock over HTTP, each method's first example sent twice, back to back, the
+ * in fresh processes, four ways: (1) the mock over HTTP, each method's first example sent twice, back to back, the
  * first call's time less the second's (the background compilations run between the calls, and their CPU time falls
  * into whichever call's window they hit); (2) the same with 20 ms between methods, as a person or a test suite
  * calls, so the background work is done by the next method's first call; (3) the server package's validators alone
  * (`methodValidators`), each method's params checked once in a synchronous loop, as the first call checks them with
- * nothing compiled before: what a method's compilation costs. The very first call of the process also builds the
- * ajv instances and warms V8 and ajv's code; it is shown apart.
+ * nothing compiled before: what a method's compilation costs; (4) is (1) after the node idled IDLE_MS past its very
+ * first call, as a person or a test suite starting a node does: what the node loads when idle (mock/node.ts: the
+ * C-Chain's modules, avalanchejs) is then ready for the first C-Chain call or tx. The very first call of the process
+ * also builds the ajv instances and warms V8 and ajv's code; it is shown apart (the bench's own HTTP client is warmed
+ * first, on a bare server, so that its first request is not counted as the node's).
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { realpathSync } from 'node:fs';
 import { median } from './median.ts';
 
 const PROCESSES = 3;
+const IDLE_MS = 2000;
 
 type Example = { params: Array<{ name: string; value: unknown }> };
 type Document = { methods: Array<{ name: string; examples?: Example[] }> };
@@ -35,12 +41,13 @@ const paramsOf = (example: Example | undefined) =>
   Object.fromEntries((example?.params ?? []).map((p) => [p.name, p.value]));
 
 /**
- * Runs in a child: the mock on a free port, each method's example sent twice, `pauseMs` before each method; prints
- * the first call's extra ms.
+ * Runs in a child: the mock on a free port, each method's example sent twice, `pauseMs` before each method and
+ * `idleMs` after the first; prints the first call's extra ms.
  */
-async function overHttp(pauseMs: number): Promise<void> {
+async function overHttp(pauseMs: number, idleMs = 0): Promise<void> {
   const { startMockNode } = await import('../mock/node.ts');
   const { ENDPOINTS } = await import('../generated/server/dist/index.js');
+  await warmClient();
   const node = await startMockNode({ port: 0, indexEnabled: true });
   const pathOf = new Map<string, string>();
   for (const [path, name] of node.routes) if (!pathOf.has(name)) pathOf.set(name, path);
@@ -67,10 +74,23 @@ async function overHttp(pauseMs: number): Promise<void> {
       const first = await call(path, method.name, params);
       const again = await call(path, method.name, params);
       times[`${name} ${method.name}`] = { ms: first.ms - again.ms, cpuMs: first.cpuMs - again.cpuMs };
+      if (id === 2 && idleMs > 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
     }
   }
   await node.close();
   console.log(JSON.stringify(times));
+}
+
+/**
+ * One fetch to a bare node:http server: the CPU time is the whole process's, and undici's first request (its parser
+ * compiled) cost about as much as the node's first answer, which would then be counted as the node's.
+ */
+async function warmClient(): Promise<void> {
+  const server = createServer((_, res) => res.end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)).arrayBuffer();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
 }
 
 /** Runs in a child: each method's params validator of the server package, called once. */
@@ -120,9 +140,18 @@ export default async function bench(): Promise<void> {
   report('first call over HTTP, back to back, less the second call', runs('http'));
   report('first call over HTTP, 20 ms between methods, less the second call', runs('http-spaced'));
   report('first params check, server package alone', runs('validators'));
+  report(
+    `first call over HTTP, back to back after ${IDLE_MS} ms idle past the first, less the second`,
+    runs('http-idle'),
+  );
 }
 
 if (process.argv[2] === '--child' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {
   const mode = process.argv[3];
-  await (mode === 'http' ? overHttp(0) : mode === 'http-spaced' ? overHttp(20) : validatorsOnly());
+  const modes: Record<string, () => Promise<void>> = {
+    http: () => overHttp(0),
+    'http-spaced': () => overHttp(20),
+    'http-idle': () => overHttp(0, IDLE_MS),
+  };
+  await (modes[mode!] ?? validatorsOnly)();
 }

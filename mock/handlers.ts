@@ -151,15 +151,15 @@ function delegate<T extends object, K extends keyof T>(target: T, names: readonl
 }
 
 /**
- * `/ext/bc/C/avax`'s handlers: AtomicApi's methods, called as they are once the C-Chain is loaded; the first call
- * loads it (../lazy-cchain.ts).
+ * `/ext/bc/C/avax`'s handlers: AtomicApi's methods, called as they are once it is loaded; the first call loads it
+ * (../lazy-cchain.ts).
  */
 function atomicHandlers(state: MockState): Partial<HandlersOf<'c-avax'>> {
   const handlers = handlerNames('c-avax').map((name) => {
     const call = (atomic: AtomicApi, params: Params) => (atomic[name] as (p: Params) => unknown).call(atomic, params);
     const answer: Answer = (params) => {
-      const loaded = state.cChain.loaded;
-      return loaded ? call(loaded.atomic, params) : state.cChain.load().then((c) => call(c.atomic, params));
+      const loaded = state.cChain.atomic;
+      return loaded ? call(loaded, params) : state.cChain.loadAtomic().then((atomic) => call(atomic, params));
     };
     return [name, answer];
   });

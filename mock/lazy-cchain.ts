@@ -2,6 +2,8 @@
  * The C-Chain (./cchain/), loaded on its first use: its modules (and the fork's C-Chain part they import) are a good
  * share of the mock's start, which a node that is only asked about X and P never needs. The dev controls given
  * before it loads are kept, and handed over as it loads: as if it had been there, untouched, all along.
+ * `/ext/bc/C/avax` loads apart: its reads answer from the world (shared memory, the accepted atomic txs), and only
+ * its issueTx loads the EVM.
  */
 import type { Endpoint } from '../generated/server/dist/index.js';
 import type { AtomicApi } from './cchain/avax.ts';
@@ -11,17 +13,29 @@ import type { World } from './world/world.ts';
 export interface CChainParts {
   /** The EVM (./cchain/evm.ts), whose engine is created on its first call. */
   chain: CChain;
-  /** `/ext/bc/C/avax` (./cchain/avax.ts). */
-  atomic: AtomicApi;
   /** `/ext/bc/C/rpc` (./cchain/rpc.ts). */
   rpc: Endpoint;
   /** `dev.mine` on C and `dev.fund` of a C-Chain address (./cchain/dev.ts). */
   dev: typeof import('./cchain/dev.ts');
 }
 
+/**
+ * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs) would load while its caller
+ * waits, one step each: modules only. Nothing is built, so the chain, its engine and the dev controls' marks are as
+ * they were (EDR's native library loads with the engine, ./cchain/evm.ts).
+ */
+export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
+  () => import('./cchain/avax.ts'),
+  () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
+  () => import('./cchain/evm.ts'),
+  () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
+];
+
 export class LazyCChain {
   private parts: CChainParts | undefined;
   private loading: Promise<CChainParts> | undefined;
+  private atomicApi: AtomicApi | undefined;
+  private atomicLoading: Promise<AtomicApi> | undefined;
   /** Dev snapshots taken before the chain loaded, which it takes on loading as taken before its engine existed. */
   private readonly marks = new Set<string>();
   private automine = true;
@@ -42,18 +56,31 @@ export class LazyCChain {
   load(): Promise<CChainParts> {
     this.loading ??= Promise.all([
       import('./cchain/evm.ts'),
-      import('./cchain/avax.ts'),
       import('./cchain/rpc.ts'),
       import('./cchain/dev.ts'),
-    ]).then(([{ CChain }, { AtomicApi }, { cChainRpcEndpoint }, dev]) => {
+    ]).then(([{ CChain }, { cChainRpcEndpoint }, dev]) => {
       const chain = new CChain(this.world, this.nodeVersion);
       for (const id of this.marks) chain.snapshot(id);
       void chain.setAutomine(this.automine);
-      const atomic = new AtomicApi(this.world, chain, this.nodeVersion);
-      this.parts = { chain, atomic, rpc: cChainRpcEndpoint(chain), dev };
+      this.parts = { chain, rpc: cChainRpcEndpoint(chain), dev };
       return this.parts;
     });
     return this.loading;
+  }
+
+  /** `/ext/bc/C/avax` (./cchain/avax.ts), once loaded. */
+  get atomic(): AtomicApi | undefined {
+    return this.atomicApi;
+  }
+
+  /** Loads `/ext/bc/C/avax` without the EVM, which it asks for (at once when loaded) only to accept a tx. */
+  loadAtomic(): Promise<AtomicApi> {
+    this.atomicLoading ??= import('./cchain/avax.ts').then(({ AtomicApi }) => {
+      const chain = () => this.parts?.chain ?? this.load().then((parts) => parts.chain);
+      this.atomicApi = new AtomicApi(this.world, chain, this.nodeVersion);
+      return this.atomicApi;
+    });
+    return this.atomicLoading;
   }
 
   // The dev controls, passed on when loaded; before, what an untouched chain does with them (./cchain/evm.ts).

@@ -3,7 +3,7 @@
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener, Server, ServerResponse } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
@@ -16,7 +16,7 @@ import { atRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
-import { lazyEndpoint } from './lazy-cchain.ts';
+import { C_CHAIN_MODULES, lazyEndpoint } from './lazy-cchain.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -231,6 +231,39 @@ function notSimulated(name: string): Answer {
   };
 }
 
+/** How long the node must have had no request in flight before it loads a step of what a first call would. */
+const IDLE_MS = 200;
+
+/**
+ * Runs `steps` one at a time, each once the server has answered a request and then had none in flight for IDLE_MS:
+ * never at start-up, never while a request waits, never once it closes. A request's arrival puts the next step back;
+ * the timer is unref'd and keeps no process alive. A step that fails is left to the call that needs it to report.
+ */
+function whenIdle(steps: Array<() => unknown>): { track(res: ServerResponse): void; stop(): void } {
+  let inFlight = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const next = () => {
+    const step = inFlight === 0 ? steps.shift() : undefined;
+    if (!step) return;
+    const again = () => steps.length > 0 && timer!.refresh();
+    new Promise((resolve) => resolve(step())).then(again, again);
+  };
+  const answered = () => {
+    if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
+  };
+  return {
+    track: (res) => {
+      if (steps.length === 0) return;
+      inFlight++;
+      res.once('close', answered);
+    },
+    stop: () => {
+      steps.length = 0;
+      clearTimeout(timer);
+    },
+  };
+}
+
 /** The handler with a log line per call. Every handler error passes here, so the runtime's onError is not used. */
 function logged(name: string, answer: Answer, log: (line: string) => void): Answer {
   const ok = `${name} ok`;
@@ -277,7 +310,16 @@ export async function startMockNode(
 ): Promise<RunningMockNode> {
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
-  const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
+  // Loaded while idle: what the first C-Chain call or tx would load as its caller waits.
+  const preload = whenIdle([...node.routes.values()].includes('c-avax') ? [...C_CHAIN_MODULES] : []);
+  const { server, close } = await serveHttp(
+    (req, res) => {
+      preload.track(res);
+      node.listener(req, res);
+    },
+    options.port ?? 9650,
+    host,
+  );
   const closeWebSockets = serveWebSocketsOnUpgrade(server, node);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -287,6 +329,7 @@ export async function startMockNode(
     url,
     dev: lazyDevClient(url),
     close: () => {
+      preload.stop();
       node.state.engine.stop();
       closeWebSockets();
       return close();

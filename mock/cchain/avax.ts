@@ -36,11 +36,12 @@ export class AtomicApi {
   private readonly accepted: Table<string, AtomicRecord>;
 
   private readonly world: World;
-  private readonly chain: CChain;
+  /** The EVM, loaded on the first tx to accept (./evm.ts): the reads need only the world. */
+  private readonly chain: () => CChain | Promise<CChain>;
   /** The AvalancheGo release the mock answers as (`--node-version`), whose coreth `avax.version` names. */
   private readonly nodeVersion?: string;
 
-  constructor(world: World, chain: CChain, nodeVersion?: string) {
+  constructor(world: World, chain: () => CChain | Promise<CChain>, nodeVersion?: string) {
     this.world = world;
     this.chain = chain;
     this.nodeVersion = nodeVersion;
@@ -78,7 +79,15 @@ export class AtomicApi {
     } catch (error) {
       throw new Refusal(`problem parsing transaction: ${(error as Error).message}`);
     }
-    const { world, chain } = this;
+    const chain = this.chain();
+    return chain instanceof Promise
+      ? chain.then((c) => this.accept(c, atomic, bytes))
+      : this.accept(chain, atomic, bytes);
+  }
+
+  /** Verifies the decoded tx at the tip and, when valid, accepts it in a new block (queued after the calls before). */
+  private accept(chain: CChain, atomic: ReturnType<typeof decodeAtomic>, bytes: Uint8Array): Promise<{ txID: string }> {
+    const { world } = this;
     let extra: AtomicExtra | undefined;
     return chain.write(
       async (provider) => {
