@@ -75,9 +75,17 @@ function skipSpace(text, at) {
     at++;
   }
 }
+/** Whether a number is anywhere in `value`; what is nested is looked at from a list, so no depth overflows the stack. */
 function hasNumber(value) {
-  const pending = [value];
-  while (pending.length > 0) {
+  if (typeof value !== 'object' || value === null) return typeof value === 'number';
+  // Params are mostly one object of strings: its members are looked at without making the list.
+  let pending;
+  for (const key in value) {
+    const child = value[key];
+    if (typeof child === 'number') return true;
+    if (typeof child === 'object' && child !== null) (pending ??= []).push(child);
+  }
+  while (pending !== undefined && pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'number') return true;
     if (typeof next === 'object' && next !== null) for (const key in next) pending.push(next[key]);

@@ -102,9 +102,17 @@ function skipSpace(text: string, at: number): number {
   }
 }
 
+/** Whether a number is anywhere in `value`; what is nested is looked at from a list, so no depth overflows the stack. */
 function hasNumber(value: unknown): boolean {
-  const pending = [value];
-  while (pending.length > 0) {
+  if (typeof value !== 'object' || value === null) return typeof value === 'number';
+  // Params are mostly one object of strings: its members are looked at without making the list.
+  let pending: unknown[] | undefined;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child === 'number') return true;
+    if (typeof child === 'object' && child !== null) (pending ??= []).push(child);
+  }
+  while (pending !== undefined && pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'number') return true;
     if (typeof next === 'object' && next !== null)
