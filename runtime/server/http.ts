@@ -19,7 +19,7 @@ export interface NodeRequest {
 
 /** The parts of node:http's ServerResponse used here. */
 export interface NodeResponse {
-  writeHead(status: number, headers?: Record<string, string>): unknown;
+  writeHead(status: number, headers?: Record<string, string> | string[]): unknown;
   setHeader(name: string, value: string): unknown;
   end(body?: string | Uint8Array): unknown;
   on(event: 'close' | 'finish', listener: () => void): unknown;
@@ -66,7 +66,7 @@ export function tooLarge(): RpcReply {
   return textReply(413, 'http: request body too large', { Connection: 'close' });
 }
 
-function hasHeader(headers: Record<string, string>, name: string): boolean {
+function hasHeader(headers: Readonly<Record<string, string>>, name: string): boolean {
   for (const own in headers) if (own.length === name.length && own.toLowerCase() === name.toLowerCase()) return true;
   return false;
 }
@@ -81,19 +81,38 @@ export function firstHeader(value: string | string[] | undefined): string | unde
  */
 export function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const headers = extra ? headersWith(reply.headers, extra) : reply.headers;
   // A known length, as Go's server sends for small answers, rather than chunked encoding.
-  headers['Content-Length'] = String(typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length);
-  res.writeHead(reply.status, headers);
+  const length = typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length;
+  res.writeHead(reply.status, headerList(reply.headers, extra, String(length)));
   res.end(reply.body);
 }
 
-/** A reply's own headers after `extra` ones (a router's) of names it has none of. */
-function headersWith(own: Record<string, string>, extra: Readonly<Record<string, string>>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name in extra) if (!hasHeader(own, name)) headers[name] = extra[name]!;
-  return Object.assign(headers, own);
+/**
+ * The reply's headers as writeHead's flat list: `extra` ones of names the reply has none of, the reply's own, then the
+ * length. Replies share their header objects (rpc.ts), so the list is made once for each pair and only its length
+ * changes; writeHead copies the list into the head before it returns, so lending the same array every time is safe.
+ */
+function headerList(
+  own: Readonly<Record<string, string>>,
+  extra: Readonly<Record<string, string>> | undefined,
+  length: string,
+): string[] {
+  if (own !== listed.own || extra !== listed.extra) {
+    const list: string[] = [];
+    for (const name in extra) if (!hasHeader(own, name)) list.push(name, extra[name]!);
+    for (const name in own) list.push(name, own[name]!);
+    list.push('Content-Length', '');
+    listed = { own, extra, list };
+  }
+  listed.list[listed.list.length - 1] = length;
+  return listed.list;
 }
+
+let listed: {
+  own?: Readonly<Record<string, string>>;
+  extra?: Readonly<Record<string, string>> | undefined;
+  list: string[];
+} = { list: [] };
 
 /**
  * The call as the RPC layer sees it. The abort signal exists only once a handler asks for it: a controller and a

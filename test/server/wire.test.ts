@@ -62,6 +62,16 @@ describe('node profile of a generated stub', () => {
   });
 
   it.each([
+    ['{"jsonrpc":"2.0","id":2,"method":"avm.getHeight","id":2.0}', '2.0'],
+    ['{"jsonrpc":"2.0","id":2.0,"method":"avm.getHeight","id":2}', '2'],
+    ['{"jsonrpc":"2.0","method":"avm.getHeight","params":{"id":1},"id":1.0}', '1.0'],
+    ['{"jsonrpc":"2.0","method":"avm.getHeight","params":{"x":"id","xid":"aid"},"id":1e0}', '1e0'],
+  ])('echoes the id the decoder kept, whatever else is called "id": %s', async (body, echoed) => {
+    const response = await post(body);
+    expect(response.text.endsWith(`,"id":${echoed}}\n`)).toBe(true);
+  });
+
+  it.each([
     ['no id', '{"jsonrpc":"2.0","method":"avm.getHeight"}'],
     ['a null id', '{"jsonrpc":"2.0","id":null,"method":"avm.getHeight"}'],
   ])('runs a notification with %s and answers with an empty body', async (_name, body) => {

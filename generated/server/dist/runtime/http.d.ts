@@ -12,7 +12,7 @@ export interface NodeRequest {
 }
 /** The parts of node:http's ServerResponse used here. */
 export interface NodeResponse {
-  writeHead(status: number, headers?: Record<string, string>): unknown;
+  writeHead(status: number, headers?: Record<string, string> | string[]): unknown;
   setHeader(name: string, value: string): unknown;
   end(body?: string | Uint8Array): unknown;
   on(event: 'close' | 'finish', listener: () => void): unknown;

@@ -38,18 +38,28 @@ export function firstHeader(value) {
  */
 export function sendNode(res, reply, extra) {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const headers = extra ? headersWith(reply.headers, extra) : reply.headers;
   // A known length, as Go's server sends for small answers, rather than chunked encoding.
-  headers['Content-Length'] = String(typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length);
-  res.writeHead(reply.status, headers);
+  const length = typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length;
+  res.writeHead(reply.status, headerList(reply.headers, extra, String(length)));
   res.end(reply.body);
 }
-/** A reply's own headers after `extra` ones (a router's) of names it has none of. */
-function headersWith(own, extra) {
-  const headers = {};
-  for (const name in extra) if (!hasHeader(own, name)) headers[name] = extra[name];
-  return Object.assign(headers, own);
+/**
+ * The reply's headers as writeHead's flat list: `extra` ones of names the reply has none of, the reply's own, then the
+ * length. Replies share their header objects (rpc.ts), so the list is made once for each pair and only its length
+ * changes; writeHead copies the list into the head before it returns, so lending the same array every time is safe.
+ */
+function headerList(own, extra, length) {
+  if (own !== listed.own || extra !== listed.extra) {
+    const list = [];
+    for (const name in extra) if (!hasHeader(own, name)) list.push(name, extra[name]);
+    for (const name in own) list.push(name, own[name]);
+    list.push('Content-Length', '');
+    listed = { own, extra, list };
+  }
+  listed.list[listed.list.length - 1] = length;
+  return listed.list;
 }
+let listed = { list: [] };
 /**
  * The call as the RPC layer sees it. The abort signal exists only once a handler asks for it: a controller and a
  * close listener per request would cost more than the rest of the RPC layer.

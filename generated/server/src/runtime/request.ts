@@ -82,8 +82,8 @@ function fastRequest(body: Uint8Array): ServerRequest | undefined {
  * expression, which cost a quarter of this path on every call.
  */
 function writtenId(text: string, id: number): string | undefined {
-  const key = text.indexOf('"id"');
-  if (key < 0 || text.indexOf('"id"', key + 4) >= 0) return undefined;
+  const key = idKey(text, 0);
+  if (key < 0 || idKey(text, key + 4) >= 0) return undefined;
   let at = skipSpace(text, key + 4);
   if (text.charCodeAt(at) !== 0x3a) return undefined;
   at = skipSpace(text, at + 1);
@@ -91,6 +91,16 @@ function writtenId(text: string, id: number): string | undefined {
   if (!text.startsWith(written, at)) return undefined;
   const next = text.charCodeAt(skipSpace(text, at + written.length));
   return next === 0x2c || next === 0x7d ? written : undefined;
+}
+
+/**
+ * The index of the next `"id"` from `from`, or -1. Looked for by its `id"`: a quote opens every string of the text, so
+ * a search led by the quote stops at each of them, and cost the most of this path.
+ */
+function idKey(text: string, from: number): number {
+  for (let at = text.indexOf('id"', from + 1); at >= 0; at = text.indexOf('id"', at + 3))
+    if (text.charCodeAt(at - 1) === 0x22) return at - 1;
+  return -1;
 }
 
 /** The index of the first character from `at` that is not JSON whitespace. */
@@ -102,9 +112,17 @@ function skipSpace(text: string, at: number): number {
   }
 }
 
+/** Whether a number is anywhere in `value`; what is nested is looked at from a list, so no depth overflows the stack. */
 function hasNumber(value: unknown): boolean {
-  const pending = [value];
-  while (pending.length > 0) {
+  if (typeof value !== 'object' || value === null) return typeof value === 'number';
+  // Params are mostly one object of strings: its members are looked at without making the list.
+  let pending: unknown[] | undefined;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child === 'number') return true;
+    if (typeof child === 'object' && child !== null) (pending ??= []).push(child);
+  }
+  while (pending !== undefined && pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'number') return true;
     if (typeof next === 'object' && next !== null)

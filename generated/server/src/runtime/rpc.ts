@@ -162,7 +162,8 @@ export interface Dispatcher {
 
 export interface RpcReply {
   status: number;
-  headers: Record<string, string>;
+  /** Shared between replies: never changed once made. */
+  headers: Readonly<Record<string, string>>;
   body: string | Uint8Array;
 }
 
@@ -177,6 +178,14 @@ export interface CallInfo {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/**
+ * The node profile's reply headers, by whether the handler ran (gorilla then has set nosniff) and whether a body is
+ * sent: one object each, shared by every reply, so the HTTP adapter lays each pair out once (http.ts headerList).
+ */
+const RAN_JSON: Readonly<Record<string, string>> = { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff' };
+const RAN_EMPTY: Readonly<Record<string, string>> = { 'X-Content-Type-Options': 'nosniff' };
+const REFUSED_JSON: Readonly<Record<string, string>> = { 'Content-Type': JSON_TYPE };
+const REFUSED_EMPTY: Readonly<Record<string, string>> = {};
 
 export function goMethodName(name: string): string {
   const dot = name.indexOf('.');
@@ -250,11 +259,7 @@ function nodeOutcome(request: ServerRequest, outcome: Outcome, call: CallInfo): 
   const id = request.id;
   if (id === undefined) return nodeReply(true, undefined);
   if (typeof id === 'string' && typeof outcome.json === 'string')
-    return {
-      status: 200,
-      headers: { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff' },
-      body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}\n`,
-    };
+    return { status: 200, headers: RAN_JSON, body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}\n` };
   const json = outcome.json;
   if (typeof json !== 'string') {
     const parts = ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, '}\n'];
@@ -269,9 +274,8 @@ function nodeReply(
   parts: Array<string | Uint8Array> | undefined,
   allocate?: (size: number) => Uint8Array | undefined,
 ): RpcReply {
-  const headers: Record<string, string> = parts ? { 'Content-Type': JSON_TYPE } : {};
-  if (ran) headers['X-Content-Type-Options'] = 'nosniff';
-  return { status: 200, headers, body: parts ? joinParts(parts, allocate) : '' };
+  if (!parts) return { status: 200, headers: ran ? RAN_EMPTY : REFUSED_EMPTY, body: '' };
+  return { status: 200, headers: ran ? RAN_JSON : REFUSED_JSON, body: joinParts(parts, allocate) };
 }
 
 function nodeFailure(

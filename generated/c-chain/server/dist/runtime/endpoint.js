@@ -84,15 +84,11 @@ export function createRouter(routes, options = {}) {
   const extra = (origin) => (options.cors && origin ? withCors : fixed);
   const notFound = () => textReply(404, '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
   /**
-   * Where a request goes: a reply of the router's own (a CORS preflight, 404) or an endpoint, with the headers every
-   * reply gets. `preflight` holds the Access-Control-Request-Method and -Headers of an OPTIONS request with an origin.
+   * Where a request goes: an endpoint, or undefined for a reply of the router's own (ownReply). `preflight` holds the
+   * Access-Control-Request-Method and -Headers of an OPTIONS request with an origin.
    */
-  const route = (url, origin, preflight) => {
-    const headers = extra(origin);
-    if (preflight?.[0]) return { headers, reply: preflightReply(preflight[0], preflight[1]) };
-    const endpoint = resolve(pathOf(url));
-    return endpoint ? { headers, endpoint } : { headers, reply: notFound() };
-  };
+  const route = (url, preflight) => (preflight?.[0] ? undefined : resolve(pathOf(url)));
+  const ownReply = (preflight) => (preflight?.[0] ? preflightReply(preflight[0], preflight[1]) : notFound());
   const preflightOf = (method, origin, headers) =>
     origin && method === 'OPTIONS'
       ? [firstHeader(headers['access-control-request-method']), headers['access-control-request-headers']]
@@ -100,10 +96,12 @@ export function createRouter(routes, options = {}) {
   // The router's headers travel with the reply into one writeHead: headers set ahead of it take node:http's slow path.
   const node = (req, res) => {
     const origin = options.cors ? firstHeader(req.headers.origin) : undefined;
-    const { headers, reply, endpoint } = route(req.url ?? '/', origin, preflightOf(req.method, origin, req.headers));
+    const headers = extra(origin);
+    const preflight = preflightOf(req.method, origin, req.headers);
+    const endpoint = route(req.url ?? '/', preflight);
     if (!endpoint) {
       req.resume();
-      return sendNode(res, reply, headers);
+      return sendNode(res, ownReply(preflight), headers);
     }
     if (endpoint.node.length >= 3 || !headers) return endpoint.node(req, res, headers);
     for (const name in headers) res.setHeader(name, headers[name]);
@@ -118,9 +116,9 @@ export function createRouter(routes, options = {}) {
             request.headers.get('access-control-request-headers') ?? undefined,
           ]
         : undefined;
-    const { headers, reply, endpoint } = route(request.url, origin, preflight);
-    const response = endpoint ? await endpoint.fetch(request) : toResponse(reply);
-    for (const [name, value] of Object.entries(headers ?? {}))
+    const endpoint = route(request.url, preflight);
+    const response = endpoint ? await endpoint.fetch(request) : toResponse(ownReply(preflight));
+    for (const [name, value] of Object.entries(extra(origin) ?? {}))
       if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };

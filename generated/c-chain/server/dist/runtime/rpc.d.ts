@@ -98,7 +98,8 @@ export interface Dispatcher {
 }
 export interface RpcReply {
   status: number;
-  headers: Record<string, string>;
+  /** Shared between replies: never changed once made. */
+  headers: Readonly<Record<string, string>>;
   body: string | Uint8Array;
 }
 export interface CallInfo {

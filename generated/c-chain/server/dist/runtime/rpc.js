@@ -74,6 +74,14 @@ export function rawJson(value) {
   return RawJson.write(value);
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
+/**
+ * The node profile's reply headers, by whether the handler ran (gorilla then has set nosniff) and whether a body is
+ * sent: one object each, shared by every reply, so the HTTP adapter lays each pair out once (http.ts headerList).
+ */
+const RAN_JSON = { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff' };
+const RAN_EMPTY = { 'X-Content-Type-Options': 'nosniff' };
+const REFUSED_JSON = { 'Content-Type': JSON_TYPE };
+const REFUSED_EMPTY = {};
 export function goMethodName(name) {
   const dot = name.indexOf('.');
   return `${name.slice(0, dot)}.${name[dot + 1].toUpperCase()}${name.slice(dot + 2)}`;
@@ -134,11 +142,7 @@ function nodeOutcome(request, outcome, call) {
   const id = request.id;
   if (id === undefined) return nodeReply(true, undefined);
   if (typeof id === 'string' && typeof outcome.json === 'string')
-    return {
-      status: 200,
-      headers: { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff' },
-      body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}\n`,
-    };
+    return { status: 200, headers: RAN_JSON, body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}\n` };
   const json = outcome.json;
   if (typeof json !== 'string') {
     const parts = ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, '}\n'];
@@ -148,9 +152,8 @@ function nodeOutcome(request, outcome, call) {
 }
 /** `ran`: the handler ran, so the reply carries the headers it sets; notifications get no body, except parse errors. */
 function nodeReply(ran, parts, allocate) {
-  const headers = parts ? { 'Content-Type': JSON_TYPE } : {};
-  if (ran) headers['X-Content-Type-Options'] = 'nosniff';
-  return { status: 200, headers, body: parts ? joinParts(parts, allocate) : '' };
+  if (!parts) return { status: 200, headers: ran ? RAN_EMPTY : REFUSED_EMPTY, body: '' };
+  return { status: 200, headers: ran ? RAN_JSON : REFUSED_JSON, body: joinParts(parts, allocate) };
 }
 function nodeFailure(request, ran, code, message, data = ['null']) {
   const id = request.id ?? 'null';

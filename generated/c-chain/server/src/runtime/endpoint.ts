@@ -183,20 +183,13 @@ export function createRouter(
   const extra = (origin: string | undefined): Record<string, string> | undefined =>
     options.cors && origin ? withCors : fixed;
   const notFound = (): RpcReply => textReply(404, '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
+  type Preflight = [string | undefined, string | string[] | undefined] | undefined;
   /**
-   * Where a request goes: a reply of the router's own (a CORS preflight, 404) or an endpoint, with the headers every
-   * reply gets. `preflight` holds the Access-Control-Request-Method and -Headers of an OPTIONS request with an origin.
+   * Where a request goes: an endpoint, or undefined for a reply of the router's own (ownReply). `preflight` holds the
+   * Access-Control-Request-Method and -Headers of an OPTIONS request with an origin.
    */
-  const route = (
-    url: string,
-    origin: string | undefined,
-    preflight: [string | undefined, string | string[] | undefined] | undefined,
-  ) => {
-    const headers = extra(origin);
-    if (preflight?.[0]) return { headers, reply: preflightReply(preflight[0], preflight[1]) };
-    const endpoint = resolve(pathOf(url));
-    return endpoint ? { headers, endpoint } : { headers, reply: notFound() };
-  };
+  const route = (url: string, preflight: Preflight) => (preflight?.[0] ? undefined : resolve(pathOf(url)));
+  const ownReply = (preflight: Preflight) => (preflight?.[0] ? preflightReply(preflight[0], preflight[1]) : notFound());
   const preflightOf = (method: string | undefined, origin: string | undefined, headers: NodeRequest['headers']) =>
     origin && method === 'OPTIONS'
       ? ([firstHeader(headers['access-control-request-method']), headers['access-control-request-headers']] as [
@@ -207,10 +200,12 @@ export function createRouter(
   // The router's headers travel with the reply into one writeHead: headers set ahead of it take node:http's slow path.
   const node: NodeListener = (req, res) => {
     const origin = options.cors ? firstHeader(req.headers.origin) : undefined;
-    const { headers, reply, endpoint } = route(req.url ?? '/', origin, preflightOf(req.method, origin, req.headers));
+    const headers = extra(origin);
+    const preflight = preflightOf(req.method, origin, req.headers);
+    const endpoint = route(req.url ?? '/', preflight);
     if (!endpoint) {
       req.resume();
-      return sendNode(res, reply, headers);
+      return sendNode(res, ownReply(preflight), headers);
     }
     if (endpoint.node.length >= 3 || !headers) return endpoint.node(req, res, headers);
     for (const name in headers) res.setHeader(name, headers[name]!);
@@ -225,9 +220,9 @@ export function createRouter(
             request.headers.get('access-control-request-headers') ?? undefined,
           ]
         : undefined;
-    const { headers, reply, endpoint } = route(request.url, origin, preflight);
-    const response = endpoint ? await endpoint.fetch(request) : toResponse(reply);
-    for (const [name, value] of Object.entries(headers ?? {}))
+    const endpoint = route(request.url, preflight);
+    const response = endpoint ? await endpoint.fetch(request) : toResponse(ownReply(preflight));
+    for (const [name, value] of Object.entries(extra(origin) ?? {}))
       if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };
