@@ -48,7 +48,7 @@ function fixedText(typeName: string, size: number, text: string): { decError?: s
 }
 
 /** common.Address and common.Hash (hexutil.UnmarshalFixedJSON): decErrors wrapped as json.UnmarshalTypeError. */
-const fixedJson =
+export const fixedJson =
   (typeName: string, size: number): GoDecoder =>
   (value) => {
     if (typeof value !== 'string') return typeError('non-string', typeName);
@@ -65,7 +65,7 @@ const goBytes: GoDecoder = (value) => {
 };
 
 /** hexutil.DecodeUint64: strconv.ParseUint's syntax and range errors come in the order of the digits. */
-function decodeUint64(text: string): string | bigint {
+export function decodeUint64(text: string): string | bigint {
   if (text.length === 0) return 'empty hex string';
   if (!has0x(text)) return 'hex string without 0x prefix';
   const raw = text.slice(2);
@@ -84,7 +84,7 @@ function decodeUint64(text: string): string | bigint {
 const TAGS = new Set(['earliest', 'latest', 'pending', 'accepted', 'safe', 'finalized']);
 
 /** rpc.BlockNumber's UnmarshalJSON: the raw JSON, its quotes removed, is a tag or a hex number. */
-const goBlockNumber: GoDecoder = (value) => {
+export const goBlockNumber: GoDecoder = (value) => {
   const input = typeof value === 'string' ? value : JSON.stringify(value);
   if (TAGS.has(input)) return undefined;
   const n = decodeUint64(input);
@@ -191,6 +191,11 @@ function checkedMethods(): Promise<Map<string, Checked>> {
     );
   });
   return table;
+}
+
+/** Whether the C-Chain document has the method: the engine answers nothing else (its own methods leak its texts). */
+export async function documented(method: string): Promise<boolean> {
+  return (await checkedMethods()).has(method);
 }
 
 const unserved = new Map<string, Promise<Set<string>>>();
