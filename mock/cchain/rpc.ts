@@ -14,6 +14,7 @@ import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { filterMethods } from './filters.ts';
+import { gethAnswer } from './geth-errors.ts';
 import { jsonText } from './json-text.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { poolSent } from './replay.ts';
@@ -113,7 +114,7 @@ async function answerOne(
     }
     return answer;
   };
-  const answer = await (WRITES.has(method) ? chain.write(send) : chain.run(send));
+  const answer = gethAnswer(method, await (WRITES.has(method) ? chain.write(send) : chain.run(send)));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
 }
