@@ -243,6 +243,12 @@ export async function refusedParams(method: string, params: unknown): Promise<st
  * missing.
  */
 function firstDecodeError({ spec, decoders }: Checked, args: unknown[], checkMissing = false): string | undefined {
+  // Go's decoder refuses some values the document takes (a block number of more than 16 digits): geth decodes the
+  // arguments in order, so each one decoded here before the first whose Go decoder is not reproduced.
+  for (let i = 0; i < args.length && decoders[i]; i++) {
+    const error = args[i] === null ? undefined : decoders[i]!(args[i]);
+    if (error !== undefined) return `invalid argument ${i}: ${error}`;
+  }
   const named: Record<string, unknown> = {};
   args.forEach((value, i) => {
     if (value !== null) named[spec.params[i]!] = value;

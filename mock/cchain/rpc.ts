@@ -18,6 +18,7 @@ import { gethAnswer } from './geth-errors.ts';
 import { jsonText } from './json-text.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { poolSent } from './replay.ts';
+import { refusedTransactionArgs } from './transaction-args.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -94,7 +95,7 @@ async function answerOne(
     (chain.release && (await unservedMethods(chain.release)).has(method))
   )
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
-  const refused = await refusedParams(method, params);
+  const refused = (await refusedParams(method, params)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const mine = own[method];
   if (mine) {

@@ -67,6 +67,30 @@ describe('/ext/bc/C/rpc in coreth’s words', () => {
     });
   });
 
+  it('refuses quantities too long for their Go type with the decoder’s text', async () => {
+    const to = `0x${'11'.repeat(20)}`;
+    const refused = (i: number, message: string) => ({
+      error: { code: -32602, message: `invalid argument ${i}: ${message}` },
+    });
+    expect(await call('eth_call', [{ to, gas: '0x1ffffffffffffffff' }, 'latest'])).toEqual(
+      refused(
+        0,
+        'json: cannot unmarshal hex number > 64 bits into Go struct field TransactionArgs.gas of type hexutil.Uint64',
+      ),
+    );
+    expect(await call('eth_estimateGas', [{ to, value: `0x1${'0'.repeat(64)}` }])).toEqual(
+      refused(
+        0,
+        'json: cannot unmarshal hex number > 256 bits into Go struct field TransactionArgs.value of type *hexutil.Big',
+      ),
+    );
+    expect(await call('eth_getBalance', [to, `0x1${'0'.repeat(40)}`])).toEqual(refused(1, 'hex number > 64 bits'));
+    expect(await call('eth_getBlockByNumber', [`0x${'f'.repeat(20)}`, false])).toEqual(
+      refused(0, 'hex number > 64 bits'),
+    );
+    expect(await call('eth_call', [{ to, gas: '0x5208' }, 'latest'])).toEqual({ result: '0x' });
+  });
+
   it('gives a filter only what follows it, and "filter not found" for an unknown ID', async () => {
     await mine();
     const blocks = (await call('eth_newBlockFilter')).result as string;
