@@ -3,7 +3,7 @@
  * reads it (eth/filters/api.go), with its texts: the caller gets "invalid argument 0: <text>" (-32602) before the
  * engine sees the filter, which it then gets in one shape (block numbers resolved, addresses an array).
  */
-import { decodeUint64, fixedJson, goBlockNumber } from './params.ts';
+import { decodeUint64, fixedJson, goBlockNumber, jsonKind } from './params.ts';
 
 /** rpc.BlockNumber's tags as the numbers geth gives them (rpc/types.go); `accepted` is coreth's finalized. */
 export const PENDING = -1n;
@@ -28,18 +28,6 @@ export interface Criteria {
 
 /** eth/filters' maxAddresses. */
 const MAX_ADDRESSES = 1000;
-
-/** The kind Go's decoder names for a JSON value it cannot put in a Go value. */
-export const kindOf = (value: unknown) =>
-  typeof value === 'string'
-    ? 'string'
-    : typeof value === 'number'
-      ? 'number'
-      : typeof value === 'boolean'
-        ? 'bool'
-        : Array.isArray(value)
-          ? 'array'
-          : 'object';
 
 /** hexutil.Decode, then the length decodeAddress and decodeTopic want: the bytes as lower-case hex, or the error. */
 function decodeFixed(text: string, size: number, what: string): string | { error: string } {
@@ -107,7 +95,7 @@ function topicsOf(value: unknown[]): Criteria['topics'] | { error: string } {
 export function readCriteria(value: unknown): Criteria | { error: string } {
   if (value === null || value === undefined) return { addresses: [], topics: [] };
   if (typeof value !== 'object' || Array.isArray(value))
-    return { error: `json: cannot unmarshal ${kindOf(value)} into Go value of type filters.input` };
+    return { error: `json: cannot unmarshal ${jsonKind(value)} into Go value of type filters.input` };
   const fields = new Map(Object.entries(value).map(([key, field]) => [key.toLowerCase(), field]));
   const criteria: Criteria = { addresses: [], topics: [] };
   for (const [key, field] of fields) {
@@ -123,7 +111,7 @@ export function readCriteria(value: unknown): Criteria | { error: string } {
       criteria[key === 'fromblock' ? 'from' : 'to'] = number;
     } else if (key === 'topics' && !Array.isArray(field))
       return {
-        error: `json: cannot unmarshal ${kindOf(field)} into Go struct field input.topics of type []interface {}`,
+        error: `json: cannot unmarshal ${jsonKind(field)} into Go struct field input.topics of type []interface {}`,
       };
   }
   if (criteria.blockHash !== undefined && (criteria.from !== undefined || criteria.to !== undefined))

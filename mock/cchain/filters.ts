@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { Provider } from '@nomicfoundation/edr';
 import type { RpcBlock } from './blocks.ts';
 import { type CChain, EvmError } from './evm.ts';
-import { type Criteria, LATEST, PENDING, kindOf, matches, readCriteria } from './filter-criteria.ts';
+import { type Criteria, LATEST, PENDING, matches, readCriteria } from './filter-criteria.ts';
+import { jsonKind } from './params.ts';
 
 /** eth/filters' Config.Timeout default: a filter not polled for this long is removed. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
@@ -95,7 +96,7 @@ class Filters {
     this.expire();
     const id = (Array.isArray(params) ? params[0] : undefined) ?? '';
     if (typeof id !== 'string')
-      throw invalidArgument(`json: cannot unmarshal ${kindOf(id)} into Go value of type rpc.ID`);
+      throw invalidArgument(`json: cannot unmarshal ${jsonKind(id)} into Go value of type rpc.ID`);
     const filter = this.filters.get(id);
     if (filter) filter.polled = Date.now();
     return filter;

@@ -14,7 +14,8 @@ import { servedBy } from '../../generators/model/versions.ts';
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
 type GoDecoder = (value: unknown) => string | undefined;
 
-const jsonKind = (value: unknown) =>
+/** The kind Go's decoder names for a JSON value it cannot put in a Go value. */
+export const jsonKind = (value: unknown) =>
   typeof value === 'string'
     ? 'string'
     : typeof value === 'number'

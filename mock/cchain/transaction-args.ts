@@ -3,8 +3,7 @@
  * ethapi.TransactionArgs: a quantity too long for its Go type (gas over 64 bits, a value over 256) or not a hex
  * string is refused with the decoder's text before the engine, whose own texts differ, sees it.
  */
-import { kindOf } from './filter-criteria.ts';
-import { fixedJson } from './params.ts';
+import { fixedJson, jsonKind } from './params.ts';
 
 const TAKING_ARGS = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList', 'eth_sendTransaction']);
 
@@ -58,7 +57,7 @@ export function refusedTransactionArgs(method: string, params: unknown): string 
   const args: unknown = params[0];
   if (args === null || args === undefined) return undefined;
   if (typeof args !== 'object' || Array.isArray(args))
-    return `invalid argument 0: json: cannot unmarshal ${kindOf(args)} into Go value of type ethapi.TransactionArgs`;
+    return `invalid argument 0: json: cannot unmarshal ${jsonKind(args)} into Go value of type ethapi.TransactionArgs`;
   for (const [key, value] of Object.entries(args)) {
     const field = FIELDS[key.toLowerCase()];
     if (!field || value === null) continue;
