@@ -5,6 +5,7 @@
 import { request } from 'node:http';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { send } from '../support/rpc.ts';
 import { EWOQ } from './sdk-world.ts';
@@ -89,6 +90,19 @@ describe('/ext/bc/C/rpc in coreth’s words', () => {
       refused(0, 'hex number > 64 bits'),
     );
     expect(await call('eth_call', [{ to, gas: '0x5208' }, 'latest'])).toEqual({ result: '0x' });
+  });
+
+  it('refuses a ws logs subscription whose filter FilterCriteria refuses', async () => {
+    const ws = new WebSocket(`${node.url.replace('http', 'ws')}/ext/bc/C/ws`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const answer = new Promise<unknown>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+    ws.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["logs",{"address":5}]}');
+    expect(await answer).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'invalid argument 1: invalid addresses in query' },
+    });
+    ws.close();
   });
 
   it('gives a filter only what follows it, and "filter not found" for an unknown ID', async () => {
