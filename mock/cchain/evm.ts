@@ -166,7 +166,8 @@ export class CChain {
         {
           allowBlocksWithSameTimestamp: true,
           allowUnlimitedContractSize: false,
-          bailOnCallFailure: false,
+          // A reverted eth_call is then an error carrying its revert data, which rpc.ts answers as geth does.
+          bailOnCallFailure: true,
           bailOnTransactionFailure: false,
           chainId: genesis.chainID,
           coinbase: Buffer.from(COINBASE, 'hex'),

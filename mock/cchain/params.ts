@@ -15,7 +15,8 @@ import { servedBy } from '../../generators/model/versions.ts';
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
 type GoDecoder = (value: unknown) => string | undefined;
 
-const jsonKind = (value: unknown) =>
+/** The kind Go's decoder names for a JSON value it cannot put in a Go value. */
+export const jsonKind = (value: unknown) =>
   typeof value === 'string'
     ? 'string'
     : typeof value === 'number'
@@ -49,7 +50,7 @@ function fixedText(typeName: string, size: number, text: string): { decError?: s
 }
 
 /** common.Address and common.Hash (hexutil.UnmarshalFixedJSON): decErrors wrapped as json.UnmarshalTypeError. */
-const fixedJson =
+export const fixedJson =
   (typeName: string, size: number): GoDecoder =>
   (value) => {
     if (typeof value !== 'string') return typeError('non-string', typeName);
@@ -66,7 +67,7 @@ const goBytes: GoDecoder = (value) => {
 };
 
 /** hexutil.DecodeUint64: strconv.ParseUint's syntax and range errors come in the order of the digits. */
-function decodeUint64(text: string): string | bigint {
+export function decodeUint64(text: string): string | bigint {
   if (text.length === 0) return 'empty hex string';
   if (!has0x(text)) return 'hex string without 0x prefix';
   const raw = text.slice(2);
@@ -85,7 +86,7 @@ function decodeUint64(text: string): string | bigint {
 const TAGS = new Set(['earliest', 'latest', 'pending', 'accepted', 'safe', 'finalized']);
 
 /** rpc.BlockNumber's UnmarshalJSON: the raw JSON, its quotes removed, is a tag or a hex number. */
-const goBlockNumber: GoDecoder = (value) => {
+export const goBlockNumber: GoDecoder = (value) => {
   const input = typeof value === 'string' ? value : JSON.stringify(value);
   if (TAGS.has(input)) return undefined;
   const n = decodeUint64(input);
@@ -206,6 +207,11 @@ export function cChainModel(): Promise<SpecModel> {
   return model;
 }
 
+/** Whether the C-Chain document has the method: the engine answers nothing else (its own methods leak its texts). */
+export async function documented(method: string): Promise<boolean> {
+  return (await checkedMethods()).has(method);
+}
+
 const unserved = new Map<string, Promise<Set<string>>>();
 
 /**
@@ -247,6 +253,12 @@ export async function refusedParams(method: string, params: unknown): Promise<st
  * missing.
  */
 function firstDecodeError({ spec, decoders }: Checked, args: unknown[], checkMissing = false): string | undefined {
+  // Go's decoder refuses some values the document takes (a block number of more than 16 digits): geth decodes the
+  // arguments in order, so each one decoded here before the first whose Go decoder is not reproduced.
+  for (let i = 0; i < args.length && decoders[i]; i++) {
+    const error = args[i] === null ? undefined : decoders[i]!(args[i]);
+    if (error !== undefined) return `invalid argument ${i}: ${error}`;
+  }
   const named: Record<string, unknown> = {};
   args.forEach((value, i) => {
     if (value !== null) named[spec.params[i]!] = value;

@@ -9,15 +9,21 @@
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
 import { chainConfig } from './chain-config.ts';
 import { readBlock, readBlockReceipts } from './coreth-block.ts';
+import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
+import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
-import { refusedParams, unservedMethods } from './params.ts';
+import { filterMethods } from './filters.ts';
+import { gethAnswer } from './geth-errors.ts';
+import { jsonText } from './json-text.ts';
+import { documented, refusedParams, unservedMethods } from './params.ts';
 import { poolSent } from './replay.ts';
+import { refusedTransactionArgs } from './transaction-args.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
-/** geth's BatchRequestLimit default (node/defaults.go). */
-const MAX_BATCH = 1000;
+/** coreth's batch-request-limit default (plugin/evm/config/default_config.go), over HTTP and WebSocket. */
+export const MAX_BATCH = 1000;
 const SERVED = /^(eth|net|web3)_/;
 /** The calls that may build a block (see CChain.write). */
 const WRITES = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
@@ -57,6 +63,7 @@ function ownTransaction(chain: CChain, method: string, params: unknown): Promise
 function corethMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
   return {
     ...feeMethods(chain),
+    ...filterMethods(chain),
     eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),
@@ -95,9 +102,13 @@ async function answerOne(
     return errorJson(null, -32600, 'invalid request');
   const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
   if (typeof method !== 'string') return errorJson(id, -32600, 'invalid request');
-  if (!SERVED.test(method) || (chain.release && (await unservedMethods(chain.release)).has(method)))
+  if (
+    !SERVED.test(method) ||
+    !(method in own || (await documented(method))) ||
+    (chain.release && (await unservedMethods(chain.release)).has(method))
+  )
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
-  const refused = await refusedParams(method, params);
+  const refused = (await refusedParams(method, params)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const mine = own[method];
   if (mine) {
@@ -107,7 +118,7 @@ async function answerOne(
       return errorJson(id, error instanceof EvmError ? error.code : -32000, (error as Error).message);
     }
   }
-  const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] });
+  const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${jsonText(params ?? [])}}`;
   const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
     const known = knownAnswer(chain, method, params);
     if (known !== undefined) return known;
@@ -119,22 +130,43 @@ async function answerOne(
     }
     return answer;
   };
-  const answer = await (WRITES.has(method) ? chain.write(send) : chain.run(send));
+  const answer = gethAnswer(method, await (WRITES.has(method) ? chain.write(send) : chain.run(send)));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
 }
 
-export async function answerBody(chain: CChain, body: string): Promise<string> {
-  let parsed: unknown;
+/**
+ * geth's respondWithBatchTooLarge: one error in an array, with the id of the batch's first call (a "2.0" message with
+ * a usable id and a method).
+ */
+function batchTooLarge(batch: unknown[]): string {
+  const call = batch.find((message): message is { id: unknown } => {
+    if (typeof message !== 'object' || message === null) return false;
+    const { jsonrpc, id, method } = message as Record<string, unknown>;
+    return jsonrpc === '2.0' && id !== undefined && (id === null || typeof id !== 'object') && !!method;
+  });
+  return `[${errorJson(call?.id ?? null, -32600, 'batch too large')}]`;
+}
+
+/**
+ * A body's answer, as geth's readBatch reads it: the first JSON value (Go's decoder: what follows is ignored, 10,000
+ * levels of nesting at most, read in linear time); any syntax error is "parse error", and an empty body is answered
+ * with nothing (io.EOF).
+ */
+export async function answerBody(chain: CChain, body: string | Uint8Array): Promise<string> {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  let end: number;
   try {
-    parsed = JSON.parse(body);
-  } catch {
-    return errorJson(null, -32700, 'parse error');
+    ({ end } = parseFirstValue(bytes));
+  } catch (error) {
+    if (!(error instanceof GoSyntaxError)) throw error;
+    return error.message === 'EOF' ? '' : errorJson(null, -32700, 'parse error');
   }
+  const parsed: unknown = JSON.parse(decodeUtf8(bytes.subarray(0, end)));
   const own = corethMethods(chain);
   if (!Array.isArray(parsed)) return answerOne(chain, own, parsed);
   if (parsed.length === 0) return errorJson(null, -32600, 'empty batch');
-  if (parsed.length > MAX_BATCH) return errorJson(null, -32600, 'batch too large');
+  if (parsed.length > MAX_BATCH) return batchTooLarge(parsed);
   const answers: string[] = [];
   for (const call of parsed) answers.push(await answerOne(chain, own, call));
   return `[${answers.join(',')}]`;
@@ -145,7 +177,7 @@ async function reply(
   chain: CChain,
   method: string | undefined,
   type: string | undefined,
-  body: string,
+  body: Uint8Array,
 ): Promise<Reply> {
   if (method === 'GET' && body.length === 0) return { status: 200, headers: {}, body: '' };
   if (method !== 'POST') return text(405, 'method not allowed');
@@ -166,38 +198,67 @@ function send(res: NodeResponse, answer: Reply, extra: Readonly<Record<string, s
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
+/**
+ * The body as geth's io.LimitReader gives it: its first MAX_BODY_BYTES bytes, the rest unread (a body that never ends
+ * is answered from what came first). A body declared larger is refused before it is read (validateRequest).
+ */
+async function readLimited(request: Request): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < MAX_BODY_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value.subarray(0, MAX_BODY_BYTES - size));
+    size += value.length;
+  }
+  if (size >= MAX_BODY_BYTES) await reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks);
+}
+
 /** The endpoint, shaped as the generated router's endpoints are. */
 export function cChainRpcEndpoint(chain: CChain): Endpoint {
   const node = (req: NodeRequest, res: NodeResponse, extra?: Readonly<Record<string, string>>) => {
     const declared = Number(first(req.headers['content-length']));
-    const tooLarge = (size: number) => text(413, `content length too large (${size}>${MAX_BODY_BYTES})`);
     if (declared > MAX_BODY_BYTES) {
       req.resume();
-      return send(res, tooLarge(declared), extra);
+      return send(res, text(413, tooLarge(declared)), extra);
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (size > MAX_BODY_BYTES) return send(res, tooLarge(size), extra);
-      const body = Buffer.concat(chunks).toString('utf8');
-      reply(chain, req.method, first(req.headers['content-type']), body).then(
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      reply(chain, req.method, first(req.headers['content-type']), Buffer.concat(chunks)).then(
         (answer) => send(res, answer, extra),
         (error: Error) => send(res, text(500, error.message), extra),
       );
+    };
+    req.on('data', (chunk: Uint8Array) => {
+      if (answered) return;
+      chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
+      size += chunk.length;
+      if (size < MAX_BODY_BYTES) return;
+      // Go's server closes a connection whose body the handler left unread. What is still sent is dropped meanwhile,
+      // and for a moment after the answer, which a client still sending would otherwise lose to a reset.
+      res.setHeader('Connection', 'close');
+      res.on('finish', () => setTimeout(() => res.socket?.destroy(), 1000));
+      answer();
     });
+    req.on('end', answer);
   };
   const fetch = async (request: Request): Promise<Response> => {
-    const body = await request.text();
-    if (body.length > MAX_BODY_BYTES) return new Response(tooLargeText(body.length), { status: 413 });
+    const declared = Number(request.headers.get('content-length'));
+    if (declared > MAX_BODY_BYTES) return new Response(`${tooLarge(declared)}\n`, { status: 413 });
+    const body = await readLimited(request);
     const answer = await reply(chain, request.method, request.headers.get('content-type') ?? undefined, body);
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };
-  const answer = async (body: Uint8Array) => reply(chain, 'POST', 'application/json', Buffer.from(body).toString());
+  const answer = async (body: Uint8Array) => reply(chain, 'POST', 'application/json', body);
   return { name: 'c-chain-rpc', profile: 'node', node, fetch, answer, maxBodyBytes: MAX_BODY_BYTES };
 }
 
-const tooLargeText = (size: number) => `content length too large (${size}>${MAX_BODY_BYTES})\n`;
+/** validateRequest's refusal of a declared length over the limit. */
+const tooLarge = (size: number) => `content length too large (${size}>${MAX_BODY_BYTES})`;

@@ -16,13 +16,13 @@ import { decodeUtf8 } from '../../runtime/server/text.ts';
 import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
+import { readCriteria } from './filter-criteria.ts';
+import { jsonText } from './json-text.ts';
 import { refusedParams } from './params.ts';
-import { answerBody } from './rpc.ts';
+import { MAX_BATCH, answerBody } from './rpc.ts';
 
 /** geth's wsDefaultReadLimit. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-/** geth's BatchRequestLimit, which `/ext/bc/C/rpc` applies too: a larger batch goes there whole, to be refused. */
-const MAX_BATCH = 1000;
 /** geth's maxClientSubscriptionBuffer bounds one client's backlog; the mock bounds its subscriptions instead. */
 const MAX_SUBSCRIPTIONS = 1000;
 /**
@@ -95,7 +95,9 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
         : params.length > 1
           ? 'too many arguments, want at most 1'
           : undefined;
-    if (refused !== undefined) throw new CallError(-32602, refused.replace(/argument 0\b/, 'argument 1'));
+    const criteria = kind === 'logs' ? readCriteria(filter) : undefined;
+    const error = refused ?? (criteria && 'error' in criteria ? `invalid argument 0: ${criteria.error}` : undefined);
+    if (error !== undefined) throw new CallError(-32602, error.replace(/argument 0\b/, 'argument 1'));
     if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new CallError(-32000, 'too many subscriptions');
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
@@ -129,7 +131,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     return true;
   };
   const answerCall = async (call: unknown): Promise<string> => {
-    if (!isSubscriptionCall(call)) return answerBody(chain, JSON.stringify(call));
+    if (!isSubscriptionCall(call)) return answerBody(chain, jsonText(call));
     const { id, method } = call as Call;
     try {
       return reply(id, {

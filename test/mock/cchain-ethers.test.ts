@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CallExceptionError,
   type Contract,
   ContractFactory,
   type ContractTransactionResponse,
@@ -13,6 +14,7 @@ import {
   type Log,
   Wallet,
   WebSocketProvider,
+  isCallException,
   parseEther,
 } from 'ethers';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -122,6 +124,45 @@ describe('the C-Chain through ethers v6', () => {
     const last = logs.at(-1) as Log & { args: unknown[] };
     expect(last.transactionHash).toBe(receipt.hash);
     expect([...last.args]).toEqual([EWOQ_C, 7n, 12n]);
+  });
+
+  it('reverts as geth answers them: the reason, a custom error and its arguments, a revert without data', async () => {
+    const zero = await counter
+      .getFunction('add')
+      .staticCall(0n)
+      .catch((error: unknown) => error);
+    expect(isCallException(zero)).toBe(true);
+    expect((zero as CallExceptionError).reason).toBe('zero amount');
+    const estimate = await counter
+      .getFunction('add')
+      .estimateGas(0n)
+      .catch((error: unknown) => error);
+    expect(isCallException(estimate)).toBe(true);
+    expect((estimate as CallExceptionError).reason).toBe('zero amount');
+    const tooMuch = await counter
+      .getFunction('add')
+      .staticCall(2000n)
+      .catch((error: unknown) => error);
+    expect(isCallException(tooMuch)).toBe(true);
+    const { revert } = tooMuch as CallExceptionError;
+    expect([revert?.name, ...(revert?.args ?? [])]).toEqual(['TooMuch', 2000n, 1000n]);
+    const bare = await provider.call({ to: await counter.getAddress(), data: '0x12345678' }).catch((e: unknown) => e);
+    expect(isCallException(bare)).toBe(true);
+  });
+
+  it('hears through a polled filter only the events emitted after it subscribed', async () => {
+    await add(3n);
+    const heard = new Promise<bigint>((resolve) => {
+      void counter.once('Added', (_by: string, amount: bigint) => resolve(amount));
+    });
+    // The subscription is made in the background: wait until the node holds the filter, then emit.
+    let amount: bigint | undefined;
+    void heard.then((value) => {
+      amount = value;
+    });
+    const added = await addUntil(() => amount !== undefined);
+    expect(added).toContain(await heard);
+    expect(await heard).not.toBe(3n);
   });
 
   it('reads blocks: the genesis, the latest with its transactions and base fee', async () => {

@@ -1,0 +1,59 @@
+/**
+ * The engine's answers rewritten in geth's words where they differ in shape, not only text: a call or a gas estimate
+ * that reverts (internal/ethapi: DoCall, DoEstimateGas, newRevertError). With revert data the error is code 3,
+ * "execution reverted" with the reason abi.UnpackRevert finds after ": ", and the data in hex; without, it is
+ * -32000 "execution reverted" (vm.ErrExecutionReverted), no data.
+ */
+
+/** abi's panicReasons (accounts/abi/abi.go). */
+const PANIC_REASONS: Record<string, string> = {
+  '0': 'generic panic',
+  '1': 'assert(false)',
+  '17': 'arithmetic underflow or overflow',
+  '18': 'division or modulo by zero',
+  '33': 'enum overflow',
+  '34': 'invalid encoded storage byte array accessed',
+  '49': 'out-of-bounds array access; popping on an empty array',
+  '50': 'out-of-bounds access of an array or bytesN',
+  '65': 'out of memory',
+  '81': 'uninitialized function',
+};
+
+const word = (data: Buffer, at: number) =>
+  at + 32 <= data.length ? BigInt(`0x${data.subarray(at, at + 32).toString('hex')}`) : undefined;
+
+/** abi.UnpackRevert: Error(string)'s text or Panic(uint256)'s reason, or undefined when the data is neither. */
+export function unpackRevert(hex: string): string | undefined {
+  const data = Buffer.from(hex.slice(2), 'hex');
+  const selector = data.subarray(0, 4).toString('hex');
+  const body = data.subarray(4);
+  if (selector === '4e487b71') {
+    const code = word(body, 0);
+    if (code === undefined) return undefined;
+    return PANIC_REASONS[code.toString()] ?? `unknown panic code: 0x${code.toString(16)}`;
+  }
+  if (selector !== '08c379a0') return undefined;
+  const offset = word(body, 0);
+  const length = offset === undefined || offset > 2n ** 32n ? undefined : word(body, Number(offset));
+  if (length === undefined || length > BigInt(body.length)) return undefined;
+  const start = Number(offset) + 32;
+  if (start + Number(length) > body.length) return undefined;
+  return new TextDecoder().decode(body.subarray(start, start + Number(length)));
+}
+
+const REVERTING = new Set(['eth_call', 'eth_estimateGas']);
+
+/**
+ * The engine's answer (`{"result":…}` or `{"error":…}`) to `method`, as geth gives it. The engine reports a revert
+ * with its revert data under `data.reason.Revert` (eth_call fails so only when the engine bails on call failures).
+ */
+export function gethAnswer(method: string, answer: string): string {
+  if (!REVERTING.has(method) || !answer.startsWith('{"error"')) return answer;
+  const { error } = JSON.parse(answer) as { error: { data?: { reason?: { Revert?: unknown } } } };
+  const revert = error.data?.reason?.Revert;
+  if (typeof revert !== 'string') return answer;
+  if (revert.length <= 2) return '{"error":{"code":-32000,"message":"execution reverted"}}';
+  const reason = unpackRevert(revert);
+  const message = reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`;
+  return JSON.stringify({ error: { code: 3, message, data: revert } });
+}

@@ -1,0 +1,71 @@
+/**
+ * The transaction object of eth_call, eth_estimateGas, eth_createAccessList and eth_sendTransaction read as Go reads
+ * ethapi.TransactionArgs: a quantity too long for its Go type (gas over 64 bits, a value over 256) or not a hex
+ * string is refused with the decoder's text before the engine, whose own texts differ, sees it.
+ */
+import { fixedJson, jsonKind } from './params.ts';
+
+const TAKING_ARGS = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList', 'eth_sendTransaction']);
+
+/** hexutil's checkNumberText, then the digit limit of the type: the decError's text, or undefined. */
+function numberError(text: string, maxDigits: number, range: string): string | undefined {
+  if (text.length === 0) return 'empty hex string';
+  if (!text.startsWith('0x') && !text.startsWith('0X')) return 'hex string without 0x prefix';
+  const raw = text.slice(2);
+  if (raw.length === 0) return 'hex string "0x"';
+  if (raw.length > 1 && raw[0] === '0') return 'hex number with leading zero digits';
+  if (raw.length > maxDigits) return range;
+  return /^[0-9a-fA-F]+$/.test(raw) ? undefined : 'invalid hex string';
+}
+
+type FieldDecoder = (value: unknown) => { error: string; type: string } | undefined;
+
+/** hexutil.Uint64 or hexutil.Big: a non-string and every decError become json.UnmarshalTypeError. */
+const quantity =
+  (type: string, maxDigits: number, range: string): FieldDecoder =>
+  (value) => {
+    if (typeof value !== 'string') return { error: 'non-string', type };
+    const error = numberError(value, maxDigits, range);
+    return error === undefined ? undefined : { error, type };
+  };
+
+const uint64 = quantity('hexutil.Uint64', 16, 'hex number > 64 bits');
+const big = quantity('*hexutil.Big', 64, 'hex number > 256 bits');
+const address: FieldDecoder = (value) => {
+  const error = fixedJson('common.Address', 20)(value);
+  const typed = error?.match(/^json: cannot unmarshal (.*) into Go value of type common\.Address$/);
+  return error === undefined ? undefined : { error: typed ? typed[1]! : error, type: typed ? 'common.Address' : '' };
+};
+
+/** TransactionArgs' fields by their JSON names (matched case-insensitively, as encoding/json matches them). */
+const FIELDS: Record<string, [string, FieldDecoder]> = {
+  from: ['from', address],
+  to: ['to', address],
+  gas: ['gas', uint64],
+  nonce: ['nonce', uint64],
+  gasprice: ['gasPrice', big],
+  maxfeepergas: ['maxFeePerGas', big],
+  maxpriorityfeepergas: ['maxPriorityFeePerGas', big],
+  value: ['value', big],
+  chainid: ['chainId', big],
+  maxfeeperblobgas: ['maxFeePerBlobGas', big],
+};
+
+/** geth's -32602 text for the call's transaction object, or undefined to let it through. */
+export function refusedTransactionArgs(method: string, params: unknown): string | undefined {
+  if (!TAKING_ARGS.has(method) || !Array.isArray(params)) return undefined;
+  const args: unknown = params[0];
+  if (args === null || args === undefined) return undefined;
+  if (typeof args !== 'object' || Array.isArray(args))
+    return `invalid argument 0: json: cannot unmarshal ${jsonKind(args)} into Go value of type ethapi.TransactionArgs`;
+  for (const [key, value] of Object.entries(args)) {
+    const field = FIELDS[key.toLowerCase()];
+    if (!field || value === null) continue;
+    const refused = field[1](value);
+    if (!refused) continue;
+    // A length error of a fixed-size type is the decoder's own, not a type error.
+    if (!refused.type) return `invalid argument 0: ${refused.error}`;
+    return `invalid argument 0: json: cannot unmarshal ${refused.error} into Go struct field TransactionArgs.${field[0]} of type ${refused.type}`;
+  }
+  return undefined;
+}
