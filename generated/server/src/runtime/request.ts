@@ -112,7 +112,7 @@ function skipSpace(text: string, at: number): number {
   }
 }
 
-/** Whether a number is anywhere in `value`; what is nested is looked at from a list, so no depth overflows the stack. */
+/** Whether a number is anywhere in `value`; nested values are walked from a list: no depth overflows the stack. */
 function hasNumber(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return typeof value === 'number';
   // Params are mostly one object of strings: its members are looked at without making the list.
