@@ -110,6 +110,11 @@ export class CChain {
    * tx and `eth_getTransactionCount` of the latest block need not ask the engine again.
    */
   private known = new Map<string, { balance: bigint; nonce: bigint }>();
+  /**
+   * EVM addresses (40-hex) `dev.impersonate` acts as, through the engine's own impersonation: a setting of the node,
+   * as on anvil, not chain state, so snapshots, reverts, resets and saved states leave it as it is.
+   */
+  readonly impersonated = new Set<string>();
 
   readonly world: World;
   /** The release emulated (`--node-version`), whose fee rules apply; the newest when undefined. */
@@ -153,6 +158,7 @@ export class CChain {
     else if (saved.id !== blockIDOf(genesis.hash))
       throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(genesis.hash)})`);
     if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
+    for (const address of this.impersonated) await this.call(provider, 'hardhat_impersonateAccount', [`0x${address}`]);
     return provider;
   }
 
@@ -531,6 +537,17 @@ export class CChain {
       const balance = (await this.balance(p, address)) + nAVAX * X2C_RATE;
       this.setBalance(address, balance);
       return balance;
+    });
+  }
+
+  /** Lets `eth_sendTransaction` from an EVM address (40-hex) go unsigned (`on`), or no longer. */
+  impersonate(address: string, on: boolean): Promise<void> {
+    if (on) this.impersonated.add(address);
+    else this.impersonated.delete(address);
+    if (!this.touched) return Promise.resolve();
+    const method = on ? 'hardhat_impersonateAccount' : 'hardhat_stopImpersonatingAccount';
+    return this.run(async (p) => {
+      await this.calls(p, [[method, [`0x${address}`]]], true);
     });
   }
 }

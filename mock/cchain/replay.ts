@@ -24,6 +24,45 @@ function atomicGas(extData: Uint8Array): bigint {
 }
 
 /**
+ * The engine signs a transaction it sends for an impersonated account (`dev.impersonate`) with a fake signature, r and
+ * s both the sender's address: the same transaction from the same sender hashes alike. Such a transaction's sender and
+ * `eth_sendTransaction` arguments, to send it again the same way; undefined for a signed one (or a type without them).
+ */
+export function impersonatedSend(tx: Item): { from: string; args: Record<string, unknown> } | undefined {
+  const type = Array.isArray(tx) ? 0 : tx[0]!;
+  if (type > 2) return undefined;
+  const fields = (Array.isArray(tx) ? tx : RLP.decode((tx as Uint8Array).subarray(1))) as Item[];
+  const [r, s] = fields.slice(-2) as Uint8Array[];
+  if (!r || !s || r.length > 20 || hex(r) !== hex(s)) return undefined;
+  const from = `0x${Buffer.from(r).toString('hex').padStart(40, '0')}`;
+  const body = (type === 0 ? fields : fields.slice(1)) as Uint8Array[];
+  const [nonce, ...rest] = body;
+  const fees =
+    type === 2
+      ? { maxPriorityFeePerGas: quantity(rest.shift()!), maxFeePerGas: quantity(rest.shift()!) }
+      : { gasPrice: quantity(rest.shift()!) };
+  const [gas, to, value, data] = rest;
+  const accessList =
+    type === 0
+      ? undefined
+      : (fields.at(-4) as unknown as [Uint8Array, Uint8Array[]][]).map(([address, keys]) => ({
+          address: hex(address),
+          storageKeys: keys.map(hex),
+        }));
+  const args = {
+    from,
+    nonce: quantity(nonce!),
+    ...fees,
+    gas: quantity(gas!),
+    ...(to!.length > 0 ? { to: hex(to!) } : {}),
+    value: quantity(value!),
+    data: hex(data!),
+    ...(accessList ? { accessList } : {}),
+  };
+  return { from, args };
+}
+
+/**
  * Journals a transaction the engine took (`raw`, its signed bytes as hex) among the pending ones; a block that includes
  * it takes it out (./evm.ts).
  */
@@ -62,8 +101,16 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
     await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[15]!)]);
     await chain.call(provider, 'hardhat_setPrevRandao', [hex(header[13]!)]);
-    for (const tx of txs)
-      await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
+    for (const tx of txs) {
+      const unsigned = impersonatedSend(tx);
+      if (!unsigned) {
+        await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
+        continue;
+      }
+      await chain.call(provider, 'hardhat_impersonateAccount', [unsigned.from]);
+      await chain.call(provider, 'eth_sendTransaction', [unsigned.args]);
+      await chain.call(provider, 'hardhat_stopImpersonatingAccount', [unsigned.from]);
+    }
     await chain.call(provider, 'evm_mine');
     const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;
     const expected = hex(keccak_256(RLP.encode(header)));

@@ -215,13 +215,27 @@ export class DevControls extends StateEdits {
    * Lets transactions spend the address's outputs and authorise for what it owns without its signatures (anvil's
    * `anvil_impersonateAccount`). The address is one key on both X and P: either prefix impersonates it on both.
    */
-  impersonate(p: Params): Record<string, never> {
-    this.world.impersonated.add(addressOf(this.world, p.address).owner);
-    return {};
+  impersonate(p: Params): Record<string, never> | Promise<Record<string, never>> {
+    return this.impersonation(p.address, true);
   }
 
-  stopImpersonating(p: Params): Record<string, never> {
-    this.world.impersonated.delete(addressOf(this.world, p.address).owner);
+  stopImpersonating(p: Params): Record<string, never> | Promise<Record<string, never>> {
+    return this.impersonation(p.address, false);
+  }
+
+  /** An EVM address (`0x…`) is the C-Chain engine's to act as (`eth_sendTransaction` unsigned), as anvil's accounts. */
+  private impersonation(address: unknown, on: boolean): Record<string, never> | Promise<Record<string, never>> {
+    if (this.cchain && typeof address === 'string' && address.startsWith('0x')) {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`${JSON.stringify(address)} is not an EVM address`);
+      const evm = address.slice(2).toLowerCase();
+      return this.cchain
+        .load()
+        .then((c) => c.chain.impersonate(evm, on))
+        .then(() => ({}));
+    }
+    const { owner } = addressOf(this.world, address);
+    if (on) this.world.impersonated.add(owner);
+    else this.world.impersonated.delete(owner);
     return {};
   }
 

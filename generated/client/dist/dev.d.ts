@@ -348,14 +348,18 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
    */
   listAccounts(options?: CallOptions): Promise<DevListAccountsResult>;
   /**
-   * Let transactions spend an address's outputs without its signatures.
+   * Act as an address without its key: spend its outputs, or send C-Chain transactions from it.
    *
    * Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` (with
    * threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without
    * checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from
    * avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts,
    * fees, locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…`
-   * impersonate it on both. A setting of the node, not of the chain: snapshots, reverts and saved states
+   * impersonate it on both. An EVM address (`0x…`) is acted as on the C-Chain: `eth_sendTransaction` at
+   * `/ext/bc/C/rpc` from it is then accepted without a signature and mined like any transaction (the
+   * engine marks it with a fake signature, r and s both the address); from any other address
+   * `eth_sendTransaction` answers what a node without that account in its keystore answers, -32000
+   * `unknown account`. A setting of the node, not of the chain: snapshots, reverts and saved states
    * leave it as it is.
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
@@ -375,8 +379,9 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
   /**
    * Require an address's signatures again.
    *
-   * Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no error
-   * (anvil's `anvil_stopImpersonatingAccount`).
+   * Undoes `dev.impersonate` for the address (on both chains; for an EVM address, `eth_sendTransaction`
+   * from it is `unknown account` again); an address not impersonated is no error (anvil's
+   * `anvil_stopImpersonatingAccount`).
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
    * never by AvalancheGo or a server generated from this spec.

@@ -162,7 +162,7 @@ export interface DevHandlers {
    */
   listAccounts(params: Record<string, never>, context: HandlerContext): Answer<DevListAccountsResult>;
   /**
-   * Let transactions spend an address's outputs without its signatures.
+   * Act as an address without its key: spend its outputs, or send C-Chain transactions from it.
    *
    * Answers `dev.impersonate` at `/ext/dev`.
    *

@@ -690,9 +690,10 @@ export interface DevListAccountsResult {
  */
 export interface DevImpersonateParams {
   /**
-   * The address to act as: `X-local1…` or `P-local1…` on a local network.
+   * The address to act as: `X-local1…` or `P-local1…` on a local network, or an EVM address (`0x…`) on
+   * the C-Chain.
    */
-  address: Address;
+  address: Address | string;
 }
 
 /**
@@ -707,7 +708,7 @@ export interface DevStopImpersonatingParams {
   /**
    * An address `dev.impersonate` was given.
    */
-  address: Address;
+  address: Address | string;
 }
 
 /**

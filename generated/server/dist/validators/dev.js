@@ -170,7 +170,14 @@ export const schemas = {
   "dev.impersonate": {
     "params": {
       "type": "object",
-      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "properties": {
+        "address": {
+          "anyOf": [
+            { "$ref": "#/components/schemas/Address" },
+            { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+          ],
+        },
+      },
       "required": ["address"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -178,7 +185,14 @@ export const schemas = {
   "dev.stopImpersonating": {
     "params": {
       "type": "object",
-      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "properties": {
+        "address": {
+          "anyOf": [
+            { "$ref": "#/components/schemas/Address" },
+            { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+          ],
+        },
+      },
       "required": ["address"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },

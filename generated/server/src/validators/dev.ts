@@ -172,7 +172,14 @@ export const schemas: Record<string, MethodSchemas> = {
   "dev.impersonate": {
     "params": {
       "type": "object",
-      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "properties": {
+        "address": {
+          "anyOf": [
+            { "$ref": "#/components/schemas/Address" },
+            { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+          ],
+        },
+      },
       "required": ["address"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -180,7 +187,14 @@ export const schemas: Record<string, MethodSchemas> = {
   "dev.stopImpersonating": {
     "params": {
       "type": "object",
-      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "properties": {
+        "address": {
+          "anyOf": [
+            { "$ref": "#/components/schemas/Address" },
+            { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+          ],
+        },
+      },
       "required": ["address"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
