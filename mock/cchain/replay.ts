@@ -72,6 +72,21 @@ export function poolSent(world: World, hash: string, raw: string): void {
   world.cChainPool.set(hash, { raw, order });
 }
 
+/** Sends a saved transaction again: signed as it was, or from its impersonated sender as it first went. */
+async function resend(chain: CChain, provider: Provider, tx: Item): Promise<void> {
+  const unsigned = impersonatedSend(tx);
+  if (!unsigned) {
+    await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
+    return;
+  }
+  await chain.call(provider, 'hardhat_impersonateAccount', [unsigned.from]);
+  try {
+    await chain.call(provider, 'eth_sendTransaction', [unsigned.args]);
+  } finally {
+    await chain.call(provider, 'hardhat_stopImpersonatingAccount', [unsigned.from]);
+  }
+}
+
 /** Replays the world's C-Chain into a fresh engine (automine left off): whether there was anything to replay. */
 export async function replayChain(chain: CChain, provider: Provider): Promise<boolean> {
   const { world } = chain;
@@ -101,16 +116,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
     await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[15]!)]);
     await chain.call(provider, 'hardhat_setPrevRandao', [hex(header[13]!)]);
-    for (const tx of txs) {
-      const unsigned = impersonatedSend(tx);
-      if (!unsigned) {
-        await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
-        continue;
-      }
-      await chain.call(provider, 'hardhat_impersonateAccount', [unsigned.from]);
-      await chain.call(provider, 'eth_sendTransaction', [unsigned.args]);
-      await chain.call(provider, 'hardhat_stopImpersonatingAccount', [unsigned.from]);
-    }
+    for (const tx of txs) await resend(chain, provider, tx);
     await chain.call(provider, 'evm_mine');
     const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;
     const expected = hex(keccak_256(RLP.encode(header)));
@@ -121,6 +127,10 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
   await applyEdits(Number.POSITIVE_INFINITY);
   // One the engine takes no more (a later edit spent its balance or nonce) had left its pool too.
   const pending = [...world.cChainPool.values()].sort((a, b) => a.order - b.order);
-  for (const { raw } of pending) await chain.call(provider, 'eth_sendRawTransaction', [raw]).catch(() => undefined);
+  for (const { raw } of pending) {
+    const bytes = Buffer.from(raw.slice(2), 'hex');
+    // A typed transaction starts with its type byte; a legacy one is an RLP list (0xc0 and up).
+    await resend(chain, provider, bytes[0]! >= 0xc0 ? (RLP.decode(bytes) as Item[]) : bytes).catch(() => undefined);
+  }
   return true;
 }

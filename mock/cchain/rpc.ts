@@ -7,6 +7,7 @@
  * `hardhat_*`) are not served: a C-Chain node has none, and the mock's are `/ext/dev`'s.
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
+import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
 import { readBlock, readBlockReceipts } from './coreth-block.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
@@ -140,6 +141,17 @@ async function answerOne(
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };
       if (typeof result === 'string') poolSent(chain.world, result, raw);
+    }
+    if (method === 'eth_sendTransaction') {
+      // Signed by the engine with an impersonated sender's fake signature, which the replay recognises.
+      const { result } = JSON.parse(answer) as { result?: unknown };
+      const tx = typeof result === 'string' && (await chain.call(p, 'eth_getTransactionByHash', [result]));
+      if (tx)
+        poolSent(
+          chain.world,
+          result as string,
+          `0x${Buffer.from(transactionBytes(tx as Parameters<typeof transactionBytes>[0])).toString('hex')}`,
+        );
     }
     return answer;
   };

@@ -80,3 +80,21 @@ describe('dev.impersonate on the C-Chain', () => {
     }
   });
 });
+
+describe('an impersonated transaction still pending', () => {
+  it('is saved with the pool and mined from it after a load', async () => {
+    await node.dev.impersonate({ address: WHALE });
+    await node.dev.setAutomine({ enabled: false });
+    const hash = await walletOf(WHALE).sendTransaction({ to: TO, value: 11n, chain: null });
+    const { state } = await node.dev.dumpState();
+    await node.dev.setAutomine({ enabled: true });
+    const other = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    try {
+      await other.dev.loadState({ state });
+      await other.dev.mine({ chain: 'C' });
+      expect((await eth(other.url).getTransactionReceipt({ hash })).status).toBe('success');
+    } finally {
+      await other.close();
+    }
+  });
+});
