@@ -1,7 +1,7 @@
 /**
  * Rebuilds the C-Chain's EVM from the world (the engine has no state dump): the blocks the C/block index holds, each
  * with the time, base fee, prevrandao and transactions its RLP records, and between them the edits made outside
- * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings), then the transactions still pending
+ * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings, dev.setCode's and the like), then the transactions still pending
  * (world.cChainPool), sent again in their order. Each rebuilt block must hash as the saved one did, so what a `--state`
  * file or a dumped state holds comes back exactly.
  */
@@ -11,7 +11,7 @@ import type { Provider } from '@nomicfoundation/edr';
 import { decodeAtomic, gasUsed } from './atomic.ts';
 import type { RpcBlock } from './blocks.ts';
 import type { World } from '../world/world.ts';
-import type { CChain } from './evm.ts';
+import { type CChain, editRequests } from './evm.ts';
 
 type Item = Uint8Array | Item[];
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
@@ -96,11 +96,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
   let next = 0;
   const applyEdits = async (height: number) => {
     for (; next < edits.length && edits.at(next)!.height <= height; next++) {
-      const { address, balance, nonce } = edits.at(next)!;
-      if (balance !== undefined)
-        await chain.call(provider, 'hardhat_setBalance', [`0x${address}`, `0x${balance.toString(16)}`]);
-      if (nonce !== undefined)
-        await chain.call(provider, 'hardhat_setNonce', [`0x${address}`, `0x${nonce.toString(16)}`]);
+      for (const [method, params] of editRequests(edits.at(next)!)) await chain.call(provider, method, params);
     }
   };
   await chain.call(provider, 'evm_setAutomine', [false]);

@@ -14,7 +14,7 @@ import type { World } from '../world/world.ts';
 import type { Engine, SavedPools } from './engine.ts';
 import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
-import type { LazyCChain } from '../lazy-cchain.ts';
+import type { CChainParts, LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
 import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
@@ -237,6 +237,24 @@ export class DevControls extends StateEdits {
     if (on) this.world.impersonated.add(owner);
     else this.world.impersonated.delete(owner);
     return {};
+  }
+
+  /** anvil's `anvil_setCode` on the C-Chain. */
+  setCode(p: Params): Promise<Record<string, never>> {
+    return this.editC('setCode', { address: p.address, code: p.code });
+  }
+
+  setStorageAt(p: Params): Promise<Record<string, never>> {
+    return this.editC('setStorageAt', { address: p.address, slot: p.slot, value: p.value });
+  }
+
+  setNonce(p: Params): Promise<Record<string, never>> {
+    return this.editC('setNonce', { address: p.address, nonce: uint(p.nonce, 'nonce') });
+  }
+
+  private editC(method: string, edit: Parameters<CChainParts['dev']['editC']>[1]): Promise<Record<string, never>> {
+    if (!this.cchain) throw new Error(`the node serves no C-Chain: dev.${method} edits C-Chain accounts`);
+    return this.cchain.load().then((c) => c.dev.editC(c.chain, edit));
   }
 
   /** What `issueTx` would answer, cost, consume and make, without changing anything. */

@@ -88,6 +88,7 @@ describe('an impersonated transaction still pending', () => {
     const hash = await walletOf(WHALE).sendTransaction({ to: TO, value: 11n, chain: null });
     const { state } = await node.dev.dumpState();
     await node.dev.setAutomine({ enabled: true });
+    await node.dev.mine({ chain: 'C' });
     const other = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
     try {
       await other.dev.loadState({ state });
@@ -96,5 +97,63 @@ describe('an impersonated transaction still pending', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('C-Chain state edits', () => {
+  const ACCOUNT: Hex = '0x0000000000000000000000000000000000000c0d';
+  const SLOT: Hex = `0x${'0'.repeat(63)}1`;
+  const WORD: Hex = `0x${'0'.repeat(62)}2a`;
+  // PUSH1 0xff PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: answers 255 to any call.
+  const CODE: Hex = '0x60ff60005260206000f3';
+
+  it('sets code, a storage slot and a nonce, which a revert undoes and a saved state keeps', async () => {
+    const { snapshotID } = await node.dev.snapshot();
+    await node.dev.setCode({ address: ACCOUNT, code: CODE });
+    await node.dev.setStorageAt({ address: ACCOUNT, slot: SLOT, value: WORD });
+    await node.dev.setNonce({ address: ACCOUNT, nonce: '7' });
+    const read = async (url = node.url) => ({
+      code: await eth(url).getCode({ address: ACCOUNT }),
+      slot: await eth(url).getStorageAt({ address: ACCOUNT, slot: SLOT }),
+      nonce: await eth(url).getTransactionCount({ address: ACCOUNT }),
+      call: (await eth(url).call({ to: ACCOUNT })).data,
+    });
+    const edited = { code: CODE, slot: WORD, nonce: 7, call: `0x${'0'.repeat(62)}ff` };
+    expect(await read()).toEqual(edited);
+
+    const { state } = await node.dev.dumpState();
+    const other = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    try {
+      await other.dev.loadState({ state });
+      expect(await read(other.url)).toEqual(edited);
+    } finally {
+      await other.close();
+    }
+
+    await node.dev.revert({ snapshotID });
+    expect(await eth().getCode({ address: ACCOUNT })).toBeUndefined();
+    expect(await eth().getStorageAt({ address: ACCOUNT, slot: SLOT })).toBe(`0x${'0'.repeat(64)}`);
+    expect(await eth().getTransactionCount({ address: ACCOUNT })).toBe(0);
+  });
+
+  it('refuses a nonce below the account’s, as the engine does with pending transactions, and a slot not a word', async () => {
+    await node.dev.setNonce({ address: ACCOUNT, nonce: '3' });
+    await expect(node.dev.setNonce({ address: ACCOUNT, nonce: '2' })).rejects.toThrow(
+      /nonce 2 is below the account's nonce 3/,
+    );
+    await node.dev.setAutomine({ enabled: false });
+    await walletOf(WHALE)
+      .sendTransaction({ to: TO, value: 1n, chain: null })
+      .catch(() => undefined);
+    await node.dev.impersonate({ address: WHALE });
+    await walletOf(WHALE).sendTransaction({ to: TO, value: 1n, chain: null });
+    const edits = node.world.cChainEdits.length;
+    await expect(node.dev.setNonce({ address: ACCOUNT, nonce: '9' })).rejects.toThrow(/transaction pool is not empty/);
+    expect(node.world.cChainEdits.length).toBe(edits);
+    await node.dev.mine({ chain: 'C' });
+    await node.dev.setAutomine({ enabled: true });
+    await expect(node.dev.setStorageAt({ address: ACCOUNT, slot: '0x1', value: WORD })).rejects.toThrow(
+      /couldn't unmarshal an argument/,
+    );
   });
 });

@@ -1884,6 +1884,151 @@ export const devDocument = {
       ],
       "x-side-effects": "chain",
     },
+    {
+      "name": "dev.setCode",
+      "summary": "Set a C-Chain account's contract code.",
+      "description": "Replaces the code at `address` (anvil's `anvil_setCode`, Hardhat's `hardhat_setCode`); empty " +
+        "code (`0x`) removes it. Balance, nonce and storage are kept. An edit of the chain's state, outside any " +
+        "transaction: no block is built, the next one holds it; `dev.snapshot`/`dev.revert`, `dev.reset` and saved " +
+        "states (`--state`, `dev.dumpState`) cover it as they cover `dev.fund` of an EVM address.\n\nServed only by " +
+        "the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo " +
+        "or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "The account: an EVM address on the C-Chain.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        },
+        {
+          "name": "code",
+          "required": true,
+          "description": "The runtime bytecode, in hex.",
+          "schema": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        },
+      ],
+      "result": { "name": "setCodeResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "the node serves no C-Chain: dev.setCode edits C-Chain accounts",
+        },
+      ],
+      "examples": [
+        {
+          "name": "code that returns 255",
+          "params": [
+            { "name": "address", "value": "0x0000000000000000000000000000000000000bEE" },
+            { "name": "code", "value": "0x60ff60005260206000f3" },
+          ],
+          "result": { "name": "setCodeResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
+    {
+      "name": "dev.setStorageAt",
+      "summary": "Set one storage slot of a C-Chain account.",
+      "description": "Writes `value` into storage slot `slot` of `address` (anvil's `anvil_setStorageAt`, Hardhat's " +
+        "`hardhat_setStorageAt`), as `eth_getStorageAt` then reads it. An edit of the chain's state, outside any " +
+        "transaction: no block is built, the next one holds it; `dev.snapshot`/`dev.revert`, `dev.reset` and saved " +
+        "states (`--state`, `dev.dumpState`) cover it as they cover `dev.fund` of an EVM address.\n\nServed only by " +
+        "the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo " +
+        "or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "The account: an EVM address on the C-Chain.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        },
+        {
+          "name": "slot",
+          "required": true,
+          "description": "The slot, a 32-byte word in hex.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{64}$" },
+        },
+        {
+          "name": "value",
+          "required": true,
+          "description": "The value, a 32-byte word in hex.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{64}$" },
+        },
+      ],
+      "result": { "name": "setStorageAtResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "the node serves no C-Chain: dev.setStorageAt edits C-Chain accounts",
+        },
+      ],
+      "examples": [
+        {
+          "name": "slot 0 holds 42",
+          "params": [
+            { "name": "address", "value": "0x0000000000000000000000000000000000000bEE" },
+            {
+              "name": "slot",
+              "value": "0x0000000000000000000000000000000000000000000000000000000000000000",
+            },
+            {
+              "name": "value",
+              "value": "0x000000000000000000000000000000000000000000000000000000000000002a",
+            },
+          ],
+          "result": { "name": "setStorageAtResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
+    {
+      "name": "dev.setNonce",
+      "summary": "Set a C-Chain account's nonce.",
+      "description": "Sets the nonce of `address` (anvil's `anvil_setNonce`, Hardhat's `hardhat_setNonce`): its next " +
+        "transaction must carry it. The engine refuses a nonce below the account's current one. An edit of the " +
+        "chain's state, outside any transaction: no block is built, the next one holds it; " +
+        "`dev.snapshot`/`dev.revert`, `dev.reset` and saved states (`--state`, `dev.dumpState`) cover it as they " +
+        "cover `dev.fund` of an EVM address.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when " +
+        "its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "The account: an EVM address on the C-Chain.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        },
+        {
+          "name": "nonce",
+          "required": true,
+          "description": "The new nonce.",
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
+      ],
+      "result": { "name": "setNonceResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "the node serves no C-Chain: dev.setNonce edits C-Chain accounts",
+        },
+      ],
+      "examples": [
+        {
+          "name": "next transaction at nonce 5",
+          "params": [
+            { "name": "address", "value": "0x0000000000000000000000000000000000000bEE" },
+            { "name": "nonce", "value": "5" },
+          ],
+          "result": { "name": "setNonceResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
   ],
   "components": {
     "schemas": {
