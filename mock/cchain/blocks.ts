@@ -113,7 +113,9 @@ const accessList = (tx: RpcTransaction): Item[] =>
 export function transactionBytes(tx: RpcTransaction): Uint8Array {
   const type = Number(tx.type ?? '0x0');
   const to = tx.to ? bytes(tx.to) : new Uint8Array();
-  const signature = [quantity(tx.yParity ?? tx.v), quantity(tx.r), quantity(tx.s)];
+  // The engine reports an impersonated typed transaction's fake signature with v 27 or 28 and no yParity.
+  const yParity = tx.yParity ?? (BigInt(tx.v) >= 27n ? `0x${(BigInt(tx.v) - 27n).toString(16)}` : tx.v);
+  const signature = [quantity(yParity), quantity(tx.r), quantity(tx.s)];
   const common = [quantity(tx.gas), to, quantity(tx.value), bytes(tx.input)];
   let encoded: Uint8Array;
   if (type === 0)

@@ -66,3 +66,37 @@ export async function fundC(
     .reduce((sum, u) => sum + (u.assetID === utxo.assetID ? u.amount : 0n), 0n);
   return { utxoID: { txID, outputIndex: 0 }, balance: String(balance) };
 }
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const WORD = /^0x[0-9a-fA-F]{64}$/;
+
+function evmAddress(address: unknown): string {
+  if (typeof address !== 'string' || !EVM_ADDRESS.test(address))
+    throw new Error(`${JSON.stringify(address)} is not an EVM address`);
+  return address.slice(2).toLowerCase();
+}
+
+/**
+ * anvil's state edits of a C-Chain account (`dev.setCode`, `dev.setStorageAt`, `dev.setNonce`): journaled as
+ * `dev.fund` of an EVM address is (CChain.edit), so snapshots, resets and saved states cover them.
+ */
+export function editC(
+  chain: CChain,
+  p: { address?: unknown; code?: unknown; slot?: unknown; value?: unknown; nonce?: bigint },
+): Promise<Record<string, never>> {
+  const address = evmAddress(p.address);
+  if (p.code !== undefined && (typeof p.code !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(p.code)))
+    throw new Error('code must be hex bytes (0x…)');
+  for (const word of [p.slot, p.value])
+    if (word !== undefined && (typeof word !== 'string' || !WORD.test(word)))
+      throw new Error('slot and value must be 32-byte words in hex (0x and 64 digits)');
+  return chain.run(async (provider) => {
+    if (p.nonce !== undefined) {
+      const { nonce } = (await chain.accounts(provider, [address])).get(address)!;
+      if (p.nonce < nonce) throw new Error(`nonce ${p.nonce} is below the account's nonce ${nonce}`);
+      await chain.editNow(provider, { address, nonce: p.nonce });
+    } else if (p.code !== undefined) await chain.editNow(provider, { address, code: (p.code as string).toLowerCase() });
+    else await chain.editNow(provider, { address, storage: { slot: p.slot as string, value: p.value as string } });
+    return {};
+  });
+}

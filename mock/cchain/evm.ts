@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { Provider } from '@nomicfoundation/edr';
 import { acceptIntoIndexes } from '../world/indexer.ts';
 import { useNativePublicKeys } from '../world/signers.ts';
-import type { World } from '../world/world.ts';
+import type { CChainEdit, World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
 import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
@@ -77,6 +77,23 @@ function loadEdr(): NonNullable<typeof edr> {
 }
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+/** The engine's own requests that make an account edit (a replay sends them again). */
+export function editRequests({
+  address,
+  balance,
+  nonce,
+  code,
+  storage,
+}: Omit<CChainEdit, 'height'>): Array<[string, unknown[]]> {
+  const account = `0x${address}`;
+  const out: Array<[string, unknown[]]> = [];
+  if (balance !== undefined) out.push(['hardhat_setBalance', [account, hex(balance)]]);
+  if (nonce !== undefined) out.push(['hardhat_setNonce', [account, hex(nonce)]]);
+  if (code !== undefined) out.push(['hardhat_setCode', [account, code]]);
+  if (storage) out.push(['hardhat_setStorageAt', [account, storage.slot, storage.value]]);
+  return out;
+}
 /** The engine's coinbase (40-hex), where coreth's blocks name none. */
 const COINBASE = '0'.repeat(40);
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
@@ -110,6 +127,11 @@ export class CChain {
    * tx and `eth_getTransactionCount` of the latest block need not ask the engine again.
    */
   private known = new Map<string, { balance: bigint; nonce: bigint }>();
+  /**
+   * EVM addresses (40-hex) `dev.impersonate` acts as, through the engine's own impersonation: a setting of the node,
+   * as on anvil, not chain state, so snapshots, reverts, resets and saved states leave it as it is.
+   */
+  readonly impersonated = new Set<string>();
 
   readonly world: World;
   /** The release emulated (`--node-version`), whose fee rules apply; the newest when undefined. */
@@ -153,6 +175,7 @@ export class CChain {
     else if (saved.id !== blockIDOf(genesis.hash))
       throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(genesis.hash)})`);
     if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
+    for (const address of this.impersonated) await this.call(provider, 'hardhat_impersonateAccount', [`0x${address}`]);
     return provider;
   }
 
@@ -430,17 +453,27 @@ export class CChain {
    * takes it with the op's next call.
    */
   setBalance(address: string, wei: bigint): void {
-    this.world.cChainEdits.push({ height: this.height, address, balance: wei });
-    this.defer('hardhat_setBalance', [`0x${address}`, hex(wei)]);
+    this.edit({ address, balance: wei });
     const known = this.known.get(address);
     if (known) known.balance = wei;
   }
 
   setNonce(address: string, nonce: bigint): void {
-    this.world.cChainEdits.push({ height: this.height, address, nonce });
-    this.defer('hardhat_setNonce', [`0x${address}`, hex(nonce)]);
+    this.edit({ address, nonce });
     const known = this.known.get(address);
     if (known) known.nonce = nonce;
+  }
+
+  /** Makes an edit of an account at once (inside a queued op), journaled only once the engine took it. */
+  async editNow(provider: Provider, change: Omit<CChainEdit, 'height'>): Promise<void> {
+    await this.calls(provider, editRequests(change));
+    this.world.cChainEdits.push({ height: this.height, ...change });
+  }
+
+  /** Journals an edit of an account outside any transaction and sends it with the op's next call. */
+  edit(change: Omit<CChainEdit, 'height'>): void {
+    this.world.cChainEdits.push({ height: this.height, ...change });
+    for (const [method, params] of editRequests(change)) this.defer(method, params);
   }
 
   /** Mines `count` blocks (the first holding what the pool has) inside a `write`, each at ACP-176's base fee. */
@@ -531,6 +564,17 @@ export class CChain {
       const balance = (await this.balance(p, address)) + nAVAX * X2C_RATE;
       this.setBalance(address, balance);
       return balance;
+    });
+  }
+
+  /** Lets `eth_sendTransaction` from an EVM address (40-hex) go unsigned (`on`), or no longer. */
+  impersonate(address: string, on: boolean): Promise<void> {
+    if (on) this.impersonated.add(address);
+    else this.impersonated.delete(address);
+    if (!this.touched) return Promise.resolve();
+    const method = on ? 'hardhat_impersonateAccount' : 'hardhat_stopImpersonatingAccount';
+    return this.run(async (p) => {
+      await this.calls(p, [[method, [`0x${address}`]]], true);
     });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Rebuilds the C-Chain's EVM from the world (the engine has no state dump): the blocks the C/block index holds, each
  * with the time, base fee, prevrandao and transactions its RLP records, and between them the edits made outside
- * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings), then the transactions still pending
+ * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings, dev.setCode's and the like), then the transactions still pending
  * (world.cChainPool), sent again in their order. Each rebuilt block must hash as the saved one did, so what a `--state`
  * file or a dumped state holds comes back exactly.
  */
@@ -11,7 +11,7 @@ import type { Provider } from '@nomicfoundation/edr';
 import { decodeAtomic, gasUsed } from './atomic.ts';
 import type { RpcBlock } from './blocks.ts';
 import type { World } from '../world/world.ts';
-import type { CChain } from './evm.ts';
+import { type CChain, editRequests } from './evm.ts';
 
 type Item = Uint8Array | Item[];
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
@@ -24,6 +24,45 @@ function atomicGas(extData: Uint8Array): bigint {
 }
 
 /**
+ * The engine signs a transaction it sends for an impersonated account (`dev.impersonate`) with a fake signature, r and
+ * s both the sender's address: the same transaction from the same sender hashes alike. Such a transaction's sender and
+ * `eth_sendTransaction` arguments, to send it again the same way; undefined for a signed one (or a type without them).
+ */
+export function impersonatedSend(tx: Item): { from: string; args: Record<string, unknown> } | undefined {
+  const type = Array.isArray(tx) ? 0 : tx[0]!;
+  if (type > 2) return undefined;
+  const fields = (Array.isArray(tx) ? tx : RLP.decode((tx as Uint8Array).subarray(1))) as Item[];
+  const [r, s] = fields.slice(-2) as Uint8Array[];
+  if (!r || !s || r.length > 20 || hex(r) !== hex(s)) return undefined;
+  const from = `0x${Buffer.from(r).toString('hex').padStart(40, '0')}`;
+  const body = (type === 0 ? fields : fields.slice(1)) as Uint8Array[];
+  const [nonce, ...rest] = body;
+  const fees =
+    type === 2
+      ? { maxPriorityFeePerGas: quantity(rest.shift()!), maxFeePerGas: quantity(rest.shift()!) }
+      : { gasPrice: quantity(rest.shift()!) };
+  const [gas, to, value, data] = rest;
+  const accessList =
+    type === 0
+      ? undefined
+      : (fields.at(-4) as unknown as [Uint8Array, Uint8Array[]][]).map(([address, keys]) => ({
+          address: hex(address),
+          storageKeys: keys.map(hex),
+        }));
+  const args = {
+    from,
+    nonce: quantity(nonce!),
+    ...fees,
+    gas: quantity(gas!),
+    ...(to!.length > 0 ? { to: hex(to!) } : {}),
+    value: quantity(value!),
+    data: hex(data!),
+    ...(accessList ? { accessList } : {}),
+  };
+  return { from, args };
+}
+
+/**
  * Journals a transaction the engine took (`raw`, its signed bytes as hex) among the pending ones; a block that includes
  * it takes it out (./evm.ts).
  */
@@ -31,6 +70,21 @@ export function poolSent(world: World, hash: string, raw: string): void {
   let order = 0;
   for (const entry of world.cChainPool.values()) if (entry.order >= order) order = entry.order + 1;
   world.cChainPool.set(hash, { raw, order });
+}
+
+/** Sends a saved transaction again: signed as it was, or from its impersonated sender as it first went. */
+async function resend(chain: CChain, provider: Provider, tx: Item): Promise<void> {
+  const unsigned = impersonatedSend(tx);
+  if (!unsigned) {
+    await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
+    return;
+  }
+  await chain.call(provider, 'hardhat_impersonateAccount', [unsigned.from]);
+  try {
+    await chain.call(provider, 'eth_sendTransaction', [unsigned.args]);
+  } finally {
+    await chain.call(provider, 'hardhat_stopImpersonatingAccount', [unsigned.from]);
+  }
 }
 
 /** Replays the world's C-Chain into a fresh engine (automine left off): whether there was anything to replay. */
@@ -42,11 +96,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
   let next = 0;
   const applyEdits = async (height: number) => {
     for (; next < edits.length && edits.at(next)!.height <= height; next++) {
-      const { address, balance, nonce } = edits.at(next)!;
-      if (balance !== undefined)
-        await chain.call(provider, 'hardhat_setBalance', [`0x${address}`, `0x${balance.toString(16)}`]);
-      if (nonce !== undefined)
-        await chain.call(provider, 'hardhat_setNonce', [`0x${address}`, `0x${nonce.toString(16)}`]);
+      for (const [method, params] of editRequests(edits.at(next)!)) await chain.call(provider, method, params);
     }
   };
   await chain.call(provider, 'evm_setAutomine', [false]);
@@ -62,8 +112,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
     await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[15]!)]);
     await chain.call(provider, 'hardhat_setPrevRandao', [hex(header[13]!)]);
-    for (const tx of txs)
-      await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
+    for (const tx of txs) await resend(chain, provider, tx);
     await chain.call(provider, 'evm_mine');
     const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;
     const expected = hex(keccak_256(RLP.encode(header)));
@@ -74,6 +123,10 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
   await applyEdits(Number.POSITIVE_INFINITY);
   // One the engine takes no more (a later edit spent its balance or nonce) had left its pool too.
   const pending = [...world.cChainPool.values()].sort((a, b) => a.order - b.order);
-  for (const { raw } of pending) await chain.call(provider, 'eth_sendRawTransaction', [raw]).catch(() => undefined);
+  for (const { raw } of pending) {
+    const bytes = Buffer.from(raw.slice(2), 'hex');
+    // A typed transaction starts with its type byte; a legacy one is an RLP list (0xc0 and up).
+    await resend(chain, provider, bytes[0]! >= 0xc0 ? (RLP.decode(bytes) as Item[]) : bytes).catch(() => undefined);
+  }
   return true;
 }

@@ -7,6 +7,7 @@
  * `hardhat_*`) are not served: a C-Chain node has none, and the mock's are `/ext/dev`'s.
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
+import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
 import { readBlock, readBlockReceipts } from './coreth-block.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
@@ -92,6 +93,17 @@ function knownAnswer(chain: CChain, method: string, params: unknown): string | u
   return `{"result":"0x${(method === 'eth_getBalance' ? account.balance : account.nonce).toString(16)}"}`;
 }
 
+/**
+ * eth_sendTransaction's `from` (40-hex): a node signs only for its keystore's accounts, which the mock has none of, so
+ * only an address `dev.impersonate` named is sent; any other is accounts.ErrUnknownAccount (internal/ethapi
+ * SendTransaction's AccountManager().Find), the zero address when `from` is absent, as args.from() reads it.
+ */
+function senderOf(params: unknown): string {
+  const [args] = Array.isArray(params) ? params : [];
+  const from = (args as { from?: unknown } | undefined)?.from;
+  return typeof from === 'string' ? from.slice(2).toLowerCase() : '0'.repeat(40);
+}
+
 /** One call's answer, as JSON text. */
 async function answerOne(
   chain: CChain,
@@ -110,6 +122,8 @@ async function answerOne(
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
   const refused = (await refusedParams(method, params)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
+  if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
+    return errorJson(id, -32000, 'unknown account');
   const mine = own[method];
   if (mine) {
     try {
@@ -127,6 +141,17 @@ async function answerOne(
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };
       if (typeof result === 'string') poolSent(chain.world, result, raw);
+    }
+    if (method === 'eth_sendTransaction') {
+      // Signed by the engine with an impersonated sender's fake signature, which the replay recognises.
+      const { result } = JSON.parse(answer) as { result?: unknown };
+      const tx = typeof result === 'string' && (await chain.call(p, 'eth_getTransactionByHash', [result]));
+      if (tx)
+        poolSent(
+          chain.world,
+          result as string,
+          `0x${Buffer.from(transactionBytes(tx as Parameters<typeof transactionBytes>[0])).toString('hex')}`,
+        );
     }
     return answer;
   };

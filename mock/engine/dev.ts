@@ -14,7 +14,7 @@ import type { World } from '../world/world.ts';
 import type { Engine, SavedPools } from './engine.ts';
 import { gasPrice } from './p.ts';
 import { advanceTime } from './staking.ts';
-import type { LazyCChain } from '../lazy-cchain.ts';
+import type { CChainParts, LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
 import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
@@ -215,14 +215,46 @@ export class DevControls extends StateEdits {
    * Lets transactions spend the address's outputs and authorise for what it owns without its signatures (anvil's
    * `anvil_impersonateAccount`). The address is one key on both X and P: either prefix impersonates it on both.
    */
-  impersonate(p: Params): Record<string, never> {
-    this.world.impersonated.add(addressOf(this.world, p.address).owner);
+  impersonate(p: Params): Record<string, never> | Promise<Record<string, never>> {
+    return this.impersonation(p.address, true);
+  }
+
+  stopImpersonating(p: Params): Record<string, never> | Promise<Record<string, never>> {
+    return this.impersonation(p.address, false);
+  }
+
+  /** An EVM address (`0x…`) is the C-Chain engine's to act as (`eth_sendTransaction` unsigned), as anvil's accounts. */
+  private impersonation(address: unknown, on: boolean): Record<string, never> | Promise<Record<string, never>> {
+    if (this.cchain && typeof address === 'string' && address.startsWith('0x')) {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`${JSON.stringify(address)} is not an EVM address`);
+      const evm = address.slice(2).toLowerCase();
+      return this.cchain
+        .load()
+        .then((c) => c.chain.impersonate(evm, on))
+        .then(() => ({}));
+    }
+    const { owner } = addressOf(this.world, address);
+    if (on) this.world.impersonated.add(owner);
+    else this.world.impersonated.delete(owner);
     return {};
   }
 
-  stopImpersonating(p: Params): Record<string, never> {
-    this.world.impersonated.delete(addressOf(this.world, p.address).owner);
-    return {};
+  /** anvil's `anvil_setCode` on the C-Chain. */
+  setCode(p: Params): Promise<Record<string, never>> {
+    return this.editC('setCode', { address: p.address, code: p.code });
+  }
+
+  setStorageAt(p: Params): Promise<Record<string, never>> {
+    return this.editC('setStorageAt', { address: p.address, slot: p.slot, value: p.value });
+  }
+
+  setNonce(p: Params): Promise<Record<string, never>> {
+    return this.editC('setNonce', { address: p.address, nonce: uint(p.nonce, 'nonce') });
+  }
+
+  private editC(method: string, edit: Parameters<CChainParts['dev']['editC']>[1]): Promise<Record<string, never>> {
+    if (!this.cchain) throw new Error(`the node serves no C-Chain: dev.${method} edits C-Chain accounts`);
+    return this.cchain.load().then((c) => c.dev.editC(c.chain, edit));
   }
 
   /** What `issueTx` would answer, cost, consume and make, without changing anything. */

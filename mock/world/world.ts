@@ -93,6 +93,18 @@ export interface ForkOrigin {
   answerFor(name: string, local: (p: Params) => unknown): (p: Params) => Promise<unknown>;
 }
 
+/** A C-Chain account edit outside any transaction (atomic txs, `dev.fund`, `dev.setCode`...), after block `height`. */
+export interface CChainEdit {
+  height: number;
+  address: string;
+  balance?: bigint;
+  nonce?: bigint;
+  /** Hex. */
+  code?: string;
+  /** Two 32-byte words in hex. */
+  storage?: { slot: string; value: string };
+}
+
 export class World {
   readonly journal = new Journal();
   readonly config: WorldConfig;
@@ -154,7 +166,7 @@ export class World {
    * The C-Chain's EVM state set outside its transactions (atomic txs' balances and nonces, `dev.fund`), each after the
    * block at `height`: with the blocks in the C/block index, what rebuilds the EVM (mock/cchain/replay.ts).
    */
-  readonly cChainEdits = new Log<{ height: number; address: string; balance?: bigint; nonce?: bigint }>(this.journal);
+  readonly cChainEdits = new Log<CChainEdit>(this.journal);
   /**
    * The signed EVM transactions sent to the C-Chain and not yet in a block (automine off), by hash, in the order sent:
    * what a replay sends again to rebuild the EVM's pool (mock/cchain/replay.ts).

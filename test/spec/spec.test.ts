@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 117 methods on their endpoints (one, /ext/dev, is the mock's own), valid as
+ * The flagship spec: exactly the 120 methods on their endpoints (one, /ext/dev, is the mock's own), valid as
  * written and as bundled, every example validating (checksums included), and the version facts of the API
  * descriptions and the node's release history.
  */
@@ -150,6 +150,9 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
       'setFeeState',
       'setIntervalMining',
       'setL1ValidatorBalance',
+      'setCode',
+      'setStorageAt',
+      'setNonce',
       'setSubnetOwner',
       'setTime',
       'simulateTx',
@@ -218,9 +221,9 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 117 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(117);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(117);
+  it('has exactly the 120 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(120);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(120);
     const actual = Object.fromEntries(
       model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
     );
@@ -497,9 +500,12 @@ describe('side effects', () => {
       'dev.removeUtxo',
       'dev.reset',
       'dev.revert',
+      'dev.setCode',
       'dev.setConnection',
       'dev.setFeeState',
       'dev.setL1ValidatorBalance',
+      'dev.setNonce',
+      'dev.setStorageAt',
       'dev.setSubnetOwner',
       'dev.setTime',
       'platform.issueTx',

@@ -30,6 +30,8 @@ import type {
   DevRevertResult,
   DevSetAutomineParams,
   DevSetAutomineResult,
+  DevSetCodeParams,
+  DevSetCodeResult,
   DevSetConnectionParams,
   DevSetConnectionResult,
   DevSetFeeStateParams,
@@ -38,6 +40,10 @@ import type {
   DevSetIntervalMiningResult,
   DevSetL1ValidatorBalanceParams,
   DevSetL1ValidatorBalanceResult,
+  DevSetNonceParams,
+  DevSetNonceResult,
+  DevSetStorageAtParams,
+  DevSetStorageAtResult,
   DevSetSubnetOwnerParams,
   DevSetSubnetOwnerResult,
   DevSetTimeParams,
@@ -77,6 +83,9 @@ export type DevClientErrors = {
   convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL';
   addL1Validator: 'InvalidArgument' | 'LValidatorContainsDuplicateSubnetIDNodeIDPair';
   setL1ValidatorBalance: 'InvalidArgument' | 'LValidatorNotFound';
+  setCode: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetCode';
+  setStorageAt: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetStorageAt';
+  setNonce: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetNonce';
 };
 /**
  * Mock node development controls
@@ -116,6 +125,9 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
     convertSubnet: string;
     addL1Validator: string;
     setL1ValidatorBalance: string;
+    setCode: string;
+    setStorageAt: string;
+    setNonce: string;
   };
   constructor(options?: DevClientOptions);
   /**
@@ -348,14 +360,18 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
    */
   listAccounts(options?: CallOptions): Promise<DevListAccountsResult>;
   /**
-   * Let transactions spend an address's outputs without its signatures.
+   * Act as an address without its key: spend its outputs, or send C-Chain transactions from it.
    *
    * Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` (with
    * threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without
    * checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from
    * avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts,
    * fees, locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…`
-   * impersonate it on both. A setting of the node, not of the chain: snapshots, reverts and saved states
+   * impersonate it on both. An EVM address (`0x…`) is acted as on the C-Chain: `eth_sendTransaction` at
+   * `/ext/bc/C/rpc` from it is then accepted without a signature and mined like any transaction (the
+   * engine marks it with a fake signature, r and s both the address); from any other address
+   * `eth_sendTransaction` answers what a node without that account in its keystore answers, -32000
+   * `unknown account`. A setting of the node, not of the chain: snapshots, reverts and saved states
    * leave it as it is.
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
@@ -375,8 +391,9 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
   /**
    * Require an address's signatures again.
    *
-   * Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no error
-   * (anvil's `anvil_stopImpersonatingAccount`).
+   * Undoes `dev.impersonate` for the address (on both chains; for an EVM address, `eth_sendTransaction`
+   * from it is `unknown account` again); an address not impersonated is no error (anvil's
+   * `anvil_stopImpersonatingAccount`).
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
    * never by AvalancheGo or a server generated from this spec.
@@ -663,4 +680,69 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
     params: DevSetL1ValidatorBalanceParams,
     options?: CallOptions,
   ): Promise<DevSetL1ValidatorBalanceResult>;
+  /**
+   * Set a C-Chain account's contract code.
+   *
+   * Replaces the code at `address` (anvil's `anvil_setCode`, Hardhat's `hardhat_setCode`); empty code
+   * (`0x`) removes it. Balance, nonce and storage are kept. An edit of the chain's state, outside any
+   * transaction: no block is built, the next one holds it; `dev.snapshot`/`dev.revert`, `dev.reset` and
+   * saved states (`--state`, `dev.dumpState`) cover it as they cover `dev.fund` of an EVM address.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setCode` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetCodeParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetCodeResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: the node serves no C-Chain: dev.setCode edits C-Chain accounts
+   */
+  setCode(params: DevSetCodeParams, options?: CallOptions): Promise<DevSetCodeResult>;
+  /**
+   * Set one storage slot of a C-Chain account.
+   *
+   * Writes `value` into storage slot `slot` of `address` (anvil's `anvil_setStorageAt`, Hardhat's
+   * `hardhat_setStorageAt`), as `eth_getStorageAt` then reads it. An edit of the chain's state, outside
+   * any transaction: no block is built, the next one holds it; `dev.snapshot`/`dev.revert`, `dev.reset`
+   * and saved states (`--state`, `dev.dumpState`) cover it as they cover `dev.fund` of an EVM address.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setStorageAt` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetStorageAtParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetStorageAtResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: the node serves no C-Chain: dev.setStorageAt edits C-Chain
+   *         accounts
+   */
+  setStorageAt(params: DevSetStorageAtParams, options?: CallOptions): Promise<DevSetStorageAtResult>;
+  /**
+   * Set a C-Chain account's nonce.
+   *
+   * Sets the nonce of `address` (anvil's `anvil_setNonce`, Hardhat's `hardhat_setNonce`): its next
+   * transaction must carry it. The engine refuses a nonce below the account's current one. An edit of
+   * the chain's state, outside any transaction: no block is built, the next one holds it;
+   * `dev.snapshot`/`dev.revert`, `dev.reset` and saved states (`--state`, `dev.dumpState`) cover it as
+   * they cover `dev.fund` of an EVM address.
+   *
+   * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
+   * never by AvalancheGo or a server generated from this spec.
+   *
+   * JSON-RPC method `dev.setNonce` at `http://127.0.0.1:9650/ext/dev`.
+   *
+   * @param params - The params, sent by name ({@link DevSetNonceParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link DevSetNonceResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
+   *         properly formatted. See documentation for example calls
+   * @throws {@link JsonRpcError} -32000: the node serves no C-Chain: dev.setNonce edits C-Chain accounts
+   */
+  setNonce(params: DevSetNonceParams, options?: CallOptions): Promise<DevSetNonceResult>;
 }

@@ -31,6 +31,8 @@ import type {
   DevRevertResult,
   DevSetAutomineParams,
   DevSetAutomineResult,
+  DevSetCodeParams,
+  DevSetCodeResult,
   DevSetConnectionParams,
   DevSetConnectionResult,
   DevSetFeeStateParams,
@@ -39,6 +41,10 @@ import type {
   DevSetIntervalMiningResult,
   DevSetL1ValidatorBalanceParams,
   DevSetL1ValidatorBalanceResult,
+  DevSetNonceParams,
+  DevSetNonceResult,
+  DevSetStorageAtParams,
+  DevSetStorageAtResult,
   DevSetSubnetOwnerParams,
   DevSetSubnetOwnerResult,
   DevSetTimeParams,
@@ -162,7 +168,7 @@ export interface DevHandlers {
    */
   listAccounts(params: Record<string, never>, context: HandlerContext): Answer<DevListAccountsResult>;
   /**
-   * Let transactions spend an address's outputs without its signatures.
+   * Act as an address without its key: spend its outputs, or send C-Chain transactions from it.
    *
    * Answers `dev.impersonate` at `/ext/dev`.
    *
@@ -290,6 +296,33 @@ export interface DevHandlers {
     params: DevSetL1ValidatorBalanceParams,
     context: HandlerContext,
   ): Answer<DevSetL1ValidatorBalanceResult>;
+  /**
+   * Set a C-Chain account's contract code.
+   *
+   * Answers `dev.setCode` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setCode(params: DevSetCodeParams, context: HandlerContext): Answer<DevSetCodeResult>;
+  /**
+   * Set one storage slot of a C-Chain account.
+   *
+   * Answers `dev.setStorageAt` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setStorageAt(params: DevSetStorageAtParams, context: HandlerContext): Answer<DevSetStorageAtResult>;
+  /**
+   * Set a C-Chain account's nonce.
+   *
+   * Answers `dev.setNonce` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setNonce(params: DevSetNonceParams, context: HandlerContext): Answer<DevSetNonceResult>;
 }
 /**
  * What the RPC layer knows of each method of Mock node development controls: wire name, params, how to

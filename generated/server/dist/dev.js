@@ -327,6 +327,36 @@ export const devMethods = [
     validateResult: validator('dev.setL1ValidatorBalance', 'result'),
     writeResult: validators.writeDevSetL1ValidatorBalanceResult,
   },
+  {
+    name: 'dev.setCode',
+    handler: 'setCode',
+    params: ['address', 'code'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' }, CODE: { name: 'code' } } },
+    validateParams: validator('dev.setCode', 'params'),
+    validateResult: validator('dev.setCode', 'result'),
+    writeResult: validators.writeDevSetCodeResult,
+  },
+  {
+    name: 'dev.setStorageAt',
+    handler: 'setStorageAt',
+    params: ['address', 'slot', 'value'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' }, SLOT: { name: 'slot' }, VALUE: { name: 'value' } } },
+    validateParams: validator('dev.setStorageAt', 'params'),
+    validateResult: validator('dev.setStorageAt', 'result'),
+    writeResult: validators.writeDevSetStorageAtResult,
+  },
+  {
+    name: 'dev.setNonce',
+    handler: 'setNonce',
+    params: ['address', 'nonce'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' }, NONCE: { name: 'nonce' } } },
+    validateParams: validator('dev.setNonce', 'params'),
+    validateResult: validator('dev.setNonce', 'result'),
+    writeResult: validators.writeDevSetNonceResult,
+  },
 ];
 /**
  * The Mock node development controls endpoint on `handlers`: mount its `node` listener on a node:http

@@ -690,9 +690,10 @@ export interface DevListAccountsResult {
  */
 export interface DevImpersonateParams {
   /**
-   * The address to act as: `X-local1…` or `P-local1…` on a local network.
+   * The address to act as: `X-local1…` or `P-local1…` on a local network, or an EVM address (`0x…`) on
+   * the C-Chain.
    */
-  address: Address;
+  address: Address | string;
 }
 
 /**
@@ -707,7 +708,7 @@ export interface DevStopImpersonatingParams {
   /**
    * An address `dev.impersonate` was given.
    */
-  address: Address;
+  address: Address | string;
 }
 
 /**
@@ -1148,6 +1149,67 @@ export interface DevSetL1ValidatorBalanceParams {
  * The result of `dev.setL1ValidatorBalance`.
  */
 export type DevSetL1ValidatorBalanceResult = Empty;
+
+/**
+ * The params of `dev.setCode`.
+ */
+export interface DevSetCodeParams {
+  /**
+   * The account: an EVM address on the C-Chain.
+   */
+  address: string;
+  /**
+   * The runtime bytecode, in hex.
+   */
+  code: string;
+}
+
+/**
+ * The result of `dev.setCode`.
+ */
+export type DevSetCodeResult = Empty;
+
+/**
+ * The params of `dev.setStorageAt`.
+ */
+export interface DevSetStorageAtParams {
+  /**
+   * The account: an EVM address on the C-Chain.
+   */
+  address: string;
+  /**
+   * The slot, a 32-byte word in hex.
+   */
+  slot: string;
+  /**
+   * The value, a 32-byte word in hex.
+   */
+  value: string;
+}
+
+/**
+ * The result of `dev.setStorageAt`.
+ */
+export type DevSetStorageAtResult = Empty;
+
+/**
+ * The params of `dev.setNonce`.
+ */
+export interface DevSetNonceParams {
+  /**
+   * The account: an EVM address on the C-Chain.
+   */
+  address: string;
+  /**
+   * The new nonce.
+   */
+  nonce: Uint64Param;
+}
+
+/**
+ * The result of `dev.setNonce`.
+ */
+export type DevSetNonceResult = Empty;
 
 /**
  * The params of `health.health`.

@@ -32,6 +32,8 @@ import type {
   DevRevertResult,
   DevSetAutomineParams,
   DevSetAutomineResult,
+  DevSetCodeParams,
+  DevSetCodeResult,
   DevSetConnectionParams,
   DevSetConnectionResult,
   DevSetFeeStateParams,
@@ -40,6 +42,10 @@ import type {
   DevSetIntervalMiningResult,
   DevSetL1ValidatorBalanceParams,
   DevSetL1ValidatorBalanceResult,
+  DevSetNonceParams,
+  DevSetNonceResult,
+  DevSetStorageAtParams,
+  DevSetStorageAtResult,
   DevSetSubnetOwnerParams,
   DevSetSubnetOwnerResult,
   DevSetTimeParams,
@@ -167,7 +173,7 @@ export interface DevHandlers {
    */
   listAccounts(params: Record<string, never>, context: HandlerContext): Answer<DevListAccountsResult>;
   /**
-   * Let transactions spend an address's outputs without its signatures.
+   * Act as an address without its key: spend its outputs, or send C-Chain transactions from it.
    *
    * Answers `dev.impersonate` at `/ext/dev`.
    *
@@ -295,6 +301,33 @@ export interface DevHandlers {
     params: DevSetL1ValidatorBalanceParams,
     context: HandlerContext,
   ): Answer<DevSetL1ValidatorBalanceResult>;
+  /**
+   * Set a C-Chain account's contract code.
+   *
+   * Answers `dev.setCode` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setCode(params: DevSetCodeParams, context: HandlerContext): Answer<DevSetCodeResult>;
+  /**
+   * Set one storage slot of a C-Chain account.
+   *
+   * Answers `dev.setStorageAt` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setStorageAt(params: DevSetStorageAtParams, context: HandlerContext): Answer<DevSetStorageAtResult>;
+  /**
+   * Set a C-Chain account's nonce.
+   *
+   * Answers `dev.setNonce` at `/ext/dev`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  setNonce(params: DevSetNonceParams, context: HandlerContext): Answer<DevSetNonceResult>;
 }
 
 const validator = methodValidators(devDocument, validators);
@@ -631,6 +664,38 @@ export const devMethods: readonly MethodSpec[] = [
     validateParams: validator('dev.setL1ValidatorBalance', 'params'),
     validateResult: validator('dev.setL1ValidatorBalance', 'result'),
     writeResult: validators.writeDevSetL1ValidatorBalanceResult,
+  },
+  {
+    name: 'dev.setCode',
+    handler: 'setCode',
+    params: ['address', 'code'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' }, CODE: { name: 'code' } } },
+    validateParams: validator('dev.setCode', 'params'),
+    validateResult: validator('dev.setCode', 'result'),
+    writeResult: validators.writeDevSetCodeResult,
+  },
+  {
+    name: 'dev.setStorageAt',
+    handler: 'setStorageAt',
+    params: ['address', 'slot', 'value'],
+    byName: true,
+    shape: {
+      properties: { ADDRESS: { name: 'address' }, SLOT: { name: 'slot' }, VALUE: { name: 'value' } },
+    },
+    validateParams: validator('dev.setStorageAt', 'params'),
+    validateResult: validator('dev.setStorageAt', 'result'),
+    writeResult: validators.writeDevSetStorageAtResult,
+  },
+  {
+    name: 'dev.setNonce',
+    handler: 'setNonce',
+    params: ['address', 'nonce'],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: 'address' }, NONCE: { name: 'nonce' } } },
+    validateParams: validator('dev.setNonce', 'params'),
+    validateResult: validator('dev.setNonce', 'result'),
+    writeResult: validators.writeDevSetNonceResult,
   },
 ];
 

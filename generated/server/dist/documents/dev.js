@@ -629,22 +629,36 @@ export const devDocument = {
     },
     {
       "name": "dev.impersonate",
-      "summary": "Let transactions spend an address's outputs without its signatures.",
+      "summary": "Act as an address without its key: spend its outputs, or send C-Chain transactions from it.",
       "description": "Like anvil's `anvil_impersonateAccount`: from now on an output or a subnet owned by `address` " +
         "(with threshold 1, or as many impersonated owners as the threshold) is spent or authorised for without " +
         "checking signatures: its credentials may hold any signatures, or none (an unsigned transaction from " +
         "avalanchejs' builders, `unsignedTx.getSignedTx()`). Everything else is verified as always (amounts, fees, " +
         "locktimes, the number of credentials). An address is one key on both chains: `X-…` and `P-…` impersonate it " +
-        "on both. A setting of the node, not of the chain: snapshots, reverts and saved states leave it as it " +
-        "is.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; " +
-        "never by AvalancheGo or a server generated from this spec.",
+        "on both. An EVM address (`0x…`) is acted as on the C-Chain: `eth_sendTransaction` at `/ext/bc/C/rpc` from " +
+        "it is then accepted without a signature and mined like any transaction (the engine marks it with a fake " +
+        "signature, r and s both the address); from any other address `eth_sendTransaction` answers what a node " +
+        "without that account in its keystore answers, -32000 `unknown account`. A setting of the node, not of the " +
+        "chain: snapshots, reverts and saved states leave it as it is.\n\nServed only by the mock node (`npm run " +
+        "mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated " +
+        "from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "address",
           "required": true,
-          "description": "The address to act as: `X-local1…` or `P-local1…` on a local network.",
-          "schema": { "$ref": "#/components/schemas/Address" },
+          "description": "The address to act as: `X-local1…` or `P-local1…` on a local network, or an EVM address " +
+            "(`0x…`) on the C-Chain.",
+          "schema": {
+            "anyOf": [
+              { "$ref": "#/components/schemas/Address" },
+              {
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$",
+                "description": "An EVM address on the C-Chain.",
+              },
+            ],
+          },
         },
       ],
       "result": { "name": "impersonateResult", "schema": { "$ref": "#/components/schemas/Empty" } },
@@ -664,23 +678,37 @@ export const devDocument = {
           ],
           "result": { "name": "impersonateResult", "value": {} },
         },
+        {
+          "name": "send C-Chain transactions from an EVM address",
+          "params": [{ "name": "address", "value": "0x0000000000000000000000000000000000000bEE" }],
+          "result": { "name": "impersonateResult", "value": {} },
+        },
       ],
       "x-side-effects": "node",
     },
     {
       "name": "dev.stopImpersonating",
       "summary": "Require an address's signatures again.",
-      "description": "Undoes `dev.impersonate` for the address (on both chains); an address not impersonated is no " +
-        "error (anvil's `anvil_stopImpersonatingAccount`).\n\nServed only by the mock node (`npm run mock`, " +
-        "`startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this " +
-        "spec.",
+      "description": "Undoes `dev.impersonate` for the address (on both chains; for an EVM address, " +
+        "`eth_sendTransaction` from it is `unknown account` again); an address not impersonated is no error (anvil's " +
+        "`anvil_stopImpersonatingAccount`).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when " +
+        "its development controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "address",
           "required": true,
           "description": "An address `dev.impersonate` was given.",
-          "schema": { "$ref": "#/components/schemas/Address" },
+          "schema": {
+            "anyOf": [
+              { "$ref": "#/components/schemas/Address" },
+              {
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$",
+                "description": "An EVM address on the C-Chain.",
+              },
+            ],
+          },
         },
       ],
       "result": {
@@ -697,6 +725,11 @@ export const devDocument = {
           "params": [
             { "name": "address", "value": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u" },
           ],
+          "result": { "name": "stopImpersonatingResult", "value": {} },
+        },
+        {
+          "name": "no longer send from an EVM address",
+          "params": [{ "name": "address", "value": "0x0000000000000000000000000000000000000bEE" }],
           "result": { "name": "stopImpersonatingResult", "value": {} },
         },
       ],
@@ -1847,6 +1880,151 @@ export const devDocument = {
             { "name": "balance", "value": "0" },
           ],
           "result": { "name": "setL1ValidatorBalanceResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
+    {
+      "name": "dev.setCode",
+      "summary": "Set a C-Chain account's contract code.",
+      "description": "Replaces the code at `address` (anvil's `anvil_setCode`, Hardhat's `hardhat_setCode`); empty " +
+        "code (`0x`) removes it. Balance, nonce and storage are kept. An edit of the chain's state, outside any " +
+        "transaction: no block is built, the next one holds it; `dev.snapshot`/`dev.revert`, `dev.reset` and saved " +
+        "states (`--state`, `dev.dumpState`) cover it as they cover `dev.fund` of an EVM address.\n\nServed only by " +
+        "the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo " +
+        "or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "The account: an EVM address on the C-Chain.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        },
+        {
+          "name": "code",
+          "required": true,
+          "description": "The runtime bytecode, in hex.",
+          "schema": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        },
+      ],
+      "result": { "name": "setCodeResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "the node serves no C-Chain: dev.setCode edits C-Chain accounts",
+        },
+      ],
+      "examples": [
+        {
+          "name": "code that returns 255",
+          "params": [
+            { "name": "address", "value": "0x0000000000000000000000000000000000000bEE" },
+            { "name": "code", "value": "0x60ff60005260206000f3" },
+          ],
+          "result": { "name": "setCodeResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
+    {
+      "name": "dev.setStorageAt",
+      "summary": "Set one storage slot of a C-Chain account.",
+      "description": "Writes `value` into storage slot `slot` of `address` (anvil's `anvil_setStorageAt`, Hardhat's " +
+        "`hardhat_setStorageAt`), as `eth_getStorageAt` then reads it. An edit of the chain's state, outside any " +
+        "transaction: no block is built, the next one holds it; `dev.snapshot`/`dev.revert`, `dev.reset` and saved " +
+        "states (`--state`, `dev.dumpState`) cover it as they cover `dev.fund` of an EVM address.\n\nServed only by " +
+        "the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo " +
+        "or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "The account: an EVM address on the C-Chain.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        },
+        {
+          "name": "slot",
+          "required": true,
+          "description": "The slot, a 32-byte word in hex.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{64}$" },
+        },
+        {
+          "name": "value",
+          "required": true,
+          "description": "The value, a 32-byte word in hex.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{64}$" },
+        },
+      ],
+      "result": { "name": "setStorageAtResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "the node serves no C-Chain: dev.setStorageAt edits C-Chain accounts",
+        },
+      ],
+      "examples": [
+        {
+          "name": "slot 0 holds 42",
+          "params": [
+            { "name": "address", "value": "0x0000000000000000000000000000000000000bEE" },
+            {
+              "name": "slot",
+              "value": "0x0000000000000000000000000000000000000000000000000000000000000000",
+            },
+            {
+              "name": "value",
+              "value": "0x000000000000000000000000000000000000000000000000000000000000002a",
+            },
+          ],
+          "result": { "name": "setStorageAtResult", "value": {} },
+        },
+      ],
+      "x-side-effects": "chain",
+    },
+    {
+      "name": "dev.setNonce",
+      "summary": "Set a C-Chain account's nonce.",
+      "description": "Sets the nonce of `address` (anvil's `anvil_setNonce`, Hardhat's `hardhat_setNonce`): its next " +
+        "transaction must carry it. The engine refuses a nonce below the account's current one. An edit of the " +
+        "chain's state, outside any transaction: no block is built, the next one holds it; " +
+        "`dev.snapshot`/`dev.revert`, `dev.reset` and saved states (`--state`, `dev.dumpState`) cover it as they " +
+        "cover `dev.fund` of an EVM address.\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when " +
+        "its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "description": "The account: an EVM address on the C-Chain.",
+          "schema": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        },
+        {
+          "name": "nonce",
+          "required": true,
+          "description": "The new nonce.",
+          "schema": { "$ref": "#/components/schemas/Uint64Param" },
+        },
+      ],
+      "result": { "name": "setNonceResult", "schema": { "$ref": "#/components/schemas/Empty" } },
+      "errors": [
+        { "$ref": "#/components/errors/InvalidArgument" },
+        {
+          "code": -32000,
+          "message": "the node serves no C-Chain: dev.setNonce edits C-Chain accounts",
+        },
+      ],
+      "examples": [
+        {
+          "name": "next transaction at nonce 5",
+          "params": [
+            { "name": "address", "value": "0x0000000000000000000000000000000000000bEE" },
+            { "name": "nonce", "value": "5" },
+          ],
+          "result": { "name": "setNonceResult", "value": {} },
         },
       ],
       "x-side-effects": "chain",

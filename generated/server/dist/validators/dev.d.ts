@@ -27,3 +27,6 @@ export declare const writeDevSetSubnetOwnerResult: (value: unknown) => string | 
 export declare const writeDevConvertSubnetResult: (value: unknown) => string | undefined;
 export declare const writeDevAddL1ValidatorResult: (value: unknown) => string | undefined;
 export declare const writeDevSetL1ValidatorBalanceResult: (value: unknown) => string | undefined;
+export declare const writeDevSetCodeResult: (value: unknown) => string | undefined;
+export declare const writeDevSetStorageAtResult: (value: unknown) => string | undefined;
+export declare const writeDevSetNonceResult: (value: unknown) => string | undefined;

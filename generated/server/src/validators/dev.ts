@@ -172,7 +172,14 @@ export const schemas: Record<string, MethodSchemas> = {
   "dev.impersonate": {
     "params": {
       "type": "object",
-      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "properties": {
+        "address": {
+          "anyOf": [
+            { "$ref": "#/components/schemas/Address" },
+            { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+          ],
+        },
+      },
       "required": ["address"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -180,7 +187,14 @@ export const schemas: Record<string, MethodSchemas> = {
   "dev.stopImpersonating": {
     "params": {
       "type": "object",
-      "properties": { "address": { "$ref": "#/components/schemas/Address" } },
+      "properties": {
+        "address": {
+          "anyOf": [
+            { "$ref": "#/components/schemas/Address" },
+            { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+          ],
+        },
+      },
       "required": ["address"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
@@ -426,6 +440,40 @@ export const schemas: Record<string, MethodSchemas> = {
         "balance": { "$ref": "#/components/schemas/Uint64Param" },
       },
       "required": ["validationID", "balance"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
+  "dev.setCode": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "address": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+      },
+      "required": ["address", "code"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
+  "dev.setStorageAt": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "address": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        "slot": { "type": "string", "pattern": "^0x[0-9a-fA-F]{64}$" },
+        "value": { "type": "string", "pattern": "^0x[0-9a-fA-F]{64}$" },
+      },
+      "required": ["address", "slot", "value"],
+    },
+    "result": { "$ref": "#/components/schemas/Empty" },
+  },
+  "dev.setNonce": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "address": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
+        "nonce": { "$ref": "#/components/schemas/Uint64Param" },
+      },
+      "required": ["address", "nonce"],
     },
     "result": { "$ref": "#/components/schemas/Empty" },
   },
@@ -998,3 +1046,6 @@ export const writeDevSetSubnetOwnerResult = emptyJson;
 export const writeDevConvertSubnetResult = devConvertSubnetResultJson;
 export const writeDevAddL1ValidatorResult = devAddL1ValidatorResultJson;
 export const writeDevSetL1ValidatorBalanceResult = emptyJson;
+export const writeDevSetCodeResult = emptyJson;
+export const writeDevSetStorageAtResult = emptyJson;
+export const writeDevSetNonceResult = emptyJson;
