@@ -72,6 +72,12 @@ export interface DevControls {
   setTime(params: { timestamp: string | number; mine?: boolean }): { timestamp: string };
   increaseTime(params: { seconds: string | number; mine?: boolean }): { timestamp: string };
   mine(params: { chain: 'X' | 'P'; blocks?: string | number }): { blockIDs: string[]; height: string };
+  /** An EVM address (`0x…`) is funded on the C-Chain's engine, and `C-…` in shared memory: both answer a promise. */
+  fund(params: { address: `0x${string}`; amount: string | number }): Promise<{ balance: string }>;
+  fund(params: { address: `C-${string}`; amount: string | number }): Promise<{
+    utxoID: { txID: string; outputIndex: number };
+    balance: string;
+  }>;
   fund(params: { address: string; amount: string | number; assetID?: string; locktime?: string | number }): {
     utxoID: { txID: string; outputIndex: number };
     balance: string;
@@ -87,8 +93,15 @@ export interface DevControls {
   setAutomine(params: { enabled: boolean }): Record<string, never>;
   setIntervalMining(params: { interval: string | number }): Record<string, never>;
   listAccounts(): { accounts: Array<{ privateKey: string; xAddress: string; pAddress: string; cAddress: string }> };
+  /** `X-…`/`P-…`: spends need no signature. `0x…` (a promise): `eth_sendTransaction` from it is accepted unsigned. */
+  impersonate(params: { address: `0x${string}` }): Promise<Record<string, never>>;
   impersonate(params: { address: string }): Record<string, never>;
+  stopImpersonating(params: { address: `0x${string}` }): Promise<Record<string, never>>;
   stopImpersonating(params: { address: string }): Record<string, never>;
+  /** C-Chain account edits (anvil's `anvil_setCode`, `anvil_setStorageAt`, `anvil_setNonce`); snapshots cover them. */
+  setCode(params: { address: string; code: string }): Promise<Record<string, never>>;
+  setStorageAt(params: { address: string; slot: string; value: string }): Promise<Record<string, never>>;
+  setNonce(params: { address: string; nonce: string | number }): Promise<Record<string, never>>;
   /** What `issueTx` would answer, cost, consume and make; changes nothing. */
   simulateTx(params: { tx: string; chain: 'X' | 'P'; encoding?: string }): {
     accepted: boolean;
