@@ -83,9 +83,9 @@ export type DevClientErrors = {
   convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL';
   addL1Validator: 'InvalidArgument' | 'LValidatorContainsDuplicateSubnetIDNodeIDPair';
   setL1ValidatorBalance: 'InvalidArgument' | 'LValidatorNotFound';
-  setCode: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetCode';
-  setStorageAt: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetStorageAt';
-  setNonce: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetNonce';
+  setCode: 'InvalidArgument' | 'SetCodeWithoutCChain';
+  setStorageAt: 'InvalidArgument' | 'SetStorageAtWithoutCChain';
+  setNonce: 'InvalidArgument' | 'SetNonceWithoutCChain';
 };
 /**
  * Mock node development controls

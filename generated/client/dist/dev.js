@@ -33,12 +33,9 @@ const DOCUMENTED_ERRORS = {
   SubnetIsAlreadyAnL: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
   LValidatorContainsDuplicateSubnetIDNodeIDPair: [-32e3, /^L1 validator contains duplicate subnetID \+ nodeID pair$/],
   LValidatorNotFound: [-32e3, /^L1 validator [1-9A-HJ-NP-Za-km-z]+ not found$/],
-  TheNodeServesNoCChainDevSetCode: [-32e3, /^the node serves no C-Chain: dev\.setCode edits C-Chain accounts$/],
-  TheNodeServesNoCChainDevSetStorageAt: [
-    -32e3,
-    /^the node serves no C-Chain: dev\.setStorageAt edits C-Chain accounts$/,
-  ],
-  TheNodeServesNoCChainDevSetNonce: [-32e3, /^the node serves no C-Chain: dev\.setNonce edits C-Chain accounts$/],
+  SetCodeWithoutCChain: [-32e3, /^the node serves no C-Chain: dev\.setCode edits C-Chain accounts$/],
+  SetStorageAtWithoutCChain: [-32e3, /^the node serves no C-Chain: dev\.setStorageAt edits C-Chain accounts$/],
+  SetNonceWithoutCChain: [-32e3, /^the node serves no C-Chain: dev\.setNonce edits C-Chain accounts$/],
 };
 /** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
@@ -121,15 +118,15 @@ const ERRORS = {
   },
   setCode: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheNodeServesNoCChainDevSetCode: DOCUMENTED_ERRORS.TheNodeServesNoCChainDevSetCode,
+    SetCodeWithoutCChain: DOCUMENTED_ERRORS.SetCodeWithoutCChain,
   },
   setStorageAt: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheNodeServesNoCChainDevSetStorageAt: DOCUMENTED_ERRORS.TheNodeServesNoCChainDevSetStorageAt,
+    SetStorageAtWithoutCChain: DOCUMENTED_ERRORS.SetStorageAtWithoutCChain,
   },
   setNonce: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheNodeServesNoCChainDevSetNonce: DOCUMENTED_ERRORS.TheNodeServesNoCChainDevSetNonce,
+    SetNonceWithoutCChain: DOCUMENTED_ERRORS.SetNonceWithoutCChain,
   },
 };
 /**

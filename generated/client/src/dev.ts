@@ -85,9 +85,9 @@ export type DevClientErrors = {
   convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL';
   addL1Validator: 'InvalidArgument' | 'LValidatorContainsDuplicateSubnetIDNodeIDPair';
   setL1ValidatorBalance: 'InvalidArgument' | 'LValidatorNotFound';
-  setCode: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetCode';
-  setStorageAt: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetStorageAt';
-  setNonce: 'InvalidArgument' | 'TheNodeServesNoCChainDevSetNonce';
+  setCode: 'InvalidArgument' | 'SetCodeWithoutCChain';
+  setStorageAt: 'InvalidArgument' | 'SetStorageAtWithoutCChain';
+  setNonce: 'InvalidArgument' | 'SetNonceWithoutCChain';
 };
 
 /** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
@@ -123,12 +123,9 @@ const DOCUMENTED_ERRORS = {
   SubnetIsAlreadyAnL: [-32000, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
   LValidatorContainsDuplicateSubnetIDNodeIDPair: [-32000, /^L1 validator contains duplicate subnetID \+ nodeID pair$/],
   LValidatorNotFound: [-32000, /^L1 validator [1-9A-HJ-NP-Za-km-z]+ not found$/],
-  TheNodeServesNoCChainDevSetCode: [-32000, /^the node serves no C-Chain: dev\.setCode edits C-Chain accounts$/],
-  TheNodeServesNoCChainDevSetStorageAt: [
-    -32000,
-    /^the node serves no C-Chain: dev\.setStorageAt edits C-Chain accounts$/,
-  ],
-  TheNodeServesNoCChainDevSetNonce: [-32000, /^the node serves no C-Chain: dev\.setNonce edits C-Chain accounts$/],
+  SetCodeWithoutCChain: [-32000, /^the node serves no C-Chain: dev\.setCode edits C-Chain accounts$/],
+  SetStorageAtWithoutCChain: [-32000, /^the node serves no C-Chain: dev\.setStorageAt edits C-Chain accounts$/],
+  SetNonceWithoutCChain: [-32000, /^the node serves no C-Chain: dev\.setNonce edits C-Chain accounts$/],
 } as const;
 
 /** The errors each method may answer, by the names `failed(error, method, name)` takes. */
@@ -212,15 +209,15 @@ const ERRORS = {
   },
   setCode: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheNodeServesNoCChainDevSetCode: DOCUMENTED_ERRORS.TheNodeServesNoCChainDevSetCode,
+    SetCodeWithoutCChain: DOCUMENTED_ERRORS.SetCodeWithoutCChain,
   },
   setStorageAt: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheNodeServesNoCChainDevSetStorageAt: DOCUMENTED_ERRORS.TheNodeServesNoCChainDevSetStorageAt,
+    SetStorageAtWithoutCChain: DOCUMENTED_ERRORS.SetStorageAtWithoutCChain,
   },
   setNonce: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    TheNodeServesNoCChainDevSetNonce: DOCUMENTED_ERRORS.TheNodeServesNoCChainDevSetNonce,
+    SetNonceWithoutCChain: DOCUMENTED_ERRORS.SetNonceWithoutCChain,
   },
 } as const;
 

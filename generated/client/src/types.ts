@@ -1162,7 +1162,7 @@ export interface DevSetCodeParams {
   /**
    * The runtime bytecode, in hex.
    */
-  code: string;
+  code: HexNoChecksum;
 }
 
 /**

@@ -1161,7 +1161,7 @@ export interface DevSetCodeParams {
   /**
    * The runtime bytecode, in hex.
    */
-  code: string;
+  code: HexNoChecksum;
 }
 
 /**

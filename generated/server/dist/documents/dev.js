@@ -1905,7 +1905,7 @@ export const devDocument = {
           "name": "code",
           "required": true,
           "description": "The runtime bytecode, in hex.",
-          "schema": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+          "schema": { "$ref": "#/components/schemas/HexNoChecksum" },
         },
       ],
       "result": { "name": "setCodeResult", "schema": { "$ref": "#/components/schemas/Empty" } },

@@ -448,7 +448,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "address": { "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$" },
-        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        "code": { "$ref": "#/components/schemas/HexNoChecksum" },
       },
       "required": ["address", "code"],
     },
