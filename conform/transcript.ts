@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange } from './inspect.ts';
-import { stringifyJson } from './json.ts';
+import { stringifyJson } from '../generators/common/json.ts';
 import { REDACTED, type RequestReading, type Redactor } from './redact.ts';
 
 export interface Transcript {

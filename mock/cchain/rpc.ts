@@ -16,7 +16,7 @@ import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { filterMethods } from './filters.ts';
 import { gethAnswer } from './geth-errors.ts';
-import { jsonText } from './json-text.ts';
+import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { poolSent } from './replay.ts';
 import { refusedTransactionArgs } from './transaction-args.ts';
@@ -132,7 +132,7 @@ async function answerOne(
       return errorJson(id, error instanceof EvmError ? error.code : -32000, (error as Error).message);
     }
   }
-  const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${jsonText(params ?? [])}}`;
+  const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${stringifyJson(params ?? [])}}`;
   const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
     const known = knownAnswer(chain, method, params);
     if (known !== undefined) return known;

@@ -17,7 +17,7 @@ import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { readCriteria } from './filter-criteria.ts';
-import { jsonText } from './json-text.ts';
+import { stringifyJson } from '../../generators/common/json.ts';
 import { refusedParams } from './params.ts';
 import { MAX_BATCH, answerBody } from './rpc.ts';
 
@@ -131,7 +131,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     return true;
   };
   const answerCall = async (call: unknown): Promise<string> => {
-    if (!isSubscriptionCall(call)) return answerBody(chain, jsonText(call));
+    if (!isSubscriptionCall(call)) return answerBody(chain, stringifyJson(call));
     const { id, method } = call as Call;
     try {
       return reply(id, {
