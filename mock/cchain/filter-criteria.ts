@@ -131,8 +131,15 @@ export function readCriteria(value: unknown): Criteria | { error: string } {
   return criteria;
 }
 
+/** What of an engine's log a filter looks at. */
+export interface RpcLog {
+  address: string;
+  topics: string[];
+  blockNumber: string;
+}
+
 /** Whether a log matches the filter's addresses, topics and block range (eth/filters' filterLogs). */
-export function matches(criteria: Criteria, log: { address: string; topics: string[]; blockNumber: string }): boolean {
+export function matches(criteria: Criteria, log: RpcLog): boolean {
   const number = BigInt(log.blockNumber);
   if (criteria.from !== undefined && criteria.from >= 0n && criteria.from > number) return false;
   if (criteria.to !== undefined && criteria.to >= 0n && criteria.to < number) return false;

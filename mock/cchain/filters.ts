@@ -9,19 +9,13 @@ import { randomBytes } from 'node:crypto';
 import type { Provider } from '@nomicfoundation/edr';
 import type { RpcBlock } from './blocks.ts';
 import { type CChain, EvmError } from './evm.ts';
-import { type Criteria, LATEST, PENDING, matches, readCriteria } from './filter-criteria.ts';
+import { type Criteria, LATEST, PENDING, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
 import { jsonKind } from './params.ts';
 
 /** eth/filters' Config.Timeout default: a filter not polled for this long is removed. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
 /** eth/filters' maxTopics. */
 const MAX_TOPICS = 4;
-
-interface RpcLog {
-  address: string;
-  topics: string[];
-  blockNumber: string;
-}
 
 type Filter =
   | { kind: 'logs'; criteria: Criteria; found: RpcLog[]; polled: number }

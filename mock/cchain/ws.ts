@@ -16,9 +16,9 @@ import { decodeUtf8 } from '../../runtime/server/text.ts';
 import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
-import { readCriteria } from './filter-criteria.ts';
+import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
-import { refusedParams } from './params.ts';
+import { jsonKind, refusedParams } from './params.ts';
 import { MAX_BATCH, answerBody } from './rpc.ts';
 
 /** geth's wsDefaultReadLimit. */
@@ -32,10 +32,6 @@ const MAX_SUBSCRIPTIONS = 1000;
 const PING_INTERVAL_MS = 30_000;
 
 type Call = { id?: unknown; method?: unknown; params?: unknown };
-interface LogFilter {
-  address?: string | string[];
-  topics?: Array<string | string[] | null>;
-}
 
 /** An error geth answers to a subscription call, with its code. */
 class CallError extends Error {
@@ -54,16 +50,6 @@ const isSubscriptionCall = (call: unknown): boolean => {
   const method = typeof call === 'object' && call !== null ? (call as Call).method : undefined;
   return method === 'eth_subscribe' || method === 'eth_unsubscribe';
 };
-
-/** The kind Go's decoder names for a JSON value it cannot put in a string. */
-const goKind = (value: unknown) =>
-  Array.isArray(value)
-    ? 'array'
-    : typeof value === 'boolean'
-      ? 'bool'
-      : typeof value === 'number'
-        ? 'number'
-        : 'object';
 
 /** geth's parsePositionalArguments for calls of one argument: the refusal of `params`, or the argument. */
 function onlyArgument(params: unknown): unknown {
@@ -105,12 +91,11 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
         notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release)),
       );
     } else {
-      const { address, topics } = filter as LogFilter;
+      // The filter as read above, matched as eth_getLogs' filters are (filterLogs): one reading, one matching.
+      const logFilter = criteria as Criteria;
       subscriptions.set(id, async (block, provider) => {
-        const logs = (await chain.call(provider, 'eth_getLogs', [
-          { blockHash: block.hash, ...(address ? { address } : {}), ...(topics ? { topics } : {}) },
-        ])) as unknown[];
-        for (const log of logs) notify(id, log);
+        const logs = (await chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }])) as RpcLog[];
+        for (const log of logs) if (matches(logFilter, log)) notify(id, log);
       });
     }
     chain.blockListeners.add(subscriptions.get(id)!);
@@ -122,7 +107,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     if (typeof id !== 'string')
       throw new CallError(
         -32602,
-        `invalid argument 0: json: cannot unmarshal ${goKind(id)} into Go value of type rpc.ID`,
+        `invalid argument 0: json: cannot unmarshal ${jsonKind(id)} into Go value of type rpc.ID`,
       );
     const listener = subscriptions.get(id);
     if (!listener) throw new CallError(-32000, 'subscription not found');
