@@ -26,8 +26,8 @@ const CHECK_BLOCKS = 40;
 const PERCENTILE = 60;
 const MAX_LOOKBACK_SECONDS = 80n;
 const MIN_GAS_USED = 6_000_000n;
-/** gasprice.DefaultMinGasUsed in v1.13.x: acp176.MinTargetPerSecond. */
-const FORTUNA_MIN_GAS_USED = 1_000_000n;
+/** gasprice.DefaultMinGasUsed in v1.13.x (coreth v0.15): acp176.MinTargetPerSecond. */
+const ESTIMATED_MIN_GAS_USED = 1_000_000n;
 const MAX_TIP = 150n * GWEI;
 const MIN_TIP = 1n;
 
@@ -115,24 +115,25 @@ const percentile = (values: bigint[]) => {
 /**
  * The oracle of the releases before v1.14.0 over the newest blocks first (genesis excluded), at chain time `now`: the
  * tip is the 60th percentile of each block's minimum required tip, BlockGasCost × BaseFee / its gas, 0 for a block
- * under MinGasUsed (before Fortuna: dummy.MinRequiredTip, rounded down, 6,000,000 of the EVM's gas; in v1.13.x:
- * customheader.EstimateRequiredTip, rounded up, 1,000,000 with the atomic gas); the base fee is the 60th percentile
- * of theirs before Fortuna (the default, 225 gwei, when no block is recent enough), to be capped by the next block's.
+ * under MinGasUsed (before v1.13.0: dummy.MinRequiredTip, rounded down, 6,000,000 of the EVM's gas; `estimated`, in
+ * v1.13.x: customheader.EstimateRequiredTip, rounded up, 1,000,000 with the atomic gas); the base fee is the 60th
+ * percentile of theirs (the default, 225 gwei, when no block is recent enough), which releases before v1.13.0 cap by
+ * the next block's and v1.13.x does not use.
  */
 export function requiredTipSuggestion(
   newestFirst: readonly OracleBlock[],
   now: bigint,
-  fortuna: boolean,
+  estimated: boolean,
 ): { tip: bigint; baseFee: bigint } {
   const tips: bigint[] = [];
   const baseFees: bigint[] = [];
   for (const { timestamp, state } of newestFirst.slice(0, CHECK_BLOCKS)) {
     if (timestamp + MAX_LOOKBACK_SECONDS < now) break;
     const gas = state.gasUsed + state.atomicGas;
-    const counted = fortuna ? gas >= FORTUNA_MIN_GAS_USED : state.gasUsed >= MIN_GAS_USED;
+    const counted = estimated ? gas >= ESTIMATED_MIN_GAS_USED : state.gasUsed >= MIN_GAS_USED;
     let required = 0n;
     if (counted && state.blockGasCost !== undefined && gas > 0n)
-      required = (state.blockGasCost * state.baseFee + (fortuna ? gas - 1n : 0n)) / gas;
+      required = (state.blockGasCost * state.baseFee + (estimated ? gas - 1n : 0n)) / gas;
     tips.push(required);
     baseFees.push(state.baseFee);
   }

@@ -129,18 +129,24 @@ export class FeeRules {
   }
 
   /**
-   * The gas price oracle at chain time `now` over the blocks newest first, genesis last: its tip (SuggestTipCap) and
-   * base fee (EstimateBaseFee: before Fortuna the sampled one, no more than the next block's; since, the next block's).
-   * Until v1.14.0 the tip is the blocks' minimum required tip (./fees-window.ts), since the tips their txs paid.
+   * The gas price oracle of the release at chain time `now` over the blocks newest first, genesis last, whatever the
+   * blocks' era: its tip (SuggestTipCap) and base fee (EstimateBaseFee). Before v1.13.0 (coreth v0.14 and older,
+   * suggestDynamicFees) the blocks' minimum required tip and the lower of the sampled base fee and the next block's;
+   * in v1.13.x (coreth v0.15) their estimated required tip and the next block's base fee; since v1.14.0 the tips their
+   * txs paid and the next block's base fee.
    */
   suggest(newestFirst: readonly TipInfo[], now: bigint): { tip: bigint; baseFee: bigint } {
     const newest = newestFirst[0];
     const next = this.nextBaseFee(newest?.state, newest?.timestamp ?? now);
-    const fortuna = newest?.state.kind === 'acp176';
-    if (fortuna && !(this.release && compareVersions(this.release, 'v1.14.0') < 0))
-      return { tip: suggestTip(newestFirst, now), baseFee: next };
-    const sampled = requiredTipSuggestion(newestFirst.slice(0, -1), now, fortuna);
-    return { tip: sampled.tip, baseFee: !fortuna && sampled.baseFee < next ? sampled.baseFee : next };
+    if (!this.olderThan('v1.14.0')) return { tip: suggestTip(newestFirst, now), baseFee: next };
+    const estimated = !this.olderThan('v1.13.0');
+    const sampled = requiredTipSuggestion(newestFirst.slice(0, -1), now, estimated);
+    return { tip: sampled.tip, baseFee: !estimated && sampled.baseFee < next ? sampled.baseFee : next };
+  }
+
+  /** Whether the emulated release is older than `release` (the newest is older than none). */
+  private olderThan(release: string): boolean {
+    return this.release !== undefined && compareVersions(this.release, release) < 0;
   }
 
   /** CalcBaseFee or ACP-176's price: the base fee of a block at `time` on `parent`. */

@@ -1,12 +1,12 @@
-/** viem's clients of a mock node's C-Chain (chain 43112, `local`), the wallet signing with the ewoq key. */
+/** viem's clients of a mock node's C-Chain (chain 43112, `local`, unless told), the wallet signing with the ewoq key. */
 import { Context, addTxSignatures, evm, secp256k1 } from '@avalabs/avalanchejs';
 import { http, type Hex, createPublicClient, createWalletClient, defineChain, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EWOQ } from './sdk-world.ts';
 
-export function cClients(url: string) {
+export function cClients(url: string, id = 43112) {
   const chain = defineChain({
-    id: 43112,
+    id,
     name: 'Avalanche local C-Chain',
     nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
     rpcUrls: { default: { http: [`${url}/ext/bc/C/rpc`] } },

@@ -113,3 +113,59 @@ describe('C-Chain fees of v1.13.1 (Fortuna, before v1.14.0)', () => {
     expect(options.normal.maxPriorityFeePerGas).toBe('0x1');
   });
 });
+
+describe.each([
+  ['v1.12.2', 'sampled'],
+  ['v1.13.1', 'required'],
+  ['v1.14.2', 'paid'],
+])("the gas price oracle of %s on Fuji's blocks between Durango and Etna", (release, oracle) => {
+  it("follows the release's oracle, not the blocks' era", async () => {
+    const node = await startMockNode({ port: 0, world: { network: 'fuji', accounts: 0 }, nodeVersion: release });
+    nodes.push(node);
+    const { pub, wallet, account } = cClients(node.url, 43113);
+    await node.dev.fund({ address: account.address, amount: String(1_000n * 1_000_000_000n) });
+    await node.dev.setTime({ timestamp: String(Date.parse('2024-06-01T00:00:00Z') / 1000) });
+    await node.dev.mine({ chain: 'C', blocks: 1 });
+    const tip = 3n * GWEI;
+    // Blocks of 9,000,000 gas in quick succession: the window fills past the 15,000,000 target, the base fee rises.
+    for (let i = 0; i < 4; i++) {
+      const hash = await wallet.sendTransaction({ data: BURN_ALL_GAS, gas: 9_000_000n, maxPriorityFeePerGas: tip });
+      expect((await pub.waitForTransactionReceipt({ hash })).gasUsed).toBe(9_000_000n);
+    }
+    const latest = await pub.getBlockNumber();
+    const blocks = [];
+    for (let n = 1n; n <= latest; n++)
+      blocks.push(
+        (await pub.request({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })) as {
+          baseFeePerGas: Hex;
+          gasUsed: Hex;
+          blockGasCost: Hex;
+        },
+      );
+    const percentile60 = (values: bigint[]) =>
+      values.sort((a, b) => (a < b ? -1 : 1))[(((values.length - 1) * 60) / 100) | 0]!;
+    const baseFees = blocks.map((block) => BigInt(block.baseFeePerGas));
+    const sampled = percentile60([...baseFees]);
+    // The minimum required tip of each block: its block gas cost at its base fee over its gas (v1.12.x rounds down and
+    // counts blocks of 6,000,000 gas, v1.13.x rounds up and counts 1,000,000; an empty block 0).
+    const required = percentile60(
+      blocks.map((block) => {
+        const gas = BigInt(block.gasUsed);
+        if (gas === 0n) return 0n;
+        const fee = BigInt(block.blockGasCost) * BigInt(block.baseFeePerGas);
+        return oracle === 'required' ? (fee + gas - 1n) / gas : fee / gas;
+      }),
+    );
+    const baseFee = BigInt(await pub.request({ method: 'eth_baseFee' as never }));
+    const suggestedTip = await pub.estimateMaxPriorityFeePerGas();
+    await node.dev.mine({ chain: 'C', blocks: 1 });
+    const next = (await pub.getBlock()).baseFeePerGas!;
+    expect(next).toBeGreaterThan(baseFees.at(-1)!);
+    expect(sampled).toBeLessThan(next);
+    // EstimateBaseFee: the lower of the sampled base fee and the next block's until v1.13.0, the next block's since.
+    expect(baseFee).toBe(oracle === 'sampled' ? sampled : next);
+    // SuggestTipCap: the blocks' required tips until v1.14.0, the tips paid (40th percentile) since.
+    expect(required).toBeGreaterThan(1n);
+    expect(suggestedTip).toBe(oracle === 'paid' ? tip : required);
+  });
+});
