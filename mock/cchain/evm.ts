@@ -16,7 +16,7 @@ import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
 import { FeeRules, type TipInfo } from './fees.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
-import { replayChain } from './replay.ts';
+import { poolSent, replayChain } from './replay.ts';
 
 /** What the fee rules keep of each block of the engine's chain (./fees.ts), and what coreth adds to it. */
 interface BlockFees extends TipInfo {
@@ -108,6 +108,8 @@ export class CChain {
   private automine = true;
   /** Called inside the queue with each block the engine builds (eth_subscribe's notifications, ./ws.ts). */
   readonly blockListeners = new Set<(block: RpcBlock, provider: Provider) => Promise<void>>();
+  /** Called inside the queue with the hash of each tx the engine's pool takes (txpool's NewTxsEvent: ./filters.ts, ./ws.ts). */
+  readonly poolListeners = new Set<(hash: string, provider: Provider) => Promise<void>>();
   /** Each block of the engine's chain by height, genesis first: its fee state after it, time and tips. */
   private fees: BlockFees[] = [];
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
@@ -256,6 +258,12 @@ export class CChain {
         await this.acceptNewBlocks(provider, extra?.());
       }
     });
+  }
+
+  /** A tx the engine's pool took (`raw`, its signed bytes as hex): journaled for a saved state, then announced. */
+  async pooled(provider: Provider, hash: string, raw: string): Promise<void> {
+    poolSent(this.world, hash, raw);
+    for (const listener of this.poolListeners) await listener(hash, provider).catch(ignore);
   }
 
   /** The engine's next block gets coreth's base fee (./fees.ts), not EIP-1559's. */

@@ -1,7 +1,8 @@
 /**
  * eth_getLogs and the polled filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter,
  * eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter) as coreth's eth/filters answers them, not the
- * engine's: a filter sees only the blocks accepted after it was installed, an unknown ID is "filter not found", and a
+ * engine's: a filter sees only the blocks accepted after it was installed (a pending-transaction filter the txs the
+ * pool takes after it, as they enter: txpool's NewTxsEvent), an unknown ID is "filter not found", and a
  * range is checked against the last accepted block (coreth refuses a range past it, allow-unfinalized-queries being
  * off) before the engine, which walks every number of a range it is given, sees it.
  */
@@ -67,11 +68,14 @@ async function logsOf(chain: CChain, provider: Provider, criteria: Criteria, che
   return chain.call(provider, 'eth_getLogs', [{ fromBlock: hex(begin), toBlock: hex(end), ...filter }]);
 }
 
-/** One chain's filters, fed by its accepted blocks. */
+/** One chain's filters, fed by its accepted blocks and its pool. */
 class Filters {
   private readonly filters = new Map<string, Filter>();
   private readonly chain: CChain;
   private readonly listener = (block: RpcBlock, provider: Provider) => this.accepted(block, provider);
+  private readonly poolListener = async (hash: string) => {
+    for (const filter of this.filters.values()) if (filter.kind === 'transactions') filter.found.push(hash);
+  };
 
   constructor(chain: CChain) {
     this.chain = chain;
@@ -82,6 +86,7 @@ class Filters {
     const id = newID();
     this.filters.set(id, filter);
     this.chain.blockListeners.add(this.listener);
+    this.chain.poolListeners.add(this.poolListener);
     return id;
   }
 
@@ -111,7 +116,9 @@ class Filters {
   }
 
   private release(): void {
-    if (this.filters.size === 0) this.chain.blockListeners.delete(this.listener);
+    if (this.filters.size > 0) return;
+    this.chain.blockListeners.delete(this.listener);
+    this.chain.poolListeners.delete(this.poolListener);
   }
 
   private async accepted(block: RpcBlock, provider: Provider): Promise<void> {
@@ -124,9 +131,24 @@ class Filters {
     for (const filter of filters) {
       if (filter.kind === 'logs') filter.found.push(...logs.filter((log) => matches(filter.criteria, log)));
       else if (filter.kind === 'blocks') filter.found.push(block.hash);
-      else filter.found.push(...block.transactions.map((tx) => tx.hash));
     }
   }
+}
+
+/**
+ * ethapi.NewRPCTransaction of a tx in the pool, from the engine's answer for it (which may already have mined it): no
+ * block hash, number or index, and a dynamic-fee tx's gasPrice its fee cap.
+ */
+export function pendingTransaction(tx: unknown): unknown {
+  if (typeof tx !== 'object' || tx === null) return tx;
+  const { maxFeePerGas } = tx as { maxFeePerGas?: string };
+  return {
+    ...tx,
+    blockHash: null,
+    blockNumber: null,
+    transactionIndex: null,
+    ...(maxFeePerGas !== undefined ? { gasPrice: maxFeePerGas } : {}),
+  };
 }
 
 const byChain = new WeakMap<CChain, Filters>();

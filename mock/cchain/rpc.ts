@@ -18,7 +18,6 @@ import { filterMethods } from './filters.ts';
 import { gethAnswer } from './geth-errors.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
-import { poolSent } from './replay.ts';
 import { refusedTransactionArgs } from './transaction-args.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
@@ -140,15 +139,15 @@ async function answerOne(
     const [raw] = Array.isArray(params) ? params : [];
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };
-      if (typeof result === 'string') poolSent(chain.world, result, raw);
+      if (typeof result === 'string') await chain.pooled(p, result, raw);
     }
     if (method === 'eth_sendTransaction') {
       // Signed by the engine with an impersonated sender's fake signature, which the replay recognises.
       const { result } = JSON.parse(answer) as { result?: unknown };
       const tx = typeof result === 'string' && (await chain.call(p, 'eth_getTransactionByHash', [result]));
       if (tx)
-        poolSent(
-          chain.world,
+        await chain.pooled(
+          p,
           result as string,
           `0x${Buffer.from(transactionBytes(tx as Parameters<typeof transactionBytes>[0])).toString('hex')}`,
         );

@@ -1,7 +1,8 @@
 /**
  * `/ext/bc/C/ws`: the C-Chain's JSON-RPC over WebSocket, as coreth's geth-derived server serves it (rpc/websocket.go):
  * every call `/ext/bc/C/rpc` answers, single or batched, plus the subscriptions (eth/filters/api.go): `newHeads` (each
- * new block's header) and `logs` (each new block's logs matching an address and topics filter), notified as
+ * new block's header), `logs` (each new block's logs matching an address and topics filter) and
+ * `newPendingTransactions` (each tx as the pool takes it), notified as
  * `eth_subscription` messages, and `eth_unsubscribe`. Over HTTP the node refuses subscriptions ("notifications not
  * supported"). A hostile message gets geth's answer and never crashes the node: nothing here recurses on its nesting.
  */
@@ -13,10 +14,10 @@ import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { goQuote } from '../../runtime/server/encode.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
-import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
+import { pendingTransaction } from './filters.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { jsonKind, refusedParams } from './params.ts';
 import { MAX_BATCH, answerBody } from './rpc.ts';
@@ -60,9 +61,22 @@ function onlyArgument(params: unknown): unknown {
   return args[0];
 }
 
+/** NewPendingTransactions' one optional argument after the name, `fullTx *bool`: its refusal, if any. */
+function refusedFullTx(params: unknown[]): string | undefined {
+  if (params.length > 2) return 'too many arguments, want at most 2';
+  const fullTx = params[1];
+  if (fullTx === undefined || fullTx === null || typeof fullTx === 'boolean') return undefined;
+  return `invalid argument 1: json: cannot unmarshal ${jsonKind(fullTx)} into Go value of type bool`;
+}
+
 /** One connection: its subscriptions, removed from the chain when it closes. */
 function serveConnection(socket: WebSocket, chain: CChain): void {
-  const subscriptions = new Map<string, (block: RpcBlock, provider: Parameters<CChain['call']>[0]) => Promise<void>>();
+  /** Each subscription's way to stop listening. */
+  const subscriptions = new Map<string, () => void>();
+  const listen = <L>(id: string, listeners: Set<L>, listener: L) => {
+    listeners.add(listener);
+    subscriptions.set(id, () => listeners.delete(listener));
+  };
   const notify = (subscription: string, result: unknown) => {
     if (socket.readyState === socket.OPEN)
       socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }));
@@ -72,33 +86,42 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     if (!Array.isArray(params)) throw new CallError(-32602, 'non-array args');
     const [kind, filter] = params as unknown[];
     if (typeof kind !== 'string') throw new CallError(-32602, 'expected subscription name as first argument');
-    if (kind !== 'newHeads' && kind !== 'logs')
+    if (kind !== 'newHeads' && kind !== 'logs' && kind !== 'newPendingTransactions')
       throw new CallError(-32601, `no ${goQuote(kind)} subscription in eth namespace`);
     // The logs filter is eth_getLogs's, here the second argument.
     const refused =
       kind === 'logs'
         ? await refusedParams('eth_getLogs', params.slice(1))
-        : params.length > 1
-          ? 'too many arguments, want at most 1'
-          : undefined;
+        : kind === 'newPendingTransactions'
+          ? refusedFullTx(params)
+          : params.length > 1
+            ? 'too many arguments, want at most 1'
+            : undefined;
     const criteria = kind === 'logs' ? readCriteria(filter) : undefined;
     const error = refused ?? (criteria && 'error' in criteria ? `invalid argument 0: ${criteria.error}` : undefined);
     if (error !== undefined) throw new CallError(-32602, error.replace(/argument 0\b/, 'argument 1'));
     if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new CallError(-32000, 'too many subscriptions');
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
-      subscriptions.set(id, async (block) =>
+      listen(id, chain.blockListeners, async (block) =>
         notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release)),
+      );
+    } else if (kind === 'newPendingTransactions') {
+      // NewPendingTransactions: each tx as the pool takes it, its hash or (fullTx) NewRPCTransaction's pending form.
+      listen(id, chain.poolListeners, async (hash, provider) =>
+        notify(
+          id,
+          filter === true ? pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])) : hash,
+        ),
       );
     } else {
       // The filter as read above, matched as eth_getLogs' filters are (filterLogs): one reading, one matching.
       const logFilter = criteria as Criteria;
-      subscriptions.set(id, async (block, provider) => {
+      listen(id, chain.blockListeners, async (block, provider) => {
         const logs = (await chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }])) as RpcLog[];
         for (const log of logs) if (matches(logFilter, log)) notify(id, log);
       });
     }
-    chain.blockListeners.add(subscriptions.get(id)!);
     return id;
   };
   // handler.unsubscribe: one rpc.ID argument, and ErrSubscriptionNotFound for an ID this connection does not have.
@@ -109,9 +132,9 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
         -32602,
         `invalid argument 0: json: cannot unmarshal ${jsonKind(id)} into Go value of type rpc.ID`,
       );
-    const listener = subscriptions.get(id);
-    if (!listener) throw new CallError(-32000, 'subscription not found');
-    chain.blockListeners.delete(listener);
+    const stop = subscriptions.get(id);
+    if (!stop) throw new CallError(-32000, 'subscription not found');
+    stop();
     subscriptions.delete(id);
     return true;
   };
@@ -175,7 +198,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
   }, PING_INTERVAL_MS).unref();
   socket.on('close', () => {
     clearInterval(pinger);
-    for (const listener of subscriptions.values()) chain.blockListeners.delete(listener);
+    for (const stop of subscriptions.values()) stop();
     subscriptions.clear();
   });
   socket.on('error', () => socket.terminate());
