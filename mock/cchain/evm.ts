@@ -14,6 +14,7 @@ import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
 import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
 import { FeeRules, type TipInfo } from './fees.ts';
+import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 import { poolSent, replayChain } from './replay.ts';
@@ -410,9 +411,9 @@ export class CChain {
     return results.slice(results.length - list.length);
   }
 
-  /** A call on the engine inside a queued op: its result, or its error thrown as EvmError. */
+  /** A call on the engine inside a queued op: its result (logs as coreth writes them), or its error thrown as EvmError. */
   async call(provider: Provider, method: string, params: unknown[] = []): Promise<unknown> {
-    return (await this.calls(provider, [[method, params]]))[0];
+    return withCorethLogs(method, (await this.calls(provider, [[method, params]]))[0]);
   }
 
   /** A call queued on its own. */

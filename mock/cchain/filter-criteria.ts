@@ -149,3 +149,20 @@ export function matches(criteria: Criteria, log: RpcLog): boolean {
     (any, i) => any === null || any.length === 0 || any.includes(log.topics[i]!.toLowerCase()),
   );
 }
+
+/**
+ * A log as coreth writes it (core/types gen_log_json.go; libevm's, geth v1.13's, through v1.15.0-fuji): its fields in
+ * that order, without the `blockTimestamp` geth 1.16 added and the engine writes.
+ */
+function corethLog(log: RpcLog & Record<string, unknown>): Record<string, unknown> {
+  const { address, topics, data, blockNumber, transactionHash, transactionIndex, blockHash, logIndex, removed } = log;
+  return { address, topics, data, blockNumber, transactionHash, transactionIndex, blockHash, logIndex, removed };
+}
+
+/** The engine's answer to `method` with its logs as coreth writes them: eth_getLogs' list, a receipt's `logs`. */
+export function withCorethLogs(method: string, result: unknown): unknown {
+  if (method === 'eth_getLogs' && Array.isArray(result)) return result.map(corethLog);
+  if (method !== 'eth_getTransactionReceipt' || typeof result !== 'object' || result === null) return result;
+  const { logs } = result as { logs?: unknown };
+  return Array.isArray(logs) ? { ...result, logs: logs.map(corethLog) } : result;
+}
