@@ -50,7 +50,12 @@ describe('the C-Chain node', () => {
       node = undefined;
       return Object.keys(result as object).filter((key) => /Timestamp$/.test(key) && !key.startsWith('apricot'));
     };
-    expect(await upgradeFields('v1.10.17')).toEqual(['banffBlockTimestamp', 'cortinaBlockTimestamp']);
+    // v1.10.17's coreth (v0.12.9) named Durango dUpgradeBlockTimestamp, set (at 0) on local networks only.
+    expect(await upgradeFields('v1.10.17')).toEqual([
+      'banffBlockTimestamp',
+      'cortinaBlockTimestamp',
+      'dUpgradeBlockTimestamp',
+    ]);
     expect(await upgradeFields('v1.11.11')).toEqual([
       'banffBlockTimestamp',
       'cortinaBlockTimestamp',

@@ -581,7 +581,10 @@ export type BlockTagForRange = "earliest" | "finalized" | "safe" | "latest";
  * Ethereum forks to Muir Glacier and the DAO fork at block 0; Berlin and London at AP2's and AP3's
  * activation blocks on Fuji and Mainnet, at 0 elsewhere; Shanghai at Durango, Cancun at Etna), with
  * Avalanche's network upgrades at the root as Unix timestamps (an unscheduled one at 253399622400,
- * 9999-12-01). Fields a network does not set are left out.
+ * 9999-12-01). Fields a network does not set are left out. Before v1.11.11 coreth filled the upgrades
+ * from its own tables, not the node's schedule (params/config.go): every upgrade at 0 on a network
+ * other than Fuji and Mainnet, an upgrade not yet scheduled there at 253431244800 (10000-12-01), or
+ * left out before v1.10.19.
  */
 export interface ChainConfig {
   chainId: number;
@@ -597,19 +600,35 @@ export interface ChainConfig {
   berlinBlock?: number;
   byzantiumBlock?: number;
   /**
-   * Cancun at Etna's timestamp, when Etna is scheduled.
+   * Cancun at Etna's timestamp. A field since coreth v0.12.5 (AvalancheGo v1.10.7), set from v1.11.11
+   * (SetEthUpgrades); from v1.13.1 only when Etna is scheduled.
    */
   cancunTime?: number;
   constantinopleBlock?: number;
   cortinaBlockTimestamp?: number;
+  /**
+   * Durango's activation under its first name (coreth v0.12.3 to v0.12.9), set only on networks other
+   * than Fuji and Mainnet, at 0.
+   */
+  dUpgradeBlockTimestamp?: number;
   daoForkBlock?: number;
   daoForkSupport?: boolean;
   /**
-   * Durango's activation. coreth v0.12.10 (AvalancheGo v1.10.18) named the field so; the coreth of
-   * v1.10.0 to v1.10.17 wrote `dUpgradeBlockTimestamp`, and none before.
+   * Durango's activation. coreth v0.12.10 (AvalancheGo v1.10.18) named the field so; before,
+   * `dUpgradeBlockTimestamp`. Until v1.10.18 set on no network but those other than Fuji and Mainnet (at
+   * 0).
    */
   durangoBlockTimestamp?: number;
+  /**
+   * Etna's activation under its first name (coreth v0.13.7): 253431244800 (10000-12-01, not scheduled)
+   * on Fuji and Mainnet, 0 elsewhere.
+   */
+  eUpgradeTime?: number;
   eip150Block?: number;
+  /**
+   * EIP-150's block hash, which every network's config of coreth v0.11 to v0.12.4 set (0x2086799a…).
+   */
+  eip150Hash?: string;
   eip155Block?: number;
   eip158Block?: number;
   /**
@@ -635,7 +654,8 @@ export interface ChainConfig {
   muirGlacierBlock?: number;
   petersburgBlock?: number;
   /**
-   * Shanghai at Durango's timestamp, when Durango is scheduled.
+   * Shanghai at Durango's timestamp (params/config_extra.go SetEthUpgrades, since coreth v0.13.9): from
+   * v1.13.1 only when Durango is scheduled.
    */
   shanghaiTime?: number;
 }

@@ -739,6 +739,7 @@ const homesteadBlockKey = writeString("homesteadBlock") + ':';
 const daoForkBlockKey = writeString("daoForkBlock") + ':';
 const daoForkSupportKey = writeString("daoForkSupport") + ':';
 const eip150BlockKey = writeString("eip150Block") + ':';
+const eip150HashKey = writeString("eip150Hash") + ':';
 const eip155BlockKey = writeString("eip155Block") + ':';
 const eip158BlockKey = writeString("eip158Block") + ':';
 const byzantiumBlockKey = writeString("byzantiumBlock") + ':';
@@ -761,6 +762,8 @@ const apricotPhasePost6BlockTimestampKey = writeString("apricotPhasePost6BlockTi
 const banffBlockTimestampKey = writeString("banffBlockTimestamp") + ':';
 const cortinaBlockTimestampKey = writeString("cortinaBlockTimestamp") + ':';
 const durangoBlockTimestampKey = writeString("durangoBlockTimestamp") + ':';
+const dUpgradeBlockTimestampKey = writeString("dUpgradeBlockTimestamp") + ':';
+const eUpgradeTimeKey = writeString("eUpgradeTime") + ':';
 const etnaTimestampKey = writeString("etnaTimestamp") + ':';
 const fortunaTimestampKey = writeString("fortunaTimestamp") + ':';
 const graniteTimestampKey = writeString("graniteTimestamp") + ':';
@@ -781,6 +784,7 @@ function chainConfigFieldsJson(v) {
       case "daoForkBlock": key = daoForkBlockKey; s = numberJson(x); break;
       case "daoForkSupport": key = daoForkSupportKey; s = booleanJson(x); break;
       case "eip150Block": key = eip150BlockKey; s = numberJson(x); break;
+      case "eip150Hash": key = eip150HashKey; s = stringJson(x); break;
       case "eip155Block": key = eip155BlockKey; s = numberJson(x); break;
       case "eip158Block": key = eip158BlockKey; s = numberJson(x); break;
       case "byzantiumBlock": key = byzantiumBlockKey; s = numberJson(x); break;
@@ -803,6 +807,8 @@ function chainConfigFieldsJson(v) {
       case "banffBlockTimestamp": key = banffBlockTimestampKey; s = numberJson(x); break;
       case "cortinaBlockTimestamp": key = cortinaBlockTimestampKey; s = numberJson(x); break;
       case "durangoBlockTimestamp": key = durangoBlockTimestampKey; s = numberJson(x); break;
+      case "dUpgradeBlockTimestamp": key = dUpgradeBlockTimestampKey; s = numberJson(x); break;
+      case "eUpgradeTime": key = eUpgradeTimeKey; s = numberJson(x); break;
       case "etnaTimestamp": key = etnaTimestampKey; s = numberJson(x); break;
       case "fortunaTimestamp": key = fortunaTimestampKey; s = numberJson(x); break;
       case "graniteTimestamp": key = graniteTimestampKey; s = numberJson(x); break;

@@ -1757,7 +1757,10 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "SetEthUpgrades: the Ethereum forks to Muir Glacier and the DAO fork at block 0; Berlin and London at " +
           "AP2's and AP3's activation blocks on Fuji and Mainnet, at 0 elsewhere; Shanghai at Durango, Cancun at " +
           "Etna), with Avalanche's network upgrades at the root as Unix timestamps (an unscheduled one at " +
-          "253399622400, 9999-12-01). Fields a network does not set are left out.",
+          "253399622400, 9999-12-01). Fields a network does not set are left out. Before v1.11.11 coreth filled the " +
+          "upgrades from its own tables, not the node's schedule (params/config.go): every upgrade at 0 on a network " +
+          "other than Fuji and Mainnet, an upgrade not yet scheduled there at 253431244800 (10000-12-01), or left " +
+          "out before v1.10.19.",
         "required": ["chainId"],
         "properties": {
           "chainId": { "type": "integer" },
@@ -1765,6 +1768,13 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "daoForkBlock": { "type": "integer", "minimum": 0 },
           "daoForkSupport": { "type": "boolean" },
           "eip150Block": { "type": "integer", "minimum": 0 },
+          "eip150Hash": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{64}$",
+            "description": "EIP-150's block hash, which every network's config of coreth v0.11 to v0.12.4 set " +
+              "(0x2086799a…).",
+            "x-node-versions": { "removedIn": "v1.10.7" },
+          },
           "eip155Block": { "type": "integer", "minimum": 0 },
           "eip158Block": { "type": "integer", "minimum": 0 },
           "byzantiumBlock": { "type": "integer", "minimum": 0 },
@@ -1772,17 +1782,29 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "petersburgBlock": { "type": "integer", "minimum": 0 },
           "istanbulBlock": { "type": "integer", "minimum": 0 },
           "muirGlacierBlock": { "type": "integer", "minimum": 0 },
-          "berlinBlock": { "type": "integer", "minimum": 0 },
-          "londonBlock": { "type": "integer", "minimum": 0 },
+          "berlinBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "x-node-versions": { "since": "v1.11.13" },
+          },
+          "londonBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "x-node-versions": { "since": "v1.11.13" },
+          },
           "shanghaiTime": {
             "type": "integer",
             "minimum": 0,
-            "description": "Shanghai at Durango's timestamp, when Durango is scheduled.",
+            "description": "Shanghai at Durango's timestamp (params/config_extra.go SetEthUpgrades, since coreth " +
+              "v0.13.9): from v1.13.1 only when Durango is scheduled.",
+            "x-node-versions": { "since": "v1.11.13" },
           },
           "cancunTime": {
             "type": "integer",
             "minimum": 0,
-            "description": "Cancun at Etna's timestamp, when Etna is scheduled.",
+            "description": "Cancun at Etna's timestamp. A field since coreth v0.12.5 (AvalancheGo v1.10.7), set from " +
+              "v1.11.11 (SetEthUpgrades); from v1.13.1 only when Etna is scheduled.",
+            "x-node-versions": { "since": "v1.10.7" },
           },
           "apricotPhase1BlockTimestamp": { "type": "integer", "minimum": 0 },
           "apricotPhase2BlockTimestamp": { "type": "integer", "minimum": 0 },
@@ -1797,9 +1819,24 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "durangoBlockTimestamp": {
             "type": "integer",
             "minimum": 0,
-            "description": "Durango's activation. coreth v0.12.10 (AvalancheGo v1.10.18) named the field so; the " +
-              "coreth of v1.10.0 to v1.10.17 wrote `dUpgradeBlockTimestamp`, and none before.",
+            "description": "Durango's activation. coreth v0.12.10 (AvalancheGo v1.10.18) named the field so; before, " +
+              "`dUpgradeBlockTimestamp`. Until v1.10.18 set on no network but those other than Fuji and Mainnet (at " +
+              "0).",
             "x-node-versions": { "since": "v1.10.18" },
+          },
+          "dUpgradeBlockTimestamp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Durango's activation under its first name (coreth v0.12.3 to v0.12.9), set only on " +
+              "networks other than Fuji and Mainnet, at 0.",
+            "x-node-versions": { "since": "v1.10.3", "removedIn": "v1.10.18" },
+          },
+          "eUpgradeTime": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Etna's activation under its first name (coreth v0.13.7): 253431244800 (10000-12-01, not " +
+              "scheduled) on Fuji and Mainnet, 0 elsewhere.",
+            "x-node-versions": { "since": "v1.11.10", "removedIn": "v1.11.11" },
           },
           "etnaTimestamp": {
             "type": "integer",
