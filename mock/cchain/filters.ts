@@ -20,7 +20,9 @@ const MAX_TOPICS = 4;
 
 type Filter =
   | { kind: 'logs'; criteria: Criteria; found: RpcLog[]; polled: number }
-  | { kind: 'blocks' | 'transactions'; found: string[]; polled: number };
+  | { kind: 'blocks'; found: string[]; polled: number }
+  /** `fullTx`: each tx as NewRPCTransaction writes a pending one, read as the pool takes it; else its hash. */
+  | { kind: 'transactions'; fullTx: boolean; found: unknown[]; polled: number };
 
 const notFound = () => new EvmError(-32000, 'filter not found');
 const invalidArgument = (error: string) => new EvmError(-32602, `invalid argument 0: ${error}`);
@@ -73,8 +75,13 @@ class Filters {
   private readonly filters = new Map<string, Filter>();
   private readonly chain: CChain;
   private readonly listener = (block: RpcBlock, provider: Provider) => this.accepted(block, provider);
-  private readonly poolListener = async (hash: string) => {
-    for (const filter of this.filters.values()) if (filter.kind === 'transactions') filter.found.push(hash);
+  private readonly poolListener = async (hash: string, provider: Provider) => {
+    let tx: unknown;
+    for (const filter of this.filters.values()) {
+      if (filter.kind !== 'transactions') continue;
+      if (filter.fullTx) tx ??= pendingTransaction(await this.chain.call(provider, 'eth_getTransactionByHash', [hash]));
+      filter.found.push(filter.fullTx ? tx : hash);
+    }
   };
 
   constructor(chain: CChain) {
@@ -181,8 +188,15 @@ export function filterMethods(chain: CChain): Record<string, (params: unknown) =
       return chain.run(async () => filters().install({ kind: 'logs', criteria, found: [], polled: now() }));
     },
     eth_newBlockFilter: () => chain.run(async () => filters().install({ kind: 'blocks', found: [], polled: now() })),
-    eth_newPendingTransactionFilter: () =>
-      chain.run(async () => filters().install({ kind: 'transactions', found: [], polled: now() })),
+    eth_newPendingTransactionFilter: (params) =>
+      chain.run(async () =>
+        filters().install({
+          kind: 'transactions',
+          fullTx: Array.isArray(params) && params[0] === true,
+          found: [],
+          polled: now(),
+        }),
+      ),
     eth_getFilterChanges: (params) =>
       chain.run(async () => {
         const filter = filters().get(params);

@@ -10,7 +10,7 @@
 import type { MethodSpec } from '../../generated/c-chain/server/dist/index.js';
 import { buildModel } from '../../generators/model/build.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
-import { servedBy } from '../../generators/model/versions.ts';
+import { inRange, servedBy } from '../../generators/model/versions.ts';
 
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
 type GoDecoder = (value: unknown) => string | undefined;
@@ -232,19 +232,30 @@ export function unservedMethods(release: string): Promise<Set<string>> {
 
 const pointerOf = (name: string) => `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
-/** geth's answer to params it refuses for `method` (a -32602 message), or undefined to let the call through. */
-export async function refusedParams(method: string, params: unknown): Promise<string | undefined> {
+/**
+ * geth's answer to params it refuses for `method` (a -32602 message), or undefined to let the call through; the params
+ * `release` has (`x-node-versions` on a param: `eth_newPendingTransactionFilter`'s `fullTx` since v1.10.3).
+ */
+export async function refusedParams(method: string, params: unknown, release?: string): Promise<string | undefined> {
   const checked = (await checkedMethods()).get(method);
   if (!checked) return undefined;
   const { spec } = checked;
   if (params !== undefined && params !== null && !Array.isArray(params)) return 'non-array args';
   const args: unknown[] = (params as unknown[] | null | undefined) ?? [];
-  if (args.length > spec.params.length && !MORE_ARGUMENTS.has(method)) {
+  const served = release ? await paramsServed(method, release) : spec.params.length;
+  if (args.length > served && !MORE_ARGUMENTS.has(method)) {
     // geth decodes the arguments it has types for before it meets the extra one.
-    const early = firstDecodeError(checked, args.slice(0, spec.params.length));
-    return early ?? `too many arguments, want at most ${spec.params.length}`;
+    const early = firstDecodeError(checked, args.slice(0, served));
+    return early ?? `too many arguments, want at most ${served}`;
   }
-  return firstDecodeError(checked, args.slice(0, spec.params.length), true);
+  return firstDecodeError(checked, args.slice(0, served), true);
+}
+
+/** How many of `method`'s params (Go arguments, so the leading ones) `release` has. */
+async function paramsServed(method: string, release: string): Promise<number> {
+  const params = (await cChainModel()).endpoints[0]!.methods.find((m) => m.name === method)?.params ?? [];
+  const served = params.findIndex((param) => !inRange(param.versions, release));
+  return served === -1 ? params.length : served;
 }
 
 /**

@@ -119,7 +119,7 @@ async function answerOne(
     (chain.release && (await unservedMethods(chain.release)).has(method))
   )
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
-  const refused = (await refusedParams(method, params)) ?? refusedTransactionArgs(method, params);
+  const refused = (await refusedParams(method, params, chain.release)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');

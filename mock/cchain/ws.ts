@@ -11,6 +11,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import { compareVersions } from '../../generators/common/versions.ts';
 import { goQuote } from '../../runtime/server/encode.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
@@ -61,8 +62,13 @@ function onlyArgument(params: unknown): unknown {
   return args[0];
 }
 
-/** NewPendingTransactions' one optional argument after the name, `fullTx *bool`: its refusal, if any. */
-function refusedFullTx(params: unknown[]): string | undefined {
+/**
+ * NewPendingTransactions' one optional argument after the name, `fullTx *bool` (since coreth v0.12.3, AvalancheGo
+ * v1.10.3; none before): its refusal, if any.
+ */
+function refusedFullTx(params: unknown[], release: string | undefined): string | undefined {
+  if (release && compareVersions(release, 'v1.10.3') < 0)
+    return params.length > 1 ? 'too many arguments, want at most 1' : undefined;
   if (params.length > 2) return 'too many arguments, want at most 2';
   const fullTx = params[1];
   if (fullTx === undefined || fullTx === null || typeof fullTx === 'boolean') return undefined;
@@ -93,7 +99,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       kind === 'logs'
         ? await refusedParams('eth_getLogs', params.slice(1))
         : kind === 'newPendingTransactions'
-          ? refusedFullTx(params)
+          ? refusedFullTx(params, chain.release)
           : params.length > 1
             ? 'too many arguments, want at most 1'
             : undefined;

@@ -68,6 +68,49 @@ describe('pending transactions', () => {
     }
   });
 
+  it('gives a fullTx filter the pending form of each tx the pool takes', async () => {
+    const { wallet } = cClients(node.url);
+    const filter = (await call('eth_newPendingTransactionFilter', [true])) as string;
+    const hashes = (await call('eth_newPendingTransactionFilter', [false])) as string;
+    const maxFeePerGas = 300_000_000_000n;
+    const hash = await wallet.sendTransaction({ to: TO, value: 1n, maxFeePerGas, maxPriorityFeePerGas: 1n });
+    const [tx, ...rest] = (await call('eth_getFilterChanges', [filter])) as Array<Record<string, unknown>>;
+    expect(rest).toEqual([]);
+    expect(tx).toMatchObject({
+      hash,
+      blockHash: null,
+      blockNumber: null,
+      transactionIndex: null,
+      gasPrice: `0x${maxFeePerGas.toString(16)}`,
+    });
+    expect(await call('eth_getFilterChanges', [hashes])).toEqual([hash]);
+    await expect(call('eth_newPendingTransactionFilter', ['yes'])).rejects.toThrow(
+      'invalid argument 0: json: cannot unmarshal string into Go value of type bool',
+    );
+  });
+
+  it('takes no fullTx before v1.10.3 (coreth v0.12.3)', async () => {
+    const old = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 }, nodeVersion: 'v1.10.2' });
+    try {
+      const { text } = await send(`${old.url}/ext/bc/C/rpc`, {
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_newPendingTransactionFilter', params: [true] }),
+      });
+      expect(JSON.parse(text).error).toEqual({ code: -32602, message: 'too many arguments, want at most 0' });
+      const socket = new WebSocket(`${old.url.replace('http', 'ws')}/ext/bc/C/ws`);
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const answer = new Promise<unknown>((resolve) =>
+        socket.once('message', (data) => resolve(JSON.parse(String(data)))),
+      );
+      socket.send(
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newPendingTransactions', true] }),
+      );
+      expect(await answer).toMatchObject({ error: { code: -32602, message: 'too many arguments, want at most 1' } });
+      socket.close();
+    } finally {
+      await old.close();
+    }
+  });
+
   it('notifies ws newPendingTransactions of a tx before the block that includes it (automine)', async () => {
     const { wallet } = cClients(node.url);
     const { socket, nth } = await connect();

@@ -562,13 +562,19 @@ export class CChainRpcClient extends JsonRpcClient {
    * Creates a filter in the node, allowing for later polling. Registers client interest in new
    * transactions, and returns an identifier.
    *
+   * As Ethereum's (vendored document), with coreth's optional `fullTx` (eth/filters
+   * `FilterAPI.NewPendingTransactionFilter`, since coreth v0.12.3): when true, `eth_getFilterChanges`
+   * answers each transaction the pool took, as `ethapi.NewRPCTransaction` writes a pending one (no block
+   * hash, number or index; a dynamic-fee transaction's `gasPrice` its fee cap), instead of its hash.
+   *
    * JSON-RPC method `eth_newPendingTransactionFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
+   * @param params - The params, sent by name ({@link EthNewPendingTransactionFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthNewPendingTransactionFilterResult}).
    */
-  ethNewPendingTransactionFilter(options) {
-    return this.request('eth_newPendingTransactionFilter', {}, options, ERRORS.ethNewPendingTransactionFilter);
+  ethNewPendingTransactionFilter(params = {}, options) {
+    return this.request('eth_newPendingTransactionFilter', params, options, ERRORS.ethNewPendingTransactionFilter);
   }
   /**
    * Submits a raw transaction. You can create and sign a transaction externally using a library such as

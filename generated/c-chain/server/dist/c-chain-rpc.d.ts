@@ -56,6 +56,7 @@ import type {
   EthNewBlockFilterResult,
   EthNewFilterParams,
   EthNewFilterResult,
+  EthNewPendingTransactionFilterParams,
   EthNewPendingTransactionFilterResult,
   EthSendRawTransactionParams,
   EthSendRawTransactionResult,
@@ -370,7 +371,7 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   ethNewPendingTransactionFilter(
-    params: Record<string, never>,
+    params: EthNewPendingTransactionFilterParams,
     context: HandlerContext,
   ): Answer<EthNewPendingTransactionFilterResult>;
   /**

@@ -483,9 +483,9 @@ export const cChainRpcMethods = [
   {
     name: 'eth_newPendingTransactionFilter',
     handler: 'ethNewPendingTransactionFilter',
-    params: [],
+    params: ['fullTx'],
     byName: false,
-    shape: { properties: {} },
+    shape: { properties: { FULLTX: { name: 'fullTx' } } },
     validateParams: validator('eth_newPendingTransactionFilter', 'params'),
     validateResult: validator('eth_newPendingTransactionFilter', 'result'),
     writeResult: validators.writeEthNewPendingTransactionFilterResult,

@@ -57,6 +57,7 @@ import type {
   EthNewBlockFilterResult,
   EthNewFilterParams,
   EthNewFilterResult,
+  EthNewPendingTransactionFilterParams,
   EthNewPendingTransactionFilterResult,
   EthSendRawTransactionParams,
   EthSendRawTransactionResult,
@@ -375,7 +376,7 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   ethNewPendingTransactionFilter(
-    params: Record<string, never>,
+    params: EthNewPendingTransactionFilterParams,
     context: HandlerContext,
   ): Answer<EthNewPendingTransactionFilterResult>;
   /**
@@ -1004,9 +1005,9 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
   {
     name: 'eth_newPendingTransactionFilter',
     handler: 'ethNewPendingTransactionFilter',
-    params: [],
+    params: ['fullTx'],
     byName: false,
-    shape: { properties: {} },
+    shape: { properties: { FULLTX: { name: 'fullTx' } } },
     validateParams: validator('eth_newPendingTransactionFilter', 'params'),
     validateResult: validator('eth_newPendingTransactionFilter', 'result'),
     writeResult: validators.writeEthNewPendingTransactionFilterResult,

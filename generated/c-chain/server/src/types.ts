@@ -360,6 +360,13 @@ export interface EthNewFilterParams {
 export type EthNewFilterResult = Uint;
 
 /**
+ * The params of `eth_newPendingTransactionFilter`.
+ */
+export interface EthNewPendingTransactionFilterParams {
+  fullTx?: boolean;
+}
+
+/**
  * The result of `eth_newPendingTransactionFilter`.
  */
 export type EthNewPendingTransactionFilterResult = Uint;

@@ -998,13 +998,30 @@ export const cChainRpcDocument = {
       "x-side-effects": "node",
     },
     {
-      "examples": [],
       "name": "eth_newPendingTransactionFilter",
-      "params": [],
-      "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
       "summary": "Creates a filter in the node, allowing for later polling. Registers client interest in new " +
         "transactions, and returns an identifier.",
+      "description": "As Ethereum's (vendored document), with coreth's optional `fullTx` (eth/filters " +
+        "`FilterAPI.NewPendingTransactionFilter`, since coreth v0.12.3): when true, `eth_getFilterChanges` answers " +
+        "each transaction the pool took, as `ethapi.NewRPCTransaction` writes a pending one (no block hash, number " +
+        "or index; a dynamic-fee transaction's `gasPrice` its fee cap), instead of its hash.",
+      "params": [
+        {
+          "name": "fullTx",
+          "required": false,
+          "schema": { "type": "boolean" },
+          "x-node-versions": { "since": "v1.10.3" },
+        },
+      ],
       "paramStructure": "by-position",
+      "result": { "name": "Filter identifier", "schema": { "$ref": "#/components/schemas/uint" } },
+      "examples": [
+        {
+          "name": "a filter of transaction hashes",
+          "params": [],
+          "result": { "name": "Filter identifier", "value": "0x9b3a5f0cbb1b7e6c7ab4e6d3c0d5e4f1" },
+        },
+      ],
       "x-side-effects": "node",
     },
     {

@@ -287,7 +287,7 @@ export const schemas = {
     "result": { "$ref": "#/components/schemas/uint" },
   },
   "eth_newPendingTransactionFilter": {
-    "params": { "type": "object", "properties": {} },
+    "params": { "type": "object", "properties": { "fullTx": { "type": "boolean" } } },
     "result": { "$ref": "#/components/schemas/uint" },
   },
   "eth_sendRawTransaction": {

@@ -289,7 +289,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "result": { "$ref": "#/components/schemas/uint" },
   },
   "eth_newPendingTransactionFilter": {
-    "params": { "type": "object", "properties": {} },
+    "params": { "type": "object", "properties": { "fullTx": { "type": "boolean" } } },
     "result": { "$ref": "#/components/schemas/uint" },
   },
   "eth_sendRawTransaction": {
