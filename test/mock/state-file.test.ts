@@ -41,7 +41,7 @@ describe('loading a state file', () => {
 
   it('refuses a chain time past what the node writes (9999-12-31T23:59:59Z)', () => {
     const { file, json } = saved();
-    const data = { ...json.data, time: { kind: 'cell', value: { $n: '253431244800' } } };
+    const data = { ...json.data, time: { kind: 'cell', value: { $n: '253402300800' } } };
     writeFileSync(file, JSON.stringify({ ...json, data }));
     expect(() => loadWorld(file)).toThrow(`${file}: time must be a Unix time from 0 to 253402300799`);
   });
