@@ -2,15 +2,17 @@
  * A C-Chain block as coreth answers it (AvalancheGo v1.14.2 graft/coreth internal/ethapi/api.go RPCMarshalHeader,
  * RPCMarshalBlock, BlockChainAPI.rpcMarshalBlock): the engine's Ethereum fields plus coreth's header extras, set as
  * coreth's consensus engine sets them (consensus/dummy FinalizeAndAssemble; plugin/evm/customheader), and the block's
- * ExtData. The block hash stays the engine's: it hashes the Ethereum header the block bytes hold (./blocks.ts), not
- * coreth's header with its extras.
+ * ExtData. Its `hash` is coreth's, the keccak-256 of coreth's header of those fields (./blocks.ts), and its
+ * `parentHash` its parent's: the engine's hashes, of Ethereum headers, are the engine's alone (./block-hashes.ts).
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { forkOf } from '../fork/lazy.ts';
 import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
-import { type RpcBlock, blockBytes } from './blocks.ts';
-import type { CChain } from './evm.ts';
+import { corethHashes, engineHash } from './block-hashes.ts';
+import { type CorethBlock, type RpcBlock, blockBytes, headerHash } from './blocks.ts';
+import type { AtomicExtra, CChain } from './evm.ts';
 
 /** What coreth adds to a block of the engine's, kept per height (./evm.ts). */
 export interface CorethExtra {
@@ -20,6 +22,10 @@ export interface CorethExtra {
   atomicGas: bigint;
   /** BlockGasCost, undefined before AP4. */
   blockGasCost: bigint | undefined;
+  /** coreth's hash of the block, its parent's, and the engine's hash of it (lower-case hex). */
+  hash: `0x${string}`;
+  parentHash: `0x${string}`;
+  engineHash: `0x${string}`;
 }
 
 /** acp226.InitialDelayExcess: the min delay excess every Granite block carries while no builder asks another. */
@@ -71,8 +77,38 @@ export function extDataHashOf(height: bigint, extData: Uint8Array): string {
 }
 
 /**
- * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned):
- * extDataHash always; extDataGasUsed and blockGasCost from AP4; timestampMilliseconds and minDelayExcess from Granite;
+ * What coreth adds to the engine's block: its atomic txs and their gas, its block gas cost, and its hashes, from its
+ * parent's. A block of a fork source's history (up to the fork point) keeps the hash the source gave it.
+ */
+export function corethExtraOf(
+  world: World,
+  block: RpcBlock,
+  atomic: AtomicExtra | undefined,
+  parent: { extra: CorethExtra; timestamp: bigint } | undefined,
+  release?: string,
+): CorethExtra {
+  const extra: CorethExtra = {
+    extData: atomic?.extData ?? new Uint8Array(),
+    atomicGas: atomic?.gasUsed ?? 0n,
+    blockGasCost: blockGasCostOf(
+      world,
+      BigInt(block.timestamp),
+      parent && { cost: parent.extra.blockGasCost, timestamp: parent.timestamp },
+      release,
+    ),
+    hash: block.hash,
+    parentHash: block.parentHash,
+    engineHash: block.hash,
+  };
+  if (BigInt(block.number) <= (forkOf(world)?.source.cHeight ?? -1n)) return extra;
+  extra.parentHash = parent?.extra.hash ?? block.parentHash;
+  extra.hash = headerHash(withCorethHeader(world, { ...block }, extra, release) as unknown as CorethBlock);
+  return extra;
+}
+
+/**
+ * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned), and
+ * coreth's `hash` and `parentHash`: extDataHash always; extDataGasUsed and blockGasCost from AP4; timestampMilliseconds and minDelayExcess from Granite;
  * totalDifficulty the height (coreth's difficulty is always 1). The engine's withdrawalsRoot and withdrawals stay,
  * though coreth writes neither: the header the hash covers holds the root, and an engine forking this node needs it.
  */
@@ -85,6 +121,10 @@ export function withCorethHeader(
   const height = BigInt(fields.number as string);
   const timestamp = BigInt(fields.timestamp as string);
   const extData = extra?.extData ?? new Uint8Array();
+  if (extra) {
+    fields.hash = extra.hash;
+    fields.parentHash = extra.parentHash;
+  }
   fields.extDataHash = extDataHashOf(height, extData);
   if (extra?.blockGasCost !== undefined) {
     fields.extDataGasUsed = quantity(extra.atomicGas);
@@ -127,10 +167,16 @@ export function corethHeaderJson(
   return fields;
 }
 
+/** coreth's bytes of the engine's `block` with its transactions, whose header hashes to coreth's hash (its ID). */
+export function corethBlockBytes(chain: CChain, block: RpcBlock, extra: CorethExtra): Uint8Array {
+  const coreth = withCorethHeader(chain.world, { ...block }, extra, chain.release);
+  return blockBytes(coreth as unknown as CorethBlock, extra.extData);
+}
+
 /** The coreth block bytes' length; undefined for a block of a fork source's history, which the mock holds no bytes of. */
-function sizeOf(block: RpcBlock, extra: CorethExtra | undefined): number | undefined {
+function sizeOf(chain: CChain, block: RpcBlock, extra: CorethExtra | undefined): number | undefined {
   try {
-    return blockBytes(block, extra?.extData).length;
+    return extra && corethBlockBytes(chain, block, extra).length;
   } catch {
     return undefined;
   }
@@ -168,10 +214,11 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
   const headerOnly = method.startsWith('eth_getHeader');
   const engineMethod = method.replace('eth_getHeader', 'eth_getBlock');
   return chain.run(async (provider) => {
-    const block = await ownBlock<RpcBlock>(chain, provider, engineMethod, at, true);
+    const lookup = typeof at === 'string' && engineMethod === 'eth_getBlockByHash' ? engineHash(chain, at) : at;
+    const block = await ownBlock<RpcBlock>(chain, provider, engineMethod, lookup, true);
     if (!block) return null;
     const extra = chain.corethExtra(Number(block.number));
-    const size = sizeOf(block, extra);
+    const size = sizeOf(chain, block, extra);
     let answer: Record<string, unknown>;
     if (size === undefined) answer = { ...block };
     else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra, chain.release);
@@ -180,7 +227,7 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
       for (const body of BODY_FIELDS) delete answer[body];
       answer.totalDifficulty = quantity(BigInt(block.number));
     } else if (fullTx !== true) answer.transactions = block.transactions.map((tx) => tx.hash);
-    return answer;
+    return corethHashes(chain, answer);
   });
 }
 
@@ -190,13 +237,13 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
  * Undefined for an object naming neither: BlockByNumberOrHash's "neither block nor hash specified". The params
  * check (./params.ts) has refused what the type does not decode: both named, a `requireCanonical` not a boolean.
  */
-function engineLookup(at: unknown): [method: string, param: unknown] | undefined {
+function engineLookup(chain: CChain, at: unknown): [method: string, param: unknown] | undefined {
   const fields =
     typeof at === 'object' && at !== null
       ? new Map(Object.entries(at).map(([k, v]) => [k.toLowerCase(), v]))
       : undefined;
   const hash = fields ? fields.get('blockhash') : typeof at === 'string' && at.length === 66 ? at : undefined;
-  if (typeof hash === 'string') return ['eth_getBlockByHash', hash];
+  if (typeof hash === 'string') return ['eth_getBlockByHash', engineHash(chain, hash)];
   const number = fields ? fields.get('blocknumber') : at;
   if (number === undefined || number === null) return undefined;
   if (number === 'earliest') return ['eth_getBlockByNumber', '0x0'];
@@ -210,10 +257,10 @@ function engineLookup(at: unknown): [method: string, param: unknown] | undefined
  */
 export function readBlockReceipts(chain: CChain, params: unknown): Promise<unknown> {
   const [at] = Array.isArray(params) ? params : [];
-  const lookup = engineLookup(at);
-  if (!lookup) return Promise.resolve(null);
-  const [method, param] = lookup;
   return chain.run(async (provider) => {
+    const lookup = engineLookup(chain, at);
+    if (!lookup) return null;
+    const [method, param] = lookup;
     const block = await ownBlock<Pick<RpcBlock, 'hash' | 'number'> & { transactions: string[] }>(
       chain,
       provider,
@@ -225,6 +272,6 @@ export function readBlockReceipts(chain: CChain, params: unknown): Promise<unkno
     const receipts: unknown[] = [];
     for (const hash of block.transactions)
       receipts.push(await chain.call(provider, 'eth_getTransactionReceipt', [hash]));
-    return receipts;
+    return corethHashes(chain, receipts);
   });
 }

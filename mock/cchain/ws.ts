@@ -14,6 +14,7 @@ import { goQuote } from '../../runtime/server/encode.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
 import type { RpcBlock } from './blocks.ts';
+import { corethHashes } from './block-hashes.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
@@ -95,7 +96,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       const logFilter = criteria as Criteria;
       subscriptions.set(id, async (block, provider) => {
         const logs = (await chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }])) as RpcLog[];
-        for (const log of logs) if (matches(logFilter, log)) notify(id, log);
+        for (const log of logs) if (matches(logFilter, log)) notify(id, corethHashes(chain, log));
       });
     }
     chain.blockListeners.add(subscriptions.get(id)!);
