@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { headerHash } from '../../mock/cchain/blocks.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { startMockNode as startPackagedNode } from '../../mock/package/index.ts';
 import { ABI, BYTECODE, cClients } from './c-clients.ts';
 
 let node: RunningMockNode | undefined;
@@ -277,6 +278,29 @@ describe("the C-Chain's blocks by coreth's hashes", () => {
       expect(await rpc(other.url, 'eth_getBlockByHash', [blockHash, false])).toMatchObject({ hash: blockHash });
     } finally {
       await other.close();
+    }
+  });
+
+  it("builds a fork's blocks on the source's, by the source's hash", async () => {
+    const source = await startPackagedNode({ accounts: 2, seed: 'hash source' });
+    const to = `0x${'5a'.repeat(20)}`;
+    await source.wallet(1).send('C', to, 1n);
+    await source.wallet(1).send('C', to, 1n);
+    const fork = await startPackagedNode({
+      accounts: 1,
+      seed: 'hash fork',
+      fork: { url: source.url, cacheDir: false },
+    });
+    try {
+      const forkPoint = await rpc(source.url, 'eth_getBlockByNumber', ['0x2', false]);
+      const hash = await fork.wallet(0).send('C', to, 1n);
+      const { blockHash } = await rpc<{ blockHash: Hex }>(fork.url, 'eth_getTransactionReceipt', [hash]);
+      const block = await rpc(fork.url, 'eth_getBlockByHash', [blockHash, false]);
+      expect([block.number, block.hash, block.parentHash]).toEqual(['0x3', corethHash(block), forkPoint.hash]);
+      expect((await rpc(fork.url, 'eth_getBlockByNumber', ['0x2', false])).hash).toBe(forkPoint.hash);
+    } finally {
+      await fork.close();
+      await source.close();
     }
   });
 });
