@@ -76,7 +76,7 @@ export function engineHash(chain: CChain, hash: string): string {
 
 const isHash = (value: unknown): value is string => typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value);
 
-/** The params' argument at which each method takes a block hash: alone, as a BlockNumberOrHash, or in a filter. */
+/** The params' argument at which each method takes a block hash, alone or in a filter. */
 const HASH_ARGUMENT: Record<string, number> = {
   eth_getBlockByHash: 0,
   eth_getHeaderByHash: 0,
@@ -84,7 +84,12 @@ const HASH_ARGUMENT: Record<string, number> = {
   eth_getTransactionByBlockHashAndIndex: 0,
   eth_getUncleCountByBlockHash: 0,
   eth_getUncleByBlockHashAndIndex: 0,
-  eth_getBlockReceipts: 0,
+  eth_getLogs: 0,
+  eth_newFilter: 0,
+};
+
+/** The argument at which each method takes an rpc.BlockNumberOrHash. */
+const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
   eth_getBalance: 1,
   eth_getCode: 1,
   eth_getTransactionCount: 1,
@@ -93,20 +98,21 @@ const HASH_ARGUMENT: Record<string, number> = {
   eth_createAccessList: 1,
   eth_getStorageAt: 2,
   eth_getProof: 2,
-  eth_getLogs: 0,
-  eth_newFilter: 0,
 };
 
 /**
  * `method`'s params with the block hash they name as the engine knows the block: a hash string, or an object's
- * `blockHash` (its key matched as Go's decoder matches it); anything else untouched.
+ * `blockHash` (its key matched as Go's decoder matches it); anything else untouched. A BlockNumberOrHash given as a
+ * bare hash, which coreth reads as the block's hash, goes to the engine as `{ blockHash }`, the one form it takes.
  */
 export function engineParams(chain: CChain, method: string, params: unknown): unknown {
-  const at = HASH_ARGUMENT[method];
+  const orNumber = BLOCK_NUMBER_OR_HASH[method];
+  const at = orNumber ?? HASH_ARGUMENT[method];
   if (at === undefined || !Array.isArray(params) || params.length <= at) return params;
   const argument: unknown = params[at];
   let translated = argument;
-  if (isHash(argument)) translated = engineHash(chain, argument);
+  if (isHash(argument))
+    translated = orNumber === undefined ? engineHash(chain, argument) : { blockHash: engineHash(chain, argument) };
   else if (typeof argument === 'object' && argument !== null && !Array.isArray(argument))
     translated = Object.fromEntries(
       Object.entries(argument).map(([key, value]) => [

@@ -201,6 +201,10 @@ describe("the C-Chain's blocks by coreth's hashes", () => {
       rpc<Hex>(node!.url, 'eth_call', [{ to: deployed.contractAddress, data: '0x6d4ce63c' }, blockTag]);
     expect(BigInt(await get(at))).toBe(7n);
     expect(BigInt(await get(before))).toBe(0n);
+    // coreth reads a bare hash there as the block's hash too.
+    expect(await rpc(node.url, 'eth_getCode', [deployed.contractAddress, block.hash])).toBe(
+      await rpc(node.url, 'eth_getCode', [deployed.contractAddress, 'latest']),
+    );
     const balance = await rpc<Hex>(node.url, 'eth_getBalance', [wallet.account.address, at]);
     expect(balance).toBe(
       await rpc<Hex>(node.url, 'eth_getBalance', [wallet.account.address, `0x${block.number.toString(16)}`]),
