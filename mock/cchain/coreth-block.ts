@@ -26,6 +26,8 @@ export interface CorethExtra {
   hash: `0x${string}`;
   parentHash: `0x${string}`;
   engineHash: `0x${string}`;
+  /** A block of a fork source's history (up to the fork point), under the hash the source gave it. */
+  fromSource: boolean;
 }
 
 /** acp226.InitialDelayExcess: the min delay excess every Granite block carries while no builder asks another. */
@@ -99,8 +101,9 @@ export function corethExtraOf(
     hash: block.hash,
     parentHash: block.parentHash,
     engineHash: block.hash,
+    fromSource: BigInt(block.number) <= (forkOf(world)?.source.cHeight ?? -1n),
   };
-  if (BigInt(block.number) <= (forkOf(world)?.source.cHeight ?? -1n)) return extra;
+  if (extra.fromSource) return extra;
   extra.parentHash = parent?.extra.hash ?? block.parentHash;
   extra.hash = headerHash(withCorethHeader(world, { ...block }, extra, release) as unknown as CorethBlock);
   return extra;
@@ -144,12 +147,12 @@ export function corethBlock(
   world: World,
   block: Record<string, unknown>,
   extra: CorethExtra | undefined,
-  size: number | undefined,
+  size: number,
   release?: string,
 ): Record<string, unknown> {
   withCorethHeader(world, block, extra, release);
   block.blockExtraData = hex(extra?.extData ?? new Uint8Array());
-  if (size !== undefined) block.size = quantity(BigInt(size));
+  block.size = quantity(BigInt(size));
   return block;
 }
 
@@ -167,19 +170,14 @@ export function corethHeaderJson(
   return fields;
 }
 
-/** coreth's bytes of the engine's `block` with its transactions, whose header hashes to coreth's hash (its ID). */
+/**
+ * coreth's bytes of the engine's `block` with its transactions, whose header hashes to coreth's hash (its ID); a fork
+ * source's block gets the header the mock has of it (the engine's fields, the extras as the mock would set them),
+ * which need not hash to the source's.
+ */
 export function corethBlockBytes(chain: CChain, block: RpcBlock, extra: CorethExtra): Uint8Array {
   const coreth = withCorethHeader(chain.world, { ...block }, extra, chain.release);
-  return blockBytes(coreth as unknown as CorethBlock, extra.extData);
-}
-
-/** The coreth block bytes' length; undefined for a block of a fork source's history, which the mock holds no bytes of. */
-function sizeOf(chain: CChain, block: RpcBlock, extra: CorethExtra | undefined): number | undefined {
-  try {
-    return extra && corethBlockBytes(chain, block, extra).length;
-  } catch {
-    return undefined;
-  }
+  return blockBytes(coreth as unknown as CorethBlock, extra.extData, !extra.fromSource);
 }
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -218,11 +216,18 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
     const block = await ownBlock<RpcBlock>(chain, provider, engineMethod, lookup, true);
     if (!block) return null;
     const extra = chain.corethExtra(Number(block.number));
-    const size = sizeOf(chain, block, extra);
     let answer: Record<string, unknown>;
-    if (size === undefined) answer = { ...block };
+    // The mock holds no more of a fork source's block than the engine read: it answers that.
+    if (!extra || extra.fromSource) answer = { ...block };
     else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra, chain.release);
-    else answer = corethBlock(chain.world, { ...block }, extra, size, chain.release);
+    else
+      answer = corethBlock(
+        chain.world,
+        { ...block },
+        extra,
+        corethBlockBytes(chain, block, extra).length,
+        chain.release,
+      );
     if (headerOnly) {
       for (const body of BODY_FIELDS) delete answer[body];
       answer.totalDifficulty = quantity(BigInt(block.number));
