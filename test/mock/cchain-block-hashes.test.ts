@@ -148,20 +148,26 @@ describe("coreth's block hash", () => {
   });
 });
 
+/** viem deploys the contract, then sets its value, which it logs: a block each. */
+async function deployAndSet(url: string, value: bigint) {
+  const { pub, wallet } = cClients(url);
+  const deployed = await pub.waitForTransactionReceipt({
+    hash: await wallet.deployContract({ abi: ABI, bytecode: BYTECODE }),
+  });
+  const hash = await wallet.writeContract({
+    address: deployed.contractAddress!,
+    abi: ABI,
+    functionName: 'set',
+    args: [value],
+  });
+  return { deployed, hash, receipt: await pub.waitForTransactionReceipt({ hash }) };
+}
+
 describe("the C-Chain's blocks by coreth's hashes", () => {
   it('answers every block under the hash of its answered header, chained from the genesis', async () => {
     node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
     const { pub, wallet } = cClients(node.url);
-    const deployed = await pub.waitForTransactionReceipt({
-      hash: await wallet.deployContract({ abi: ABI, bytecode: BYTECODE }),
-    });
-    const hash = await wallet.writeContract({
-      address: deployed.contractAddress!,
-      abi: ABI,
-      functionName: 'set',
-      args: [7n],
-    });
-    const receipt = await pub.waitForTransactionReceipt({ hash });
+    const { deployed, hash, receipt } = await deployAndSet(node.url, 7n);
     await node.dev.mine({ chain: 'C', blocks: 2 });
 
     const height = Number(await rpc<Hex>(node.url, 'eth_blockNumber', []));
@@ -233,17 +239,9 @@ describe("the C-Chain's blocks by coreth's hashes", () => {
     const logs = await call(2, 'eth_subscribe', ['logs', {}]);
     const filter = await rpc<Hex>(url, 'eth_newBlockFilter', []);
 
-    const { pub, wallet } = cClients(url);
-    const deployed = await pub.waitForTransactionReceipt({
-      hash: await wallet.deployContract({ abi: ABI, bytecode: BYTECODE }),
-    });
-    const hash = await wallet.writeContract({
-      address: deployed.contractAddress!,
-      abi: ABI,
-      functionName: 'set',
-      args: [1n],
-    });
-    const { blockHash } = await pub.waitForTransactionReceipt({ hash });
+    const {
+      receipt: { blockHash },
+    } = await deployAndSet(url, 1n);
     await node.dev.mine({ chain: 'C' });
     const latest = await rpc(url, 'eth_getBlockByNumber', ['latest', false]);
     await call(3, 'eth_blockNumber', []);
