@@ -8,7 +8,7 @@ import { atomicKey, type World } from '../world/world.ts';
 import { blockIDOf } from './blocks.ts';
 import type { CChain } from './evm.ts';
 
-/** Builds `count` C-Chain blocks: their IDs (coreth's hashes, as the node names its blocks), oldest first, and the height after. */
+/** Builds `count` C-Chain blocks: their IDs (coreth's hashes, as the node names them), oldest first, and the height. */
 export async function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
   await chain.write((p) => chain.mineBlocks(p, count));
   // Read once the blocks are accepted, which the write does as it ends.

@@ -164,14 +164,15 @@ export class CChain {
     this.fees = [];
     const genesis = (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock;
     this.recordFees(genesis);
-    const { hash } = this.fees[0]!.extra;
+    const { extra } = this.fees[0]!;
+    const { hash } = extra;
     const saved = this.world.preForkGenesis.get('C');
     if (!saved)
       acceptIntoIndexes(this.world, 'C', {
         id: blockIDOf(hash),
         height: 0,
         timestamp: BigInt(genesis.timestamp),
-        bytes: new Uint8Array(),
+        bytes: corethBlockBytes(this, genesis, extra),
       });
     else if (saved.id !== blockIDOf(hash))
       throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(hash)})`);

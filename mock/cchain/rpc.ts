@@ -10,7 +10,7 @@ import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server
 import { corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
 import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
-import { readBlock, readBlockReceipts } from './coreth-block.ts';
+import { readBlock, readBlockReceipts } from './block-reads.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
