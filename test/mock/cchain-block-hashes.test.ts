@@ -54,16 +54,18 @@ const OPTIONAL = [
   'minDelayExcess',
 ];
 
+/** The fields both headers start with, to the nonce, as RLP items. */
+const toNonce = (header: Fields): Hex[] => [
+  ...ETHEREUM.map((k) => header[k]!),
+  ...NUMBERS.map((k) => quantity(header[k])),
+  header.extraData!,
+  header.mixHash!,
+  header.nonce!,
+];
+
 /** coreth's Header.Hash of a header as answered: written up to its last optional field, an unset one before as empty. */
 function corethHash(header: Fields): Hex {
-  const items: Hex[] = [
-    ...ETHEREUM.map((k) => header[k]!),
-    ...NUMBERS.map((k) => quantity(header[k])),
-    header.extraData!,
-    header.mixHash!,
-    header.nonce!,
-    header.extDataHash!,
-  ];
+  const items = [...toNonce(header), header.extDataHash!];
   const set = OPTIONAL.filter((k) => header[k] !== undefined);
   const last = set.length === 0 ? -1 : OPTIONAL.indexOf(set.at(-1)!);
   for (const k of OPTIONAL.slice(0, last + 1))
@@ -73,12 +75,8 @@ function corethHash(header: Fields): Hex {
 
 /** The Ethereum header's hash (geth's field list, with the withdrawals root and none of coreth's): the engine's. */
 function ethereumHash(header: Fields): Hex {
-  const items: Hex[] = [
-    ...ETHEREUM.map((k) => header[k]!),
-    ...NUMBERS.map((k) => quantity(header[k])),
-    header.extraData!,
-    header.mixHash!,
-    header.nonce!,
+  const items = [
+    ...toNonce(header),
     quantity(header.baseFeePerGas),
     header.withdrawalsRoot!,
     quantity(header.blobGasUsed),
