@@ -1,9 +1,12 @@
 /**
- * A C-Chain block's bytes, as the indexer and proposervm wrap them: RLP of coreth's block layout
- * (plugin/evm/customtypes/block_ext.go BlockRLPFieldsForEncoding: header, transactions, uncles, Version, ExtData; no
- * withdrawals), built from the engine's eth_getBlockByNumber with full transactions. The header is the one the engine
- * hashed (its keccak-256 is the block's `hash`), so the bytes agree with what `/ext/bc/C/rpc` answers; ExtData holds the
- * block's atomic transactions (coreth's batch codec, one tx here), as coreth puts them.
+ * A C-Chain block's bytes and hash, as coreth makes them. The header is coreth's (plugin/evm/customtypes
+ * HeaderSerializable, gen_header_serializable_rlp.go): Ethereum's fields to the nonce, then ExtDataHash, then the
+ * optional BaseFee, ExtDataGasUsed, BlockGasCost, BlobGasUsed, ExcessBlobGas, ParentBeaconRoot, TimeMilliseconds,
+ * MinDelayExcess, each written up to the last one set (an unset one before it as the empty string); no
+ * WithdrawalsHash. The block's hash is its keccak-256. The bytes, as the indexer and proposervm wrap them, are RLP of
+ * coreth's block layout (customtypes/block_ext.go BlockRLPFieldsForEncoding: header, transactions, uncles, Version,
+ * ExtData; no withdrawals), from the block as `/ext/bc/C/rpc` answers it with full transactions, so they agree with
+ * it; ExtData holds the block's atomic transactions (coreth's batch codec, one tx here), as coreth puts them.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -40,6 +43,19 @@ export interface RpcBlock {
   transactions: RpcTransaction[];
 }
 
+/** What coreth's header adds, as its JSON names them (./coreth-block.ts sets them on the engine's block). */
+export interface CorethHeaderFields {
+  extDataHash: Hex;
+  extDataGasUsed?: Hex;
+  blockGasCost?: Hex;
+  timestampMilliseconds?: Hex;
+  minDelayExcess?: Hex;
+}
+
+/** A block, or header, as coreth answers it: the engine's fields with coreth's hashes and header extras. */
+export type CorethBlock = Omit<RpcBlock, 'transactions'> &
+  CorethHeaderFields & { transactions?: RpcBlock['transactions'] };
+
 interface RpcTransaction {
   hash: Hex;
   type?: Hex;
@@ -73,8 +89,8 @@ const quantity = (hex: string): Uint8Array => {
 };
 const digest = (data: Uint8Array): Hex => `0x${Buffer.from(keccak_256(data)).toString('hex')}`;
 
-/** The header's fields in geth's order, the optional ones up to the last the block has. */
-function headerItems(block: RpcBlock): Item[] {
+/** coreth's header fields in its order, the optional ones up to the last the block has. */
+function headerItems(block: Omit<CorethBlock, 'hash' | 'transactions'>): Item[] {
   const items: Item[] = [
     bytes(block.parentHash),
     bytes(block.sha3Uncles),
@@ -91,20 +107,29 @@ function headerItems(block: RpcBlock): Item[] {
     bytes(block.extraData),
     bytes(block.mixHash),
     bytes(block.nonce),
+    bytes(block.extDataHash),
   ];
   const optional: Array<[string | undefined, (hex: string) => Uint8Array]> = [
     [block.baseFeePerGas, quantity],
-    [block.withdrawalsRoot, bytes],
+    [block.extDataGasUsed, quantity],
+    [block.blockGasCost, quantity],
     [block.blobGasUsed, quantity],
     [block.excessBlobGas, quantity],
     [block.parentBeaconBlockRoot, bytes],
+    [block.timestampMilliseconds, quantity],
+    [block.minDelayExcess, quantity],
   ];
-  for (const [value, encode] of optional) {
-    if (value === undefined) break;
-    items.push(encode(value));
-  }
+  let end = optional.length;
+  while (end > 0 && optional[end - 1]![0] === undefined) end--;
+  // An unset field before a set one is written as the empty string, as a zero quantity is.
+  for (const [value, encode] of optional.slice(0, end))
+    items.push(value === undefined ? new Uint8Array() : encode(value));
   return items;
 }
+
+/** coreth's block hash (types.Header.Hash): keccak-256 of its header's RLP. */
+export const headerHash = (header: Omit<CorethBlock, 'hash' | 'transactions'>): Hex =>
+  digest(RLP.encode(headerItems(header)));
 
 const accessList = (tx: RpcTransaction): Item[] =>
   (tx.accessList ?? []).map((entry) => [bytes(entry.address), entry.storageKeys.map(bytes)]);
@@ -147,12 +172,16 @@ export function transactionBytes(tx: RpcTransaction): Uint8Array {
   return encoded;
 }
 
-/** coreth's block RLP; `extData` the block's atomic transactions, if it has any. */
-export function blockBytes(block: RpcBlock, extData?: Uint8Array): Uint8Array {
+/**
+ * coreth's block RLP, of a block with its transactions; `extData` its atomic transactions, if it has any. `hashed`:
+ * the header must encode to the block's hash (all but a fork source's blocks, whose header the mock has only part of).
+ */
+export function blockBytes(block: CorethBlock, extData?: Uint8Array, hashed = true): Uint8Array {
   const header = headerItems(block);
   const encodedHeader = RLP.encode(header);
-  if (digest(encodedHeader) !== block.hash) throw new Error(`block ${block.hash}'s header does not encode to its hash`);
-  const txs = block.transactions.map((tx) => {
+  if (hashed && digest(encodedHeader) !== block.hash)
+    throw new Error(`block ${block.hash}'s header does not encode to its hash`);
+  const txs = (block.transactions ?? []).map((tx) => {
     const encoded = transactionBytes(tx);
     // In a block's list a typed transaction is a byte string, a legacy one the list itself.
     return encoded[0]! >= 0xc0 ? (RLP.decode(encoded) as Item) : encoded;

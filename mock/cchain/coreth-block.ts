@@ -2,15 +2,16 @@
  * A C-Chain block as coreth answers it (AvalancheGo v1.14.2 graft/coreth internal/ethapi/api.go RPCMarshalHeader,
  * RPCMarshalBlock, BlockChainAPI.rpcMarshalBlock): the engine's Ethereum fields plus coreth's header extras, set as
  * coreth's consensus engine sets them (consensus/dummy FinalizeAndAssemble; plugin/evm/customheader), and the block's
- * ExtData. The block hash stays the engine's: it hashes the Ethereum header the block bytes hold (./blocks.ts), not
- * coreth's header with its extras.
+ * ExtData. Its `hash` is coreth's, the keccak-256 of coreth's header of those fields (./blocks.ts), and its
+ * `parentHash` its parent's: the engine's hashes, of Ethereum headers, are the engine's alone (./block-hashes.ts).
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { forkOf } from '../fork/lazy.ts';
 import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
-import { type RpcBlock, blockBytes } from './blocks.ts';
-import type { CChain } from './evm.ts';
+import { type CorethBlock, type RpcBlock, blockBytes, headerHash } from './blocks.ts';
+import type { AtomicExtra, CChain } from './evm.ts';
 
 /** What coreth adds to a block of the engine's, kept per height (./evm.ts). */
 export interface CorethExtra {
@@ -20,6 +21,12 @@ export interface CorethExtra {
   atomicGas: bigint;
   /** BlockGasCost, undefined before AP4. */
   blockGasCost: bigint | undefined;
+  /** coreth's hash of the block, its parent's, and the engine's hash of it (lower-case hex). */
+  hash: `0x${string}`;
+  parentHash: `0x${string}`;
+  engineHash: `0x${string}`;
+  /** A block of a fork source's history (up to the fork point), under the hash the source gave it. */
+  fromSource: boolean;
 }
 
 /** acp226.InitialDelayExcess: the min delay excess every Granite block carries while no builder asks another. */
@@ -71,10 +78,42 @@ export function extDataHashOf(height: bigint, extData: Uint8Array): string {
 }
 
 /**
- * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned):
- * extDataHash always; extDataGasUsed and blockGasCost from AP4; timestampMilliseconds and minDelayExcess from Granite;
- * totalDifficulty the height (coreth's difficulty is always 1). The engine's withdrawalsRoot and withdrawals stay,
- * though coreth writes neither: the header the hash covers holds the root, and an engine forking this node needs it.
+ * What coreth adds to the engine's block: its atomic txs and their gas, its block gas cost, and its hashes, from its
+ * parent's. A block of a fork source's history (up to the fork point) keeps the hash the source gave it.
+ */
+export function corethExtraOf(
+  world: World,
+  block: RpcBlock,
+  atomic: AtomicExtra | undefined,
+  parent: { extra: CorethExtra; timestamp: bigint } | undefined,
+  release?: string,
+): CorethExtra {
+  const extra: CorethExtra = {
+    extData: atomic?.extData ?? new Uint8Array(),
+    atomicGas: atomic?.gasUsed ?? 0n,
+    blockGasCost: blockGasCostOf(
+      world,
+      BigInt(block.timestamp),
+      parent && { cost: parent.extra.blockGasCost, timestamp: parent.timestamp },
+      release,
+    ),
+    hash: block.hash,
+    parentHash: block.parentHash,
+    engineHash: block.hash,
+    fromSource: BigInt(block.number) <= (forkOf(world)?.source.cHeight ?? -1n),
+  };
+  if (extra.fromSource) return extra;
+  extra.parentHash = parent?.extra.hash ?? block.parentHash;
+  extra.hash = headerHash(withCorethHeader(world, { ...block }, extra, release) as unknown as CorethBlock);
+  return extra;
+}
+
+/**
+ * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned), and
+ * coreth's `hash` and `parentHash`: extDataHash always; extDataGasUsed and blockGasCost from AP4;
+ * timestampMilliseconds and minDelayExcess from Granite; totalDifficulty the height (coreth's difficulty is always 1).
+ * The engine's withdrawalsRoot and withdrawals stay, though coreth writes neither (coreth's hash does not cover
+ * them): an engine forking this node reads the root.
  */
 export function withCorethHeader(
   world: World,
@@ -85,6 +124,10 @@ export function withCorethHeader(
   const height = BigInt(fields.number as string);
   const timestamp = BigInt(fields.timestamp as string);
   const extData = extra?.extData ?? new Uint8Array();
+  if (extra) {
+    fields.hash = extra.hash;
+    fields.parentHash = extra.parentHash;
+  }
   fields.extDataHash = extDataHashOf(height, extData);
   if (extra?.blockGasCost !== undefined) {
     fields.extDataGasUsed = quantity(extra.atomicGas);
@@ -104,16 +147,17 @@ export function corethBlock(
   world: World,
   block: Record<string, unknown>,
   extra: CorethExtra | undefined,
-  size: number | undefined,
+  size: number,
   release?: string,
 ): Record<string, unknown> {
   withCorethHeader(world, block, extra, release);
   block.blockExtraData = hex(extra?.extData ?? new Uint8Array());
-  if (size !== undefined) block.size = quantity(BigInt(size));
+  block.size = quantity(BigInt(size));
   return block;
 }
 
-const BODY_FIELDS = ['transactions', 'uncles', 'withdrawals', 'size', 'totalDifficulty', 'blockExtraData'];
+/** What a block has that its header has not. */
+export const BODY_FIELDS = ['transactions', 'uncles', 'withdrawals', 'size', 'totalDifficulty', 'blockExtraData'];
 
 /** A header as coreth's types.Header marshals it (newHeads): the block's header fields, no totalDifficulty. */
 export function corethHeaderJson(
@@ -127,104 +171,12 @@ export function corethHeaderJson(
   return fields;
 }
 
-/** The coreth block bytes' length; undefined for a block of a fork source's history, which the mock holds no bytes of. */
-function sizeOf(block: RpcBlock, extra: CorethExtra | undefined): number | undefined {
-  try {
-    return blockBytes(block, extra?.extData).length;
-  } catch {
-    return undefined;
-  }
-}
-
-type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
-
 /**
- * The engine's block `method` finds, when it is one of this chain's. coreth's BlockByHash and HeaderByHash (eth/
- * api_backend.go) answer nil for a hash that is not the canonical one at its height, whatever the caller's EIP-1898
- * `requireCanonical` says (coreth never reads that flag; geth errs "hash is not currently canonical" only when it is
- * set, and eth_getBlockReceipts turns that into null too). The engine's chain has no side blocks, but a fork's
- * engine finds the source's blocks above the fork point by hash, which are not this chain's.
+ * coreth's bytes of the engine's `block` with its transactions, whose header hashes to coreth's hash (its ID); a fork
+ * source's block gets the header the mock has of it (the engine's fields, the extras as the mock would set them),
+ * which need not hash to the source's.
  */
-async function ownBlock<Block extends Pick<RpcBlock, 'hash' | 'number'>>(
-  chain: CChain,
-  provider: Provider,
-  method: string,
-  at: unknown,
-  fullTx: boolean,
-): Promise<Block | null> {
-  const block = (await chain.call(provider, method, [at, fullTx])) as Block | null;
-  if (!block || method !== 'eth_getBlockByHash') return block;
-  const canonical = (await chain.call(provider, 'eth_getBlockByNumber', [block.number, false])) as RpcBlock | null;
-  return canonical?.hash === block.hash ? block : null;
-}
-
-/**
- * eth_getBlockByNumber/Hash and eth_getHeaderByNumber/Hash: the engine's block, read with its transactions (the
- * coreth block's size needs them), answered as coreth's BlockChainAPI marshals it; null when the chain has none. A
- * block of a fork source's history is answered as the engine has it (the source's extras are not kept).
- */
-export function readBlock(chain: CChain, method: string, params: unknown): Promise<unknown> {
-  const [at, fullTx] = Array.isArray(params) ? params : [];
-  const headerOnly = method.startsWith('eth_getHeader');
-  const engineMethod = method.replace('eth_getHeader', 'eth_getBlock');
-  return chain.run(async (provider) => {
-    const block = await ownBlock<RpcBlock>(chain, provider, engineMethod, at, true);
-    if (!block) return null;
-    const extra = chain.corethExtra(Number(block.number));
-    const size = sizeOf(block, extra);
-    let answer: Record<string, unknown>;
-    if (size === undefined) answer = { ...block };
-    else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra, chain.release);
-    else answer = corethBlock(chain.world, { ...block }, extra, size, chain.release);
-    if (headerOnly) {
-      for (const body of BODY_FIELDS) delete answer[body];
-      answer.totalDifficulty = quantity(BigInt(block.number));
-    } else if (fullTx !== true) answer.transactions = block.transactions.map((tx) => tx.hash);
-    return answer;
-  });
-}
-
-/**
- * rpc.BlockNumberOrHash (graft/evm/rpc/types.go) as the engine looks it up: a hash (an object's `blockHash`, keys
- * matched as Go matches them, or a 66-character string) or a number; coreth reads every tag but `earliest` as latest.
- * Undefined for an object naming neither: BlockByNumberOrHash's "neither block nor hash specified". The params
- * check (./params.ts) has refused what the type does not decode: both named, a `requireCanonical` not a boolean.
- */
-function engineLookup(at: unknown): [method: string, param: unknown] | undefined {
-  const fields =
-    typeof at === 'object' && at !== null
-      ? new Map(Object.entries(at).map(([k, v]) => [k.toLowerCase(), v]))
-      : undefined;
-  const hash = fields ? fields.get('blockhash') : typeof at === 'string' && at.length === 66 ? at : undefined;
-  if (typeof hash === 'string') return ['eth_getBlockByHash', hash];
-  const number = fields ? fields.get('blocknumber') : at;
-  if (number === undefined || number === null) return undefined;
-  if (number === 'earliest') return ['eth_getBlockByNumber', '0x0'];
-  return ['eth_getBlockByNumber', typeof number === 'string' && number.startsWith('0x') ? number : 'latest'];
-}
-
-/**
- * eth_getBlockReceipts (internal/ethapi BlockChainAPI.GetBlockReceipts): the receipts of the block's transactions in
- * their order, each as eth_getTransactionReceipt answers it; null where BlockByNumberOrHash finds no block of this
- * chain or errs (GetBlockReceipts answers null for either).
- */
-export function readBlockReceipts(chain: CChain, params: unknown): Promise<unknown> {
-  const [at] = Array.isArray(params) ? params : [];
-  const lookup = engineLookup(at);
-  if (!lookup) return Promise.resolve(null);
-  const [method, param] = lookup;
-  return chain.run(async (provider) => {
-    const block = await ownBlock<Pick<RpcBlock, 'hash' | 'number'> & { transactions: string[] }>(
-      chain,
-      provider,
-      method,
-      param,
-      false,
-    );
-    if (!block) return null;
-    const receipts: unknown[] = [];
-    for (const hash of block.transactions)
-      receipts.push(await chain.call(provider, 'eth_getTransactionReceipt', [hash]));
-    return receipts;
-  });
+export function corethBlockBytes(chain: CChain, block: RpcBlock, extra: CorethExtra): Uint8Array {
+  const coreth = withCorethHeader(chain.world, { ...block }, extra, chain.release);
+  return blockBytes(coreth as unknown as CorethBlock, extra.extData, !extra.fromSource);
 }

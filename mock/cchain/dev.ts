@@ -8,19 +8,14 @@ import { atomicKey, type World } from '../world/world.ts';
 import { blockIDOf } from './blocks.ts';
 import type { CChain } from './evm.ts';
 
-const hex = (n: bigint) => `0x${n.toString(16)}`;
-
-/** Builds `count` C-Chain blocks: their IDs, oldest first, and the height after. */
-export function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
-  return chain.write(async (p) => {
-    await chain.mineBlocks(p, count);
-    const height = BigInt((await chain.call(p, 'eth_blockNumber')) as string);
+/** Builds `count` C-Chain blocks: their IDs (coreth's hashes, as the node names them), oldest first, and the height. */
+export async function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
+  await chain.write((p) => chain.mineBlocks(p, count));
+  // Read once the blocks are accepted, which the write does as it ends.
+  return chain.run(async () => {
     const blockIDs: string[] = [];
-    for (let n = height - BigInt(count) + 1n; n <= height; n++) {
-      const block = (await chain.call(p, 'eth_getBlockByNumber', [hex(n), false])) as { hash: string };
-      blockIDs.push(blockIDOf(block.hash));
-    }
-    return { blockIDs, height: String(height) };
+    for (let n = chain.height - count + 1; n <= chain.height; n++) blockIDs.push(blockIDOf(chain.corethExtra(n)!.hash));
+    return { blockIDs, height: String(chain.height) };
   });
 }
 

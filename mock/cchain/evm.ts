@@ -11,8 +11,8 @@ import { acceptIntoIndexes } from '../world/indexer.ts';
 import { useNativePublicKeys } from '../world/signers.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
-import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
-import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
+import { type RpcBlock, blockIDOf } from './blocks.ts';
+import { type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
 import { FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
@@ -167,16 +167,18 @@ export class CChain {
     this.fees = [];
     const genesis = (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock;
     this.recordFees(genesis);
+    const { extra } = this.fees[0]!;
+    const { hash } = extra;
     const saved = this.world.preForkGenesis.get('C');
     if (!saved)
       acceptIntoIndexes(this.world, 'C', {
-        id: blockIDOf(genesis.hash),
+        id: blockIDOf(hash),
         height: 0,
         timestamp: BigInt(genesis.timestamp),
-        bytes: blockBytes(genesis),
+        bytes: corethBlockBytes(this, genesis, extra),
       });
-    else if (saved.id !== blockIDOf(genesis.hash))
-      throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(genesis.hash)})`);
+    else if (saved.id !== blockIDOf(hash))
+      throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(hash)})`);
     if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
     for (const address of this.impersonated) await this.call(provider, 'hardhat_impersonateAccount', [`0x${address}`]);
     return provider;
@@ -306,15 +308,14 @@ export class CChain {
         height === latest
           ? last
           : ((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
-      const atomic = height === latest ? extra : undefined;
-      const timestamp = BigInt(block.timestamp);
+      this.recordFees(block, height === latest ? extra : undefined);
+      const coreth = this.fees[height]!.extra;
       acceptIntoIndexes(this.world, 'C', {
-        id: blockIDOf(block.hash),
+        id: blockIDOf(coreth.hash),
         height,
-        timestamp,
-        bytes: blockBytes(block, atomic?.extData),
+        timestamp: BigInt(block.timestamp),
+        bytes: corethBlockBytes(this, block, coreth),
       });
-      this.recordFees(block, atomic);
       if (this.world.cChainPool.size > 0) for (const tx of block.transactions) this.world.cChainPool.delete(tx.hash);
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
@@ -328,19 +329,13 @@ export class CChain {
     const timestamp = BigInt(block.timestamp);
     const height = Number(block.number);
     const parent = this.fees[height - 1];
-    const atomicGas = atomic?.gasUsed ?? 0n;
-    const extra: CorethExtra = {
-      extData: atomic?.extData ?? new Uint8Array(),
-      atomicGas,
-      blockGasCost: blockGasCostOf(
-        this.world,
-        timestamp,
-        parent && { cost: parent.extra.blockGasCost, timestamp: parent.timestamp },
-        this.release,
-      ),
-    };
+    const extra = corethExtraOf(this.world, block, atomic, parent, this.release);
     const state = parent
-      ? this.rules.after(this.rules.before(parent.state, parent.timestamp, timestamp), BigInt(block.gasUsed), atomicGas)
+      ? this.rules.after(
+          this.rules.before(parent.state, parent.timestamp, timestamp),
+          BigInt(block.gasUsed),
+          extra.atomicGas,
+        )
       : this.rules.genesis(timestamp);
     const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
     const tips = block.transactions.map((tx) => {

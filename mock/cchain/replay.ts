@@ -2,8 +2,8 @@
  * Rebuilds the C-Chain's EVM from the world (the engine has no state dump): the blocks the C/block index holds, each
  * with the time, base fee, prevrandao and transactions its RLP records, and between them the edits made outside
  * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings, dev.setCode's and the like), then the transactions still pending
- * (world.cChainPool), sent again in their order. Each rebuilt block must hash as the saved one did, so what a `--state`
- * file or a dumped state holds comes back exactly.
+ * (world.cChainPool), sent again in their order. Each rebuilt block must hash as the saved one did (coreth's hash, of
+ * its coreth header), so what a `--state` file or a dumped state holds comes back exactly.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -110,15 +110,17 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
       Uint8Array,
     ];
     await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
-    await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[15]!)]);
+    // coreth's header: the base fee follows ExtDataHash.
+    await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[16]!)]);
     await chain.call(provider, 'hardhat_setPrevRandao', [hex(header[13]!)]);
     for (const tx of txs) await resend(chain, provider, tx);
     await chain.call(provider, 'evm_mine');
     const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;
-    const expected = hex(keccak_256(RLP.encode(header)));
-    if (block.hash !== expected)
-      throw new Error(`the saved C-Chain does not replay: block ${i + 1} is ${block.hash}, saved as ${expected}`);
     chain.recordFees(block, { extData, gasUsed: atomicGas(extData) });
+    const expected = hex(keccak_256(RLP.encode(header)));
+    const { hash } = chain.corethExtra(i + 1)!;
+    if (hash !== expected)
+      throw new Error(`the saved C-Chain does not replay: block ${i + 1} is ${hash}, saved as ${expected}`);
   }
   await applyEdits(Number.POSITIVE_INFINITY);
   // One the engine takes no more (a later edit spent its balance or nonce) had left its pool too.

@@ -7,9 +7,10 @@
  * `hardhat_*`) are not served: a C-Chain node has none, and the mock's are `/ext/dev`'s.
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
+import { corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
 import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
-import { readBlock, readBlockReceipts } from './coreth-block.ts';
+import { readBlock, readBlockReceipts } from './block-reads.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
@@ -53,9 +54,9 @@ function ownTransaction(chain: CChain, method: string, params: unknown): Promise
       blockHash?: string | null;
       blockNumber?: string | null;
     } | null;
-    if (!chain.world.fork || !found?.blockHash) return found;
+    if (!chain.world.fork || !found?.blockHash) return corethHashes(chain, found);
     const block = (await chain.call(p, 'eth_getBlockByNumber', [found.blockNumber, false])) as { hash?: string } | null;
-    return block?.hash === found.blockHash ? found : null;
+    return block?.hash === found.blockHash ? corethHashes(chain, found) : null;
   });
 }
 
@@ -63,7 +64,7 @@ function ownTransaction(chain: CChain, method: string, params: unknown): Promise
 function corethMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
   return {
     ...feeMethods(chain),
-    ...filterMethods(chain),
+    ...withCorethHashes(chain, filterMethods(chain)),
     eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),
@@ -77,6 +78,25 @@ function corethMethods(chain: CChain): Record<string, (params: unknown) => Promi
       throw new EvmError(-32601, 'notifications not supported');
     },
   };
+}
+
+/**
+ * Methods whose params may name a block by coreth's hash and whose answers by the engine's: each given the engine's
+ * hashes, its answer given coreth's (./block-hashes.ts).
+ */
+function withCorethHashes(
+  chain: CChain,
+  methods: Record<string, (params: unknown) => Promise<unknown>>,
+): Record<string, (params: unknown) => Promise<unknown>> {
+  return Object.fromEntries(
+    Object.entries(methods).map(([method, answer]) => [
+      method,
+      async (params: unknown) => {
+        const result = await answer(await chain.run(async () => engineParams(chain, method, params)));
+        return chain.run(async () => corethHashes(chain, result));
+      },
+    ]),
+  );
 }
 
 /**
@@ -131,11 +151,13 @@ async function answerOne(
       return errorJson(id, error instanceof EvmError ? error.code : -32000, (error as Error).message);
     }
   }
-  const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${stringifyJson(params ?? [])}}`;
   const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
     const known = knownAnswer(chain, method, params);
     if (known !== undefined) return known;
-    const answer = await chain.raw(p, request);
+    // The engine knows this chain's blocks by its own hashes (./block-hashes.ts).
+    const engine = stringifyJson(engineParams(chain, method, params) ?? []);
+    const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${engine}}`;
+    const answer = corethAnswer(chain, method, await chain.raw(p, request));
     const [raw] = Array.isArray(params) ? params : [];
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };

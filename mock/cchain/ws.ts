@@ -15,6 +15,7 @@ import { compareVersions } from '../../generators/common/versions.ts';
 import { goQuote } from '../../runtime/server/encode.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
+import { corethHashes } from './block-hashes.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
@@ -125,7 +126,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       const logFilter = criteria as Criteria;
       listen(id, chain.blockListeners, async (block, provider) => {
         const logs = (await chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }])) as RpcLog[];
-        for (const log of logs) if (matches(logFilter, log)) notify(id, log);
+        for (const log of logs) if (matches(logFilter, log)) notify(id, corethHashes(chain, log));
       });
     }
     return id;

@@ -1409,14 +1409,14 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "Block hash",
-              "value": "0x295a4f06221d4e7684d65308c4835ecf8625084aafe8fdf45546142fed4c4600",
+              "value": "0xa3fcd45c395bdcce83391b5466ddaa80dbbfc0b663ee8ff67b79a6b3dac4ba20",
             },
             { "name": "Hydrated transactions", "value": false },
           ],
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0x295a4f06221d4e7684d65308c4835ecf8625084aafe8fdf45546142fed4c4600",
+              "hash": "0xa3fcd45c395bdcce83391b5466ddaa80dbbfc0b663ee8ff67b79a6b3dac4ba20",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1437,7 +1437,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
-              "size": "0x24b",
+              "size": "0x258",
               "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
               "nonce": "0x0000000000000000",
               "baseFeePerGas": "0x34630b8a00",
@@ -1511,7 +1511,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0x295a4f06221d4e7684d65308c4835ecf8625084aafe8fdf45546142fed4c4600",
+              "hash": "0xa3fcd45c395bdcce83391b5466ddaa80dbbfc0b663ee8ff67b79a6b3dac4ba20",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1532,7 +1532,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
-              "size": "0x24b",
+              "size": "0x258",
               "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
               "nonce": "0x0000000000000000",
               "baseFeePerGas": "0x34630b8a00",
