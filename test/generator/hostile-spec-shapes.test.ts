@@ -28,11 +28,15 @@ function documentText(params: Param[], schemas?: Record<string, unknown>): strin
 }
 
 /** Generates `text` as a spec folder's only file; the output folder, or the error thrown. */
-async function generateFrom(name: string, text: string): Promise<{ out: string; error?: unknown }> {
+async function generateFrom(
+  name: string,
+  text: string,
+  file = 'shapes.json',
+): Promise<{ out: string; error?: unknown }> {
   const spec = join(temp, name, 'spec');
   const out = join(temp, name, 'out');
   mkdirSync(spec, { recursive: true });
-  writeFileSync(join(spec, 'shapes.json'), text);
+  writeFileSync(join(spec, file), text);
   try {
     await generate({ spec, out });
     return { out };
@@ -52,8 +56,8 @@ function clientDiagnostics(out: string): string[] {
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
 }
 
-async function compiles(name: string, text: string): Promise<void> {
-  const { out, error } = await generateFrom(name, text);
+async function compiles(name: string, text: string, file?: string): Promise<void> {
+  const { out, error } = await generateFrom(name, text, file);
   expect(error).toBeUndefined();
   expect(clientDiagnostics(out)).toEqual([]);
 }
@@ -136,5 +140,14 @@ describe('odd shapes of a foreign document', () => {
     const message = (error as Error).message;
     expect(message).toContain('shapes.json#/');
     expect(message).not.toMatch(/call stack/i);
+  });
+
+  // Bug: generators/load/rules.ts line 43 names the document's schema for ajv `openrpc:${bundle.name}`, the file's
+  // name unencoded, so a document named "my api.json" (or "ünï.json") fails with "invalid schema: can't resolve
+  // reference openrpc:my api#/methods/0/result/schema from id #" at its first schema. Fix: encodeURIComponent the
+  // name there (or use a fixed id: each bundle has an ajv of its own).
+  it.fails('a document whose file name holds a space or a non-ASCII letter generates', async () => {
+    await compiles('file-space', documentText([{ name: 'p', schema: { type: 'string' } }]), 'my api.json');
+    await compiles('file-unicode', documentText([{ name: 'p', schema: { type: 'string' } }]), 'ünï.json');
   });
 });
