@@ -1,6 +1,7 @@
 /**
  * Heights at the top of uint64: the node parses a height with strconv.ParseUint (avajson.Uint64, quoted or not) and
- * prints the one it refuses as it read it; no digit may be lost to a float on the way.
+ * prints the one it refuses as it read it; no digit may be lost to a float on the way. The same for avm.getAddressTxs'
+ * cursor (served until v1.13.1), which the answer carries on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -11,6 +12,8 @@ beforeAll(async () => {
   node = await startMockNode({ port: 0, world: { network: 'local', accounts: 1 } });
 });
 afterAll(() => node?.close());
+
+const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 
 const MAX = '18446744073709551615';
 const P = async (method: string, params: string) =>
@@ -42,5 +45,20 @@ describe('a height of 2^64 - 1', () => {
     expect(await P('platform.getBlockByHeight', `{"height":${MAX},"encoding":"hex"}`)).toBe(
       `couldn't get block at height ${MAX}: not found`,
     );
+  });
+});
+
+describe('a getAddressTxs cursor of 2^64 - 1', () => {
+  it('comes back with every digit, past the end of the list', async () => {
+    const old = await startMockNode({ port: 0, nodeVersion: 'v1.11.12', world: { network: 'local', accounts: 1 } });
+    try {
+      const body = rpc('avm.getAddressTxs', { address: EWOQ_X, assetID: 'AVAX', cursor: MAX, pageSize: 10 });
+      expect(JSON.parse((await send(`${old.url}/ext/bc/X`, { body })).text).result).toEqual({
+        txIDs: null,
+        cursor: MAX,
+      });
+    } finally {
+      await old.close();
+    }
   });
 });
