@@ -41,6 +41,15 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
     );
   });
 
+  // Bug: coreth's "net" API (internal/ethapi NetAPI, enabled by default) answers net_listening true and
+  // net_peerCount "0x0" (a hard-coded hexutil.Uint(0)) besides net_version; the mock refuses both with -32601 ("the
+  // method net_listening does not exist/is not available"), as the C-Chain document does not list them. web3.js'
+  // and some health checks call net_listening.
+  it.fails('answers net_listening and net_peerCount as coreth’s NetAPI', async () => {
+    expect(await c('net_listening', [])).toEqual({ result: true });
+    expect(await c('net_peerCount', [])).toEqual({ result: '0x0' });
+  });
+
   // Bug: a state read at a block past the last accepted one gets EDR's text "Received invalid block tag 9. Latest
   // block number is 4" with `"data":null`, where coreth's StateAndHeaderByNumber -> HeaderByNumber answers
   // ErrUnfinalizedData, -32000 "cannot query unfinalized data" (and geth never writes a null data: jsonError's Data is
