@@ -50,6 +50,14 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
     expect(await c('net_peerCount', [])).toEqual({ result: '0x0' });
   });
 
+  // Bug: eth_sign (internal/ethapi TransactionAPI.Sign, in the default "internal-transaction" API) looks the address
+  // up in the node's account manager, which holds no key, and answers accounts.ErrUnknownAccount: -32000 "unknown
+  // account". The mock hands it to EDR, whose text is "Unknown account 0x8db9…52FC" with `"data":null`
+  // (mock/cchain/rpc.ts refuses eth_sendTransaction this way already; eth_sign and eth_signTransaction are left out).
+  it.fails('refuses eth_sign for an address the node holds no key of, as coreth', async () => {
+    expect(await c('eth_sign', [EWOQ_C, '0x00'])).toEqual({ error: { code: -32000, message: 'unknown account' } });
+  });
+
   // Bug: a state read at a block past the last accepted one gets EDR's text "Received invalid block tag 9. Latest
   // block number is 4" with `"data":null`, where coreth's StateAndHeaderByNumber -> HeaderByNumber answers
   // ErrUnfinalizedData, -32000 "cannot query unfinalized data" (and geth never writes a null data: jsonError's Data is
