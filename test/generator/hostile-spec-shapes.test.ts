@@ -150,4 +150,38 @@ describe('odd shapes of a foreign document', () => {
     await compiles('file-space', documentText([{ name: 'p', schema: { type: 'string' } }]), 'my api.json');
     await compiles('file-unicode', documentText([{ name: 'p', schema: { type: 'string' } }]), 'ünï.json');
   });
+
+  // Bug: a component that intersects itself (`A: { allOf: [{ $ref: A }, { type: 'object' }] }`: JSON Schema's "an
+  // object", nothing recursive in the values it accepts) becomes `type A = A & { [k: string]: unknown }`, which
+  // TypeScript refuses ("Type alias 'A' circularly references itself"). generators/types should drop the self
+  // reference from an allOf (it adds nothing) or refuse the schema naming its pointer.
+  it.fails('a component that lists itself in its own allOf generates packages that compile', async () => {
+    await compiles(
+      'allof-self',
+      documentText([{ name: 'p', schema: { $ref: '#/components/schemas/A' } }], {
+        A: { allOf: [{ $ref: '#/components/schemas/A' }, { type: 'object' }] },
+      }),
+    );
+  });
+
+  // Bug: an example pairing that refers to itself (`examples: [{ $ref: '#/components/examplePairingObjects/A' }]`,
+  // A = { $ref: A }) is accepted and written into the bundled document as it is, a $ref cycle any reader of
+  // generated/openrpc must then detect; a method $ref cycle is refused ("starts a chain of more than 64 references").
+  it.fails('an example pairing that refers to itself is refused as a $ref cycle', async () => {
+    const text = JSON.stringify({
+      openrpc: '1.3.2',
+      info: { title: 'Shapes', version: '1.0.0' },
+      methods: [
+        {
+          name: 'shapes_get',
+          params: [],
+          result: { name: 'r', schema: { type: 'string' } },
+          examples: [{ $ref: '#/components/examplePairingObjects/A' }],
+        },
+      ],
+      components: { examplePairingObjects: { A: { $ref: '#/components/examplePairingObjects/A' } } },
+    });
+    const { error } = await generateFrom('example-cycle', text);
+    expect(error).toBeInstanceOf(SpecError);
+  });
 });
