@@ -15,6 +15,7 @@ import {
   encode,
   encodingOf,
   formatAddress,
+  heightOf,
   idError,
   parseID,
   parseServiceAddress,
@@ -101,14 +102,14 @@ export function pChainReads(world: World, types: TxTypes) {
 
   const heightParam = (p: Params): number => {
     if (p.height === 'proposed') return world.tip('P').height;
-    const height = Number(p.height ?? 0);
+    const height = heightOf(p);
     const tip = world.tip('P').height;
-    if (height > tip)
+    if (height > BigInt(tip))
       throw new Error(
         `failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ` +
           `${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`,
       );
-    return height;
+    return Number(height);
   };
 
   const transformationNotFound = (subnetID: string) =>

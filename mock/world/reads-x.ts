@@ -120,7 +120,8 @@ export function xChainReads(world: World, types: TxTypes) {
     },
     getUTXOs: (p) => utxoPage(world, 'X', p),
     getAddressTxs: (p) => {
-      const cursor = Number(p.cursor ?? 0);
+      // A uint64 the answer's cursor carries on in full (Number() would round one past 2^53).
+      const cursor = BigInt(String(p.cursor ?? 0));
       let pageSize = Number(p.pageSize ?? 0);
       if (pageSize > MAX_PAGE_SIZE) throw new Error(`pageSize > maximum allowed (${MAX_PAGE_SIZE})`);
       if (pageSize === 0) pageSize = MAX_PAGE_SIZE;
@@ -137,9 +138,10 @@ export function xChainReads(world: World, types: TxTypes) {
       } catch (error) {
         throw new Error(`specified \`assetID\` is invalid: ${(error as Error).message}`);
       }
-      const page = addressTxs(world, types, owner, assetID).slice(cursor, cursor + pageSize);
+      const start = Number(cursor);
+      const page = addressTxs(world, types, owner, assetID).slice(start, start + pageSize);
       // A nil slice when the page is empty: Go writes null.
-      return { txIDs: page.length > 0 ? page : null, cursor: String(cursor + page.length) };
+      return { txIDs: page.length > 0 ? page : null, cursor: String(cursor + BigInt(page.length)) };
     },
   } satisfies Reads;
 }

@@ -93,6 +93,14 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
+/**
+ * A height param (a uint64, quoted or not) in full: the node prints a height it refuses as strconv parsed it, where
+ * Number() would round one past 2^53 (18446744073709551615 to 18446744073709552000).
+ */
+export function heightOf(params: Params): bigint {
+  return BigInt(String(params.height ?? 0));
+}
+
 /** An ID param (cb58, 32 bytes), or undefined when it is not one. */
 export function parseID(text: unknown): string | undefined {
   if (typeof text !== 'string') return undefined;

@@ -4,7 +4,7 @@
  * BLS public key, sorted by the key's uncompressed bytes, with the whole set's weight.
  */
 import { EMPTY_ID } from './networks.ts';
-import type { Params } from './reads.ts';
+import { type Params, heightOf } from './reads.ts';
 import { validatorSet } from './stakers.ts';
 import type { World } from './world.ts';
 
@@ -21,12 +21,13 @@ const xOf = (compressed: string) => {
 export function allValidatorsAt(world: World, params: Params) {
   const tip = world.tip('P').height;
   // The mock's proposer height is its last accepted height, as platform.getProposedHeight answers.
-  const height = params.height === 'proposed' ? tip : Number(params.height ?? 0);
-  if (height > tip)
+  const requested = params.height === 'proposed' ? BigInt(tip) : heightOf(params);
+  if (requested > BigInt(tip))
     throw new Error(
-      `failed to get validator sets at ${height}: failed to fetch validator set at unfinalized height: ` +
-        `current P-chain height (${tip}) < requested P-Chain height (${height})`,
+      `failed to get validator sets at ${requested}: failed to fetch validator set at unfinalized height: ` +
+        `current P-chain height (${tip}) < requested P-Chain height (${requested})`,
     );
+  const height = Number(requested);
   const validatorSets: Record<
     string,
     { validators: { publicKey: string; weight: string; nodeIDs: string[] }[]; totalWeight: string }

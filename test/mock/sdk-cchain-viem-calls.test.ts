@@ -1,0 +1,75 @@
+/**
+ * Calls through viem that a dapp's test suite makes on /ext/bc/C/rpc and that coreth answers with geth's code
+ * (internal/ethapi, eth/gasestimator): a plain transfer's gas estimate, eth_call with a state override, the block
+ * overrides after it, an estimate with a state override, eth_createAccessList. Each expected failure is a bug in
+ * mock/cchain (not this branch's to edit), described where it is.
+ */
+import { encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
+import { cClients } from './c-clients.ts';
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 1 } });
+});
+afterAll(() => node?.close());
+
+const EMPTY: Hex = '0x00000000000000000000000000000000000000aa';
+/** Runtime code that returns TIMESTAMP as one word: PUSH... `42 6000 52 6020 6000 f3`. */
+const RETURNS_TIMESTAMP: Hex = '0x4260005260206000f3';
+/** Runtime code that returns 1 as one word. */
+const RETURNS_ONE: Hex = '0x600160005260206000f3';
+const c = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
+
+describe('/ext/bc/C/rpc calls through viem', () => {
+  it('runs eth_call with a state override (code put at an empty address)', async () => {
+    const { pub } = cClients(node.url);
+    const { data } = await pub.call({ to: EMPTY, stateOverride: [{ address: EMPTY, code: RETURNS_ONE }] });
+    expect(BigInt(data!)).toBe(1n);
+  });
+
+  // Bug: geth's gasestimator.Estimate (coreth's eth_estimateGas) answers 21000 for a call without data to an address
+  // without code ("short circuit estimation and directly try 21000"); the mock answers EDR's binary search, 21001
+  // (0x5209). A test asserting `estimateGas == 21000n` for a transfer, as many tutorials do, fails. Fix in
+  // mock/cchain/rpc.ts: answer params.TxGas for such a call when executing it at 21000 succeeds.
+  it.fails('estimates a plain transfer to an address without code at exactly 21,000 gas', async () => {
+    const { pub, account } = cClients(node.url);
+    expect(await pub.estimateGas({ account: account.address, to: EMPTY, value: 1n })).toBe(21_000n);
+  });
+
+  // Bug: coreth's eth_call and eth_estimateGas take block overrides after the state override (BlockOverrides:
+  // number, time, ...), and eth_estimateGas a state override after the block; EDR refuses a fourth eth_call argument
+  // and a third eth_estimateGas argument with its JSON decoder's "trailing characters at line 1 column 171" (-32602,
+  // with the whole request echoed as `data`), which no geth node writes. viem's estimateGas sends `stateOverride`
+  // as that third argument. Fix in mock/cchain/rpc.ts (apply the overrides, or at least refuse as geth would).
+  it.fails('runs eth_call with block overrides, and eth_estimateGas with a state override', async () => {
+    const call = await c('eth_call', [
+      { to: EMPTY },
+      'latest',
+      { [EMPTY]: { code: RETURNS_TIMESTAMP } },
+      { time: '0x1234' },
+    ]);
+    expect(call).toEqual({ result: `0x${'1234'.padStart(64, '0')}` });
+    const { pub, account } = cClients(node.url);
+    const gas = await pub.estimateGas({
+      account: account.address,
+      to: EMPTY,
+      data: encodeFunctionData({ abi: parseAbi(['function f()']), functionName: 'f' }),
+      stateOverride: [{ address: EMPTY, code: RETURNS_ONE }],
+    });
+    expect(gas).toBeGreaterThan(21_000n);
+  });
+
+  // Bug: coreth serves eth_createAccessList (internal/ethapi BlockChainAPI.CreateAccessList, in the default
+  // "internal-blockchain" API); the mock hands it to EDR, which answers -32004 "Method eth_createAccessList is not
+  // supported" with the request echoed as data. viem's createAccessList (and ethers' populateTransaction with an
+  // access list) fail on it.
+  it.fails('answers eth_createAccessList', async () => {
+    const { pub, account } = cClients(node.url);
+    const { accessList, gasUsed } = await pub.createAccessList({ account: account.address, to: EMPTY, data: '0x' });
+    expect(accessList).toEqual([]);
+    expect(gasUsed).toBe(21_000n);
+  });
+});
