@@ -46,8 +46,16 @@ export function cb58Encode(payload: Uint8Array): string {
   return base58.encode(withChecksum(payload));
 }
 
+/**
+ * base58 decoding takes time quadratic in the length (an ID of 40,000 digits held the event loop for half a minute),
+ * and nothing the node encodes in cb58 (IDs, short IDs, keys) comes near this many digits: a longer text is refused
+ * unread, as undecodable. The node decodes it all and, unless it was forged for the purpose, fails the checksum.
+ */
+const MAX_CB58_DIGITS = 1024;
+
 /** The payload of a cb58 string, or undefined when it is not cb58 or its checksum is wrong. */
 export function cb58Decode(text: string): Uint8Array | undefined {
+  if (text.length > MAX_CB58_DIGITS) return undefined;
   let raw: Uint8Array;
   try {
     raw = base58.decode(text);
