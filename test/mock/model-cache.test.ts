@@ -126,7 +126,7 @@ describe('the caches npm run generate leaves', () => {
     return files;
   }
 
-  it('are all the first npm run mock needs: no module compiled afresh, no source stripped, no model built', async () => {
+  it('are all the first npm run mock needs: no module compiled afresh, no source stripped, no model', async () => {
     const cache = join(dir, 'cache');
     const env = { ...process.env, NODE_COMPILE_CACHE: cache, NODE_OPTIONS: '' };
     const ready = pathToFileURL(join(ROOT, 'generators/cli-mock-caches.ts')).href;
