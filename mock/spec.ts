@@ -17,7 +17,7 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 const SERVER = resolve(import.meta.dirname, '../generated/server/dist');
 
-/** What the model is made of: the server package's index and documents, and the code that builds the model. */
+/** What the model is made of: the server package's index and documents, and the code that builds it (here too). */
 function modelSources(): string[] {
   const documents = join(SERVER, 'documents');
   return [
@@ -26,6 +26,7 @@ function modelSources(): string[] {
       .sort()
       .map((file) => join(documents, file)),
     ...importClosure(resolve(import.meta.dirname, '../generators/model/build.ts')),
+    resolve(import.meta.dirname, 'spec.ts'),
   ];
 }
 
@@ -34,7 +35,7 @@ function build(): SpecModel {
   const { buildModel }: typeof import('../generators/model/build.ts') = createRequire(import.meta.url)(
     '../generators/model/build.ts',
   );
-  return buildModel(
+  const model = buildModel(
     Object.entries(ENDPOINTS).map(([name, { document }]) => ({
       name,
       file: `${name}.json`,
@@ -42,6 +43,10 @@ function build(): SpecModel {
       sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
     })),
   );
+  // The document to publish is the generators' (the mock's rpc.discover serves the server package's): half of the
+  // stored model, which each start reads, so not kept.
+  for (const endpoint of model.endpoints) endpoint.published = {};
+  return model;
 }
 
 let model: SpecModel | undefined;
