@@ -8,13 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../generated/server/dist/index.js';
 import { buildModel } from '../../generators/model/build.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
 import { cachedModel, importClosure, readModelFile, writeModelFile } from '../../mock/model-cache.ts';
-import { ROOT, startCli } from '../support/cli.ts';
+import { ROOT, cliArgs, startCli } from '../support/cli.ts';
 
 let dir: string;
 let documentFile: string;
@@ -129,10 +128,8 @@ describe('the caches npm run generate leaves', () => {
   it('are all the first npm run mock needs: no module compiled afresh, no source stripped, no model', async () => {
     const cache = join(dir, 'cache');
     const env = { ...process.env, NODE_COMPILE_CACHE: cache, NODE_OPTIONS: '' };
-    const ready = pathToFileURL(join(ROOT, 'generators/cli-mock-caches.ts')).href;
-    const preload = pathToFileURL(join(ROOT, 'generators/compile-cache.js')).href;
-    const program = `await (await import(${JSON.stringify(ready)})).readyMockCaches();`;
-    const generate = spawnSync(process.execPath, ['--import', preload, '--input-type=module', '-e', program], {
+    // As `npm ci` runs it (package.json's postinstall); `npm run generate` calls the same readyMockCaches at its end.
+    const generate = spawnSync(process.execPath, cliArgs('generators/cli-mock-caches.ts'), {
       cwd: ROOT,
       env,
       encoding: 'utf8',
