@@ -1,13 +1,13 @@
 /**
  * `npm run mock` from its start to its first answer, as package.json's script runs it, against node starting a bare
- * node:http server launched the same way (issue 25: the mock answers within 300 ms of it). Three starts of the mock:
- * the first after the README's quick start (`npm ci && npm run generate`: the caches that run left and nothing else,
- * generators/cli-mock-caches.ts), the one a user meets first; with no cache of any kind (V8's code, the stripped
- * sources, the spec model: generators/compile-cache.js, mock/model-cache.ts), a state no user reaches through the
- * npm scripts but the measure of what the caches save; warm, with the caches a previous start left. CPU time is every
- * Node process of the launch.
+ * node:http server launched the same way (issue 25: the mock answers within 300 ms of it). The mock starts: the first
+ * after the README's quick start (`npm ci && npm run generate`: the caches those left, their postinstall's and
+ * generate's, generators/cli-mock-caches.ts), the one a user meets first; the first after `npm ci` alone; with no cache
+ * of any kind (V8's code, the stripped sources, the spec model: generators/compile-cache.js, mock/model-cache.ts), a
+ * state no user reaches through the npm scripts but the measure of what the caches save; warm, with the caches a
+ * previous start left. CPU time is every Node process of the launch.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
@@ -45,6 +45,15 @@ async function modulesToFirstAnswer(work: string, warm: NodeJS.ProcessEnv): Prom
   }
   const counts = [...groups].sort((a, b) => b[1] - a[1]).map(([group, n]) => `${group} ${n}`);
   return `${urls.length} (${counts.join(', ')})`;
+}
+
+/** package.json's postinstall, which `npm ci` runs last, under `env`, to its end. */
+function postinstallOnce(env: NodeJS.ProcessEnv): Time {
+  const [command, args, options] = script('postinstall', [], env);
+  const start = performance.now();
+  const run = spawnSync(command, args, { ...options, cwd: ROOT, encoding: 'utf8' });
+  if (run.status !== 0 || run.stderr.includes('npm run mock')) throw new Error(`postinstall failed:\n${run.stderr}`);
+  return { ms: performance.now() - start, cpuMs: cpuSince(env) };
 }
 
 /** Start to first answer of a shell command that prints `listening on <url>`, then stops it. */
@@ -93,17 +102,22 @@ export default async function mockStartBench(): Promise<void> {
       { env: { ...env, PATH: `${join(ROOT, 'node_modules/.bin')}:${env.PATH}` } },
     ];
     const afterGenerate: Time[] = [];
+    const afterInstall: Time[] = [];
     const noCache: Time[] = [];
     const warmStarts: Time[] = [];
     const bares: Time[] = [];
-    // The project's own generate, as the quick start runs it (on a tree whose generated/ is current it writes nothing);
-    // each round starts from a copy of the caches it left.
+    // What `npm ci` runs last (package.json's postinstall), then the project's own generate, as the quick start runs
+    // them (on a tree whose generated/ is current generate writes nothing); each round starts from a copy of the
+    // caches they left.
+    const installed = freshEnv(work, 'installed');
+    const postinstall = postinstallOnce(installed);
     const generated = freshEnv(work, 'generated');
+    postinstallOnce(generated);
     const generate = generateOnce([], generated);
-    const copyOfGenerated = (round: number) => {
-      const env = freshEnv(work, `generated-${round}`);
-      cpSync(generated.NODE_COMPILE_CACHE!, env.NODE_COMPILE_CACHE!, { recursive: true });
-      return env;
+    const copyOf = (env: NodeJS.ProcessEnv, name: string) => {
+      const copy = freshEnv(work, name);
+      cpSync(env.NODE_COMPILE_CACHE!, copy.NODE_COMPILE_CACHE!, { recursive: true });
+      return copy;
     };
     const warm = freshEnv(work, 'warm');
     const bareEnv = freshEnv(work, 'bare');
@@ -111,13 +125,16 @@ export default async function mockStartBench(): Promise<void> {
     await firstAnswer(script('mock', ['--port', '0'], warm));
     // Alternated, so that load from elsewhere on a shared machine falls on all four alike.
     for (let round = 0; round < ROUNDS; round++) {
-      afterGenerate.push(await firstAnswer(script('mock', ['--port', '0'], copyOfGenerated(round))));
+      afterGenerate.push(await firstAnswer(script('mock', ['--port', '0'], copyOf(generated, `generated-${round}`))));
+      afterInstall.push(await firstAnswer(script('mock', ['--port', '0'], copyOf(installed, `installed-${round}`))));
       noCache.push(await firstAnswer(script('mock', ['--port', '0'], freshEnv(work, `cold-${round}`))));
       warmStarts.push(await firstAnswer(script('mock', ['--port', '0'], warm)));
       bares.push(await firstAnswer(bareCommand(bareEnv)));
     }
-    show('npm run generate (the caches it leaves)', [generate]);
-    show('npm run mock, first start after npm run generate', afterGenerate);
+    show("npm ci's postinstall (the caches it leaves)", [postinstall]);
+    show('npm run generate after it', [generate]);
+    show('npm run mock, first start after npm ci && generate', afterGenerate);
+    show('npm run mock, first start after npm ci alone', afterInstall);
     show('npm run mock, first start with no cache at all', noCache);
     show('npm run mock, warm', warmStarts);
     show('node starting a bare node:http server', bares);
@@ -125,7 +142,8 @@ export default async function mockStartBench(): Promise<void> {
     // On a loaded host the wall times mostly measure the neighbours: the CPU over the bare server's is the steadier.
     const over = (times: Time[], of: keyof Time) => median(times.map((t, i) => t[of] - bares[i]![of])).toFixed(0);
     const figures = (of: keyof Time) =>
-      `after npm run generate ${over(afterGenerate, of)}, no cache ${over(noCache, of)}, warm ${over(warmStarts, of)}`;
+      `after npm ci && generate ${over(afterGenerate, of)}, after npm ci ${over(afterInstall, of)}, ` +
+      `no cache ${over(noCache, of)}, warm ${over(warmStarts, of)}`;
     console.log(
       `npm run mock answers after the bare server by (ms, median of each round's difference; target <= 300): ` +
         `${figures('ms')}; CPU over the bare server's (ms): ${figures('cpuMs')}`,

@@ -3,13 +3,13 @@
 // compile cache keeps V8's code of the sources and of large dependencies (the TypeScript compiler, ajv); it does not
 // keep the type-stripped sources, so without the load hook below every start loads amaro's WebAssembly and strips
 // every `.ts` file again (most of `npm run mock`'s start-up CPU, bench/README.md). Both must be on before the modules
-// they cache load. The mock keeps its spec model in the same folder (mock/model-cache.ts). Node 22 has no way to keep
+// they cache load. The mock keeps its spec model in the same folder (mock/model-cache.ts); `npm run generate` fills
+// all three for the mock's first start (generators/cli-mock-caches.ts). Node 22 has no way to keep
 // the stripped sources itself (its compile cache keeps them since Node 23, nodejs/node#56629, not backported to 22).
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 // The sources run through Node's type stripping: an older Node fails on the first `.ts` import with a stack trace
 // that names neither cause nor fix, so the `engines` range of package.json is checked first, in words.
@@ -83,21 +83,6 @@ function cachedStrip(url, source) {
     renameSync(partial, file);
   } catch {}
   return code;
-}
-
-/**
- * Strips the sources among `files` (paths) into the cache before anything loads them, under the very key their first
- * load would look for (the URL Node resolves a path to: its real path), so that the start that loads them finds them
- * stripped; a source whose kept copy is current costs a read and a hash. `npm run generate` does it for the mock's
- * sources (generators/cli-mock-caches.ts).
- */
-export function stripAhead(files) {
-  for (const file of files) {
-    if (!file.endsWith('.ts') || file.includes('/node_modules/')) continue;
-    try {
-      cachedStrip(pathToFileURL(realpathSync(file)).href, readFileSync(file, 'utf8'));
-    } catch {}
-  }
 }
 
 module.registerHooks({

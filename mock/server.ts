@@ -4,8 +4,12 @@
  * the node's --http-read-timeout) is cut without an answer, as Go cuts it (node:http would send 408); a keep-alive
  * connection idle for 120 s (--http-idle-timeout) is closed; a head over 1 MiB (Go's MaxHeaderBytes) gets 431.
  */
-import { type IncomingMessage, type RequestListener, type Server, STATUS_CODES, createServer } from 'node:http';
+import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+// Not `import ... from 'node:http'`: on Node 22 that import reads every export of the module, which loads undici (its
+// WebSocket) for nothing, 60-130 ms of CPU at start (bench/README.md, mock-start).
+const { STATUS_CODES, createServer } = process.getBuiltinModule('node:http');
 
 export interface ServeOptions {
   /** Largest request head, as Go's MaxHeaderBytes. Default 1 MiB. */

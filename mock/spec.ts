@@ -2,11 +2,10 @@
  * The spec the mock answers from: the documents embedded in the generated server package (the very documents its
  * endpoints serve with `rpc.discover`), turned into the toolkit's model. Methods are filtered by node version here.
  */
-import { getCompileCacheDir } from 'node:module';
+import { createRequire, getCompileCacheDir } from 'node:module';
 import { join, resolve } from 'node:path';
 import { readdirSync } from 'node:fs';
 import * as server from '../generated/server/dist/index.js';
-import { buildModel } from '../generators/model/build.ts';
 import type { EndpointModel, SpecModel } from '../generators/model/types.ts';
 import { cachedModel, importClosure } from './model-cache.ts';
 import { prebuiltModel } from './package/prebuilt-model.ts';
@@ -18,7 +17,7 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 const SERVER = resolve(import.meta.dirname, '../generated/server/dist');
 
-/** What the model is made of: the server package's index and documents, and the code that builds the model. */
+/** What the model is made of: the server package's index and documents, and the code that builds it (here too). */
 function modelSources(): string[] {
   const documents = join(SERVER, 'documents');
   return [
@@ -27,11 +26,16 @@ function modelSources(): string[] {
       .sort()
       .map((file) => join(documents, file)),
     ...importClosure(resolve(import.meta.dirname, '../generators/model/build.ts')),
+    resolve(import.meta.dirname, 'spec.ts'),
   ];
 }
 
 function build(): SpecModel {
-  return buildModel(
+  // Required only when no stored model serves: the model's builder is a tenth of the modules a start would load.
+  const { buildModel }: typeof import('../generators/model/build.ts') = createRequire(import.meta.url)(
+    '../generators/model/build.ts',
+  );
+  const model = buildModel(
     Object.entries(ENDPOINTS).map(([name, { document }]) => ({
       name,
       file: `${name}.json`,
@@ -39,6 +43,10 @@ function build(): SpecModel {
       sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
     })),
   );
+  // The document to publish is the generators' (the mock's rpc.discover serves the server package's): half of the
+  // stored model, which each start reads, so not kept.
+  for (const endpoint of model.endpoints) endpoint.published = {};
+  return model;
 }
 
 let model: SpecModel | undefined;

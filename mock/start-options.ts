@@ -177,13 +177,6 @@ export function resolveOptions(options: StartOptions, name: (key: Key) => string
   };
 }
 
-export interface StartedNode extends RunningMockNode {
-  /** The world's options (a loaded state file's, or the ones given). */
-  worldOptions: WorldOptions;
-  /** Whether the world came from the `state` file. */
-  loaded: boolean;
-}
-
 /** Starts a node as resolved, on the world in its `state` file if there is one; close() saves the world there. */
 export async function startWithOptions(resolved: Resolved): Promise<StartedNode> {
   const { state, network, fork } = resolved;

@@ -4,7 +4,6 @@
  * C-Chain. Its handlers, one object per endpoint, are in ./handlers.ts.
  */
 import type { InfoGetNodeVersionResult } from '../generated/server/dist/index.js';
-import { indexMethods } from '../generators/model/build.ts';
 import { type AdminSetup, AdminState } from './admin.ts';
 import { HealthState } from './health.ts';
 import { mockModel } from './spec.ts';
@@ -24,9 +23,11 @@ import { replayMempools } from './engine/mempools.ts';
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
 export const P_CHAIN_ID = NETWORKS.local.pChainID;
 
-/** The spec's methods by name, indexed once per process: every node's state reads a few examples at start. */
-let methodIndex: ReturnType<typeof indexMethods> | undefined;
-const examplesOf = (name: string) => (methodIndex ??= indexMethods(mockModel())).get(name)?.method.examples ?? [];
+/** A method's examples in the spec: every node's state reads a few at start. */
+const examplesOf = (name: string) =>
+  mockModel()
+    .endpoints.flatMap((endpoint) => endpoint.methods)
+    .find((method) => method.name === name)?.examples ?? [];
 
 /** The loggers of the chains and `main` at the node's default level, with the levels `admin.getLoggerLevel` shows. */
 function startingLoggers(): AdminSetup['loggers'] {

@@ -55,29 +55,6 @@ it('keeps the stripped source, reads it on the next start and strips a changed s
   expect(run().stdout).toBe('changed 2\n');
 });
 
-it('strips ahead the sources it is given, where their first load finds them, and still sees one changed since', () => {
-  // As `npm run generate` does for the mock's sources (generators/cli-mock-caches.ts).
-  const preload = pathToFileURL(join(ROOT, 'generators/compile-cache.js')).href;
-  const ahead = spawnSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `(await import(${JSON.stringify(preload)})).stripAhead([${JSON.stringify(script())}]);`,
-    ],
-    { encoding: 'utf8', env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache'), NODE_OPTIONS: '' } },
-  );
-  expect(ahead.status, ahead.stderr).toBe(0);
-  expect(stripped()).toHaveLength(1);
-  const file = join(dir, 'cache', 'stripped', stripped()[0]!);
-  const [header] = readFileSync(file, 'utf8').split('\n');
-  writeFileSync(file, `${header}\nconsole.log('stripped ahead');\n`);
-  expect(run().stdout).toBe('stripped ahead\n');
-  writeFileSync(script(), "const changed: number = 3;\nconsole.log('changed', changed);\n");
-  expect(run().stdout).toBe('changed 3\n');
-  expect(stripped()).toHaveLength(1);
-});
-
 it('keeps quiet the stripping API warning only, and passes on every other warning', () => {
   const { stderr } = run();
   expect(stderr).toContain('ExperimentalWarning: a warning of the script');
