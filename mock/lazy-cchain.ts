@@ -26,6 +26,7 @@ export interface CChainParts {
  */
 export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
   () => import('./cchain/avax.ts'),
+  () => import('./cchain/avax.ts').then(({ loadTxModules }) => loadTxModules()),
   () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
   () => import('./cchain/evm.ts'),
   () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
@@ -76,8 +77,12 @@ export class LazyCChain {
   /** Loads `/ext/bc/C/avax` without the EVM, which it asks for (at once when loaded) only to accept a tx. */
   loadAtomic(): Promise<AtomicApi> {
     this.atomicLoading ??= import('./cchain/avax.ts').then(({ AtomicApi }) => {
-      const chain = () => this.parts?.chain ?? this.load().then((parts) => parts.chain);
-      this.atomicApi = new AtomicApi(this.world, chain, this.nodeVersion);
+      const evm = {
+        chain: () => this.parts?.chain ?? this.load().then((parts) => parts.chain),
+        // While the modules load, a call that loads them may be about to queue its work on the engine.
+        unstarted: () => (this.parts ? !this.parts.chain.started : this.loading === undefined),
+      };
+      this.atomicApi = new AtomicApi(this.world, evm, this.nodeVersion);
       return this.atomicApi;
     });
     return this.atomicLoading;
