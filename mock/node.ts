@@ -231,22 +231,30 @@ function notSimulated(name: string): Answer {
   };
 }
 
-/** How long the node must have had no request in flight before it loads a step of what a first call would. */
+/** How long the node must have had no request in flight before it loads what a first call would. */
 const IDLE_MS = 200;
 
 /**
- * Runs `steps` one at a time, each once the server has answered a request and then had none in flight for IDLE_MS:
- * never at start-up, never while a request waits, never once it closes. A request's arrival puts the next step back;
- * the timer is unref'd and keeps no process alive. A step that fails is left to the call that needs it to report.
+ * Runs `steps` one at a time once the server has answered a request and then had none in flight for IDLE_MS, the
+ * next as soon as the last is done while none is: never at start-up, never while a request waits, never once it
+ * closes. A request's arrival holds the rest back until IDLE_MS after its answer; the timers are unref'd and keep no
+ * process alive. A step that fails is left to the call that needs it to report.
  */
 function whenIdle(steps: Array<() => unknown>): { track(res: ServerResponse): void; stop(): void } {
   let inFlight = 0;
+  let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const next = () => {
-    const step = inFlight === 0 ? steps.shift() : undefined;
+    if (running || inFlight > 0) return;
+    const step = steps.shift();
     if (!step) return;
-    const again = () => steps.length > 0 && timer!.refresh();
-    new Promise((resolve) => resolve(step())).then(again, again);
+    running = true;
+    const done = () => {
+      running = false;
+      // After the pending I/O: a request that came meanwhile is counted first, and holds the rest back.
+      if (steps.length > 0) setImmediate(next).unref();
+    };
+    new Promise((resolve) => resolve(step())).then(done, done);
   };
   const answered = () => {
     if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
