@@ -3,7 +3,7 @@
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
-import type { RequestListener, Server, ServerResponse } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
@@ -17,6 +17,7 @@ import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
 import { C_CHAIN_MODULES, lazyEndpoint } from './lazy-cchain.ts';
+import { whenIdle } from './when-idle.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -228,47 +229,6 @@ function scopeOf(name: EndpointName, path: string, world: World): string | undef
 function notSimulated(name: string): Answer {
   return () => {
     throw new Error(`the mock node does not simulate ${name}`);
-  };
-}
-
-/** How long the node must have had no request in flight before it loads what a first call would. */
-const IDLE_MS = 200;
-
-/**
- * Runs `steps` one at a time once the server has answered a request and then had none in flight for IDLE_MS, the
- * next as soon as the last is done while none is: never at start-up, never while a request waits, never once it
- * closes. A request's arrival holds the rest back until IDLE_MS after its answer; the timers are unref'd and keep no
- * process alive. A step that fails is left to the call that needs it to report.
- */
-function whenIdle(steps: Array<() => unknown>): { track(res: ServerResponse): void; stop(): void } {
-  let inFlight = 0;
-  let running = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const next = () => {
-    if (running || inFlight > 0) return;
-    const step = steps.shift();
-    if (!step) return;
-    running = true;
-    const done = () => {
-      running = false;
-      // After the pending I/O: a request that came meanwhile is counted first, and holds the rest back.
-      if (steps.length > 0) setImmediate(next).unref();
-    };
-    new Promise((resolve) => resolve(step())).then(done, done);
-  };
-  const answered = () => {
-    if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
-  };
-  return {
-    track: (res) => {
-      if (steps.length === 0) return;
-      inFlight++;
-      res.once('close', answered);
-    },
-    stop: () => {
-      steps.length = 0;
-      clearTimeout(timer);
-    },
   };
 }
 

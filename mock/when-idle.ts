@@ -1,0 +1,49 @@
+/**
+ * What a first call would load (mock/lazy-cchain.ts C_CHAIN_MODULES), loaded instead while the node has nothing to do.
+ */
+
+/** An answer in progress: a ServerResponse, which emits `close` once done. */
+export interface Answering {
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** How long the node must have had no request in flight before it loads what a first call would. */
+const IDLE_MS = 200;
+
+/**
+ * Runs `steps` one at a time once the server has answered a request and then had none in flight for IDLE_MS, the
+ * next as soon as the last is done while none is: never at start-up, never while a request waits, never once it
+ * closes. A request's arrival holds the rest back until IDLE_MS after its answer; the timers are unref'd and keep no
+ * process alive. A step that fails is left to the call that needs it to report.
+ */
+export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): void; stop(): void } {
+  let inFlight = 0;
+  let running = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const next = () => {
+    if (running || inFlight > 0) return;
+    const step = steps.shift();
+    if (!step) return;
+    running = true;
+    const done = () => {
+      running = false;
+      // After the pending I/O: a request that came meanwhile is counted first, and holds the rest back.
+      if (steps.length > 0) setImmediate(next).unref();
+    };
+    new Promise((resolve) => resolve(step())).then(done, done);
+  };
+  const answered = () => {
+    if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
+  };
+  return {
+    track: (res) => {
+      if (steps.length === 0) return;
+      inFlight++;
+      res.once('close', answered);
+    },
+    stop: () => {
+      steps.length = 0;
+      clearTimeout(timer);
+    },
+  };
+}
