@@ -47,8 +47,15 @@ describe('whenIdle', () => {
     const second = request();
     preload.track(second.res);
     a.finish();
-    await turn();
-    await turn();
+    // A preload armed now runs its step IDLE_MS later: the first one's gap after its step has passed by then.
+    const witness = controlled([], 'witness');
+    const other = whenIdle([witness.step]);
+    const third = request();
+    other.track(third.res);
+    third.end();
+    await witness.running;
+    witness.finish();
+    other.stop();
     expect(ran).toEqual(['a']);
     second.end();
     await b.running;
