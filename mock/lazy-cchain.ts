@@ -20,16 +20,23 @@ export interface CChainParts {
 }
 
 /**
- * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs) would load while its caller
- * waits, one step each: modules only. Nothing is built, so the chain, its engine and the dev controls' marks are as
- * they were (EDR's native library loads with the engine, ./cchain/evm.ts).
+ * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs and the curve) would load
+ * while its caller waits, one step each: modules, and the curve's table of multiples of its generator. Nothing is
+ * built, so the chain, its engine and the dev controls' marks are as they were (EDR's native library loads with the
+ * engine, ./cchain/evm.ts).
  */
 export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
   () => import('./cchain/avax.ts'),
+  () => import('./cchain/avax.ts').then(({ loadTxModules }) => loadTxModules()),
   () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
+  // A first signature check or key derivation loads the curve and computes its table (tens of ms).
+  () => import('./world/signers.ts').then(({ uncompressedPublicKey }) => uncompressedPublicKey(ONE)),
   () => import('./cchain/evm.ts'),
   () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
 ];
+
+/** A private key whose public key nobody reads: deriving it warms the curve. */
+const ONE = new Uint8Array(32).fill(1);
 
 export class LazyCChain {
   private parts: CChainParts | undefined;
@@ -76,8 +83,12 @@ export class LazyCChain {
   /** Loads `/ext/bc/C/avax` without the EVM, which it asks for (at once when loaded) only to accept a tx. */
   loadAtomic(): Promise<AtomicApi> {
     this.atomicLoading ??= import('./cchain/avax.ts').then(({ AtomicApi }) => {
-      const chain = () => this.parts?.chain ?? this.load().then((parts) => parts.chain);
-      this.atomicApi = new AtomicApi(this.world, chain, this.nodeVersion);
+      const evm = {
+        chain: () => this.parts?.chain ?? this.load().then((parts) => parts.chain),
+        // While the modules load, a call that loads them may be about to queue its work on the engine.
+        unstarted: () => (this.parts ? !this.parts.chain.started : this.loading === undefined),
+      };
+      this.atomicApi = new AtomicApi(this.world, evm, this.nodeVersion);
       return this.atomicApi;
     });
     return this.atomicLoading;

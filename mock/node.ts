@@ -3,7 +3,7 @@
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
-import type { RequestListener, Server, ServerResponse } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
@@ -17,6 +17,7 @@ import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
 import { C_CHAIN_MODULES, lazyEndpoint } from './lazy-cchain.ts';
+import { whenIdle } from './when-idle.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -228,39 +229,6 @@ function scopeOf(name: EndpointName, path: string, world: World): string | undef
 function notSimulated(name: string): Answer {
   return () => {
     throw new Error(`the mock node does not simulate ${name}`);
-  };
-}
-
-/** How long the node must have had no request in flight before it loads a step of what a first call would. */
-const IDLE_MS = 200;
-
-/**
- * Runs `steps` one at a time, each once the server has answered a request and then had none in flight for IDLE_MS:
- * never at start-up, never while a request waits, never once it closes. A request's arrival puts the next step back;
- * the timer is unref'd and keeps no process alive. A step that fails is left to the call that needs it to report.
- */
-function whenIdle(steps: Array<() => unknown>): { track(res: ServerResponse): void; stop(): void } {
-  let inFlight = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const next = () => {
-    const step = inFlight === 0 ? steps.shift() : undefined;
-    if (!step) return;
-    const again = () => steps.length > 0 && timer!.refresh();
-    new Promise((resolve) => resolve(step())).then(again, again);
-  };
-  const answered = () => {
-    if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
-  };
-  return {
-    track: (res) => {
-      if (steps.length === 0) return;
-      inFlight++;
-      res.once('close', answered);
-    },
-    stop: () => {
-      steps.length = 0;
-      clearTimeout(timer);
-    },
   };
 }
 

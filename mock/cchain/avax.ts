@@ -10,7 +10,7 @@ import { type Params, encode, encodingOf, parseID, utxoPage } from '../world/rea
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Encoding } from '../world/types.ts';
-import { accountsOf, decodeAtomic, gasUsed, verifyAtomic } from './atomic.ts';
+import type { AtomicTx } from './atomic.ts';
 import { corethVersion } from './coreth-version.ts';
 import type { AtomicExtra, CChain } from './evm.ts';
 
@@ -31,19 +31,39 @@ function atomicBatch(tx: Uint8Array): Uint8Array {
   return Buffer.concat([head, tx.subarray(2)]);
 }
 
+/**
+ * What a tx needs and the reads do not: avalanchejs' codec, the verification (./atomic.ts), the fee rules of the
+ * genesis view. Loaded by the first issueTx (or while the node idles, ../lazy-cchain.ts), so the first read loads
+ * only this module.
+ */
+type TxModules = typeof import('./atomic.ts') & typeof import('./genesis-view.ts');
+let txModules: TxModules | undefined;
+export const loadTxModules = (): Promise<TxModules> =>
+  Promise.all([import('./atomic.ts'), import('./genesis-view.ts')]).then(
+    ([atomic, view]) => (txModules = { ...atomic, ...view }),
+  );
+
+/** The EVM as the atomic API reaches it (../lazy-cchain.ts). */
+export interface EvmSource {
+  /** The EVM, loaded (and its engine created) on the first call. */
+  chain(): CChain | Promise<CChain>;
+  /** Whether no call has run on the engine nor is queued to: one created now would start from the world as it is. */
+  unstarted(): boolean;
+}
+
 export class AtomicApi {
   /** Accepted atomic txs by ID (coreth's AtomicRepository). */
   private readonly accepted: Table<string, AtomicRecord>;
 
   private readonly world: World;
-  /** The EVM, loaded on the first tx to accept (./evm.ts): the reads need only the world. */
-  private readonly chain: () => CChain | Promise<CChain>;
+  /** The EVM, loaded on the first tx to accept (./evm.ts): the reads and refusals before it started need only the world. */
+  private readonly evm: EvmSource;
   /** The AvalancheGo release the mock answers as (`--node-version`), whose coreth `avax.version` names. */
   private readonly nodeVersion?: string;
 
-  constructor(world: World, chain: () => CChain | Promise<CChain>, nodeVersion?: string) {
+  constructor(world: World, evm: EvmSource, nodeVersion?: string) {
     this.world = world;
-    this.chain = chain;
+    this.evm = evm;
     this.nodeVersion = nodeVersion;
     this.accepted = new Table(world.journal);
   }
@@ -73,20 +93,32 @@ export class AtomicApi {
     } catch (error) {
       throw new Refusal(`problem decoding transaction: ${(error as Error).message}`);
     }
-    let atomic: ReturnType<typeof decodeAtomic>;
+    return txModules ? this.issue(txModules, bytes) : loadTxModules().then((modules) => this.issue(modules, bytes));
+  }
+
+  private issue(modules: TxModules, bytes: Uint8Array): Promise<{ txID: string }> {
+    let atomic: AtomicTx;
     try {
-      atomic = decodeAtomic(bytes);
+      atomic = modules.decodeAtomic(bytes);
     } catch (error) {
       throw new Refusal(`problem parsing transaction: ${(error as Error).message}`);
     }
-    const chain = this.chain();
+    // Refused at once when the engine has not started: EDR loads and creates its chain for a tx to accept.
+    const start = this.evm.unstarted() ? modules.genesisView(this.world, this.nodeVersion) : undefined;
+    if (start) modules.verifyAtomic(this.world, atomic, start);
+    const chain = this.evm.chain();
     return chain instanceof Promise
-      ? chain.then((c) => this.accept(c, atomic, bytes))
-      : this.accept(chain, atomic, bytes);
+      ? chain.then((c) => this.accept(modules, c, atomic, bytes))
+      : this.accept(modules, chain, atomic, bytes);
   }
 
   /** Verifies the decoded tx at the tip and, when valid, accepts it in a new block (queued after the calls before). */
-  private accept(chain: CChain, atomic: ReturnType<typeof decodeAtomic>, bytes: Uint8Array): Promise<{ txID: string }> {
+  private accept(
+    { accountsOf, gasUsed, verifyAtomic }: TxModules,
+    chain: CChain,
+    atomic: AtomicTx,
+    bytes: Uint8Array,
+  ): Promise<{ txID: string }> {
     const { world } = this;
     let extra: AtomicExtra | undefined;
     return chain.write(

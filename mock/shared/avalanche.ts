@@ -11,6 +11,9 @@ type Avalanche = typeof import('@avalabs/avalanchejs');
 
 let loaded: Avalanche | undefined;
 
+/** Whether the codec has been loaded (by a first tx, or while the node idled: ../when-idle.ts). */
+export const avalancheLoaded = (): boolean => loaded !== undefined;
+
 export function avalanche(): Avalanche {
   if (!loaded) {
     loaded = createRequire(import.meta.url)('@avalabs/avalanchejs') as Avalanche;

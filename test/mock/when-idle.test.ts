@@ -1,0 +1,100 @@
+/**
+ * The idle preload (mock/when-idle.ts): nothing before a first answer, the steps one at a time once idle, none while
+ * a request is in flight, none after stop; and over HTTP, a node that idled has the C-Chain's modules loaded and its
+ * chain still unbuilt.
+ */
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { whenIdle } from '../../mock/when-idle.ts';
+import { startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
+
+/** A request being answered: `close` ends it. */
+const request = () => {
+  const res = new EventEmitter();
+  return {
+    res: res as EventEmitter & { once(event: 'close', listener: () => void): unknown },
+    end: () => res.emit('close'),
+  };
+};
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A step that records its start in `ran`, whose end the test decides; and a promise of its start. */
+function controlled(ran: string[], name: string) {
+  let finish!: () => void;
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const step = () => {
+    ran.push(name);
+    started();
+    return new Promise<void>((resolve) => (finish = resolve));
+  };
+  return { step, running, finish: () => finish() };
+}
+
+describe('whenIdle', () => {
+  it('runs the steps one at a time once idle after an answer, and none while a request is in flight', async () => {
+    const ran: string[] = [];
+    const [a, b] = [controlled(ran, 'a'), controlled(ran, 'b')];
+    const preload = whenIdle([a.step, b.step, () => ran.push('c')]);
+    await turn();
+    expect(ran).toEqual([]);
+    const first = request();
+    preload.track(first.res);
+    first.end();
+    await a.running;
+    // A request that arrives while a step runs holds the next back until it is answered and the node idles again.
+    const second = request();
+    preload.track(second.res);
+    a.finish();
+    // A preload armed now runs its step IDLE_MS later: the first one's gap after its step has passed by then.
+    const witness = controlled([], 'witness');
+    const other = whenIdle([witness.step]);
+    const third = request();
+    other.track(third.res);
+    third.end();
+    await witness.running;
+    witness.finish();
+    other.stop();
+    expect(ran).toEqual(['a']);
+    second.end();
+    await b.running;
+    expect(ran).toEqual(['a', 'b']);
+    b.finish();
+    await expect.poll(() => ran, { timeout: 10_000 }).toEqual(['a', 'b', 'c']);
+    preload.stop();
+  });
+
+  it('runs nothing once stopped', async () => {
+    const ran: string[] = [];
+    const preload = whenIdle([() => ran.push('a')]);
+    const first = request();
+    preload.track(first.res);
+    first.end();
+    preload.stop();
+    // A second preload armed after it: its step starts after the stopped one's timer (same delay, set first) would have fired.
+    const late = controlled([], 'late');
+    const other = whenIdle([late.step]);
+    const again = request();
+    other.track(again.res);
+    again.end();
+    await late.running;
+    late.finish();
+    other.stop();
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('a node that idled after its first answer', () => {
+  it('has loaded what a first atomic tx needs, and built no chain', async () => {
+    const node = await startMockNode({ port: 0 });
+    try {
+      expect((await callRpc(`${node.url}/ext/info`, 'info.getNetworkID', {})).result).toBeDefined();
+      const { avalancheLoaded } = await import('../../mock/shared/avalanche.ts');
+      await expect.poll(avalancheLoaded, { timeout: 60_000, interval: 50 }).toBe(true);
+      expect(node.state.cChain.loaded).toBeUndefined();
+    } finally {
+      await node.close();
+    }
+  });
+});
