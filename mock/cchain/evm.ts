@@ -13,7 +13,7 @@ import type { CChainEdit, World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
 import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
-import { FeeRules, type TipInfo } from './fees.ts';
+import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 import { replayChain } from './replay.ts';
@@ -94,6 +94,8 @@ export function editRequests({
   if (storage) out.push(['hardhat_setStorageAt', [account, storage.slot, storage.value]]);
   return out;
 }
+/** The engine's latest block with its transactions, as a request in a batch. */
+const LATEST_BLOCK = '{"jsonrpc":"2.0","id":0,"method":"eth_getBlockByNumber","params":["latest",true]}';
 /** The engine's coinbase (40-hex), where coreth's blocks name none. */
 const COINBASE = '0'.repeat(40);
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
@@ -279,7 +281,8 @@ export class CChain {
 
   /** The gas price oracle's tip and base fee, at the last block's time. */
   suggestion(): { tip: bigint; baseFee: bigint } {
-    return this.rules.suggest([...this.fees].reverse(), this.fees.at(-1)?.timestamp ?? 0n);
+    // The oracle reads its CHECK_BLOCKS newest blocks, and the genesis apart when the chain has no more.
+    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.fees.at(-1)?.timestamp ?? 0n);
   }
 
   /**
@@ -355,6 +358,22 @@ export class CChain {
   async raw(provider: Provider, request: string): Promise<string> {
     await this.flush(provider);
     return this.send(provider, request);
+  }
+
+  /**
+   * A transaction sent as a JSON request (`eth_sendRawTransaction`, `eth_sendTransaction`) inside a `write`: the
+   * engine's answer as `raw` gives it, from one engine request that sends the deferred requests before it and reads the
+   * latest block after it, which `acceptNewBlocks` then takes. The engine stops a batch at its first error and answers
+   * that error as it answers the call alone.
+   */
+  async sendTransaction(provider: Provider, request: string): Promise<string> {
+    const requests = [...this.deferred.map((deferred) => JSON.stringify(deferred)), request, LATEST_BLOCK];
+    this.deferred = [];
+    const answer = await this.send(provider, `[${requests.join(',')}]`);
+    const { result } = JSON.parse(answer) as { result?: unknown[] };
+    if (!result) return answer;
+    this.mined = { block: result.at(-1) as RpcBlock, at: this.sent };
+    return `{"result":${JSON.stringify(result.at(-2))}}`;
   }
 
   /** `keepsKnown`: the request changes no balance or nonce but by the edits `known` already holds. */

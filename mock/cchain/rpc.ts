@@ -136,7 +136,7 @@ async function answerOne(
   const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
     const known = knownAnswer(chain, method, params);
     if (known !== undefined) return known;
-    const answer = await chain.raw(p, request);
+    const answer = WRITES.has(method) ? await chain.sendTransaction(p, request) : await chain.raw(p, request);
     const [raw] = Array.isArray(params) ? params : [];
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };
