@@ -303,7 +303,6 @@ export class CChain {
       const atomic = height === latest ? extra : undefined;
       const timestamp = BigInt(block.timestamp);
       acceptIntoIndexes(this.world, 'C', {
-        id: blockIDOf(block.hash),
         height,
         timestamp,
         bytes: blockBytes(block, atomic?.extData),

@@ -60,8 +60,20 @@ function ownTransaction(chain: CChain, method: string, params: unknown): Promise
   });
 }
 
-/** What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees-rpc.ts). */
-function corethMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
+type OwnMethods = Record<string, (params: unknown) => Promise<unknown>>;
+const ownMethods = new WeakMap<CChain, OwnMethods>();
+
+/**
+ * What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees-rpc.ts). Made
+ * once per chain: the handlers keep their state in the chain.
+ */
+function corethMethods(chain: CChain): OwnMethods {
+  let own = ownMethods.get(chain);
+  if (!own) ownMethods.set(chain, (own = newCorethMethods(chain)));
+  return own;
+}
+
+function newCorethMethods(chain: CChain): OwnMethods {
   return {
     ...feeMethods(chain),
     ...filterMethods(chain),
@@ -105,11 +117,7 @@ function senderOf(params: unknown): string {
 }
 
 /** One call's answer, as JSON text. */
-async function answerOne(
-  chain: CChain,
-  own: Record<string, (params: unknown) => Promise<unknown>>,
-  call: unknown,
-): Promise<string> {
+async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise<string> {
   if (typeof call !== 'object' || call === null || Array.isArray(call))
     return errorJson(null, -32600, 'invalid request');
   const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
