@@ -112,6 +112,8 @@ export class CChain {
   readonly blockListeners = new Set<(block: RpcBlock, provider: Provider) => Promise<void>>();
   /** Each block of the engine's chain by height, genesis first: its fee state after it, time and tips. */
   private fees: BlockFees[] = [];
+  /** `nextBaseFee` after the last block (read by every write, the atomic txs' checks and the oracle). */
+  private estimate?: { after: BlockFees | undefined; baseFee: bigint };
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
   /**
@@ -271,7 +273,9 @@ export class CChain {
    */
   nextBaseFee(): bigint {
     const last = this.fees.at(-1);
-    return this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n);
+    if (!last || this.estimate?.after !== last)
+      this.estimate = { after: last, baseFee: this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n) };
+    return this.estimate.baseFee;
   }
 
   /** The engine's last block's height (read inside a queued op). */
