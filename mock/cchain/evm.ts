@@ -11,7 +11,7 @@ import { acceptIntoIndexes } from '../world/indexer.ts';
 import { useNativePublicKeys } from '../world/signers.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
-import { type RpcBlock, blockBytes, blockIDOf } from './blocks.ts';
+import { type RpcBlock, blockBytes, blockIDOf, useNativeKeccak } from './blocks.ts';
 import { type CorethExtra, blockGasCostOf } from './coreth-block.ts';
 import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
@@ -65,8 +65,10 @@ function requireEdr(): Edr {
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
     const module = requireEdr();
-    // Its secp256k1 is native: the funded accounts' EVM addresses and the signature checks of known keys use it.
+    // Its secp256k1 and keccak-256 are native: the funded accounts' EVM addresses, the signature checks of known keys and
+    // the check of each block's bytes use them.
     useNativePublicKeys(module.secp256k1PublicKeyFromSecretKey);
+    useNativeKeccak(module.keccak256);
     const context = new module.EdrContext();
     edr = {
       module,
