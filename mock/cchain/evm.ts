@@ -65,8 +65,8 @@ function requireEdr(): Edr {
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
     const module = requireEdr();
-    // Its secp256k1 and keccak-256 are native: the funded accounts' EVM addresses, the signature checks of known keys and
-    // the check of each block's bytes use them.
+    // Its secp256k1 and keccak-256 are native: the funded accounts' EVM addresses, the signature checks of known keys
+    // and the check of each block's bytes use them.
     useNativePublicKeys(module.secp256k1PublicKeyFromSecretKey);
     useNativeKeccak(module.keccak256);
     const context = new module.EdrContext();

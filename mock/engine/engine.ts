@@ -297,8 +297,8 @@ export class Engine {
   /**
    * Like the node's block builder, verifies each pooled transaction again on the state the ones before it in the
    * block leave (two pooled validators for one node, a subnet converted twice): one no longer valid is dropped. The
-   * first, verified on the state as it was at `unchangedSince`, holds as it is: the block's own fee state, set since, prices
-   * nothing in it (packEtnaBlockTxs' fee calculator reads the fee state before the block's txs consume their gas).
+   * first, verified on the state as it was at `unchangedSince`, holds as it is: the block's own fee state, set since,
+   * prices nothing in it (packEtnaBlockTxs' fee calculator reads the fee state before the block's txs consume gas).
    */
   private build(chain: UtxoChain, batch: Pending[], unchangedSince: number): string {
     const world = this.world;

@@ -50,7 +50,10 @@ export function idBytes(id: string): Uint8Array {
   return bytes;
 }
 
-/** An ID's text from its 32 bytes, which `idBytes` then has without decoding it (a new block's ID is its child's parent). */
+/**
+ * An ID's text from its 32 bytes, which `idBytes` then has without decoding it (a new block's ID is its child's
+ * parent).
+ */
 export function idFromBytes(bytes: Uint8Array): string {
   const id = cb58Encode(bytes);
   if (decoded.size >= 4096) decoded.clear();
