@@ -11,9 +11,9 @@ import { acceptIntoIndexes } from '../world/indexer.ts';
 import { useNativePublicKeys } from '../world/signers.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
-import { type RpcBlock, blockIDOf } from './blocks.ts';
+import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
 import { type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
-import { FeeRules, type TipInfo } from './fees.ts';
+import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
@@ -66,8 +66,10 @@ function requireEdr(): Edr {
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
     const module = requireEdr();
-    // Its secp256k1 is native: the funded accounts' EVM addresses and the signature checks of known keys use it.
+    // Its secp256k1 and keccak-256 are native: the funded accounts' EVM addresses, the signature checks of known keys
+    // and the check of each block's bytes use them.
     useNativePublicKeys(module.secp256k1PublicKeyFromSecretKey);
+    useNativeKeccak(module.keccak256);
     const context = new module.EdrContext();
     edr = {
       module,
@@ -95,6 +97,8 @@ export function editRequests({
   if (storage) out.push(['hardhat_setStorageAt', [account, storage.slot, storage.value]]);
   return out;
 }
+/** The engine's latest block with its transactions, as a request in a batch. */
+const LATEST_BLOCK = '{"jsonrpc":"2.0","id":0,"method":"eth_getBlockByNumber","params":["latest",true]}';
 /** The engine's coinbase (40-hex), where coreth's blocks name none. */
 const COINBASE = '0'.repeat(40);
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
@@ -113,6 +117,8 @@ export class CChain {
   readonly poolListeners = new Set<(hash: string, provider: Provider) => Promise<void>>();
   /** Each block of the engine's chain by height, genesis first: its fee state after it, time and tips. */
   private fees: BlockFees[] = [];
+  /** `nextBaseFee` after the last block (read by every write, the atomic txs' checks and the oracle). */
+  private estimate?: { after: BlockFees | undefined; baseFee: bigint };
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
   /**
@@ -280,7 +286,9 @@ export class CChain {
    */
   nextBaseFee(): bigint {
     const last = this.fees.at(-1);
-    return this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n);
+    if (!last || this.estimate?.after !== last)
+      this.estimate = { after: last, baseFee: this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n) };
+    return this.estimate.baseFee;
   }
 
   /** The engine's last block's height (read inside a queued op). */
@@ -290,7 +298,8 @@ export class CChain {
 
   /** The gas price oracle's tip and base fee, at the last block's time. */
   suggestion(): { tip: bigint; baseFee: bigint } {
-    return this.rules.suggest([...this.fees].reverse(), this.fees.at(-1)?.timestamp ?? 0n);
+    // The oracle reads its CHECK_BLOCKS newest blocks, and the genesis apart when the chain has no more.
+    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.fees.at(-1)?.timestamp ?? 0n);
   }
 
   /**
@@ -359,6 +368,22 @@ export class CChain {
   async raw(provider: Provider, request: string): Promise<string> {
     await this.flush(provider);
     return this.send(provider, request);
+  }
+
+  /**
+   * A transaction sent as a JSON request (`eth_sendRawTransaction`, `eth_sendTransaction`) inside a `write`: the
+   * engine's answer as `raw` gives it, from one engine request that sends the deferred requests before it and reads the
+   * latest block after it, which `acceptNewBlocks` then takes. The engine stops a batch at its first error and answers
+   * that error as it answers the call alone.
+   */
+  async sendTransaction(provider: Provider, request: string): Promise<string> {
+    const requests = [...this.deferred.map((deferred) => JSON.stringify(deferred)), request, LATEST_BLOCK];
+    this.deferred = [];
+    const answer = await this.send(provider, `[${requests.join(',')}]`);
+    const { result } = JSON.parse(answer) as { result?: unknown[] };
+    if (!result) return answer;
+    this.mined = { block: result.at(-1) as RpcBlock, at: this.sent };
+    return `{"result":${JSON.stringify(result.at(-2))}}`;
   }
 
   /** `keepsKnown`: the request changes no balance or nonce but by the edits `known` already holds. */

@@ -33,7 +33,7 @@ const MAX_CAPACITY = MAX_PER_SECOND * 5n;
 const PRICE_CONVERSION = TARGET_PER_SECOND * 87n;
 const MIN_GAS_PRICE = 1n;
 /** eth/ethconfig DefaultFullGPOConfig and gasprice's defaults. */
-const CHECK_BLOCKS = 40;
+export const CHECK_BLOCKS = 40;
 const PERCENTILE = 40;
 const MAX_LOOKBACK_SECONDS = 80n;
 const MAX_TIP = 150_000_000_000n;

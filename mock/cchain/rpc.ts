@@ -60,8 +60,20 @@ function ownTransaction(chain: CChain, method: string, params: unknown): Promise
   });
 }
 
-/** What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees-rpc.ts). */
-function corethMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
+type OwnMethods = Record<string, (params: unknown) => Promise<unknown>>;
+const ownMethods = new WeakMap<CChain, OwnMethods>();
+
+/**
+ * What coreth answers itself, by method: the result, from the engine's state and the fee rules (./fees-rpc.ts). Made
+ * once per chain: the handlers keep their state in the chain.
+ */
+function corethMethods(chain: CChain): OwnMethods {
+  let own = ownMethods.get(chain);
+  if (!own) ownMethods.set(chain, (own = newCorethMethods(chain)));
+  return own;
+}
+
+function newCorethMethods(chain: CChain): OwnMethods {
   return {
     ...feeMethods(chain),
     ...withCorethHashes(chain, filterMethods(chain)),
@@ -124,11 +136,7 @@ function senderOf(params: unknown): string {
 }
 
 /** One call's answer, as JSON text. */
-async function answerOne(
-  chain: CChain,
-  own: Record<string, (params: unknown) => Promise<unknown>>,
-  call: unknown,
-): Promise<string> {
+async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise<string> {
   if (typeof call !== 'object' || call === null || Array.isArray(call))
     return errorJson(null, -32600, 'invalid request');
   const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
@@ -157,7 +165,8 @@ async function answerOne(
     // The engine knows this chain's blocks by its own hashes (./block-hashes.ts).
     const engine = stringifyJson(engineParams(chain, method, params) ?? []);
     const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${engine}}`;
-    const answer = corethAnswer(chain, method, await chain.raw(p, request));
+    const sent = WRITES.has(method) ? await chain.sendTransaction(p, request) : await chain.raw(p, request);
+    const answer = corethAnswer(chain, method, sent);
     const [raw] = Array.isArray(params) ? params : [];
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };

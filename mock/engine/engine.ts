@@ -217,9 +217,10 @@ export class Engine {
         for (const key of pending.inputs) pooled.inputs.delete(key);
       }
       if (fitting.length === 0 && !allowEmpty) break;
+      const beforeFeeState = this.world.journal.snapshot();
       // Only a block built moves the fee state: no block, no time passed for it.
       if (feeState) this.world.feeState.set(feeState);
-      ids.push(this.build(chain, fitting));
+      ids.push(this.build(chain, fitting, beforeFeeState));
     }
     return ids;
   }
@@ -295,14 +296,18 @@ export class Engine {
 
   /**
    * Like the node's block builder, verifies each pooled transaction again on the state the ones before it in the
-   * block leave (two pooled validators for one node, a subnet converted twice): one no longer valid is dropped.
+   * block leave (two pooled validators for one node, a subnet converted twice): one no longer valid is dropped. The
+   * first, verified on the state as it was at `unchangedSince`, holds as it is: the block's own fee state, set since,
+   * prices nothing in it (packEtnaBlockTxs' fee calculator reads the fee state before the block's txs consume gas).
    */
-  private build(chain: UtxoChain, batch: Pending[]): string {
+  private build(chain: UtxoChain, batch: Pending[], unchangedSince: number): string {
     const world = this.world;
     const accepted: DecodedTx[] = [];
-    for (const pending of batch) {
+    for (const [i, pending] of batch.entries()) {
       let effects = pending.effects;
-      if (world.journal.snapshot() !== pending.verifiedAt) {
+      const holds =
+        pending.verifiedAt === world.journal.snapshot() || (i === 0 && pending.verifiedAt === unchangedSince);
+      if (!holds) {
         try {
           effects = this.verify(chain, pending.decoded);
         } catch (error) {

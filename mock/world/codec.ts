@@ -50,9 +50,20 @@ export function idBytes(id: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * An ID's text from its 32 bytes, which `idBytes` then has without decoding it (a new block's ID is its child's
+ * parent).
+ */
+export function idFromBytes(bytes: Uint8Array): string {
+  const id = cb58Encode(bytes);
+  if (decoded.size >= 4096) decoded.clear();
+  decoded.set(id, bytes);
+  return id;
+}
+
 /** The ID of a transaction or block: the SHA-256 of its bytes, cb58. */
 export function idOf(bytes: Uint8Array): string {
-  return cb58Encode(sha256(bytes));
+  return idFromBytes(sha256(bytes));
 }
 
 /** outputIndex as uint64 BE, then the tx ID: what a UTXO ID hashes, in one reused buffer. */

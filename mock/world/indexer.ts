@@ -94,16 +94,28 @@ export function nextEpoch(world: World, parent: ProposerBlock | Genesis | undefi
 }
 
 /**
+ * A block a chain accepted. Its ID names the genesis, the pre-fork parent; a later block is named by the proposervm
+ * block that wraps it, so a chain whose ID costs a hash (the C-Chain's) need not give it.
+ */
+export interface AcceptedBlock {
+  id?: string;
+  height: number;
+  timestamp: bigint;
+  bytes: Uint8Array;
+}
+
+/**
  * A chain accepted a block: the one way blocks (and the X-Chain's transactions) reach the indexes and proposervm. Call
  * it for the genesis block too, before any other.
  */
 export function acceptIntoIndexes(
   world: World,
   chain: IndexedChain,
-  block: { id: string; height: number; timestamp: bigint; bytes: Uint8Array },
+  block: AcceptedBlock,
   txs: ReadonlyArray<{ id: string; bytes: Uint8Array }> = [],
 ): void {
   if (block.height === 0) {
+    if (block.id === undefined) throw new Error(`the ${chain}-Chain's genesis has no ID`);
     world.preForkGenesis.set(chain, { id: block.id, timestamp: block.timestamp });
     return;
   }

@@ -14,8 +14,8 @@
 import { X509Certificate, createHash, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { idBytes, sha256, u32, u64 } from './codec.ts';
 import { cb58Encode } from '../../generators/formats.ts';
+import { idBytes, idFromBytes, sha256, u32, u64 } from './codec.ts';
 
 export interface Epoch {
   pChainHeight: bigint;
@@ -79,7 +79,7 @@ function unsignedParts(block: Omit<ProposerBlock, 'id'>, certificate: Uint8Array
 /** A new proposervm block: its ID now, its bytes (and signature) when asked for. */
 export function buildProposerBlock(fields: Omit<ProposerBlock, 'id'>): ProposerBlock {
   const certificate = fields.signed ? localStaker().certificate : new Uint8Array();
-  return { ...fields, id: cb58Encode(sha256(...unsignedParts(fields, certificate))) };
+  return { ...fields, id: idFromBytes(sha256(...unsignedParts(fields, certificate))) };
 }
 
 /** Whether this world's node can sign its blocks (./node-identity.ts: on `local` it is local node 1). */

@@ -29,7 +29,7 @@ const STRICT = [
   '--skipLibCheck',
 ];
 
-const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', '@noble/hashes', '@scure/base', 're2js'];
+const RUNTIME_DEPENDENCIES = ['ajv', 'ajv-formats', '@noble/hashes', '@scure/base', 'base-x', 're2js'];
 
 const render = async (spec: string) =>
   (await renderArtifacts(loadModel(spec), { artifacts: ['server'] })).map((f) => ({
