@@ -5,14 +5,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import {
-  type CheckReport,
-  DEFAULT_OUT,
-  type GeneratedFile,
-  type Scope,
-  type WriteReport,
-  wholeFile,
-} from './emit/files.ts';
+import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport } from './emit/files.ts';
 import { openOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
 import { loadTemplates } from './emit/templates.ts';
@@ -99,7 +92,7 @@ export async function renderArtifacts(
       artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),
     ),
   );
-  return outputs.flat().map(wholeFile);
+  return outputs.flat();
 }
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {

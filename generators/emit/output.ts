@@ -1,34 +1,19 @@
 /**
  * The output of one run, taken file by file as the artifacts finish: each file is compared with the output folder
- * at once and, where it differs, written to a staging folder inside it, so a run holds paths, not contents (a
- * 10,000-method document makes 250 MB of files). Only when every artifact has succeeded do the staged files move into
- * place (one rename each) and leftovers of earlier runs go; a failed run removes its staging folder and leaves the
- * output as it was. In check mode nothing is written: stale and missing files are noted as they come.
+ * at once and, where it differs, written to a staging folder inside it. Only when every artifact has succeeded do the
+ * staged files move into place (one rename each) and leftovers of earlier runs go; a failed run removes its staging
+ * folder and leaves the output as it was. In check mode nothing is written: stale and missing files are noted as they
+ * come.
  */
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   type CheckReport,
   type GeneratedFile,
-  type OutputFile,
   STAGING_DIR,
-  type StreamedFile,
   type Scope,
   type WriteReport,
   inScope,
-  isStreamed,
   listFiles,
   manifestFile,
   readManifest,
@@ -37,7 +22,7 @@ import {
 
 export interface OutputSession {
   /** Takes an artifact's files; their contents may be dropped once this returns. */
-  add(files: OutputFile[]): void;
+  add(files: GeneratedFile[]): void;
   /** Adds the manifest of every path taken and completes the run (moves staged files into place when writing). */
   finish(header: string, scope: Scope): { report: WriteReport | CheckReport; files: number };
   /** Drops whatever was staged; the output folder is as it was. */
@@ -56,16 +41,10 @@ export function openOutput(outDir: string, mode: 'write' | 'check'): OutputSessi
   const missing: string[] = [];
   let unchanged = 0;
 
-  const add = (files: OutputFile[]) => {
-    for (const file of files) {
-      const { path } = file;
+  const add = (files: GeneratedFile[]) => {
+    for (const { path, contents } of files) {
       if (paths.has(path)) throw new Error(`two generators produced ${path}`);
       paths.add(path);
-      if (isStreamed(file)) {
-        addStreamed(file);
-        continue;
-      }
-      const { contents } = file;
       const target = join(outDir, path);
       const present = existsSync(target);
       if (present && readFileSync(target, 'utf8') === contents) {
@@ -79,38 +58,6 @@ export function openOutput(outDir: string, mode: 'write' | 'check'): OutputSessi
         writeFileSync(staged, contents);
       }
     }
-  };
-
-  // A streamed file is compared with the present one as its pieces come, a chunk at a time, and staged as it comes.
-  const addStreamed = ({ path, pieces }: StreamedFile) => {
-    const target = join(outDir, path);
-    const staged = join(staging, path);
-    const present = existsSync(target) ? openSync(target, 'r') : undefined;
-    let same = present !== undefined;
-    let written: number | undefined;
-    try {
-      if (mode === 'write') {
-        mkdirSync(dirname(staged), { recursive: true });
-        written = openSync(staged, 'w');
-      }
-      let size = 0;
-      for (const chunk of chunks(pieces())) {
-        if (written !== undefined) writeSync(written, chunk);
-        if (same) {
-          const before = presentChunk(chunk.length);
-          same = readSync(present!, before, 0, chunk.length, size) === chunk.length && before.equals(chunk);
-        }
-        size += chunk.length;
-      }
-      if (same) same = fstatSync(present!).size === size;
-    } finally {
-      if (present !== undefined) closeSync(present);
-      if (written !== undefined) closeSync(written);
-    }
-    if (same) {
-      unchanged++;
-      if (mode === 'write') rmSync(staged);
-    } else (present !== undefined ? changed : missing).push(path);
   };
 
   const abort = () => {
@@ -150,31 +97,6 @@ export function openOutput(outDir: string, mode: 'write' | 'check'): OutputSessi
 
   const folders = () => [...new Set([...paths].map((path) => path.split('/')[0]!))].sort();
   return { add, finish, abort, folders };
-}
-
-/** Pieces of text as UTF-8 chunks of about CHUNK_BYTES: a write and a read each, rather than one per piece. */
-function* chunks(pieces: Iterable<string>): Generator<Buffer> {
-  let batch: string[] = [];
-  let length = 0;
-  for (const piece of pieces) {
-    batch.push(piece);
-    length += piece.length;
-    if (length >= CHUNK_BYTES) {
-      yield Buffer.from(batch.join(''));
-      batch = [];
-      length = 0;
-    }
-  }
-  if (length > 0) yield Buffer.from(batch.join(''));
-}
-
-const CHUNK_BYTES = 1 << 16;
-
-// One buffer for the present file's bytes, grown to the largest chunk; a view of `length` bytes.
-let presentBuffer = Buffer.alloc(0);
-function presentChunk(length: number): Buffer {
-  if (presentBuffer.length < length) presentBuffer = Buffer.alloc(length);
-  return presentBuffer.subarray(0, length);
 }
 
 /** Writes `files` to `outDir` as one run would (staged, then moved into place, with a manifest): a library call. */
