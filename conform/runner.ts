@@ -12,15 +12,7 @@ import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { Redactor } from './redact.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import {
-  type SpecMethod,
-  endpointPath,
-  isMockOnly,
-  isSafeRead,
-  notServedReason,
-  parseNodeVersion,
-  wireProfile,
-} from './spec.ts';
+import { type SpecMethod, endpointPath, isSafeRead, notServedReason, parseNodeVersion, wireProfile } from './spec.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -110,7 +102,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   const unservedAt = (entry: SpecMethod) =>
     nodeVersion ? notServedReason(entry.method, nodeVersion.version) : undefined;
   const facts = new Facts();
-  const usable = (entry: SpecMethod) => isSafeRead(entry) && !isMockOnly(entry.endpoint) && !unservedAt(entry);
+  const usable = (entry: SpecMethod) => isSafeRead(entry) && !entry.endpoint.mockOnly && !unservedAt(entry);
   if (avalanche)
     await discover(async (name, params) => {
       const entry = validator.methods.get(name);
@@ -175,7 +167,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     const { endpoint, method } = entry;
     const base = { method: method.name, endpoint: avalanche ? endpointPath(endpoint, options.pathVariables) : '' };
     const skip = (reason: string): MethodResult => ({ ...base, status: 'SKIP', reason, checks: [] });
-    if (isMockOnly(endpoint)) return skip('served only by the mock node (x-mock-only), never by a node');
+    if (endpoint.mockOnly) return skip('served only by the mock node (x-mock-only), never by a node');
     if (!isSafeRead(entry) && !options.includeWrites)
       return skip(
         method.sideEffects === undefined && !avalanche

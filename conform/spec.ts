@@ -23,11 +23,6 @@ export function endpointPath(endpoint: EndpointModel, variables: Record<string, 
   );
 }
 
-/** An endpoint only the mock node serves (`x-mock-only`, its development controls): never called on a node. */
-export function isMockOnly(endpoint: EndpointModel): boolean {
-  return endpoint.mockOnly;
-}
-
 /** A method the spec does not mark as side-effect free (`x-side-effects: none`) counts as a write. */
 export function isSafeRead({ method }: SpecMethod): boolean {
   return method.sideEffects === 'none';

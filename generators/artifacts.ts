@@ -1,7 +1,7 @@
 /** Every artifact the toolkit generates, in output order. Each is a pure function of the model. */
 import { generateClient } from './client/generate.ts';
 import { generateDocs } from './docs/generate.ts';
-import type { OutputFile } from './emit/files.ts';
+import type { GeneratedFile } from './emit/files.ts';
 import type { TemplateSet } from './emit/templates.ts';
 import type { SpecModel } from './model/types.ts';
 import { generateOpenrpc } from './openrpc/generate.ts';
@@ -13,7 +13,7 @@ export interface ArtifactContext {
 
 export interface Artifact {
   name: string;
-  generate: (model: SpecModel, context: ArtifactContext) => OutputFile[] | Promise<OutputFile[]>;
+  generate: (model: SpecModel, context: ArtifactContext) => GeneratedFile[] | Promise<GeneratedFile[]>;
 }
 
 export const ARTIFACTS: Artifact[] = [

@@ -1,19 +1,12 @@
 /**
- * load -> validate -> model -> generators -> emit. Each generator's files are staged as it ends (emit/output.ts);
- * nothing reaches the output folder unless all of them succeed, so a broken spec or template leaves it untouched.
+ * load -> validate -> model -> generators -> emit. Every generator's files are in hand before any reaches the output
+ * folder (emit/output.ts), so a broken spec or template leaves it untouched.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import {
-  type CheckReport,
-  DEFAULT_OUT,
-  type GeneratedFile,
-  type Scope,
-  type WriteReport,
-  wholeFile,
-} from './emit/files.ts';
-import { openOutput } from './emit/output.ts';
+import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport } from './emit/files.ts';
+import { checkOutput, writeOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
 import { loadTemplates } from './emit/templates.ts';
 import { CONFIG_FILE, loadSpec } from './load/index.ts';
@@ -88,40 +81,30 @@ function chosenArtifacts(chosen: string[] = ARTIFACTS.map((a) => a.name)) {
   return ARTIFACTS.filter((a) => chosen.includes(a.name));
 }
 
-/** Every chosen artifact's files, in memory (a library call; `generate` hands each artifact's files on as it ends). */
+/** Every chosen artifact's files, in memory. */
 export async function renderArtifacts(
   model: SpecModel,
   options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {},
 ): Promise<GeneratedFile[]> {
   const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
-  const outputs = await Promise.all(
-    chosenArtifacts(options.artifacts).map((artifact) =>
-      artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),
-    ),
-  );
-  return outputs.flat().map(wholeFile);
+  const files: GeneratedFile[] = [];
+  for (const artifact of chosenArtifacts(options.artifacts))
+    files.push(...(await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) })));
+  return files;
 }
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
-  const artifacts = chosenArtifacts(options.artifacts);
   const model = loadModel(options.spec, options.packageName);
-  const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
+  const files = await renderArtifacts(model, options);
   const out = options.out ?? DEFAULT_OUT;
-  const mode = options.check ? 'check' : 'write';
-  const output = openOutput(out, mode);
-  try {
-    for (const artifact of artifacts)
-      output.add(await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }));
-  } catch (error) {
-    output.abort();
-    throw error;
-  }
+  const header = headerText(model.endpoints.map((e) => e.file));
   // With --artifact, the run answers for the chosen artifacts' folders only: the others' files are neither extra nor
   // lost.
-  const scope: Scope = options.artifacts === undefined ? {} : { folders: output.folders() };
-  const { report, files } = output.finish(headerText(model.endpoints.map((e) => e.file)), scope);
+  const scope: Scope =
+    options.artifacts === undefined ? {} : { folders: [...new Set(files.map((file) => file.path.split('/')[0]!))] };
   const advice = model.advice ?? [];
-  return mode === 'check'
-    ? { mode, report: report as CheckReport, files, advice }
-    : { mode, report: report as WriteReport, files, advice };
+  const count = files.length + 1;
+  return options.check
+    ? { mode: 'check', report: checkOutput(out, files, header, scope), files: count, advice }
+    : { mode: 'write', report: writeOutput(out, files, header, scope), files: count, advice };
 }

@@ -7,7 +7,7 @@ import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
 import { MAX_SHOWN_EXAMPLE, largerThan } from '../shared/example-size.ts';
-import { commentText, markdownCode, markdownText } from '../shared/escape.ts';
+import { IDENTIFIER, commentText, markdownCode, markdownText } from '../shared/escape.ts';
 import { clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
@@ -111,8 +111,6 @@ function usageExample(model: SpecModel): string {
   }
   return clientSetup(model.packageNames.client, endpoint).join('\n');
 }
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
   const className = clientClassName(endpoint.typeName);

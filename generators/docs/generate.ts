@@ -7,27 +7,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactContext } from '../artifacts.ts';
-import { type OutputFile, textFile, textPieces } from '../emit/files.ts';
+import { type GeneratedFile, textFile } from '../emit/files.ts';
 import type { EndpointModel, SpecModel } from '../model/types.ts';
 import { commentText } from '../shared/escape.ts';
 import { publishedFiles } from '../shared/published.ts';
 import { allSources, endpointPageView, indexView, pageFile, schemaContext, typesView } from './site-view.ts';
-import { tidy, tidyPieces } from './tidy.ts';
+import { tidy } from './tidy.ts';
 
 export const DOCS_DIR = 'docs';
 const ASSETS = join(import.meta.dirname, 'assets');
 
-export async function generateDocs(model: SpecModel, { templates }: ArtifactContext): Promise<OutputFile[]> {
+export async function generateDocs(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
   const context = schemaContext(model);
   const page = (path: string, template: string, view: object) =>
     textFile(`${DOCS_DIR}/${path}`, tidy(templates(template)(view)));
-  // An endpoint page holds every method of its endpoint (68 MB of HTML for 10,000 methods): it is rendered and
-  // written one method at a time, when the output takes it.
-  const methods = templates.pieces('endpoint.html', 'method.html');
-  const endpointPage = (endpoint: EndpointModel): OutputFile => ({
-    path: `${DOCS_DIR}/${pageFile(endpoint)}`,
-    pieces: () => textPieces(tidyPieces(methods(endpointPageView(model, context, endpoint)))),
-  });
+  const endpointPage = (endpoint: EndpointModel) =>
+    page(pageFile(endpoint), 'endpoint.html', endpointPageView(model, context, endpoint));
   const assetHeader = { source: allSources(model) };
   // The site's script and styles are ordinary files, linted as the toolkit is; only their header comment is per spec
   // (the script's a line comment, so that it stays within 120 columns as the generated code does).

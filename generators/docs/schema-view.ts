@@ -226,17 +226,9 @@ export function constraints(schema: Schema): Html[] {
   return rules;
 }
 
-// A shared schema's descriptions show wherever the schema is used: each is rendered once per context.
-const descriptions = new WeakMap<SchemaContext, Map<string, Html>>();
-
 /** A description in Markdown, or null when there is none (so templates can leave the place out). */
 export function describe(text: unknown, context: SchemaContext): Html | null {
-  if (typeof text !== 'string' || !text.trim()) return null;
-  let rendered = descriptions.get(context);
-  if (!rendered) descriptions.set(context, (rendered = new Map()));
-  let description = rendered.get(text);
-  if (!description) rendered.set(text, (description = renderMarkdown(text, context.linker)));
-  return description;
+  return typeof text === 'string' && text.trim() ? renderMarkdown(text, context.linker) : null;
 }
 
 export { asSchema, asSchemas, type Schema };

@@ -12,27 +12,6 @@ export interface GeneratedFile {
   contents: string;
 }
 
-/**
- * A file too large to hold as one string (a 10,000-method endpoint's docs page is 68 MB): its text comes piece by
- * piece, and the output (emit/output.ts) writes each piece as it comes. Every piece is small and dies young, where one
- * large string (and the pieces it was built from) outlives the young generation and stays until a full collection.
- */
-export interface StreamedFile {
-  path: string;
-  /** The text, in order; called once per run. */
-  pieces: () => Iterable<string>;
-}
-
-/** What a generator returns: files held whole, and files written piece by piece. */
-export type OutputFile = GeneratedFile | StreamedFile;
-
-export const isStreamed = (file: OutputFile): file is StreamedFile => 'pieces' in file;
-
-/** The file as one string, for library callers and tests that look at contents. */
-export function wholeFile(file: OutputFile): GeneratedFile {
-  return isStreamed(file) ? { path: file.path, contents: [...file.pieces()].join('') } : file;
-}
-
 export interface CheckReport {
   stale: string[];
   missing: string[];
@@ -125,54 +104,9 @@ export function removeEmptyParents(root: string, dir: string): void {
 
 /** Generated text files all end in exactly one newline and use LF. */
 export function textFile(path: string, contents: string): GeneratedFile {
-  // Text already in shape is kept as it is: a copy of a 50 MB module would be garbage as large, left for a full GC.
-  if (contents.endsWith('\n') && !WHITESPACE.test(contents.at(-2) ?? '') && !contents.includes('\r'))
-    return { path, contents };
   // trimEnd, not /\s*$/: the regex retries every run of whitespace in a large file, in quadratic time.
   return { path, contents: `${contents.replace(/\r\n/g, '\n').trimEnd()}\n` };
 }
-
-/**
- * `textFile`'s text, piece by piece: CRLF to LF, trailing whitespace dropped, one final newline. Whatever the pieces'
- * boundaries, the result is the same as `textFile` of their concatenation; each piece costs time linear in its length.
- */
-export function* textPieces(pieces: Iterable<string>): Generator<string> {
-  // CRs left open at the very end are trailing whitespace, dropped with the rest of it.
-  const lf = piecewise(
-    pieces,
-    (c) => c === '\r',
-    (text) => text.replace(/\r\n/g, '\n'),
-  );
-  yield* piecewise(lf, (c) => WHITESPACE.test(c));
-  yield '\n';
-}
-
-/**
- * A rule over whole text, applied to text that comes in pieces: the rule may depend on a run of characters (`inRun`)
- * that a piece's end leaves open, so each stretch is passed to it once it ends in a character outside such a run,
- * the open run carried into the next piece. The run still open at the end is returned, for the caller to settle.
- * The result does not depend on where the pieces break; each piece costs time linear in its length.
- */
-export function* piecewise(
-  pieces: Iterable<string>,
-  inRun: (c: string) => boolean,
-  rule: (text: string) => string = (text) => text,
-): Generator<string, string> {
-  let open = '';
-  for (const piece of pieces) {
-    let end = piece.length;
-    while (end > 0 && inRun(piece[end - 1]!)) end--;
-    if (end === 0) {
-      open += piece;
-      continue;
-    }
-    yield rule(open + piece.slice(0, end));
-    open = piece.slice(end);
-  }
-  return open;
-}
-
-const WHITESPACE = /\s/;
 
 /** JSON output: two-space indent, final newline. */
 export function jsonFile(path: string, value: unknown): GeneratedFile {

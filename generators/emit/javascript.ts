@@ -86,12 +86,7 @@ function headerOfSource(sources: TypeScriptSource[]): (path: string) => string {
 
 /** The emitted file under exactly one header line: the compilers keep the source's own header on some outputs only. */
 function withHeader(text: string, header: string): string {
-  // The first line only: splitting a 50 MB validators module into its lines would cost more than the module.
-  const firstEnd = text.indexOf('\n');
-  const first = firstEnd === -1 ? text : text.slice(0, firstEnd);
-  const rest = isHeaderComment(first) ? text.slice(first.length + 1) : text;
-  // Output that is already so (the templates' modules, 50 MB of validators at 10,000 methods) is not copied.
-  if (first === header && rest.length > 1 && rest.endsWith('\n') && rest.trim().length === rest.length - 1) return text;
-  const body = rest.trim();
+  const first = text.split('\n', 1)[0]!;
+  const body = (isHeaderComment(first) ? text.slice(first.length + 1) : text).trim();
   return `${header}\n${body || 'export {};'}\n`;
 }

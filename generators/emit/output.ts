@@ -1,197 +1,79 @@
 /**
- * The output of one run, taken file by file as the artifacts finish: each file is compared with the output folder
- * at once and, where it differs, written to a staging folder inside it, so a run holds paths, not contents (a
- * 10,000-method document makes 250 MB of files). Only when every artifact has succeeded do the staged files move into
- * place (one rename each) and leftovers of earlier runs go; a failed run removes its staging folder and leaves the
- * output as it was. In check mode nothing is written: stale and missing files are noted as they come.
+ * The output of one run: every file is compared with the output folder and, where it differs, staged in a folder
+ * inside it; then the staged files move into place (one rename each) and leftovers of earlier runs go. A run whose
+ * generators fail writes nothing, as they all finish before this is called. In check mode nothing is written: stale,
+ * missing and extra files are reported.
  */
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   type CheckReport,
   type GeneratedFile,
-  type OutputFile,
   STAGING_DIR,
-  type StreamedFile,
   type Scope,
   type WriteReport,
   inScope,
-  isStreamed,
   listFiles,
   manifestFile,
   readManifest,
   removeEmptyParents,
 } from './files.ts';
 
-export interface OutputSession {
-  /** Takes an artifact's files; their contents may be dropped once this returns. */
-  add(files: OutputFile[]): void;
-  /** Adds the manifest of every path taken and completes the run (moves staged files into place when writing). */
-  finish(header: string, scope: Scope): { report: WriteReport | CheckReport; files: number };
-  /** Drops whatever was staged; the output folder is as it was. */
-  abort(): void;
-  /** The top folders of the paths taken so far: the scope of a run that generated only these. */
-  folders(): string[];
-}
-
-export function openOutput(outDir: string, mode: 'write' | 'check'): OutputSession {
-  const staging = join(outDir, STAGING_DIR);
-  const createdOut = !existsSync(outDir);
-  // A staging folder left by a run that was killed holds nothing anyone needs.
-  if (mode === 'write') rmSync(staging, { recursive: true, force: true });
+/** The run's files, its manifest last, sorted by how they differ from the folder's; throws on a path given twice. */
+function compare(outDir: string, files: GeneratedFile[], header: string, scope: Scope) {
   const paths = new Set<string>();
-  const changed: string[] = [];
-  const missing: string[] = [];
-  let unchanged = 0;
-
-  const add = (files: OutputFile[]) => {
-    for (const file of files) {
-      const { path } = file;
-      if (paths.has(path)) throw new Error(`two generators produced ${path}`);
-      paths.add(path);
-      if (isStreamed(file)) {
-        addStreamed(file);
-        continue;
-      }
-      const { contents } = file;
-      const target = join(outDir, path);
-      const present = existsSync(target);
-      if (present && readFileSync(target, 'utf8') === contents) {
-        unchanged++;
-        continue;
-      }
-      (present ? changed : missing).push(path);
-      if (mode === 'write') {
-        const staged = join(staging, path);
-        mkdirSync(dirname(staged), { recursive: true });
-        writeFileSync(staged, contents);
-      }
-    }
-  };
-
-  // A streamed file is compared with the present one as its pieces come, a chunk at a time, and staged as it comes.
-  const addStreamed = ({ path, pieces }: StreamedFile) => {
-    const target = join(outDir, path);
-    const staged = join(staging, path);
-    const present = existsSync(target) ? openSync(target, 'r') : undefined;
-    let same = present !== undefined;
-    let written: number | undefined;
-    try {
-      if (mode === 'write') {
-        mkdirSync(dirname(staged), { recursive: true });
-        written = openSync(staged, 'w');
-      }
-      let size = 0;
-      for (const chunk of chunks(pieces())) {
-        if (written !== undefined) writeSync(written, chunk);
-        if (same) {
-          const before = presentChunk(chunk.length);
-          same = readSync(present!, before, 0, chunk.length, size) === chunk.length && before.equals(chunk);
-        }
-        size += chunk.length;
-      }
-      if (same) same = fstatSync(present!).size === size;
-    } finally {
-      if (present !== undefined) closeSync(present);
-      if (written !== undefined) closeSync(written);
-    }
-    if (same) {
-      unchanged++;
-      if (mode === 'write') rmSync(staged);
-    } else (present !== undefined ? changed : missing).push(path);
-  };
-
-  const abort = () => {
-    if (mode !== 'write') return;
-    rmSync(staging, { recursive: true, force: true });
-    if (createdOut) rmSync(outDir, { recursive: true, force: true });
-  };
-
-  const finish = (header: string, scope: Scope) => {
-    add([manifestFile(outDir, header, paths, scope)]);
-    const present = listFiles(outDir);
-    const extra = present.filter((path) => !paths.has(path) && inScope(path, scope));
-    if (mode === 'check') {
-      return { report: { stale: changed.sort(), missing: missing.sort(), extra }, files: paths.size };
-    }
-    const ours = readManifest(outDir);
-    const written = [...changed, ...missing].sort();
-    for (const path of written) {
-      const target = join(outDir, path);
-      mkdirSync(dirname(target), { recursive: true });
-      renameSync(join(staging, path), target);
-    }
-    rmSync(staging, { recursive: true, force: true });
-    const removed = extra.filter((path) => ours.has(path));
-    for (const path of removed) {
-      rmSync(join(outDir, path));
-      removeEmptyParents(outDir, dirname(join(outDir, path)));
-    }
-    const report: WriteReport = {
-      written,
-      removed,
-      kept: extra.filter((path) => !ours.has(path)),
-      unchanged,
-    };
-    return { report, files: paths.size };
-  };
-
-  const folders = () => [...new Set([...paths].map((path) => path.split('/')[0]!))].sort();
-  return { add, finish, abort, folders };
-}
-
-/** Pieces of text as UTF-8 chunks of about CHUNK_BYTES: a write and a read each, rather than one per piece. */
-function* chunks(pieces: Iterable<string>): Generator<Buffer> {
-  let batch: string[] = [];
-  let length = 0;
-  for (const piece of pieces) {
-    batch.push(piece);
-    length += piece.length;
-    if (length >= CHUNK_BYTES) {
-      yield Buffer.from(batch.join(''));
-      batch = [];
-      length = 0;
-    }
+  for (const { path } of files) {
+    if (paths.has(path)) throw new Error(`two generators produced ${path}`);
+    paths.add(path);
   }
-  if (length > 0) yield Buffer.from(batch.join(''));
+  const all = [...files, manifestFile(outDir, header, paths, scope)];
+  paths.add(all.at(-1)!.path);
+  const changed: GeneratedFile[] = [];
+  const missing: GeneratedFile[] = [];
+  for (const file of all) {
+    const target = join(outDir, file.path);
+    if (!existsSync(target)) missing.push(file);
+    else if (readFileSync(target, 'utf8') !== file.contents) changed.push(file);
+  }
+  const extra = listFiles(outDir).filter((path) => !paths.has(path) && inScope(path, scope));
+  return { changed, missing, extra, unchanged: all.length - changed.length - missing.length };
 }
 
-const CHUNK_BYTES = 1 << 16;
+const sortedPaths = (files: GeneratedFile[]) => files.map((file) => file.path).sort();
 
-// One buffer for the present file's bytes, grown to the largest chunk; a view of `length` bytes.
-let presentBuffer = Buffer.alloc(0);
-function presentChunk(length: number): Buffer {
-  if (presentBuffer.length < length) presentBuffer = Buffer.alloc(length);
-  return presentBuffer.subarray(0, length);
-}
-
-/** Writes `files` to `outDir` as one run would (staged, then moved into place, with a manifest): a library call. */
+/** Writes `files` to `outDir` (staged, then moved into place, with a manifest). */
 export function writeOutput(outDir: string, files: GeneratedFile[], header: string, scope: Scope = {}): WriteReport {
-  const output = openOutput(outDir, 'write');
+  const { changed, missing, extra, unchanged } = compare(outDir, files, header, scope);
+  const staging = join(outDir, STAGING_DIR);
+  // A staging folder left by a run that was killed holds nothing anyone needs.
+  rmSync(staging, { recursive: true, force: true });
+  const createdOut = !existsSync(outDir);
+  const written = [...changed, ...missing];
   try {
-    output.add(files);
+    for (const { path, contents } of written) {
+      mkdirSync(dirname(join(staging, path)), { recursive: true });
+      writeFileSync(join(staging, path), contents);
+    }
   } catch (error) {
-    output.abort();
+    rmSync(createdOut ? outDir : staging, { recursive: true, force: true });
     throw error;
   }
-  return output.finish(header, scope).report as WriteReport;
+  const ours = readManifest(outDir);
+  for (const { path } of written) {
+    mkdirSync(dirname(join(outDir, path)), { recursive: true });
+    renameSync(join(staging, path), join(outDir, path));
+  }
+  rmSync(staging, { recursive: true, force: true });
+  const removed = extra.filter((path) => ours.has(path));
+  for (const path of removed) {
+    rmSync(join(outDir, path));
+    removeEmptyParents(outDir, dirname(join(outDir, path)));
+  }
+  return { written: sortedPaths(written), removed, kept: extra.filter((path) => !ours.has(path)), unchanged };
 }
 
 /** Compares `files` (and their manifest) with `outDir` without touching it. */
 export function checkOutput(outDir: string, files: GeneratedFile[], header: string, scope: Scope = {}): CheckReport {
-  const output = openOutput(outDir, 'check');
-  output.add(files);
-  return output.finish(header, scope).report as CheckReport;
+  const { changed, missing, extra } = compare(outDir, files, header, scope);
+  return { stale: sortedPaths(changed), missing: sortedPaths(missing), extra };
 }

@@ -15,15 +15,13 @@ export type { ExampleAdvice } from '../common/document.ts';
 import { deref } from '../common/json.ts';
 import { type SpecProblem, pointerOf } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
-import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
-import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';
+import { checkPartVersions, checkRange, checkZeroWhenAbsent } from './versions.ts';
 import { isObject } from '../common/json.ts';
 
 type Json = Record<string, unknown>;
 /** `x-error-name`: the name the generated code gives an error where its message makes a poor one. */
 const ERROR_NAME = /^[A-Z][A-Za-z0-9]*$/;
 export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
-const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
 
 type Report = (bundledPointer: string, message: string) => void;
 
@@ -231,22 +229,8 @@ function checkVersions(
   const versions = method['x-node-versions'];
   if (versions !== undefined) {
     if (!isObject(versions)) return report(at('x-node-versions'), 'x-node-versions must be an object');
-    for (const [key, value] of Object.entries(versions)) {
-      if (!(VERSION_KEYS as readonly string[]).includes(key))
-        report(at('x-node-versions', key), `unknown key; expected one of ${VERSION_KEYS.join(', ')}`);
-      else if (typeof value !== 'string' || !VERSION.test(value))
-        report(at('x-node-versions', key), 'must be a release tag such as "v1.12.2"');
-    }
-    const { since, lastVersion, removedIn, deprecatedSince } = versions as Record<string, string | undefined>;
-    // Unparsable tags are reported above; a pair with one missing or unparsable is not compared.
-    const compare = (a: string | undefined, b: string | undefined) =>
-      a && b && VERSION.test(a) && VERSION.test(b) ? compareVersions(a, b) : undefined;
-    const after = (a: string | undefined, b: string | undefined) => (compare(a, b) ?? 0) > 0;
-    const notBefore = (a: string | undefined, b: string | undefined) => (compare(a, b) ?? -1) >= 0;
-    if (after(since, lastVersion)) report(at('x-node-versions'), 'since must not be after lastVersion');
-    if (notBefore(lastVersion, removedIn)) report(at('x-node-versions'), 'lastVersion must be before removedIn');
-    if (notBefore(since, removedIn)) report(at('x-node-versions'), 'since must be before removedIn');
-    if (after(since, deprecatedSince)) report(at('x-node-versions'), 'deprecatedSince must not be before since');
+    checkRange(versions, at('x-node-versions'), report);
+    const { deprecatedSince } = versions;
     if (deprecatedSince && method.deprecated !== true)
       report(at('deprecated'), 'x-node-versions.deprecatedSince is set, so deprecated must be true');
     if (!deprecatedSince && method.deprecated === true)

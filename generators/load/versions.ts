@@ -4,13 +4,12 @@
  * carries its release). Ranges must be well formed, ordered, and inside the method's own.
  */
 import { canonicalJson } from '../common/json.ts';
-import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
+import { VERSION_KEYS, VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { escapePointerToken, parsePointer, resolvePointer } from '../common/problems.ts';
 import { isObject } from '../common/json.ts';
 
 type Json = Record<string, unknown>;
 type Report = (pointer: string, message: string) => void;
-export const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'items'];
 const SCHEMA_SINGLE = ['items', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'contains'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'];
@@ -42,26 +41,29 @@ function shapeOf(schema: unknown): unknown {
   return out;
 }
 
-/** Well-formed and ordered; returns the range when it is usable for comparisons. */
+/**
+ * Well-formed and ordered (each pair of well-formed tags compared); returns the range when every tag is well formed,
+ * so usable for comparisons.
+ */
 export function checkRange(value: unknown, pointer: string, report: Report): Record<string, string> | undefined {
   if (!isObject(value)) return void report(pointer, 'x-node-versions must be an object');
   let ok = true;
   for (const [key, tag] of Object.entries(value)) {
     if (!(VERSION_KEYS as readonly string[]).includes(key))
-      report(`${pointer}/${key}`, `unknown key; expected one of ${VERSION_KEYS.join(', ')}`);
+      report(`${pointer}/${escapePointerToken(key)}`, `unknown key; expected one of ${VERSION_KEYS.join(', ')}`);
     else if (typeof tag !== 'string' || !VERSION.test(tag)) {
       report(`${pointer}/${key}`, 'must be a release tag such as "v1.12.2"');
       ok = false;
     }
   }
-  if (!ok) return undefined;
   const { since, lastVersion, removedIn, deprecatedSince } = value as Record<string, string | undefined>;
-  const cmp = (a: string | undefined, b: string | undefined) => (a && b ? compareVersions(a, b) : undefined);
+  const cmp = (a: string | undefined, b: string | undefined) =>
+    a && b && VERSION.test(a) && VERSION.test(b) ? compareVersions(a, b) : undefined;
   if ((cmp(since, lastVersion) ?? 0) > 0) report(pointer, 'since must not be after lastVersion');
   if ((cmp(lastVersion, removedIn) ?? -1) >= 0) report(pointer, 'lastVersion must be before removedIn');
   if ((cmp(since, removedIn) ?? -1) >= 0) report(pointer, 'since must be before removedIn');
   if ((cmp(since, deprecatedSince) ?? 0) > 0) report(pointer, 'deprecatedSince must not be before since');
-  return value as Record<string, string>;
+  return ok ? (value as Record<string, string>) : undefined;
 }
 
 /** A part's range must lie inside its method's: not starting before the method exists, not ending after it ends. */

@@ -1,5 +1,5 @@
 /** Which node releases serve a method, from its `x-node-versions`: one answer for the mock, conformance and docs. */
-import { VERSION_PATTERN, compareVersions } from '../common/versions.ts';
+import { VERSION_KEYS, VERSION_PATTERN, compareVersions } from '../common/versions.ts';
 import { componentName, mapSubschemas } from './schema-walk.ts';
 
 export { VERSION_PATTERN, compareVersions };
@@ -11,7 +11,7 @@ export function newestSpecVersion(model: SpecModel): string {
   return versions.sort(compareVersions).at(-1) ?? 'v0.0.0';
 }
 
-const RANGE_KEYS = new Set(['since', 'deprecatedSince', 'lastVersion', 'removedIn']);
+const RANGE_KEYS = new Set<string>(VERSION_KEYS);
 
 /**
  * Every release the spec names (method, param, field and value ranges, changes), with the newest it describes

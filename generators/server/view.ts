@@ -108,7 +108,7 @@ function readmeExample(model: SpecModel): Pick<ServerPackageView, 'example'> {
       createName: names.create,
       handlersName: names.handlers,
       path: endpoint.defaultPath || '/',
-      key: /^[A-Za-z_$][\w$]*$/.test(method.shortName) ? method.shortName : literal(method.shortName),
+      key: propertyKey(method.shortName),
     },
   };
 }

@@ -24,7 +24,8 @@ export function jsString(text: string): string {
   return `'${text.replace(/[\\'\n\r\t\u0000-\u001f\u007f\u2028\u2029]/g, (c) => JS_STRING_SPECIALS[c] ?? unicodeEscape(c))}'`;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** A name that JavaScript takes bare (ASCII only, which is all the generated code writes bare). */
+export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * An object literal's key: bare when it is an identifier, else a string literal. `__proto__` is computed, because as a

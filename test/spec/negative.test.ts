@@ -96,6 +96,27 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     ]);
   });
 
+  it('checks a range on a method and on its parts alike: each bad tag, and the order of the good ones', () => {
+    const range = { since: 'v1.12.0', removedIn: 'v1.11.0', lastVersion: 'soon', 'a/b': 'v1.0.0' };
+    const onMethod = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m['x-node-versions'] = range;
+    });
+    const onParam = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m.params = [{ name: 'x', description: 'x', schema: { type: 'string' }, 'x-node-versions': range }];
+    });
+    const messages = (doc: typeof onMethod, at: string) =>
+      problemsOf(doc)
+        .filter((p) => p.pointer.startsWith(at))
+        .map((p) => `${p.pointer.slice(at.length)}: ${p.message}`);
+    const expected = [
+      '/lastVersion: must be a release tag such as "v1.12.2"',
+      '/a~1b: unknown key; expected one of since, deprecatedSince, lastVersion, removedIn',
+      ': since must be before removedIn',
+    ];
+    expect(messages(onMethod, '/x-node-versions')).toEqual(expected);
+    expect(messages(onParam, '/params/0/x-node-versions')).toEqual(expected);
+  });
+
   it('rejects a deprecation before the method existed', () => {
     const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
       m.deprecated = true;
