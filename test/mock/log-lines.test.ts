@@ -11,7 +11,7 @@ describe('lineWriter', () => {
   it('writes many calls’ lines in one write, in order, when its timer fires or on flush', () => {
     vi.useFakeTimers();
     const writes: string[] = [];
-    const lines = lineWriter((text) => writes.push(text));
+    const lines = lineWriter((bytes) => writes.push(Buffer.from(bytes).toString()));
     for (let i = 0; i < 1000; i++) lines.log(`call ${i} ok`);
     expect(writes).toEqual([]);
     vi.advanceTimersByTime(50);
@@ -24,10 +24,21 @@ describe('lineWriter', () => {
     expect(writes).toEqual([writes[0], 'last\n']);
   });
 
+  it('writes each line as UTF-8 bytes, a line longer than a batch alone', () => {
+    const writes: string[] = [];
+    const lines = lineWriter((bytes) => writes.push(Buffer.from(bytes).toString()));
+    lines.log('café ✓ 𝄞');
+    const long = 'é'.repeat(40_000);
+    lines.log(long);
+    lines.log('after');
+    lines.flush();
+    expect(writes).toEqual(['café ✓ 𝄞\n', `${long}\n`, 'after\n']);
+  });
+
   it('writes at 64 KiB waiting rather than holding more', () => {
     vi.useFakeTimers();
     const writes: string[] = [];
-    const lines = lineWriter((text) => writes.push(text));
+    const lines = lineWriter((bytes) => writes.push(Buffer.from(bytes).toString()));
     const line = 'x'.repeat(99);
     for (let i = 0; i < 2000; i++) lines.log(line);
     lines.flush();
@@ -40,7 +51,8 @@ describe('lineWriter', () => {
 describe('timestamp', () => {
   it('is the current time as toISOString writes it, as the clock moves by a millisecond or more', () => {
     vi.useFakeTimers();
-    for (const time of [Date.UTC(2026, 10, 27, 3, 0, 0, 0), Date.UTC(2026, 10, 27, 3, 0, 0, 1), Date.UTC(2027, 0, 1)]) {
+    const times = [0, 1, 9, 10, 99, 100, 999, 1000].map((ms) => Date.UTC(2026, 10, 27, 3, 0, 0, ms));
+    for (const time of [...times, Date.UTC(2027, 0, 1), Date.UTC(2027, 0, 1, 0, 0, 59, 999)]) {
       vi.setSystemTime(time);
       expect(timestamp()).toBe(new Date(time).toISOString());
       expect(timestamp()).toBe(new Date(time).toISOString());
