@@ -33,7 +33,7 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
   // web3_clientVersion does not exist/is not available"): mock/cchain/params.ts unservedMethods / the C-Chain document
   // (openrpc/c-chain) does not list them, and rpc.ts passes web3_* to EDR otherwise. ethers' and web3.js' provider
   // probes call web3_clientVersion.
-  it.fails('answers web3_clientVersion with the evm version of info.getNodeVersion, and web3_sha3', async () => {
+  it('answers web3_clientVersion with the evm version of info.getNodeVersion, and web3_sha3', async () => {
     const info = await callRpc(`${node.url}/ext/info`, 'info.getNodeVersion', {});
     expect((await c('web3_clientVersion', [])).result).toBe(info.result.vmVersions.evm);
     expect((await c('web3_sha3', ['0x68656c6c6f20776f726c64'])).result).toBe(
@@ -45,7 +45,7 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
   // net_peerCount "0x0" (a hard-coded hexutil.Uint(0)) besides net_version; the mock refuses both with -32601 ("the
   // method net_listening does not exist/is not available"), as the C-Chain document does not list them. web3.js'
   // and some health checks call net_listening.
-  it.fails('answers net_listening and net_peerCount as coreth’s NetAPI', async () => {
+  it('answers net_listening and net_peerCount as coreth’s NetAPI', async () => {
     expect(await c('net_listening', [])).toEqual({ result: true });
     expect(await c('net_peerCount', [])).toEqual({ result: '0x0' });
   });
@@ -54,7 +54,7 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
   // up in the node's account manager, which holds no key, and answers accounts.ErrUnknownAccount: -32000 "unknown
   // account". The mock hands it to EDR, whose text is "Unknown account 0x8db9…52FC" with `"data":null`
   // (mock/cchain/rpc.ts refuses eth_sendTransaction this way already; eth_sign and eth_signTransaction are left out).
-  it.fails('refuses eth_sign for an address the node holds no key of, as coreth', async () => {
+  it('refuses eth_sign for an address the node holds no key of, as coreth', async () => {
     expect(await c('eth_sign', [EWOQ_C, '0x00'])).toEqual({ error: { code: -32000, message: 'unknown account' } });
   });
 
@@ -64,7 +64,7 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
   // omitempty). Fix in mock/cchain/rpc.ts: check a block-number param of eth_getBalance, eth_getCode,
   // eth_getStorageAt, eth_getTransactionCount, eth_call, eth_estimateGas, eth_getProof against the last accepted block
   // before handing the call to the engine.
-  it.fails('refuses a state read past the last accepted block with coreth’s ErrUnfinalizedData', async () => {
+  it('refuses a state read past the last accepted block with coreth’s ErrUnfinalizedData', async () => {
     const block = await future();
     for (const [method, params] of [
       ['eth_getBalance', [EWOQ_C, block]],
@@ -81,7 +81,7 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
   // block, and internal/ethapi's GetBlockByNumber / GetHeaderByNumber hand the error on ("return nil, err"); the mock
   // answers null (mock/cchain/coreth-block.ts readBlock). viem's getBlock then throws BlockNotFoundError instead of
   // the node's RPC error.
-  it.fails('refuses a block or header past the last accepted one, as coreth, instead of answering null', async () => {
+  it('refuses a block or header past the last accepted one, as coreth, instead of answering null', async () => {
     const block = await future();
     for (const method of ['eth_getBlockByNumber', 'eth_getHeaderByNumber'])
       expect(await c(method, method === 'eth_getBlockByNumber' ? [block, false] : [block]), method).toEqual({
@@ -92,7 +92,7 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
   // Bug: an EIP-1898 block param naming a hash the chain does not have gets EDR's "Received invalid block tag 0x11…11.
   // Latest block number is 0" (with `"data":null`); coreth's StateAndHeaderByNumberOrHash answers -32000 "header for
   // hash not found".
-  it.fails('refuses a state read at an unknown block hash (EIP-1898) with "header for hash not found"', async () => {
+  it('refuses a state read at an unknown block hash (EIP-1898) with "header for hash not found"', async () => {
     expect(await c('eth_getBalance', [EWOQ_C, { blockHash: UNKNOWN_HASH }])).toEqual({
       error: { code: -32000, message: 'header for hash not found' },
     });
