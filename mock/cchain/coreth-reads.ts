@@ -12,6 +12,8 @@ import { engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
+import { appliedOverride, withOverride } from './estimate-override.ts';
+import { gethAnswer } from './geth-errors.ts';
 import { goBytes } from './params.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -96,27 +98,47 @@ async function blockRefusal(
 }
 
 interface CallArgs {
+  from?: unknown;
   to?: unknown;
   data?: unknown;
   input?: unknown;
+  value?: unknown;
+  gasPrice?: unknown;
+  maxFeePerGas?: unknown;
 }
+
+type Override = { balance?: unknown; code?: unknown };
+
+/** A state override's entry for `address` (Go decodes the keys as common.Address, whatever their case). */
+const overrideOf = (overrides: unknown, address: string): Override | undefined =>
+  typeof overrides === 'object' && overrides !== null
+    ? (Object.entries(overrides).find(([key]) => key.toLowerCase() === address.toLowerCase())?.[1] as Override)
+    : undefined;
+
+const quantity = (value: unknown) => (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value) ? BigInt(value) : 0n);
 
 /**
  * gasestimator.Estimate's short circuit: a call without data to an address without code (after the state override)
- * that succeeds with params.TxGas of gas is estimated at exactly that.
+ * that succeeds with params.TxGas of gas is estimated at exactly that. The engine's eth_call does not check that the
+ * sender can pay, which core.ApplyMessage does (buyGas, CanTransfer): that is checked here.
  */
 async function plainTransfer(chain: CChain, provider: Provider, params: unknown[]): Promise<boolean> {
   const engine = (engineParams(chain, 'eth_estimateGas', params) ?? params) as unknown[];
   const [args, block = 'latest', overrides] = engine as [CallArgs | undefined, unknown, unknown];
-  const data = args?.input ?? args?.data;
   if (typeof args !== 'object' || args === null || typeof args.to !== 'string') return false;
+  const data = args.input ?? args.data;
   if (data !== undefined && data !== null && data !== '0x') return false;
-  const override = (overrides as Record<string, { code?: unknown }> | undefined)?.[args.to];
+  const target = overrideOf(overrides, args.to);
   const code =
-    override && typeof override.code === 'string'
-      ? override.code
-      : await chain.call(provider, 'eth_getCode', [args.to, block]);
+    typeof target?.code === 'string' ? target.code : await chain.call(provider, 'eth_getCode', [args.to, block]);
   if (code !== '0x') return false;
+  const from = typeof args.from === 'string' ? args.from : `0x${'0'.repeat(40)}`;
+  const sender = overrideOf(overrides, from);
+  const balance =
+    sender?.balance !== undefined
+      ? quantity(sender.balance)
+      : quantity(await chain.call(provider, 'eth_getBalance', [from, block]));
+  if (balance < quantity(args.value) + TX_GAS * quantity(args.maxFeePerGas ?? args.gasPrice)) return false;
   try {
     const call = [{ ...args, gas: `0x${TX_GAS.toString(16)}` }, block, ...(overrides ? [overrides] : [])];
     await chain.call(provider, 'eth_call', call);
@@ -141,8 +163,10 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
     const at = args[(byNumber ?? byState)!];
     const refusal = at === undefined ? undefined : await blockRefusal(chain, provider, at, byState !== undefined);
     if (refusal !== undefined) return JSON.stringify({ error: { code: -32000, message: refusal } });
-    if (method === 'eth_estimateGas' && (await plainTransfer(chain, provider, args)))
-      return `{"result":"0x${TX_GAS.toString(16)}"}`;
-    return undefined;
+    if (method !== 'eth_estimateGas') return undefined;
+    const estimate = async (params: unknown[]) =>
+      (await plainTransfer(chain, provider, params)) ? `{"result":"0x${TX_GAS.toString(16)}"}` : undefined;
+    if (args[2] === undefined || args[2] === null || !appliedOverride(args)) return estimate(args);
+    return gethAnswer(method, await withOverride(chain, provider, args, estimate));
   });
 }
