@@ -71,6 +71,17 @@ const STATE_ARGUMENT: Record<string, number> = {
   eth_getProof: 2,
 };
 
+const HASH_NOT_FOUND = 'header for hash not found';
+
+/** The hash an EIP-1898 block param names, as Go's %s writes a common.Hash. */
+function hashOf(at: unknown): string {
+  const hash =
+    typeof at === 'object' && at !== null
+      ? Object.entries(at).find(([key]) => key.toLowerCase() === 'blockhash')?.[1]
+      : at;
+  return String(hash).toLowerCase();
+}
+
 /**
  * HeaderByNumber/BlockByNumber's ErrUnfinalizedData for a number past the last accepted block (every block the
  * engine has is accepted), and HeaderByHash's nil (unknown, or not canonical at its height) as
@@ -90,7 +101,7 @@ async function blockRefusal(
     const block = (await chain.call(provider, method, [param, false])) as { hash: string; number: string } | null;
     const canonical =
       block && ((await chain.call(provider, 'eth_getBlockByNumber', [block.number, false])) as { hash: string } | null);
-    return canonical?.hash === block?.hash && block ? undefined : 'header for hash not found';
+    return canonical?.hash === block?.hash && block ? undefined : HASH_NOT_FOUND;
   }
   if (typeof param !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(param)) return undefined;
   const latest = BigInt((await chain.call(provider, 'eth_blockNumber')) as string);
@@ -161,7 +172,10 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   if (byNumber === undefined && byState === undefined) return undefined;
   return chain.run(async (provider) => {
     const at = args[(byNumber ?? byState)!];
-    const refusal = at === undefined ? undefined : await blockRefusal(chain, provider, at, byState !== undefined);
+    let refusal = at === undefined ? undefined : await blockRefusal(chain, provider, at, byState !== undefined);
+    // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
+    if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
+      refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
     if (refusal !== undefined) return JSON.stringify({ error: { code: -32000, message: refusal } });
     if (method !== 'eth_estimateGas') return undefined;
     const estimate = async (params: unknown[]) =>

@@ -97,6 +97,18 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
     });
   });
 
+  it('refuses eth_getProof at an unknown block hash in GetProof’s own words, and past the last accepted block', async () => {
+    expect(await c('eth_getProof', [EWOQ_C, [], { blockHash: UNKNOWN_HASH }])).toEqual({
+      error: {
+        code: -32000,
+        message: `historical proof query not allowed: block from hash ${UNKNOWN_HASH} doesn't exist`,
+      },
+    });
+    expect(await c('eth_getStorageAt', [EWOQ_C, '0x0', await future()])).toEqual({
+      error: { code: -32000, message: 'cannot query unfinalized data' },
+    });
+  });
+
   it('reads state at a known block hash (EIP-1898), requireCanonical or not', async () => {
     const genesis = (await c('eth_getBlockByNumber', ['0x0', false])).result;
     const atNumber = (await c('eth_getBalance', [EWOQ_C, '0x0'])).result;
