@@ -170,9 +170,12 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
   const byState = STATE_ARGUMENT[method];
   if (byNumber === undefined && byState === undefined) return undefined;
+  const at = args[(byNumber ?? byState)!];
+  // A tag, or no block, is the last accepted block: nothing to look up.
+  const named = at !== undefined && at !== null && !(typeof at === 'string' && !at.startsWith('0x'));
+  if (!named && method !== 'eth_estimateGas') return undefined;
   return chain.run(async (provider) => {
-    const at = args[(byNumber ?? byState)!];
-    let refusal = at === undefined ? undefined : await blockRefusal(chain, provider, at, byState !== undefined);
+    let refusal = named ? await blockRefusal(chain, provider, at, byState !== undefined) : undefined;
     // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
     if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
       refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
