@@ -72,7 +72,7 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
  * Undefined for an object naming neither: BlockByNumberOrHash's "neither block nor hash specified". The params
  * check (./params.ts) has refused what the type does not decode: both named, a `requireCanonical` not a boolean.
  */
-function engineLookup(chain: CChain, at: unknown): [method: string, param: unknown] | undefined {
+export function engineLookup(chain: CChain, at: unknown): [method: string, param: unknown] | undefined {
   const fields =
     typeof at === 'object' && at !== null
       ? new Map(Object.entries(at).map(([k, v]) => [k.toLowerCase(), v]))

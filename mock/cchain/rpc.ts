@@ -10,6 +10,7 @@ import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server
 import { corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
 import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
+import { corethFirst, web3AndNetMethods } from './coreth-reads.ts';
 import { readBlock, readBlockReceipts } from './block-reads.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
@@ -76,6 +77,7 @@ function corethMethods(chain: CChain): OwnMethods {
 function newCorethMethods(chain: CChain): OwnMethods {
   return {
     ...feeMethods(chain),
+    ...web3AndNetMethods(chain),
     ...withCorethHashes(chain, filterMethods(chain)),
     eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
@@ -151,6 +153,9 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
   if (refused !== undefined) return errorJson(id, -32602, refused);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
+  // Refusals and answers of coreth's own before the engine's (./coreth-reads.ts).
+  const first = await corethFirst(chain, method, params);
+  if (first !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${first.slice(1)}`;
   const mine = own[method];
   if (mine) {
     try {

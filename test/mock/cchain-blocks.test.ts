@@ -84,8 +84,10 @@ describe("the C-Chain's blocks as coreth answers them", () => {
     expect(await rpc(url, 'eth_getHeaderByHash', [atomic.hash])).toEqual(header);
     const { transactions, uncles, withdrawals, size, blockExtraData, ...headerFields } = atomic;
     expect(header).toEqual(headerFields);
-    expect(await rpc(url, 'eth_getBlockByNumber', ['0x99', false])).toBeNull();
-    expect(await rpc(url, 'eth_getHeaderByNumber', ['0x99'])).toBeNull();
+    // Past the last accepted block: eth/api_backend.go's ErrUnfinalizedData, not null.
+    const unfinalized = { error: { code: -32000, message: 'cannot query unfinalized data' } };
+    expect(await callRpc(`${url}/ext/bc/C/rpc`, 'eth_getBlockByNumber', ['0x99', false])).toEqual(unfinalized);
+    expect(await callRpc(`${url}/ext/bc/C/rpc`, 'eth_getHeaderByNumber', ['0x99'])).toEqual(unfinalized);
 
     // viem reads coreth's blocks (and keeps the hash the engine gave).
     const viemBlock = await cClients(url).pub.getBlock({ blockNumber: 2n });

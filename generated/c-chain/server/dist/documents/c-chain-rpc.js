@@ -1548,14 +1548,6 @@ export const cChainRpcDocument = {
             },
           },
         },
-        {
-          "name": "a block the chain does not have yet",
-          "params": [
-            { "name": "Block", "value": "0xffffffff" },
-            { "name": "Hydrated transactions", "value": false },
-          ],
-          "result": { "name": "Block information", "value": null },
-        },
       ],
     },
   ],

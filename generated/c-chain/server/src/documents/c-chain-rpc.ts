@@ -1551,14 +1551,6 @@ export const cChainRpcDocument: OpenrpcDocument = {
             },
           },
         },
-        {
-          "name": "a block the chain does not have yet",
-          "params": [
-            { "name": "Block", "value": "0xffffffff" },
-            { "name": "Hydrated transactions", "value": false },
-          ],
-          "result": { "name": "Block information", "value": null },
-        },
       ],
     },
   ],

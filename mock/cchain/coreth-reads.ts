@@ -1,0 +1,189 @@
+/**
+ * What coreth v1.14.2 answers with its own code where the engine would answer otherwise: the "web3" and "net" APIs
+ * (enabled by default: plugin/evm/config defaultEnabledAPIs), blocks past the last accepted one or named by a hash the
+ * chain does not have (eth/api_backend.go, allow-unfinalized-queries off by default), eth_sign without a key, and
+ * gasestimator.Estimate's plain-transfer short circuit.
+ */
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { indexMethods } from '../../generators/model/build.ts';
+import { mockModel } from '../spec.ts';
+import { nodeVersionOf } from '../world/reads-info.ts';
+import { engineParams } from './block-hashes.ts';
+import { engineLookup } from './block-reads.ts';
+import type { CChain } from './evm.ts';
+import { EvmError } from './evm.ts';
+import { appliedOverride, withOverride } from './estimate-override.ts';
+import { gethAnswer } from './geth-errors.ts';
+import { goBytes } from './params.ts';
+
+type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
+
+/** params.TxGas. */
+const TX_GAS = 21_000n;
+
+/**
+ * `web3_clientVersion`: node.Config's CorethVersion, `version.Current.Semantic()` (plugin/evm/vm.go), the version
+ * the evm reports in info.getNodeVersion's vmVersions; before v1.14.2 coreth's own version, reported there too.
+ */
+function clientVersion(release: string | undefined): string {
+  if (release) return nodeVersionOf(release).vmVersions.evm;
+  const example = indexMethods(mockModel()).get('info.getNodeVersion')?.method.examples[0]?.result as
+    | { vmVersions: { evm: string } }
+    | undefined;
+  return example?.vmVersions.evm ?? '';
+}
+
+/** rpc/json.go parsePositionalArguments of `web3_sha3`'s one hexutil.Bytes, then crypto.Keccak256 of its bytes. */
+function sha3(params: unknown): string {
+  if (params !== undefined && params !== null && !Array.isArray(params)) throw new EvmError(-32602, 'non-array args');
+  const args = (params as unknown[] | null | undefined) ?? [];
+  if (args.length > 1) throw new EvmError(-32602, 'too many arguments, want at most 1');
+  if (args.length === 0) throw new EvmError(-32602, 'missing value for required argument 0');
+  const error = goBytes(args[0]);
+  if (error !== undefined) throw new EvmError(-32602, `invalid argument 0: ${error}`);
+  const input = Buffer.from((args[0] as string).slice(2), 'hex');
+  return `0x${Buffer.from(keccak_256(input)).toString('hex')}`;
+}
+
+/** node/api.go's web3API and internal/ethapi's NetAPI (net_version is the engine's, which answers the same). */
+export function web3AndNetMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
+  return {
+    web3_clientVersion: async () => clientVersion(chain.release),
+    web3_sha3: async (params) => sha3(params),
+    // NetAPI.Listening: "always listening"; PeerCount: a hard-coded hexutil.Uint(0).
+    net_listening: async () => true,
+    net_peerCount: async () => '0x0',
+  };
+}
+
+/**
+ * The argument at which each method takes its block: BlockByNumber (a number only) for the block reads,
+ * StateAndHeaderByNumberOrHash for the state reads.
+ */
+const BLOCK_NUMBER_ARGUMENT: Record<string, number> = { eth_getBlockByNumber: 0, eth_getHeaderByNumber: 0 };
+const STATE_ARGUMENT: Record<string, number> = {
+  eth_getBalance: 1,
+  eth_getCode: 1,
+  eth_getTransactionCount: 1,
+  eth_call: 1,
+  eth_estimateGas: 1,
+  eth_getStorageAt: 2,
+  eth_getProof: 2,
+};
+
+const HASH_NOT_FOUND = 'header for hash not found';
+
+/** The hash an EIP-1898 block param names, as Go's %s writes a common.Hash. */
+function hashOf(at: unknown): string {
+  const hash =
+    typeof at === 'object' && at !== null
+      ? Object.entries(at).find(([key]) => key.toLowerCase() === 'blockhash')?.[1]
+      : at;
+  return String(hash).toLowerCase();
+}
+
+/**
+ * HeaderByNumber/BlockByNumber's ErrUnfinalizedData for a number past the last accepted block (every block the
+ * engine has is accepted), and HeaderByHash's nil (unknown, or not canonical at its height) as
+ * StateAndHeaderByNumberOrHash's "header for hash not found". Undefined when the block is one of this chain's, or a
+ * tag (read as the last accepted block).
+ */
+async function blockRefusal(
+  chain: CChain,
+  provider: Provider,
+  at: unknown,
+  byHash: boolean,
+): Promise<string | undefined> {
+  const lookup = byHash ? engineLookup(chain, at) : ['eth_getBlockByNumber', at];
+  if (!lookup) return undefined;
+  const [method, param] = lookup;
+  if (method === 'eth_getBlockByHash') {
+    const block = (await chain.call(provider, method, [param, false])) as { hash: string; number: string } | null;
+    const canonical =
+      block && ((await chain.call(provider, 'eth_getBlockByNumber', [block.number, false])) as { hash: string } | null);
+    return canonical?.hash === block?.hash && block ? undefined : HASH_NOT_FOUND;
+  }
+  if (typeof param !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(param)) return undefined;
+  const latest = BigInt((await chain.call(provider, 'eth_blockNumber')) as string);
+  return BigInt(param) > latest ? 'cannot query unfinalized data' : undefined;
+}
+
+interface CallArgs {
+  from?: unknown;
+  to?: unknown;
+  data?: unknown;
+  input?: unknown;
+  value?: unknown;
+  gasPrice?: unknown;
+  maxFeePerGas?: unknown;
+}
+
+type Override = { balance?: unknown; code?: unknown };
+
+/** A state override's entry for `address` (Go decodes the keys as common.Address, whatever their case). */
+const overrideOf = (overrides: unknown, address: string): Override | undefined =>
+  typeof overrides === 'object' && overrides !== null
+    ? (Object.entries(overrides).find(([key]) => key.toLowerCase() === address.toLowerCase())?.[1] as Override)
+    : undefined;
+
+const quantity = (value: unknown) => (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value) ? BigInt(value) : 0n);
+
+/**
+ * gasestimator.Estimate's short circuit: a call without data to an address without code (after the state override)
+ * that succeeds with params.TxGas of gas is estimated at exactly that. The engine's eth_call does not check that the
+ * sender can pay, which core.ApplyMessage does (buyGas, CanTransfer): that is checked here.
+ */
+async function plainTransfer(chain: CChain, provider: Provider, params: unknown[]): Promise<boolean> {
+  const engine = (engineParams(chain, 'eth_estimateGas', params) ?? params) as unknown[];
+  const [args, block = 'latest', overrides] = engine as [CallArgs | undefined, unknown, unknown];
+  if (typeof args !== 'object' || args === null || typeof args.to !== 'string') return false;
+  const data = args.input ?? args.data;
+  if (data !== undefined && data !== null && data !== '0x') return false;
+  const target = overrideOf(overrides, args.to);
+  const code =
+    typeof target?.code === 'string' ? target.code : await chain.call(provider, 'eth_getCode', [args.to, block]);
+  if (code !== '0x') return false;
+  const from = typeof args.from === 'string' ? args.from : `0x${'0'.repeat(40)}`;
+  const sender = overrideOf(overrides, from);
+  const balance =
+    sender?.balance !== undefined
+      ? quantity(sender.balance)
+      : quantity(await chain.call(provider, 'eth_getBalance', [from, block]));
+  if (balance < quantity(args.value) + TX_GAS * quantity(args.maxFeePerGas ?? args.gasPrice)) return false;
+  try {
+    const call = [{ ...args, gas: `0x${TX_GAS.toString(16)}` }, block, ...(overrides ? [overrides] : [])];
+    await chain.call(provider, 'eth_call', call);
+    return true;
+  } catch (error) {
+    if (error instanceof EvmError) return false;
+    throw error;
+  }
+}
+
+/**
+ * coreth's answer (`{"result":…}` or `{"error":…}`) to a call it answers before the engine would, or undefined to let
+ * the call go on. eth_sign: TransactionAPI.Sign's AccountManager().Find, and the node's keystore holds no key.
+ */
+export async function corethFirst(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
+  if (method === 'eth_sign') return '{"error":{"code":-32000,"message":"unknown account"}}';
+  const args = Array.isArray(params) ? params : [];
+  const byNumber = BLOCK_NUMBER_ARGUMENT[method];
+  const byState = STATE_ARGUMENT[method];
+  if (byNumber === undefined && byState === undefined) return undefined;
+  const at = args[(byNumber ?? byState)!];
+  // A tag, or no block, is the last accepted block: nothing to look up.
+  const named = at !== undefined && at !== null && !(typeof at === 'string' && !at.startsWith('0x'));
+  if (!named && method !== 'eth_estimateGas') return undefined;
+  return chain.run(async (provider) => {
+    let refusal = named ? await blockRefusal(chain, provider, at, byState !== undefined) : undefined;
+    // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
+    if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
+      refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
+    if (refusal !== undefined) return JSON.stringify({ error: { code: -32000, message: refusal } });
+    if (method !== 'eth_estimateGas') return undefined;
+    const estimate = async (params: unknown[]) =>
+      (await plainTransfer(chain, provider, params)) ? `{"result":"0x${TX_GAS.toString(16)}"}` : undefined;
+    if (args[2] === undefined || args[2] === null || !appliedOverride(args)) return estimate(args);
+    return gethAnswer(method, await withOverride(chain, provider, args, estimate));
+  });
+}
