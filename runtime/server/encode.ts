@@ -4,7 +4,7 @@
  * copied verbatim, even when they hold bytes that are not UTF-8.
  */
 const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function escapeHtml(json: string): string {
   // Five native searches cost less than one regular expression over the whole text, which is the common case.

@@ -29,7 +29,8 @@ const FIELDS: Record<string, 'jsonrpc' | 'method' | 'params' | 'id'> = {
   PARAMS: 'params',
   ID: 'id',
 };
-const utf8 = new TextDecoder('utf-8');
+// ignoreBOM keeps a leading byte-order mark in the text, where Go's decoder sees it and refuses the body.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 /** Below Go's nesting limit whatever the content: 10000 levels take more bytes than this. */
 const FAST_MAX_BYTES = 16384;
 

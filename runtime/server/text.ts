@@ -3,7 +3,8 @@
  * byte that does not start valid UTF-8 replaced by U+FFFD (one per byte, which is where Go and TextDecoder differ).
  */
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a string's text that starts with U+FEFF keeps it, as Go's does.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ascii = new TextDecoder('utf-8');
 
 /** Bytes known to be ASCII as a string: short ones char by char, longer ones through the native decoder. */

@@ -189,6 +189,8 @@ describe('node profile of a generated stub', () => {
     ['"a\u0001"', "invalid character '\\x01' in string literal"],
     ['{"a":-}', "invalid character '}' in numeric literal"],
     ['\u00ff', "invalid character 'ÿ' looking for beginning of value"],
+    // A byte-order mark is no whitespace to Go: its first byte, 0xEF, is refused.
+    ['\ufeff{"jsonrpc":"2.0","id":1,"method":"avm.getHeight"}', "invalid character 'ï' looking for beginning of value"],
     [
       '[{"jsonrpc":"2.0","id":1,"method":"avm.getHeight"}]',
       'json: cannot unmarshal array into Go value of type json2.serverRequest',

@@ -9,7 +9,8 @@ import { compactRaw, goStringify } from './encode.js';
 import { GoSyntaxError, parseFirstValue } from './json.js';
 import { foldKey } from './params.js';
 const FIELDS = { JSONRPC: 'jsonrpc', METHOD: 'method', PARAMS: 'params', ID: 'id' };
-const utf8 = new TextDecoder('utf-8');
+// ignoreBOM keeps a leading byte-order mark in the text, where Go's decoder sees it and refuses the body.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 /** Below Go's nesting limit whatever the content: 10000 levels take more bytes than this. */
 const FAST_MAX_BYTES = 16384;
 function kindOf(value) {

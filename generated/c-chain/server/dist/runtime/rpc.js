@@ -44,7 +44,7 @@ export class RawJson {
   /** The JSON text (decoded from the pieces when it was given as bytes). */
   get json() {
     if (this.text !== undefined) return this.text;
-    const decoder = new TextDecoder();
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
     let text = '';
     for (const chunk of this.chunks ?? []) text += decoder.decode(chunk, { stream: true });
     return text + decoder.decode();
