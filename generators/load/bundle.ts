@@ -154,6 +154,20 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return target;
   };
 
+  /**
+   * A reference's JSON pointer: its URI fragment percent-decoded (RFC 6901 section 6: `#/components/schemas/Foo%20Bar`
+   * names "Foo Bar"), or a problem at `here` when the encoding is malformed.
+   */
+  const fragmentOf = (ref: string, here: Omit<SpecProblem, 'message'>): string | undefined => {
+    const hash = ref.indexOf('#');
+    try {
+      return hash < 0 ? '' : decodeURIComponent(ref.slice(hash + 1));
+    } catch {
+      problems.push({ ...here, message: `$ref "${ref}" has a malformed percent-encoding (a % not followed by hex)` });
+      return undefined;
+    }
+  };
+
   const rewriteRef = (
     ref: string,
     currentFile: string,
@@ -163,7 +177,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const here = where(currentFile, tokens);
     const hash = ref.indexOf('#');
     const path = hash < 0 ? ref : ref.slice(0, hash);
-    const fragment = hash < 0 ? '' : ref.slice(hash + 1);
+    const fragment = fragmentOf(ref, here);
+    if (fragment === undefined) return ref;
     if (fragment !== '' && !fragment.startsWith('/')) {
       problems.push({ ...here, message: `$ref "${ref}" must end in a JSON pointer (#/...), not an anchor` });
       return ref;
@@ -249,7 +264,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const ref = method.$ref;
     const hash = ref.indexOf('#');
     const path = hash < 0 ? ref : ref.slice(0, hash);
-    const fragment = hash < 0 ? '' : ref.slice(hash + 1);
+    const fragment = fragmentOf(ref, { file: displayPath(rootFile), pointer: `/methods/${i}/$ref` });
+    if (fragment === undefined) return method;
     const methodFile = targetFileOf(ref, path, rootFile, ['methods', i]);
     if (methodFile === undefined) return method;
     const target = load(methodFile);

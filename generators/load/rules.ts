@@ -40,7 +40,8 @@ export function checkRules(
   const problems: SpecProblem[] = [];
   const report: Report = (bundledPointer, message) => problems.push({ ...locate(bundle, bundledPointer), message });
   const document = bundle.document;
-  const docId = `openrpc:${bundle.name}`;
+  // A fixed id (each document has an ajv of its own): a file's name may hold what a URI may not (a space, `ü`).
+  const docId = 'openrpc:document';
   // Each compiled schema runs on a few examples only, so compiling fast is what counts: the code is not optimised.
   // The document is not a schema, so checking it against draft-07 would only compile the meta-schema to find nothing
   // (a wrong keyword inside a schema still fails its compile, reported below).
