@@ -14,7 +14,8 @@ import { displayPath, readJsonFile } from './read.ts';
 import {
   SpecError,
   type SpecProblem,
-  escapePointerToken,
+  localPointer,
+  localRef,
   parsePointer,
   pointerOf,
   resolvePointer,
@@ -160,12 +161,10 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
    */
   const fragmentOf = (ref: string, here: Omit<SpecProblem, 'message'>): string | undefined => {
     const hash = ref.indexOf('#');
-    try {
-      return hash < 0 ? '' : decodeURIComponent(ref.slice(hash + 1));
-    } catch {
+    const fragment = hash < 0 ? '' : localPointer(ref.slice(hash));
+    if (fragment === undefined)
       problems.push({ ...here, message: `$ref "${ref}" has a malformed percent-encoding (a % not followed by hex)` });
-      return undefined;
-    }
+    return fragment;
   };
 
   const rewriteRef = (
@@ -191,7 +190,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     const key = `${targetFile}#${fragment}`;
     const known = targets.get(key);
-    if (known) return `#/components/${known.kind}/${escapePointerToken(known.name)}`;
+    if (known) return localRef(pointerOf(['components', known.kind, known.name]));
 
     const loadedTarget = load(targetFile);
     if (!loadedTarget) {
@@ -234,7 +233,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
         ...here,
         message: `component name "${name}" is defined twice: ${existing.origin} and ${origin}`,
       });
-      return `#/components/${kind}/${escapePointerToken(name)}`;
+      return localRef(pointerOf(['components', kind, name]));
     }
     // A schema reached by its path takes the path's names (`schemas.json#/definitions/Id` is `Id`,
     // `#/components/schemas/Payload/properties/fee` is `Payload_fee`); when that is taken, the file's stem goes in
@@ -252,7 +251,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     targets.set(key, { name, kind });
     sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer: fragment });
     walk(copy, targetFile, pointerTokens, OBJECT_ROLE[kind]);
-    return `#/components/${kind}/${escapePointerToken(name)}`;
+    return localRef(pointerOf(['components', kind, name]));
   };
 
   const methods = Array.isArray(root.methods) ? root.methods : [];

@@ -5,7 +5,7 @@
  */
 import { type BundledDocument, locate } from '../common/document.ts';
 import { isObject } from '../common/json.ts';
-import { type SpecProblem, parsePointer, pointerOf, resolvePointer } from '../common/problems.ts';
+import { type SpecProblem, localPointer, parsePointer, pointerOf, resolvePointer } from '../common/problems.ts';
 import { COMPONENT_KINDS } from './roles.ts';
 
 /** One problem per cycle of components whose `$ref`s lead back to themselves, at the `$ref` that closes it. */
@@ -44,7 +44,5 @@ export function refCycles(bundle: BundledDocument): SpecProblem[] {
 /** Where the object at `pointer` refers to, when it is a reference inside the document. */
 function nextOf(document: unknown, pointer: string): string | undefined {
   const { value } = resolvePointer(document, pointer);
-  return isObject(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#/')
-    ? value.$ref.slice(1)
-    : undefined;
+  return isObject(value) && typeof value.$ref === 'string' ? localPointer(value.$ref) : undefined;
 }

@@ -13,7 +13,7 @@ import { type BundledDocument, type ExampleAdvice, locate } from '../common/docu
 
 export type { ExampleAdvice } from '../common/document.ts';
 import { deref } from '../common/json.ts';
-import { type SpecProblem, pointerOf } from '../common/problems.ts';
+import { type SpecProblem, localRef, pointerOf } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';
@@ -64,7 +64,7 @@ export function checkRules(
   const compile = (pointer: string) => {
     if (!compiled.has(pointer)) {
       try {
-        compiled.set(pointer, ajv.compile({ $ref: `${docId}#${pointer}` }));
+        compiled.set(pointer, ajv.compile({ $ref: `${docId}${localRef(pointer)}` }));
       } catch (error) {
         report(pointer, `invalid schema: ${(error as Error).message}`);
         compiled.set(pointer, undefined);
