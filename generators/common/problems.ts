@@ -37,10 +37,18 @@ export function parsePointer(pointer: string): string[] {
 
 /**
  * A `$ref` to `pointer` in the same document: `#` and the pointer as a URI fragment, what a URI may not hold (a space,
- * `%`, `ü`) percent-encoded (RFC 6901 section 6).
+ * `%`, `ü`) percent-encoded (RFC 6901 section 6). A lone surrogate has no encoding: it is left for the meta-schema's
+ * `uri-reference` check to name.
  */
 export function localRef(pointer: string): string {
-  return `#${pointer.replace(/[^\w\-.~!$&'()*+,;=:@/?]/gu, (char) => encodeURIComponent(char))}`;
+  const encode = (char: string) => {
+    try {
+      return encodeURIComponent(char);
+    } catch {
+      return char;
+    }
+  };
+  return `#${pointer.replace(/[^\w\-.~!$&'()*+,;=:@/?]/gu, encode)}`;
 }
 
 /** The pointer a local `$ref` (`#/...`) names, its fragment percent-decoded; undefined for any other reference. */

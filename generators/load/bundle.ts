@@ -137,7 +137,14 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       });
       return undefined;
     }
-    const target = resolve(dirname(currentFile), decodeURI(path));
+    let decoded: string;
+    try {
+      decoded = decodeURI(path);
+    } catch {
+      problems.push({ ...where(currentFile, tokens), message: `$ref "${ref}" has a malformed percent-encoding` });
+      return undefined;
+    }
+    const target = resolve(dirname(currentFile), decoded);
     const inside = (base: string, path: string) => {
       const rel = relative(base, path);
       return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
@@ -163,7 +170,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const hash = ref.indexOf('#');
     const fragment = hash < 0 ? '' : localPointer(ref.slice(hash));
     if (fragment === undefined)
-      problems.push({ ...here, message: `$ref "${ref}" has a malformed percent-encoding (a % not followed by hex)` });
+      problems.push({ ...here, message: `$ref "${ref}" has a malformed percent-encoding` });
     return fragment;
   };
 
