@@ -169,8 +169,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
   const fragmentOf = (ref: string, here: Omit<SpecProblem, 'message'>): string | undefined => {
     const hash = ref.indexOf('#');
     const fragment = hash < 0 ? '' : localPointer(ref.slice(hash));
-    if (fragment === undefined)
-      problems.push({ ...here, message: `$ref "${ref}" has a malformed percent-encoding` });
+    if (fragment === undefined) problems.push({ ...here, message: `$ref "${ref}" has a malformed percent-encoding` });
     return fragment;
   };
 
