@@ -4,8 +4,8 @@
  */
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_TEMPLATES, type GenerateOptions, PROJECT_SPECS, generate, loadModel, specFiles } from './pipeline.ts';
+import { parseCli } from '../conform/cli-common.ts';
 import { SpecError } from './load/index.ts';
 import type { SpecModel } from './model/types.ts';
 import { readyMockCaches } from './cli-mock-caches.ts';
@@ -21,7 +21,7 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --validate          only load and validate the spec
   --watch             regenerate after every save to the spec or templates (prints what changed and how long it took)
   --debug             print the stack trace of a fault inside the toolkit (a spec problem never has one)
-  --help              this text`;
+  --help, -h          this text`;
 
 async function run(options: GenerateOptions, validateOnly: boolean, debug: boolean): Promise<boolean> {
   try {
@@ -96,26 +96,20 @@ function failure(error: unknown, options: GenerateOptions, debug: boolean): stri
     : `generating from ${files} failed: ${message.split('\n')[0]} (run with --debug for the stack trace)`;
 }
 
-const { values } = parseArgs({
-  options: {
-    spec: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    artifact: { type: 'string', multiple: true },
-    templates: { type: 'string' },
-    'package-name': { type: 'string' },
-    check: { type: 'boolean', default: false },
-    validate: { type: 'boolean', default: false },
-    watch: { type: 'boolean', default: false },
-    debug: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
+// A mistyped command line is a usage error in one sentence, as for the project's other commands.
+const values = parseCli('avalanche-openrpc', USAGE, {
+  spec: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  artifact: { type: 'string', multiple: true },
+  templates: { type: 'string' },
+  'package-name': { type: 'string' },
+  check: { type: 'boolean', default: false },
+  validate: { type: 'boolean', default: false },
+  watch: { type: 'boolean', default: false },
+  debug: { type: 'boolean', default: false },
 });
 // The loader turns a fault of its own into a spec problem; with --debug it prints the stack as well (load/index.ts).
 if (values.debug) process.env.AVALANCHE_OPENRPC_DEBUG = '1';
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 const common: GenerateOptions = {
   ...(values.artifact ? { artifacts: values.artifact } : {}),
   ...(values.templates ? { templates: values.templates } : {}),

@@ -1,5 +1,5 @@
 /** JSON helpers the loader, the model, the conformance runner and the mock share. */
-import { resolvePointer } from './problems.ts';
+import { localPointer, resolvePointer } from './problems.ts';
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -17,10 +17,8 @@ export function canonicalJson(value: unknown): string {
 
 /** Follows a local `#/components/...` reference inside the bundled document. */
 export function deref(document: unknown, node: unknown): { node: unknown; pointer?: string } {
-  if (isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
-    const pointer = node.$ref.slice(1);
-    return { node: resolvePointer(document, pointer).value, pointer };
-  }
+  const pointer = isObject(node) && typeof node.$ref === 'string' ? localPointer(node.$ref) : undefined;
+  if (pointer !== undefined) return { node: resolvePointer(document, pointer).value, pointer };
   return { node };
 }
 

@@ -35,6 +35,32 @@ export function parsePointer(pointer: string): string[] {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/**
+ * A `$ref` to `pointer` in the same document: `#` and the pointer as a URI fragment, what a URI may not hold (a space,
+ * `%`, `ü`) percent-encoded (RFC 6901 section 6). A lone surrogate has no encoding: it is left for the meta-schema's
+ * `uri-reference` check to name.
+ */
+export function localRef(pointer: string): string {
+  const encode = (char: string) => {
+    try {
+      return encodeURIComponent(char);
+    } catch {
+      return char;
+    }
+  };
+  return `#${pointer.replace(/[^\w\-.~!$&'()*+,;=:@/?]/gu, encode)}`;
+}
+
+/** The pointer a local `$ref` (`#/...`) names, its fragment percent-decoded; undefined for any other reference. */
+export function localPointer(ref: string): string | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  try {
+    return decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+}
+
 export function resolvePointer(root: unknown, pointer: string): { found: boolean; value: unknown } {
   let node: unknown = root;
   for (const token of parsePointer(pointer)) {

@@ -14,7 +14,8 @@ import { displayPath, readJsonFile } from './read.ts';
 import {
   SpecError,
   type SpecProblem,
-  escapePointerToken,
+  localPointer,
+  localRef,
   parsePointer,
   pointerOf,
   resolvePointer,
@@ -136,7 +137,14 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       });
       return undefined;
     }
-    const target = resolve(dirname(currentFile), decodeURI(path));
+    let decoded: string;
+    try {
+      decoded = decodeURI(path);
+    } catch {
+      problems.push({ ...where(currentFile, tokens), message: `$ref "${ref}" has a malformed percent-encoding` });
+      return undefined;
+    }
+    const target = resolve(dirname(currentFile), decoded);
     const inside = (base: string, path: string) => {
       const rel = relative(base, path);
       return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
@@ -154,6 +162,17 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return target;
   };
 
+  /**
+   * A reference's JSON pointer: its URI fragment percent-decoded (RFC 6901 section 6: `#/components/schemas/Foo%20Bar`
+   * names "Foo Bar"), or a problem at `here` when the encoding is malformed.
+   */
+  const fragmentOf = (ref: string, here: Omit<SpecProblem, 'message'>): string | undefined => {
+    const hash = ref.indexOf('#');
+    const fragment = hash < 0 ? '' : localPointer(ref.slice(hash));
+    if (fragment === undefined) problems.push({ ...here, message: `$ref "${ref}" has a malformed percent-encoding` });
+    return fragment;
+  };
+
   const rewriteRef = (
     ref: string,
     currentFile: string,
@@ -163,7 +182,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const here = where(currentFile, tokens);
     const hash = ref.indexOf('#');
     const path = hash < 0 ? ref : ref.slice(0, hash);
-    const fragment = hash < 0 ? '' : ref.slice(hash + 1);
+    const fragment = fragmentOf(ref, here);
+    if (fragment === undefined) return ref;
     if (fragment !== '' && !fragment.startsWith('/')) {
       problems.push({ ...here, message: `$ref "${ref}" must end in a JSON pointer (#/...), not an anchor` });
       return ref;
@@ -176,7 +196,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     const key = `${targetFile}#${fragment}`;
     const known = targets.get(key);
-    if (known) return `#/components/${known.kind}/${escapePointerToken(known.name)}`;
+    if (known) return localRef(pointerOf(['components', known.kind, known.name]));
 
     const loadedTarget = load(targetFile);
     if (!loadedTarget) {
@@ -219,7 +239,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
         ...here,
         message: `component name "${name}" is defined twice: ${existing.origin} and ${origin}`,
       });
-      return `#/components/${kind}/${escapePointerToken(name)}`;
+      return localRef(pointerOf(['components', kind, name]));
     }
     // A schema reached by its path takes the path's names (`schemas.json#/definitions/Id` is `Id`,
     // `#/components/schemas/Payload/properties/fee` is `Payload_fee`); when that is taken, the file's stem goes in
@@ -237,7 +257,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     targets.set(key, { name, kind });
     sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer: fragment });
     walk(copy, targetFile, pointerTokens, OBJECT_ROLE[kind]);
-    return `#/components/${kind}/${escapePointerToken(name)}`;
+    return localRef(pointerOf(['components', kind, name]));
   };
 
   const methods = Array.isArray(root.methods) ? root.methods : [];
@@ -249,7 +269,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const ref = method.$ref;
     const hash = ref.indexOf('#');
     const path = hash < 0 ? ref : ref.slice(0, hash);
-    const fragment = hash < 0 ? '' : ref.slice(hash + 1);
+    const fragment = fragmentOf(ref, { file: displayPath(rootFile), pointer: `/methods/${i}/$ref` });
+    if (fragment === undefined) return method;
     const methodFile = targetFileOf(ref, path, rootFile, ['methods', i]);
     if (methodFile === undefined) return method;
     const target = load(methodFile);

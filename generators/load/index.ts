@@ -11,6 +11,7 @@ import { displayPath, readJsonFile } from './read.ts';
 import { type ExampleAdvice, checkRules } from './rules.ts';
 import { SpecError, type SpecProblem } from '../common/problems.ts';
 import { profileOf } from './profile.ts';
+import { refCycles } from './ref-cycles.ts';
 
 export type { BundledDocument, ExampleAdvice } from '../common/document.ts';
 export { SpecError, type SpecProblem } from '../common/problems.ts';
@@ -117,6 +118,8 @@ function checkBundle(bundle: BundledDocument, advice: ExampleAdvice[]): SpecProb
       problems.push({ file: source.file, pointer: p.pointer, message: p.message });
   }
   if (problems.length > 0) return problems;
+  const cycles = refCycles(bundle);
+  if (cycles.length > 0) return cycles;
   for (const p of checkDocument(bundle.document, options))
     problems.push({ ...locate(bundle, p.pointer), message: `${p.message} (bundled)` });
   if (problems.length > 0) return problems;

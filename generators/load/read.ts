@@ -12,7 +12,8 @@ export function displayPath(file: string): string {
 export function readJsonFile(file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // RFC 8259 lets a parser skip a byte order mark, and editors on Windows write one.
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     throw new SpecError([
       { file: displayPath(file), pointer: '', message: `cannot read the file: ${(error as Error).message}` },

@@ -13,7 +13,7 @@ import { type BundledDocument, type ExampleAdvice, locate } from '../common/docu
 
 export type { ExampleAdvice } from '../common/document.ts';
 import { deref } from '../common/json.ts';
-import { type SpecProblem, pointerOf } from '../common/problems.ts';
+import { type SpecProblem, localRef, pointerOf } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
 import { checkPartVersions, checkRange, checkZeroWhenAbsent } from './versions.ts';
 import { isObject } from '../common/json.ts';
@@ -38,7 +38,8 @@ export function checkRules(
   const problems: SpecProblem[] = [];
   const report: Report = (bundledPointer, message) => problems.push({ ...locate(bundle, bundledPointer), message });
   const document = bundle.document;
-  const docId = `openrpc:${bundle.name}`;
+  // A fixed id (each document has an ajv of its own): a file's name may hold what a URI may not (a space, `ü`).
+  const docId = 'openrpc:document';
   // Each compiled schema runs on a few examples only, so compiling fast is what counts: the code is not optimised.
   // The document is not a schema, so checking it against draft-07 would only compile the meta-schema to find nothing
   // (a wrong keyword inside a schema still fails its compile, reported below).
@@ -61,7 +62,7 @@ export function checkRules(
   const compile = (pointer: string) => {
     if (!compiled.has(pointer)) {
       try {
-        compiled.set(pointer, ajv.compile({ $ref: `${docId}#${pointer}` }));
+        compiled.set(pointer, ajv.compile({ $ref: `${docId}${localRef(pointer)}` }));
       } catch (error) {
         report(pointer, `invalid schema: ${(error as Error).message}`);
         compiled.set(pointer, undefined);

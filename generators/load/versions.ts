@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from '../common/json.ts';
 import { VERSION_KEYS, VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
-import { escapePointerToken, parsePointer, resolvePointer } from '../common/problems.ts';
+import { escapePointerToken, localPointer, parsePointer, resolvePointer } from '../common/problems.ts';
 import { isObject } from '../common/json.ts';
 
 type Json = Record<string, unknown>;
@@ -89,9 +89,10 @@ function walkSchemas(
 ): void {
   if (!isObject(schema)) return;
   visit(schema, pointer);
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && !seen.has(schema.$ref)) {
-    seen.add(schema.$ref);
-    walkSchemas(document, resolvePointer(document, schema.$ref.slice(1)).value, schema.$ref.slice(1), visit, seen);
+  const target = typeof schema.$ref === 'string' ? localPointer(schema.$ref) : undefined;
+  if (target !== undefined && !seen.has(target)) {
+    seen.add(target);
+    walkSchemas(document, resolvePointer(document, target).value, target, visit, seen);
   }
   for (const key of SCHEMA_SINGLE) walkSchemas(document, schema[key], `${pointer}/${key}`, visit, seen);
   for (const key of SCHEMA_LISTS)
@@ -107,8 +108,8 @@ function walkSchemas(
 export function resolveInMethod(document: Json, method: unknown, pointer: string): unknown {
   let node: unknown = method;
   for (const token of parsePointer(pointer)) {
-    while (isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#'))
-      node = resolvePointer(document, node.$ref.slice(1)).value;
+    while (isObject(node) && typeof node.$ref === 'string' && localPointer(node.$ref) !== undefined)
+      node = resolvePointer(document, localPointer(node.$ref)!).value;
     if (Array.isArray(node)) node = node[Number(token)];
     else if (isObject(node)) node = node[token];
     else return undefined;

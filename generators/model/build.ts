@@ -22,7 +22,7 @@ import {
   titleTypeName,
 } from './names.ts';
 import { publishable } from './published.ts';
-import { subschemas } from './schema-walk.ts';
+import { componentName, isSchema, subschemas } from './schema-walk.ts';
 import { releasesNamedIn } from './versions.ts';
 import type {
   EndpointModel,
@@ -48,7 +48,8 @@ export function indexMethods(model: SpecModel): Map<string, SpecMethod> {
 
 export function buildModel(bundles: BundledDocument[]): SpecModel {
   const names = new NameRegistry(RESERVED_TYPE_NAMES);
-  const schemas: Record<string, JsonSchema> = {};
+  // Without a prototype, so a component named `__proto__` is an entry like any other.
+  const schemas: Record<string, JsonSchema> = Object.create(null);
   const avalanche = bundles.length > 0 && bundles.every((bundle) => bundle.profile === 'avalanche');
   const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, avalanche));
   if (names.collisions.length > 0) throw new SpecError(names.collisions);
@@ -107,7 +108,7 @@ function buildEndpoint(
   const typeName = endpointTypeName(bundle.name);
   const components = (doc.components ?? {}) as Obj;
   const componentSchemas = (components.schemas ?? {}) as Record<string, JsonSchema>;
-  for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schema;
+  for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = withoutSelfIntersection(name, schema);
   const invalidArgument = ((components.errors ?? {}) as Record<string, Obj>).InvalidArgument?.message;
   const rawMethods = (doc.methods ?? []) as Obj[];
   const namespaced = mixesNamespaces(rawMethods.map((method) => str(method.name)));
@@ -135,6 +136,19 @@ function buildEndpoint(
     releases: releasesNamedIn(doc as JsonSchema),
     ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
+}
+
+/**
+ * A component that lists itself in its own `allOf` (`A: {allOf: [{$ref: A}, X]}`) is X: the self-reference adds
+ * nothing, and as a type it would be `type A = A & X`, which TypeScript refuses. It is dropped, as
+ * json-schema-to-typescript does.
+ */
+function withoutSelfIntersection(name: string, schema: JsonSchema): JsonSchema {
+  if (!isSchema(schema) || !Array.isArray(schema.allOf)) return schema;
+  const allOf = schema.allOf.filter((branch) => !isSchema(branch) || componentName(branch.$ref) !== name);
+  if (allOf.length === schema.allOf.length) return schema;
+  const { allOf: _, ...rest } = schema;
+  return allOf.length > 0 ? { ...rest, allOf } : rest;
 }
 
 function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean): MethodModel {

@@ -1,4 +1,5 @@
 /** Where a draft-07 schema holds other schemas: the one definition every pass over nested schemas uses. */
+import { localPointer, parsePointer } from '../common/problems.ts';
 import type { JsonSchema } from './types.ts';
 
 const SINGLE = [
@@ -15,13 +16,17 @@ const SINGLE = [
 const LIST = ['allOf', 'anyOf', 'items', 'oneOf'];
 const MAP = ['$defs', 'definitions', 'dependencies', 'patternProperties', 'properties'];
 
-const COMPONENT_PREFIX = '#/components/schemas/';
+const COMPONENT_PREFIX = '/components/schemas/';
 
-/** The component a `$ref` names (`#/components/schemas/<Name>`, the one form the spec uses), or undefined. */
+/**
+ * The component a `$ref` names (`#/components/schemas/<Name>`, the one form the bundled spec uses, its name escaped as
+ * a JSON pointer token: `a~1b` is "a/b"), or undefined.
+ */
 export function componentName(ref: unknown): string | undefined {
-  return typeof ref === 'string' && ref.startsWith(COMPONENT_PREFIX) && ref.length > COMPONENT_PREFIX.length
-    ? ref.slice(COMPONENT_PREFIX.length)
-    : undefined;
+  const pointer = typeof ref === 'string' ? localPointer(ref) : undefined;
+  if (pointer === undefined || !pointer.startsWith(COMPONENT_PREFIX)) return undefined;
+  const [name, ...deeper] = parsePointer(pointer.slice(COMPONENT_PREFIX.length - 1));
+  return name && deeper.length === 0 ? name : undefined;
 }
 
 export const isSchema = (value: unknown): value is JsonSchema =>

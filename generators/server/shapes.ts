@@ -14,24 +14,24 @@ export { foldKey };
 /**
  * The schema a `$ref` chain ends at, and the components on the way added to `seen` (the components already entered
  * on the path from the root): a recursive schema's shape stops where it would enter itself again, and is left as sent
- * below that.
+ * below that. A boolean schema (`true`: any value, `false`: none) is returned as it is.
  */
-function resolve(model: SpecModel, schema: JsonSchema, seen: Set<string>): JsonSchema | undefined {
+function resolve(model: SpecModel, schema: Json, seen: Set<string>): JsonSchema | boolean | undefined {
   let current = schema;
-  while (typeof current.$ref === 'string') {
+  while (isSchema(current) && typeof current.$ref === 'string') {
     const name = componentName(current.$ref);
-    if (!name || seen.has(name) || !model.schemas[name]) return undefined;
+    if (!name || seen.has(name) || model.schemas[name] === undefined) return undefined;
     seen.add(name);
     current = model.schemas[name];
   }
-  return current;
+  return isSchema(current) || typeof current === 'boolean' ? current : undefined;
 }
 
 /** Whether JSON null is a value of the schema (then a null param is passed on, not treated as absent). */
-export function acceptsNull(model: SpecModel, schema: JsonSchema, path: Set<string> = new Set()): boolean {
+export function acceptsNull(model: SpecModel, schema: Json, path: Set<string> = new Set()): boolean {
   const seen = new Set(path);
   const resolved = resolve(model, schema, seen);
-  if (!resolved) return false;
+  if (!isSchema(resolved)) return resolved === true;
   const type = resolved.type;
   if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
   if (Array.isArray(resolved.enum) && resolved.enum.includes(null)) return true;
@@ -42,10 +42,10 @@ export function acceptsNull(model: SpecModel, schema: JsonSchema, path: Set<stri
   });
 }
 
-function shapeOf(model: SpecModel, schema: JsonSchema, path: Set<string>): Shape | undefined {
+function shapeOf(model: SpecModel, schema: Json, path: Set<string>): Shape | undefined {
   const seen = new Set(path);
   const resolved = resolve(model, schema, seen);
-  if (!resolved) return undefined;
+  if (!isSchema(resolved)) return undefined;
   const shape: Shape = {};
   if (isSchema(resolved.properties)) {
     shape.properties = {};
@@ -67,7 +67,7 @@ function shapeOf(model: SpecModel, schema: JsonSchema, path: Set<string>): Shape
   return branches.length === 1 ? branches[0]! : undefined;
 }
 
-function propertyShape(model: SpecModel, name: string, schema: JsonSchema, path: Set<string>): PropertyShape {
+function propertyShape(model: SpecModel, name: string, schema: Json, path: Set<string>): PropertyShape {
   const shape = shapeOf(model, schema, path);
   return { name, ...(shape ? { shape } : {}), ...(acceptsNull(model, schema) ? { nullable: true } : {}) };
 }
