@@ -6,7 +6,7 @@
  * the omission must be answered exactly as the call that sends the zero value (`twin`); on a write method it is
  * not sent, since the node would perform it.
  */
-import { resolvePointer } from '../generators/common/problems.ts';
+import { localPointer, resolvePointer } from '../generators/common/problems.ts';
 import type { Json, JsonSchema, MethodModel } from '../generators/model/types.ts';
 
 export type CaseKind = 'example' | 'wrong-type' | 'missing-required' | 'absent-as-zero' | 'unknown-encoding';
@@ -100,12 +100,14 @@ export function wrongTypeValue(schemas: Record<string, JsonSchema>, schema: Json
 function acceptedTypes(document: Json, schema: Json | undefined, seen: Set<string>): Set<JsonType> | 'any' {
   if (schema === true || schema === undefined || schema === null || typeof schema !== 'object' || Array.isArray(schema))
     return 'any';
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
-    if (seen.has(schema.$ref)) return 'any';
+  const ref = typeof schema.$ref === 'string' ? schema.$ref : '';
+  const pointer = localPointer(ref);
+  if (pointer !== undefined) {
+    if (seen.has(ref)) return 'any';
     return acceptedTypes(
       document,
-      resolvePointer(document, schema.$ref.slice(1)).value as Json,
-      new Set([...seen, schema.$ref]),
+      resolvePointer(document, pointer).value as Json,
+      new Set([...seen, ref]),
     );
   }
   if ('const' in schema) return new Set([typeOf(schema.const as Json)]);
