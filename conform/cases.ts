@@ -104,11 +104,7 @@ function acceptedTypes(document: Json, schema: Json | undefined, seen: Set<strin
   const pointer = localPointer(ref);
   if (pointer !== undefined) {
     if (seen.has(ref)) return 'any';
-    return acceptedTypes(
-      document,
-      resolvePointer(document, pointer).value as Json,
-      new Set([...seen, ref]),
-    );
+    return acceptedTypes(document, resolvePointer(document, pointer).value as Json, new Set([...seen, ref]));
   }
   if ('const' in schema) return new Set([typeOf(schema.const as Json)]);
   if (Array.isArray(schema.enum)) return new Set(schema.enum.map(typeOf));
