@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       timeoutMs,
     });
     process.stdout.write(formatReport(report));
-    if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2) + '\n');
+    if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
     const nothing = nothingChecked(report);
     if (nothing) process.stderr.write(`conform: ${nothing}\n`);
     process.exitCode = report.totals.FAIL > 0 || nothing ? 1 : 0;

@@ -103,5 +103,5 @@ export function formatSummary(stats: ProxyStats): string {
           (m.specified ? String(m.violations) : 'not in spec').padStart(12),
       );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

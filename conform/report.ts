@@ -31,7 +31,7 @@ export function formatReport(report: ConformReport): string {
   }
   const { PASS, FAIL, SKIP } = report.totals;
   lines.push('', `${PASS} PASS, ${FAIL} FAIL, ${SKIP} SKIP`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function detailLines(result: MethodResult): string[] {

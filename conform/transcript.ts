@@ -52,7 +52,7 @@ export class TranscriptRecorder {
   async write(seq: number, transcript: Transcript): Promise<string> {
     const file = join(this.dir, `${String(seq).padStart(SEQ_DIGITS, '0')}-${safeName(transcript.method)}.json`);
     // Transcripts may hold what a caller sent: readable by their owner only.
-    await writeFile(file, stringifyJson(transcript, 2) + '\n', { mode: 0o600 });
+    await writeFile(file, `${stringifyJson(transcript, 2)}\n`, { mode: 0o600 });
     return file;
   }
 }

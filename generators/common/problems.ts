@@ -24,7 +24,7 @@ export function escapePointerToken(token: string | number): string {
 }
 
 export function pointerOf(tokens: ReadonlyArray<string | number>): string {
-  return tokens.map((t) => '/' + escapePointerToken(t)).join('');
+  return tokens.map((t) => `/${escapePointerToken(t)}`).join('');
 }
 
 export function parsePointer(pointer: string): string[] {

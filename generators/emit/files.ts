@@ -60,8 +60,7 @@ export function manifestFile(
   const listed = [...new Set([...previous, ...paths])].filter((p) => p !== MANIFEST_PATH).sort();
   return {
     path: MANIFEST_PATH,
-    contents:
-      [`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...listed].join('\n') + '\n',
+    contents: `${[`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...listed].join('\n')}\n`,
   };
 }
 
@@ -110,5 +109,5 @@ export function textFile(path: string, contents: string): GeneratedFile {
 
 /** JSON output: two-space indent, final newline. */
 export function jsonFile(path: string, value: unknown): GeneratedFile {
-  return { path, contents: JSON.stringify(value, null, 2) + '\n' };
+  return { path, contents: `${JSON.stringify(value, null, 2)}\n` };
 }

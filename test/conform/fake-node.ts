@@ -93,7 +93,7 @@ export async function startFakeNode(handlers: Record<string, Handler>): Promise<
         };
         res
           .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-          .end(JSON.stringify(parseError) + '\n');
+          .end(`${JSON.stringify(parseError)}\n`);
         return;
       }
       const params = request.params ?? {};
@@ -106,7 +106,7 @@ export async function startFakeNode(handlers: Record<string, Handler>): Promise<
         'result' in answer
           ? { jsonrpc: '2.0', result: answer.result, id: request.id }
           : { jsonrpc: '2.0', error: { ...answer.error, data: null }, id: request.id };
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body) + '\n');
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`${JSON.stringify(body)}\n`);
     });
   });
   return { url: server.url, calls, close: server.close };

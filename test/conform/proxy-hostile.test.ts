@@ -60,7 +60,7 @@ describe('the proxy under hostile input', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
     const internal: string[] = [];
     const proxy = await proxyTo(await upstream(echo), { record: dir, onInternalError: (m) => internal.push(m) });
-    const id = '['.repeat(5000) + '1' + ']'.repeat(5000);
+    const id = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
     const deep = await call(proxy.url, '/ext/bc/P', `{"jsonrpc":"2.0","id":${id},"method":"platform.getHeight"}`);
     expect(deep.status).toBe(200);
     await proxy.settled();

@@ -81,7 +81,7 @@ describe('the redactor', () => {
   });
 
   it('records a body the node accepts despite trailing bytes without its params', () => {
-    const reading = recorded(body('keystore.createUser', { username: 'a', password: PASSWORD }, '') + 'trailing');
+    const reading = recorded(`${body('keystore.createUser', { username: 'a', password: PASSWORD }, '')}trailing`);
     expect(reading).toMatchObject({ method: 'keystore.createUser', note: NOT_ONE_REQUEST, json: { params: REDACTED } });
   });
 

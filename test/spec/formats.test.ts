@@ -24,14 +24,14 @@ describe('avalanche formats', () => {
   it.each<[keyof typeof avalancheFormats, string, boolean]>([
     ['avax-cb58', TX_ID, true],
     ['avax-cb58', '11111111111111111111111111111111LpoYY', true],
-    ['avax-cb58', TX_ID.slice(0, -1) + 'n', false],
+    ['avax-cb58', `${TX_ID.slice(0, -1)}n`, false],
     ['avax-node-id', NODE_ID, true],
     ['avax-node-id', NODE_ID.replace('NodeID-', ''), false],
     ['avax-address', ADDRESS, true],
-    ['avax-address', ADDRESS.slice(0, -1) + '4', false],
+    ['avax-address', `${ADDRESS.slice(0, -1)}4`, false],
     ['avax-bech32', ADDRESS.slice(2), true],
     ['avax-hex', UTXO_HEX, true],
-    ['avax-hex', UTXO_HEX.slice(0, -2) + '00', false],
+    ['avax-hex', `${UTXO_HEX.slice(0, -2)}00`, false],
     ['avax-hex', UTXO_HEX.slice(2), false],
   ])('%s accepts %s: %s', (format, value, valid) => {
     expect(avalancheFormats[format](value)).toBe(valid);
