@@ -69,7 +69,12 @@ import type {
   EthSyncingResult,
   EthUninstallFilterParams,
   EthUninstallFilterResult,
+  NetListeningResult,
+  NetPeerCountResult,
   NetVersionResult,
+  Web3ClientVersionResult,
+  Web3Sha3Params,
+  Web3Sha3Result,
 } from './types.js';
 /** Options of the CChainRpcClient constructor. */
 export interface CChainRpcClientOptions extends ClientOptions {}
@@ -171,6 +176,10 @@ export type CChainRpcClientErrors = {
   ethGetChainConfig: never;
   ethGetBlockByHash: never;
   ethGetBlockByNumber: never;
+  web3ClientVersion: never;
+  web3Sha3: never;
+  netListening: never;
+  netPeerCount: never;
 };
 /**
  * C-Chain EVM API
@@ -229,6 +238,10 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
     ethGetChainConfig: string;
     ethGetBlockByHash: string;
     ethGetBlockByNumber: string;
+    web3ClientVersion: string;
+    web3Sha3: string;
+    netListening: string;
+    netPeerCount: string;
   };
   constructor(options?: CChainRpcClientOptions);
   /**
@@ -770,4 +783,54 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    * @returns The result ({@link EthGetBlockByNumberResult}).
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, options?: CallOptions): Promise<EthGetBlockByNumberResult>;
+  /**
+   * The node's EVM version.
+   *
+   * coreth's web3 API (node/api.go `ClientVersion`): the node config's `CorethVersion`, which
+   * plugin/evm/vm.go sets to the node's `version.Current.Semantic()` (coreth's own version before the
+   * graft into AvalancheGo, v0.15.4 at v1.14.0-1); the same text as `vmVersions.evm` in
+   * `info.getNodeVersion`.
+   *
+   * JSON-RPC method `web3_clientVersion` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link Web3ClientVersionResult}).
+   */
+  web3ClientVersion(options?: CallOptions): Promise<Web3ClientVersionResult>;
+  /**
+   * Keccak-256 of the given bytes.
+   *
+   * coreth's web3 API (node/api.go `Sha3`): `crypto.Keccak256` of its one `hexutil.Bytes` argument.
+   *
+   * JSON-RPC method `web3_sha3` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link Web3Sha3Params}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link Web3Sha3Result}).
+   */
+  web3Sha3(params: Web3Sha3Params, options?: CallOptions): Promise<Web3Sha3Result>;
+  /**
+   * Always true.
+   *
+   * coreth's NetAPI (internal/ethapi/api.go `Listening`): always true; the node's peer-to-peer layer is
+   * AvalancheGo's, not geth's.
+   *
+   * JSON-RPC method `net_listening` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link NetListeningResult}).
+   */
+  netListening(options?: CallOptions): Promise<NetListeningResult>;
+  /**
+   * Always 0.
+   *
+   * coreth's NetAPI (internal/ethapi/api.go `PeerCount`): always 0; the node's peers are AvalancheGo's
+   * (`info.peers`), not geth's.
+   *
+   * JSON-RPC method `net_peerCount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link NetPeerCountResult}).
+   */
+  netPeerCount(options?: CallOptions): Promise<NetPeerCountResult>;
 }

@@ -133,6 +133,10 @@ const ERRORS = {
   ethGetChainConfig: {},
   ethGetBlockByHash: {},
   ethGetBlockByNumber: {},
+  web3ClientVersion: {},
+  web3Sha3: {},
+  netListening: {},
+  netPeerCount: {},
 };
 /**
  * C-Chain EVM API
@@ -191,6 +195,10 @@ export class CChainRpcClient extends JsonRpcClient {
     ethGetChainConfig: 'eth_getChainConfig',
     ethGetBlockByHash: 'eth_getBlockByHash',
     ethGetBlockByNumber: 'eth_getBlockByNumber',
+    web3ClientVersion: 'web3_clientVersion',
+    web3Sha3: 'web3_sha3',
+    netListening: 'net_listening',
+    netPeerCount: 'net_peerCount',
   };
   constructor(options = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/C/rpc', {}, { eth_suggestPriceOptions: { since: 'v1.13.0' } });
@@ -806,5 +814,63 @@ export class CChainRpcClient extends JsonRpcClient {
    */
   ethGetBlockByNumber(params, options) {
     return this.request('eth_getBlockByNumber', params, options, ERRORS.ethGetBlockByNumber);
+  }
+  /**
+   * The node's EVM version.
+   *
+   * coreth's web3 API (node/api.go `ClientVersion`): the node config's `CorethVersion`, which
+   * plugin/evm/vm.go sets to the node's `version.Current.Semantic()` (coreth's own version before the
+   * graft into AvalancheGo, v0.15.4 at v1.14.0-1); the same text as `vmVersions.evm` in
+   * `info.getNodeVersion`.
+   *
+   * JSON-RPC method `web3_clientVersion` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link Web3ClientVersionResult}).
+   */
+  web3ClientVersion(options) {
+    return this.request('web3_clientVersion', {}, options, ERRORS.web3ClientVersion);
+  }
+  /**
+   * Keccak-256 of the given bytes.
+   *
+   * coreth's web3 API (node/api.go `Sha3`): `crypto.Keccak256` of its one `hexutil.Bytes` argument.
+   *
+   * JSON-RPC method `web3_sha3` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link Web3Sha3Params}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link Web3Sha3Result}).
+   */
+  web3Sha3(params, options) {
+    return this.request('web3_sha3', params, options, ERRORS.web3Sha3);
+  }
+  /**
+   * Always true.
+   *
+   * coreth's NetAPI (internal/ethapi/api.go `Listening`): always true; the node's peer-to-peer layer is
+   * AvalancheGo's, not geth's.
+   *
+   * JSON-RPC method `net_listening` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link NetListeningResult}).
+   */
+  netListening(options) {
+    return this.request('net_listening', {}, options, ERRORS.netListening);
+  }
+  /**
+   * Always 0.
+   *
+   * coreth's NetAPI (internal/ethapi/api.go `PeerCount`): always 0; the node's peers are AvalancheGo's
+   * (`info.peers`), not geth's.
+   *
+   * JSON-RPC method `net_peerCount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link NetPeerCountResult}).
+   */
+  netPeerCount(options) {
+    return this.request('net_peerCount', {}, options, ERRORS.netPeerCount);
   }
 }

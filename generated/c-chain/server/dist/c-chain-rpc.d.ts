@@ -70,7 +70,12 @@ import type {
   EthSyncingResult,
   EthUninstallFilterParams,
   EthUninstallFilterResult,
+  NetListeningResult,
+  NetPeerCountResult,
   NetVersionResult,
+  Web3ClientVersionResult,
+  Web3Sha3Params,
+  Web3Sha3Result,
 } from './types.js';
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
@@ -499,6 +504,42 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, context: HandlerContext): Answer<EthGetBlockByNumberResult>;
+  /**
+   * The node's EVM version.
+   *
+   * Answers `web3_clientVersion` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  web3ClientVersion(params: Record<string, never>, context: HandlerContext): Answer<Web3ClientVersionResult>;
+  /**
+   * Keccak-256 of the given bytes.
+   *
+   * Answers `web3_sha3` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  web3Sha3(params: Web3Sha3Params, context: HandlerContext): Answer<Web3Sha3Result>;
+  /**
+   * Always true.
+   *
+   * Answers `net_listening` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  netListening(params: Record<string, never>, context: HandlerContext): Answer<NetListeningResult>;
+  /**
+   * Always 0.
+   *
+   * Answers `net_peerCount` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  netPeerCount(params: Record<string, never>, context: HandlerContext): Answer<NetPeerCountResult>;
 }
 /**
  * What the RPC layer knows of each method of C-Chain EVM API: wire name, params, how to decode and

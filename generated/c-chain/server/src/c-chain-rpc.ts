@@ -71,7 +71,12 @@ import type {
   EthSyncingResult,
   EthUninstallFilterParams,
   EthUninstallFilterResult,
+  NetListeningResult,
+  NetPeerCountResult,
   NetVersionResult,
+  Web3ClientVersionResult,
+  Web3Sha3Params,
+  Web3Sha3Result,
 } from './types.js';
 import { cChainRpcDocument } from './documents/c-chain-rpc.js';
 import * as validators from './validators/c-chain-rpc.js';
@@ -504,6 +509,42 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, context: HandlerContext): Answer<EthGetBlockByNumberResult>;
+  /**
+   * The node's EVM version.
+   *
+   * Answers `web3_clientVersion` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  web3ClientVersion(params: Record<string, never>, context: HandlerContext): Answer<Web3ClientVersionResult>;
+  /**
+   * Keccak-256 of the given bytes.
+   *
+   * Answers `web3_sha3` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  web3Sha3(params: Web3Sha3Params, context: HandlerContext): Answer<Web3Sha3Result>;
+  /**
+   * Always true.
+   *
+   * Answers `net_listening` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  netListening(params: Record<string, never>, context: HandlerContext): Answer<NetListeningResult>;
+  /**
+   * Always 0.
+   *
+   * Answers `net_peerCount` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  netPeerCount(params: Record<string, never>, context: HandlerContext): Answer<NetPeerCountResult>;
 }
 
 const validator = methodValidators(cChainRpcDocument, validators);
@@ -1236,6 +1277,46 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     validateParams: validator('eth_getBlockByNumber', 'params'),
     validateResult: validator('eth_getBlockByNumber', 'result'),
     writeResult: validators.writeEthGetBlockByNumberResult,
+  },
+  {
+    name: 'web3_clientVersion',
+    handler: 'web3ClientVersion',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('web3_clientVersion', 'params'),
+    validateResult: validator('web3_clientVersion', 'result'),
+    writeResult: validators.writeWeb3ClientVersionResult,
+  },
+  {
+    name: 'web3_sha3',
+    handler: 'web3Sha3',
+    params: ['data'],
+    byName: false,
+    shape: { properties: { DATA: { name: 'data' } } },
+    validateParams: validator('web3_sha3', 'params'),
+    validateResult: validator('web3_sha3', 'result'),
+    writeResult: validators.writeWeb3Sha3Result,
+  },
+  {
+    name: 'net_listening',
+    handler: 'netListening',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('net_listening', 'params'),
+    validateResult: validator('net_listening', 'result'),
+    writeResult: validators.writeNetListeningResult,
+  },
+  {
+    name: 'net_peerCount',
+    handler: 'netPeerCount',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('net_peerCount', 'params'),
+    validateResult: validator('net_peerCount', 'result'),
+    writeResult: validators.writeNetPeerCountResult,
   },
 ];
 

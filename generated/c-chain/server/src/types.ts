@@ -489,6 +489,33 @@ export interface EthGetBlockByNumberParams {
  */
 export type EthGetBlockByNumberResult = NotFound | CorethBlock;
 
+/**
+ * The result of `web3_clientVersion`.
+ */
+export type Web3ClientVersionResult = string;
+
+/**
+ * The params of `web3_sha3`.
+ */
+export interface Web3Sha3Params {
+  data: Bytes;
+}
+
+/**
+ * The result of `web3_sha3`.
+ */
+export type Web3Sha3Result = Hash32;
+
+/**
+ * The result of `net_listening`.
+ */
+export type NetListeningResult = boolean;
+
+/**
+ * The result of `net_peerCount`.
+ */
+export type NetPeerCountResult = Uint;
+
 export type AccessList = AccessListEntry[];
 
 export interface AccessListEntry {

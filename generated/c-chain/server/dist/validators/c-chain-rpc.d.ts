@@ -42,3 +42,7 @@ export declare const writeEthSuggestPriceOptionsResult: (value: unknown) => stri
 export declare const writeEthGetChainConfigResult: (value: unknown) => string | undefined;
 export declare const writeEthGetBlockByHashResult: (value: unknown) => string | undefined;
 export declare const writeEthGetBlockByNumberResult: (value: unknown) => string | undefined;
+export declare const writeWeb3ClientVersionResult: (value: unknown) => string | undefined;
+export declare const writeWeb3Sha3Result: (value: unknown) => string | undefined;
+export declare const writeNetListeningResult: (value: unknown) => string | undefined;
+export declare const writeNetPeerCountResult: (value: unknown) => string | undefined;

@@ -385,6 +385,26 @@ export const schemas = {
       ],
     },
   },
+  "web3_clientVersion": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "string" },
+  },
+  "web3_sha3": {
+    "params": {
+      "type": "object",
+      "properties": { "data": { "$ref": "#/components/schemas/bytes" } },
+      "required": ["data"],
+    },
+    "result": { "$ref": "#/components/schemas/hash32" },
+  },
+  "net_listening": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "boolean" },
+  },
+  "net_peerCount": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "$ref": "#/components/schemas/uint" },
+  },
 };
 
 export const components = {};
@@ -864,3 +884,7 @@ export const writeEthSuggestPriceOptionsResult = writeScalar;
 export const writeEthGetChainConfigResult = chainConfigJson;
 export const writeEthGetBlockByHashResult = writeScalar;
 export const writeEthGetBlockByNumberResult = writeScalar;
+export const writeWeb3ClientVersionResult = stringJson;
+export const writeWeb3Sha3Result = hash32Json;
+export const writeNetListeningResult = booleanJson;
+export const writeNetPeerCountResult = uintJson;

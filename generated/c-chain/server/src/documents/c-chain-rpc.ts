@@ -1553,6 +1553,70 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
       ],
     },
+    {
+      "name": "web3_clientVersion",
+      "summary": "The node's EVM version.",
+      "description": "coreth's web3 API (node/api.go `ClientVersion`): the node config's `CorethVersion`, which " +
+        "plugin/evm/vm.go sets to the node's `version.Current.Semantic()` (coreth's own version before the graft " +
+        "into AvalancheGo, v0.15.4 at v1.14.0-1); the same text as `vmVersions.evm` in `info.getNodeVersion`.",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": { "name": "Client version", "schema": { "type": "string" } },
+      "examples": [
+        {
+          "name": "v1.14.2",
+          "params": [],
+          "result": { "name": "Client version", "value": "v1.14.2" },
+        },
+      ],
+    },
+    {
+      "name": "web3_sha3",
+      "summary": "Keccak-256 of the given bytes.",
+      "description": "coreth's web3 API (node/api.go `Sha3`): `crypto.Keccak256` of its one `hexutil.Bytes` argument.",
+      "params": [
+        { "name": "data", "required": true, "schema": { "$ref": "#/components/schemas/bytes" } },
+      ],
+      "paramStructure": "by-position",
+      "result": { "name": "Hash", "schema": { "$ref": "#/components/schemas/hash32" } },
+      "examples": [
+        {
+          "name": "hello world",
+          "params": [{ "name": "data", "value": "0x68656c6c6f20776f726c64" }],
+          "result": {
+            "name": "Hash",
+            "value": "0x47173285a8d7341e5e972fc677286384f802f8ef42a5ec5f03bbfa254cb01fad",
+          },
+        },
+      ],
+      "x-side-effects": "none",
+    },
+    {
+      "name": "net_listening",
+      "summary": "Always true.",
+      "description": "coreth's NetAPI (internal/ethapi/api.go `Listening`): always true; the node's peer-to-peer " +
+        "layer is AvalancheGo's, not geth's.",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": { "name": "Listening", "schema": { "type": "boolean" } },
+      "examples": [
+        { "name": "true", "params": [], "result": { "name": "Listening", "value": true } },
+      ],
+      "x-side-effects": "none",
+    },
+    {
+      "name": "net_peerCount",
+      "summary": "Always 0.",
+      "description": "coreth's NetAPI (internal/ethapi/api.go `PeerCount`): always 0; the node's peers are " +
+        "AvalancheGo's (`info.peers`), not geth's.",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": { "name": "Peer count", "schema": { "$ref": "#/components/schemas/uint" } },
+      "examples": [
+        { "name": "0", "params": [], "result": { "name": "Peer count", "value": "0x0" } },
+      ],
+      "x-side-effects": "none",
+    },
   ],
   "components": {
     "schemas": {

@@ -387,6 +387,26 @@ export const schemas: Record<string, MethodSchemas> = {
       ],
     },
   },
+  "web3_clientVersion": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "string" },
+  },
+  "web3_sha3": {
+    "params": {
+      "type": "object",
+      "properties": { "data": { "$ref": "#/components/schemas/bytes" } },
+      "required": ["data"],
+    },
+    "result": { "$ref": "#/components/schemas/hash32" },
+  },
+  "net_listening": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "boolean" },
+  },
+  "net_peerCount": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "$ref": "#/components/schemas/uint" },
+  },
 };
 
 /** The components ajv is given other than the document has them: a `__proto__` property as a pattern property. */
@@ -867,3 +887,7 @@ export const writeEthSuggestPriceOptionsResult = writeScalar;
 export const writeEthGetChainConfigResult = chainConfigJson;
 export const writeEthGetBlockByHashResult = writeScalar;
 export const writeEthGetBlockByNumberResult = writeScalar;
+export const writeWeb3ClientVersionResult = stringJson;
+export const writeWeb3Sha3Result = hash32Json;
+export const writeNetListeningResult = booleanJson;
+export const writeNetPeerCountResult = uintJson;
