@@ -96,9 +96,14 @@ export class MockState {
 
   /** `info.getNodeVersion` of the release the mock serves, so a client (or `npm run conform`) expects what it gets. */
   version(): InfoGetNodeVersionResult {
-    const example = firstResult<InfoGetNodeVersionResult>('info.getNodeVersion');
-    if (!this.nodeVersion) return example;
-    const release = nodeVersionOf(this.nodeVersion);
-    return { ...example, ...release, vmVersions: { ...example.vmVersions, ...release.vmVersions } };
+    return servedNodeVersion(this.nodeVersion);
   }
+}
+
+/** `info.getNodeVersion` of `--node-version` (the spec's example when none is given). */
+export function servedNodeVersion(nodeVersion: string | undefined): InfoGetNodeVersionResult {
+  const example = firstResult<InfoGetNodeVersionResult>('info.getNodeVersion');
+  if (!nodeVersion) return example;
+  const release = nodeVersionOf(nodeVersion);
+  return { ...example, ...release, vmVersions: { ...example.vmVersions, ...release.vmVersions } };
 }

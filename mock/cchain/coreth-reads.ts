@@ -5,51 +5,31 @@
  * gasestimator.Estimate's plain-transfer short circuit.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { indexMethods } from '../../generators/model/build.ts';
-import { mockModel } from '../spec.ts';
-import { nodeVersionOf } from '../world/reads-info.ts';
+import { servedNodeVersion } from '../state.ts';
 import { engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
-import { goBytes } from './params.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
 
 /** params.TxGas. */
 const TX_GAS = 21_000n;
 
-/**
- * `web3_clientVersion`: node.Config's CorethVersion, `version.Current.Semantic()` (plugin/evm/vm.go), the version
- * the evm reports in info.getNodeVersion's vmVersions; before v1.14.2 coreth's own version, reported there too.
- */
-function clientVersion(release: string | undefined): string {
-  if (release) return nodeVersionOf(release).vmVersions.evm;
-  const example = indexMethods(mockModel()).get('info.getNodeVersion')?.method.examples[0]?.result as
-    | { vmVersions: { evm: string } }
-    | undefined;
-  return example?.vmVersions.evm ?? '';
-}
-
-/** rpc/json.go parsePositionalArguments of `web3_sha3`'s one hexutil.Bytes, then crypto.Keccak256 of its bytes. */
-function sha3(params: unknown): string {
-  if (params !== undefined && params !== null && !Array.isArray(params)) throw new EvmError(-32602, 'non-array args');
-  const args = (params as unknown[] | null | undefined) ?? [];
-  if (args.length > 1) throw new EvmError(-32602, 'too many arguments, want at most 1');
-  if (args.length === 0) throw new EvmError(-32602, 'missing value for required argument 0');
-  const error = goBytes(args[0]);
-  if (error !== undefined) throw new EvmError(-32602, `invalid argument 0: ${error}`);
-  const input = Buffer.from((args[0] as string).slice(2), 'hex');
-  return `0x${Buffer.from(keccak_256(input)).toString('hex')}`;
+/** crypto.Keccak256 of `web3_sha3`'s one hexutil.Bytes (its params refused, as for every method, from the spec). */
+function sha3([data]: [string]): string {
+  return `0x${Buffer.from(keccak_256(Buffer.from(data.slice(2), 'hex'))).toString('hex')}`;
 }
 
 /** node/api.go's web3API and internal/ethapi's NetAPI (net_version is the engine's, which answers the same). */
 export function web3AndNetMethods(chain: CChain): Record<string, (params: unknown) => Promise<unknown>> {
   return {
-    web3_clientVersion: async () => clientVersion(chain.release),
-    web3_sha3: async (params) => sha3(params),
+    // node.Config's CorethVersion: version.Current.Semantic() (plugin/evm/vm.go), what info.getNodeVersion says the
+    // evm is (coreth's own version before the graft).
+    web3_clientVersion: async () => servedNodeVersion(chain.release).vmVersions.evm,
+    web3_sha3: async (params) => sha3(params as [string]),
     // NetAPI.Listening: "always listening"; PeerCount: a hard-coded hexutil.Uint(0).
     net_listening: async () => true,
     net_peerCount: async () => '0x0',

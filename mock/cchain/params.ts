@@ -59,7 +59,7 @@ export const fixedJson =
   };
 
 /** hexutil.Bytes's UnmarshalJSON. */
-export const goBytes: GoDecoder = (value) => {
+const goBytes: GoDecoder = (value) => {
   if (typeof value !== 'string') return typeError('non-string', 'hexutil.Bytes');
   const raw = checkText(value);
   if (typeof raw !== 'string') return typeError(raw.error, 'hexutil.Bytes');
