@@ -88,8 +88,10 @@ const HASH_ARGUMENT: Record<string, number> = {
   eth_newFilter: 0,
 };
 
-/** The argument at which each method takes an rpc.BlockNumberOrHash. */
-const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
+/**
+ * The argument at which each method takes an rpc.BlockNumberOrHash (StateAndHeaderByNumberOrHash's state reads).
+ */
+export const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
   eth_getBalance: 1,
   eth_getCode: 1,
   eth_getTransactionCount: 1,

@@ -6,7 +6,7 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { servedNodeVersion } from '../state.ts';
-import { engineParams } from './block-hashes.ts';
+import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
@@ -36,20 +36,8 @@ export function web3AndNetMethods(chain: CChain): Record<string, (params: unknow
   };
 }
 
-/**
- * The argument at which each method takes its block: BlockByNumber (a number only) for the block reads,
- * StateAndHeaderByNumberOrHash for the state reads.
- */
+/** The argument at which each block read takes its block number (BlockByNumber: a number only). */
 const BLOCK_NUMBER_ARGUMENT: Record<string, number> = { eth_getBlockByNumber: 0, eth_getHeaderByNumber: 0 };
-const STATE_ARGUMENT: Record<string, number> = {
-  eth_getBalance: 1,
-  eth_getCode: 1,
-  eth_getTransactionCount: 1,
-  eth_call: 1,
-  eth_estimateGas: 1,
-  eth_getStorageAt: 2,
-  eth_getProof: 2,
-};
 
 const HASH_NOT_FOUND = 'header for hash not found';
 
@@ -148,7 +136,7 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   if (method === 'eth_sign') return '{"error":{"code":-32000,"message":"unknown account"}}';
   const args = Array.isArray(params) ? params : [];
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
-  const byState = STATE_ARGUMENT[method];
+  const byState = BLOCK_NUMBER_OR_HASH[method];
   if (byNumber === undefined && byState === undefined) return undefined;
   const at = args[(byNumber ?? byState)!];
   // A tag, or no block, is the last accepted block: nothing to look up.
