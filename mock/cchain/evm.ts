@@ -10,7 +10,6 @@ import type { ForkConfig, Provider, ProviderConfig } from '@nomicfoundation/edr'
 import { acceptIntoIndexes } from '../world/indexer.ts';
 import { useNativePublicKeys } from '../world/signers.ts';
 import type { CChainEdit, World } from '../world/world.ts';
-import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
 import { type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
 import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
@@ -92,6 +91,12 @@ function loadEdr(): NonNullable<typeof edr> {
 }
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
+/**
+ * Where a forked world's engine reads its chain (../fork/cchain.ts): imported only by a fork, as the fork's modules
+ * (and the typed client they call the source with) are most of what a first C-Chain call would otherwise load.
+ */
+const forkedFrom = (world: World): Promise<ForkConfig | undefined> =>
+  import('../fork/cchain.ts').then(({ cChainFork }) => cChainFork(world));
 /** Two engine configs are the same chain when their texts are equal. */
 const configText = (config: ProviderConfig): string =>
   JSON.stringify(config, (_, value) => (typeof value === 'bigint' ? `${value}n` : value));
@@ -235,7 +240,7 @@ export class CChain {
   /** A new engine, and its genesis block as it answers it. */
   private async newEngine(): Promise<NewEngine> {
     const { module, context } = loadEdr();
-    const [ctx, fork] = await Promise.all([context, cChainFork(this.world)]);
+    const [ctx, fork] = await Promise.all([context, this.world.fork ? forkedFrom(this.world) : undefined]);
     const provider = await ctx.createProvider(
       module.L1_CHAIN_TYPE,
       this.engineConfig(module, fork),
