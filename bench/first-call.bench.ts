@@ -9,7 +9,8 @@
  * (`methodValidators`), each method's params checked once in a synchronous loop, as the first call checks them with
  * nothing compiled before: what a method's compilation costs; (4) is (1) after the node idled IDLE_MS past its very
  * first call, as a person or a test suite starting a node does: what the node loads when idle (mock/when-idle.ts:
- * the C-Chain's modules, avalanchejs, the curve's table) is then ready for the first C-Chain call or tx. The very first call of the process
+ * the C-Chain's modules, avalanchejs, EDR's library and, with LazyCChain.idleSteps, the engine a first C-Chain call
+ * would make) is then ready for the first C-Chain call or tx. The very first call of the process
  * also builds the ajv instances and warms V8 and ajv's code; it is shown apart (the bench's own HTTP client is warmed
  * first, on a bare server, so that its first request is not counted as the node's).
  */

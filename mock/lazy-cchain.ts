@@ -21,17 +21,18 @@ export interface CChainParts {
 
 /**
  * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs and the curve) would load
- * while its caller waits, one step each: modules, and the curve's table of multiples of its generator. Nothing is
- * built, so the chain, its engine and the dev controls' marks are as they were (EDR's native library loads with the
- * engine, ./cchain/evm.ts).
+ * while its caller waits, one step each: modules, EDR's native library and context, and the curve's table of multiples
+ * of its generator. Nothing is built, so the chain, its engine and the dev controls' marks are as they were.
  */
 export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
   () => import('./cchain/avax.ts'),
   () => import('./cchain/avax.ts').then(({ loadTxModules }) => loadTxModules()),
   () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
+  () => import('./cchain/evm.ts'),
+  // EDR brings a native secp256k1 (./cchain/evm.ts loadEdr), after which the next step computes no table.
+  () => import('./cchain/evm.ts').then(({ loadEngine }) => loadEngine()),
   // A first signature check or key derivation loads the curve and computes its table (tens of ms).
   () => import('./world/signers.ts').then(({ uncompressedPublicKey }) => uncompressedPublicKey(ONE)),
-  () => import('./cchain/evm.ts'),
   () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
 ];
 
@@ -73,6 +74,14 @@ export class LazyCChain {
       return this.parts;
     });
     return this.loading;
+  }
+
+  /**
+   * The steps a node takes while idle (../when-idle.ts): C_CHAIN_MODULES, then the chain's engine made ahead of its
+   * first call (./cchain/evm.ts `prepare`), which builds nothing the node shows.
+   */
+  idleSteps(): Array<() => unknown> {
+    return [...C_CHAIN_MODULES, () => this.load().then(({ chain }) => chain.prepare())];
   }
 
   /** `/ext/bc/C/avax` (./cchain/avax.ts), once loaded. */

@@ -1,5 +1,6 @@
 /**
- * What a first call would load (mock/lazy-cchain.ts C_CHAIN_MODULES), loaded instead while the node has nothing to do.
+ * What a first call would load or make (mock/lazy-cchain.ts C_CHAIN_MODULES and LazyCChain.idleSteps), loaded or made
+ * instead while the node has nothing to do.
  */
 
 /** An answer in progress: a ServerResponse, which emits `close` once done. */

@@ -7,7 +7,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { forkOf } from '../fork/lazy.ts';
+import type { Fork } from '../fork/lazy.ts';
 import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
 import { type CorethBlock, type RpcBlock, blockBytes, headerHash } from './blocks.ts';
@@ -100,7 +100,8 @@ export function corethExtraOf(
     hash: block.hash,
     parentHash: block.parentHash,
     engineHash: block.hash,
-    fromSource: BigInt(block.number) <= (forkOf(world)?.source.cHeight ?? -1n),
+    // The world's fork read as fork/lazy.ts's `forkOf` reads it, without loading the fork's modules in a node that is none.
+    fromSource: BigInt(block.number) <= ((world.fork as Fork | undefined)?.source.cHeight ?? -1n),
   };
   if (extra.fromSource) return extra;
   extra.parentHash = parent?.extra.hash ?? block.parentHash;

@@ -6,11 +6,10 @@
  * take effect exactly between the calls issued before and after them.
  */
 import { createRequire } from 'node:module';
-import type { Provider } from '@nomicfoundation/edr';
+import type { ForkConfig, Provider, ProviderConfig } from '@nomicfoundation/edr';
 import { acceptIntoIndexes } from '../world/indexer.ts';
 import { useNativePublicKeys } from '../world/signers.ts';
 import type { CChainEdit, World } from '../world/world.ts';
-import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
 import { type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
 import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
@@ -31,6 +30,12 @@ export interface AtomicExtra {
 }
 
 type Edr = typeof import('@nomicfoundation/edr');
+
+/** An engine as made, before the chain's history is replayed into it. */
+interface NewEngine {
+  provider: Provider;
+  genesis: RpcBlock;
+}
 
 /** An error the engine answered, passed on as it gave it. */
 export class EvmError extends Error {
@@ -62,6 +67,12 @@ function requireEdr(): Edr {
   }
 }
 
+/**
+ * Loads EDR's native library and its context, while the node idles (../lazy-cchain.ts): tens of ms of CPU that the
+ * first C-Chain call would otherwise wait for. Builds no chain.
+ */
+export const loadEngine = (): Promise<unknown> => loadEdr().context;
+
 /** One EdrContext per process ("Should only be called once!"), with the L1 chain type registered. */
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
@@ -80,6 +91,15 @@ function loadEdr(): NonNullable<typeof edr> {
 }
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
+/**
+ * Where a forked world's engine reads its chain (../fork/cchain.ts): imported only by a fork, as the fork's modules
+ * (and the typed client they call the source with) are most of what a first C-Chain call would otherwise load.
+ */
+const forkedFrom = (world: World): Promise<ForkConfig | undefined> =>
+  import('../fork/cchain.ts').then(({ cChainFork }) => cChainFork(world));
+/** Two engine configs are the same chain when their texts are equal. */
+const configText = (config: ProviderConfig): string =>
+  JSON.stringify(config, (_, value) => (typeof value === 'bigint' ? `${value}n` : value));
 
 /** The engine's own requests that make an account edit (a replay sends them again). */
 export function editRequests({
@@ -107,6 +127,8 @@ const ignore = (): void => undefined;
 export class CChain {
   private genesisCache: CGenesis | undefined;
   private provider: Promise<Provider> | undefined;
+  /** An engine made while the node idled, and the text of the config it was made with (`prepare`). */
+  private spare?: { config: string; engine: Promise<NewEngine> };
   private tail: Promise<unknown> = Promise.resolve();
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
@@ -169,9 +191,8 @@ export class CChain {
    * C-Chain blocks and edits (a loaded state, a revert to before the engine existed), they are replayed into it.
    */
   private async create(): Promise<Provider> {
-    const provider = await this.createEngine();
+    const { provider, genesis } = await this.createEngine();
     this.fees = [];
-    const genesis = (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock;
     this.recordFees(genesis);
     const { extra } = this.fees[0]!;
     const { hash } = extra;
@@ -190,51 +211,84 @@ export class CChain {
     return provider;
   }
 
-  private createEngine(): Promise<Provider> {
+  /**
+   * The engine a first call needs, made beforehand by `prepare` when nothing it is made from has changed since (the
+   * world's time, its saved genesis, automine), else made now.
+   */
+  private createEngine(): Promise<NewEngine> {
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare && !this.world.fork && spare.config === configText(this.engineConfig(loadEdr().module)))
+      return spare.engine.catch(() => this.newEngine());
+    return this.newEngine();
+  }
+
+  /**
+   * Makes the engine the first call would make, while the node is idle (../when-idle.ts): EDR's chain at the genesis
+   * costs about as much CPU again as loading EDR. Nothing else is built: the world is left as it was (the genesis
+   * block reaches the indexes when a call first uses the engine), and an engine that the world outgrew meanwhile is
+   * dropped unused. Not for a fork, whose chain is read from its source.
+   */
+  prepare(): Promise<unknown> {
+    if (this.touched || this.spare || this.world.fork) return Promise.resolve();
+    const engine = this.newEngine();
+    this.spare = { config: configText(this.engineConfig(loadEdr().module)), engine };
+    // One that failed is left to the first call, which makes its own and reports why that failed.
+    return engine.then(ignore, ignore);
+  }
+
+  /** A new engine, and its genesis block as it answers it. */
+  private async newEngine(): Promise<NewEngine> {
     const { module, context } = loadEdr();
-    const genesis = this.genesis;
-    const gasLimit = this.rules.gasLimit(this.world.time.get());
-    return Promise.all([context, cChainFork(this.world)]).then(([ctx, fork]) =>
-      ctx.createProvider(
-        module.L1_CHAIN_TYPE,
-        {
-          allowBlocksWithSameTimestamp: true,
-          allowUnlimitedContractSize: false,
-          // A reverted eth_call is then an error carrying its revert data, which rpc.ts answers as geth does.
-          bailOnCallFailure: true,
-          bailOnTransactionFailure: false,
-          chainId: genesis.chainID,
-          coinbase: Buffer.from(COINBASE, 'hex'),
-          defaultTransactionGasLimit: gasLimit,
-          genesisState: genesis.alloc.map((a) => ({
-            address: Buffer.from(a.address, 'hex'),
-            balance: a.balance,
-            ...(a.code ? { code: Buffer.from(a.code.slice(2), 'hex') } : {}),
-          })),
-          // coreth enables Cancun with Etna; it has no later Ethereum fork.
-          hardfork: this.rules.hardfork(this.world.time.get()),
-          initialBaseFeePerGas: INITIAL_BASE_FEE,
-          minGasPrice: 0n,
-          mining: {
-            autoMine: this.automine,
-            blockGasLimit: gasLimit,
-            memPool: { order: module.MineOrdering.Fifo },
-          },
-          network: fork ?? {
-            genesisBlockGasLimit: genesis.gasLimit,
-            // A replayed chain's genesis is the saved one's.
-            genesisBlockTime: this.world.preForkGenesis.get('C')?.timestamp ?? this.world.time.get(),
-          },
-          networkId: genesis.chainID,
-          observability: {},
-          ownedAccounts: [],
-          precompileOverrides: [],
-        },
-        { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
-        { subscriptionCallback: () => {} },
-        new module.ContractDecoder(),
-      ),
+    const [ctx, fork] = await Promise.all([context, this.world.fork ? forkedFrom(this.world) : undefined]);
+    const provider = await ctx.createProvider(
+      module.L1_CHAIN_TYPE,
+      this.engineConfig(module, fork),
+      { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
+      { subscriptionCallback: () => {} },
+      new module.ContractDecoder(),
     );
+    return { provider, genesis: (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock };
+  }
+
+  /** The new engine's chain: the genesis, the fee rules and the mining at the world's time, or the fork's. */
+  private engineConfig(module: Edr, fork?: ForkConfig): ProviderConfig {
+    const genesis = this.genesis;
+    const time = this.world.time.get();
+    const gasLimit = this.rules.gasLimit(time);
+    return {
+      allowBlocksWithSameTimestamp: true,
+      allowUnlimitedContractSize: false,
+      // A reverted eth_call is then an error carrying its revert data, which rpc.ts answers as geth does.
+      bailOnCallFailure: true,
+      bailOnTransactionFailure: false,
+      chainId: genesis.chainID,
+      coinbase: Buffer.from(COINBASE, 'hex'),
+      defaultTransactionGasLimit: gasLimit,
+      genesisState: genesis.alloc.map((a) => ({
+        address: Buffer.from(a.address, 'hex'),
+        balance: a.balance,
+        ...(a.code ? { code: Buffer.from(a.code.slice(2), 'hex') } : {}),
+      })),
+      // coreth enables Cancun with Etna; it has no later Ethereum fork.
+      hardfork: this.rules.hardfork(time),
+      initialBaseFeePerGas: INITIAL_BASE_FEE,
+      minGasPrice: 0n,
+      mining: {
+        autoMine: this.automine,
+        blockGasLimit: gasLimit,
+        memPool: { order: module.MineOrdering.Fifo },
+      },
+      network: fork ?? {
+        genesisBlockGasLimit: genesis.gasLimit,
+        // A replayed chain's genesis is the saved one's.
+        genesisBlockTime: this.world.preForkGenesis.get('C')?.timestamp ?? time,
+      },
+      networkId: genesis.chainID,
+      observability: {},
+      ownedAccounts: [],
+      precompileOverrides: [],
+    };
   }
 
   /** Runs `op` on the engine after every call queued before it. */

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { whenIdle } from '../../mock/when-idle.ts';
-import { startMockNode } from '../../mock/node.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
 
 /** A request being answered: `close` ends it. */
@@ -92,9 +92,53 @@ describe('a node that idled after its first answer', () => {
       expect((await callRpc(`${node.url}/ext/info`, 'info.getNetworkID', {})).result).toBeDefined();
       const { avalancheLoaded } = await import('../../mock/shared/avalanche.ts');
       await expect.poll(avalancheLoaded, { timeout: 60_000, interval: 50 }).toBe(true);
-      expect(node.state.cChain.loaded).toBeUndefined();
+      // Its engine may have been made meanwhile (ready for a first C-Chain call), but no C-Chain call has started it.
+      expect(node.state.cChain.loaded?.chain.started ?? false).toBe(false);
+      expect(node.state.world.preForkGenesis.get('C')).toBeUndefined();
     } finally {
       await node.close();
+    }
+  });
+});
+
+describe("a C-Chain engine made while the node idled (LazyCChain's idle steps)", () => {
+  const genesis = async (url: string) =>
+    (await callRpc(`${url}/ext/bc/C/rpc`, 'eth_getBlockByNumber', ['0x0', false])).result as { timestamp: string };
+
+  /** A node that ran its idle steps, and one that did not, from the same world; `between` runs on both after. */
+  async function idledAndFresh(between: (node: RunningMockNode) => Promise<unknown>) {
+    const idled = await startMockNode({ port: 0, world: { accounts: 2 } });
+    const fresh = await startMockNode({ port: 0, world: { accounts: 2 } });
+    for (const step of idled.state.cChain.idleSteps()) await step();
+    expect(idled.state.cChain.loaded?.chain.started).toBe(false);
+    expect(idled.state.world.preForkGenesis.get('C')).toBeUndefined();
+    await between(idled);
+    await between(fresh);
+    return { idled, fresh, close: () => Promise.all([idled.close(), fresh.close()]) };
+  }
+
+  it('shows nothing before the first C-Chain call, which finds the chain it would have made', async () => {
+    const { idled, fresh, close } = await idledAndFresh(async () => undefined);
+    try {
+      expect(await genesis(idled.url)).toEqual(await genesis(fresh.url));
+      expect(idled.state.world.preForkGenesis.get('C')).toBeDefined();
+      expect(idled.state.world.preForkGenesis.get('C')).toEqual(fresh.state.world.preForkGenesis.get('C'));
+    } finally {
+      await close();
+    }
+  });
+
+  it('is dropped when the world moved on before the first C-Chain call', async () => {
+    const later = 1_800_000_000n;
+    const { idled, fresh, close } = await idledAndFresh((node) =>
+      node.dev.setTime({ timestamp: String(later), mine: false }),
+    );
+    try {
+      const block = await genesis(idled.url);
+      expect(BigInt(block.timestamp)).toBe(later);
+      expect(block).toEqual(await genesis(fresh.url));
+    } finally {
+      await close();
     }
   });
 });
