@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport } from './emit/files.ts';
-import { checkOutput, writeOutput } from './emit/output.ts';
+import { DEFAULT_OUT, type GeneratedFile } from './emit/files.ts';
+import { type CheckReport, type Scope, type WriteReport, checkOutput, writeOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
 import { loadTemplates } from './emit/templates.ts';
 import { CONFIG_FILE, loadSpec } from './load/index.ts';
