@@ -29,7 +29,7 @@ export interface Transcript {
 }
 
 const SEQ_DIGITS = 6;
-export const NOT_RECORDED = '(not recorded: larger than the inspection limit)';
+const NOT_RECORDED = '(not recorded: larger than the inspection limit)';
 // Cut: a caller's method name may be longer than a file name can be.
 const safeName = (method: string | undefined) => (method ?? 'no-method').slice(0, 100).replace(/[^A-Za-z0-9._-]/g, '_');
 
@@ -94,7 +94,7 @@ export async function replayTranscript(transcript: Transcript, baseUrl: string):
 }
 
 /** An answer in a transcript's form; `body` undefined when it was not kept. */
-export function transcriptResponse(
+function transcriptResponse(
   status: number,
   contentType: string | undefined,
   body: Buffer | string | undefined,
