@@ -82,10 +82,7 @@ export function compareSchemas(
     for (const [i, j] of pairs) {
       const at = altsB ? [...tokens, kind, String(j)] : tokens;
       if (i === undefined)
-        add(
-          { rule: 'alternative-added', text: `a new alternative ${describe(listB[j!], sides.new)} is allowed` },
-          altsB ? at : tokens,
-        );
+        add({ rule: 'alternative-added', text: `a new alternative ${describe(listB[j!], sides.new)} is allowed` }, at);
       else if (j === undefined)
         add(
           {
