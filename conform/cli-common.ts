@@ -15,13 +15,22 @@ export function exitWithUsage(command: string, usage: string, message: string): 
   process.exit(2);
 }
 
-/** The command's flags (from `args`, the process's own by default); `--help`/`-h` prints the usage and exits 0. */
-export function parseCli<O extends Options>(command: string, usage: string, options: O, args?: string[]): Values<O> {
+/**
+ * The command's flags; `--help`/`-h` prints the usage and exits 0. The arguments that are not flags are pushed onto
+ * `positionals` when it is given, and refused when not.
+ */
+export function parseCli<O extends Options>(
+  command: string,
+  usage: string,
+  options: O,
+  positionals?: string[],
+): Values<O> {
   const fail = (message: string) => exitWithUsage(command, usage, message);
   let values: Values<O>;
   try {
-    values = parseArgs({ ...(args ? { args } : {}), options: { ...options, ...HELP }, strict: true })
-      .values as Values<O>;
+    const parsed = parseArgs({ options: { ...options, ...HELP }, strict: true, allowPositionals: !!positionals });
+    positionals?.push(...parsed.positionals);
+    values = parsed.values as Values<O>;
   } catch (error) {
     return fail((error as Error).message);
   }

@@ -24,51 +24,47 @@ function fail(message: string): never {
   return exitWithUsage('conform', USAGE, message);
 }
 
-async function main(): Promise<void> {
-  const args = parseCli('conform', USAGE, {
-    url: { type: 'string' },
-    spec: { type: 'string', multiple: true },
-    methods: { type: 'string' },
-    json: { type: 'string' },
-    'include-writes': { type: 'boolean', default: false },
-    'node-version': { type: 'string' },
-    'blockchain-id': { type: 'string' },
-    'timeout-ms': { type: 'string', default: '10000' },
-  });
-  const url = requireHttpUrl('url', args.url, fail);
-  let methods: RegExp | undefined;
-  try {
-    methods = args.methods === undefined ? undefined : new RegExp(args.methods);
-  } catch (error) {
-    fail(`--methods: ${(error as Error).message}`);
-  }
-  const version = optionalNodeVersion(args['node-version'], fail);
-  const timeoutMs = Number(args['timeout-ms']);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive integer`);
-
-  const validator = await loadValidator('conform', args.spec);
-  if (methods && ![...validator.methods.keys()].some((name) => methods.test(name)))
-    fail(`--methods ${String(methods)} matches no method of the spec`);
-  try {
-    const report = await runConformance({
-      url,
-      validator,
-      ...(methods ? { methods } : {}),
-      includeWrites: args['include-writes'],
-      ...(version ? { nodeVersion: version } : {}),
-      ...(args['blockchain-id'] ? { pathVariables: { blockchainID: args['blockchain-id'] } } : {}),
-      timeoutMs,
-    });
-    process.stdout.write(formatReport(report));
-    if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
-    const nothing = nothingChecked(report);
-    if (nothing) process.stderr.write(`conform: ${nothing}\n`);
-    process.exitCode = report.totals.FAIL > 0 || nothing ? 1 : 0;
-  } catch (error) {
-    if (!(error instanceof NodeUnreachableError || error instanceof NotANodeError)) throw error;
-    process.stderr.write(`conform: ${error.message}\n`);
-    process.exit(2);
-  }
+const args = parseCli('conform', USAGE, {
+  url: { type: 'string' },
+  spec: { type: 'string', multiple: true },
+  methods: { type: 'string' },
+  json: { type: 'string' },
+  'include-writes': { type: 'boolean', default: false },
+  'node-version': { type: 'string' },
+  'blockchain-id': { type: 'string' },
+  'timeout-ms': { type: 'string', default: '10000' },
+});
+const url = requireHttpUrl('url', args.url, fail);
+let methods: RegExp | undefined;
+try {
+  methods = args.methods === undefined ? undefined : new RegExp(args.methods);
+} catch (error) {
+  fail(`--methods: ${(error as Error).message}`);
 }
+const version = optionalNodeVersion(args['node-version'], fail);
+const timeoutMs = Number(args['timeout-ms']);
+if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive integer`);
 
-await main();
+const validator = await loadValidator('conform', args.spec);
+if (methods && ![...validator.methods.keys()].some((name) => methods.test(name)))
+  fail(`--methods ${String(methods)} matches no method of the spec`);
+try {
+  const report = await runConformance({
+    url,
+    validator,
+    ...(methods ? { methods } : {}),
+    includeWrites: args['include-writes'],
+    ...(version ? { nodeVersion: version } : {}),
+    ...(args['blockchain-id'] ? { pathVariables: { blockchainID: args['blockchain-id'] } } : {}),
+    timeoutMs,
+  });
+  process.stdout.write(formatReport(report));
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+  const nothing = nothingChecked(report);
+  if (nothing) process.stderr.write(`conform: ${nothing}\n`);
+  process.exitCode = report.totals.FAIL > 0 || nothing ? 1 : 0;
+} catch (error) {
+  if (!(error instanceof NodeUnreachableError || error instanceof NotANodeError)) throw error;
+  process.stderr.write(`conform: ${error.message}\n`);
+  process.exit(2);
+}

@@ -187,20 +187,18 @@ const ROWS: Row[] = [
     name: 'fetched transactions hash to their IDs and are Committed/Accepted',
     run: async (call, paths) => {
       const problems: string[] = [];
+      const check = async (path: string, ns: string, txID: string, which: string, accepted: string) => {
+        const tx = bytesOf((await ok(call, path, `${ns}.getTx`, { txID, encoding: 'hex' })).tx);
+        if (cb58Encode(sha(tx)) !== txID) problems.push(`${ns}.getTx(${txID}) hashes to ${cb58Encode(sha(tx))}`);
+        const { status } = await ok(call, path, `${ns}.getTxStatus`, { txID });
+        if (status !== accepted) problems.push(`${ns}.getTxStatus of ${which} is ${String(status)}`);
+      };
       const { validators } = await ok(call, paths.P, 'platform.getCurrentValidators');
       const txID = String((validators as Obj[])[0]?.txID ?? '');
       if (!txID) throw new Skip('no current validator');
-      const pTx = bytesOf((await ok(call, paths.P, 'platform.getTx', { txID, encoding: 'hex' })).tx);
-      if (cb58Encode(sha(pTx)) !== txID) problems.push(`platform.getTx(${txID}) hashes to ${cb58Encode(sha(pTx))}`);
-      const pStatus = (await ok(call, paths.P, 'platform.getTxStatus', { txID })).status;
-      if (pStatus !== 'Committed')
-        problems.push(`platform.getTxStatus of the validator tx ${txID} is ${String(pStatus)}`);
+      await check(paths.P, 'platform', txID, `the validator tx ${txID}`, 'Committed');
       const { assetID } = await ok(call, paths.X, 'avm.getAssetDescription', { assetID: 'AVAX' });
-      const xTx = bytesOf((await ok(call, paths.X, 'avm.getTx', { txID: assetID, encoding: 'hex' })).tx);
-      if (cb58Encode(sha(xTx)) !== assetID)
-        problems.push(`avm.getTx(${String(assetID)}) hashes to ${cb58Encode(sha(xTx))}`);
-      const xStatus = (await ok(call, paths.X, 'avm.getTxStatus', { txID: assetID })).status;
-      if (xStatus !== 'Accepted') problems.push(`avm.getTxStatus of the AVAX asset's tx is ${String(xStatus)}`);
+      await check(paths.X, 'avm', assetID as string, "the AVAX asset's tx", 'Accepted');
       return problems;
     },
   },

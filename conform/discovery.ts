@@ -5,9 +5,8 @@
  * examples. Whatever cannot be found stays as the example gives it; the node then answers a documented "not found",
  * which is still conformance evidence.
  */
-import { avalancheFormats } from '../generators/formats.ts';
+import { PRIMARY_NETWORK_ID, avalancheFormats } from '../generators/formats.ts';
 import type { Json, MethodModel } from '../generators/model/types.ts';
-import { PRIMARY_NETWORK_ID } from '../generators/formats.ts';
 import { isSchema } from '../generators/model/schema-walk.ts';
 import { chainOf } from './spec.ts';
 

@@ -10,8 +10,6 @@ export interface DocumentedError {
   pattern: RegExp;
 }
 
-export { messagePattern };
-
 export function documentedErrorsOf(method: MethodModel): DocumentedError[] {
   return method.errors.map((error) => ({
     name: error.name,

@@ -14,7 +14,7 @@ import * as toolkitServer from '../generated/server/dist/index.js';
 import type { MethodSpec } from '../generated/server/dist/index.js';
 
 /** Every method's validators by wire name (a server package exports one `<endpoint>Methods` list per endpoint). */
-export function methodSpecsOf(serverPackage: Record<string, unknown>): Map<string, MethodSpec> {
+function methodSpecsOf(serverPackage: Record<string, unknown>): Map<string, MethodSpec> {
   const byName = new Map<string, MethodSpec>();
   for (const [name, value] of Object.entries(serverPackage)) {
     if (name.endsWith('Methods') && Array.isArray(value))

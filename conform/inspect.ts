@@ -36,6 +36,7 @@ export interface Inspection {
 }
 
 type Obj = Record<string, unknown>;
+const NO_METHOD = 'a JSON-RPC request must name its method as a string';
 function parse(text: string): { ok: true; value: unknown } | { ok: false } {
   const body = transcriptBody(text);
   return 'json' in body ? { ok: true, value: body.json } : { ok: false };
@@ -50,32 +51,22 @@ export function inspectExchange(validator: SpecValidator, exchange: Exchange): I
   const at = (method: string, direction: ProxyViolation['direction'], list: Violation[]): ProxyViolation[] =>
     list.map((v) => ({ ...v, seq: exchange.seq, endpoint: exchange.endpoint, method, direction }));
 
-  if (!request.ok)
-    return {
-      label: '(not JSON)',
-      specified: false,
-      violations: at('(not JSON)', 'request', [{ pointer: '', rule: 'json', message: 'the request body is not JSON' }]),
-    };
+  const refused = (label: string, violation: Violation): Inspection => ({
+    label,
+    specified: false,
+    violations: at(label, 'request', [violation]),
+  });
+  if (!request.ok) return refused('(not JSON)', { pointer: '', rule: 'json', message: 'the request body is not JSON' });
   if (Array.isArray(request.value) && validator.model.profile !== 'avalanche')
     return inspectBatch(validator, exchange, request.value, at);
-  if (Array.isArray(request.value)) {
-    return {
-      label: '(batch)',
-      specified: false,
-      violations: at('(batch)', 'request', [
-        { pointer: '', rule: 'type', message: 'a batch (array) request: AvalancheGo answers it with a parse error' },
-      ]),
-    };
-  }
-  if (!isObject(request.value) || typeof request.value.method !== 'string') {
-    return {
-      label: '(no method)',
-      specified: false,
-      violations: at('(no method)', 'request', [
-        { pointer: '/method', rule: 'type', message: 'a JSON-RPC request must name its method as a string' },
-      ]),
-    };
-  }
+  if (Array.isArray(request.value))
+    return refused('(batch)', {
+      pointer: '',
+      rule: 'type',
+      message: 'a batch (array) request: AvalancheGo answers it with a parse error',
+    });
+  if (!isObject(request.value) || typeof request.value.method !== 'string')
+    return refused('(no method)', { pointer: '/method', rule: 'type', message: NO_METHOD });
   const body = request.value;
   const method = body.method as string;
   if (!validator.methods.has(method)) return { method, label: method, specified: false, violations: [] };
@@ -144,11 +135,7 @@ function inspectBatch(
   let specified = false;
   calls.forEach((call, i) => {
     if (!isObject(call) || typeof call.method !== 'string') {
-      violations.push(
-        ...at(label, 'request', [
-          { pointer: `/${i}/method`, rule: 'type', message: 'a JSON-RPC request must name its method as a string' },
-        ]),
-      );
+      violations.push(...at(label, 'request', [{ pointer: `/${i}/method`, rule: 'type', message: NO_METHOD }]));
       return;
     }
     const method = call.method;

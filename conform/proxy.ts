@@ -55,8 +55,6 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** The Host header to send upstream instead of the caller's. */
   hostHeader?: string;
-  /** Bodies larger than this are forwarded but not validated. Default 32 MiB. */
-  maxInspectBytes?: number;
   /** Request bodies larger than this are answered 413 (each is read whole before it goes upstream). Default 32 MiB. */
   maxBodyBytes?: number;
   /** Caller connections held at once; one more is answered 503 (./proxy-intake.ts). Default MAX_CONNECTIONS. */
@@ -100,8 +98,11 @@ function endToEnd(raw: string[], replaceHost?: string): string[] {
   return out;
 }
 
+/** Bodies larger than this are forwarded but not validated. */
+const INSPECT_LIMIT = 32 * 1024 * 1024;
+
 /**
- * Keeps a copy of a stream's bytes up to a limit, for validation after the fact, and decodes it once at the end.
+ * Keeps a copy of a stream's bytes up to INSPECT_LIMIT, for validation after the fact, and decodes it once at the end.
  * Decoding each chunk as it passed (no copy of the whole body) was measured too (bench/proxy.bench.ts, 60 answers of
  * 6 MB): the same memory 30 s after, but a peak of 290 MB instead of 230, as every part went through the young
  * generation while its answer was under way.
@@ -110,14 +111,10 @@ class Tap {
   private chunks: Buffer[] = [];
   private size = 0;
   overflow = false;
-  private readonly limit: number;
-  constructor(limit: number) {
-    this.limit = limit;
-  }
   push = (chunk: Buffer) => {
     if (this.overflow) return;
     this.size += chunk.length;
-    if (this.size > this.limit) {
+    if (this.size > INSPECT_LIMIT) {
       this.overflow = true;
       this.chunks = [];
     } else this.chunks.push(chunk);
@@ -142,7 +139,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const agentOptions = { keepAlive: true, maxSockets: UPSTREAM_SOCKETS };
   const agent = secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const send = secure ? httpsRequest : httpRequest;
-  const limit = options.maxInspectBytes ?? 32 * 1024 * 1024;
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
   const redactor = new Redactor(options.validator.model);
@@ -216,7 +212,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     upstreamRequest.on(
       'response',
       guard(id, res, 'forwarding the answer', (answer: IncomingMessage) => {
-        const responseTap = new Tap(limit);
+        const responseTap = new Tap();
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
         answer.on('data', responseTap.push);
         // The upstream broke off mid-answer: the caller's connection is cut too, never left waiting for the rest.
@@ -227,7 +223,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
             seq: id,
             endpoint: req.url ?? '/',
             httpMethod: req.method ?? 'GET',
-            request: body.length > limit ? undefined : body.toString('utf8'),
+            request: body.length > INSPECT_LIMIT ? undefined : body.toString('utf8'),
             status: answer.statusCode ?? 0,
             contentType: answer.headers['content-type'],
             response: responseTap.overflow ? undefined : responseTap.text(),

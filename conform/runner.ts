@@ -12,8 +12,8 @@ import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { Redactor } from './redact.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { type SpecMethod, endpointPath, isSafeRead, notServedReason, parseNodeVersion, wireProfile } from './spec.ts';
-import { newestSpecVersion } from '../generators/model/versions.ts';
+import { type SpecMethod, endpointPath, isSafeRead, parseNodeVersion, wireProfile } from './spec.ts';
+import { newestSpecVersion, notServedReason } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
 export type Status = 'PASS' | 'FAIL' | 'SKIP';

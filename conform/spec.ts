@@ -1,12 +1,10 @@
 /**
- * What the conformance runner and the proxy need to know about the spec beyond the model: which endpoint serves a
- * method, whether calling it is safe, and whether a given node release serves it.
+ * What the conformance runner and the proxy need to know about the spec beyond the model: where a method's endpoint
+ * is, whether calling it is safe, which release a node reports and which wire rules its calls follow.
  */
 import { resolve } from 'node:path';
 import { loadModel } from '../generators/pipeline.ts';
-export { notServedReason } from '../generators/model/versions.ts';
 import type { EndpointModel, MethodModel, SpecMethod, SpecModel } from '../generators/model/types.ts';
-export { indexMethods } from '../generators/model/build.ts';
 export type { SpecMethod } from '../generators/model/types.ts';
 
 export const TOOLKIT_SPEC = resolve(import.meta.dirname, '..', 'openrpc');

@@ -29,15 +29,14 @@ export interface Transcript {
 }
 
 const SEQ_DIGITS = 6;
-export const NOT_RECORDED = '(not recorded: larger than the inspection limit)';
+const NOT_RECORDED = '(not recorded: larger than the inspection limit)';
 // Cut: a caller's method name may be longer than a file name can be.
 const safeName = (method: string | undefined) => (method ?? 'no-method').slice(0, 100).replace(/[^A-Za-z0-9._-]/g, '_');
 
 export class TranscriptRecorder {
   /** The highest sequence number the folder already holds: numbering continues after it. */
   readonly lastSeq: number;
-
-  readonly dir: string;
+  private readonly dir: string;
   constructor(dir: string) {
     this.dir = dir;
     mkdirSync(dir, { recursive: true });
@@ -49,11 +48,10 @@ export class TranscriptRecorder {
     this.lastSeq = taken.length > 0 ? Math.max(...taken) : 0;
   }
 
-  async write(seq: number, transcript: Transcript): Promise<string> {
+  async write(seq: number, transcript: Transcript): Promise<void> {
     const file = join(this.dir, `${String(seq).padStart(SEQ_DIGITS, '0')}-${safeName(transcript.method)}.json`);
     // Transcripts may hold what a caller sent: readable by their owner only.
     await writeFile(file, `${stringifyJson(transcript, 2)}\n`, { mode: 0o600 });
-    return file;
   }
 }
 
@@ -94,7 +92,7 @@ export async function replayTranscript(transcript: Transcript, baseUrl: string):
 }
 
 /** An answer in a transcript's form; `body` undefined when it was not kept. */
-export function transcriptResponse(
+function transcriptResponse(
   status: number,
   contentType: string | undefined,
   body: Buffer | string | undefined,

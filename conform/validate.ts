@@ -11,7 +11,8 @@ import { generatedMethodSpecs, toolkitMethodSpecs } from './generated.ts';
 import { previewJson, sameJson } from './json.ts';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
 import { releaseValidators } from './release.ts';
-import { type SpecMethod, TOOLKIT_SPEC, indexMethods, loadSpecModel, wireProfile } from './spec.ts';
+import { type SpecMethod, TOOLKIT_SPEC, loadSpecModel, wireProfile } from './spec.ts';
+import { indexMethods } from '../generators/model/build.ts';
 import { violationsInWords } from './words.ts';
 import { ParamsRefusal, paramsOf } from '../runtime/server/standard.ts';
 import { isObject } from '../generators/common/json.ts';
@@ -191,8 +192,7 @@ export async function loadValidator(command: string, spec?: string[]): Promise<S
     return new SpecValidator(model, undefined, await generatedMethodSpecs(model));
   } catch (error) {
     // A broken spec or a stale generated/server: nothing to check against.
-    process.stderr.write(`${command}: ${(error as Error).message}
-`);
+    process.stderr.write(`${command}: ${(error as Error).message}\n`);
     process.exit(2);
   }
 }

@@ -9,6 +9,7 @@ import type { ErrorObject } from 'ajv';
 // ajv's errors in the generated servers' wording, so every report reads alike.
 import { errorMessage } from '../runtime/server/params.ts';
 import type { Violation } from './validate.ts';
+import { resolvePointer } from '../generators/common/problems.ts';
 
 const FORMAT_WORDS: Record<string, string> = {
   'avax-address': 'a chain-prefixed bech32 address with a valid checksum (e.g. "X-avax1...")',
@@ -27,15 +28,6 @@ function jsonType(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
-}
-
-function at(root: unknown, pointer: string): unknown {
-  let value = root;
-  for (const token of pointer.split('/').slice(1)) {
-    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
-    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-  }
-  return value;
 }
 
 const list = (items: string[]) => [...new Set(items)].join(' or ');
@@ -71,7 +63,7 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
       ),
     ];
     const other = leaves.filter((e) => !['type', 'format', 'pattern', 'const', 'enum'].includes(e.keyword));
-    const actual = jsonType(at(root, pointer));
+    const actual = jsonType(resolvePointer(root, pointer).value);
     const typeMatched = types.length > 0 && leaves.length > types.length + constants.length;
     if (types.length > 0 && !typeMatched) {
       const allowed = list(types.flatMap((e) => String((e.params as { type: string }).type).split(',')));

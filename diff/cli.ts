@@ -28,19 +28,9 @@ const OPTIONS = {
   json: { type: 'string' },
   'fail-on': { type: 'string' },
 } as const;
-// The two specs are the arguments that are neither flags nor a flag's separate value.
-const args = process.argv.slice(2);
+// The two specs are the arguments that are not flags.
 const positionals: string[] = [];
-const flags: string[] = [];
-for (let i = 0; i < args.length; i++) {
-  const arg = args[i]!;
-  if (!arg.startsWith('-')) positionals.push(arg);
-  else {
-    flags.push(arg);
-    if (arg.slice(2) in OPTIONS && !arg.includes('=') && i + 1 < args.length) flags.push(args[++i]!);
-  }
-}
-const values = parseCli('diff', USAGE, OPTIONS, flags);
+const values = parseCli('diff', USAGE, OPTIONS, positionals);
 const format = values.format ?? 'text';
 if (format !== 'text' && format !== 'json') fail(`--format is text or json, not "${format}"`);
 const failOn = values['fail-on'] ?? 'any';

@@ -6,14 +6,6 @@ import { buildModel } from '../generators/model/build.ts';
 import { specFiles } from '../generators/pipeline.ts';
 import type { SpecModel } from '../generators/model/types.ts';
 
-/** The endpoint documents a path names: the file itself, or the spec documents directly in a folder. */
-function documentsAt(path: string): string[] {
-  if (!existsSync(path)) throw new Error(`${path} does not exist`);
-  const files = specFiles(path);
-  if (files.length === 0) throw new Error(`${path} holds no .json documents`);
-  return files;
-}
-
 const isBundled = (document: { methods?: unknown }) =>
   Array.isArray(document.methods) &&
   document.methods.every((m) => m !== null && typeof m === 'object' && !('$ref' in m));
@@ -23,7 +15,10 @@ const isBundled = (document: { methods?: unknown }) =>
  * whose methods are inline, are read as they are, so a published revision compares even under newer project rules.
  */
 export function loadRevision(path: string): SpecModel {
-  const files = documentsAt(path);
+  if (!existsSync(path)) throw new Error(`${path} does not exist`);
+  // The file itself, or the spec documents directly in the folder.
+  const files = specFiles(path);
+  if (files.length === 0) throw new Error(`${path} holds no .json documents`);
   const documents = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
   if (documents.every(isBundled)) {
     return buildModel(

@@ -4,7 +4,7 @@ import type { Change, Level } from './compare.ts';
 const RANK: Record<Level, number> = { breaking: 0, 'possibly-breaking': 1, compatible: 2 };
 const worst = (c: Change) => Math.min(RANK[c.clients], RANK[c.implementers]);
 
-export function summary(changes: Change[]) {
+function summary(changes: Change[]) {
   const count = (audience: 'clients' | 'implementers') =>
     Object.fromEntries(
       (['breaking', 'possibly-breaking', 'compatible'] as const).map((level) => [

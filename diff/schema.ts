@@ -1,12 +1,11 @@
 /**
  * Compares two JSON Schemas of one place in the API, through `$ref`s, and says for each difference whether it narrows
- * or widens what the place allows. Who that breaks depends on which way the data flows (see ./rules.ts).
+ * or widens what the place allows. Who that breaks depends on which way the data flows (compare.ts, SCHEMA_RULES).
  */
-import { componentName } from '../generators/model/schema-walk.ts';
+import { componentName, isSchema } from '../generators/model/schema-walk.ts';
 import { canonicalJson } from '../generators/common/json.ts';
 import { levelAt } from '../generators/model/versions.ts';
 import type { JsonSchema } from '../generators/model/types.ts';
-import { isSchema } from '../generators/model/schema-walk.ts';
 
 /** One side of the comparison: its shared schemas and, for a release of this spec, the release. */
 export interface Side {
@@ -83,10 +82,7 @@ export function compareSchemas(
     for (const [i, j] of pairs) {
       const at = altsB ? [...tokens, kind, String(j)] : tokens;
       if (i === undefined)
-        add(
-          { rule: 'alternative-added', text: `a new alternative ${describe(listB[j!], sides.new)} is allowed` },
-          altsB ? at : tokens,
-        );
+        add({ rule: 'alternative-added', text: `a new alternative ${describe(listB[j!], sides.new)} is allowed` }, at);
       else if (j === undefined)
         add(
           {

@@ -1,11 +1,7 @@
-// Preloaded by the npm scripts (`node --import ./generators/compile-cache.js ...`) and by bin.js: the caches that make
-// a second start cheap, in node_modules/.cache/node-compile unless NODE_COMPILE_CACHE names another folder. Node's
-// compile cache keeps V8's code of the sources and of large dependencies (the TypeScript compiler, ajv); it does not
-// keep the type-stripped sources, so without the load hook below every start loads amaro's WebAssembly and strips
-// every `.ts` file again (most of `npm run mock`'s start-up CPU, bench/README.md). Both must be on before the modules
-// they cache load. The mock keeps its spec model in the same folder (mock/model-cache.ts); `npm run generate` fills
-// all three for the mock's first start (generators/cli-mock-caches.ts). Node 22 has no way to keep
-// the stripped sources itself (its compile cache keeps them since Node 23, nodejs/node#56629, not backported to 22).
+// Preloaded by the npm scripts (`node --import ./generators/compile-cache.js ...`) and by bin.js, before the modules
+// it caches: Node's compile cache (V8's code; node_modules/.cache/node-compile unless NODE_COMPILE_CACHE names another
+// folder), and a load hook that keeps each type-stripped source, which Node 22 does not (nodejs/node#56629, Node 23
+// only): without it every start strips every `.ts` file again, most of `npm run mock`'s start-up (bench/README.md).
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import module from 'node:module';

@@ -10,5 +10,6 @@ export {
 } from './pipeline.ts';
 export { loadSpec, SpecError, type SpecProblem } from './load/index.ts';
 export { renderTypes, type RenderedTypes } from './types/index.ts';
-export type { CheckReport, GeneratedFile, WriteReport } from './emit/files.ts';
+export type { GeneratedFile } from './emit/files.ts';
+export type { CheckReport, WriteReport } from './emit/output.ts';
 export type * from './model/types.ts';

@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport } from './emit/files.ts';
-import { checkOutput, writeOutput } from './emit/output.ts';
+import { DEFAULT_OUT, type GeneratedFile } from './emit/files.ts';
+import { type CheckReport, type Scope, type WriteReport, checkOutput, writeOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
 import { loadTemplates } from './emit/templates.ts';
 import { CONFIG_FILE, loadSpec } from './load/index.ts';
@@ -74,21 +74,18 @@ export function loadModel(spec?: string | string[], packageName?: string): SpecM
   return packageName === undefined ? model : { ...model, packageNames: packageNamesFrom(packageName) };
 }
 
-function chosenArtifacts(chosen: string[] = ARTIFACTS.map((a) => a.name)) {
-  const unknown = chosen.filter((name) => !ARTIFACTS.some((a) => a.name === name));
-  if (unknown.length > 0)
-    throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
-  return ARTIFACTS.filter((a) => chosen.includes(a.name));
-}
-
 /** Every chosen artifact's files, in memory. */
 export async function renderArtifacts(
   model: SpecModel,
   options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {},
 ): Promise<GeneratedFile[]> {
+  const known = ARTIFACTS.map((a) => a.name);
+  const chosen = options.artifacts ?? known;
+  const unknown = chosen.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${known.join(', ')}`);
   const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
   const files: GeneratedFile[] = [];
-  for (const artifact of chosenArtifacts(options.artifacts))
+  for (const artifact of ARTIFACTS.filter((a) => chosen.includes(a.name)))
     files.push(...(await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) })));
   return files;
 }

@@ -26,15 +26,11 @@ export interface WatchOptions {
   /** A folder never to watch (the output, when it lies inside a watched folder). */
   ignore?: string;
   run: () => Promise<boolean>;
-  log?: (line: string) => void;
 }
 
-export async function watchAndRun({
-  paths,
-  ignore,
-  run,
-  log = console.log,
-}: WatchOptions): Promise<() => Promise<void>> {
+/** Watches until the process ends. */
+export async function watchAndRun({ paths, ignore, run }: WatchOptions): Promise<void> {
+  const log = console.log;
   const ignored = ignore ? resolve(ignore) : undefined;
   const watcher = watch(paths, {
     ignoreInitial: true,
@@ -83,8 +79,4 @@ export async function watchAndRun({
   watcher.on('error', (error) => log(`watch error: ${error instanceof Error ? error.message : String(error)}`));
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   log(`watching ${paths.join(', ')}`);
-  return async () => {
-    clearTimeout(timer);
-    await watcher.close();
-  };
 }

@@ -1,7 +1,7 @@
 /** The one header line every generated text file starts with; templates put it in their language's comment syntax. */
 import { headerFileName } from '../shared/escape.ts';
 
-export const GENERATOR_NAME = 'avalanche-openrpc';
+const GENERATOR_NAME = 'avalanche-openrpc';
 
 /** A header is one line: `// ` and it fill at most 120 columns when the spec's paths allow. */
 const WIDTH = 117;

@@ -34,13 +34,14 @@ const LAYOUT: FormatConfig = { printWidth: 120, singleQuote: true, trailingComma
 
 /** JavaScript and declarations of each source, each file under the header line of its source. */
 export async function emitJavaScript(sources: TypeScriptSource[]): Promise<GeneratedFile[]> {
-  const header = headerOfSource(sources);
   const emitted = await Promise.all(sources.map(async (source) => [source, await compiled(source)] as const));
   return emitted.flatMap(([source, output]) => {
+    const header = source.contents.split('\n', 1)[0]!;
+    if (!isHeaderComment(header)) throw new Error(`${source.path} does not start with a header line`);
     const base = source.path.replace(/^src\//, 'dist/').replace(/\.ts$/, '');
     return [
-      { path: `${base}.js`, contents: withHeader(output.js, header(`${base}.js`)) },
-      { path: `${base}.d.ts`, contents: withHeader(output.dts, header(`${base}.d.ts`)) },
+      { path: `${base}.js`, contents: withHeader(output.js, header) },
+      { path: `${base}.d.ts`, contents: withHeader(output.dts, header) },
     ];
   });
 }
@@ -69,19 +70,6 @@ async function laidOut(path: string, code: string): Promise<string> {
 
 function codeFrames(errors: Array<{ codeframe: string | null; message: string }>): string {
   return errors.map((error) => error.codeframe ?? error.message).join('\n');
-}
-
-/** Each emitted file carries the header line of the source it comes from. */
-function headerOfSource(sources: TypeScriptSource[]): (path: string) => string {
-  const headers = new Map(
-    sources.map((source) => [source.path.replace(/^src\/|\.ts$/g, ''), source.contents.split('\n', 1)[0]!]),
-  );
-  return (path) => {
-    const header = headers.get(path.replace(/^dist\/|\.d\.ts$|\.js$/g, ''));
-    if (header === undefined || !isHeaderComment(header))
-      throw new Error(`the source of ${path} does not start with a header line`);
-    return header;
-  };
 }
 
 /** The emitted file under exactly one header line: the compilers keep the source's own header on some outputs only. */

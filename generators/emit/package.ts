@@ -51,7 +51,7 @@ export function packageJson(facts: PackageFacts, dependencies: Record<string, st
     },
     files: ['dist', 'src', 'README.md'],
     sideEffects: false,
-    engines: { node: '>=20' },
+    engines: { node: '>=22.18.0' },
     ...(Object.keys(dependencies).length > 0 ? { dependencies } : {}),
   };
 }

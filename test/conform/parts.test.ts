@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { invalidCases, wrongTypeValue } from '../../conform/cases.ts';
 import { Facts, substituteParams } from '../../conform/discovery.ts';
-import { messagePattern } from '../../conform/errors.ts';
-import { isSafeRead, loadSpecModel, notServedReason, parseNodeVersion } from '../../conform/spec.ts';
+import { messagePattern } from '../../generators/model/errors.ts';
+import { notServedReason } from '../../generators/model/versions.ts';
+import { isSafeRead, loadSpecModel, parseNodeVersion } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 
 const validator = new SpecValidator(loadSpecModel());

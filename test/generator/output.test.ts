@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MANIFEST_PATH, STAGING_DIR } from '../../generators/emit/files.ts';
-import { checkOutput, writeOutput } from '../../generators/emit/output.ts';
+import { MANIFEST_PATH, STAGING_DIR, checkOutput, writeOutput } from '../../generators/emit/output.ts';
 
 let root: string;
 beforeEach(() => {
