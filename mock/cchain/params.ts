@@ -165,7 +165,7 @@ const DECODERS: Record<string, GoDecoder> = {
  * Methods whose Go signature takes more arguments than the document lists (state and block overrides after the
  * block), so the document's count says nothing of "too many arguments".
  */
-const MORE_ARGUMENTS = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList']);
+const MORE_ARGUMENTS = new Set(['eth_call', 'eth_estimateGas']);
 
 interface Checked {
   spec: MethodSpec;

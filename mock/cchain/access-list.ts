@@ -1,0 +1,243 @@
+/**
+ * eth_createAccessList as coreth v1.14.2 answers it (internal/ethapi BlockChainAPI.CreateAccessList, AccessList): the
+ * transaction run with geth's access-list tracer (libevm eth/tracers/logger/access_list_tracer.go), then again with
+ * the list it found, until the list stays the same; the answer is that list, the gas the last run used and its EVM
+ * error. The engine's debug_traceCall gives each opcode with its stack; the tracer's reading of them is here.
+ */
+import {
+  type AccessTuple,
+  type FilledArgs,
+  createAddress,
+  messageGas,
+  messageRefusal,
+  setDefaults,
+  transactionHash,
+} from './access-list-args.ts';
+import { engineLookup } from './block-reads.ts';
+import type { CChain } from './evm.ts';
+import { EvmError } from './evm.ts';
+import { ruleActive } from './rules.ts';
+
+type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
+
+interface StructLog {
+  op: string;
+  pc: number;
+  depth: number;
+  stack?: string[];
+  error?: string;
+}
+
+interface Trace {
+  gas: number;
+  failed: boolean;
+  structLogs: StructLog[];
+}
+
+const word = (value: string) => value.slice(2).padStart(64, '0').toLowerCase();
+const addressWord = (value: string) => `0x${word(value).slice(24)}`;
+const precompile = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+
+/**
+ * vm.ActivePrecompiles under coreth's rules at `time` (params/hooks_libevm.go): Ethereum's (Cancun's from Etna,
+ * Shanghai's before), and Banff's native-asset addresses, with P-256 verification from Granite.
+ */
+function activePrecompiles(chain: CChain, time: bigint): string[] {
+  const ethereum = Array.from({ length: ruleActive(chain.world, chain.release, 'etna', time) ? 10 : 9 }, (_, i) =>
+    precompile(i + 1),
+  );
+  const nativeAsset = ['0', '1', '2'].map((n) => `0x01${'0'.repeat(37)}${n}`);
+  const granite = ruleActive(chain.world, chain.release, 'granite', time) ? [precompile(0x100)] : [];
+  return [...ethereum, ...nativeAsset, ...granite];
+}
+
+/** The tracer's accessList: addresses in the order first touched, each with its slots. */
+class AccessSet {
+  readonly entries = new Map<string, Set<string>>();
+  private readonly excluded: ReadonlySet<string>;
+
+  constructor(excluded: ReadonlySet<string>) {
+    this.excluded = excluded;
+  }
+
+  addAddress(address: string): void {
+    if (!this.excluded.has(address) && !this.entries.has(address)) this.entries.set(address, new Set());
+  }
+
+  /** addSlot adds the address even when it is excluded (the contract called reads its own storage). */
+  addSlot(address: string, slot: string): void {
+    if (!this.entries.has(address)) this.entries.set(address, new Set());
+    this.entries.get(address)!.add(slot);
+  }
+
+  equal(other: AccessSet): boolean {
+    if (this.entries.size !== other.entries.size) return false;
+    for (const [address, slots] of this.entries) {
+      const theirs = other.entries.get(address);
+      if (!theirs || theirs.size !== slots.size || [...slots].some((slot) => !theirs.has(slot))) return false;
+    }
+    return true;
+  }
+
+  list(): AccessTuple[] {
+    return [...this.entries].map(([address, slots]) => ({ address, storageKeys: [...slots] }));
+  }
+
+  /** NewAccessListTracer's starting list. */
+  static from(list: readonly AccessTuple[], excluded: ReadonlySet<string>): AccessSet {
+    const set = new AccessSet(excluded);
+    for (const { address, storageKeys } of list) {
+      set.addAddress(address.toLowerCase());
+      for (const slot of storageKeys ?? []) set.addSlot(address.toLowerCase(), `0x${word(slot)}`);
+    }
+    return set;
+  }
+}
+
+const SLOT_OPS = new Set(['SLOAD', 'SSTORE']);
+const ADDRESS_OPS = new Set(['EXTCODECOPY', 'EXTCODEHASH', 'EXTCODESIZE', 'BALANCE', 'SELFDESTRUCT']);
+const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
+/**
+ * The errors geth raises after the tracer's CaptureState has seen the opcode (a write in a static call); an opcode
+ * that fails its gas or stack check before (the engine logs it with that error) never reaches the tracer.
+ */
+const AFTER_CAPTURE = /StateChangeDuringStaticCall|CallNotAllowedInsideStatic/;
+
+/** The address a CREATE/CREATE2 at `at` deployed to: the word it left on its frame's stack, read at the next step. */
+function createdAddress(logs: readonly StructLog[], at: number): string | undefined {
+  const depth = logs[at]!.depth;
+  for (let i = at + 1; i < logs.length; i++) {
+    if (logs[i]!.depth < depth) return undefined;
+    if (logs[i]!.depth === depth) return addressWord(logs[i]!.stack?.at(-1) ?? '0x0');
+  }
+  return undefined;
+}
+
+/** CaptureState over the engine's steps: each frame's own address (scope.Contract.Address()) tracked by depth. */
+function capture(logs: readonly StructLog[], self: string, set: AccessSet): void {
+  const frames: Array<string | undefined> = [self];
+  let callee: string | undefined;
+  for (const [i, log] of logs.entries()) {
+    if (log.depth > frames.length) frames.push(callee);
+    frames.length = log.depth;
+    const stack = log.stack ?? [];
+    const here = frames[log.depth - 1];
+    const op = log.op;
+    callee =
+      op === 'CALL' || op === 'STATICCALL'
+        ? stack.length >= 2
+          ? addressWord(stack.at(-2)!)
+          : undefined
+        : op === 'DELEGATECALL' || op === 'CALLCODE'
+          ? here
+          : op === 'CREATE' || op === 'CREATE2'
+            ? createdAddress(logs, i)
+            : undefined;
+    if (log.error !== undefined && !AFTER_CAPTURE.test(log.error)) continue;
+    if (SLOT_OPS.has(op) && stack.length >= 1 && here) set.addSlot(here, `0x${word(stack.at(-1)!)}`);
+    if (ADDRESS_OPS.has(op) && stack.length >= 1) set.addAddress(addressWord(stack.at(-1)!));
+    if (CALL_OPS.has(op) && stack.length >= 5) set.addAddress(addressWord(stack.at(-2)!));
+  }
+}
+
+/** geth's vm errors by the engine's name of the halt (core/vm/errors.go). */
+const VM_ERRORS: Record<string, string> = {
+  OutOfGas: 'out of gas',
+  MemoryOOG: 'out of gas',
+  MemoryLimitOOG: 'out of gas',
+  InvalidOperandOOG: 'out of gas',
+  PrecompileOOG: 'out of gas',
+  InvalidFEOpcode: 'invalid opcode: INVALID',
+  InvalidJump: 'invalid jump destination',
+  OutOfOffset: 'return data out of bounds',
+  StateChangeDuringStaticCall: 'write protection',
+  CallNotAllowedInsideStatic: 'write protection',
+  CreateContractSizeLimit: 'max code size exceeded',
+  CreateContractStartingWithEF: 'invalid code: must not begin with 0xef',
+  CallTooDeep: 'max call depth exceeded',
+  CreateCollision: 'contract address collision',
+  NonceOverflow: 'nonce uint64 overflow',
+};
+
+/** The run's vm error text (ExecutionResult.Err), from the outermost frame's last step; undefined when it succeeded. */
+async function vmError(trace: Trace, code: () => Promise<string>, engineError: () => Promise<string>) {
+  if (!trace.failed) return undefined;
+  const last = trace.structLogs.filter((log) => log.depth === 1).at(-1);
+  const halt = last?.error?.match(/^Some\((\w+)/)?.[1];
+  if (last && halt === undefined && last.op === 'REVERT') return 'execution reverted';
+  if (halt === 'OpcodeNotFound') {
+    const opcode = Buffer.from((await code()).slice(2), 'hex')[last!.pc] ?? 0;
+    return `invalid opcode: opcode 0x${opcode.toString(16)} not defined`;
+  }
+  // A halt geth names otherwise (a stack check's counts): the engine's own words.
+  return (halt && VM_ERRORS[halt]) ?? (await engineError());
+}
+
+const quantity = (value: bigint) => `0x${value.toString(16)}`;
+const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
+
+/** The engine's call of the message: TransactionArgs as the engine takes them. */
+function engineCall(args: FilledArgs, accessList: AccessTuple[]): Record<string, unknown> {
+  return {
+    from: args.from,
+    ...(args.to ? { to: args.to } : {}),
+    gas: quantity(messageGas(args)),
+    ...(args.gasPrice !== undefined ? { gasPrice: quantity(args.gasPrice) } : {}),
+    ...(args.maxFeePerGas !== undefined
+      ? { maxFeePerGas: quantity(args.maxFeePerGas), maxPriorityFeePerGas: quantity(args.maxPriorityFeePerGas!) }
+      : {}),
+    value: quantity(args.value),
+    data: args.data,
+    accessList,
+  };
+}
+
+/** eth_createAccessList's answer (`{"result":…}` or `{"error":…}`) to `params` (the block named, when one is, known). */
+export async function createAccessList(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
+  const [txArgs, at = 'latest'] = params;
+  const [lookup, block] = engineLookup(chain, at) ?? ['eth_getBlockByNumber', 'latest'];
+  const header = (await chain.call(provider, lookup, [block, false])) as { timestamp: string; baseFeePerGas: string };
+  const head = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string };
+  const args = await setDefaults(txArgs, {
+    headBaseFee: BigInt(head.baseFeePerGas),
+    tip: () => chain.suggestion().tip,
+    poolNonce: async (from) =>
+      BigInt((await chain.call(provider, 'eth_getTransactionCount', [from, 'pending'])) as string),
+    chainId: BigInt(chain.genesis.chainID),
+  });
+  if (typeof args === 'string') return failure(args);
+  const state = lookup === 'eth_getBlockByHash' ? { blockHash: block } : block;
+  const to = args.to ?? createAddress(args.from, args.nonce);
+  const excluded = new Set([args.from, to, ...activePrecompiles(chain, BigInt(header.timestamp))]);
+  const balance = BigInt((await chain.call(provider, 'eth_getBalance', [args.from, state])) as string);
+  let previous = AccessSet.from(args.accessList ?? [], excluded);
+  for (;;) {
+    const accessList = previous.list();
+    const refused = messageRefusal(args, accessList, BigInt(header.baseFeePerGas), balance);
+    if (refused !== undefined)
+      return failure(`failed to apply transaction: ${transactionHash(args, accessList)} err: ${refused}`);
+    const call = engineCall(args, accessList);
+    const trace = (await chain.call(provider, 'debug_traceCall', [
+      call,
+      state,
+      { disableStorage: true, disableMemory: true },
+    ])) as Trace;
+    const tracer = AccessSet.from(accessList, excluded);
+    capture(trace.structLogs, to, tracer);
+    if (!tracer.equal(previous)) {
+      previous = tracer;
+      continue;
+    }
+    const error = await vmError(
+      trace,
+      async () => (args.to ? ((await chain.call(provider, 'eth_getCode', [to, state])) as string) : args.data),
+      () =>
+        chain.call(provider, 'eth_call', [call, state]).then(
+          () => 'execution failed',
+          (error: unknown) => (error instanceof EvmError ? error.message : String(error)),
+        ),
+    );
+    const result = { accessList, ...(error === undefined ? {} : { error }), gasUsed: quantity(BigInt(trace.gas)) };
+    return JSON.stringify({ result });
+  }
+}
