@@ -1,8 +1,7 @@
 /**
  * Calls through viem that a dapp's test suite makes on /ext/bc/C/rpc and that coreth answers with geth's code
  * (internal/ethapi, eth/gasestimator): a plain transfer's gas estimate, eth_call with a state override, the block
- * overrides after it, an estimate with a state override, eth_createAccessList. Each expected failure is a gap of
- * mock/cchain, described where it is.
+ * overrides after it, an estimate with a state override, eth_createAccessList.
  */
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,12 +82,9 @@ describe('/ext/bc/C/rpc calls through viem', () => {
     expect(gas).toBeGreaterThan(21_000n);
   });
 
-  // Bug: coreth serves eth_createAccessList (internal/ethapi BlockChainAPI.CreateAccessList, in the default
-  // "internal-blockchain" API); the mock hands it to EDR, which answers -32004 "Method eth_createAccessList is not
-  // supported" with the request echoed as data. viem's createAccessList (and ethers' populateTransaction with an
-  // access list) fail on it. Left: answering it honestly needs geth's access-list tracer (logger.AccessListTracer, run
-  // until the list is stable) over the engine's traces, which the mock does not have.
-  it.fails('answers eth_createAccessList', async () => {
+  // coreth serves eth_createAccessList (internal/ethapi BlockChainAPI.CreateAccessList); the mock answers it with
+  // geth's access-list tracer over the engine's traces (mock/cchain/access-list.ts; test/mock/sdk-cchain-access-list.test.ts).
+  it('answers eth_createAccessList', async () => {
     const { pub, account } = cClients(node.url);
     const { accessList, gasUsed } = await pub.createAccessList({ account: account.address, to: EMPTY, data: '0x' });
     expect(accessList).toEqual([]);
