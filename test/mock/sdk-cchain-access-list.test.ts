@@ -147,6 +147,19 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     });
   });
 
+  it('reads the state of a block named by its hash, as rpc.BlockNumberOrHash takes it', async () => {
+    const { pub, account } = cClients(node.url);
+    const { caller } = await contracts();
+    const { hash } = await pub.getBlock();
+    const call = { from: account.address, to: caller };
+    const byHash = await c('eth_createAccessList', [call, { blockHash: hash }]);
+    expect(byHash).toEqual(await c('eth_createAccessList', [call, 'latest']));
+    expect(await c('eth_estimateGas', [call, { blockHash: hash }])).toHaveProperty('result');
+    expect(await c('eth_createAccessList', [call, { blockHash: `0x${'12'.repeat(32)}` }])).toEqual({
+      error: { code: -32000, message: 'header for hash not found' },
+    });
+  });
+
   it('lists the slots a creation reads under the address it would deploy to', async () => {
     const { pub, account } = cClients(node.url);
     const nonce = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
