@@ -173,15 +173,29 @@ async function vmError(trace: Trace, code: () => Promise<string>, engineError: (
   return (halt && VM_ERRORS[halt]) ?? (await engineError());
 }
 
+/**
+ * The most gas a traced run burns. The engine's trace costs some 30 µs and 800 bytes a step, and a step may cost 2
+ * gas: a run of coreth's 50,000,000 gas would hold the chain's queue for minutes and its memory for gigabytes. A run
+ * that needs more (a step out of gas) or may take another course with more (GAS read but to pass it to a call) is
+ * refused; one that fits is run again with all its gas only when a halt makes its gas use depend on its limit.
+ */
+const TRACE_GAS = 300_000n;
+
+/** Whether a run within TRACE_GAS may have gone otherwise with more gas. */
+const gasBound = (logs: readonly StructLog[]) =>
+  logs.some(
+    (log, i) => /OOG|OutOfGas/.test(log.error ?? '') || (log.op === 'GAS' && !CALL_OPS.has(logs[i + 1]?.op ?? '')),
+  );
+
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
 
 /** The engine's call of the message: TransactionArgs as the engine takes them. */
-function engineCall(args: FilledArgs, accessList: AccessTuple[]): Record<string, unknown> {
+function engineCall(args: FilledArgs, accessList: AccessTuple[], gas: bigint): Record<string, unknown> {
   return {
     from: args.from,
     ...(args.to ? { to: args.to } : {}),
-    gas: quantity(messageGas(args)),
+    gas: quantity(gas),
     ...(args.gasPrice !== undefined ? { gasPrice: quantity(args.gasPrice) } : {}),
     ...(args.maxFeePerGas !== undefined
       ? { maxFeePerGas: quantity(args.maxFeePerGas), maxPriorityFeePerGas: quantity(args.maxPriorityFeePerGas!) }
@@ -216,23 +230,30 @@ export async function createAccessList(chain: CChain, provider: Provider, params
     const refused = messageRefusal(args, accessList, BigInt(header.baseFeePerGas), balance);
     if (refused !== undefined)
       return failure(`failed to apply transaction: ${transactionHash(args, accessList)} err: ${refused}`);
-    const call = engineCall(args, accessList);
-    const trace = (await chain.call(provider, 'debug_traceCall', [
-      call,
-      state,
-      { disableStorage: true, disableMemory: true },
-    ])) as Trace;
+    const gas = messageGas(args);
+    const budget = gas < TRACE_GAS ? gas : TRACE_GAS;
+    const run = (limit: bigint) =>
+      chain.call(provider, 'debug_traceCall', [
+        engineCall(args, accessList, limit),
+        state,
+        { disableStorage: true, disableMemory: true },
+      ]) as Promise<Trace>;
+    let trace = await run(budget);
+    if (budget < gas && gasBound(trace.structLogs))
+      return failure(`the mock traces an access list within ${TRACE_GAS} gas, and this call may need more`);
     const tracer = AccessSet.from(accessList, excluded);
     capture(trace.structLogs, to, tracer);
     if (!tracer.equal(previous)) {
       previous = tracer;
       continue;
     }
+    if (budget < gas && (trace.failed || trace.structLogs.some((log) => log.error !== undefined)))
+      trace = await run(gas);
     const error = await vmError(
       trace,
       async () => (args.to ? ((await chain.call(provider, 'eth_getCode', [to, state])) as string) : args.data),
       () =>
-        chain.call(provider, 'eth_call', [call, state]).then(
+        chain.call(provider, 'eth_call', [engineCall(args, accessList, gas), state]).then(
           () => 'execution failed',
           (error: unknown) => (error instanceof EvmError ? error.message : String(error)),
         ),

@@ -96,6 +96,10 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     expect(await c('eth_createAccessList', [{ from: account.address, to: invalid, gas: '0x20000' }])).toEqual({
       result: { accessList: [], error: 'invalid opcode: INVALID', gasUsed: '0x20000' },
     });
+    // Without a gas limit, coreth's 50,000,000 (rpc-gas-cap), all of it.
+    expect(await c('eth_createAccessList', [{ from: account.address, to: invalid }])).toEqual({
+      result: { accessList: [], error: 'invalid opcode: INVALID', gasUsed: '0x2faf080' },
+    });
     expect(await pub.getBlockNumber()).toBe(block);
     expect(await pub.getTransactionCount({ address: account.address })).toBe(nonce);
   });
@@ -144,6 +148,18 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     // CreateAccessList(ctx, args, blockNrOrHash): no state override.
     expect(await c('eth_createAccessList', [{ to: caller }, 'latest', {}])).toEqual({
       error: { code: -32602, message: 'too many arguments, want at most 2' },
+    });
+  });
+
+  it('runs out of the gas given as coreth does, and refuses to trace a run past its budget', async () => {
+    const { account } = cClients(node.url);
+    // JUMPDEST PUSH1 0 JUMP: a loop that only gas ends.
+    const loop = await deploy('0x5b600056');
+    expect(await c('eth_createAccessList', [{ from: account.address, to: loop, gas: '0x10000' }])).toEqual({
+      result: { accessList: [], error: 'out of gas', gasUsed: '0x10000' },
+    });
+    expect(await c('eth_createAccessList', [{ from: account.address, to: loop }])).toEqual({
+      error: { code: -32000, message: 'the mock traces an access list within 300000 gas, and this call may need more' },
     });
   });
 
