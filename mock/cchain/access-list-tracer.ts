@@ -61,7 +61,7 @@ export class AccessSet {
     const set = new AccessSet(excluded);
     for (const { address, storageKeys } of list) {
       set.addAddress(address.toLowerCase());
-      for (const slot of storageKeys ?? []) set.addSlot(address.toLowerCase(), `0x${word(slot)}`);
+      for (const slot of storageKeys ?? []) set.addSlot(address.toLowerCase(), `0x${word(slot ?? '0x')}`);
     }
     return set;
   }

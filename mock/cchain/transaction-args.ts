@@ -37,6 +37,51 @@ export const address: FieldDecoder = (value) => {
   return error === undefined ? undefined : { error: typed ? typed[1]! : error, type: typed ? 'common.Address' : '' };
 };
 
+const ACCESS_LIST = 'TransactionArgs.accessList';
+/** A decoder's "into Go value of type" text as met inside the field `field` (json's addErrorContext). */
+const inField = (text: string, field: string) =>
+  text.replace(' into Go value of type ', ` into Go struct field ${ACCESS_LIST}${field} of type `);
+
+/** One types.AccessTuple (its gencodec UnmarshalJSON: fields in their order, then the required ones). */
+function tupleError(tuple: unknown): string | undefined {
+  if (tuple !== null && (typeof tuple !== 'object' || Array.isArray(tuple)))
+    return `json: cannot unmarshal ${jsonKind(tuple)} into Go struct field ${ACCESS_LIST} of type types.AccessTuple`;
+  const present = new Set<string>();
+  for (const [key, value] of Object.entries(tuple ?? {})) {
+    const name = key.toLowerCase();
+    if (value === null || (name !== 'address' && name !== 'storagekeys')) continue;
+    present.add(name);
+    if (name === 'address') {
+      const error = fixedJson('common.Address', 20)(value);
+      if (error !== undefined) return inField(error, '.address');
+    } else if (!Array.isArray(value)) {
+      return `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${ACCESS_LIST}.storageKeys of type []common.Hash`;
+    } else {
+      for (const key of value) {
+        const error = key === null ? undefined : fixedJson('common.Hash', 32)(key);
+        if (error !== undefined) return inField(error, '.storageKeys');
+      }
+    }
+  }
+  if (!present.has('address')) return "missing required field 'address' for AccessTuple";
+  if (!present.has('storagekeys')) return "missing required field 'storageKeys' for AccessTuple";
+  return undefined;
+}
+
+/** *types.AccessList: its decoder's whole text (a struct field's context already in it). */
+const accessList: FieldDecoder = (value) => {
+  if (!Array.isArray(value))
+    return {
+      error: `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${ACCESS_LIST} of type types.AccessList`,
+      type: '',
+    };
+  for (const tuple of value) {
+    const error = tupleError(tuple);
+    if (error !== undefined) return { error, type: '' };
+  }
+  return undefined;
+};
+
 /** TransactionArgs' fields by their JSON names (matched case-insensitively, as encoding/json matches them). */
 const FIELDS: Record<string, [string, FieldDecoder]> = {
   from: ['from', address],
@@ -49,6 +94,7 @@ const FIELDS: Record<string, [string, FieldDecoder]> = {
   value: ['value', big],
   chainid: ['chainId', big],
   maxfeeperblobgas: ['maxFeePerBlobGas', big],
+  accesslist: ['accessList', accessList],
 };
 
 /**

@@ -145,6 +145,19 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     expect(await c('eth_createAccessList', [{ from: account.address }])).toEqual({
       error: { code: -32000, message: 'contract creation without any data provided' },
     });
+    // The list given is decoded as Go decodes types.AccessList, before anything runs.
+    expect(
+      await c('eth_createAccessList', [{ to: caller, accessList: [{ address: caller, storageKeys: ['0x1'] }] }]),
+    ).toEqual({
+      error: {
+        code: -32602,
+        message:
+          'invalid argument 0: json: cannot unmarshal hex string of odd length into Go struct field TransactionArgs.accessList.storageKeys of type common.Hash',
+      },
+    });
+    expect(await c('eth_createAccessList', [{ to: caller, accessList: [{ storageKeys: [] }] }])).toEqual({
+      error: { code: -32602, message: "invalid argument 0: missing required field 'address' for AccessTuple" },
+    });
     // CreateAccessList(ctx, args, blockNrOrHash): no state override.
     expect(await c('eth_createAccessList', [{ to: caller }, 'latest', {}])).toEqual({
       error: { code: -32602, message: 'too many arguments, want at most 2' },
