@@ -7,7 +7,8 @@
  * snapshot reverted after the call, so the chain and its pending block stay as they were.
  *
  * What the engine cannot build is refused before anything changes, in the mock's own words: a block other than the
- * last accepted one or `pending`, a time before the last block's, a number not past it, a blob base fee. A call at the
+ * last accepted one or `pending`, a time before the last block's, a number not past it, a blob base fee, or a
+ * value past the engine's bounds (engineLimit). A call at the
  * last accepted block without a `number` runs at the next height (the engine has no block context at a height it
  * already built): NUMBER and BLOCKHASH read one more than coreth's would.
  */
@@ -87,6 +88,24 @@ async function blockKind(
   return named?.hash === latest.hash ? 'latest' : 'other';
 }
 
+/** The engine's bounds (its blocks' numbers and times are 64-bit, a time past 2^62 breaks it, a gas limit is not 0). */
+const MAX_NUMBER = 2n ** 64n - 1n;
+const MAX_TIME = 2n ** 62n - 1n;
+const MAX_BASE_FEE = 2n ** 128n - 1n;
+
+/** What of the overrides the engine cannot build a block with, in words following "the mock cannot run a call". */
+function engineLimit(overrides: Overrides, next: bigint, lastTime: bigint): string | undefined {
+  const { number, time, gaslimit, basefee, blobbasefee } = overrides;
+  if (blobbasefee !== undefined) return 'with a blob base fee override';
+  if (number !== undefined && BigInt(number) < next) return `at a height before ${hex(next)}`;
+  if (number !== undefined && BigInt(number) > MAX_NUMBER) return `at a height past ${hex(MAX_NUMBER)}`;
+  if (time !== undefined && BigInt(time) < lastTime) return `at a time before its last block's (${hex(lastTime)})`;
+  if (time !== undefined && BigInt(time) > MAX_TIME) return `at a time past ${hex(MAX_TIME)}`;
+  if (gaslimit !== undefined && BigInt(gaslimit) === 0n) return 'in a block of no gas';
+  if (basefee !== undefined && BigInt(basefee) > MAX_BASE_FEE) return `at a base fee past ${hex(MAX_BASE_FEE)}`;
+  return undefined;
+}
+
 /**
  * eth_call's answer (`{"result":…}` or `{"error":…}`) to `params` with block overrides, on the engine inside one
  * queued op. The block the params name has been checked to be known (./coreth-reads.ts).
@@ -103,12 +122,10 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   const latest = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as EngineBlock;
   const kind = await blockKind(chain, provider, at, latest);
   if (kind === 'other') return refusal('the mock applies block overrides at the last accepted block or pending only');
-  if (overrides.blobbasefee !== undefined) return refusal('the mock cannot override the blob base fee');
+  const limit = engineLimit(overrides, BigInt(latest.number) + 1n, BigInt(latest.timestamp));
+  if (limit !== undefined) return refusal(`the mock cannot run a call ${limit}`);
   const next = BigInt(latest.number) + 1n;
   const number = overrides.number === undefined ? next : BigInt(overrides.number);
-  if (number < next) return refusal(`the mock cannot run a call at a height before ${hex(next)}`);
-  if (overrides.time !== undefined && BigInt(overrides.time) < BigInt(latest.timestamp))
-    return refusal(`the mock cannot run a call at a time before its last block's (${latest.timestamp})`);
   // Unless overridden, the fields are the last block's (DoCall copies its header), but for `pending`'s height, time
   // and base fee (EstimateBaseFee); the engine's pending block has its own.
   const pending = kind === 'pending';
@@ -117,9 +134,12 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   // coreth's PREVRANDAO reads the block context's Difficulty (core/evm.go OverrideNewEVMArgs); the engine's reading
   // of the last block's is its mixHash.
   const prevRandao = overrides.difficulty === undefined ? latest.mixHash : word(BigInt(overrides.difficulty));
+  // The blocks mined up to the number take the time first, as the block after them does.
+  const setTime: Array<[string, unknown[]]> =
+    time === undefined ? [] : [['evm_setNextBlockTimestamp', [hex(BigInt(time))]]];
   const edits: Array<[string, unknown[]]> = [
-    ...(number > next ? [['hardhat_mine', [hex(number - next), '0x0']] as [string, unknown[]]] : []),
-    ...(time === undefined ? [] : [['evm_setNextBlockTimestamp', [hex(BigInt(time))]] as [string, unknown[]]]),
+    ...(number > next ? [...setTime, ['hardhat_mine', [hex(number - next), '0x0']] as [string, unknown[]]] : []),
+    ...setTime,
     ['hardhat_setCoinbase', [overrides.coinbase ?? latest.miner]],
     ['hardhat_setNextBlockBaseFeePerGas', [baseFee]],
     ['evm_setBlockGasLimit', [overrides.gaslimit ?? latest.gasLimit]],

@@ -161,6 +161,16 @@ describe('eth_call with block overrides on /ext/bc/C/rpc', () => {
         message: 'invalid argument 3: json: cannot unmarshal string into Go value of type ethapi.BlockOverrides',
       },
     });
+    // Values coreth takes that the engine cannot build a block with (it aborts on a time past 2^63) are refused.
+    expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { time: '0xffffffffffffffff' }])).toEqual({
+      error: { code: -32000, message: 'the mock cannot run a call at a time past 0x3fffffffffffffff' },
+    });
+    expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { gasLimit: '0x0' }])).toEqual({
+      error: { code: -32000, message: 'the mock cannot run a call in a block of no gas' },
+    });
+    const far = context(await c('eth_call', [{ to: TARGET }, 'latest', state, { number: '0xffffffffffffffff' }]));
+    expect(far.number).toBe(2n ** 64n - 1n);
+    expect(await c('eth_call', [{ to: TARGET }, 'latest', state])).toEqual(plain);
     expect(await c('eth_call', [{ to: TARGET }, 'latest', state, {}, {}])).toEqual({
       error: { code: -32602, message: 'too many arguments, want at most 4' },
     });
