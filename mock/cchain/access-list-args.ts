@@ -9,6 +9,7 @@ import { getAddress } from 'viem';
 
 /** coreth's rpc-gas-cap default (plugin/evm/config/default_config.go RPCGasCap). */
 export const RPC_GAS_CAP = 50_000_000n;
+const MAX_INIT_CODE_SIZE = 2 * 24_576;
 
 export interface AccessTuple {
   address: string;
@@ -162,5 +163,9 @@ export function messageRefusal(
   if (balance < want) return `insufficient funds for gas * price + value: address ${from} have ${balance} want ${want}`;
   const intrinsic = intrinsicGas(args, accessList);
   if (gas < intrinsic) return `intrinsic gas too low: have ${gas}, want ${intrinsic}`;
+  // Durango's EIP-3860 limit (params.MaxInitCodeSize), checked after the transfer the balance check covers.
+  const codeSize = (args.data.length - 2) / 2;
+  if (args.to === undefined && codeSize > MAX_INIT_CODE_SIZE)
+    return `max initcode size exceeded: code size ${codeSize} limit ${MAX_INIT_CODE_SIZE}`;
   return undefined;
 }

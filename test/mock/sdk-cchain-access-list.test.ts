@@ -145,6 +145,14 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     expect(await c('eth_createAccessList', [{ from: account.address }])).toEqual({
       error: { code: -32000, message: 'contract creation without any data provided' },
     });
+    const tooLong = (await c('eth_createAccessList', [
+      { from: account.address, data: `0x${'00'.repeat(49_153)}` },
+    ])) as {
+      error: { message: string };
+    };
+    expect(tooLong.error.message).toMatch(
+      /^failed to apply transaction: 0x[0-9a-f]{64} err: max initcode size exceeded: code size 49153 limit 49152$/,
+    );
     // The list given is decoded as Go decodes types.AccessList, before anything runs.
     expect(
       await c('eth_createAccessList', [{ to: caller, accessList: [{ address: caller, storageKeys: ['0x1'] }] }]),
