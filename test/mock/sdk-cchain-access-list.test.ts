@@ -132,6 +132,30 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
         message: `failed to apply transaction: ${keccak256(unsigned)} err: insufficient funds for gas * price + value: address ${getAddress(from)} have 0 want ${50_000_000n * price}`,
       },
     });
+    // Without fees: setDefaults' tip suggestion and twice the last base fee, a dynamic-fee transaction.
+    const { pub } = cClients(node.url);
+    const tip = await pub.estimateMaxPriorityFeePerGas();
+    const maxFeePerGas = tip + 2n * (await pub.getBlock()).baseFeePerGas!;
+    const dynamic = serializeTransaction(
+      {
+        type: 'eip1559',
+        chainId: chain.id,
+        nonce: 0,
+        gas: 50_000_000n,
+        maxFeePerGas,
+        maxPriorityFeePerGas: tip,
+        to: caller,
+        value: 0n,
+        accessList: [],
+      },
+      { r: '0x0', s: '0x0', yParity: 0 },
+    );
+    expect(await c('eth_createAccessList', [{ from, to: caller }])).toEqual({
+      error: {
+        code: -32000,
+        message: `failed to apply transaction: ${keccak256(dynamic)} err: insufficient funds for gas * price + value: address ${getAddress(from)} have 0 want ${50_000_000n * maxFeePerGas}`,
+      },
+    });
     const { account } = cClients(node.url);
     const low = (await c('eth_createAccessList', [{ from: account.address, to: caller, gas: '0x5000' }])) as {
       error: { message: string };
