@@ -55,6 +55,20 @@ const VM_ERRORS: Record<string, string> = {
   NonceOverflow: 'nonce uint64 overflow',
 };
 
+/** The operands each opcode pops (core/vm/jump_table.go's minStack), by the engine's names, for the short ones. */
+const POPS: Record<string, number> = Object.fromEntries(
+  Object.entries({
+    1: 'ISZERO NOT BALANCE CALLDATALOAD EXTCODESIZE EXTCODEHASH BLOCKHASH BLOBHASH POP MLOAD SLOAD TLOAD JUMP SELFDESTRUCT',
+    2: 'ADD MUL SUB DIV SDIV MOD SMOD EXP SIGNEXTEND LT GT SLT SGT EQ AND OR XOR BYTE SHL SHR SAR SHA3 KECCAK256 MSTORE MSTORE8 SSTORE TSTORE JUMPI RETURN REVERT LOG0',
+    3: 'ADDMOD MULMOD CALLDATACOPY CODECOPY RETURNDATACOPY MCOPY LOG1 CREATE',
+    4: 'EXTCODECOPY LOG2 CREATE2',
+    5: 'LOG3',
+    6: 'LOG4 DELEGATECALL STATICCALL',
+    7: 'CALL CALLCODE',
+  }).flatMap(([count, names]) => names.split(' ').map((name) => [name, Number(count)])),
+);
+const pops = (op: string) => POPS[op] ?? (/^DUP(\d+)$/.test(op) ? Number(op.slice(3)) : Number(op.slice(4)) + 1);
+
 /** The run's vm error text (ExecutionResult.Err), from the outermost frame's last step; undefined when it succeeded. */
 async function vmError(trace: Trace, code: () => Promise<string>, engineError: () => Promise<string>) {
   if (!trace.failed) return undefined;
@@ -65,7 +79,11 @@ async function vmError(trace: Trace, code: () => Promise<string>, engineError: (
     const opcode = Buffer.from((await code()).slice(2), 'hex')[last!.pc] ?? 0;
     return `invalid opcode: opcode 0x${opcode.toString(16)} not defined`;
   }
-  // A halt geth names otherwise (a stack check's counts): the engine's own words.
+  const stack = last?.stack?.length ?? 0;
+  if (halt === 'StackUnderflow') return `stack underflow (${stack} <=> ${pops(last!.op)})`;
+  // Every opcode's maxStack is 1024 + pops - pushes, and those that can overflow push one more than they pop.
+  if (halt === 'StackOverflow') return `stack limit reached ${stack} (1023)`;
+  // A halt that no step shows (a creation's code deposit): the engine's own words.
   return (halt && VM_ERRORS[halt]) ?? (await engineError());
 }
 

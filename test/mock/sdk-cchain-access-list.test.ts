@@ -83,6 +83,8 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     const { pub, account } = cClients(node.url);
     const reverting = await deploy('0x600354506000600055600060006000fd');
     const invalid = await deploy('0x6001fe');
+    const underflow = await deploy('0x01');
+    const overflow = await deploy('0x5b6000600056');
     const block = await pub.getBlockNumber();
     const nonce = await pub.getTransactionCount({ address: account.address });
     expect(await c('eth_createAccessList', [{ from: account.address, to: reverting, gas: '0x20000' }])).toEqual({
@@ -100,6 +102,15 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     expect(await c('eth_createAccessList', [{ from: account.address, to: invalid }])).toEqual({
       result: { accessList: [], error: 'invalid opcode: INVALID', gasUsed: '0x2faf080' },
     });
+    // The stack checks' texts carry geth's counts: ADD on an empty stack; a loop that leaves a word each turn.
+    const result = async (to: string) =>
+      (
+        (await c('eth_createAccessList', [{ from: account.address, to, gas: '0x20000' }])) as {
+          result: { error: string };
+        }
+      ).result.error;
+    expect(await result(underflow)).toBe('stack underflow (0 <=> 2)');
+    expect(await result(overflow)).toBe('stack limit reached 1024 (1023)');
     expect(await pub.getBlockNumber()).toBe(block);
     expect(await pub.getTransactionCount({ address: account.address })).toBe(nonce);
   });
