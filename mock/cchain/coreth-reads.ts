@@ -6,6 +6,8 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { servedNodeVersion } from '../state.ts';
+import { createAccessList } from './access-list.ts';
+import { callWithBlockOverrides, hasBlockOverrides, refusedBlockOverrides } from './block-overrides.ts';
 import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
@@ -141,13 +143,18 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   const at = args[(byNumber ?? byState)!];
   // A tag, or no block, is the last accepted block: nothing to look up.
   const named = at !== undefined && at !== null && !(typeof at === 'string' && !at.startsWith('0x'));
-  if (!named && method !== 'eth_estimateGas') return undefined;
+  const overridden = method === 'eth_call' && hasBlockOverrides(args);
+  const refused = overridden ? refusedBlockOverrides(args) : undefined;
+  if (refused !== undefined) return JSON.stringify({ error: { code: -32602, message: refused } });
+  if (!named && !overridden && method !== 'eth_estimateGas' && method !== 'eth_createAccessList') return undefined;
   return chain.run(async (provider) => {
     let refusal = named ? await blockRefusal(chain, provider, at, byState !== undefined) : undefined;
     // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
     if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
       refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
     if (refusal !== undefined) return JSON.stringify({ error: { code: -32000, message: refusal } });
+    if (method === 'eth_createAccessList') return createAccessList(chain, provider, args);
+    if (overridden) return callWithBlockOverrides(chain, provider, args);
     if (method !== 'eth_estimateGas') return undefined;
     const estimate = async (params: unknown[]) =>
       (await plainTransfer(chain, provider, params)) ? `{"result":"0x${TX_GAS.toString(16)}"}` : undefined;

@@ -149,6 +149,9 @@ const BY_METHOD: Record<string, Record<number, GoDecoder>> = {
   // internal/ethapi: GetTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
   eth_getTransactionByBlockHashAndIndex: { 1: goUint },
   eth_getTransactionByBlockNumberAndIndex: { 1: goUint },
+  // EstimateGas and CreateAccessList take a *rpc.BlockNumberOrHash where execution-apis documents a number or tag.
+  eth_estimateGas: { 1: goBlockNumberOrHash },
+  eth_createAccessList: { 1: goBlockNumberOrHash },
 };
 
 /** The Go type coreth's internal/ethapi declares for an argument, by the document's schema of it. */
@@ -165,7 +168,7 @@ const DECODERS: Record<string, GoDecoder> = {
  * Methods whose Go signature takes more arguments than the document lists (state and block overrides after the
  * block), so the document's count says nothing of "too many arguments".
  */
-const MORE_ARGUMENTS = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList']);
+const MORE_ARGUMENTS = new Set(['eth_call', 'eth_estimateGas']);
 
 interface Checked {
   spec: MethodSpec;

@@ -18,7 +18,7 @@ function numberError(text: string, maxDigits: number, range: string): string | u
   return /^[0-9a-fA-F]+$/.test(raw) ? undefined : 'invalid hex string';
 }
 
-type FieldDecoder = (value: unknown) => { error: string; type: string } | undefined;
+export type FieldDecoder = (value: unknown) => { error: string; type: string } | undefined;
 
 /** hexutil.Uint64 or hexutil.Big: a non-string and every decError become json.UnmarshalTypeError. */
 const quantity =
@@ -29,12 +29,57 @@ const quantity =
     return error === undefined ? undefined : { error, type };
   };
 
-const uint64 = quantity('hexutil.Uint64', 16, 'hex number > 64 bits');
-const big = quantity('*hexutil.Big', 64, 'hex number > 256 bits');
-const address: FieldDecoder = (value) => {
+export const uint64 = quantity('hexutil.Uint64', 16, 'hex number > 64 bits');
+export const big = quantity('*hexutil.Big', 64, 'hex number > 256 bits');
+export const address: FieldDecoder = (value) => {
   const error = fixedJson('common.Address', 20)(value);
   const typed = error?.match(/^json: cannot unmarshal (.*) into Go value of type common\.Address$/);
   return error === undefined ? undefined : { error: typed ? typed[1]! : error, type: typed ? 'common.Address' : '' };
+};
+
+const ACCESS_LIST = 'TransactionArgs.accessList';
+/** A decoder's "into Go value of type" text as met inside the field `field` (json's addErrorContext). */
+const inField = (text: string, field: string) =>
+  text.replace(' into Go value of type ', ` into Go struct field ${ACCESS_LIST}${field} of type `);
+
+/** One types.AccessTuple (its gencodec UnmarshalJSON: fields in their order, then the required ones). */
+function tupleError(tuple: unknown): string | undefined {
+  if (tuple !== null && (typeof tuple !== 'object' || Array.isArray(tuple)))
+    return `json: cannot unmarshal ${jsonKind(tuple)} into Go struct field ${ACCESS_LIST} of type types.AccessTuple`;
+  const present = new Set<string>();
+  for (const [key, value] of Object.entries(tuple ?? {})) {
+    const name = key.toLowerCase();
+    if (value === null || (name !== 'address' && name !== 'storagekeys')) continue;
+    present.add(name);
+    if (name === 'address') {
+      const error = fixedJson('common.Address', 20)(value);
+      if (error !== undefined) return inField(error, '.address');
+    } else if (!Array.isArray(value)) {
+      return `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${ACCESS_LIST}.storageKeys of type []common.Hash`;
+    } else {
+      for (const key of value) {
+        const error = key === null ? undefined : fixedJson('common.Hash', 32)(key);
+        if (error !== undefined) return inField(error, '.storageKeys');
+      }
+    }
+  }
+  if (!present.has('address')) return "missing required field 'address' for AccessTuple";
+  if (!present.has('storagekeys')) return "missing required field 'storageKeys' for AccessTuple";
+  return undefined;
+}
+
+/** *types.AccessList: its decoder's whole text (a struct field's context already in it). */
+const accessList: FieldDecoder = (value) => {
+  if (!Array.isArray(value))
+    return {
+      error: `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${ACCESS_LIST} of type types.AccessList`,
+      type: '',
+    };
+  for (const tuple of value) {
+    const error = tupleError(tuple);
+    if (error !== undefined) return { error, type: '' };
+  }
+  return undefined;
 };
 
 /** TransactionArgs' fields by their JSON names (matched case-insensitively, as encoding/json matches them). */
@@ -49,23 +94,38 @@ const FIELDS: Record<string, [string, FieldDecoder]> = {
   value: ['value', big],
   chainid: ['chainId', big],
   maxfeeperblobgas: ['maxFeePerBlobGas', big],
+  accesslist: ['accessList', accessList],
 };
+
+/**
+ * encoding/json's error for argument `index`, an object decoded into Go struct `struct` whose fields are `fields` (by
+ * lower-case JSON name: the name Go's error gives, and its decoder): the first field it refuses, or undefined. Unknown
+ * fields and nulls are skipped, as Go skips them.
+ */
+export function refusedStruct(
+  index: number,
+  struct: string,
+  fields: Readonly<Record<string, [string, FieldDecoder]>>,
+  value: unknown,
+): string | undefined {
+  if (typeof value !== 'object' || Array.isArray(value))
+    return `invalid argument ${index}: json: cannot unmarshal ${jsonKind(value)} into Go value of type ethapi.${struct}`;
+  for (const [key, field] of Object.entries(value ?? {})) {
+    const decoder = fields[key.toLowerCase()];
+    if (!decoder || field === null) continue;
+    const refused = decoder[1](field);
+    if (!refused) continue;
+    // A length error of a fixed-size type is the decoder's own, not a type error.
+    if (!refused.type) return `invalid argument ${index}: ${refused.error}`;
+    return `invalid argument ${index}: json: cannot unmarshal ${refused.error} into Go struct field ${struct}.${decoder[0]} of type ${refused.type}`;
+  }
+  return undefined;
+}
 
 /** geth's -32602 text for the call's transaction object, or undefined to let it through. */
 export function refusedTransactionArgs(method: string, params: unknown): string | undefined {
   if (!TAKING_ARGS.has(method) || !Array.isArray(params)) return undefined;
   const args: unknown = params[0];
   if (args === null || args === undefined) return undefined;
-  if (typeof args !== 'object' || Array.isArray(args))
-    return `invalid argument 0: json: cannot unmarshal ${jsonKind(args)} into Go value of type ethapi.TransactionArgs`;
-  for (const [key, value] of Object.entries(args)) {
-    const field = FIELDS[key.toLowerCase()];
-    if (!field || value === null) continue;
-    const refused = field[1](value);
-    if (!refused) continue;
-    // A length error of a fixed-size type is the decoder's own, not a type error.
-    if (!refused.type) return `invalid argument 0: ${refused.error}`;
-    return `invalid argument 0: json: cannot unmarshal ${refused.error} into Go struct field TransactionArgs.${field[0]} of type ${refused.type}`;
-  }
-  return undefined;
+  return refusedStruct(0, 'TransactionArgs', FIELDS, args);
 }

@@ -1,8 +1,7 @@
 /**
  * Calls through viem that a dapp's test suite makes on /ext/bc/C/rpc and that coreth answers with geth's code
  * (internal/ethapi, eth/gasestimator): a plain transfer's gas estimate, eth_call with a state override, the block
- * overrides after it, an estimate with a state override, eth_createAccessList. Each expected failure is a gap of
- * mock/cchain, described where it is.
+ * overrides after it, an estimate with a state override, eth_createAccessList.
  */
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,20 +59,19 @@ describe('/ext/bc/C/rpc calls through viem', () => {
     });
   });
 
-  // Bug: coreth's eth_call takes block overrides after the state override (BlockOverrides: number, time, ...); the
-  // engine (EDR 0.22.0) has no such argument and refuses a fourth eth_call argument with its JSON decoder's "trailing
-  // characters at line 1 column 171" (-32602, with the whole request echoed as `data`), which no geth node writes. The
-  // mock cannot apply them: the engine runs a call in its latest block's context only. (eth_estimateGas's state
-  // override is applied: mock/cchain/estimate-override.ts, tested above.)
-  it.fails('runs eth_call with block overrides, and eth_estimateGas with a state override', async () => {
+  // coreth's eth_call takes block overrides after the state override (BlockOverrides); the engine has no such
+  // argument, and the mock runs the call on its next block made to carry them (mock/cchain/block-overrides.ts; more in
+  // test/mock/sdk-cchain-block-overrides.test.ts). The engine cannot build a block before its last one's time.
+  it('runs eth_call with block overrides, and eth_estimateGas with a state override', async () => {
+    const { pub, account } = cClients(node.url);
+    const time = (await pub.getBlock()).timestamp + 0x1234n;
     const call = await c('eth_call', [
       { to: EMPTY },
       'latest',
       { [EMPTY]: { code: RETURNS_TIMESTAMP } },
-      { time: '0x1234' },
+      { time: `0x${time.toString(16)}` },
     ]);
-    expect(call).toEqual({ result: `0x${'1234'.padStart(64, '0')}` });
-    const { pub, account } = cClients(node.url);
+    expect(call).toEqual({ result: `0x${time.toString(16).padStart(64, '0')}` });
     const gas = await pub.estimateGas({
       account: account.address,
       to: EMPTY,
@@ -83,12 +81,9 @@ describe('/ext/bc/C/rpc calls through viem', () => {
     expect(gas).toBeGreaterThan(21_000n);
   });
 
-  // Bug: coreth serves eth_createAccessList (internal/ethapi BlockChainAPI.CreateAccessList, in the default
-  // "internal-blockchain" API); the mock hands it to EDR, which answers -32004 "Method eth_createAccessList is not
-  // supported" with the request echoed as data. viem's createAccessList (and ethers' populateTransaction with an
-  // access list) fail on it. Left: answering it honestly needs geth's access-list tracer (logger.AccessListTracer, run
-  // until the list is stable) over the engine's traces, which the mock does not have.
-  it.fails('answers eth_createAccessList', async () => {
+  // coreth serves eth_createAccessList (internal/ethapi BlockChainAPI.CreateAccessList); the mock answers it with
+  // geth's access-list tracer over the engine's traces (mock/cchain/access-list.ts; test/mock/sdk-cchain-access-list.test.ts).
+  it('answers eth_createAccessList', async () => {
     const { pub, account } = cClients(node.url);
     const { accessList, gasUsed } = await pub.createAccessList({ account: account.address, to: EMPTY, data: '0x' });
     expect(accessList).toEqual([]);

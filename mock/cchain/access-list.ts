@@ -1,0 +1,178 @@
+/**
+ * eth_createAccessList as coreth v1.14.2 answers it (internal/ethapi BlockChainAPI.CreateAccessList, AccessList): the
+ * transaction run with geth's access-list tracer (libevm eth/tracers/logger/access_list_tracer.go), then again with
+ * the list it found, until the list stays the same; the answer is that list, the gas the last run used and its EVM
+ * error. The engine's debug_traceCall gives each opcode with its stack, which ./access-list-tracer.ts reads.
+ */
+import {
+  type AccessTuple,
+  type FilledArgs,
+  createAddress,
+  messageGas,
+  messageRefusal,
+  setDefaults,
+  transactionHash,
+} from './access-list-args.ts';
+import { AccessSet, CALL_OPS, capture, type StructLog, type Trace } from './access-list-tracer.ts';
+import { engineLookup } from './block-reads.ts';
+import type { CChain } from './evm.ts';
+import { EvmError } from './evm.ts';
+import { ruleActive } from './rules.ts';
+
+type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
+
+const precompile = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+
+/**
+ * vm.ActivePrecompiles under coreth's rules at `time` (params/hooks_libevm.go): Ethereum's (Cancun's from Etna,
+ * Shanghai's before), and Banff's native-asset addresses, with P-256 verification from Granite.
+ */
+function activePrecompiles(chain: CChain, time: bigint): string[] {
+  const ethereum = Array.from({ length: ruleActive(chain.world, chain.release, 'etna', time) ? 10 : 9 }, (_, i) =>
+    precompile(i + 1),
+  );
+  const nativeAsset = ['0', '1', '2'].map((n) => `0x01${'0'.repeat(37)}${n}`);
+  const granite = ruleActive(chain.world, chain.release, 'granite', time) ? [precompile(0x100)] : [];
+  return [...ethereum, ...nativeAsset, ...granite];
+}
+
+/** geth's vm errors by the engine's name of the halt (core/vm/errors.go). */
+const VM_ERRORS: Record<string, string> = {
+  OutOfGas: 'out of gas',
+  MemoryOOG: 'out of gas',
+  MemoryLimitOOG: 'out of gas',
+  InvalidOperandOOG: 'out of gas',
+  PrecompileOOG: 'out of gas',
+  InvalidFEOpcode: 'invalid opcode: INVALID',
+  InvalidJump: 'invalid jump destination',
+  OutOfOffset: 'return data out of bounds',
+  StateChangeDuringStaticCall: 'write protection',
+  CallNotAllowedInsideStatic: 'write protection',
+  CreateContractSizeLimit: 'max code size exceeded',
+  CreateContractStartingWithEF: 'invalid code: must not begin with 0xef',
+  CallTooDeep: 'max call depth exceeded',
+  CreateCollision: 'contract address collision',
+  NonceOverflow: 'nonce uint64 overflow',
+};
+
+/** The operands each opcode pops (core/vm/jump_table.go's minStack), by the engine's names, for the short ones. */
+const POPS: Record<string, number> = Object.fromEntries(
+  Object.entries({
+    1: 'ISZERO NOT BALANCE CALLDATALOAD EXTCODESIZE EXTCODEHASH BLOCKHASH BLOBHASH POP MLOAD SLOAD TLOAD JUMP SELFDESTRUCT',
+    2: 'ADD MUL SUB DIV SDIV MOD SMOD EXP SIGNEXTEND LT GT SLT SGT EQ AND OR XOR BYTE SHL SHR SAR SHA3 KECCAK256 MSTORE MSTORE8 SSTORE TSTORE JUMPI RETURN REVERT LOG0',
+    3: 'ADDMOD MULMOD CALLDATACOPY CODECOPY RETURNDATACOPY MCOPY LOG1 CREATE',
+    4: 'EXTCODECOPY LOG2 CREATE2',
+    5: 'LOG3',
+    6: 'LOG4 DELEGATECALL STATICCALL',
+    7: 'CALL CALLCODE',
+  }).flatMap(([count, names]) => names.split(' ').map((name) => [name, Number(count)])),
+);
+const pops = (op: string) => POPS[op] ?? (/^DUP(\d+)$/.test(op) ? Number(op.slice(3)) : Number(op.slice(4)) + 1);
+
+/** The run's vm error text (ExecutionResult.Err), from the outermost frame's last step; undefined when it succeeded. */
+async function vmError(trace: Trace, code: () => Promise<string>, engineError: () => Promise<string>) {
+  if (!trace.failed) return undefined;
+  const last = trace.structLogs.filter((log) => log.depth === 1).at(-1);
+  const halt = last?.error?.match(/^Some\((\w+)/)?.[1];
+  if (last && halt === undefined && last.op === 'REVERT') return 'execution reverted';
+  if (halt === 'OpcodeNotFound') {
+    const opcode = Buffer.from((await code()).slice(2), 'hex')[last!.pc] ?? 0;
+    return `invalid opcode: opcode 0x${opcode.toString(16)} not defined`;
+  }
+  const stack = last?.stack?.length ?? 0;
+  if (halt === 'StackUnderflow') return `stack underflow (${stack} <=> ${pops(last!.op)})`;
+  // Every opcode's maxStack is 1024 + pops - pushes, and those that can overflow push one more than they pop.
+  if (halt === 'StackOverflow') return `stack limit reached ${stack} (1023)`;
+  // A halt that no step shows (a creation's code deposit): the engine's own words.
+  return (halt && VM_ERRORS[halt]) ?? (await engineError());
+}
+
+/**
+ * The most gas a traced run burns. The engine's trace costs some 30 µs and 800 bytes a step, and a step may cost 2
+ * gas: a run of coreth's 50,000,000 gas would hold the chain's queue for minutes and its memory for gigabytes. A run
+ * that needs more (a step out of gas) or may take another course with more (GAS read but to pass it to a call) is
+ * refused; one that fits is run again with all its gas only when a halt makes its gas use depend on its limit.
+ */
+const TRACE_GAS = 300_000n;
+
+/** Whether a run within TRACE_GAS may have gone otherwise with more gas. */
+const gasBound = (logs: readonly StructLog[]) =>
+  logs.some(
+    (log, i) => /OOG|OutOfGas/.test(log.error ?? '') || (log.op === 'GAS' && !CALL_OPS.has(logs[i + 1]?.op ?? '')),
+  );
+
+const quantity = (value: bigint) => `0x${value.toString(16)}`;
+const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
+
+/** The engine's call of the message: TransactionArgs as the engine takes them. */
+function engineCall(args: FilledArgs, accessList: AccessTuple[], gas: bigint): Record<string, unknown> {
+  return {
+    from: args.from,
+    ...(args.to ? { to: args.to } : {}),
+    gas: quantity(gas),
+    ...(args.gasPrice !== undefined ? { gasPrice: quantity(args.gasPrice) } : {}),
+    ...(args.maxFeePerGas !== undefined
+      ? { maxFeePerGas: quantity(args.maxFeePerGas), maxPriorityFeePerGas: quantity(args.maxPriorityFeePerGas!) }
+      : {}),
+    value: quantity(args.value),
+    data: args.data,
+    accessList,
+  };
+}
+
+/** eth_createAccessList's answer (`{"result":…}` or `{"error":…}`) to `params` (the block named, when one is, known). */
+export async function createAccessList(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
+  const [txArgs, at = 'latest'] = params;
+  const [lookup, block] = engineLookup(chain, at) ?? ['eth_getBlockByNumber', 'latest'];
+  const header = (await chain.call(provider, lookup, [block, false])) as { timestamp: string; baseFeePerGas: string };
+  const head = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string };
+  const args = await setDefaults(txArgs, {
+    headBaseFee: BigInt(head.baseFeePerGas),
+    tip: () => chain.suggestion().tip,
+    poolNonce: async (from) =>
+      BigInt((await chain.call(provider, 'eth_getTransactionCount', [from, 'pending'])) as string),
+    chainId: BigInt(chain.genesis.chainID),
+  });
+  if (typeof args === 'string') return failure(args);
+  const state = lookup === 'eth_getBlockByHash' ? { blockHash: block } : block;
+  const to = args.to ?? createAddress(args.from, args.nonce);
+  const excluded = new Set([args.from, to, ...activePrecompiles(chain, BigInt(header.timestamp))]);
+  const balance = BigInt((await chain.call(provider, 'eth_getBalance', [args.from, state])) as string);
+  let previous = AccessSet.from(args.accessList ?? [], excluded);
+  for (;;) {
+    const accessList = previous.list();
+    const refused = messageRefusal(args, accessList, BigInt(header.baseFeePerGas), balance);
+    if (refused !== undefined)
+      return failure(`failed to apply transaction: ${transactionHash(args, accessList)} err: ${refused}`);
+    const gas = messageGas(args);
+    const budget = gas < TRACE_GAS ? gas : TRACE_GAS;
+    const run = (limit: bigint) =>
+      chain.call(provider, 'debug_traceCall', [
+        engineCall(args, accessList, limit),
+        state,
+        { disableStorage: true, disableMemory: true },
+      ]) as Promise<Trace>;
+    let trace = await run(budget);
+    if (budget < gas && gasBound(trace.structLogs))
+      return failure(`the mock traces an access list within ${TRACE_GAS} gas, and this call may need more`);
+    const tracer = AccessSet.from(accessList, excluded);
+    capture(trace.structLogs, to, tracer);
+    if (!tracer.equal(previous)) {
+      previous = tracer;
+      continue;
+    }
+    if (budget < gas && (trace.failed || trace.structLogs.some((log) => log.error !== undefined)))
+      trace = await run(gas);
+    const error = await vmError(
+      trace,
+      async () => (args.to ? ((await chain.call(provider, 'eth_getCode', [to, state])) as string) : args.data),
+      () =>
+        chain.call(provider, 'eth_call', [engineCall(args, accessList, gas), state]).then(
+          () => 'execution failed',
+          (error: unknown) => (error instanceof EvmError ? error.message : String(error)),
+        ),
+    );
+    const result = { accessList, ...(error === undefined ? {} : { error }), gasUsed: quantity(BigInt(trace.gas)) };
+    return JSON.stringify({ result });
+  }
+}
