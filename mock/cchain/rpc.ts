@@ -18,6 +18,7 @@ import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { filterMethods } from './filters.ts';
 import { gethAnswer } from './geth-errors.ts';
+import { corethReceipt } from './receipts.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { refusedTransactionArgs } from './transaction-args.ts';
@@ -51,7 +52,8 @@ const errorJson = (id: unknown, code: number, message: string) =>
  */
 function ownTransaction(chain: CChain, method: string, params: unknown): Promise<unknown> {
   return chain.run(async (p) => {
-    const found = (await chain.call(p, method, Array.isArray(params) ? params : [])) as {
+    const answer = await chain.call(p, method, Array.isArray(params) ? params : []);
+    const found = (method === 'eth_getTransactionReceipt' ? await corethReceipt(chain, p, answer) : answer) as {
       blockHash?: string | null;
       blockNumber?: string | null;
     } | null;
