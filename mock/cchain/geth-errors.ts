@@ -57,3 +57,42 @@ export function gethAnswer(method: string, answer: string): string {
   const message = reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`;
   return JSON.stringify({ error: { code: 3, message, data: revert } });
 }
+
+/**
+ * The engine's refusals of a transaction sent, by its text, each with coreth's: the txpool's checks
+ * (core/txpool/validation.go ValidateTransaction, ValidateTransactionWithState), every one code -32000. ethers and
+ * viem name an error by these words (INSUFFICIENT_FUNDS, IntrinsicGasTooLowError...).
+ */
+const REFUSALS: Array<[RegExp, (m: RegExpExecArray, sender: () => string | undefined) => string | undefined]> = [
+  [
+    /^Nonce too low\. Expected nonce to be (\d+) but got (\d+)\./,
+    (m) => `nonce too low: next nonce ${m[1]}, tx nonce ${m[2]}`,
+  ],
+  [
+    /^Sender doesn't have enough funds to send tx\. The max upfront cost is: (\d+) and the sender's balance is: (\d+)\./,
+    (m) =>
+      `insufficient funds for gas * price + value: balance ${m[2]}, tx cost ${m[1]}, overshot ${BigInt(m[1]!) - BigInt(m[2]!)}`,
+  ],
+  [
+    /^Transaction requires at least (\d+) gas but got (\d+)/,
+    (m, sender) => {
+      const from = sender();
+      return from && `intrinsic gas too low: address ${from} tx gas (${m[2]}), minimum needed ${m[1]}`;
+    },
+  ],
+  // types.Sender fails on another chain's signature: the pool answers ErrInvalidSender.
+  [/^Trying to send a raw transaction with an invalid chainId/, () => 'invalid sender'],
+];
+
+/** The engine's answer to a transaction sent, its refusal in coreth's words; `sender` the transaction's sender. */
+export function corethRefusal(answer: string, sender: () => string | undefined): string {
+  if (!answer.startsWith('{"error"')) return answer;
+  const { error } = JSON.parse(answer) as { error: { message?: unknown } };
+  if (typeof error.message !== 'string') return answer;
+  for (const [pattern, text] of REFUSALS) {
+    const match = pattern.exec(error.message);
+    const message = match && text(match, sender);
+    if (message) return JSON.stringify({ error: { code: -32000, message } });
+  }
+  return answer;
+}

@@ -17,8 +17,9 @@ import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { filterMethods } from './filters.ts';
-import { gethAnswer } from './geth-errors.ts';
+import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
+import { checksumAddress, transactionSender } from './tx-sender.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { refusedTransactionArgs } from './transaction-args.ts';
@@ -139,6 +140,14 @@ function senderOf(params: unknown): string {
   return typeof from === 'string' ? from.slice(2).toLowerCase() : '0'.repeat(40);
 }
 
+/** The sender of an eth_sendRawTransaction or eth_sendTransaction call, checksummed. */
+function senderOfWrite(method: string, params: unknown): string | undefined {
+  const [first] = Array.isArray(params) ? params : [];
+  if (method === 'eth_sendRawTransaction') return typeof first === 'string' ? transactionSender(first) : undefined;
+  const from = senderOf(params);
+  return from ? checksumAddress(`0x${from}`) : undefined;
+}
+
 /** One call's answer, as JSON text. */
 async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise<string> {
   if (typeof call !== 'object' || call === null || Array.isArray(call))
@@ -192,7 +201,9 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     }
     return answer;
   };
-  const answer = gethAnswer(method, await (WRITES.has(method) ? chain.write(send) : chain.run(send)));
+  const answer = WRITES.has(method)
+    ? corethRefusal(await chain.write(send), () => senderOfWrite(method, params))
+    : gethAnswer(method, await chain.run(send));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
 }
