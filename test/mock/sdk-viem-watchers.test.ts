@@ -1,5 +1,5 @@
 /**
- * viem's watchers against the C-Chain, over HTTP (eth_newBlockFilter / eth_newFilter polled with
+ * viem's watchers against the C-Chain (polling by default over HTTP, subscribing over ws), over HTTP (eth_newBlockFilter / eth_newFilter polled with
  * eth_getFilterChanges) and over /ext/bc/C/ws (eth_subscribe newHeads and logs): each hears the blocks and the
  * contract's events that come after it, with their numbers, hashes and arguments as the chain answers them.
  */
@@ -45,7 +45,6 @@ describe('viem watchers on the C-Chain', () => {
       const events: { value: bigint; blockNumber: bigint; tx: Hex }[] = [];
       const errors: Error[] = [];
       const unwatchBlocks = client.watchBlocks({
-        poll: kind === 'polling',
         onBlock: (block) => blocks.push({ number: block.number!, hash: block.hash! }),
         onError: (e) => errors.push(e),
       });
@@ -53,7 +52,6 @@ describe('viem watchers on the C-Chain', () => {
         address: contract,
         abi: ABI,
         eventName: 'ValueSet',
-        poll: kind === 'polling',
         onLogs: (logs) => {
           for (const log of logs)
             events.push({ value: log.args.value!, blockNumber: log.blockNumber!, tx: log.transactionHash! });
@@ -78,7 +76,8 @@ describe('viem watchers on the C-Chain', () => {
       } finally {
         unwatchBlocks();
         unwatchEvents();
-        if (kind === 'ws') await (await client.transport.getRpcClient?.())?.close?.();
+        const transport = client.transport as { getRpcClient?: () => Promise<{ close(): void }> };
+        if (transport.getRpcClient) (await transport.getRpcClient()).close();
       }
     });
   }
