@@ -22,7 +22,7 @@ import { corethReceipt } from './receipts.ts';
 import { checksumAddress, transactionSender } from './tx-sender.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
-import { refusedTransactionArgs } from './transaction-args.ts';
+import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -179,7 +179,7 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     const known = knownAnswer(chain, method, params);
     if (known !== undefined) return known;
     // The engine knows this chain's blocks by its own hashes (./block-hashes.ts).
-    const engine = stringifyJson(engineParams(chain, method, params) ?? []);
+    const engine = stringifyJson(engineParams(chain, method, withCallGas(method, params)) ?? []);
     const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${engine}}`;
     const sent = WRITES.has(method) ? await chain.sendTransaction(p, request) : await chain.raw(p, request);
     const answer = corethAnswer(chain, method, sent);
