@@ -80,6 +80,16 @@ const REFUSALS: Array<[RegExp, (m: RegExpExecArray, sender: () => string | undef
       return from && `intrinsic gas too low: address ${from} tx gas (${m[2]}), minimum needed ${m[1]}`;
     },
   ],
+  [
+    /^\s*Trying to send a deployment transaction whose init code length is (\d+)\. The max length allowed by EIP-3860 is (\d+)\./,
+    (m) => `max initcode size exceeded: code size ${m[1]}, limit ${m[2]}`,
+  ],
+  [
+    /^Transaction gas limit is (\d+) and exceeds block gas limit of (\d+)/,
+    (m) => `exceeds block gas limit: tx gas (${m[1]}) > current max gas (${m[2]})`,
+  ],
+  // types.Transaction.UnmarshalBinary (core/types/transaction.go decodeTyped): a type byte it does not know.
+  [/^Invalid transaction type \d+\./, () => 'transaction type not supported'],
   // types.Sender fails on another chain's signature: the pool answers ErrInvalidSender.
   [/^Trying to send a raw transaction with an invalid chainId/, () => 'invalid sender'],
 ];

@@ -19,7 +19,7 @@ import { feeMethods } from './fees-rpc.ts';
 import { filterMethods } from './filters.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
-import { checksumAddress, transactionSender } from './tx-sender.ts';
+import { checksumAddress, transactionSender, unprotectedRefusal } from './raw-transaction.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
@@ -162,6 +162,9 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
   const refused = (await refusedParams(method, params, chain.release)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
+  const [signed] = Array.isArray(params) ? params : [];
+  const unprotected = method === 'eth_sendRawTransaction' && typeof signed === 'string' && unprotectedRefusal(signed);
+  if (unprotected) return errorJson(id, -32000, unprotected);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
   // Refusals and answers of coreth's own before the engine's (./coreth-reads.ts).

@@ -96,6 +96,50 @@ describe('a refused transaction, in coreth’s words', () => {
     expect((await sendRaw(raw)).error).toEqual({ code: -32000, message: 'invalid sender' });
   });
 
+  it('init code over EIP-3860’s limit, a gas limit over the block’s, an unknown type byte', async () => {
+    const nonce = await provider.getTransactionCount(wallet.address);
+    const sign = (tx: object) =>
+      wallet.signTransaction({ to: DEAD, gasLimit: 21_000n, nonce, chainId: 43112, ...FEES, ...tx });
+    expect(
+      (await sendRaw(await sign({ to: null, data: `0x${'00'.repeat(49_153)}`, gasLimit: 5_000_000n }))).error,
+    ).toEqual({
+      code: -32000,
+      message: 'max initcode size exceeded: code size 49153, limit 49152',
+    });
+    await node.state.dev.mine({ chain: 'C', blocks: 1 });
+    const limit = (await provider.getBlock('latest'))!.gasLimit;
+    expect((await sendRaw(await sign({ gasLimit: limit + 1n }))).error).toEqual({
+      code: -32000,
+      message: `exceeds block gas limit: tx gas (${limit + 1n}) > current max gas (${limit})`,
+    });
+    expect((await sendRaw('0x1234')).error).toEqual({ code: -32000, message: 'transaction type not supported' });
+  });
+
+  it('a legacy transaction without a chain ID: refused unless it is Nick’s pattern', async () => {
+    const nonce = await provider.getTransactionCount(wallet.address);
+    const unprotected = Transaction.from({
+      type: 0,
+      gasPrice: 10n ** 11n,
+      gasLimit: 21_000n,
+      to: DEAD,
+      value: 1n,
+      nonce,
+    });
+    unprotected.signature = wallet.signingKey.sign(unprotected.unsignedHash);
+    expect(unprotected.signature.v).toBeLessThanOrEqual(28);
+    expect((await sendRaw(unprotected.serialized)).error).toEqual({
+      code: -32000,
+      message: 'only replay-protected (EIP-155) transactions allowed over RPC',
+    });
+    expect(await provider.getTransactionCount(wallet.address)).toBe(nonce);
+    // Nick's method: nonce 0, r = s, a sender no one holds the key of, funded to pay for its deployment.
+    const nick = Transaction.from({ type: 0, gasPrice: 10n ** 11n, gasLimit: 100_000n, data: '0x00', nonce: 0 });
+    const r = `0x${'22'.repeat(32)}`;
+    nick.signature = { r, s: r, v: 27 };
+    await node.dev.fund({ address: nick.from!, amount: String(10n ** 9n) });
+    expect((await sendRaw(nick.serialized)).result).toBe(nick.hash);
+  });
+
   it('viem names each refusal', async () => {
     const { wallet: w, pub, account } = cClients(node.url);
     const nonce = await pub.getTransactionCount({ address: account.address });

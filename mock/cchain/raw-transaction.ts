@@ -1,6 +1,7 @@
 /**
- * The sender of a signed Ethereum transaction, as types.Sender recovers it, checksummed as common.Address.Hex writes
- * it: coreth's txpool names the sender in some refusals (core/txpool/validation.go), and the engine's texts do not.
+ * What coreth reads from a signed Ethereum transaction before its pool: the sender, as types.Sender recovers it,
+ * checksummed as common.Address.Hex writes it (the txpool names it in some refusals, core/txpool/validation.go), and
+ * whether SubmitTransaction takes a transaction without EIP-155 replay protection.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -45,4 +46,30 @@ export function transactionSender(raw: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** coreth's default allow-unprotected-tx-hashes (plugin/evm/config/default_config.go:18): EIP-1820's deployment. */
+const ALLOWED_UNPROTECTED = new Set(['0xfefb2da535e927b85fe68eb81cb2e4a5827c905f78381a01ef2322aa9b0aee8e']);
+
+/**
+ * SubmitTransaction's refusal of `raw` (internal/ethapi/api.go:1786), or undefined: a legacy transaction signed
+ * without a chain ID (v 27 or 28, !tx.Protected()) is refused unless UnprotectedAllowed takes it (eth/api_backend.go:
+ * 459: a hash of the allow list, or Nick's pattern, nonce 0 and r = s); allow-unprotected-txs is off by default.
+ */
+export function unprotectedRefusal(raw: string): string | undefined {
+  const bytes = Buffer.from(raw.slice(2), 'hex');
+  if (bytes.length === 0 || bytes[0]! < 0xc0) return undefined;
+  let fields: Uint8Array[];
+  try {
+    fields = RLP.decode(bytes) as Uint8Array[];
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(fields) || fields.length !== 9) return undefined;
+  const v = toBig(fields[6]!);
+  if (v !== 27n && v !== 28n) return undefined;
+  const hash = `0x${Buffer.from(keccak_256(bytes)).toString('hex')}`;
+  if (ALLOWED_UNPROTECTED.has(hash)) return undefined;
+  if (toBig(fields[0]!) === 0n && toBig(fields[7]!) === toBig(fields[8]!)) return undefined;
+  return 'only replay-protected (EIP-155) transactions allowed over RPC';
 }
