@@ -44,13 +44,36 @@ export function unpackRevert(hex: string): string | undefined {
 const REVERTING = new Set(['eth_call', 'eth_estimateGas']);
 
 /**
+ * An eth_call that fails before it runs (graft/coreth/core/state_transition.go:465, 480), in DoCall's wrapping
+ * "err: %w (supplied gas %d)" (internal/ethapi/api.go:1127): the engine's text in coreth's, or undefined. `params` are
+ * the call's as the engine ran it (./transaction-args.ts withCallGas: its gas is set).
+ */
+function callFailure(message: string, params: unknown): string | undefined {
+  const [args] = Array.isArray(params) ? (params as [Record<string, unknown>?]) : [];
+  const gas = typeof args?.gas === 'string' ? BigInt(args.gas) : undefined;
+  if (gas === undefined) return undefined;
+  const intrinsic = /^Transaction requires at least (\d+) gas but got (\d+)/.exec(message);
+  if (intrinsic) return `err: intrinsic gas too low: have ${intrinsic[2]}, want ${intrinsic[1]} (supplied gas ${gas})`;
+  if (message === 'create initcode size limit') {
+    const data = args?.input ?? args?.data;
+    const size = typeof data === 'string' ? (data.length - 2) / 2 : 0;
+    return `err: max initcode size exceeded: code size ${size} limit 49152 (supplied gas ${gas})`;
+  }
+  return undefined;
+}
+
+/**
  * The engine's answer (`{"result":…}` or `{"error":…}`) to `method`, as geth gives it. The engine reports a revert
  * with its revert data under `data.reason.Revert` (eth_call fails so only when the engine bails on call failures).
  */
-export function gethAnswer(method: string, answer: string): string {
+export function gethAnswer(method: string, answer: string, params?: unknown): string {
   if (!REVERTING.has(method) || !answer.startsWith('{"error"')) return answer;
-  const { error } = JSON.parse(answer) as { error: { data?: { reason?: { Revert?: unknown } } } };
+  const { error } = JSON.parse(answer) as { error: { message?: unknown; data?: { reason?: { Revert?: unknown } } } };
   const revert = error.data?.reason?.Revert;
+  if (method === 'eth_call' && params !== undefined && typeof error.message === 'string') {
+    const failed = callFailure(error.message, params);
+    if (failed) return JSON.stringify({ error: { code: -32000, message: failed } });
+  }
   if (typeof revert !== 'string') return answer;
   if (revert.length <= 2) return '{"error":{"code":-32000,"message":"execution reverted"}}';
   const reason = unpackRevert(revert);

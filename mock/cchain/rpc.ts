@@ -206,7 +206,7 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
   };
   const answer = WRITES.has(method)
     ? corethRefusal(await chain.write(send), () => senderOfWrite(method, params))
-    : gethAnswer(method, await chain.run(send));
+    : gethAnswer(method, await chain.run(send), withCallGas(method, params));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
 }

@@ -1,6 +1,6 @@
 /**
  * eth_call and eth_estimateGas sending value from an account that cannot pay it. coreth runs both through the state
- * transition's buyGas (libevm core/state_transition.go:260, ErrInsufficientFunds "address %v have %v want %v"), which
+ * transition's buyGas (graft/coreth/core/state_transition.go:322, ErrInsufficientFunds "address %v have %v want %v"), which
  * counts the value even at a fee cap of 0; eth_call wraps the error in DoCall's "err: %w (supplied gas %d)" with the
  * 50,000,000 RPC gas cap (graft/coreth/internal/ethapi/api.go:1127, plugin/evm/config/default_config.go:41). ethers
  * names the answer INSUFFICIENT_FUNDS; wallets use it to warn before signing.

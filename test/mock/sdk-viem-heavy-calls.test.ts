@@ -1,7 +1,8 @@
 /**
  * A heavy read through viem, as a multicall is: coreth runs eth_call without `gas` at its RPC gas cap, 50,000,000
  * (TransactionArgs.ToMessage, plugin/evm/config/default_config.go:41), well above a C-Chain block's gas limit, and
- * caps a larger `gas` to it. A call whose calldata alone costs more than a block's gas is answered, not refused.
+ * caps a larger `gas` to it. A call whose calldata alone costs more than a block's gas is answered, not refused; one
+ * that cannot start is refused in DoCall's words.
  */
 import { type Hex, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,5 +46,18 @@ describe('eth_call’s gas', () => {
     expect(capped).toBe(BigInt((await callRpc(url, 'eth_call', [{ data: GAS_LEFT }, 'latest'])).result));
     expect(capped).toBeLessThan(50_000_000n);
     expect(50_000_000n - capped).toBe(1_000_000n - (await left(1_000_000n)));
+  });
+
+  it('refuses a call that cannot start in DoCall’s words: too little gas, init code over the limit', async () => {
+    const url = `${node.url}/ext/bc/C/rpc`;
+    expect((await callRpc(url, 'eth_call', [{ to: DEAD, gas: '0x4e20' }, 'latest'])).error).toEqual({
+      code: -32000,
+      message: 'err: intrinsic gas too low: have 20000, want 21000 (supplied gas 20000)',
+    });
+    const initCode = `0x${'00'.repeat(49_153)}`;
+    expect((await callRpc(url, 'eth_call', [{ data: initCode }, 'latest'])).error).toEqual({
+      code: -32000,
+      message: 'err: max initcode size exceeded: code size 49153 limit 49152 (supplied gas 50000000)',
+    });
   });
 });
