@@ -4,10 +4,11 @@
  * on every chain (balances, heights, nonces, timestamps, the atomic UTXO in shared memory), and the chains go on
  * from there as if it never happened.
  */
-import { avm, pvm } from '@avalabs/avalanchejs';
+import { pvm } from '@avalabs/avalanchejs';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
 import { cClients, exportEwoqToP } from './c-clients.ts';
 
 let node: RunningMockNode;
@@ -22,11 +23,12 @@ const OTHER = '0x00000000000000000000000000000000000000bb';
 
 async function state() {
   const { pub, account } = cClients(node.url);
-  const x = new avm.AVMApi(node.url);
   const p = new pvm.PVMApi(node.url);
   const latest = await pub.getBlock();
   return {
-    x: (await x.getBalance({ address: X_ADDRESS, assetID: 'AVAX' })).balance,
+    // avalanchejs types avm.getBalance's params as `addresses`; the node reads `address`.
+    x: (await callRpc(`${node.url}/ext/bc/X`, 'avm.getBalance', { address: X_ADDRESS, assetID: 'AVAX' })).result
+      .balance,
     p: (await p.getBalance({ addresses: [P_ADDRESS] })).balance,
     pAtomic: (await p.getUTXOs({ addresses: [P_ADDRESS], sourceChain: 'C' })).utxos.length,
     pHeight: (await p.getHeight()).height,
