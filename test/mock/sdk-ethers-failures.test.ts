@@ -1,9 +1,12 @@
 /**
- * A transaction the C-Chain refuses, through ethers v6 and viem: both name a node's error by its words
- * (INSUFFICIENT_FUNDS, NONCE_EXPIRED, InsufficientFundsError, IntrinsicGasTooLowError...), so the mock answers in
- * coreth's txpool's (core/txpool/validation.go), never in the EVM engine's.
+ * What ethers v6 and viem see of a transaction that fails on the C-Chain. Refused: both name a node's error by its
+ * words (INSUFFICIENT_FUNDS, NONCE_EXPIRED, InsufficientFundsError, IntrinsicGasTooLowError...), so the mock answers in
+ * coreth's txpool's (core/txpool/validation.go), never in the EVM engine's. Mined and reverted (a deployment whose
+ * constructor reverts): status 0, and the receipt names the address the contract would have had, as coreth's does
+ * (types.Receipts.DeriveFields gives every creation CreateAddress(sender, nonce)), in eth_getTransactionReceipt and
+ * eth_getBlockReceipts alike.
  */
-import { JsonRpcProvider, Transaction, Wallet, isError } from 'ethers';
+import { JsonRpcProvider, Transaction, Wallet, getCreateAddress, isError } from 'ethers';
 import { InsufficientFundsError, IntrinsicGasTooLowError, NonceTooLowError } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -153,5 +156,36 @@ describe('a refused transaction, in coreth’s words', () => {
     expect(walk(await refusal({ value: 10n ** 30n, nonce }), InsufficientFundsError)).toBeInstanceOf(
       InsufficientFundsError,
     );
+  });
+});
+
+/** Init code that reverts at once: PUSH1 0 PUSH1 0 REVERT. */
+const REVERTING_INIT = '0x60006000fd';
+
+describe('a reverted deployment', () => {
+  it('ethers: wait() throws CALL_EXCEPTION, and the receipt names the would-be contract', async () => {
+    const tx = await wallet.sendTransaction({ data: REVERTING_INIT, gasLimit: 100_000n });
+    const error = await tx.wait().catch((e: unknown) => e);
+    expect(isError(error, 'CALL_EXCEPTION')).toBe(true);
+    const receipt = await provider.waitForTransaction(tx.hash);
+    expect(receipt?.status).toBe(0);
+    expect(receipt?.contractAddress).toBe(getCreateAddress({ from: wallet.address, nonce: tx.nonce }));
+    const { result } = await callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_getBlockReceipts', [
+      `0x${receipt!.blockNumber.toString(16)}`,
+    ]);
+    expect(result[0].contractAddress).toBe(receipt!.contractAddress!.toLowerCase());
+  });
+
+  it('viem: the receipt of a reverted deployment has its contract address; a transfer has none', async () => {
+    const { pub, wallet: w, account } = cClients(node.url);
+    const nonce = await pub.getTransactionCount({ address: account.address });
+    const hash = await w.sendTransaction({ data: REVERTING_INIT, gas: 100_000n });
+    const receipt = await pub.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('reverted');
+    expect(receipt.contractAddress).toBe(getCreateAddress({ from: account.address, nonce }).toLowerCase());
+    const transfer = await pub.waitForTransactionReceipt({
+      hash: await w.sendTransaction({ to: account.address, value: 1n }),
+    });
+    expect(transfer.contractAddress).toBeNull();
   });
 });
