@@ -3,15 +3,14 @@
  * with the indexer on, then every index (X tx, X block, P block, C block) read back against getTx/getBlock: what a
  * user's flow leaves in the indexes is what the chains answer.
  */
-import { createAvalancheClient, createAvalancheWalletClient, createIndexApiClient } from '@avalanche-sdk/client';
-import { privateKeyToAvalancheAccount } from '@avalanche-sdk/client/accounts';
+import { createIndexApiClient } from '@avalanche-sdk/client';
 import { avalancheFuji } from '@avalanche-sdk/client/chains';
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cb58Decode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
+import { fujiWallet, fundedKey } from './sdk-fuji-wallet.ts';
 
 /** The inner block of a proposervm block (u16 version, u32 type, parent, timestamp, P-Chain height, certificate). */
 function inner(hex: string): Buffer {
@@ -25,46 +24,32 @@ let node: RunningMockNode;
 let privateKey: string;
 beforeAll(async () => {
   node = await startMockNode({ port: 0, indexEnabled: true, world: { network: 'fuji', accounts: 1 } });
-  const [funded] = ((await node.dev.listAccounts()) as { accounts: { privateKey: string }[] }).accounts;
   await node.dev.setTime({ timestamp: 1_748_736_000 });
-  privateKey = `0x${Buffer.from(cb58Decode(funded!.privateKey.slice('PrivateKey-'.length))!).toString('hex')}`;
+  privateKey = await fundedKey(node);
 });
 afterAll(() => node?.close());
 
 const NANO = 1_000_000_000n;
-const account = () => privateKeyToAvalancheAccount(privateKey);
-const transport = () => ({ type: 'http' as const, url: `${node.url}/ext/bc/C/rpc` });
-const wallet = () => createAvalancheWalletClient({ account: account(), chain: avalancheFuji, transport: transport() });
-const client = () => createAvalancheClient({ chain: avalancheFuji, transport: transport() });
-const X = () => account().getXPAddress('X', 'fuji');
+const sdk = () => fujiWallet(node.url, privateKey);
 
 async function balances() {
-  const c = client();
-  const x = await c.xChain.getBalance({ address: X(), assetID: 'AVAX' });
-  return { x: BigInt(x.balance), c: await c.getBalance({ address: account().getEVMAddress() }) };
-}
-
-async function send(prepared: Parameters<ReturnType<typeof wallet>['sendXPTransaction']>[0]) {
-  const w = wallet();
-  const sent = await w.sendXPTransaction(prepared);
-  await w.waitForTxn(sent);
-  return sent.txHash;
+  const { client, account } = sdk();
+  const x = await client.xChain.getBalance({ address: account.getXPAddress('X', 'fuji'), assetID: 'AVAX' });
+  return { x: BigInt(x.balance), c: await client.getBalance({ address: account.getEVMAddress() }) };
 }
 
 describe('@avalanche-sdk/client wallet: X ↔ C', () => {
   it('moves AVAX X → C: an export from X, then an import on C', async () => {
-    const w = wallet();
+    const { wallet: w, client, account, send } = sdk();
     const before = await balances();
     await send(
       await w.xChain.prepareExportTxn({
         destinationChain: 'C',
-        exportedOutputs: [{ addresses: [account().getXPAddress('C', 'fuji')], amount: 4n * NANO }],
+        exportedOutputs: [{ addresses: [account.getXPAddress('C', 'fuji')], amount: 4n * NANO }],
       }),
     );
-    const txID = await send(
-      await w.cChain.prepareImportTxn({ sourceChain: 'X', toAddress: account().getEVMAddress() }),
-    );
-    expect(await client().cChain.getAtomicTxStatus({ txID })).toMatchObject({ status: 'Accepted' });
+    const txID = await send(await w.cChain.prepareImportTxn({ sourceChain: 'X', toAddress: account.getEVMAddress() }));
+    expect(await client.cChain.getAtomicTxStatus({ txID })).toMatchObject({ status: 'Accepted' });
     const after = await balances();
     expect(before.x - after.x).toBeGreaterThan(4n * NANO);
     expect(after.c - before.c).toBeGreaterThan(0n);
@@ -73,21 +58,22 @@ describe('@avalanche-sdk/client wallet: X ↔ C', () => {
   });
 
   it('moves AVAX C → X: an export from C, then an import on X', async () => {
-    const w = wallet();
+    const { wallet: w, client, account, send } = sdk();
+    const X = account.getXPAddress('X', 'fuji');
     const before = await balances();
     const exportID = await send(
       await w.cChain.prepareExportTxn({
         destinationChain: 'X',
-        fromAddress: account().getEVMAddress(),
-        exportedOutput: { addresses: [X()], amount: NANO },
+        fromAddress: account.getEVMAddress(),
+        exportedOutput: { addresses: [X], amount: NANO },
       }),
     );
-    const tx = await client().cChain.getAtomicTx({ txID: exportID });
+    const tx = await client.cChain.getAtomicTx({ txID: exportID });
     expect(tx).toHaveProperty('tx');
     const importID = await send(
-      await w.xChain.prepareImportTxn({ sourceChain: 'C', importedOutput: { addresses: [X()] } }),
+      await w.xChain.prepareImportTxn({ sourceChain: 'C', importedOutput: { addresses: [X] } }),
     );
-    expect(await client().xChain.getTxStatus({ txID: importID })).toMatchObject({ status: 'Accepted' });
+    expect(await client.xChain.getTxStatus({ txID: importID })).toMatchObject({ status: 'Accepted' });
     const after = await balances();
     expect(before.c - after.c).toBeGreaterThan(NANO * NANO);
     expect(after.x - before.x).toBeGreaterThan(0n);
