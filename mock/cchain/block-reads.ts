@@ -7,6 +7,7 @@ import { corethHashes, engineHash } from './block-hashes.ts';
 import type { RpcBlock } from './blocks.ts';
 import { BODY_FIELDS, corethBlock, corethBlockBytes, corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
+import { corethReceipt } from './receipts.ts';
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -106,7 +107,9 @@ export function readBlockReceipts(chain: CChain, params: unknown): Promise<unkno
     if (!block) return null;
     const receipts: unknown[] = [];
     for (const hash of block.transactions)
-      receipts.push(await chain.call(provider, 'eth_getTransactionReceipt', [hash]));
+      receipts.push(
+        await corethReceipt(chain, provider, await chain.call(provider, 'eth_getTransactionReceipt', [hash])),
+      );
     return corethHashes(chain, receipts);
   });
 }

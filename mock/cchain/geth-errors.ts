@@ -44,16 +44,88 @@ export function unpackRevert(hex: string): string | undefined {
 const REVERTING = new Set(['eth_call', 'eth_estimateGas']);
 
 /**
+ * An eth_call that fails before it runs (graft/coreth/core/state_transition.go:465, 480), in DoCall's wrapping
+ * "err: %w (supplied gas %d)" (internal/ethapi/api.go:1127): the engine's text in coreth's, or undefined. `params` are
+ * the call's as the engine ran it (./transaction-args.ts withCallGas: its gas is set).
+ */
+function callFailure(message: string, params: unknown): string | undefined {
+  const [args] = Array.isArray(params) ? (params as [Record<string, unknown>?]) : [];
+  const gas = typeof args?.gas === 'string' ? BigInt(args.gas) : undefined;
+  if (gas === undefined) return undefined;
+  const intrinsic = /^Transaction requires at least (\d+) gas but got (\d+)/.exec(message);
+  if (intrinsic) return `err: intrinsic gas too low: have ${intrinsic[2]}, want ${intrinsic[1]} (supplied gas ${gas})`;
+  if (message === 'create initcode size limit') {
+    const data = args?.input ?? args?.data;
+    const size = typeof data === 'string' ? (data.length - 2) / 2 : 0;
+    return `err: max initcode size exceeded: code size ${size} limit 49152 (supplied gas ${gas})`;
+  }
+  return undefined;
+}
+
+/**
  * The engine's answer (`{"result":…}` or `{"error":…}`) to `method`, as geth gives it. The engine reports a revert
  * with its revert data under `data.reason.Revert` (eth_call fails so only when the engine bails on call failures).
  */
-export function gethAnswer(method: string, answer: string): string {
+export function gethAnswer(method: string, answer: string, params?: unknown): string {
   if (!REVERTING.has(method) || !answer.startsWith('{"error"')) return answer;
-  const { error } = JSON.parse(answer) as { error: { data?: { reason?: { Revert?: unknown } } } };
+  const { error } = JSON.parse(answer) as { error: { message?: unknown; data?: { reason?: { Revert?: unknown } } } };
   const revert = error.data?.reason?.Revert;
+  if (method === 'eth_call' && params !== undefined && typeof error.message === 'string') {
+    const failed = callFailure(error.message, params);
+    if (failed) return JSON.stringify({ error: { code: -32000, message: failed } });
+  }
   if (typeof revert !== 'string') return answer;
   if (revert.length <= 2) return '{"error":{"code":-32000,"message":"execution reverted"}}';
   const reason = unpackRevert(revert);
   const message = reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`;
   return JSON.stringify({ error: { code: 3, message, data: revert } });
+}
+
+/**
+ * The engine's refusals of a transaction sent, by its text, each with coreth's: the txpool's checks
+ * (core/txpool/validation.go ValidateTransaction, ValidateTransactionWithState), every one code -32000. ethers and
+ * viem name an error by these words (INSUFFICIENT_FUNDS, IntrinsicGasTooLowError...).
+ */
+const REFUSALS: Array<[RegExp, (m: RegExpExecArray, sender: () => string | undefined) => string | undefined]> = [
+  [
+    /^Nonce too low\. Expected nonce to be (\d+) but got (\d+)\./,
+    (m) => `nonce too low: next nonce ${m[1]}, tx nonce ${m[2]}`,
+  ],
+  [
+    /^Sender doesn't have enough funds to send tx\. The max upfront cost is: (\d+) and the sender's balance is: (\d+)\./,
+    (m) =>
+      `insufficient funds for gas * price + value: balance ${m[2]}, tx cost ${m[1]}, overshot ${BigInt(m[1]!) - BigInt(m[2]!)}`,
+  ],
+  [
+    /^Transaction requires at least (\d+) gas but got (\d+)/,
+    (m, sender) => {
+      const from = sender();
+      return from && `intrinsic gas too low: address ${from} tx gas (${m[2]}), minimum needed ${m[1]}`;
+    },
+  ],
+  [
+    /^\s*Trying to send a deployment transaction whose init code length is (\d+)\. The max length allowed by EIP-3860 is (\d+)\./,
+    (m) => `max initcode size exceeded: code size ${m[1]}, limit ${m[2]}`,
+  ],
+  [
+    /^Transaction gas limit is (\d+) and exceeds block gas limit of (\d+)/,
+    (m) => `exceeds block gas limit: tx gas (${m[1]}) > current max gas (${m[2]})`,
+  ],
+  // types.Transaction.UnmarshalBinary (core/types/transaction.go decodeTyped): a type byte it does not know.
+  [/^Invalid transaction type \d+\./, () => 'transaction type not supported'],
+  // types.Sender fails on another chain's signature: the pool answers ErrInvalidSender.
+  [/^Trying to send a raw transaction with an invalid chainId/, () => 'invalid sender'],
+];
+
+/** The engine's answer to a transaction sent, its refusal in coreth's words; `sender` the transaction's sender. */
+export function corethRefusal(answer: string, sender: () => string | undefined): string {
+  if (!answer.startsWith('{"error"')) return answer;
+  const { error } = JSON.parse(answer) as { error: { message?: unknown } };
+  if (typeof error.message !== 'string') return answer;
+  for (const [pattern, text] of REFUSALS) {
+    const match = pattern.exec(error.message);
+    const message = match && text(match, sender);
+    if (message) return JSON.stringify({ error: { code: -32000, message } });
+  }
+  return answer;
 }

@@ -17,10 +17,12 @@ import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { filterMethods } from './filters.ts';
-import { gethAnswer } from './geth-errors.ts';
+import { corethRefusal, gethAnswer } from './geth-errors.ts';
+import { corethReceipt } from './receipts.ts';
+import { checksumAddress, transactionSender, unprotectedRefusal } from './raw-transaction.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
-import { refusedTransactionArgs } from './transaction-args.ts';
+import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -51,7 +53,8 @@ const errorJson = (id: unknown, code: number, message: string) =>
  */
 function ownTransaction(chain: CChain, method: string, params: unknown): Promise<unknown> {
   return chain.run(async (p) => {
-    const found = (await chain.call(p, method, Array.isArray(params) ? params : [])) as {
+    const answer = await chain.call(p, method, Array.isArray(params) ? params : []);
+    const found = (method === 'eth_getTransactionReceipt' ? await corethReceipt(chain, p, answer) : answer) as {
       blockHash?: string | null;
       blockNumber?: string | null;
     } | null;
@@ -137,6 +140,14 @@ function senderOf(params: unknown): string {
   return typeof from === 'string' ? from.slice(2).toLowerCase() : '0'.repeat(40);
 }
 
+/** The sender of an eth_sendRawTransaction or eth_sendTransaction call, checksummed. */
+function senderOfWrite(method: string, params: unknown): string | undefined {
+  const [first] = Array.isArray(params) ? params : [];
+  if (method === 'eth_sendRawTransaction') return typeof first === 'string' ? transactionSender(first) : undefined;
+  const from = senderOf(params);
+  return from ? checksumAddress(`0x${from}`) : undefined;
+}
+
 /** One call's answer, as JSON text. */
 async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise<string> {
   if (typeof call !== 'object' || call === null || Array.isArray(call))
@@ -151,6 +162,9 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
   const refused = (await refusedParams(method, params, chain.release)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
+  const [signed] = Array.isArray(params) ? params : [];
+  const unprotected = method === 'eth_sendRawTransaction' && typeof signed === 'string' && unprotectedRefusal(signed);
+  if (unprotected) return errorJson(id, -32000, unprotected);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
   // Refusals and answers of coreth's own before the engine's (./coreth-reads.ts).
@@ -168,7 +182,7 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     const known = knownAnswer(chain, method, params);
     if (known !== undefined) return known;
     // The engine knows this chain's blocks by its own hashes (./block-hashes.ts).
-    const engine = stringifyJson(engineParams(chain, method, params) ?? []);
+    const engine = stringifyJson(engineParams(chain, method, withCallGas(method, params)) ?? []);
     const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${engine}}`;
     const sent = WRITES.has(method) ? await chain.sendTransaction(p, request) : await chain.raw(p, request);
     const answer = corethAnswer(chain, method, sent);
@@ -190,7 +204,9 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     }
     return answer;
   };
-  const answer = gethAnswer(method, await (WRITES.has(method) ? chain.write(send) : chain.run(send)));
+  const answer = WRITES.has(method)
+    ? corethRefusal(await chain.write(send), () => senderOfWrite(method, params))
+    : gethAnswer(method, await chain.run(send), withCallGas(method, params));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
 }
@@ -232,18 +248,43 @@ export async function answerBody(chain: CChain, body: string | Uint8Array): Prom
   return `[${answers.join(',')}]`;
 }
 
-/** geth's validateRequest (rpc/http.go), then the calls. */
-async function reply(
-  chain: CChain,
-  method: string | undefined,
-  type: string | undefined,
-  body: Uint8Array,
-): Promise<Reply> {
-  if (method === 'GET' && body.length === 0) return { status: 200, headers: {}, body: '' };
-  if (method !== 'POST') return text(405, 'method not allowed');
-  const mime = (type ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  if (mime !== 'application/json') return text(415, 'invalid content type, only application/json is supported');
+/** geth's acceptedContentTypes (rpc/http.go). */
+const ACCEPTED_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
+
+/** What geth's ServeHTTP reads of a request before its body. */
+interface Head {
+  method: string | undefined;
+  type: string | undefined;
+  /** r.ContentLength: the declared length, -1 when unknown (chunked), 0 when none. */
+  declared: number;
+  /** Whether the URL has a query (r.URL.RawQuery != ""). */
+  query: boolean;
+}
+
+/**
+ * geth's ServeHTTP (rpc/http.go): an empty GET without a query is a health check, answered empty; then
+ * validateRequest (after refusedUnread: OPTIONS taken whatever its type, any other method by its media type), then
+ * the calls.
+ */
+async function reply(chain: CChain, head: Head, body: Uint8Array): Promise<Reply> {
+  if (head.method === 'GET' && head.declared === 0 && !head.query) return { status: 200, headers: {}, body: '' };
+  const mime = (head.type ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (head.method !== 'OPTIONS' && !ACCEPTED_TYPES.has(mime))
+    return text(415, 'invalid content type, only application/json is supported');
   return { status: 200, headers: JSON_HEADERS, body: await answerBody(chain, body) };
+}
+
+/** validateRequest's refusals before the body is read: PUT and DELETE, then a declared length over the limit. */
+function refusedUnread(method: string | undefined, declared: number): Reply | undefined {
+  if (method === 'PUT' || method === 'DELETE') return text(405, 'method not allowed');
+  if (declared > MAX_BODY_BYTES) return text(413, tooLarge(declared));
+  return undefined;
+}
+
+/** r.ContentLength of a request with these headers. */
+function declaredLength(length: string | null | undefined, transferEncoding: string | null | undefined): number {
+  if (length !== null && length !== undefined) return Number(length);
+  return transferEncoding ? -1 : 0;
 }
 
 function send(res: NodeResponse, answer: Reply, extra: Readonly<Record<string, string>> = {}): void {
@@ -280,10 +321,10 @@ async function readLimited(request: Request): Promise<Uint8Array> {
 /** The endpoint, shaped as the generated router's endpoints are. */
 export function cChainRpcEndpoint(chain: CChain): Endpoint {
   const node = (req: NodeRequest, res: NodeResponse, extra?: Readonly<Record<string, string>>) => {
-    const declared = Number(first(req.headers['content-length']));
-    if (declared > MAX_BODY_BYTES) {
+    const refused = refusedUnread(req.method, Number(first(req.headers['content-length'])));
+    if (refused) {
       req.resume();
-      return send(res, text(413, tooLarge(declared)), extra);
+      return send(res, refused, extra);
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -291,7 +332,13 @@ export function cChainRpcEndpoint(chain: CChain): Endpoint {
     const answer = () => {
       if (answered) return;
       answered = true;
-      reply(chain, req.method, first(req.headers['content-type']), Buffer.concat(chunks)).then(
+      const head = {
+        method: req.method,
+        type: first(req.headers['content-type']),
+        declared: declaredLength(first(req.headers['content-length']), first(req.headers['transfer-encoding'])),
+        query: (req.url ?? '').includes('?') && !(req.url ?? '').endsWith('?'),
+      };
+      reply(chain, head, Buffer.concat(chunks)).then(
         (answer) => send(res, answer, extra),
         (error: Error) => send(res, text(500, error.message), extra),
       );
@@ -310,13 +357,20 @@ export function cChainRpcEndpoint(chain: CChain): Endpoint {
     req.on('end', answer);
   };
   const fetch = async (request: Request): Promise<Response> => {
-    const declared = Number(request.headers.get('content-length'));
-    if (declared > MAX_BODY_BYTES) return new Response(`${tooLarge(declared)}\n`, { status: 413 });
+    const refused = refusedUnread(request.method, Number(request.headers.get('content-length')));
+    if (refused) return new Response(refused.body, { status: refused.status, headers: refused.headers });
     const body = await readLimited(request);
-    const answer = await reply(chain, request.method, request.headers.get('content-type') ?? undefined, body);
+    const head = {
+      method: request.method,
+      type: request.headers.get('content-type') ?? undefined,
+      declared: declaredLength(request.headers.get('content-length'), request.headers.get('transfer-encoding')),
+      query: new URL(request.url).search !== '',
+    };
+    const answer = await reply(chain, head, body);
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };
-  const answer = async (body: Uint8Array) => reply(chain, 'POST', 'application/json', body);
+  const answer = async (body: Uint8Array) =>
+    reply(chain, { method: 'POST', type: 'application/json', declared: body.length, query: false }, body);
   return { name: 'c-chain-rpc', profile: 'node', node, fetch, answer, maxBodyBytes: MAX_BODY_BYTES };
 }
 

@@ -129,3 +129,24 @@ export function refusedTransactionArgs(method: string, params: unknown): string 
   if (args === null || args === undefined) return undefined;
   return refusedStruct(0, 'TransactionArgs', FIELDS, args);
 }
+
+/** coreth's rpc-gas-cap default (plugin/evm/config/default_config.go:41). */
+export const RPC_GAS_CAP = 50_000_000n;
+
+/**
+ * eth_call's params with the gas coreth runs it with: TransactionArgs.ToMessage gives a call without `gas` the RPC gas
+ * cap and caps a larger one to it (internal/ethapi/transaction_args.go:397-407); the engine would give the block's gas
+ * limit, and a heavy read (a multicall) that coreth answers would run out of gas.
+ */
+export function withCallGas(method: string, params: unknown): unknown {
+  if (method !== 'eth_call' || !Array.isArray(params)) return params;
+  const [args, ...rest] = params;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return params;
+  const fields = args as Record<string, unknown>;
+  // encoding/json matches names case-insensitively; refusedTransactionArgs has checked the value's form.
+  const key = Object.keys(fields).find((name) => name.toLowerCase() === 'gas');
+  const gas = key === undefined ? undefined : fields[key];
+  if (typeof gas === 'string' && BigInt(gas) <= RPC_GAS_CAP) return params;
+  const others = Object.fromEntries(Object.entries(fields).filter(([name]) => name !== key));
+  return [{ ...others, gas: `0x${RPC_GAS_CAP.toString(16)}` }, ...rest];
+}

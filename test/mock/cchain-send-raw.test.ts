@@ -1,6 +1,6 @@
 /**
  * eth_sendRawTransaction over `/ext/bc/C/rpc` (mock/cchain/evm.ts `sendTransaction`: the deferred requests, the
- * transaction and the latest block go to the engine in one request): a refused transaction answers the engine's own
+ * transaction and the latest block go to the engine in one request): a refused transaction answers coreth's txpool
  * error and builds nothing; an accepted one answers its hash, and its block reaches the C/block index at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,17 +36,20 @@ const lastIndexed = async (): Promise<{ index: string; bytes: string }> =>
 const send = async (raw: string) => callRpc<string>(rpc(), 'eth_sendRawTransaction', [raw]);
 
 describe('eth_sendRawTransaction', () => {
-  it('answers a refused transaction with the engine error, builds no block, then mines the next one sent', async () => {
+  it('answers a refused transaction with coreth’s txpool error, builds no block, then mines the next one sent', async () => {
     const { pub, account } = cClients(node.url);
     const nonce = await pub.getTransactionCount({ address: account.address });
     expect((await send(await signed(nonce))).result).toMatch(/^0x[0-9a-f]{64}$/);
     const height = await pub.getBlockNumber();
     const before = await lastIndexed();
 
-    // The nonce was just used: the engine refuses the transaction as it would on its own.
+    // The nonce was just used: refused in coreth's words (core/txpool/validation.go ValidateTransactionWithState).
     const refused = await send(await signed(nonce, 2n));
     expect(refused.result).toBeUndefined();
-    expect(refused.error).toMatchObject({ code: -32000, message: expect.stringMatching(/^Nonce too low/) });
+    expect(refused.error).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/^nonce too low: next nonce \d+, tx nonce \d+$/),
+    });
     expect(await pub.getBlockNumber()).toBe(height);
     expect((await lastIndexed()).index).toBe(before.index);
 

@@ -4,29 +4,25 @@
  * send on the X-Chain, a delegation to a current validator, a subnet created and a chain on it. Each tx is built,
  * signed, issued and waited for by the SDK as it would be against a node.
  */
-import { createAvalancheClient, createAvalancheWalletClient } from '@avalanche-sdk/client';
-import { privateKeyToAvalancheAccount } from '@avalanche-sdk/client/accounts';
-import { avalancheFuji } from '@avalanche-sdk/client/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cb58Decode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { fujiWallet, fundedKey } from './sdk-fuji-wallet.ts';
 
 let node: RunningMockNode;
 let privateKey: string;
 beforeAll(async () => {
   node = await startMockNode({ port: 0, world: { network: 'fuji', accounts: 2 } });
-  const [funded] = ((await node.dev.listAccounts()) as { accounts: { privateKey: string }[] }).accounts;
-  privateKey = `0x${Buffer.from(cb58Decode(funded!.privateKey.slice('PrivateKey-'.length))!).toString('hex')}`;
+  privateKey = await fundedKey(node);
 });
 afterAll(() => node?.close());
 
 const NANO = 1_000_000_000n;
-const account = () => privateKeyToAvalancheAccount(privateKey);
-const transport = () => ({ type: 'http' as const, url: `${node.url}/ext/bc/C/rpc` });
-const wallet = () => createAvalancheWalletClient({ account: account(), chain: avalancheFuji, transport: transport() });
-const client = () => createAvalancheClient({ chain: avalancheFuji, transport: transport() });
-const X = () => account().getXPAddress('X', 'fuji');
-const P = () => account().getXPAddress('P', 'fuji');
+const sdk = () => fujiWallet(node.url, privateKey);
+const wallet = () => sdk().wallet;
+const client = () => sdk().client;
+const X = () => sdk().account.getXPAddress('X', 'fuji');
+const P = () => sdk().account.getXPAddress('P', 'fuji');
+const send = (prepared: Parameters<ReturnType<typeof sdk>['send']>[0]) => sdk().send(prepared);
 
 async function balances() {
   const c = client();
@@ -35,14 +31,6 @@ async function balances() {
     c.pChain.getBalance({ addresses: [P()] }),
   ]);
   return { x: BigInt(x.balance), p: BigInt(p.balance) };
-}
-
-/** Signs, issues and waits for a prepared tx; its ID. */
-async function send(prepared: Parameters<ReturnType<typeof wallet>['sendXPTransaction']>[0]): Promise<string> {
-  const w = wallet();
-  const sent = await w.sendXPTransaction(prepared);
-  await w.waitForTxn(sent);
-  return sent.txHash;
 }
 
 describe('@avalanche-sdk/client wallet flows on the mock (Fuji)', () => {
