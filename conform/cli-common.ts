@@ -9,9 +9,18 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O & typeof HELP; strict: true }>>['values'];
 
+/**
+ * Text from a document or a node made safe for a terminal: control characters other than the line break, and
+ * bidirectional controls, written as `\uXXXX`, so a spec or an answer can neither drive the terminal (escape
+ * sequences that clear the screen or write the clipboard) nor reorder what it shows.
+ */
+const TERMINAL_CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+export const forTerminal = (text: string): string =>
+  text.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** A usage error: the message, then the usage text, and exit code 2. */
 export function exitWithUsage(command: string, usage: string, message: string): never {
-  process.stderr.write(`${command}: ${message}\n\n${usage}\n`);
+  process.stderr.write(`${command}: ${forTerminal(message)}\n\n${usage}\n`);
   process.exit(2);
 }
 

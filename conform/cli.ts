@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { formatReport, nothingChecked } from './report.ts';
 import { NodeUnreachableError, NotANodeError, runConformance } from './runner.ts';
-import { exitWithUsage, optionalNodeVersion, parseCli, requireHttpUrl } from './cli-common.ts';
+import { exitWithUsage, forTerminal, optionalNodeVersion, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';
 
 const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]
@@ -58,13 +58,13 @@ try {
     ...(args['blockchain-id'] ? { pathVariables: { blockchainID: args['blockchain-id'] } } : {}),
     timeoutMs,
   });
-  process.stdout.write(formatReport(report));
+  process.stdout.write(forTerminal(formatReport(report)));
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   const nothing = nothingChecked(report);
   if (nothing) process.stderr.write(`conform: ${nothing}\n`);
   process.exitCode = report.totals.FAIL > 0 || nothing ? 1 : 0;
 } catch (error) {
   if (!(error instanceof NodeUnreachableError || error instanceof NotANodeError)) throw error;
-  process.stderr.write(`conform: ${error.message}\n`);
+  process.stderr.write(`conform: ${forTerminal(error.message)}\n`);
   process.exit(2);
 }

@@ -4,7 +4,7 @@
  * audience of `--fail-on`, 2 on a usage error.
  */
 import { writeFileSync } from 'node:fs';
-import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
+import { exitWithUsage, forTerminal, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
 import { compareVersions, namedReleases, newestSpecVersion } from '../generators/model/versions.ts';
 import { type Revision, diffSpecs, hasBreaking } from './compare.ts';
 import { loadRevision } from './load.ts';
@@ -61,11 +61,12 @@ try {
     ];
   }
 } catch (error) {
-  process.stderr.write(`diff: ${(error as Error).message}\n`);
+  process.stderr.write(`diff: ${forTerminal((error as Error).message)}\n`);
   process.exit(2);
 }
 
 const changes = diffSpecs(older, newer);
-process.stdout.write(format === 'json' ? jsonReport(...labels, changes) : textReport(...labels, changes));
+// JSON escapes C0 controls but not C1's or bidirectional ones; written as \u escapes it stays the same JSON.
+process.stdout.write(forTerminal(format === 'json' ? jsonReport(...labels, changes) : textReport(...labels, changes)));
 if (values.json) writeFileSync(values.json, jsonReport(...labels, changes));
 process.exit(hasBreaking(changes, failOn as 'clients' | 'implementers' | 'any') ? 1 : 0);

@@ -5,11 +5,18 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DEFAULT_TEMPLATES, type GenerateOptions, PROJECT_SPECS, generate, loadModel, specFiles } from './pipeline.ts';
-import { parseCli } from '../conform/cli-common.ts';
+import { forTerminal, parseCli } from '../conform/cli-common.ts';
 import { SpecError } from './load/index.ts';
 import type { SpecModel } from './model/types.ts';
 import { readyMockCaches } from './cli-mock-caches.ts';
 import { watchAndRun } from './watch.ts';
+
+/** Every line printed quotes the document's strings: none reaches the terminal as a control sequence. */
+const say = {
+  log: (text: string) => console.log(forTerminal(text)),
+  warn: (text: string) => console.warn(forTerminal(text)),
+  error: (text: string) => console.error(forTerminal(text)),
+};
 
 const USAGE = `Usage: avalanche-openrpc [options]
   --spec <path>       endpoint document or folder of them (repeatable; default: the project's spec sets)
@@ -28,7 +35,7 @@ async function run(options: GenerateOptions, validateOnly: boolean, debug: boole
     if (validateOnly) {
       const model = loadModel(options.spec);
       printAdvice(model.advice ?? []);
-      console.log(
+      say.log(
         `spec ok: ${model.endpoints.length} documents, ` +
           `${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`,
       );
@@ -38,28 +45,28 @@ async function run(options: GenerateOptions, validateOnly: boolean, debug: boole
     printAdvice(result.advice);
     if (result.mode === 'check') {
       const { stale, missing, extra } = result.report;
-      for (const path of stale) console.error(`stale:   ${path}`);
-      for (const path of missing) console.error(`missing: ${path}`);
-      for (const path of extra) console.error(`extra:   ${path}`);
+      for (const path of stale) say.error(`stale:   ${path}`);
+      for (const path of missing) say.error(`missing: ${path}`);
+      for (const path of extra) say.error(`extra:   ${path}`);
       const drift = stale.length + missing.length + extra.length;
       if (drift > 0) {
-        console.error(`${drift} file(s) out of sync with the spec; run npm run generate`);
+        say.error(`${drift} file(s) out of sync with the spec; run npm run generate`);
         return false;
       }
-      console.log(`in sync: ${result.files} files`);
+      say.log(`in sync: ${result.files} files`);
       return true;
     }
     const { written, removed, kept, unchanged } = result.report;
-    console.log(
+    say.log(
       `generated ${result.files} files: ${written.length} written, ${removed.length} removed, ${unchanged} unchanged`,
     );
     for (const path of kept)
-      console.warn(
+      say.warn(
         `kept:    ${path} (not generated, and not written by an earlier run: delete it by hand if it is not yours)`,
       );
     return true;
   } catch (error) {
-    console.error(failure(error, options, debug));
+    say.error(failure(error, options, debug));
     return false;
   }
 }
@@ -69,13 +76,13 @@ function printAdvice(advice: NonNullable<SpecModel['advice']>): void {
   if (advice.length === 0) return;
   const byMethod = new Map<string, typeof advice>();
   for (const fault of advice) byMethod.set(fault.method, [...(byMethod.get(fault.method) ?? []), fault]);
-  console.warn(
+  say.warn(
     `warning: ${byMethod.size} method(s) have examples that do not match their own schemas; ` +
       'those examples are left out of the docs, the published document and the example mock:',
   );
   for (const [method, faults] of byMethod) {
-    console.warn(`  ${method}:`);
-    for (const fault of faults) console.warn(`    ${fault.file}#${fault.pointer}: ${fault.message}`);
+    say.warn(`  ${method}:`);
+    for (const fault of faults) say.warn(`    ${fault.file}#${fault.pointer}: ${fault.message}`);
   }
 }
 

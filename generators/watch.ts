@@ -6,6 +6,7 @@
  */
 import { relative, resolve } from 'node:path';
 import { watch } from 'chokidar';
+import { forTerminal } from '../conform/cli-common.ts';
 
 /** Only these files feed a run; editors' swap and backup files, `sed`'s temp files and the like do not. */
 const INPUT = /\.(json|hbs)$/;
@@ -30,7 +31,7 @@ export interface WatchOptions {
 
 /** Watches until the process ends. */
 export async function watchAndRun({ paths, ignore, run }: WatchOptions): Promise<void> {
-  const log = console.log;
+  const log = (text: string) => console.log(forTerminal(text));
   const ignored = ignore ? resolve(ignore) : undefined;
   const watcher = watch(paths, {
     ignoreInitial: true,
