@@ -16,6 +16,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
 import { median } from './median.ts';
 
@@ -34,7 +35,13 @@ const SETTLE_MS = 200;
 const MEASURE_MS = 1000;
 const ROUNDS = 12;
 
-type Target = 'mock' | 'logged' | 'stub' | 'bare' | 'json' | 'open-rpc';
+type Target = 'mock' | 'logged' | 'stub' | 'bare' | 'json' | 'open-rpc' | 'baseline';
+
+/**
+ * Another checkout of the project (its root), e.g. the commit before a change: served as (f0), the logged mock of
+ * that tree, interleaved with the others in every round, so a change is measured before and after in one run.
+ */
+const BASELINE = process.env.BENCH_BASELINE;
 
 async function freePort(): Promise<number> {
   const server = createNetServer();
@@ -47,12 +54,15 @@ async function freePort(): Promise<number> {
 /** Runs in the child: starts one target and prints its port. */
 async function serve(target: Target): Promise<void> {
   let port: number;
-  if (target === 'mock' || target === 'logged') {
-    const { startMockNode } = await import('../mock/node.ts');
+  if (target === 'mock' || target === 'logged' || target === 'baseline') {
+    const root = target === 'baseline' ? pathToFileURL(`${BASELINE}/`) : new URL('../', import.meta.url);
+    const { startMockNode } = (await import(new URL('mock/node.ts', root).href)) as typeof import('../mock/node.ts');
     // The CLI's line per call, to this process's stdout (a pipe the parent drains), as `npm run mock` writes it.
-    const { lineWriter, timestamp } = await import('../mock/log-lines.ts');
+    const { lineWriter, timestamp } = (await import(
+      new URL('mock/log-lines.ts', root).href
+    )) as typeof import('../mock/log-lines.ts');
     const lines = lineWriter((text) => process.stdout.write(text));
-    const log = target === 'logged' ? { log: (line: string) => lines.log(`${timestamp()} ${line}`) } : {};
+    const log = target === 'mock' ? {} : { log: (line: string) => lines.log(`${timestamp()} ${line}`) };
     // Mainnet, the network of the example's address; the mock answers it from its world, not from the example.
     port = Number(new URL((await startMockNode({ port: 0, world: { network: 'mainnet' }, ...log })).url).port);
   } else if (target === 'stub') {
@@ -189,7 +199,7 @@ async function check(target: Target, port: number): Promise<void> {
   });
   const answer = (await response.json()) as { result?: unknown };
   const expected =
-    target === 'mock' || target === 'logged'
+    target === 'mock' || target === 'logged' || target === 'baseline'
       ? answer.result !== undefined
       : JSON.stringify(answer.result) === JSON.stringify(RESULT);
   if (!expected) throw new Error(`${target} answered ${JSON.stringify(answer).slice(0, 200)}`);
@@ -242,7 +252,15 @@ async function measure(pid: number, port: number, warmupMs: number, ms: number):
 }
 
 export default async function bench(): Promise<void> {
-  const targets = ['bare', 'json', 'stub', 'mock', 'logged', 'open-rpc'] as const;
+  const targets: Target[] = [
+    'bare',
+    'json',
+    'stub',
+    'mock',
+    'logged',
+    'open-rpc',
+    ...(BASELINE ? ['baseline' as const] : []),
+  ];
   const pinned = pinLoadGenerator();
   // What else the machine ran decides how far answers per second can be trusted: the load is part of every figure.
   const loadAtStart = loadavg()[0]!;
@@ -297,6 +315,7 @@ export default async function bench(): Promise<void> {
   line('(c) bare node:http, fixed result', 'bare');
   line('(d) @open-rpc/mock-server', 'open-rpc');
   line('(e) node:http, JSON.parse + JSON.stringify only', 'json');
+  if (BASELINE) line(`(f0) (f) of ${BASELINE}`, 'baseline');
   const ratio = (name: string, of: Target, to: Target, target?: number) => {
     const perRound = rounds.map((r) => r[of] / r[to]).sort((x, y) => x - y);
     const middle = median(perRound);
@@ -317,6 +336,11 @@ export default async function bench(): Promise<void> {
   console.log(ratio('f/e', 'logged', 'json', 0.85));
   console.log(ratio('f/d', 'logged', 'open-rpc', 1.5));
   console.log(`${ratio('e/c', 'json', 'bare')}: the share of (c) left to any server that reads and writes JSON`);
+  if (BASELINE) {
+    console.log(ratio('f/f0', 'logged', 'baseline'));
+    console.log(ratio('f0/e', 'baseline', 'json'));
+    console.log(ratio('f0/d', 'baseline', 'open-rpc'));
+  }
   // The same ratios from each server's own CPU time: what the machine's other work takes from a server's core, it
   // takes from its answers per second unevenly across a round, but not from its answers per CPU-second.
   const cpuRatio = (name: string, of: Target, to: Target, target?: number) => {
@@ -335,6 +359,7 @@ export default async function bench(): Promise<void> {
     ['c', 'bare'],
     ['d', 'open-rpc'],
     ['e', 'json'],
+    ...(BASELINE ? [['f0', 'baseline'] as [string, Target]] : []),
   ];
   console.log(
     `answers per CPU-second: ${letters.map(([letter, target]) => `(${letter}) ${cpuRate(target).toFixed(0)}`).join(', ')}; ratios:`,
@@ -344,6 +369,10 @@ export default async function bench(): Promise<void> {
   console.log(cpuRatio('f/a', 'logged', 'mock', 0.95));
   console.log(cpuRatio('f/e', 'logged', 'json', 0.85));
   console.log(cpuRatio('f/d', 'logged', 'open-rpc', 1.5));
+  if (BASELINE) {
+    console.log(cpuRatio('f/f0', 'logged', 'baseline'));
+    console.log(cpuRatio('f0/e', 'baseline', 'json'));
+  }
 }
 
 if (process.argv[2] === '--serve' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {

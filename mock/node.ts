@@ -207,7 +207,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       return;
     }
     // The node serves the health reports over plain GET beside the JSON-RPC endpoint, with the headers of every reply.
-    const get = health?.getReply(req.method ?? '', req.url ?? '/');
+    const url = req.url ?? '/';
+    // Every path of the health reports starts so: other calls skip their lookup.
+    const get = health && url.startsWith('/ext/health') ? health.getReply(req.method ?? '', url) : undefined;
     if (!get) return router.node(req, res);
     req.resume();
     res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);

@@ -168,6 +168,21 @@ export function errorMessage(error: { keyword: string; message?: string; params?
   return `${error.message ?? error.keyword}${detail}`;
 }
 
+/** Go's decoder leaves a missing key at its zero value: the handler runs and answers. */
+export function onlyMissing(violations: Violation[]): boolean {
+  return violations.every((violation) => violation.keyword === 'required');
+}
+
+/**
+ * The params read with every integer beyond 2^53 as its digits (`exact`) where the schema takes them so, as it takes
+ * the quoted form avajson.Uint64 reads alike; else `params`, whose nearest double is all a field typed as a plain
+ * number can hold.
+ */
+export function preferExact<T>(validate: ValidateFunction, params: T, exact: T | undefined): T {
+  if (exact === undefined) return params;
+  return validate(exact) || onlyMissing(violationsOf(validate)) ? exact : params;
+}
+
 /**
  * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
  */

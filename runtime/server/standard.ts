@@ -14,7 +14,7 @@ import {
   notify,
   outcomeText,
 } from './rpc.ts';
-import { violationsOf } from './params.ts';
+import { preferExact, violationsOf } from './params.ts';
 
 type Json = Record<string, unknown>;
 
@@ -42,33 +42,43 @@ function replyOf(parts: string[], batch: boolean): RpcReply {
 
 export async function answerStandard(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): Promise<RpcReply> {
   let value: unknown;
+  // The same requests with every integer in params beyond 2^53 as its digits, when there is one.
+  let exact: unknown;
   try {
     const parsed = parseFirstValue(body);
     let rest = parsed.end;
     while (rest < body.length && isSpace(body[rest])) rest++;
     if (rest < body.length) throw new GoSyntaxError('data after the JSON value');
     value = parsed.value;
+    if (parsed.unsafeIntegers) exact = parseFirstValue(body, true).value;
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
     notify(dispatcher.options.onRefused, '', 'Parse error');
     return replyOf([errorJson(null, -32700, 'Parse error', error.message)], false);
   }
   if (!Array.isArray(value)) {
-    const answer = await answerOne(dispatcher, value, call);
+    const answer = await answerOne(dispatcher, value, exact, call);
     return replyOf(answer === undefined ? [] : [answer], false);
   }
   if (value.length === 0) {
     notify(dispatcher.options.onRefused, '', 'Invalid Request');
     return replyOf([errorJson(null, -32600, 'Invalid Request', 'empty batch')], false);
   }
-  const answers = await Promise.all(value.map((request) => answerOne(dispatcher, request, call)));
+  const answers = await Promise.all(
+    value.map((request, i) => answerOne(dispatcher, request, (exact as unknown[] | undefined)?.[i], call)),
+  );
   return replyOf(
     answers.filter((answer): answer is string => answer !== undefined),
     true,
   );
 }
 
-async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInfo): Promise<string | undefined> {
+async function answerOne(
+  dispatcher: Dispatcher,
+  request: unknown,
+  exact: unknown,
+  call: CallInfo,
+): Promise<string | undefined> {
   const method = isObject(request) && typeof request.method === 'string' ? request.method : '';
   const refuse = (id: unknown, code: number, message: string, data: unknown): string => {
     notify(dispatcher.options.onRefused, method, message);
@@ -97,7 +107,9 @@ async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInf
     const violations = violationsOf(spec.validateParams).map(({ path, message }) => ({ path, message }));
     return answer(refuse(id, -32602, 'Invalid params', violations));
   }
-  const outcome = await invoke(dispatcher, spec, params, call, notification);
+  const exactParams = isObject(exact) ? paramsOf(spec, exact.params) : undefined;
+  const handed = exactParams instanceof ParamsRefusal ? params : preferExact(spec.validateParams, params, exactParams);
+  const outcome = await invoke(dispatcher, spec, handed, call, notification);
   if ('json' in outcome)
     return answer(`{"jsonrpc":"2.0","result":${outcomeText(outcome.json)},"id":${JSON.stringify(id)}}`);
   const error = outcome.error;

@@ -45,10 +45,10 @@ export function refusedAsUint(text) {
 }
 /**
  * Parses the first JSON value of `bytes`. Throws GoSyntaxError with Go's message (`EOF` for an empty body,
- * `unexpected EOF` for a cut one).
+ * `unexpected EOF` for a cut one). With `exactIntegers`, an integer in params beyond 2^53 is read as its digits.
  */
-export function parseFirstValue(bytes) {
-  const reader = new Reader(bytes);
+export function parseFirstValue(bytes, exactIntegers = false) {
+  const reader = new Reader(bytes, exactIntegers);
   try {
     return reader.document();
   } catch (error) {
@@ -59,10 +59,13 @@ export function parseFirstValue(bytes) {
 class Reader {
   pos = 0;
   sawValue = false;
+  unsafeIntegers = false;
   stack = [];
   bytes;
-  constructor(bytes) {
+  exactIntegers;
+  constructor(bytes, exactIntegers) {
     this.bytes = bytes;
+    this.exactIntegers = exactIntegers;
   }
   peek() {
     if (this.pos >= this.bytes.length) throw new UnexpectedEnd();
@@ -151,7 +154,7 @@ class Reader {
       if (done) break;
       c = this.skipSpace();
     }
-    return { value, members, end: this.pos };
+    return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers };
   }
   /** Reads `"key" :` and leaves the position at the value, recording where the value starts. */
   readKey(container) {
@@ -216,8 +219,12 @@ class Reader {
     const text = asciiSlice(bytes, start, this.pos);
     // Every number a param's schema allows is an unsigned integer; a literal Go refuses there becomes NaN, which every
     // schema type refuses too, so the validators answer the node's decode error wherever such a number is sent.
-    if (this.stack[this.stack.length - 1]?.params && refusedAsUint(text)) return Number.NaN;
-    return Number(text);
+    const value = Number(text);
+    if (!this.stack[this.stack.length - 1]?.params) return value;
+    if (refusedAsUint(text)) return Number.NaN;
+    if (Number.isSafeInteger(value)) return value;
+    this.unsafeIntegers = true;
+    return this.exactIntegers ? text : value;
   }
   string() {
     const bytes = this.bytes;

@@ -124,6 +124,19 @@ export function errorMessage(error) {
         : '';
   return `${error.message ?? error.keyword}${detail}`;
 }
+/** Go's decoder leaves a missing key at its zero value: the handler runs and answers. */
+export function onlyMissing(violations) {
+  return violations.every((violation) => violation.keyword === 'required');
+}
+/**
+ * The params read with every integer beyond 2^53 as its digits (`exact`) where the schema takes them so, as it takes
+ * the quoted form avajson.Uint64 reads alike; else `params`, whose nearest double is all a field typed as a plain
+ * number can hold.
+ */
+export function preferExact(validate, params, exact) {
+  if (exact === undefined) return params;
+  return validate(exact) || onlyMissing(violationsOf(validate)) ? exact : params;
+}
 /**
  * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
  */

@@ -9,6 +9,11 @@ export interface ServerRequest {
    * written back stands for them.
    */
   rawParams?: () => string | Uint8Array;
+  /**
+   * The params again with every integer beyond 2^53 as its digits, present only when there is one: Go reads such a
+   * number exactly, where the params above hold the nearest double.
+   */
+  exactParams?: () => unknown;
   /** The id to echo, compacted; absent for a notification. */
   id?: string | Uint8Array;
   typeError?: string;

@@ -45,7 +45,8 @@ function fastRequest(body) {
     idText = writtenId(text, id);
     if (idText === undefined) return undefined;
   } else if (id !== undefined && id !== null) return undefined;
-  // JSON.parse reads `1e2`, `1.0` and 2^64 as integers Go's decoder refuses in params; the Go reader tells them apart.
+  // JSON.parse reads `1e2`, `1.0` and 2^64 as integers Go's decoder refuses in params, and rounds integers beyond 2^53
+  // that Go reads exactly: the Go reader tells the first apart and keeps the digits of the others.
   if (hasNumber(params) && hasRefusableNumber(text)) return undefined;
   const request = { version: jsonrpc, method };
   if (params !== undefined && params !== null) request.params = params;
@@ -104,7 +105,7 @@ function hasNumber(value) {
 }
 /**
  * Whether the text (JSON without escapes) has a number literal, outside strings, with a fraction, an exponent, a
- * negative zero or 20 digits. Strings are skipped whole: addresses and IDs are full of digits followed by an `e`, and
+ * negative zero or 16 digits (perhaps beyond 2^53). Strings are skipped whole: addresses and IDs are full of digits followed by an `e`, and
  * taking them for exponents sent every call with a number in its params (`limit`) down the Go reader.
  */
 function hasRefusableNumber(text) {
@@ -122,7 +123,7 @@ function hasRefusableNumber(text) {
         else if (d === 46 || d === 101 || d === 69) return true;
         else if (d !== 45 && d !== 43) break;
       }
-      if (digits >= 20 || (c === 45 && text.charCodeAt(start + 1) === 48)) return true;
+      if (digits >= 16 || (c === 45 && text.charCodeAt(start + 1) === 48)) return true;
       i--;
     }
   }
@@ -138,6 +139,7 @@ function slowRequest(body) {
 }
 function fromParsed(parsed, body) {
   const request = { version: '', method: '' };
+  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseFirstValue(body, true), body).params;
   const root = parsed.value;
   if (root === null) return request;
   if (typeof root !== 'object' || Array.isArray(root)) {

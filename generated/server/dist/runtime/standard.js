@@ -6,7 +6,7 @@
  */
 import { GoSyntaxError, parseFirstValue } from './json.js';
 import { RpcError, invoke, notify, outcomeText } from './rpc.js';
-import { violationsOf } from './params.js';
+import { preferExact, violationsOf } from './params.js';
 function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -27,32 +27,35 @@ function replyOf(parts, batch) {
 }
 export async function answerStandard(dispatcher, body, call) {
   let value;
+  // The same requests with every integer in params beyond 2^53 as its digits, when there is one.
+  let exact;
   try {
     const parsed = parseFirstValue(body);
     let rest = parsed.end;
     while (rest < body.length && isSpace(body[rest])) rest++;
     if (rest < body.length) throw new GoSyntaxError('data after the JSON value');
     value = parsed.value;
+    if (parsed.unsafeIntegers) exact = parseFirstValue(body, true).value;
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
     notify(dispatcher.options.onRefused, '', 'Parse error');
     return replyOf([errorJson(null, -32700, 'Parse error', error.message)], false);
   }
   if (!Array.isArray(value)) {
-    const answer = await answerOne(dispatcher, value, call);
+    const answer = await answerOne(dispatcher, value, exact, call);
     return replyOf(answer === undefined ? [] : [answer], false);
   }
   if (value.length === 0) {
     notify(dispatcher.options.onRefused, '', 'Invalid Request');
     return replyOf([errorJson(null, -32600, 'Invalid Request', 'empty batch')], false);
   }
-  const answers = await Promise.all(value.map((request) => answerOne(dispatcher, request, call)));
+  const answers = await Promise.all(value.map((request, i) => answerOne(dispatcher, request, exact?.[i], call)));
   return replyOf(
     answers.filter((answer) => answer !== undefined),
     true,
   );
 }
-async function answerOne(dispatcher, request, call) {
+async function answerOne(dispatcher, request, exact, call) {
   const method = isObject(request) && typeof request.method === 'string' ? request.method : '';
   const refuse = (id, code, message, data) => {
     notify(dispatcher.options.onRefused, method, message);
@@ -81,7 +84,9 @@ async function answerOne(dispatcher, request, call) {
     const violations = violationsOf(spec.validateParams).map(({ path, message }) => ({ path, message }));
     return answer(refuse(id, -32602, 'Invalid params', violations));
   }
-  const outcome = await invoke(dispatcher, spec, params, call, notification);
+  const exactParams = isObject(exact) ? paramsOf(spec, exact.params) : undefined;
+  const handed = exactParams instanceof ParamsRefusal ? params : preferExact(spec.validateParams, params, exactParams);
+  const outcome = await invoke(dispatcher, spec, handed, call, notification);
   if ('json' in outcome)
     return answer(`{"jsonrpc":"2.0","result":${outcomeText(outcome.json)},"id":${JSON.stringify(id)}}`);
   const error = outcome.error;

@@ -19,6 +19,11 @@ export interface ServerRequest {
    * written back stands for them.
    */
   rawParams?: () => string | Uint8Array;
+  /**
+   * The params again with every integer beyond 2^53 as its digits, present only when there is one: Go reads such a
+   * number exactly, where the params above hold the nearest double.
+   */
+  exactParams?: () => unknown;
   /** The id to echo, compacted; absent for a notification. */
   id?: string | Uint8Array;
   typeError?: string;
@@ -69,7 +74,8 @@ function fastRequest(body: Uint8Array): ServerRequest | undefined {
     idText = writtenId(text, id);
     if (idText === undefined) return undefined;
   } else if (id !== undefined && id !== null) return undefined;
-  // JSON.parse reads `1e2`, `1.0` and 2^64 as integers Go's decoder refuses in params; the Go reader tells them apart.
+  // JSON.parse reads `1e2`, `1.0` and 2^64 as integers Go's decoder refuses in params, and rounds integers beyond 2^53
+  // that Go reads exactly: the Go reader tells the first apart and keeps the digits of the others.
   if (hasNumber(params) && hasRefusableNumber(text)) return undefined;
   const request: ServerRequest = { version: jsonrpc, method };
   if (params !== undefined && params !== null) request.params = params;
@@ -134,7 +140,7 @@ function hasNumber(value: unknown): boolean {
 
 /**
  * Whether the text (JSON without escapes) has a number literal, outside strings, with a fraction, an exponent, a
- * negative zero or 20 digits. Strings are skipped whole: addresses and IDs are full of digits followed by an `e`, and
+ * negative zero or 16 digits (perhaps beyond 2^53). Strings are skipped whole: addresses and IDs are full of digits followed by an `e`, and
  * taking them for exponents sent every call with a number in its params (`limit`) down the Go reader.
  */
 function hasRefusableNumber(text: string): boolean {
@@ -152,7 +158,7 @@ function hasRefusableNumber(text: string): boolean {
         else if (d === 0x2e || d === 0x65 || d === 0x45) return true;
         else if (d !== 0x2d && d !== 0x2b) break;
       }
-      if (digits >= 20 || (c === 0x2d && text.charCodeAt(start + 1) === 0x30)) return true;
+      if (digits >= 16 || (c === 0x2d && text.charCodeAt(start + 1) === 0x30)) return true;
       i--;
     }
   }
@@ -170,6 +176,7 @@ function slowRequest(body: Uint8Array): ServerRequest {
 
 function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
   const request: ServerRequest = { version: '', method: '' };
+  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseFirstValue(body, true), body).params;
   const root = parsed.value;
   if (root === null) return request;
   if (typeof root !== 'object' || Array.isArray(root)) {

@@ -12,6 +12,8 @@ import {
   foldValue,
   isDecodeFailure,
   nodeArgs,
+  onlyMissing,
+  preferExact,
   violationsOf,
 } from './params.js';
 import { type ServerRequest, readNodeRequest } from './request.js';
@@ -210,11 +212,8 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
 
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === 'string') return refusal(dispatcher, request, -32000, resolved);
-  const args = nodeArgs(request.params);
-  if (!args) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
-  const params = foldValue(args, resolved.shape) as Record<string, unknown>;
-  const ignored = dispatcher.options.ignoredParams?.get(resolved.name);
-  if (ignored) for (const name of ignored) delete params[name];
+  const params = decodeArgs(dispatcher, resolved, request.params);
+  if (!params) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations)
@@ -229,15 +228,26 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
     }
     // Go's decoder leaves a missing key at its zero value and the handler answers: a param the spec requires is the
     // caller's duty (the strict profiles refuse it), so only other failures are refused here.
-    if (!violations.every(isMissing)) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
+    if (!onlyMissing(violations)) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   }
-  const outcome = invoke(dispatcher, resolved, params, call, request.id === undefined);
+  const handed = request.exactParams
+    ? preferExact(resolved.validateParams, params, decodeArgs(dispatcher, resolved, request.exactParams()))
+    : params;
+  const outcome = invoke(dispatcher, resolved, handed, call, request.id === undefined);
   return outcome instanceof Promise
     ? outcome.then((settled) => nodeOutcome(request, settled, call))
     : nodeOutcome(request, outcome, call);
 }
 
-const isMissing = (violation: Violation) => violation.keyword === 'required';
+/** The args struct Go's decoder fills from `given`, or undefined where it cannot (the node's invalid argument). */
+function decodeArgs(dispatcher: Dispatcher, method: MethodSpec, given: unknown): Record<string, unknown> | undefined {
+  const args = nodeArgs(given);
+  if (!args) return undefined;
+  const params = foldValue(args, method.shape) as Record<string, unknown>;
+  const ignored = dispatcher.options.ignoredParams?.get(method.name);
+  if (ignored) for (const name of ignored) delete params[name];
+  return params;
+}
 
 /** An error answered before any handler ran. */
 function refusal(

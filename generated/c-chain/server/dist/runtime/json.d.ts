@@ -12,6 +12,11 @@ export interface ParsedValue {
   members: Member[];
   /** Where the value ends; Go's decoder ignores what follows. */
   end: number;
+  /**
+   * Whether a number in params is an integer beyond 2^53, which a JavaScript number rounds and Go's decoder reads
+   * exactly: read again with `exactIntegers` to have its digits.
+   */
+  unsafeIntegers: boolean;
 }
 /** Go's quoteChar: the byte as a rune, quoted as strconv.Quote quotes it (goQuote), between single quotes. */
 export declare function quoteChar(c: number): string;
@@ -23,8 +28,8 @@ export declare function quoteChar(c: number): string;
 export declare function refusedAsUint(text: string): boolean;
 /**
  * Parses the first JSON value of `bytes`. Throws GoSyntaxError with Go's message (`EOF` for an empty body,
- * `unexpected EOF` for a cut one).
+ * `unexpected EOF` for a cut one). With `exactIntegers`, an integer in params beyond 2^53 is read as its digits.
  */
-export declare function parseFirstValue(bytes: Uint8Array): ParsedValue;
+export declare function parseFirstValue(bytes: Uint8Array, exactIntegers?: boolean): ParsedValue;
 /** A key named `__proto__` is data, as it is for JSON.parse, never the object's prototype. */
 export declare function setMember(target: Record<string, unknown>, key: string, value: unknown): void;

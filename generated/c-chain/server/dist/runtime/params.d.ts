@@ -42,6 +42,14 @@ export declare function errorMessage(error: {
   message?: string;
   params?: Record<string, unknown>;
 }): string;
+/** Go's decoder leaves a missing key at its zero value: the handler runs and answers. */
+export declare function onlyMissing(violations: Violation[]): boolean;
+/**
+ * The params read with every integer beyond 2^53 as its digits (`exact`) where the schema takes them so, as it takes
+ * the quoted form avajson.Uint64 reads alike; else `params`, whose nearest double is all a field typed as a plain
+ * number can hold.
+ */
+export declare function preferExact<T>(validate: ValidateFunction, params: T, exact: T | undefined): T;
 /**
  * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
  */

@@ -5,7 +5,7 @@
  * specification (-32601, -32602, batches).
  */
 import { goQuote, goStringify, joinParts } from './encode.js';
-import { foldValue, isDecodeFailure, nodeArgs, violationsOf } from './params.js';
+import { foldValue, isDecodeFailure, nodeArgs, onlyMissing, preferExact, violationsOf } from './params.js';
 import { readNodeRequest } from './request.js';
 import { answerStandard } from './standard.js';
 /** An error with a chosen JSON-RPC code; throw it from a handler. Any other Error is a handler error (-32000). */
@@ -102,11 +102,8 @@ function answerNode(dispatcher, body, call) {
     return refusal(dispatcher, request, -32600, 'jsonrpc must be 2.0', requestData(request));
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === 'string') return refusal(dispatcher, request, -32e3, resolved);
-  const args = nodeArgs(request.params);
-  if (!args) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
-  const params = foldValue(args, resolved.shape);
-  const ignored = dispatcher.options.ignoredParams?.get(resolved.name);
-  if (ignored) for (const name of ignored) delete params[name];
+  const params = decodeArgs(dispatcher, resolved, request.params);
+  if (!params) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations)
@@ -121,14 +118,25 @@ function answerNode(dispatcher, body, call) {
     }
     // Go's decoder leaves a missing key at its zero value and the handler answers: a param the spec requires is the
     // caller's duty (the strict profiles refuse it), so only other failures are refused here.
-    if (!violations.every(isMissing)) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
+    if (!onlyMissing(violations)) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   }
-  const outcome = invoke(dispatcher, resolved, params, call, request.id === undefined);
+  const handed = request.exactParams
+    ? preferExact(resolved.validateParams, params, decodeArgs(dispatcher, resolved, request.exactParams()))
+    : params;
+  const outcome = invoke(dispatcher, resolved, handed, call, request.id === undefined);
   return outcome instanceof Promise
     ? outcome.then((settled) => nodeOutcome(request, settled, call))
     : nodeOutcome(request, outcome, call);
 }
-const isMissing = (violation) => violation.keyword === 'required';
+/** The args struct Go's decoder fills from `given`, or undefined where it cannot (the node's invalid argument). */
+function decodeArgs(dispatcher, method, given) {
+  const args = nodeArgs(given);
+  if (!args) return undefined;
+  const params = foldValue(args, method.shape);
+  const ignored = dispatcher.options.ignoredParams?.get(method.name);
+  if (ignored) for (const name of ignored) delete params[name];
+  return params;
+}
 /** An error answered before any handler ran. */
 function refusal(dispatcher, request, code, message, data) {
   notify(dispatcher.options.onRefused, request.method, message);

@@ -23,6 +23,11 @@ export interface ParsedValue {
   members: Member[];
   /** Where the value ends; Go's decoder ignores what follows. */
   end: number;
+  /**
+   * Whether a number in params is an integer beyond 2^53, which a JavaScript number rounds and Go's decoder reads
+   * exactly: read again with `exactIntegers` to have its digits.
+   */
+  unsafeIntegers: boolean;
 }
 
 const MAX_DEPTH = 10000;
@@ -80,10 +85,10 @@ export function refusedAsUint(text: string): boolean {
 
 /**
  * Parses the first JSON value of `bytes`. Throws GoSyntaxError with Go's message (`EOF` for an empty body,
- * `unexpected EOF` for a cut one).
+ * `unexpected EOF` for a cut one). With `exactIntegers`, an integer in params beyond 2^53 is read as its digits.
  */
-export function parseFirstValue(bytes: Uint8Array): ParsedValue {
-  const reader = new Reader(bytes);
+export function parseFirstValue(bytes: Uint8Array, exactIntegers = false): ParsedValue {
+  const reader = new Reader(bytes, exactIntegers);
   try {
     return reader.document();
   } catch (error) {
@@ -95,11 +100,14 @@ export function parseFirstValue(bytes: Uint8Array): ParsedValue {
 class Reader {
   pos = 0;
   sawValue = false;
+  unsafeIntegers = false;
   private readonly stack: Container[] = [];
 
   private readonly bytes: Uint8Array;
-  constructor(bytes: Uint8Array) {
+  private readonly exactIntegers: boolean;
+  constructor(bytes: Uint8Array, exactIntegers: boolean) {
     this.bytes = bytes;
+    this.exactIntegers = exactIntegers;
   }
 
   private peek(): number {
@@ -191,7 +199,7 @@ class Reader {
       if (done) break;
       c = this.skipSpace();
     }
-    return { value, members, end: this.pos };
+    return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers };
   }
 
   /** Reads `"key" :` and leaves the position at the value, recording where the value starts. */
@@ -226,7 +234,7 @@ class Reader {
   }
 
   /** A number ends at the first byte that cannot continue it; at the very end of a top-level value that is fine. */
-  private number(): number {
+  private number(): number | string {
     const bytes = this.bytes;
     const start = this.pos;
     const atEnd = () => this.pos >= bytes.length;
@@ -260,8 +268,12 @@ class Reader {
     const text = asciiSlice(bytes, start, this.pos);
     // Every number a param's schema allows is an unsigned integer; a literal Go refuses there becomes NaN, which every
     // schema type refuses too, so the validators answer the node's decode error wherever such a number is sent.
-    if (this.stack[this.stack.length - 1]?.params && refusedAsUint(text)) return Number.NaN;
-    return Number(text);
+    const value = Number(text);
+    if (!this.stack[this.stack.length - 1]?.params) return value;
+    if (refusedAsUint(text)) return Number.NaN;
+    if (Number.isSafeInteger(value)) return value;
+    this.unsafeIntegers = true;
+    return this.exactIntegers ? text : value;
   }
 
   private string(): string {
