@@ -4,6 +4,7 @@
  * verifier's flow check, credentials and shared-memory UTXOs, then EVMStateTransfer's balances and nonces), their
  * texts verbatim. What a valid one changes is returned, for ./avax.ts to apply to the world and the EVM.
  */
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { avalanche } from '../shared/avalanche.ts';
 import { type Transaction, keyOf } from '../engine/codec.ts';
 import { checkSortedUnique } from '../engine/effects.ts';
@@ -13,7 +14,7 @@ import { Refusal } from '../engine/refusals.ts';
 import { verifySpend } from '../engine/spend.ts';
 import { checkOutputsSorted, verifyTransferableInput, verifyTransferableOutput } from '../engine/syntax.ts';
 import { idBytes, idOf, sha256 } from '../world/codec.ts';
-import { signedBy } from '../world/signers.ts';
+import { recoverPublicKey } from '../world/signers.ts';
 import type { AtomicUtxo } from '../world/types.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import { X2C_RATE } from './genesis.ts';
@@ -223,7 +224,6 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
     throw new Refusal(
       `export tx contained incorrect number of credentials want ${ins.length} got ${atomic.credentials.length}`,
     );
-  const { secp256k1 } = avalanche();
   const hash = sha256(atomic.unsignedBytes);
   ins.forEach((input, i) => {
     const sigs = atomic.credentials[i]!;
@@ -231,16 +231,15 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
       throw new Refusal(
         `incorrect number of signatures want 1 signature for EVM Input Credential, but got ${sigs.length}`,
       );
-    const expected = hex(input.address.toBytes());
-    // A key the mock handed out is confirmed without a full recovery (../world/signers.ts).
-    if (signedBy(hash, sigs[0]!, expected)) return;
-    let signer: string;
+    let publicKey: Uint8Array;
     try {
-      signer = hex(secp256k1.publicKeyToEthAddress(secp256k1.recoverPublicKey(hash, sigs[0]!)));
+      publicKey = recoverPublicKey(hash, sigs[0]!, false);
     } catch {
       throw new Refusal('invalid signature');
     }
-    if (signer !== expected) throw new Refusal("signature doesn't match public key");
+    // PublicKeyToEthAddress: the last 20 bytes of the keccak-256 of X || Y.
+    if (hex(keccak_256(publicKey.subarray(1)).subarray(12)) !== hex(input.address.toBytes()))
+      throw new Refusal("signature doesn't match public key");
   });
   // EVMStateTransfer: each input's amount off its address's balance, its nonce the account's; then nonces bumped.
   const balances = new Map<string, bigint>();

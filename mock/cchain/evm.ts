@@ -8,7 +8,6 @@
 import { createRequire } from 'node:module';
 import type { Provider } from '@nomicfoundation/edr';
 import { acceptIntoIndexes } from '../world/indexer.ts';
-import { useNativePublicKeys } from '../world/signers.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { cChainFork } from '../fork/cchain.ts';
 import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
@@ -66,9 +65,7 @@ function requireEdr(): Edr {
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
     const module = requireEdr();
-    // Its secp256k1 and keccak-256 are native: the funded accounts' EVM addresses, the signature checks of known keys
-    // and the check of each block's bytes use them.
-    useNativePublicKeys(module.secp256k1PublicKeyFromSecretKey);
+    // Its keccak-256 is native: the check of each block's bytes uses it.
     useNativeKeccak(module.keccak256);
     const context = new module.EdrContext();
     edr = {
