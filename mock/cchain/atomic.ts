@@ -6,10 +6,9 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { avalanche } from '../shared/avalanche.ts';
-import { type Transaction, keyOf } from '../engine/codec.ts';
+import { type Transaction, decodeSigned, keyOf } from '../engine/codec.ts';
 import { checkSortedUnique } from '../engine/effects.ts';
 import { utxoRecord } from '../engine/codec.ts';
-import { MAX_TX_SIZE, parseError, trailing } from '../engine/parse-errors.ts';
 import { Refusal } from '../engine/refusals.ts';
 import { verifySpend } from '../engine/spend.ts';
 import { checkOutputsSorted, verifyTransferableInput, verifyTransferableOutput } from '../engine/syntax.ts';
@@ -53,25 +52,9 @@ const evmManager = () => avalanche().utils.getManagerForVM('EVM');
 
 /** atomic.Codec.Unmarshal of a signed atomic tx; the codec's text (IssueTx prefixes "problem parsing transaction"). */
 export function decodeAtomic(bytes: Uint8Array): AtomicTx {
-  const { avaxSerial, utils } = avalanche();
-  const codecs = evmManager();
-  if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError('C', bytes, ''));
-  let signed: InstanceType<typeof avaxSerial.SignedTx>;
-  try {
-    signed = codecs.unpack(bytes, avaxSerial.SignedTx);
-  } catch (error) {
-    throw new Refusal(parseError('C', bytes, (error as Error).message));
-  }
-  const tx = signed.unsignedTx as Transaction;
-  const unsignedBytes = codecs.packCodec(tx) as Uint8Array;
-  const read = unsignedBytes.length + codecs.getDefaultCodec().PackPrefixList(signed.credentials).length;
-  if (read !== bytes.length)
-    throw new Refusal(read < bytes.length ? trailing(read, bytes.length) : parseError('C', bytes, ''));
-  const credentials = (signed.getCredentials() as { getSignatures(): string[] }[]).map((c) =>
-    c.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
-  );
+  const { tx, credentials, unsigned } = decodeSigned('C', bytes);
   const kind = tx._type === 'evm.ImportTx' ? 'import' : 'export';
-  return { kind, tx, credentials, bytes, id: idOf(bytes), unsignedBytes };
+  return { kind, tx, credentials, bytes, id: idOf(bytes), unsignedBytes: unsigned };
 }
 
 /** GasUsed(fixedFee: true): the unsigned bytes, a signature's cost per signer, and AP5's intrinsic gas. */
