@@ -2,25 +2,25 @@
  * secp256k1 for the node's signature checks (utils/crypto/secp256k1 RecoverPublicKeyFromHash) and the mock's keys.
  * Recovery is libsecp256k1's, through the `secp256k1` package: native where it ships a prebuilt binding (Linux x64,
  * macOS arm64, Windows x64), its own pure-JS fallback elsewhere. A recovery costs tens of µs natively, milliseconds in
- * JavaScript, and every input of every transaction recovers one. Public keys are OpenSSL's, as for the funded keys.
+ * JavaScript, and every input of every transaction recovers one.
  */
-import { createECDH } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 interface Secp256k1 {
   ecdsaRecover(signature: Uint8Array, recovery: number, hash: Uint8Array, compressed: boolean): Uint8Array;
+  publicKeyCreate(privateKey: Uint8Array, compressed: boolean): Uint8Array;
 }
 
-/** Required on the first signature to check. */
+/**
+ * Required on first use (the first signature to check, the C-Chain's genesis), or before, while the node is idle
+ * (mock/lazy-cchain.ts derives a key): loading it builds libsecp256k1's context and its tables (tens of ms).
+ */
 let library: Secp256k1 | undefined;
 const secp256k1 = (): Secp256k1 => (library ??= createRequire(import.meta.url)('secp256k1') as Secp256k1);
 
 /** The uncompressed public key (65 bytes, 04 || X || Y) of a 32-byte private key in [1, n). */
-export function uncompressedPublicKey(privateKey: Uint8Array): Uint8Array {
-  const ecdh = createECDH('secp256k1');
-  ecdh.setPrivateKey(privateKey);
-  return ecdh.getPublicKey();
-}
+export const uncompressedPublicKey = (privateKey: Uint8Array): Uint8Array =>
+  secp256k1().publicKeyCreate(privateKey, false);
 
 /**
  * The public key a 65-byte [r || s || v] `signature` of a 32-byte `hash` recovers to, compressed (33 bytes) or not
