@@ -4,6 +4,7 @@
  * median), an atomic C → P round trip, export on C and import on P, each built, signed and issued with avalanchejs over
  * HTTP (<= 10 ms), and the RSS of a node whose C-Chain has served them (<= 150 MB), measured in a process of its own.
  * That node's CPU time per round trip is given too: on the shared host the wall times mostly measure the neighbours.
+ * Each of the six calls is broken down: its wall time, the client's CPU time in it and the node's from request to answer.
  * Nothing here asserts a time.
  */
 import { fork } from 'node:child_process';
@@ -94,7 +95,7 @@ async function transfers(url: string, { privateKeyToAccount, EWOQ }: Clients): P
 async function roundTrips(
   url: string,
   lib: Clients,
-  node: { cpu(): Promise<number>; memory(): Promise<void> },
+  node: { cpu(): Promise<{ cpu: number; perRequest: number[] }>; memory(): Promise<void> },
 ): Promise<void> {
   const { Context, addTxSignatures, evm, pvm, utils, EWOQ, EWOQ_SHORT, EWOQ_EVM } = lib;
   const ctx = await Context.getContextFromURI(url);
@@ -104,20 +105,30 @@ async function roundTrips(
   const evmAddress = `0x${Buffer.from(EWOQ_EVM).toString('hex')}`;
   const total: number[] = [];
   const mock: number[] = [];
+  // Per call, after the warm-up: its wall time and the client's own CPU time in it (fetch, avalanchejs' parsing).
+  const calls: Array<{ wall: number[]; client: number[] }> = [];
   const rounds = 100;
   const warmUp = 25;
   let cpuAtStart = 0;
   for (let i = 0; i < rounds; i++) {
     if (i === warmUp) {
       await node.memory();
-      cpuAtStart = await node.cpu();
+      cpuAtStart = (await node.cpu()).cpu;
     }
     const started = performance.now();
     let inMock = 0;
+    let index = 0;
     const timed = async <T>(call: () => Promise<T>): Promise<T> => {
       const at = performance.now();
+      const cpuAt = process.cpuUsage();
       const result = await call();
+      const { user, system } = process.cpuUsage(cpuAt);
       inMock += ms(at);
+      if (i >= warmUp) {
+        const figures = (calls[index++] ??= { wall: [], client: [] });
+        figures.wall.push(ms(at));
+        figures.client.push((user + system) / 1000);
+      }
       return result;
     };
     const nonce = BigInt(
@@ -144,18 +155,25 @@ async function roundTrips(
     total.push(ms(started));
     mock.push(inMock);
   }
-  const nodeCpu = ((await node.cpu()) - cpuAtStart) / (rounds - warmUp);
+  const atEnd = await node.cpu();
+  const nodeCpu = (atEnd.cpu - cpuAtStart) / (rounds - warmUp);
+  const nodeCalls = calls.map((_, k) => atEnd.perRequest.filter((_, j) => j % calls.length === k));
   console.log(
     `atomic C → P round trip (nonce, base fee, export on C, getUTXOs, fee state, import on P): ` +
       `${median(mock.slice(warmUp)).toFixed(2)} ms median in the mock's six calls (target <= 10); ` +
       `${median(total.slice(warmUp)).toFixed(2)} ms with avalanchejs building and signing both txs; ` +
       `the node's CPU time ${nodeCpu.toFixed(2)} ms per round trip (mean; every thread, HTTP included)`,
   );
+  const column = (lists: number[][]) => lists.map((list) => median(list).toFixed(2)).join(' / ');
+  console.log(
+    `  per call (medians, ms): wall ${column(calls.map((c) => c.wall))}; the client's CPU in it ` +
+      `${column(calls.map((c) => c.client))}; the node's CPU from request to answer ${column(nodeCalls)}`,
+  );
 }
 
 const AMOUNT = 2_000_000_000n;
 
-type ChildAnswer = { url?: string; cpu?: number; rss?: number; rssReduced?: number };
+type ChildAnswer = { url?: string; cpu?: number; rss?: number; rssReduced?: number; perRequest?: number[] };
 
 /**
  * In the child: the node alone, so that its RSS is the node's; the parent calls it and asks for its CPU time, and its
@@ -164,10 +182,20 @@ type ChildAnswer = { url?: string; cpu?: number; rss?: number; rssReduced?: numb
  */
 async function child(): Promise<void> {
   const node = await startMockNode({ port: 0, world: { network: 'local', accounts: 10 } });
+  const cpuNow = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  // Each request's CPU time from its arrival to its answer's last byte written, since the last 'cpu' question.
+  let perRequest: number[] = [];
+  node.server.on('request', (_request, response) => {
+    const at = cpuNow();
+    response.on('finish', () => perRequest.push(cpuNow() - at));
+  });
   process.on('message', (message) => {
     if (message === 'cpu') {
-      const { user, system } = process.cpuUsage();
-      process.send!({ cpu: (user + system) / 1000 } satisfies ChildAnswer);
+      process.send!({ cpu: cpuNow(), perRequest } satisfies ChildAnswer);
+      perRequest = [];
     } else if (message === 'rss') {
       const gc = globalThis.gc as unknown as (options?: object) => void;
       gc();
@@ -199,7 +227,10 @@ export default async function bench(): Promise<void> {
   const [{ url }, lib] = await Promise.all([next(), clients()]);
   await transfers(url!, lib);
   await roundTrips(url!, lib, {
-    cpu: async () => (await ask('cpu')).cpu!,
+    cpu: async () => {
+      const { cpu, perRequest } = await ask('cpu');
+      return { cpu: cpu!, perRequest: perRequest! };
+    },
     memory: async () => {
       const { rss, rssReduced } = await ask('rss');
       console.log(

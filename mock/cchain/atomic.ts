@@ -4,16 +4,16 @@
  * verifier's flow check, credentials and shared-memory UTXOs, then EVMStateTransfer's balances and nonces), their
  * texts verbatim. What a valid one changes is returned, for ./avax.ts to apply to the world and the EVM.
  */
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { avalanche } from '../shared/avalanche.ts';
-import { type Transaction, keyOf } from '../engine/codec.ts';
+import { type Transaction, decodeSigned, keyOf } from '../engine/codec.ts';
 import { checkSortedUnique } from '../engine/effects.ts';
 import { utxoRecord } from '../engine/codec.ts';
-import { MAX_TX_SIZE, parseError, trailing } from '../engine/parse-errors.ts';
 import { Refusal } from '../engine/refusals.ts';
 import { verifySpend } from '../engine/spend.ts';
 import { checkOutputsSorted, verifyTransferableInput, verifyTransferableOutput } from '../engine/syntax.ts';
 import { idBytes, idOf, sha256 } from '../world/codec.ts';
-import { signedBy } from '../world/signers.ts';
+import { recoverPublicKey } from '../world/signers.ts';
 import type { AtomicUtxo } from '../world/types.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import { X2C_RATE } from './genesis.ts';
@@ -52,25 +52,9 @@ const evmManager = () => avalanche().utils.getManagerForVM('EVM');
 
 /** atomic.Codec.Unmarshal of a signed atomic tx; the codec's text (IssueTx prefixes "problem parsing transaction"). */
 export function decodeAtomic(bytes: Uint8Array): AtomicTx {
-  const { avaxSerial, utils } = avalanche();
-  const codecs = evmManager();
-  if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError('C', bytes, ''));
-  let signed: InstanceType<typeof avaxSerial.SignedTx>;
-  try {
-    signed = codecs.unpack(bytes, avaxSerial.SignedTx);
-  } catch (error) {
-    throw new Refusal(parseError('C', bytes, (error as Error).message));
-  }
-  const tx = signed.unsignedTx as Transaction;
-  const unsignedBytes = codecs.packCodec(tx) as Uint8Array;
-  const read = unsignedBytes.length + codecs.getDefaultCodec().PackPrefixList(signed.credentials).length;
-  if (read !== bytes.length)
-    throw new Refusal(read < bytes.length ? trailing(read, bytes.length) : parseError('C', bytes, ''));
-  const credentials = (signed.getCredentials() as { getSignatures(): string[] }[]).map((c) =>
-    c.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
-  );
+  const { tx, credentials, unsigned } = decodeSigned('C', bytes);
   const kind = tx._type === 'evm.ImportTx' ? 'import' : 'export';
-  return { kind, tx, credentials, bytes, id: idOf(bytes), unsignedBytes };
+  return { kind, tx, credentials, bytes, id: idOf(bytes), unsignedBytes: unsigned };
 }
 
 /** GasUsed(fixedFee: true): the unsigned bytes, a signature's cost per signer, and AP5's intrinsic gas. */
@@ -223,7 +207,6 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
     throw new Refusal(
       `export tx contained incorrect number of credentials want ${ins.length} got ${atomic.credentials.length}`,
     );
-  const { secp256k1 } = avalanche();
   const hash = sha256(atomic.unsignedBytes);
   ins.forEach((input, i) => {
     const sigs = atomic.credentials[i]!;
@@ -231,16 +214,15 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
       throw new Refusal(
         `incorrect number of signatures want 1 signature for EVM Input Credential, but got ${sigs.length}`,
       );
-    const expected = hex(input.address.toBytes());
-    // A key the mock handed out is confirmed without a full recovery (../world/signers.ts).
-    if (signedBy(hash, sigs[0]!, expected)) return;
-    let signer: string;
+    let publicKey: Uint8Array;
     try {
-      signer = hex(secp256k1.publicKeyToEthAddress(secp256k1.recoverPublicKey(hash, sigs[0]!)));
+      publicKey = recoverPublicKey(hash, sigs[0]!, false);
     } catch {
       throw new Refusal('invalid signature');
     }
-    if (signer !== expected) throw new Refusal("signature doesn't match public key");
+    // PublicKeyToEthAddress: the last 20 bytes of the keccak-256 of X || Y.
+    if (hex(keccak_256(publicKey.subarray(1)).subarray(12)) !== hex(input.address.toBytes()))
+      throw new Refusal("signature doesn't match public key");
   });
   // EVMStateTransfer: each input's amount off its address's balance, its nonce the account's; then nonces bumped.
   const balances = new Map<string, bigint>();

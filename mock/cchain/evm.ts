@@ -8,7 +8,6 @@
 import { createRequire } from 'node:module';
 import type { ForkConfig, Provider, ProviderConfig } from '@nomicfoundation/edr';
 import { acceptIntoIndexes } from '../world/indexer.ts';
-import { useNativePublicKeys } from '../world/signers.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
 import { type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
@@ -77,9 +76,7 @@ export const loadEngine = (): Promise<unknown> => loadEdr().context;
 function loadEdr(): NonNullable<typeof edr> {
   if (!edr) {
     const module = requireEdr();
-    // Its secp256k1 and keccak-256 are native: the funded accounts' EVM addresses, the signature checks of known keys
-    // and the check of each block's bytes use them.
-    useNativePublicKeys(module.secp256k1PublicKeyFromSecretKey);
+    // Its keccak-256 is native: the check of each block's bytes uses it.
     useNativeKeccak(module.keccak256);
     const context = new module.EdrContext();
     edr = {

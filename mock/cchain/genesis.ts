@@ -5,10 +5,9 @@
  * hold on X and P.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { rememberSecret, uncompressedPublicKey } from '../world/signers.ts';
+import { uncompressedPublicKey } from '../world/signers.ts';
 import { cb58Decode } from '../../generators/formats.ts';
 import { ACCOUNT_FUNDS } from '../world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../world/networks.ts';
 import type { World } from '../world/world.ts';
 
 /** nAVAX to wei (coreth's X2CRate). */
@@ -58,8 +57,5 @@ export function cGenesis(world: World): CGenesis {
       : [{ address: '0100000000000000000000000000000000000000', balance: 0n, code: NATIVE_ASSET_CALL }];
   for (const account of world.accounts)
     alloc.push({ address: ethAddressOf(account.privateKey), balance: ACCOUNT_FUNDS * X2C_RATE });
-  // The keys the mock hands out sign C-Chain exports too: their EVM addresses' signatures are checked fast.
-  for (const privateKey of [EWOQ_PRIVATE_KEY, ...world.accounts.map((a) => a.privateKey)])
-    rememberSecret(cb58Decode(privateKey.slice('PrivateKey-'.length))!, ethAddressOf(privateKey));
   return { chainID: cChainIDOf(world), alloc, gasLimit: 0x5f5e100n };
 }

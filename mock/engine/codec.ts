@@ -32,7 +32,8 @@ export interface DecodedTx {
   release?: string;
 }
 
-const manager = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
+const manager = (chain: UtxoChain | 'C') =>
+  avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : chain === 'P' ? 'PVM' : 'EVM');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /**
@@ -42,15 +43,22 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const PAST_END = 256;
 const SIGNATURE_BYTES = 65;
 
-/** Decodes the signed bytes of a transaction of `chain`; the node's parse error (./parse-errors.ts) when they are not one. */
-export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
+/**
+ * The signed bytes of a transaction of `chain` through its codec: the transaction, its signatures and its unsigned
+ * bytes (a slice of `bytes`: the codec's encoding is canonical, so the node's re-marshalled bytes are these); the node's
+ * parse error (./parse-errors.ts) when they are not one. `check` runs on a complete read, before trailing bytes count.
+ */
+export function decodeSigned(
+  chain: UtxoChain | 'C',
+  bytes: Uint8Array,
+  check?: (tx: Transaction) => void,
+): { tx: Transaction; credentials: Uint8Array[][]; unsigned: Uint8Array } {
   const { avaxSerial, utils } = avalanche();
-  const codecs = manager(chain);
   if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError(chain, bytes, ''));
   let signed: InstanceType<typeof avaxSerial.SignedTx>;
   let rest: Uint8Array;
   try {
-    const [codec, body] = codecs.getCodecFromBuffer(forReading(bytes, PAST_END));
+    const [codec, body] = manager(chain).getCodecFromBuffer(forReading(bytes, PAST_END));
     [signed, rest] = avaxSerial.SignedTx.fromBytes(body, codec);
   } catch (error) {
     throw new Refusal(parseError(chain, bytes, (error as Error).message));
@@ -59,7 +67,7 @@ export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   // Read past the end: where the node's reader stops.
   if (read > bytes.length) throw new Refusal(parseError(chain, bytes, ''));
   const tx = signed.unsignedTx;
-  if (chain === 'X') checkTransferables(tx);
+  check?.(tx);
   if (read < bytes.length) throw new Refusal(trailing(read, bytes.length));
   const creds: { getSignatures(): string[] }[] = signed.getCredentials();
   const credentials = creds.map((credential) =>
@@ -68,8 +76,13 @@ export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   // The credentials' encoding (a count, then per credential its type ID, a count and the signatures) ends the bytes;
   // what comes before is the unsigned tx as the node hashes it.
   const credentialBytes = 4 + credentials.reduce((sum, sigs) => sum + 8 + SIGNATURE_BYTES * sigs.length, 0);
-  const unsigned = bytes.subarray(0, bytes.length - credentialBytes);
-  const credentialTypes = credentialTypesOf(chain, bytes, unsigned.length, creds.length);
+  return { tx, credentials, unsigned: bytes.subarray(0, bytes.length - credentialBytes) };
+}
+
+/** Decodes the signed bytes of a transaction of `chain`; the node's parse error (./parse-errors.ts) when they are not one. */
+export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
+  const { tx, credentials, unsigned } = decodeSigned(chain, bytes, chain === 'X' ? checkTransferables : undefined);
+  const credentialTypes = credentialTypesOf(chain, bytes, unsigned.length, credentials.length);
   return { chain, tx, credentials, credentialTypes, bytes, id: idOf(bytes), unsignedHash: sha256(unsigned) };
 }
 

@@ -2,10 +2,10 @@
  * secp256k1fx's spend check (vms/secp256k1fx/fx.go VerifySpend, VerifyCredentials): the input's amount is the UTXO's,
  * the output is unlocked, the signer count is the threshold, and each signature recovers to the owner its index names.
  */
-import { avalanche } from '../shared/avalanche.ts';
+import { createHash } from 'node:crypto';
 import { TRANSFER_OUTPUT, type Transaction, outputType, shortIDText } from './codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
-import { signedBy } from '../world/signers.ts';
+import { recoverPublicKey } from '../world/signers.ts';
 import type { Owner, Utxo } from '../world/types.ts';
 
 const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
@@ -14,19 +14,18 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /**
  * The address (40-hex) that signed `hash`; the node's refusal when none did (utils/crypto/secp256k1/secp256k1.go
- * RecoverPublicKeyFromHash: a high-S signature is "mutated", one that recovers to no key is invalid). `expected`, the
- * owner the signature should be by, is confirmed without a full recovery when the mock knows its key (signers.ts).
+ * RecoverPublicKeyFromHash: a high-S signature is "mutated", one that recovers to no key is invalid); the address is
+ * RIPEMD-160 of SHA-256 of the compressed key.
  */
-export function signer(hash: Uint8Array, signature: Uint8Array, expected?: string): string {
+export function signer(hash: Uint8Array, signature: Uint8Array): string {
   const key = hex(hash) + hex(signature);
   let result = recovered.get(key);
   if (result === undefined) {
     if (BigInt(`0x${hex(signature.subarray(32, 64))}`) > HALF_ORDER) result = `!${TEXTS.mutatedSig}`;
-    else if (expected !== undefined && signedBy(hash, signature, expected)) result = expected;
     else {
       try {
-        const { secp256k1 } = avalanche();
-        result = hex(secp256k1.publicKeyBytesToAddress(secp256k1.recoverPublicKey(hash, signature)));
+        const publicKey = recoverPublicKey(hash, signature);
+        result = createHash('ripemd160').update(createHash('sha256').update(publicKey).digest()).digest('hex');
       } catch {
         result = `!${TEXTS.invalidSig}`;
       }
@@ -60,7 +59,7 @@ export function verifyCredentials(
   indices.forEach((index, i) => {
     const expected = owner.addresses[index];
     if (expected === undefined) throw new Refusal(TEXTS.indexOutOfBounds);
-    const got = signer(hash, signatures[i]!, expected);
+    const got = signer(hash, signatures[i]!);
     if (got !== expected) throw new Refusal(TEXTS.wrongSig(shortIDText(expected), shortIDText(got)));
   });
 }

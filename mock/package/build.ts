@@ -28,11 +28,11 @@ const staticRequires: Plugin = {
       loader: 'ts',
     }));
     // Packages the mock requires on first use (the password dictionaries, 1.7 MB; avalanchejs, needed by the first
-    // transaction; BLS12-381 and secp256k1, by the first BLS key and signature) live in files of their own
+    // transaction; BLS12-381, by the first BLS key) live in files of their own
     // (LAZY_FILES), so start-up does not even parse them.
     b.onLoad(
       {
-        filter: /[\\/]mock[\\/](password|shared[\\/]avalanche|world[\\/](bls12-381|signers)|cchain[\\/]ws)\.ts$/,
+        filter: /[\\/]mock[\\/](password|shared[\\/]avalanche|world[\\/]bls12-381|cchain[\\/]ws)\.ts$/,
       },
       (args) => ({
         contents: readFileSync(args.path, 'utf8').replace(
@@ -54,16 +54,15 @@ const LAZY_FILES: Record<string, string[]> = {
   'zxcvbn.cjs': ['@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
   'avalanchejs.cjs': ['@avalabs/avalanchejs'],
   'bls12-381.cjs': ['@noble/curves/bls12-381'],
-  'secp256k1.cjs': ['@noble/curves/secp256k1'],
   'ws.cjs': ['ws'],
 };
 
-/** The EVM engine's exact version, as the project pins it. */
-function edrVersion(): string {
+/** The native packages the mock requires, not bundled, at the exact versions the project pins. */
+function nativeDependencies(): Record<string, string> {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
   };
-  return manifest.dependencies['@nomicfoundation/edr']!;
+  return Object.fromEntries(['@nomicfoundation/edr', 'secp256k1'].map((name) => [name, manifest.dependencies[name]!]));
 }
 
 /** The runtime's module and export names, read from runtime/ at build time (the package has no runtime/ folder). */
@@ -212,8 +211,9 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     exports: { '.': { types: './index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
     bin: { 'avalanche-mock': './dist/bin.js' },
     files: ['dist', 'index.d.ts', 'README.md'],
-    // The C-Chain's EVM is a native engine, required on the first C-Chain call (mock/cchain/evm.ts): not bundled.
-    dependencies: { '@nomicfoundation/edr': edrVersion() },
+    // The C-Chain's EVM (mock/cchain/evm.ts) and signature recovery (mock/world/signers.ts) are native, required on
+    // first use: not bundled.
+    dependencies: nativeDependencies(),
     engines: { node: '>=22.18.0' },
   };
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -15,14 +15,12 @@
 import { createECDH, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
+import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idOf, makeBlock, makeUtxo, outputLength, pGenesisBlock, sha256, writeOutput } from './codec.ts';
 import { avaxGenesisTx, genesisValidatorTx } from './genesis-txs.ts';
 import {
   type Allocation,
   EMPTY_ID,
-  EWOQ_ADDRESS,
-  EWOQ_PRIVATE_KEY,
   FX_IDS,
   NETWORKS,
   type NetworkIdentity,
@@ -32,7 +30,6 @@ import {
 } from './networks.ts';
 import { potentialReward } from './reward.ts';
 import { knownAddresses } from './known-keys.ts';
-import { rememberSecret } from './signers.ts';
 import type { Owner, UtxoChain } from './types.ts';
 import { type FundedKey, World } from './world.ts';
 
@@ -68,7 +65,6 @@ export function deriveKeys(seed: string, count: number): FundedKey[] {
   for (let i = 0; i < count; i++) {
     const privateKey = sha256(Buffer.from(`${seed} account ${i}`));
     const address = known?.[i] ?? addressOf(privateKey);
-    rememberSecret(privateKey, address);
     keys.push({ privateKey: `PrivateKey-${cb58Encode(privateKey)}`, address });
   }
   return keys;
@@ -140,8 +136,6 @@ export function buildWorld(options: WorldOptions = {}): World {
   }));
   const stakedFunds = new Set(synthetic ? [allocations[0]!.address] : identity.initialStakedFunds.map(shortID));
   world.accounts.push(...deriveKeys(seed, options.accounts ?? 10));
-  if (identity.name === 'local')
-    rememberSecret(cb58Decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length))!, shortID(EWOQ_ADDRESS));
   const { avaxAssetID, startTime } = identity;
   const chains = world.chainIDs;
 

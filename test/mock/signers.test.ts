@@ -1,62 +1,69 @@
 /**
- * The fast signer check (mock/world/signers.ts) must agree with full public-key recovery, the node's own check: true
- * only for a signature that recovers to the address, undefined for anything else (the caller then recovers in full).
+ * The node's signature recovery (mock/world/signers.ts, libsecp256k1) must answer as a full recovery by another
+ * implementation does (avalanchejs' noble, which the mock used before): the same key for every valid signature, the
+ * other recovery ID included, and a refusal for every signature that recovers to none.
  */
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { secp256k1 } from '@avalabs/avalanchejs';
 import { describe, expect, it } from 'vitest';
-import { rememberSecret, signedBy, uncompressedPublicKey, useNativePublicKeys } from '../../mock/world/signers.ts';
+import { recoverPublicKey, uncompressedPublicKey } from '../../mock/world/signers.ts';
 
-const addressOf = (key: Uint8Array) =>
-  Buffer.from(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(key))).toString('hex');
-const recovered = (hash: Uint8Array, sig: Uint8Array) =>
-  Buffer.from(secp256k1.publicKeyBytesToAddress(secp256k1.recoverPublicKey(hash, sig))).toString('hex');
-
-async function confirmsExactlyTheSigner(): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    const key = randomBytes(32);
-    const other = randomBytes(32);
-    rememberSecret(key, addressOf(key));
-    rememberSecret(other, addressOf(other));
-    const hash = randomBytes(32);
-    const sig = await secp256k1.signHash(hash, key);
-    expect(recovered(hash, sig)).toBe(addressOf(key));
-    expect(signedBy(hash, sig, addressOf(key))).toBe(true);
-    expect(signedBy(hash, sig, addressOf(other))).toBeUndefined();
-    const flipped = Uint8Array.from(sig);
-    flipped[64]! ^= 1; // the other recovery ID recovers to another key
-    expect(recovered(hash, flipped)).not.toBe(addressOf(key));
-    expect(signedBy(hash, flipped, addressOf(key))).toBeUndefined();
-    const otherHash = Uint8Array.from(hash);
-    otherHash[0]! ^= 1;
-    expect(signedBy(otherHash, sig, addressOf(key))).toBeUndefined();
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const bytes32 = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
+const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+/** noble's answer, or the text of its refusal. */
+const noble = (hash: Uint8Array, sig: Uint8Array) => {
+  try {
+    return hexOf(secp256k1.recoverPublicKey(hash, sig));
+  } catch {
+    return 'refused';
   }
-}
+};
+const native = (hash: Uint8Array, sig: Uint8Array) => {
+  try {
+    return hexOf(recoverPublicKey(hash, sig));
+  } catch {
+    return 'refused';
+  }
+};
 
-describe('signedBy', () => {
-  it('confirms exactly the signatures that recover to a known key', confirmsExactlyTheSigner);
-
-  it('leaves unknown keys and high-S ("mutated") signatures to full recovery', async () => {
-    const key = randomBytes(32);
-    const hash = randomBytes(32);
-    const sig = await secp256k1.signHash(hash, key);
-    expect(signedBy(hash, sig, addressOf(key))).toBeUndefined();
-    rememberSecret(key, addressOf(key));
-    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-    const s = BigInt(`0x${Buffer.from(sig.subarray(32, 64)).toString('hex')}`);
-    const high = Uint8Array.from(sig);
-    high.set(Buffer.from((n - s).toString(16).padStart(64, '0'), 'hex'), 32);
-    high[64]! ^= 1;
-    expect(signedBy(hash, high, addressOf(key))).toBeUndefined();
+describe('recoverPublicKey', () => {
+  it('recovers the key noble recovers, for either recovery ID and for high-S signatures', async () => {
+    for (let i = 0; i < 20; i++) {
+      const key = randomBytes(32);
+      const hash = randomBytes(32);
+      const sig = await secp256k1.signHash(hash, key);
+      expect(native(hash, sig)).toBe(hexOf(secp256k1.getPublicKey(key)));
+      const flipped = Uint8Array.from(sig);
+      flipped[64]! ^= 1; // the other recovery ID recovers to another key
+      expect(native(hash, flipped)).toBe(noble(hash, flipped));
+      expect(native(hash, flipped)).not.toBe(hexOf(secp256k1.getPublicKey(key)));
+      const high = Uint8Array.from(sig);
+      high.set(bytes32(N - BigInt(`0x${hexOf(sig.subarray(32, 64))}`)), 32);
+      high[64]! ^= 1; // (r, n - s) with the other parity recovers to the same key: the node's callers refuse it
+      expect(native(hash, high)).toBe(hexOf(secp256k1.getPublicKey(key)));
+      expect(hexOf(recoverPublicKey(hash, sig, false))).toBe(hexOf(uncompressedPublicKey(key)));
+    }
   });
 
-  it("answers the same with the C-Chain engine's native secp256k1 (EDR), as once the C-Chain has started", async () => {
-    const edr = createRequire(import.meta.url)('@nomicfoundation/edr') as typeof import('@nomicfoundation/edr');
-    const key = randomBytes(32);
-    const noble = uncompressedPublicKey(key);
-    useNativePublicKeys(edr.secp256k1PublicKeyFromSecretKey);
-    expect(Buffer.from(uncompressedPublicKey(key))).toEqual(Buffer.from(noble));
-    await confirmsExactlyTheSigner();
+  it('refuses what recovers to no key, as noble does', async () => {
+    const hash = randomBytes(32);
+    const sig = await secp256k1.signHash(hash, randomBytes(32));
+    const edits: Array<(s: Uint8Array) => void> = [
+      (s) => s.fill(0, 0, 32), // r = 0
+      (s) => s.fill(0, 32, 64), // s = 0
+      (s) => s.set(bytes32(N), 0), // r = n
+      (s) => s.set(bytes32(N + 1n), 32), // s > n
+      (s) => {
+        s[64] = 4; // no such recovery ID
+      },
+    ];
+    for (const edit of edits) {
+      const bad = Uint8Array.from(sig);
+      edit(bad);
+      expect(noble(hash, bad)).toBe('refused');
+      expect(native(hash, bad)).toBe('refused');
+    }
+    expect(() => recoverPublicKey(hash, sig.subarray(0, 64))).toThrow();
   });
 });
