@@ -16,7 +16,7 @@ import { atRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
-import { C_CHAIN_MODULES, lazyEndpoint } from './lazy-cchain.ts';
+import { lazyEndpoint } from './lazy-cchain.ts';
 import { whenIdle } from './when-idle.ts';
 
 export interface MockNodeOptions {
@@ -281,7 +281,7 @@ export async function startMockNode(
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
   // Loaded while idle: what the first C-Chain call or tx would load as its caller waits.
-  const preload = whenIdle([...node.routes.values()].includes('c-avax') ? [...C_CHAIN_MODULES] : []);
+  const preload = whenIdle([...node.routes.values()].includes('c-avax') ? node.state.cChain.idleSteps() : []);
   const { server, close } = await serveHttp(
     (req, res) => {
       preload.track(res);
