@@ -14,7 +14,8 @@ type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O & type
  * bidirectional controls, written as `\uXXXX`, so a spec or an answer can neither drive the terminal (escape
  * sequences that clear the screen or write the clipboard) nor reorder what it shows.
  */
-const TERMINAL_CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const TERMINAL_CONTROLS =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 export const forTerminal = (text: string): string =>
   text.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
