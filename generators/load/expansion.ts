@@ -53,6 +53,11 @@ export function expandedSizes(document: Record<string, unknown>): number[] {
   });
 }
 
+/** Keywords whose values are data, not schemas: an enum of many objects is no larger a schema for it. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+/** Keywords whose values map names to schemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
+
 /** The object a `$ref` inside the document leads to, or the value itself. */
 function followed(document: unknown, value: unknown): unknown {
   if (!isObject(value) || typeof value.$ref !== 'string') return value;
@@ -68,10 +73,18 @@ function followed(document: unknown, value: unknown): unknown {
 function expandedCounter(document: unknown, cap: number): (value: unknown) => number {
   const counts = new Map<object, number>();
   const open = new Set<object>();
+  const maps = new WeakSet<object>();
   const countOf = (node: unknown): number =>
     node !== null && typeof node === 'object' ? (open.has(node) ? 1 : (counts.get(node) ?? 0)) : 0;
   const parts = (node: object): unknown[] => {
-    const values: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    // A map of schemas by name (`properties`) may name one `enum`: only a schema's own keywords are data.
+    if (Array.isArray(node) || maps.has(node)) return Array.isArray(node) ? node : Object.values(node);
+    const values: unknown[] = [];
+    for (const [key, value] of Object.entries(node)) {
+      if (DATA_KEYWORDS.has(key)) continue;
+      if (SCHEMA_MAPS.has(key) && isObject(value)) maps.add(value);
+      values.push(value);
+    }
     const target = followed(document, node);
     return target === node ? values : [...values, target];
   };

@@ -36,10 +36,10 @@ function documentWith(name: string, schemas: Schemas, params: string[]): string 
 }
 
 /** `S0` a string, each `S<i>` an object of two properties typed `S<i-1>`: `S<n>` is 2^n schemas written out. */
-function doubling(levels: number): Schemas {
+function doubling(levels: number, [a, b] = ['a', 'b']): Schemas {
   const schemas: Schemas = { S0: { type: 'string' } };
   for (let i = 1; i <= levels; i++)
-    schemas[`S${i}`] = { type: 'object', properties: { a: ref(`S${i - 1}`), b: ref(`S${i - 1}`) } };
+    schemas[`S${i}`] = { type: 'object', properties: { [a!]: ref(`S${i - 1}`), [b!]: ref(`S${i - 1}`) } };
   return schemas;
 }
 
@@ -81,6 +81,17 @@ describe('schemas as the generators write them out', () => {
     expect(run.stderr).toContain(`more than ${MAX_METHOD_EXPANSION.toLocaleString('en')} schemas`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(join(out, 'kept.txt'), 'utf8')).toBe('kept');
+  });
+
+  it('counts properties named like data keywords (enum, const) as the schemas they are', () => {
+    const problems = problemsOf(documentWith('named-enum', doubling(64, ['enum', 'const']), ['S64']));
+    expect(problems.map((p) => p.pointer)).toEqual(['/methods/0']);
+  });
+
+  it('does not count the values of an enum, a const or a default as schemas', () => {
+    const values = Array.from({ length: 50_000 }, (_, i) => ({ v: i }));
+    const schemas = { Big: { enum: values, default: values[0], const: values[1] } };
+    expect(problemsOf(documentWith('data', schemas, ['Big']))).toEqual([]);
   });
 
   it('refuses a document whose methods together pass the budget, at its methods', () => {
