@@ -36,7 +36,7 @@ function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> 
   // ajv checks `uniqueItems` of untyped items (an `enum`'s values) pair by pair, in time quadratic in the list: a
   // 100,000-value enum kept the loader busy for a minute. The same rule, `uniqueJsonItems`, checks each value's canonical
   // JSON against those before it, in linear time.
-  const schemaObject = jsonDefinitions.JSONSchemaObject as Record<string, Record<string, Record<string, unknown>>>;
+  const schemaObject = jsonDefinitions!.JSONSchemaObject as Record<string, Record<string, Record<string, unknown>>>;
   const { uniqueItems: _e, ...enumSchema } = schemaObject.properties!.enum!;
   const definitions: Record<string, Definition> = {
     ...openrpc.definitions,

@@ -13,6 +13,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clientClassName, serverNames } from '../../generators/model/names.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+import { strictDiagnostics } from './strict-diagnostics.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const documents = ['test/fixtures/corpus', 'test/fixtures/field'].flatMap((folder) =>
@@ -70,25 +71,9 @@ describe('public and field documents, generated, compiled and called', () => {
 
   it('every server package type-checks under strict TypeScript', { timeout: 600_000 }, async () => {
     for (const name of documents) if (!existsSync(join(out, name, 'server'))) await generated(name);
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      types: ['node'],
-      typeRoots: [join(ROOT, 'node_modules/@types')],
-    };
     const files = ts.sys.readDirectory(out, ['.ts']).filter((file) => /\/server\/src\//.test(file));
-    const found = ts.getPreEmitDiagnostics(ts.createProgram(files, options));
-    const host: ts.FormatDiagnosticsHost = {
-      getCanonicalFileName: (f) => f,
-      getCurrentDirectory: () => ROOT,
-      getNewLine: () => '\n',
-    };
+    const found = strictDiagnostics(files);
     expect(files.length).toBeGreaterThan(documents.length);
-    expect(found.length, ts.formatDiagnosticsWithColorAndContext(found, host)).toBe(0);
+    expect(found.count, found.text).toBe(0);
   });
 });
