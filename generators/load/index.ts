@@ -12,6 +12,7 @@ import { type ExampleAdvice, checkRules } from './rules.ts';
 import { SpecError, type SpecProblem } from '../common/problems.ts';
 import { profileOf } from './profile.ts';
 import { refCycles } from './ref-cycles.ts';
+import { expansionProblems } from './expansion.ts';
 
 export type { BundledDocument, ExampleAdvice } from '../common/document.ts';
 export { SpecError, type SpecProblem } from '../common/problems.ts';
@@ -120,6 +121,8 @@ function checkBundle(bundle: BundledDocument, advice: ExampleAdvice[]): SpecProb
   if (problems.length > 0) return problems;
   const cycles = refCycles(bundle);
   if (cycles.length > 0) return cycles;
+  const tooLarge = expansionProblems(bundle);
+  if (tooLarge.length > 0) return tooLarge;
   for (const p of checkDocument(bundle.document, options))
     problems.push({ ...locate(bundle, p.pointer), message: `${p.message} (bundled)` });
   if (problems.length > 0) return problems;

@@ -5,6 +5,7 @@ import { errorMessage } from '../../runtime/server/params.ts';
 import { createAjv, rebase } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
 import { resolvePointer } from '../common/problems.ts';
+import { canonicalJson } from '../common/json.ts';
 
 // The packages ship their schemas as CommonJS values or plain JSON whose .d.ts declares only types.
 const require = createRequire(import.meta.url);
@@ -32,7 +33,20 @@ function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> 
   } = jsonSchemaMetaSchema as unknown as Record<string, Record<string, unknown>>;
   const { $schema: _c, $id: _d, ...openrpc } = OPENRPC_SCHEMAS[version]() as Record<string, Record<string, unknown>>;
   type Definition = Record<string, unknown> & { properties?: Record<string, unknown> };
-  const definitions: Record<string, Definition> = { ...openrpc.definitions, ...jsonDefinitions, JSONSchema: jsonRoot };
+  // ajv checks `uniqueItems` of untyped items (an `enum`'s values) pair by pair, in time quadratic in the list: a
+  // 100,000-value enum kept the loader busy for a minute. The same rule, `uniqueJsonItems`, checks each value's canonical
+  // JSON against those before it, in linear time.
+  const schemaObject = jsonDefinitions!.JSONSchemaObject as Record<string, Record<string, Record<string, unknown>>>;
+  const { uniqueItems: _e, ...enumSchema } = schemaObject.properties!.enum!;
+  const definitions: Record<string, Definition> = {
+    ...openrpc.definitions,
+    ...jsonDefinitions,
+    JSONSchemaObject: {
+      ...schemaObject,
+      properties: { ...schemaObject.properties, enum: { ...enumSchema, uniqueJsonItems: true } },
+    },
+    JSONSchema: jsonRoot,
+  };
   // The meta-schema admits no extension on an error object; the toolkit reads one there, `x-error-name` (the name
   // generated code gives the error), which the published documents leave out (generators/shared/published.ts).
   const errorObject = definitions.errorObject;
@@ -100,6 +114,13 @@ function validators(version: SpecVersion, relativeUrls: boolean): Validators {
     ajv.addFormat('uri', {
       type: 'string',
       validate: (value: string) => check(value.replace(/\{([A-Za-z0-9_]+)\}/g, '$1')),
+    });
+    ajv.addKeyword({
+      keyword: 'uniqueJsonItems',
+      type: 'array',
+      schemaType: 'boolean',
+      errors: true,
+      validate: uniqueJsonItems,
     });
     ajv.addSchema(selfContainedMetaSchema(version), META_ID);
     const branches = new WeakMap<object, ValidateFunction>();
@@ -226,4 +247,28 @@ export function checkMethod(
     options.relativeUrls ?? true,
   );
   return validate(method) ? [] : problemsOf(validate.errors, method, branch);
+}
+
+/** `uniqueItems: true`, checked in linear time; its error is ajv's own, so that messages read the same. */
+function uniqueJsonItems(this: unknown, unique: boolean, items: unknown[]): boolean {
+  const validate = uniqueJsonItems as typeof uniqueJsonItems & { errors?: Partial<ErrorObject>[] };
+  validate.errors = [];
+  if (!unique) return true;
+  const seen = new Map<string, number>();
+  for (const [j, item] of items.entries()) {
+    const key = canonicalJson(item);
+    const i = seen.get(key);
+    if (i !== undefined) {
+      validate.errors = [
+        {
+          keyword: 'uniqueItems',
+          message: `must NOT have duplicate items (items ## ${i} and ${j} are identical)`,
+          params: { i, j },
+        },
+      ];
+      return false;
+    }
+    seen.set(key, j);
+  }
+  return true;
 }

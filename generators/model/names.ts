@@ -13,7 +13,9 @@
  *   that would start with a digit gets a `_` in front (`42` -> `_42`), so every name becomes an identifier, the same
  *   one on every run;
  * - a type name is the words in PascalCase (`eth_getBalance` -> `EthGetBalanceParams`); a component schema whose name
- *   is already a TypeScript identifier and not SCREAMING_SNAKE keeps it (`Uint64`, `NodeID`, `Pet`);
+ *   is already a TypeScript identifier and not SCREAMING_SNAKE keeps it (`Uint64`, `NodeID`, `Pet`); a type name the
+ *   generated code needs for itself (a global such as `BigInt`, a runtime export such as `TimeoutError`) takes
+ *   `Schema` after it (`BigIntSchema`);
  * - a client method is the part after the first `.` when the wire name has one and every dotted name of the document
  *   shares that namespace (`platform.getHeight` -> `getHeight`, the endpoint being the namespace), else the whole wire
  *   name in camelCase: a document whose names carry several namespaces keeps them (`fraud.Subscribe` ->
@@ -161,17 +163,29 @@ export function validatorNames(methodName: string): { params: string; result: st
   };
 }
 
-/** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
+/**
+ * A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`), unless the generated
+ * code already uses that name (see `unreserved`).
+ */
 export function schemaTypeName(componentName: string): string {
-  return IDENTIFIER.test(componentName) && !SCREAMING_SNAKE.test(componentName) && /^[A-Z]/.test(componentName)
-    ? componentName
-    : pascalCase(componentName);
+  return unreserved(
+    IDENTIFIER.test(componentName) && !SCREAMING_SNAKE.test(componentName) && /^[A-Z]/.test(componentName)
+      ? componentName
+      : pascalCase(componentName),
+  );
 }
 
 /** An inline schema with a `title` becomes a named type: `"title": "Platform validator"` is `PlatformValidator`. */
 export function titleTypeName(title: string): string {
-  return pascalCase(title);
+  return unreserved(pascalCase(title));
 }
+
+/**
+ * A schema named like a global type or a runtime export the generated code uses (Filecoin's `BigInt`, a document's
+ * `Error` or `Response`) takes `Schema` after its name (`BigIntSchema`): the field's documents use such names, and
+ * their authors cannot rename them for us.
+ */
+const unreserved = (name: string): string => (Object.hasOwn(RESERVED_TYPE_NAMES, name) ? `${name}Schema` : name);
 
 /** A TypeScript identifier, in any script (`получить`). */
 const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;

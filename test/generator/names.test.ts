@@ -51,24 +51,6 @@ const resultProperties = (document: Document) =>
 describe('names', () => {
   it.each([
     [
-      'a titled schema named like a global type',
-      'ledger',
-      (d: Document) => void (resultProperties(d).balance = { title: 'Promise', type: 'string' }),
-      'the name "Promise" would stand for both the global TypeScript type Promise and the schema titled "Promise"',
-    ],
-    [
-      'a titled schema named like a runtime export',
-      'ledger',
-      (d: Document) => void (resultProperties(d).balance = { title: 'timeout error', type: 'string' }),
-      'the name "TimeoutError" would stand for both the client runtime\'s export TimeoutError',
-    ],
-    [
-      'a titled schema named like a server runtime export',
-      'ledger',
-      (d: Document) => void (resultProperties(d).balance = { title: 'Endpoint', type: 'string' }),
-      'the name "Endpoint" would stand for both the server runtime\'s export Endpoint',
-    ],
-    [
       'a titled schema named like a server module export',
       'ledger',
       (d: Document) => void (resultProperties(d).balance = { title: 'Ledger handlers', type: 'string' }),
@@ -102,6 +84,22 @@ describe('names', () => {
     const error = buildError(_label.replace(/\W+/g, '-'), file, edit);
     expect(error).toContain(message);
     expect(error).toMatch(/\.json#/);
+  });
+
+  // Filecoin's `BigInt`, a document's `Error` or `Response`: names the field uses, that the generated code needs too.
+  it('a schema named like a global type or a runtime export takes Schema after its name', () => {
+    expect(['BigInt', 'Error', 'TimeoutError', 'Endpoint', 'Pet'].map(schemaTypeName)).toEqual([
+      'BigIntSchema',
+      'ErrorSchema',
+      'TimeoutErrorSchema',
+      'EndpointSchema',
+      'Pet',
+    ]);
+    const error = buildError('reserved-and-renamed', 'ledger', (d) => {
+      resultProperties(d).balance = { title: 'Promise', type: 'string' };
+      resultProperties(d).other = { title: 'Promise schema', type: 'integer' };
+    });
+    expect(error).toContain('the name "PromiseSchema" would stand for both the schema titled "Promise"');
   });
 
   // The one rule of names.ts: any name a document holds becomes an identifier, the same on every run.
