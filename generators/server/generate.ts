@@ -52,11 +52,12 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
   const types = typesOnlySource(typesFile.path, typesFile.contents);
   const sources = [...code, types, ...data];
   const dist = [...codeOutput, ...(await emitJavaScript([types, ...data]))];
+  const dependencies = runtimeDependencies('server');
   const files = [
     ...sources.map(({ path, contents }) => ({ path, contents })),
     ...dist,
-    jsonFile('package.json', packageJson(view, runtimeDependencies('server'))),
-    textFile('README.md', templates('README.md')(view)),
+    jsonFile('package.json', packageJson(view, dependencies)),
+    textFile('README.md', templates('README.md')({ ...view, dependencies: Object.keys(dependencies).join(', ') })),
   ];
   return files.map((file) => ({ ...file, path: `server/${file.path}` }));
 }

@@ -18,7 +18,7 @@ export interface ServerPackageView extends PackageFacts {
   /** Whether the endpoints answer as AvalancheGo by default (`profile: 'node'`), else as plain JSON-RPC 2.0. */
   nodeProfile: boolean;
   /** The README's example: the endpoint with the most methods, served at its default path, and its first method. */
-  example?: { createName: string; handlersName: string; path: string; key: string };
+  example?: { createName: string; handlersName: string; /** A string literal. */ path: string; key: string };
 }
 
 export interface ServerEndpointView {
@@ -107,7 +107,7 @@ function readmeExample(model: SpecModel): Pick<ServerPackageView, 'example'> {
     example: {
       createName: names.create,
       handlersName: names.handlers,
-      path: endpoint.defaultPath || '/',
+      path: literal(endpoint.defaultPath || '/'),
       key: propertyKey(method.shortName),
     },
   };

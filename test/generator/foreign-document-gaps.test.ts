@@ -68,12 +68,9 @@ describe('foreign documents: known gaps', () => {
     expect(files.map((f) => f.path)).toContain('client/src/types.ts');
   });
 
-  // generators/server/view.ts readmeExample hands the template the endpoint's default path as it is, and
-  // templates/server/README.md.hbs writes it inside quotes (`createRouter({ '{{{path}}}': endpoint })`): a server URL
-  // whose path holds a quote (`/');globalThis.x=1;('`, a valid URI) makes the README's sample run code when pasted.
-  // Fix: the view gives the path as a JavaScript string literal (as index.ts.hbs's `pathLiteral`), and the template
-  // writes `createRouter({ {{{path}}}: endpoint })`.
-  it.fails("writes a server URL's path into the server README's sample as a string literal", async () => {
+  // A server URL whose path holds a quote (`/');globalThis.x=1;('`, a valid URI) must not make the README's sample run
+  // code when pasted: the view gives the path as a JavaScript string literal (generators/server/view.ts readmeExample).
+  it("writes a server URL's path into the server README's sample as a string literal", async () => {
     const dir = folderWith('quoted', {
       openrpc: '1.3.2',
       info: { title: 'Quoted', version: '1.0.0' },
