@@ -1,5 +1,5 @@
 /**
- * What every client shares: the JSON-RPC 2.0 call over HTTP POST with plain `fetch`, no dependencies, on Node >= 20
+ * What every client shares: the JSON-RPC 2.0 call over HTTP POST with plain `fetch`, no dependencies, on Node >= 22.18
  * and in browsers.
  */
 import {
