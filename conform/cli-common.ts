@@ -26,19 +26,24 @@ export function exitWithUsage(command: string, usage: string, message: string): 
 }
 
 /**
- * The command's flags; `--help`/`-h` prints the usage and exits 0. The arguments that are not flags are pushed onto
- * `positionals` when it is given, and refused when not.
+ * The command's flags, from `args` (the process's own by default); `--help`/`-h` prints the usage and exits 0. The
+ * arguments that are not flags are pushed onto `positionals` when it is given, and refused when not.
  */
 export function parseCli<O extends Options>(
   command: string,
   usage: string,
   options: O,
-  positionals?: string[],
+  { args, positionals }: { args?: string[]; positionals?: string[] } = {},
 ): Values<O> {
   const fail = (message: string) => exitWithUsage(command, usage, message);
   let values: Values<O>;
   try {
-    const parsed = parseArgs({ options: { ...options, ...HELP }, strict: true, allowPositionals: !!positionals });
+    const parsed = parseArgs({
+      ...(args ? { args } : {}),
+      options: { ...options, ...HELP },
+      strict: true,
+      allowPositionals: !!positionals,
+    });
     positionals?.push(...parsed.positionals);
     values = parsed.values as Values<O>;
   } catch (error) {

@@ -30,7 +30,7 @@ const OPTIONS = {
 } as const;
 // The two specs are the arguments that are not flags.
 const positionals: string[] = [];
-const values = parseCli('diff', USAGE, OPTIONS, positionals);
+const values = parseCli('diff', USAGE, OPTIONS, { positionals });
 const format = values.format ?? 'text';
 if (format !== 'text' && format !== 'json') fail(`--format is text or json, not "${format}"`);
 const failOn = values['fail-on'] ?? 'any';

@@ -137,7 +137,7 @@ export async function runCli(argv: string[]): Promise<void> {
       'http-max-body-bytes': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
-    normalizeFlags(argv),
+    { args: normalizeFlags(argv) },
   );
   const lines = lineWriter((text) => process.stdout.write(text));
   process.once('exit', lines.flush);
