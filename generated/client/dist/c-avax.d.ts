@@ -31,7 +31,12 @@ export type CAvaxClientErrors = {
     | 'NoSourceChainProvided'
     | 'SourceChainUnknown'
     | 'UTXOAddressWrongHRP'
-    | 'UTXOAddressWrongChainID';
+    | 'UTXOAddressWrongChainID'
+    | 'StartIndexAddressInvalid'
+    | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressWrongChain'
+    | 'StartIndexUTXOInvalid'
+    | 'StartIndexUTXOEmpty';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -101,6 +106,18 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
    *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was
    *         "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": no separator found in
+   *         address
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
+   *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was
+   *         "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: invalid
+   *         base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
+   *         length string
    */
   getUTXOs(
     params: AvaxGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
