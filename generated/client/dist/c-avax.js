@@ -135,7 +135,10 @@ export class CAvaxClient extends JsonRpcClient {
    * ImportTx consumes. The C-Chain has no UTXOs of its own, so `sourceChain` is required. Addresses are
    * `C-` bech32 addresses (the key's Avalanche address on the C-Chain, not its EVM address) or raw cb58
    * short IDs. At most `limit` UTXOs come back (1024 when omitted, 0 or larger); pass `endIndex` as
-   * `startIndex` for the next page.
+   * `startIndex` for the next page. A `startIndex.address` that fails to parse is reported without the
+   * inner "couldn't parse address ..." the X- and P-Chain add; releases before v1.10.9 (coreth before
+   * v0.12.5-rc.3) parse it as a bech32 `C-` address only, so a raw cb58 short ID there fails with "no
+   * separator found in address".
    *
    * JSON-RPC method `avax.getUTXOs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}/avax`.
    *
