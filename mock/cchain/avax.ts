@@ -76,11 +76,14 @@ export class AtomicApi {
     try {
       return utxoPage(this.world, 'C' as never, p);
     } catch (error) {
-      // The address parser is coreth's own (atomic/vm/formatting.go), worded apart from the avm's.
-      const message = (error as Error).message.replace(
-        /mismatched chainIDs: expected ("[^"]*") but got ("[^"]*")/,
-        'expected chainID to be $1 but was $2',
-      );
+      // The address parser is coreth's own (atomic/vm/formatting.go), worded apart from the avm's, and its failure
+      // for the start index is not wrapped in "couldn't parse address %q" (atomic/vm/api.go).
+      const message = (error as Error).message
+        .replace(/mismatched chainIDs: expected ("[^"]*") but got ("[^"]*")/, 'expected chainID to be $1 but was $2')
+        .replace(
+          /^(couldn't parse start index address "(?:[^"\\]|\\.)*": )couldn't parse address "(?:[^"\\]|\\.)*": /,
+          '$1',
+        );
       throw new Error(message);
     }
   }

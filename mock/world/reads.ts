@@ -276,14 +276,54 @@ function hexPage(page: Utxo[], endIndex: { address: string; utxo: string }, enco
   return RawJson.bytes(chunks);
 }
 
-/** ids.FromString's complaint about a string that is not a cb58 ID. */
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * ids.FromString's complaint about a string that is not a cb58 ID: cb58.Decode over mr-tron/base58 v1.2.0 (its
+ * errors prefixed "base58 decoding error: " since v1.10.1), then hashing.ToHash256's length check.
+ */
 export function idError(text: string): string {
+  if (text === '') return 'base58 decoding error: zero length string';
   for (const char of text) {
-    if (!'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'.includes(char))
-      return `invalid base58 digit (${JSON.stringify(char).replace(/"/g, "'")})`;
+    if (char.codePointAt(0)! > 127) return 'base58 decoding error: high-bit set on invalid digit';
+    if (!BASE58.includes(char)) return `base58 decoding error: invalid base58 digit (${goQuotedRune(char)})`;
   }
-  if (text.length < 5) return 'input string is smaller than the checksum size';
-  return cb58Decode(text) ? 'expected 32 bytes' : 'invalid input checksum';
+  if (base58Length(text) < 4) return 'input string is smaller than the checksum size';
+  const payload = cb58Decode(text);
+  return payload ? `invalid hash length: expected 32 bytes but got ${payload.length}` : 'invalid input checksum';
+}
+
+/** How many bytes base58 digits decode to: each leading '1' a zero byte, then the number's bytes. */
+function base58Length(digits: string): number {
+  // Six digits or more always make 4 bytes or more (58^5 > 2^24), the only question asked.
+  if (digits.length >= 6) return digits.length;
+  let ones = 0;
+  while (digits[ones] === '1') ones++;
+  let value = 0n;
+  for (const char of digits.slice(ones)) value = value * 58n + BigInt(BASE58.indexOf(char));
+  let bytes = 0;
+  for (; value > 0n; value >>= 8n) bytes++;
+  return ones + bytes;
+}
+
+const GO_RUNE_ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  "'": "\\'",
+  '\\': '\\\\',
+};
+
+/** An ASCII character as Go's %q writes a rune. */
+function goQuotedRune(char: string): string {
+  const code = char.charCodeAt(0);
+  const escaped =
+    GO_RUNE_ESCAPES[char] ?? (code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : char);
+  return `'${escaped}'`;
 }
 
 /** `{<field>: <json>, "encoding": "json"}` written as Go writes the reply (api.GetTxReply, api.GetBlockResponse). */

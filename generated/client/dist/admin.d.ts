@@ -28,7 +28,11 @@ export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteAlreadyTaken';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'AliasAlreadyUsed';
   dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'HexOddLength' | 'HexInvalidByte';
-  getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
+  getChainAliases:
+    | 'InvalidArgument'
+    | 'InvalidInputChecksum'
+    | 'InputStringIsSmallerThanTheChecksumSize'
+    | 'ChainIDEmpty';
   getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';
@@ -147,6 +151,7 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: invalid input checksum
    * @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
+   * @throws {@link JsonRpcError} -32000: base58 decoding error: zero length string
    */
   getChainAliases(params: AdminGetChainAliasesParams, options?: CallOptions): Promise<AdminGetChainAliasesResult>;
   /**

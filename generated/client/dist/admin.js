@@ -18,6 +18,7 @@ const DOCUMENTED_ERRORS = {
   HexInvalidByte: [-32e3, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
   InvalidInputChecksum: [-32e3, /^invalid input checksum$/],
   InputStringIsSmallerThanTheChecksumSize: [-32e3, /^input string is smaller than the checksum size$/],
+  ChainIDEmpty: [-32e3, /^base58 decoding error: zero length string$/],
   AdminLoggerNotFound: [-32e3, /^logger with name "[^"]*" not found$/],
   NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32e3, /^need to specify either displayLevel or logLevel$/],
   CpuProfilerAlreadyRunning: [-32e3, /^cpu profiler already running$/],
@@ -46,6 +47,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     InvalidInputChecksum: DOCUMENTED_ERRORS.InvalidInputChecksum,
     InputStringIsSmallerThanTheChecksumSize: DOCUMENTED_ERRORS.InputStringIsSmallerThanTheChecksumSize,
+    ChainIDEmpty: DOCUMENTED_ERRORS.ChainIDEmpty,
   },
   getConfig: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   getLoggerLevel: {
@@ -186,6 +188,7 @@ export class AdminClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: invalid input checksum
    * @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
+   * @throws {@link JsonRpcError} -32000: base58 decoding error: zero length string
    */
   getChainAliases(params, options) {
     return this.request('admin.getChainAliases', params, options, ERRORS.getChainAliases);

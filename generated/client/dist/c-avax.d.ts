@@ -31,7 +31,12 @@ export type CAvaxClientErrors = {
     | 'NoSourceChainProvided'
     | 'SourceChainUnknown'
     | 'UTXOAddressWrongHRP'
-    | 'UTXOAddressWrongChainID';
+    | 'UTXOAddressWrongChainID'
+    | 'StartIndexAddressInvalid'
+    | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressWrongChain'
+    | 'StartIndexUTXOInvalid'
+    | 'StartIndexUTXOEmpty';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -81,7 +86,10 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    * ImportTx consumes. The C-Chain has no UTXOs of its own, so `sourceChain` is required. Addresses are
    * `C-` bech32 addresses (the key's Avalanche address on the C-Chain, not its EVM address) or raw cb58
    * short IDs. At most `limit` UTXOs come back (1024 when omitted, 0 or larger); pass `endIndex` as
-   * `startIndex` for the next page.
+   * `startIndex` for the next page. A `startIndex.address` that fails to parse is reported without the
+   * inner "couldn't parse address ..." the X- and P-Chain add; releases before v1.10.9 (coreth before
+   * v0.12.5-rc.3) parse it as a bech32 `C-` address only, so a raw cb58 short ID there fails with "no
+   * separator found in address".
    *
    * JSON-RPC method `avax.getUTXOs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}/avax`.
    *
@@ -101,6 +109,18 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
    *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was
    *         "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": no separator found in
+   *         address
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
+   *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was
+   *         "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: invalid
+   *         base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
+   *         length string
    */
   getUTXOs(
     params: AvaxGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },

@@ -15,6 +15,20 @@ const DOCUMENTED_ERRORS = {
   SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
   UTXOAddressWrongChainID: [-32e3, /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/],
+  StartIndexAddressInvalid: [-32e3, /^couldn't parse start index address "[^"]*": no separator found in address$/],
+  StartIndexAddressWrongHRP: [
+    -32e3,
+    /^couldn't parse start index address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
+  ],
+  StartIndexAddressWrongChain: [
+    -32e3,
+    /^couldn't parse start index address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/,
+  ],
+  StartIndexUTXOInvalid: [
+    -32e3,
+    /^couldn't parse start index utxo: base58 decoding error: invalid base58 digit \('[^']*'\)$/,
+  ],
+  StartIndexUTXOEmpty: [-32e3, /^couldn't parse start index utxo: base58 decoding error: zero length string$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
@@ -49,6 +63,11 @@ const ERRORS = {
     SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
     UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
     UTXOAddressWrongChainID: DOCUMENTED_ERRORS.UTXOAddressWrongChainID,
+    StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
+    StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
+    StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
+    StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -116,7 +135,10 @@ export class CAvaxClient extends JsonRpcClient {
    * ImportTx consumes. The C-Chain has no UTXOs of its own, so `sourceChain` is required. Addresses are
    * `C-` bech32 addresses (the key's Avalanche address on the C-Chain, not its EVM address) or raw cb58
    * short IDs. At most `limit` UTXOs come back (1024 when omitted, 0 or larger); pass `endIndex` as
-   * `startIndex` for the next page.
+   * `startIndex` for the next page. A `startIndex.address` that fails to parse is reported without the
+   * inner "couldn't parse address ..." the X- and P-Chain add; releases before v1.10.9 (coreth before
+   * v0.12.5-rc.3) parse it as a bech32 `C-` address only, so a raw cb58 short ID there fails with "no
+   * separator found in address".
    *
    * JSON-RPC method `avax.getUTXOs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}/avax`.
    *
@@ -136,6 +158,18 @@ export class CAvaxClient extends JsonRpcClient {
    *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
    *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was
    *         "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": no separator found in
+   *         address
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
+   *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was
+   *         "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: invalid
+   *         base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
+   *         length string
    */
   getUTXOs(params, options) {
     return this.request('avax.getUTXOs', params, options, ERRORS.getUTXOs);

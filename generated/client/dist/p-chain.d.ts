@@ -97,7 +97,11 @@ export type PChainClientErrors = {
     | 'UTXOTooManyAddresses'
     | 'PlatformAddressWrongHRP'
     | 'PlatformAddressWrongChain'
+    | 'StartIndexAddressInvalid'
+    | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
+    | 'StartIndexUTXOEmpty'
     | 'UTXOEncodingUnsupported';
   getValidatorsAt: 'InvalidArgument' | 'HeightNotFinalized';
   getValidatorFeeConfig: 'InvalidArgument';
@@ -783,9 +787,9 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * **Where the prose docs differ from the node:**
    * - The docs' second sample passes `startIndex.utxo` as the 0x-hex string
    *   `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it
-   *   as cb58 and fails with "couldn't parse start index utxo: invalid base58 digit ('0')". The example
-   *   passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's
-   *   `endIndex.utxo`).
+   *   as cb58 and fails with "couldn't parse start index utxo: base58 decoding error: invalid base58
+   *   digit ('0')". The example passes the same ID in cb58,
+   *   `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
    *   and `hexc`.
    * - The API description types `limit` as an int; the node also accepts it as a decimal string.
@@ -805,7 +809,20 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
-   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: invalid base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": couldn't parse address
+   *         "": no separator found in address
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
+   *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
+   *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected
+   *         "11111111111111111111111111111111LpoYY" but got
+   *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: invalid
+   *         base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
+   *         length string
    * @throws {@link JsonRpcError} -32000: couldn't encode UTXO
    *         17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method
    */

@@ -63,7 +63,12 @@ export type XChainClientErrors = {
     | 'UTXONoAddresses'
     | 'UTXOTooManyAddresses'
     | 'SourceChainUnknown'
-    | 'UTXOAddressWrongHRP';
+    | 'UTXOAddressWrongHRP'
+    | 'StartIndexAddressInvalid'
+    | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressWrongChain'
+    | 'StartIndexUTXOInvalid'
+    | 'StartIndexUTXOEmpty';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -429,6 +434,20 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         Q
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": couldn't parse address
+   *         "": no separator found in address
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
+   *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
+   *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected
+   *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got
+   *         "11111111111111111111111111111111LpoYY"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: invalid
+   *         base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
+   *         length string
    */
   getUTXOs(
     params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },

@@ -48,6 +48,29 @@ const DOCUMENTED_ERRORS = {
   UTXOTooManyAddresses: [-32e3, /^number of addresses given, \d+, exceeds maximum, \d+$/],
   SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  StartIndexAddressInvalid: [
+    -32e3,
+    /^couldn't parse start index address "[^"]*": couldn't parse address "[^"]*": no separator found in address$/,
+  ],
+  StartIndexAddressWrongHRP: [
+    -32e3,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": expected hrp "[^"]*" but got ' +
+        '"[^"]*"$',
+    ),
+  ],
+  StartIndexAddressWrongChain: [
+    -32e3,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": mismatched chainIDs: expected ' +
+        '"[^"]*" but got "[^"]*"$',
+    ),
+  ],
+  StartIndexUTXOInvalid: [
+    -32e3,
+    /^couldn't parse start index utxo: base58 decoding error: invalid base58 digit \('[^']*'\)$/,
+  ],
+  StartIndexUTXOEmpty: [-32e3, /^couldn't parse start index utxo: base58 decoding error: zero length string$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
@@ -110,6 +133,11 @@ const ERRORS = {
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
     UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
+    StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
+    StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
+    StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
+    StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -400,6 +428,20 @@ export class XChainClient extends JsonRpcClient {
    *         Q
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": couldn't parse address
+   *         "": no separator found in address
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
+   *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
+   *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected
+   *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got
+   *         "11111111111111111111111111111111LpoYY"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: invalid
+   *         base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
+   *         length string
    */
   getUTXOs(params, options) {
     return this.request('avm.getUTXOs', params, options, ERRORS.getUTXOs);

@@ -30,7 +30,11 @@ export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteAlreadyTaken';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'AliasAlreadyUsed';
   dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'HexOddLength' | 'HexInvalidByte';
-  getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
+  getChainAliases:
+    | 'InvalidArgument'
+    | 'InvalidInputChecksum'
+    | 'InputStringIsSmallerThanTheChecksumSize'
+    | 'ChainIDEmpty';
   getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';
@@ -60,6 +64,7 @@ const DOCUMENTED_ERRORS = {
   HexInvalidByte: [-32000, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
   InvalidInputChecksum: [-32000, /^invalid input checksum$/],
   InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/],
+  ChainIDEmpty: [-32000, /^base58 decoding error: zero length string$/],
   AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/],
   NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32000, /^need to specify either displayLevel or logLevel$/],
   CpuProfilerAlreadyRunning: [-32000, /^cpu profiler already running$/],
@@ -89,6 +94,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     InvalidInputChecksum: DOCUMENTED_ERRORS.InvalidInputChecksum,
     InputStringIsSmallerThanTheChecksumSize: DOCUMENTED_ERRORS.InputStringIsSmallerThanTheChecksumSize,
+    ChainIDEmpty: DOCUMENTED_ERRORS.ChainIDEmpty,
   },
   getConfig: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   getLoggerLevel: {
@@ -245,6 +251,7 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: invalid input checksum
    * @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
+   * @throws {@link JsonRpcError} -32000: base58 decoding error: zero length string
    */
   getChainAliases(params: AdminGetChainAliasesParams, options?: CallOptions): Promise<AdminGetChainAliasesResult> {
     return this.request<AdminGetChainAliasesResult>('admin.getChainAliases', params, options, ERRORS.getChainAliases);

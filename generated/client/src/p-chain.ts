@@ -99,7 +99,11 @@ export type PChainClientErrors = {
     | 'UTXOTooManyAddresses'
     | 'PlatformAddressWrongHRP'
     | 'PlatformAddressWrongChain'
+    | 'StartIndexAddressInvalid'
+    | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
+    | 'StartIndexUTXOEmpty'
     | 'UTXOEncodingUnsupported';
   getValidatorsAt: 'InvalidArgument' | 'HeightNotFinalized';
   getValidatorFeeConfig: 'InvalidArgument';
@@ -169,7 +173,29 @@ const DOCUMENTED_ERRORS = {
   CouldntGetTxNotFound: [-32000, /^couldn't get tx: not found$/],
   UTXONoAddresses: [-32000, /^no addresses provided$/],
   UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/],
-  StartIndexUTXOInvalid: [-32000, /^couldn't parse start index utxo: invalid base58 digit \('[^']*'\)$/],
+  StartIndexAddressInvalid: [
+    -32000,
+    /^couldn't parse start index address "[^"]*": couldn't parse address "[^"]*": no separator found in address$/,
+  ],
+  StartIndexAddressWrongHRP: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": expected hrp "[^"]*" but got ' +
+      '"[^"]*"$',
+    ),
+  ],
+  StartIndexAddressWrongChain: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": mismatched chainIDs: expected ' +
+      '"[^"]*" but got "[^"]*"$',
+    ),
+  ],
+  StartIndexUTXOInvalid: [
+    -32000,
+    /^couldn't parse start index utxo: base58 decoding error: invalid base58 digit \('[^']*'\)$/,
+  ],
+  StartIndexUTXOEmpty: [-32000, /^couldn't parse start index utxo: base58 decoding error: zero length string$/],
   UTXOEncodingUnsupported: [
     -32000,
     /^couldn't encode UTXO [1-9A-HJ-NP-Za-km-z]+ as json: unsupported encoding in method$/,
@@ -301,7 +327,11 @@ const ERRORS = {
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
+    StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
+    StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
+    StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
     UTXOEncodingUnsupported: DOCUMENTED_ERRORS.UTXOEncodingUnsupported,
   },
   getValidatorsAt: {
@@ -1166,9 +1196,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * **Where the prose docs differ from the node:**
    * - The docs' second sample passes `startIndex.utxo` as the 0x-hex string
    *   `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it
-   *   as cb58 and fails with "couldn't parse start index utxo: invalid base58 digit ('0')". The example
-   *   passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's
-   *   `endIndex.utxo`).
+   *   as cb58 and fails with "couldn't parse start index utxo: base58 decoding error: invalid base58
+   *   digit ('0')". The example passes the same ID in cb58,
+   *   `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
    *   and `hexc`.
    * - The API description types `limit` as an int; the node also accepts it as a decimal string.
@@ -1188,7 +1218,20 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
-   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: invalid base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": couldn't parse address
+   *         "": no separator found in address
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
+   *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
+   *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected
+   *         "11111111111111111111111111111111LpoYY" but got
+   *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: invalid
+   *         base58 digit ('0')
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
+   *         length string
    * @throws {@link JsonRpcError} -32000: couldn't encode UTXO
    *         17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method
    */

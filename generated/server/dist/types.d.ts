@@ -74,7 +74,8 @@ export interface AdminGetChainAliasesParams {
   /**
    * The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string fails
    * with the decoder's message, e.g. "invalid input checksum"; omitted (the empty string) it fails with
-   * "input string is smaller than the checksum size".
+   * "base58 decoding error: zero length string", and a string of fewer than 4 bytes with "input string
+   * is smaller than the checksum size".
    */
   chain: ID;
 }
@@ -317,9 +318,15 @@ export interface AvaxGetUTXOsParams {
    */
   limit?: Uint32Param;
   /**
-   * Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.
+   * Where to continue a listing: the `endIndex` of the previous page. Omitted, or with both fields
+   * empty, the listing starts at the first address. Otherwise the node parses `address` first, then
+   * `utxo`, and fails with "couldn't parse start index address ..." or "couldn't parse start index utxo:
+   * ..." (an address alone fails on the empty `utxo`). Releases before v1.10.1 word the cb58 failures
+   * without "base58 decoding error: " and an unknown chain alias as "there is no ID with alias Q";
+   * before v1.10.4 the X- and P-Chain say a wrong chain as "expected chainID to be ... but was ..." and
+   * a 32-byte ID of the wrong length without "invalid hash length: ".
    */
-  startIndex?: UTXOIndex;
+  startIndex?: UTXOIndexParam;
   /**
    * Blockchain ID or alias (`X`, `P`) of the chain that exported the UTXOs. Omitted or empty, the call
    * fails with "no source chain provided".
@@ -2600,9 +2607,15 @@ export interface PlatformGetUTXOsParams {
    */
   limit?: Uint32Param;
   /**
-   * Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.
+   * Where to continue a listing: the `endIndex` of the previous page. Omitted, or with both fields
+   * empty, the listing starts at the first address. Otherwise the node parses `address` first, then
+   * `utxo`, and fails with "couldn't parse start index address ..." or "couldn't parse start index utxo:
+   * ..." (an address alone fails on the empty `utxo`). Releases before v1.10.1 word the cb58 failures
+   * without "base58 decoding error: " and an unknown chain alias as "there is no ID with alias Q";
+   * before v1.10.4 the X- and P-Chain say a wrong chain as "expected chainID to be ... but was ..." and
+   * a 32-byte ID of the wrong length without "invalid hash length: ".
    */
-  startIndex?: UTXOIndex;
+  startIndex?: UTXOIndexParam;
   /**
    * Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) UTXOs
    * instead of this chain's own.
@@ -3121,9 +3134,15 @@ export interface AvmGetUTXOsParams {
    */
   limit?: Uint32Param;
   /**
-   * Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 ID.
+   * Where to continue a listing: the `endIndex` of the previous page. Omitted, or with both fields
+   * empty, the listing starts at the first address. Otherwise the node parses `address` first, then
+   * `utxo`, and fails with "couldn't parse start index address ..." or "couldn't parse start index utxo:
+   * ..." (an address alone fails on the empty `utxo`). Releases before v1.10.1 word the cb58 failures
+   * without "base58 decoding error: " and an unknown chain alias as "there is no ID with alias Q";
+   * before v1.10.4 the X- and P-Chain say a wrong chain as "expected chainID to be ... but was ..." and
+   * a 32-byte ID of the wrong length without "invalid hash length: ".
    */
-  startIndex?: UTXOIndex;
+  startIndex?: UTXOIndexParam;
   /**
    * Blockchain ID or alias of the chain the UTXOs were exported from, to list atomic (imported) UTXOs
    * instead of this chain's own.
@@ -4414,6 +4433,24 @@ export interface UTXOIndex {
    * The last UTXO ID returned, in cb58.
    */
   utxo: ID;
+}
+
+/**
+ * Where to continue a UTXO listing, as the node decodes it (api.Index): two plain strings, each
+ * optional (a missing one is empty), unknown keys ignored; a value that is not a string fails
+ * decoding. The handler parses them itself, and only when either is non-empty.
+ */
+export interface UTXOIndexParam {
+  /**
+   * The address to resume at: of this chain and network (bech32 with the chain's alias, or the raw cb58
+   * short ID). Addresses asked for that sort (by bytes) before it are skipped.
+   */
+  address?: string;
+  /**
+   * A UTXO ID in cb58: the listing resumes at `address` with the UTXO IDs above it (by bytes). It need
+   * not be one of the address's UTXOs, nor exist.
+   */
+  utxo?: string;
 }
 
 /**

@@ -196,7 +196,8 @@ export const adminDocument: OpenrpcDocument = {
           "required": true,
           "description": "The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 " +
             "string fails with the decoder's message, e.g. \"invalid input checksum\"; omitted (the empty string) it " +
-            "fails with \"input string is smaller than the checksum size\".",
+            "fails with \"base58 decoding error: zero length string\", and a string of fewer than 4 bytes with " +
+            "\"input string is smaller than the checksum size\".",
           "schema": { "$ref": "#/components/schemas/ID" },
         },
       ],
@@ -220,6 +221,7 @@ export const adminDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "code": -32000, "message": "invalid input checksum" },
         { "code": -32000, "message": "input string is smaller than the checksum size" },
+        { "code": -32000, "message": "base58 decoding error: zero length string" },
       ],
       "examples": [
         {

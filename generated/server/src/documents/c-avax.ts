@@ -37,7 +37,9 @@ export const cAvaxDocument: OpenrpcDocument = {
         "ImportTx consumes. The C-Chain has no UTXOs of its own, so `sourceChain` is required. Addresses are `C-` " +
         "bech32 addresses (the key's Avalanche address on the C-Chain, not its EVM address) or raw cb58 short IDs. " +
         "At most `limit` UTXOs come back (1024 when omitted, 0 or larger); pass `endIndex` as `startIndex` for the " +
-        "next page.",
+        "next page. A `startIndex.address` that fails to parse is reported without the inner \"couldn't parse " +
+        "address ...\" the X- and P-Chain add; releases before v1.10.9 (coreth before v0.12.5-rc.3) parse it as a " +
+        "bech32 `C-` address only, so a raw cb58 short ID there fails with \"no separator found in address\".",
       "paramStructure": "by-name",
       "params": [
         {
@@ -78,6 +80,29 @@ export const cAvaxDocument: OpenrpcDocument = {
           "message": "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\": expected chainID to " +
             "be \"2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC\" but was " +
             "\"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"\": no separator found in address",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t\": expected " +
+            "hrp \"local\" but got \"fuji\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\": " +
+            "expected chainID to be \"2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC\" but was " +
+            "\"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index utxo: base58 decoding error: invalid base58 digit ('0')",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index utxo: base58 decoding error: zero length string",
         },
       ],
       "examples": [
@@ -448,6 +473,24 @@ export const cAvaxDocument: OpenrpcDocument = {
           },
         },
       },
+      "UTXOIndexParam": {
+        "type": "object",
+        "description": "Where to continue a UTXO listing, as the node decodes it (api.Index): two plain strings, " +
+          "each optional (a missing one is empty), unknown keys ignored; a value that is not a string fails " +
+          "decoding. The handler parses them itself, and only when either is non-empty.",
+        "properties": {
+          "address": {
+            "type": "string",
+            "description": "The address to resume at: of this chain and network (bech32 with the chain's alias, or " +
+              "the raw cb58 short ID). Addresses asked for that sort (by bytes) before it are skipped.",
+          },
+          "utxo": {
+            "type": "string",
+            "description": "A UTXO ID in cb58: the listing resumes at `address` with the UTXO IDs above it (by " +
+              "bytes). It need not be one of the address's UTXOs, nor exist.",
+          },
+        },
+      },
       "UTXOPage": {
         "type": "object",
         "description": "One page of UTXOs.",
@@ -538,9 +581,14 @@ export const cAvaxDocument: OpenrpcDocument = {
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
-        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 " +
-          "ID.",
-        "schema": { "$ref": "#/components/schemas/UTXOIndex" },
+        "description": "Where to continue a listing: the `endIndex` of the previous page. Omitted, or with both " +
+          "fields empty, the listing starts at the first address. Otherwise the node parses `address` first, then " +
+          "`utxo`, and fails with \"couldn't parse start index address ...\" or \"couldn't parse start index utxo: " +
+          "...\" (an address alone fails on the empty `utxo`). Releases before v1.10.1 word the cb58 failures " +
+          "without \"base58 decoding error: \" and an unknown chain alias as \"there is no ID with alias Q\"; before " +
+          "v1.10.4 the X- and P-Chain say a wrong chain as \"expected chainID to be ... but was ...\" and a 32-byte " +
+          "ID of the wrong length without \"invalid hash length: \".",
+        "schema": { "$ref": "#/components/schemas/UTXOIndexParam" },
       },
     },
     "errors": {

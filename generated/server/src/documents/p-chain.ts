@@ -2589,10 +2589,11 @@ export const pChainDocument: OpenrpcDocument = {
         "created or spent between calls may be missed or repeated.\n\n**Where the prose docs differ from the " +
         "node:**\n- The docs' second sample passes `startIndex.utxo` as the 0x-hex string " +
         "`0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 " +
-        "and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same " +
-        "ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).\n- The " +
-        "API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
-        "`hexc`.\n- The API description types `limit` as an int; the node also accepts it as a decimal string.",
+        "and fails with \"couldn't parse start index utxo: base58 decoding error: invalid base58 digit ('0')\". The " +
+        "example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's " +
+        "`endIndex.utxo`).\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` " +
+        "(no checksum) and `hexc`.\n- The API description types `limit` as an int; the node also accepts it as a " +
+        "decimal string.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/UTXOAddresses" },
@@ -2608,7 +2609,30 @@ export const pChainDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/UTXOTooManyAddresses" },
         { "$ref": "#/components/errors/PlatformAddressWrongHRP" },
         { "$ref": "#/components/errors/PlatformAddressWrongChain" },
-        { "code": -32000, "message": "couldn't parse start index utxo: invalid base58 digit ('0')" },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"\": couldn't parse address \"\": no separator found in " +
+            "address",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": couldn't " +
+            "parse address \"P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": couldn't " +
+            "parse address \"X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected " +
+            "\"11111111111111111111111111111111LpoYY\" but got \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index utxo: base58 decoding error: invalid base58 digit ('0')",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index utxo: base58 decoding error: zero length string",
+        },
         {
           "code": -32000,
           "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported " +
@@ -2727,8 +2751,9 @@ export const pChainDocument: OpenrpcDocument = {
       "x-docs-discrepancies": [
         "The docs' second sample passes `startIndex.utxo` as the 0x-hex string " +
           "`0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 " +
-          "and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the " +
-          "same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).",
+          "and fails with \"couldn't parse start index utxo: base58 decoding error: invalid base58 digit ('0')\". " +
+          "The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first " +
+          "page's `endIndex.utxo`).",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
         "The API description types `limit` as an int; the node also accepts it as a decimal string.",
       ],
@@ -4097,6 +4122,24 @@ export const pChainDocument: OpenrpcDocument = {
           },
         },
       },
+      "UTXOIndexParam": {
+        "type": "object",
+        "description": "Where to continue a UTXO listing, as the node decodes it (api.Index): two plain strings, " +
+          "each optional (a missing one is empty), unknown keys ignored; a value that is not a string fails " +
+          "decoding. The handler parses them itself, and only when either is non-empty.",
+        "properties": {
+          "address": {
+            "type": "string",
+            "description": "The address to resume at: of this chain and network (bech32 with the chain's alias, or " +
+              "the raw cb58 short ID). Addresses asked for that sort (by bytes) before it are skipped.",
+          },
+          "utxo": {
+            "type": "string",
+            "description": "A UTXO ID in cb58: the listing resumes at `address` with the UTXO IDs above it (by " +
+              "bytes). It need not be one of the address's UTXOs, nor exist.",
+          },
+        },
+      },
       "UTXOPage": {
         "type": "object",
         "description": "One page of UTXOs.",
@@ -4251,9 +4294,14 @@ export const pChainDocument: OpenrpcDocument = {
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
-        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 " +
-          "ID.",
-        "schema": { "$ref": "#/components/schemas/UTXOIndex" },
+        "description": "Where to continue a listing: the `endIndex` of the previous page. Omitted, or with both " +
+          "fields empty, the listing starts at the first address. Otherwise the node parses `address` first, then " +
+          "`utxo`, and fails with \"couldn't parse start index address ...\" or \"couldn't parse start index utxo: " +
+          "...\" (an address alone fails on the empty `utxo`). Releases before v1.10.1 word the cb58 failures " +
+          "without \"base58 decoding error: \" and an unknown chain alias as \"there is no ID with alias Q\"; before " +
+          "v1.10.4 the X- and P-Chain say a wrong chain as \"expected chainID to be ... but was ...\" and a 32-byte " +
+          "ID of the wrong length without \"invalid hash length: \".",
+        "schema": { "$ref": "#/components/schemas/UTXOIndexParam" },
       },
     },
     "errors": {

@@ -1098,6 +1098,30 @@ export const xChainDocument: OpenrpcDocument = {
           "message": "couldn't parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp " +
             "\"avax\" but got \"fuji\"",
         },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"\": couldn't parse address \"\": no separator found in " +
+            "address",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": couldn't " +
+            "parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": couldn't " +
+            "parse address \"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected " +
+            "\"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\" but got \"11111111111111111111111111111111LpoYY\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index utxo: base58 decoding error: invalid base58 digit ('0')",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index utxo: base58 decoding error: zero length string",
+        },
       ],
       "examples": [
         {
@@ -1668,6 +1692,24 @@ export const xChainDocument: OpenrpcDocument = {
           },
         },
       },
+      "UTXOIndexParam": {
+        "type": "object",
+        "description": "Where to continue a UTXO listing, as the node decodes it (api.Index): two plain strings, " +
+          "each optional (a missing one is empty), unknown keys ignored; a value that is not a string fails " +
+          "decoding. The handler parses them itself, and only when either is non-empty.",
+        "properties": {
+          "address": {
+            "type": "string",
+            "description": "The address to resume at: of this chain and network (bech32 with the chain's alias, or " +
+              "the raw cb58 short ID). Addresses asked for that sort (by bytes) before it are skipped.",
+          },
+          "utxo": {
+            "type": "string",
+            "description": "A UTXO ID in cb58: the listing resumes at `address` with the UTXO IDs above it (by " +
+              "bytes). It need not be one of the address's UTXOs, nor exist.",
+          },
+        },
+      },
       "UTXOPage": {
         "type": "object",
         "description": "One page of UTXOs.",
@@ -1812,9 +1854,14 @@ export const xChainDocument: OpenrpcDocument = {
       "UTXOStartIndex": {
         "name": "startIndex",
         "required": false,
-        "description": "Where to continue a listing: the `endIndex` of the previous page. Its `utxo` must be a cb58 " +
-          "ID.",
-        "schema": { "$ref": "#/components/schemas/UTXOIndex" },
+        "description": "Where to continue a listing: the `endIndex` of the previous page. Omitted, or with both " +
+          "fields empty, the listing starts at the first address. Otherwise the node parses `address` first, then " +
+          "`utxo`, and fails with \"couldn't parse start index address ...\" or \"couldn't parse start index utxo: " +
+          "...\" (an address alone fails on the empty `utxo`). Releases before v1.10.1 word the cb58 failures " +
+          "without \"base58 decoding error: \" and an unknown chain alias as \"there is no ID with alias Q\"; before " +
+          "v1.10.4 the X- and P-Chain say a wrong chain as \"expected chainID to be ... but was ...\" and a 32-byte " +
+          "ID of the wrong length without \"invalid hash length: \".",
+        "schema": { "$ref": "#/components/schemas/UTXOIndexParam" },
       },
     },
     "errors": {

@@ -10,7 +10,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "properties": {
         "addresses": { "type": ["array", "null"], "items": { "type": "string" } },
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
-        "startIndex": { "$ref": "#/components/schemas/UTXOIndex" },
+        "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
         "sourceChain": { "type": "string" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },

@@ -259,7 +259,7 @@ export const schemas: Record<string, MethodSchemas> = {
           "items": { "$ref": "#/components/schemas/AddressOrShortID" },
         },
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
-        "startIndex": { "$ref": "#/components/schemas/UTXOIndex" },
+        "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
         "sourceChain": { "type": "string" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
