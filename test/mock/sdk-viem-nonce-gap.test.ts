@@ -22,7 +22,7 @@ afterAll(() => node?.close());
 const TO = '0x00000000000000000000000000000000000000aa';
 
 describe('a nonce gap', () => {
-  it.fails('is queued, as coreth queues it, and mined once the gap is filled', async () => {
+  it('is queued, as coreth queues it, and mined once the gap is filled', async () => {
     const { pub, account } = cClients(node.url);
     const nonce = await pub.getTransactionCount({ address: account.address });
     const sign = (n: number) =>
