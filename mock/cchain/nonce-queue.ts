@@ -28,7 +28,7 @@ interface Queued {
   order: number;
 }
 
-/** Sender and nonce by hash: ecrecover is dear, and a hash's never change. Bounded as the queue is. */
+/** Sender and nonce by hash: ecrecover is dear, and a hash's never change. Bounded by the pool's size. */
 const decoded = new Map<string, { sender: string; nonce: bigint } | undefined>();
 
 function senderAndNonce(hash: string, raw: string): { sender: string; nonce: bigint } | undefined {
@@ -42,7 +42,6 @@ function senderAndNonce(hash: string, raw: string): { sender: string; nonce: big
     const nonce = fields[bytes[0]! >= 0xc0 ? 0 : 1]!;
     found = { sender, nonce: nonce.length === 0 ? 0n : BigInt(`0x${Buffer.from(nonce).toString('hex')}`) };
   }
-  if (decoded.size >= 4 * GLOBAL_QUEUE) decoded.clear();
   decoded.set(hash, found);
   return found;
 }
@@ -57,6 +56,9 @@ function queuedBySender(world: World): Map<string, Queued[]> {
     list.push({ hash, ...tx, order });
     bySender.set(tx.sender, list);
   }
+  // What left the pool is forgotten (all at once would recover every pooled sender again on the next call).
+  if (decoded.size > 2 * world.cChainPool.size + GLOBAL_QUEUE)
+    for (const hash of decoded.keys()) if (!world.cChainPool.has(hash)) decoded.delete(hash);
   for (const list of bySender.values()) list.sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
   return bySender;
 }
