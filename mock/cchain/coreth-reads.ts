@@ -14,6 +14,8 @@ import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
+import { checksumAddress } from './raw-transaction.ts';
+import { RPC_GAS_CAP, withCallGas } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
 
@@ -131,6 +133,43 @@ async function plainTransfer(chain: CChain, provider: Provider, params: unknown[
 }
 
 /**
+ * A call sending value its sender cannot pay, refused as coreth refuses it before running it (the engine's calls do not
+ * count the value against the balance): eth_call by buyGas, "have" the balance and "want" gas * fee cap + value
+ * (core/state_transition.go:321), in DoCall's "err: %w (supplied gas %d)"; eth_estimateGas by gasestimator.Estimate,
+ * which with a fee cap set refuses a value not below the balance as ErrInsufficientFundsForTransfer
+ * (eth/gasestimator/gasestimator.go:91) and else runs the call at the block's gas limit or more, with buyGas' text.
+ * Undefined when the call sends no value or its sender can pay it.
+ */
+async function unfundedCall(
+  chain: CChain,
+  provider: Provider,
+  method: string,
+  params: unknown[],
+): Promise<string | undefined> {
+  const engine = (engineParams(chain, method, withCallGas(method, params)) ?? params) as unknown[];
+  const [args, block = 'latest', overrides] = engine as [(CallArgs & { gas?: unknown }) | undefined, unknown, unknown];
+  const value = quantity(args?.value);
+  if (value === 0n) return undefined;
+  const from = checksumAddress(typeof args?.from === 'string' ? args.from : `0x${'0'.repeat(40)}`);
+  const sender = overrideOf(overrides, from);
+  const balance =
+    sender?.balance !== undefined
+      ? quantity(sender.balance)
+      : quantity(await chain.call(provider, 'eth_getBalance', [from, block]));
+  const feeCap = quantity(args?.maxFeePerGas ?? args?.gasPrice);
+  if (method === 'eth_estimateGas') {
+    if (feeCap !== 0n) return value >= balance ? 'insufficient funds for transfer' : undefined;
+    return value > balance
+      ? `insufficient funds for gas * price + value: address ${from} have ${balance} want ${value}`
+      : undefined;
+  }
+  const gas = quantity(args?.gas) || RPC_GAS_CAP;
+  const want = gas * feeCap + value;
+  if (balance >= want) return undefined;
+  return `err: insufficient funds for gas * price + value: address ${from} have ${balance} want ${want} (supplied gas ${gas})`;
+}
+
+/**
  * coreth's answer (`{"result":…}` or `{"error":…}`) to a call it answers before the engine would, or undefined to let
  * the call go on. eth_sign: TransactionAPI.Sign's AccountManager().Find, and the node's keystore holds no key.
  */
@@ -146,12 +185,16 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   const overridden = method === 'eth_call' && hasBlockOverrides(args);
   const refused = overridden ? refusedBlockOverrides(args) : undefined;
   if (refused !== undefined) return JSON.stringify({ error: { code: -32602, message: refused } });
-  if (!named && !overridden && method !== 'eth_estimateGas' && method !== 'eth_createAccessList') return undefined;
+  const sendsValue = method === 'eth_call' && quantity((args[0] as CallArgs | undefined)?.value) !== 0n;
+  if (!named && !overridden && !sendsValue && method !== 'eth_estimateGas' && method !== 'eth_createAccessList')
+    return undefined;
   return chain.run(async (provider) => {
     let refusal = named ? await blockRefusal(chain, provider, at, byState !== undefined) : undefined;
     // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
     if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
       refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
+    if (refusal === undefined && (method === 'eth_call' || method === 'eth_estimateGas'))
+      refusal = await unfundedCall(chain, provider, method, args);
     if (refusal !== undefined) return JSON.stringify({ error: { code: -32000, message: refusal } });
     if (method === 'eth_createAccessList') return createAccessList(chain, provider, args);
     if (overridden) return callWithBlockOverrides(chain, provider, args);

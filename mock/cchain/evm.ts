@@ -15,6 +15,7 @@ import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
+import { queueOverflow } from './nonce-queue.ts';
 import { poolSent, replayChain } from './replay.ts';
 
 /** What the fee rules keep of each block of the engine's chain (./fees.ts), and what coreth adds to it. */
@@ -116,6 +117,7 @@ export function editRequests({
 }
 /** The engine's latest block with its transactions, as a request in a batch. */
 const LATEST_BLOCK = '{"jsonrpc":"2.0","id":0,"method":"eth_getBlockByNumber","params":["latest",true]}';
+const setAutomine = (on: boolean) => `{"jsonrpc":"2.0","id":0,"method":"evm_setAutomine","params":[${on}]}`;
 /** The engine's coinbase (40-hex), where coreth's blocks name none. */
 const COINBASE = '0'.repeat(40);
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
@@ -320,10 +322,28 @@ export class CChain {
     });
   }
 
-  /** A tx the engine's pool took (`raw`, its signed bytes as hex): journaled for a saved state, then announced. */
-  async pooled(provider: Provider, hash: string, raw: string): Promise<void> {
+  /**
+   * A tx the engine's pool took (`raw`, its signed bytes as hex): journaled for a saved state while it is pending, then
+   * announced. A queued one (a nonce gap, ./nonce-queue.ts) is announced only once mined, as coreth announces only
+   * executable txs; the queue is then held to coreth's caps (the engine's pool drops what coreth's would).
+   */
+  async pooled(provider: Provider, hash: string, raw: string, queued: boolean): Promise<void> {
+    // While automining, a tx not queued is already mined.
+    if (this.automine && !queued) return this.announce(provider, [hash]);
     poolSent(this.world, hash, raw);
-    for (const listener of this.poolListeners) await listener(hash, provider).catch(ignore);
+    if (!queued) return this.announce(provider, [hash]);
+    const drop = queueOverflow(this.world, hash);
+    if (drop.length === 0) return;
+    await this.calls(
+      provider,
+      drop.map((dropped) => ['hardhat_dropTransaction', [dropped]] as const),
+      true,
+    );
+    for (const dropped of drop) this.world.cChainPool.delete(dropped);
+  }
+
+  private async announce(provider: Provider, hashes: readonly string[]): Promise<void> {
+    for (const hash of hashes) for (const listener of this.poolListeners) await listener(hash, provider).catch(ignore);
   }
 
   /** The engine's next block gets coreth's base fee (./fees.ts), not EIP-1559's. */
@@ -376,7 +396,14 @@ export class CChain {
         timestamp: BigInt(block.timestamp),
         bytes: corethBlockBytes(this, block, coreth),
       });
-      if (this.world.cChainPool.size > 0) for (const tx of block.transactions) this.world.cChainPool.delete(tx.hash);
+      const promoted =
+        this.world.cChainPool.size > 0 ? block.transactions.filter((tx) => this.world.cChainPool.delete(tx.hash)) : [];
+      // While automining, a pending tx mined later was a queued one, not announced until now (see `pooled`).
+      if (this.automine)
+        await this.announce(
+          provider,
+          promoted.map((tx) => tx.hash),
+        );
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
   }
@@ -427,14 +454,23 @@ export class CChain {
    * latest block after it, which `acceptNewBlocks` then takes. The engine stops a batch at its first error and answers
    * that error as it answers the call alone.
    */
-  async sendTransaction(provider: Provider, request: string): Promise<string> {
+  async sendTransaction(provider: Provider, request: string): Promise<{ answer: string; queued: boolean }> {
     const requests = [...this.deferred.map((deferred) => JSON.stringify(deferred)), request, LATEST_BLOCK];
     this.deferred = [];
     const answer = await this.send(provider, `[${requests.join(',')}]`);
-    const { result } = JSON.parse(answer) as { result?: unknown[] };
-    if (!result) return answer;
-    this.mined = { block: result.at(-1) as RpcBlock, at: this.sent };
-    return `{"result":${JSON.stringify(result.at(-2))}}`;
+    const { result, error } = JSON.parse(answer) as { result?: unknown[]; error?: { message?: unknown } };
+    if (result) {
+      this.mined = { block: result.at(-1) as RpcBlock, at: this.sent };
+      return { answer: `{"result":${JSON.stringify(result.at(-2))}}`, queued: false };
+    }
+    if (!this.automine || !String(error?.message).startsWith('Nonce too high')) return { answer, queued: false };
+    // coreth queues a nonce gap (./nonce-queue.ts); the engine does only while not automining.
+    const queued = await this.send(provider, `[${setAutomine(false)},${request},${setAutomine(true)}]`);
+    const { result: sent } = JSON.parse(queued) as { result?: unknown[] };
+    if (sent) return { answer: `{"result":${JSON.stringify(sent[1])}}`, queued: true };
+    // The engine stopped at the refusal: automining is turned back on on its own.
+    await this.send(provider, setAutomine(true), true);
+    return { answer: queued, queued: false };
   }
 
   /** `keepsKnown`: the request changes no balance or nonce but by the edits `known` already holds. */

@@ -111,6 +111,8 @@ const REFUSALS: Array<[RegExp, (m: RegExpExecArray, sender: () => string | undef
     /^Transaction gas limit is (\d+) and exceeds block gas limit of (\d+)/,
     (m) => `exceeds block gas limit: tx gas (${m[1]}) > current max gas (${m[2]})`,
   ],
+  // legacypool's list.Add: a tx replacing one of the same nonce must raise both fee caps by PriceBump (10%).
+  [/^Replacement transaction underpriced\./, () => 'replacement transaction underpriced'],
   // types.Transaction.UnmarshalBinary (core/types/transaction.go decodeTyped): a type byte it does not know.
   [/^Invalid transaction type \d+\./, () => 'transaction type not supported'],
   // types.Sender fails on another chain's signature: the pool answers ErrInvalidSender.

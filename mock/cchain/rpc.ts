@@ -16,6 +16,7 @@ import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { feeMethods } from './fees-rpc.ts';
+import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
@@ -184,12 +185,21 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     // The engine knows this chain's blocks by its own hashes (./block-hashes.ts).
     const engine = stringifyJson(engineParams(chain, method, withCallGas(method, params)) ?? []);
     const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${engine}}`;
-    const sent = WRITES.has(method) ? await chain.sendTransaction(p, request) : await chain.raw(p, request);
-    const answer = corethAnswer(chain, method, sent);
     const [raw] = Array.isArray(params) ? params : [];
+    // The pool's first check (legacypool.add): a tx it holds (the engine would take it for an underpriced replacement).
+    if (
+      method === 'eth_sendRawTransaction' &&
+      typeof raw === 'string' &&
+      chain.world.cChainPool.has(transactionHash(raw))
+    )
+      return '{"error":{"code":-32000,"message":"already known"}}';
+    const { answer: sent, queued } = WRITES.has(method)
+      ? await chain.sendTransaction(p, request)
+      : { answer: await chain.raw(p, request), queued: false };
+    const answer = corethAnswer(chain, method, sent);
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };
-      if (typeof result === 'string') await chain.pooled(p, result, raw);
+      if (typeof result === 'string') await chain.pooled(p, result, raw, queued);
     }
     if (method === 'eth_sendTransaction') {
       // Signed by the engine with an impersonated sender's fake signature, which the replay recognises.
@@ -200,6 +210,7 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
           p,
           result as string,
           `0x${Buffer.from(transactionBytes(tx as Parameters<typeof transactionBytes>[0])).toString('hex')}`,
+          queued,
         );
     }
     return answer;

@@ -5,13 +5,10 @@
  * 50,000,000 RPC gas cap (graft/coreth/internal/ethapi/api.go:1127, plugin/evm/config/default_config.go:41). ethers
  * names the answer INSUFFICIENT_FUNDS; wallets use it to warn before signing.
  *
- * BUG (open): the mock answers both as if the sender were funded (eth_call "0x", eth_estimateGas 21000): the EVM
- * engine does not count the value against the balance in calls. The fix goes with coreth's other refusals before the
- * engine, mock/cchain/coreth-reads.ts `corethFirst` (owner: cchain6): for a `value` above the sender's balance at the
- * block asked, eth_call answers -32000 "err: insufficient funds for gas * price + value: address <From.Hex()> have
- * <balance> want <value + gas*feeCap> (supplied gas <gas or 50000000>)" and eth_estimateGas the same text without
- * "err: " and " (supplied gas …)" (eth/gasestimator: execute's error passes through; with a fee cap set, its
- * "insufficient funds for transfer" before it, gasestimator.go:91).
+ * The mock checks this before the engine (the engine's calls do not count the value against the balance):
+ * mock/cchain/coreth-reads.ts `unfundedCall`. eth_estimateGas answers buyGas' text without "err: " and
+ * " (supplied gas …)" (eth/gasestimator: execute's error passes through; with a fee cap set, its "insufficient funds
+ * for transfer" before it, gasestimator.go:91).
  */
 import { JsonRpcProvider, Wallet, isError } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +29,7 @@ afterAll(async () => {
 const DEAD = '0x000000000000000000000000000000000000dEaD';
 
 describe('value sent from an account that cannot pay it', () => {
-  it.fails('eth_call refuses it with buyGas’ error inside DoCall’s', async () => {
+  it('eth_call refuses it with buyGas’ error inside DoCall’s', async () => {
     const poor = Wallet.createRandom().address;
     const answer = await callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_call', [
       { from: poor, to: DEAD, value: '0x1' },
@@ -44,7 +41,7 @@ describe('value sent from an account that cannot pay it', () => {
     });
   });
 
-  it.fails('eth_estimateGas refuses it, and ethers names it INSUFFICIENT_FUNDS', async () => {
+  it('eth_estimateGas refuses it, and ethers names it INSUFFICIENT_FUNDS', async () => {
     const poor = Wallet.createRandom().address;
     const answer = await callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_estimateGas', [
       { from: poor, to: DEAD, value: '0x1' },

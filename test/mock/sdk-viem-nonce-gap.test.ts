@@ -4,10 +4,8 @@
  * `FirstNonceGap: nil // Pool allows arbitrary arrival order`): eth_sendRawTransaction answers its hash, and it is
  * mined once the gap is filled.
  *
- * BUG (open): the mock refuses the gapped one with the engine's "Nonce too high. Expected nonce to be N but got M.
- * Note that transactions can't be queued when automining." — so a concurrent batch loses its transactions at random.
- * The fix goes where a sent transaction reaches the engine, mock/cchain/evm.ts `sendTransaction` (owner: firstcall6):
- * hold a gapped transaction (its hash answered) and submit it after the one that fills the gap is mined.
+ * The mock hands a gapped transaction to the engine with automining paused, which queues it and mines it once the
+ * gap fills (mock/cchain/evm.ts `sendTransaction`, mock/cchain/nonce-queue.ts; more in cchain-nonce-queue.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -22,7 +20,7 @@ afterAll(() => node?.close());
 const TO = '0x00000000000000000000000000000000000000aa';
 
 describe('a nonce gap', () => {
-  it.fails('is queued, as coreth queues it, and mined once the gap is filled', async () => {
+  it('is queued, as coreth queues it, and mined once the gap is filled', async () => {
     const { pub, account } = cClients(node.url);
     const nonce = await pub.getTransactionCount({ address: account.address });
     const sign = (n: number) =>
