@@ -19,7 +19,7 @@ symlinkSync(resolve(import.meta.dirname, '../../node_modules'), join(temp, 'node
 const read = (path: string) => readFileSync(join(out, path), 'utf8');
 
 describe('shared schemas the naming rule would merge', () => {
-  beforeAll(() => generate({ spec: FIXTURE, out }), 120_000);
+  beforeAll(() => generate({ spec: FIXTURE, out }));
 
   it('the schema written as its type name keeps it, wherever it stands; the other is numbered', () => {
     expect(loadModel(FIXTURE).schemaTypeNames).toEqual({ Int64: 'Int64', TipSet: 'TipSet', int64: 'Int64_2' });
@@ -63,7 +63,7 @@ describe('shared schemas the naming rule would merge', () => {
     }
   });
 
-  it('the client and the server type-check as a strict consumer compiles them', { timeout: 120_000 }, () => {
+  it('the client and the server type-check as a strict consumer compiles them', () => {
     const { count, text } = strictDiagnostics([join(out, 'client/src/index.ts'), join(out, 'server/src/index.ts')]);
     expect(text).toBe('');
     expect(count).toBe(0);
