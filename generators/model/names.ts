@@ -168,7 +168,8 @@ export function validatorNames(methodName: string): { params: string; result: st
 
 /**
  * A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`), unless the generated
- * code already uses that name (see `unreserved`).
+ * code already uses that name (see `unreserved`). The rule for one name: what a schema is called in the generated code
+ * is decided knowing the others (`componentTypeNames`), so generators read `SpecModel.schemaTypeNames`, never this.
  */
 export function schemaTypeName(componentName: string): string {
   return unreserved(
