@@ -4,7 +4,6 @@
  * literals with completions, and by a result narrowed to the `encoding` it sent where the spec's result schema says
  * so with `if`/`then`/`else` on a field that echoes a param.
  */
-import { schemaTypeName } from '../model/names.ts';
 import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 import { jsString, propertyKey } from '../shared/escape.ts';
@@ -126,7 +125,7 @@ export function overloads(
     ),
     result: resultType,
   };
-  const branch = method.result ? conditionalField(method.result.schema) : undefined;
+  const branch = method.result ? conditionalField(model, method.result.schema) : undefined;
   const values = branch ? literals.get(branch.param) : undefined;
   if (!branch || !values?.includes(branch.value)) return [general];
   const others = values.filter((v) => v !== branch.value);
@@ -153,6 +152,7 @@ export function overloads(
  * a result schema whose P echoes the param of the same name: the type of F when V was sent, and otherwise.
  */
 function conditionalField(
+  model: SpecModel,
   schema: JsonSchema,
 ): { param: string; value: string; field: string; then: string; else: string } | undefined {
   const test = isSchema(schema.if) && isSchema(schema.if.properties) ? Object.entries(schema.if.properties) : [];
@@ -170,7 +170,7 @@ function conditionalField(
     param,
     value: condition.const,
     field: thenField[0],
-    then: schemaTypeName(thenType),
-    else: schemaTypeName(elseType),
+    then: model.schemaTypeNames[thenType]!,
+    else: model.schemaTypeNames[elseType]!,
   };
 }

@@ -12,12 +12,12 @@ import {
   clientErrorsName,
   clientMethodName,
   clientOptionsName,
+  componentTypeNames,
   endpointTypeName,
   methodTypeNames,
   mixesNamespaces,
   namespaceNames,
   resultIsComponent,
-  schemaTypeName,
   serverNames,
   titleTypeName,
 } from './names.ts';
@@ -51,7 +51,9 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
   // Without a prototype, so a component named `__proto__` is an entry like any other.
   const schemas: Record<string, JsonSchema> = Object.create(null);
   const avalanche = bundles.length > 0 && bundles.every((bundle) => bundle.profile === 'avalanche');
-  const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, avalanche));
+  const endpoints = bundles.map((bundle) => buildEndpoint(bundle, schemas));
+  const schemaTypeNames = typeNamesOf(bundles, endpoints);
+  bundles.forEach((bundle, i) => claimNames(bundle, endpoints[i]!, names, schemaTypeNames, avalanche));
   if (names.collisions.length > 0) throw new SpecError(names.collisions);
   const advice = bundles.flatMap((bundle) =>
     (bundle.advice ?? []).map(({ method, file, pointer, message }) => ({ method, file, pointer, message })),
@@ -59,6 +61,7 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
   return {
     endpoints,
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
+    schemaTypeNames,
     ...(avalanche ? { profile: 'avalanche' as const } : {}),
     ...(advice.length > 0 ? { advice } : {}),
     packageNames: avalanche
@@ -66,6 +69,25 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
       : packageNamesFrom(packageStem(endpoints[0]?.title ?? '')),
   };
 }
+
+/**
+ * Every shared schema's type name, in the order the documents hold them; a number a clash calls for skips the names
+ * the generated code needs for itself and the methods' types.
+ */
+function typeNamesOf(bundles: BundledDocument[], endpoints: EndpointModel[]): SpecModel['schemaTypeNames'] {
+  const components = bundles.flatMap((bundle) => Object.keys(componentSchemasOf(bundle)));
+  const methodTypes = endpoints.flatMap((endpoint) =>
+    endpoint.methods.flatMap((method) => [method.typeNames.params, method.typeNames.result]),
+  );
+  const names = componentTypeNames(
+    [...new Set(components)],
+    new Set([...Object.keys(RESERVED_TYPE_NAMES), ...methodTypes]),
+  );
+  return Object.fromEntries([...names].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+const componentSchemasOf = (bundle: BundledDocument) =>
+  (((bundle.document as Obj).components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
 
 /** `<stem>-client` and `<stem>-server`. */
 export function packageNamesFrom(stem: string): SpecModel['packageNames'] {
@@ -82,12 +104,7 @@ function packageStem(title: string): string {
   return stem || 'openrpc';
 }
 
-function buildEndpoint(
-  bundle: BundledDocument,
-  names: NameRegistry,
-  schemas: Record<string, JsonSchema>,
-  titledTypes: boolean,
-): EndpointModel {
+function buildEndpoint(bundle: BundledDocument, schemas: Record<string, JsonSchema>): EndpointModel {
   const doc = bundle.document as Obj;
   const info = (doc.info ?? {}) as Obj;
   const server = ((doc.servers as Obj[] | undefined)?.[0] ?? { url: '/' }) as Obj;
@@ -106,14 +123,13 @@ function buildEndpoint(
     .map(([name, variable]) => ({ name, default: str(variable.default), description: str(variable.description) }));
 
   const typeName = endpointTypeName(bundle.name);
+  for (const [name, schema] of Object.entries(componentSchemasOf(bundle)))
+    schemas[name] = withoutSelfIntersection(name, schema);
   const components = (doc.components ?? {}) as Obj;
-  const componentSchemas = (components.schemas ?? {}) as Record<string, JsonSchema>;
-  for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = withoutSelfIntersection(name, schema);
   const invalidArgument = ((components.errors ?? {}) as Record<string, Obj>).InvalidArgument?.message;
   const rawMethods = (doc.methods ?? []) as Obj[];
   const namespaced = mixesNamespaces(rawMethods.map((method) => str(method.name)));
   const methods = rawMethods.map((method, index) => buildMethod(doc, method, index, namespaced));
-  claimNames(bundle, typeName, methods, names, titledTypes);
   return {
     name: bundle.name,
     file: bundle.file,
@@ -249,9 +265,9 @@ function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean):
  */
 function claimNames(
   bundle: BundledDocument,
-  typeName: string,
-  methods: MethodModel[],
+  { typeName, methods }: EndpointModel,
   names: NameRegistry,
+  schemaTypeNames: SpecModel['schemaTypeNames'],
   titledTypes: boolean,
 ): void {
   const doc = bundle.document as Obj;
@@ -291,10 +307,9 @@ function claimNames(
     for (const child of subschemas(schema))
       claimTitles(child.schema, `${pointer}/${child.tokens.map(escape).join('/')}`, false);
   };
-  const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
-  for (const [name, schema] of Object.entries(componentSchemas)) {
+  for (const [name, schema] of Object.entries(componentSchemasOf(bundle))) {
     const pointer = `/components/schemas/${escapePointerToken(name)}`;
-    names.claim(schemaTypeName(name), {
+    names.claim(schemaTypeNames[name]!, {
       identity: `schema:${canonicalJson(schema)}`,
       what: `the schema ${name} at ${describe(at(pointer))}`,
       ...at(pointer),
@@ -307,7 +322,7 @@ function claimNames(
     const where = at(`/methods/${method.index}/name`);
     const identity = `method:${method.name}`;
     names.claim(method.typeNames.params, { identity, what: `the params of ${method.name}`, ...where });
-    if (!resultIsComponent(method))
+    if (!resultIsComponent(method, schemaTypeNames))
       names.claim(method.typeNames.result, { identity, what: `the result of ${method.name}`, ...where });
     const raw = (doc.methods as Obj[])[method.index]!;
     ((raw.params ?? []) as unknown[]).forEach((entry, p) => {

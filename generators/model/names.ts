@@ -1,7 +1,9 @@
 /**
  * Every generated identifier is decided here, once, from spec names: endpoint stems, client classes and methods,
  * method type names, shared schema names and titled inline schemas. Two different things that would get the same
- * name stop generation with both sources named: a numbered or hashed name never reaches users.
+ * name stop generation with both sources named, except two shared schemas whose names differ only in what the rule
+ * leaves out (Filecoin Forest's `Int64` and `int64`): a document that is valid OpenRPC must generate, so one of them is
+ * numbered (`componentTypeNames`).
  *
  * The rule, for names in any style the field writes (`platform.getHeight`, `eth_getBalance`, `get_versions`, `Pet`,
  * `BLOCK_ID`, `starknet_getBlockWithTxs`), and for any other string a document may hold (`получить`, `😀`, `-`):
@@ -28,6 +30,7 @@
  */
 import { runtimeExports, runtimeModules } from './runtime-names.ts';
 import { componentName } from './schema-walk.ts';
+import type { SpecModel } from './types.ts';
 
 const SCREAMING_SNAKE = /^[A-Z0-9]+([^A-Za-z0-9]+[A-Z0-9]+)+$/;
 /** A word: letters and digits of any script, with the marks that belong to them. */
@@ -137,14 +140,14 @@ export function methodTypeNames(methodName: string): { params: string; result: s
  * A method whose result is a shared schema named like its result type (`txpool_contentFrom` returning
  * `TxpoolContentFromResult`): that schema is the result type, not a second thing of the same name.
  */
-export function resultIsComponent(method: {
-  typeNames: { result: string };
-  result?: { schema: Record<string, unknown> } | undefined;
-}): boolean {
+export function resultIsComponent(
+  method: { typeNames: { result: string }; result?: { schema: Record<string, unknown> } | undefined },
+  schemaTypeNames: SpecModel['schemaTypeNames'],
+): boolean {
   const schema = method.result?.schema;
   if (!schema || Object.keys(schema).length !== 1) return false;
   const name = componentName(schema.$ref);
-  return name !== undefined && schemaTypeName(name) === method.typeNames.result;
+  return name !== undefined && schemaTypeNames[name] === method.typeNames.result;
 }
 
 /**
@@ -165,7 +168,8 @@ export function validatorNames(methodName: string): { params: string; result: st
 
 /**
  * A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`), unless the generated
- * code already uses that name (see `unreserved`).
+ * code already uses that name (see `unreserved`). The rule for one name: what a schema is called in the generated code
+ * is decided knowing the others (`componentTypeNames`), so generators read `SpecModel.schemaTypeNames`, never this.
  */
 export function schemaTypeName(componentName: string): string {
   return unreserved(
@@ -173,6 +177,34 @@ export function schemaTypeName(componentName: string): string {
       ? componentName
       : pascalCase(componentName),
   );
+}
+
+/**
+ * The type name of every shared schema (`components`, in document order), decided knowing all of them: each takes
+ * `schemaTypeName` of its own name, unless another schema takes that name too. Then the one written exactly as the
+ * name keeps it (else the first), and each other, in document order, takes the first of `<name>2`, `<name>3`... that
+ * no schema and nothing in `taken` holds, with `_` before the number after a digit (`int64` beside `Int64` is
+ * `Int64_2`): so adding a schema never renames one whose name was already its own. Numbering clashing schema names is
+ * what OpenAPI code generators do; this keeps the numbers in document order, so every run gives the same names.
+ */
+export function componentTypeNames(components: string[], taken: ReadonlySet<string>): Map<string, string> {
+  const wanted = new Map(components.map((name) => [name, schemaTypeName(name)]));
+  const owners = new Map<string, string>();
+  for (const [name, typeName] of wanted) if (name === typeName || !owners.has(typeName)) owners.set(typeName, name);
+  const held = new Set([...taken, ...wanted.values()]);
+  const names = new Map<string, string>();
+  for (const [name, typeName] of wanted) {
+    if (owners.get(typeName) === name) {
+      names.set(name, typeName);
+      continue;
+    }
+    const stem = /\d$/.test(typeName) ? `${typeName}_` : typeName;
+    let n = 2;
+    while (held.has(`${stem}${n}`)) n++;
+    held.add(`${stem}${n}`);
+    names.set(name, `${stem}${n}`);
+  }
+  return names;
 }
 
 /** An inline schema with a `title` becomes a named type: `"title": "Platform validator"` is `PlatformValidator`. */

@@ -12,6 +12,11 @@ export interface SpecModel {
   /** Every shared schema of every endpoint by name; a name always means one schema across the whole spec. */
   schemas: Record<string, JsonSchema>;
   /**
+   * The TypeScript type name of each shared schema, by schema name (`Uint64`, `BlockId` for `BLOCK_ID`), decided once
+   * knowing all of them (names.ts `componentTypeNames`): every generator reads its names here.
+   */
+  schemaTypeNames: Record<string, string>;
+  /**
    * `avalanche` when every document opts into the avalanche profile (load/profile.ts), the one place this is decided:
    * the validators are strict and know only Avalanche's formats, an inline schema's `title` names a type of its own
    * (names.ts; in the field, titles are labels, `"title": "Block hash"` on many unrelated schemas), and conformance

@@ -1,12 +1,13 @@
 /**
  * From the model to the list of named types, each with the JSON Schema json-schema-to-typescript compiles into it.
- * Names come from generators/model/names.ts; the build step has already failed on any collision. Passes, in order:
+ * Names come from the model (shared schemas') and generators/model/names.ts; the build step has already failed on any
+ * collision. Passes, in order:
  * `$ref` to a shared schema becomes a reference by name (`tsType`), a titled inline schema is hoisted into a type of
  * its own, `deprecated` becomes a `@deprecated` tag, and object properties take one canonical order (the `required`
  * list first, in the author's order, then the rest by name), so key order in the input never changes the output.
  */
 import { wrappedText } from '../shared/comments.ts';
-import { resultIsComponent, schemaTypeName, titleTypeName } from '../model/names.ts';
+import { resultIsComponent, titleTypeName } from '../model/names.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 import { isSchema } from '../model/schema-walk.ts';
@@ -53,7 +54,7 @@ const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function namedTypes(model: SpecModel): NamedType[] {
   const out = new Map<string, JsonSchema>();
   // Titles name types only in Avalanche's documents (SpecModel.profile).
-  const hoister = new Hoister(model.profile === 'avalanche');
+  const hoister = new Hoister(model.profile === 'avalanche', model.schemaTypeNames);
   const emit = (name: string, build: () => JsonSchema) => {
     if (out.has(name)) return;
     out.set(name, {}); // holds the type's place ahead of the titled types its schema brings along
@@ -63,12 +64,12 @@ export function namedTypes(model: SpecModel): NamedType[] {
   for (const endpoint of model.endpoints) {
     for (const method of endpoint.methods) {
       if (method.params.length > 0) emit(method.typeNames.params, () => paramsSchema(method, hoister));
-      if (method.result && !resultIsComponent(method))
+      if (method.result && !resultIsComponent(method, model.schemaTypeNames))
         emit(method.typeNames.result, () => resultSchema(method, hoister));
     }
   }
   for (const [name, schema] of Object.entries(model.schemas).sort(([a], [b]) => compareNames(a, b))) {
-    emit(schemaTypeName(name), () => hoister.prepare(schema, true));
+    emit(model.schemaTypeNames[name]!, () => hoister.prepare(schema, true));
   }
   return [...out].map(([name, schema]) => ({ name, schema }));
 }
@@ -108,8 +109,10 @@ class Hoister {
 
   /** `titled`: a `title` names a type (the project's rule); in a foreign document a title is only a label. */
   private readonly titled: boolean;
-  constructor(titled: boolean) {
+  private readonly typeNames: SpecModel['schemaTypeNames'];
+  constructor(titled: boolean, typeNames: SpecModel['schemaTypeNames']) {
     this.titled = titled;
+    this.typeNames = typeNames;
   }
 
   take(): NamedType[] {
@@ -135,7 +138,7 @@ class Hoister {
         throw new Error(
           `cannot name the type of $ref "${schema.$ref}": only #/components/schemas/<Name> references are supported`,
         );
-      return withDoc({ tsType: schemaTypeName(component) }, schema.description, schema.deprecated === true);
+      return withDoc({ tsType: this.typeNames[component]! }, schema.description, schema.deprecated === true);
     }
     // Canonical order first: titled subschemas become types in the order they are met.
     const ordered = isSchema(schema.properties) ? { ...schema, properties: orderProperties(schema) } : schema;
