@@ -139,8 +139,9 @@ function hasNumber(value: unknown): boolean {
 
 /**
  * Whether the text (JSON without escapes) has a number literal, outside strings, with a fraction, an exponent, a
- * negative zero or 16 digits (perhaps beyond 2^53). Strings are skipped whole: addresses and IDs are full of digits followed by an `e`, and
- * taking them for exponents sent every call with a number in its params (`limit`) down the Go reader.
+ * negative zero or 16 digits (perhaps beyond 2^53). Strings are skipped whole: addresses and IDs are full of digits
+ * followed by an `e`, and taking them for exponents sent every call with a number in its params (`limit`) down the
+ * Go reader.
  */
 function hasRefusableNumber(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
