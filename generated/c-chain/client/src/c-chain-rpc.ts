@@ -83,11 +83,11 @@ export interface CChainRpcClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type CChainRpcClientErrors = {
   ethBlockNumber: never;
-  ethCall: 'ExecutionReverted';
+  ethCall: 'ExecutionReverted' | 'InsufficientFunds';
   ethChainId: never;
   ethCoinbase: never;
   ethCreateAccessList: never;
-  ethEstimateGas: 'ExecutionReverted';
+  ethEstimateGas: 'ExecutionReverted' | 'InsufficientFunds' | 'InsufficientFundsForTransfer';
   ethFeeHistory: never;
   ethFillTransaction: never;
   ethGasPrice: never;
@@ -187,6 +187,18 @@ export type CChainRpcClientErrors = {
 /** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
 const DOCUMENTED_ERRORS = {
   ExecutionReverted: [3, /^execution reverted$/],
+  InsufficientFunds: [
+    -32000,
+    new RegExp(
+      '^err: insufficient funds for gas \\* price \\+ value: address 0x[0-9a-fA-F]* have \\d+ want \\d+ \\(supplied ' +
+      'gas \\d+\\)$',
+    ),
+  ],
+  InsufficientFunds2: [
+    -32000,
+    /^insufficient funds for gas \* price \+ value: address 0x[0-9a-fA-F]* have \d+ want \d+$/,
+  ],
+  InsufficientFundsForTransfer: [-32000, /^insufficient funds for transfer$/],
   PrunedHistoryUnavailable: [4444, /^Pruned history unavailable$/],
   ParseError: [-32700, /^Parse error$/],
   InvalidRequest: [-32600, /^Invalid request$/],
@@ -221,11 +233,18 @@ const DOCUMENTED_ERRORS = {
 /** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
   ethBlockNumber: {},
-  ethCall: { ExecutionReverted: DOCUMENTED_ERRORS.ExecutionReverted },
+  ethCall: {
+    ExecutionReverted: DOCUMENTED_ERRORS.ExecutionReverted,
+    InsufficientFunds: DOCUMENTED_ERRORS.InsufficientFunds,
+  },
   ethChainId: {},
   ethCoinbase: {},
   ethCreateAccessList: {},
-  ethEstimateGas: { ExecutionReverted: DOCUMENTED_ERRORS.ExecutionReverted },
+  ethEstimateGas: {
+    ExecutionReverted: DOCUMENTED_ERRORS.ExecutionReverted,
+    InsufficientFunds: DOCUMENTED_ERRORS.InsufficientFunds2,
+    InsufficientFundsForTransfer: DOCUMENTED_ERRORS.InsufficientFundsForTransfer,
+  },
   ethFeeHistory: {},
   ethFillTransaction: {},
   ethGasPrice: {},
@@ -416,13 +435,23 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   /**
    * Executes a new message call immediately without creating a transaction on the block chain.
    *
+   * As Ethereum's (vendored document), with coreth's checks before the call runs
+   * (core/state_transition.go preCheck and buyGas): a sender that cannot pay gas × price + value is
+   * refused with -32000, the message wrapped as DoCall does (`err: …, (supplied gas N)`); without `gas`
+   * the call runs at coreth's RPC gas cap, 50,000,000 (plugin/evm/config/default_config.go), and a
+   * larger gas is capped to it. coreth also takes a state override (third argument) and block overrides
+   * (fourth).
+   *
    * JSON-RPC method `eth_call` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
    * @param params - The params, sent by name ({@link EthCallParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCallResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
-   *         `{"$ref":"#/components/schemas/bytes","title":"raw EVM revert data"}`)
+   *         `{"$ref":"../vendor/execution-apis/refs-openrpc.json#/components/schemas/bytes","title":"raw
+   *         EVM revert data"}`)
+   * @throws {@link JsonRpcError} -32000: err: insufficient funds for gas * price + value: address
+   *         0x0000000000000000000000000000000000000000 have 0 want 1 (supplied gas 50000000)
    */
   ethCall(params: EthCallParams, options?: CallOptions): Promise<EthCallResult> {
     return this.request<EthCallResult>('eth_call', params, options, ERRORS.ethCall);
@@ -468,13 +497,22 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   /**
    * Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.
    *
+   * As Ethereum's (vendored document), with coreth's checks before the estimate (eth/gasestimator): a
+   * sender that cannot pay gas × price + value is refused with -32000, and with a fee cap set, a value
+   * beyond the balance with `insufficient funds for transfer`. coreth takes a block hash as well as a
+   * number or tag (`*rpc.BlockNumberOrHash`), and a state override (third argument).
+   *
    * JSON-RPC method `eth_estimateGas` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
    * @param params - The params, sent by name ({@link EthEstimateGasParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthEstimateGasResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
-   *         `{"$ref":"#/components/schemas/bytes","title":"raw EVM revert data"}`)
+   *         `{"$ref":"../vendor/execution-apis/refs-openrpc.json#/components/schemas/bytes","title":"raw
+   *         EVM revert data"}`)
+   * @throws {@link JsonRpcError} -32000: insufficient funds for gas * price + value: address
+   *         0xFe3B557E8Fb62b89F4916B721be55cEb828dBd73 have 0 want 1
+   * @throws {@link JsonRpcError} -32000: insufficient funds for transfer
    */
   ethEstimateGas(params: EthEstimateGasParams, options?: CallOptions): Promise<EthEstimateGasResult> {
     return this.request<EthEstimateGasResult>('eth_estimateGas', params, options, ERRORS.ethEstimateGas);

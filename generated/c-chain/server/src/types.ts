@@ -50,7 +50,7 @@ export interface EthCreateAccessListResult {
  */
 export interface EthEstimateGasParams {
   Transaction: GenericTransaction;
-  Block?: BlockNumberOrTag;
+  Block?: BlockNumberOrTagOrHash;
 }
 
 /**

@@ -49,7 +49,7 @@ export const schemas = {
       "type": "object",
       "properties": {
         "Transaction": { "$ref": "#/components/schemas/GenericTransaction" },
-        "Block": { "$ref": "#/components/schemas/BlockNumberOrTag" },
+        "Block": { "$ref": "#/components/schemas/BlockNumberOrTagOrHash" },
       },
       "required": ["Transaction"],
     },

@@ -42,11 +42,40 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "x-side-effects": "none",
     },
     {
+      "name": "eth_call",
+      "summary": "Executes a new message call immediately without creating a transaction on the block chain.",
+      "description": "As Ethereum's (vendored document), with coreth's checks before the call runs " +
+        "(core/state_transition.go preCheck and buyGas): a sender that cannot pay gas × price + value is refused " +
+        "with -32000, the message wrapped as DoCall does (`err: …, (supplied gas N)`); without `gas` the call runs " +
+        "at coreth's RPC gas cap, 50,000,000 (plugin/evm/config/default_config.go), and a larger gas is capped to " +
+        "it. coreth also takes a state override (third argument) and block overrides (fourth).",
+      "params": [
+        {
+          "name": "Transaction",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/GenericTransaction" },
+        },
+        {
+          "name": "Block",
+          "required": false,
+          "schema": { "$ref": "#/components/schemas/BlockNumberOrTagOrHash" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": { "name": "Return data", "schema": { "$ref": "#/components/schemas/bytes" } },
       "errors": [
         {
           "code": 3,
-          "data": { "$ref": "#/components/schemas/bytes", "title": "raw EVM revert data" },
           "message": "execution reverted",
+          "data": {
+            "$ref": "../vendor/execution-apis/refs-openrpc.json#/components/schemas/bytes",
+            "title": "raw EVM revert data",
+          },
+        },
+        {
+          "code": -32000,
+          "message": "err: insufficient funds for gas * price + value: address " +
+            "0x0000000000000000000000000000000000000000 have 0 want 1 (supplied gas 50000000)",
         },
       ],
       "examples": [
@@ -62,22 +91,6 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "result": { "name": "Return data", "value": "0x" },
         },
       ],
-      "name": "eth_call",
-      "params": [
-        {
-          "name": "Transaction",
-          "required": true,
-          "schema": { "$ref": "#/components/schemas/GenericTransaction" },
-        },
-        {
-          "name": "Block",
-          "required": false,
-          "schema": { "$ref": "#/components/schemas/BlockNumberOrTagOrHash" },
-        },
-      ],
-      "result": { "name": "Return data", "schema": { "$ref": "#/components/schemas/bytes" } },
-      "summary": "Executes a new message call immediately without creating a transaction on the block chain.",
-      "paramStructure": "by-position",
       "x-side-effects": "none",
     },
     {
@@ -146,12 +159,41 @@ export const cChainRpcDocument: OpenrpcDocument = {
       "x-side-effects": "none",
     },
     {
+      "name": "eth_estimateGas",
+      "summary": "Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.",
+      "description": "As Ethereum's (vendored document), with coreth's checks before the estimate " +
+        "(eth/gasestimator): a sender that cannot pay gas × price + value is refused with -32000, and with a fee cap " +
+        "set, a value beyond the balance with `insufficient funds for transfer`. coreth takes a block hash as well " +
+        "as a number or tag (`*rpc.BlockNumberOrHash`), and a state override (third argument).",
+      "params": [
+        {
+          "name": "Transaction",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/GenericTransaction" },
+        },
+        {
+          "name": "Block",
+          "required": false,
+          "schema": { "$ref": "#/components/schemas/BlockNumberOrTagOrHash" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": { "name": "Gas used", "schema": { "$ref": "#/components/schemas/uint" } },
       "errors": [
         {
           "code": 3,
-          "data": { "$ref": "#/components/schemas/bytes", "title": "raw EVM revert data" },
           "message": "execution reverted",
+          "data": {
+            "$ref": "../vendor/execution-apis/refs-openrpc.json#/components/schemas/bytes",
+            "title": "raw EVM revert data",
+          },
         },
+        {
+          "code": -32000,
+          "message": "insufficient funds for gas * price + value: address 0xFe3B557E8Fb62b89F4916B721be55cEb828dBd73 " +
+            "have 0 want 1",
+        },
+        { "code": -32000, "message": "insufficient funds for transfer" },
       ],
       "examples": [
         {
@@ -169,22 +211,6 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "result": { "name": "Gas used", "value": "0x5208" },
         },
       ],
-      "name": "eth_estimateGas",
-      "params": [
-        {
-          "name": "Transaction",
-          "required": true,
-          "schema": { "$ref": "#/components/schemas/GenericTransaction" },
-        },
-        {
-          "name": "Block",
-          "required": false,
-          "schema": { "$ref": "#/components/schemas/BlockNumberOrTag" },
-        },
-      ],
-      "result": { "name": "Gas used", "schema": { "$ref": "#/components/schemas/uint" } },
-      "summary": "Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.",
-      "paramStructure": "by-position",
       "x-side-effects": "none",
     },
     {

@@ -51,7 +51,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "Transaction": { "$ref": "#/components/schemas/GenericTransaction" },
-        "Block": { "$ref": "#/components/schemas/BlockNumberOrTag" },
+        "Block": { "$ref": "#/components/schemas/BlockNumberOrTagOrHash" },
       },
       "required": ["Transaction"],
     },
