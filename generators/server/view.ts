@@ -187,7 +187,10 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
         '("can\'t find method").',
     ]),
     typeImports: importList([...typeNames].sort(), "import type  from './types.js';".length),
-    shapes: shapes.declarations.map(({ name, shape }) => `const ${name}: Shape = ${compactLiteral(shape, '')};`),
+    shapes: shapes.declarations.map(({ name, shape }) => {
+      const head = `const ${name}: Shape = `;
+      return `${head}${compactLiteral(shape, '', head.length)};`;
+    }),
     methods,
     // Always present: the templates' strict mode refuses a missing field, `{{#if}}` included.
     grouped: endpoint.methods.some((method) => method.namespace)
@@ -231,10 +234,10 @@ function handlerComment(model: SpecModel, endpoint: EndpointModel, method: Metho
 }
 
 /**
- * A literal on one line where it fits in 100 columns after `indent`, else one entry a line, likewise inside. Code is
+ * A literal on one line where it fits in 100 columns from `column`, else one entry a line, likewise inside. Code is
  * written as it is; a late one as a getter, as the constant it names is declared after this literal is evaluated.
  */
-function compactLiteral(value: Json | ShapeLiteral | Code, indent: string): string {
+function compactLiteral(value: Json | ShapeLiteral | Code, indent: string, column = indent.length): string {
   if (value instanceof Code) return value.text;
   if (value === null || typeof value !== 'object') return literal(value);
   const inner = `${indent}  `;
@@ -247,6 +250,6 @@ function compactLiteral(value: Json | ShapeLiteral | Code, indent: string): stri
       );
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
   const oneLine = entries.length === 0 ? open.trim() + close.trim() : `${open}${entries.join(', ')}${close}`;
-  if (indent.length + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;
+  if (column + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;
   return `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}${close.trim()}`;
 }
