@@ -114,4 +114,3 @@ describe('foreign documents: known gaps', () => {
     expect(large / small).toBeLessThan(2.5);
   });
 });
-});
