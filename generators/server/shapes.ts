@@ -68,7 +68,8 @@ export function endpointShapes(model: SpecModel, endpoint: EndpointModel): Endpo
 /** `UTXOShape`: the component's name as an identifier, made unique. */
 function constantNames(components: string[]): Map<string, string> {
   const names = new Map<string, string>();
-  const taken = new Set<string>();
+  // `Shape` is the type the constants are declared with.
+  const taken = new Set<string>(['Shape']);
   for (const component of components) {
     const base = `${component.replace(/[^\w$]/g, '_').replace(/^(?=\d)/, '_')}Shape`;
     let name = base;
