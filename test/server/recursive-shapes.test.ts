@@ -3,15 +3,13 @@
  * component, referred to by name (generators/server/shapes.ts), so a tree's keys are matched case-insensitively at
  * every depth, as Go's encoding/json fills a recursive struct, and an alias or a nullable union decodes as its target.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeOutput } from '../../generators/emit/output.ts';
-import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 import { listen, send } from '../support/rpc.ts';
+import { importServerPackage } from '../support/server-package.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const temp = mkdtempSync(join(tmpdir(), 'recursive-shapes-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -56,20 +54,10 @@ describe('a server generated from recursive components', () => {
     const spec = join(temp, 'spec');
     mkdirSync(spec);
     writeFileSync(join(spec, 'trees.json'), JSON.stringify(document));
-    const out = join(temp, 'package');
-    const files = await renderArtifacts(loadModel(spec), { artifacts: ['server'] });
-    writeOutput(
-      out,
-      files.map((file) => ({ ...file, path: file.path.replace(/^server\//, '') })),
-      'recursive-shapes.test',
-    );
-    mkdirSync(join(out, 'node_modules/@noble'), { recursive: true });
-    for (const name of ['ajv', 'ajv-formats', '@noble/hashes', 're2js'])
-      symlinkSync(join(ROOT, 'node_modules', name), join(out, 'node_modules', name));
-    const pkg = (await import(join(out, 'dist/index.js'))) as {
+    const pkg = await importServerPackage<{
       createTreesEndpoint: (handlers: object, options?: object) => object;
       createRouter: (routes: object) => { node: unknown };
-    };
+    }>(spec, join(temp, 'package'), 'recursive-shapes.test');
     const handlers = {
       put: (params: unknown) => {
         seen.push(params);
