@@ -1,7 +1,8 @@
 /**
  * The fields under a schema as a tree: object properties, the fields of array items and map values, `oneOf`/`anyOf`
- * object variants as branches (the kinds of validator), and `if`/`then`/`else` told as plain rules. Named types are
- * followed through `$ref`, once per branch, so a recursive type cannot loop.
+ * object variants as branches (the kinds of validator), and `if`/`then`/`else` told as plain rules. A named type is
+ * written out at the first level only (a param's or result's type, or the type's own entry on the types page): past
+ * it, its name links to its entry, so the pages grow with the document however deep the types nest.
  */
 import type { JsonSchema, NodeVersions } from '../model/types.ts';
 import { describeRange, rangeOf } from '../model/versions.ts';
@@ -46,9 +47,27 @@ interface Structure {
   rules: Html[];
   /** The named type the fields come from, if any. */
   named: string | undefined;
+  /** Whether the fields or variants are those of a named type not written out again here (its name links to them). */
+  linked?: boolean;
 }
 
 const NONE: Structure = { fields: [], variants: [], rules: [], named: undefined };
+
+// Whether each named type has fields or variants, per context: worked out once however often the type is linked to.
+const structured = new WeakMap<SchemaContext, Map<string, boolean>>();
+
+function isStructured(context: SchemaContext, name: string, schema: JsonSchema): boolean {
+  let known = structured.get(context);
+  if (!known) structured.set(context, (known = new Map()));
+  const found = known.get(name);
+  if (found !== undefined) return found;
+  // Within its own cycle a type counts as plain until its structure is known.
+  known.set(name, false);
+  const structure = structureOf(schema, context, { name, parent: undefined });
+  const result = structure.fields.length > 0 || structure.variants.length > 0;
+  known.set(name, result);
+  return result;
+}
 
 export function schemaNode(
   name: string,
@@ -108,6 +127,8 @@ function structureOf(schema: Schema, context: SchemaContext, trail: RefTrail): S
   const ref = followRef(schema, context, trail);
   if (ref) {
     if (!ref.end) return NONE;
+    if (trail !== undefined)
+      return { ...NONE, named: ref.name, linked: isStructured(context, ref.trail!.name, ref.end) };
     const inner = structureOf(ref.end, context, ref.trail);
     return { ...inner, named: inner.named ?? ref.name };
   }
@@ -130,7 +151,7 @@ function structureOf(schema: Schema, context: SchemaContext, trail: RefTrail): S
   const alternatives = asSchemas(schema.oneOf ?? schema.anyOf);
   const variants = alternatives
     .map((member) => ({ member, structure: structureOf(member, context, trail) }))
-    .filter(({ structure }) => structure.fields.length > 0 || structure.variants.length > 0)
+    .filter(({ structure }) => structure.fields.length > 0 || structure.variants.length > 0 || structure.linked)
     .map(({ member }) => schemaNode('', member, context, { trail }));
   const rules = conditionalRule(schema, context);
   if (variants.length > 0 || rules) parts.push({ ...NONE, variants, rules: rules ? [rules] : [] });

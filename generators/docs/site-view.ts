@@ -56,7 +56,9 @@ export interface PageView {
 export interface TypeView {
   name: string;
   node: SchemaNode;
+  /** The methods that name the type in their params or result, and the types that name it in theirs. */
   usedBy: Array<{ name: string; href: string }>;
+  partOf: Array<{ name: string; href: string }>;
 }
 
 export const pageFile = (endpoint: EndpointModel): string => `${endpoint.name}.html`;
@@ -176,39 +178,50 @@ export function typesView(model: SpecModel, context: SchemaContext): PageView & 
   const types = Object.entries(model.schemas).map(([name, schema]) => ({
     name,
     node: { ...schemaNode('', schema, context, { trail: { name, parent: undefined } }), open: true },
-    usedBy: (usedBy.get(name) ?? []).map(({ endpoint, method }) => ({
+    usedBy: (usedBy.methods.get(name) ?? []).map(({ endpoint, method }) => ({
       name: method.name,
       href: methodHref(endpoint, method),
     })),
+    partOf: (usedBy.types.get(name) ?? []).map((user) => ({ name: user, href: context.typeHref(user) })),
   }));
   return { ...page(model, context, 'types', `Types | ${siteTitle(model)}`, allSources(model)), types };
 }
 
-/** For each named type, the methods whose params or result reach it, directly or through other types. */
-function typeUsers(model: SpecModel): Map<string, Array<{ endpoint: EndpointModel; method: MethodModel }>> {
-  const users = new Map<string, Array<{ endpoint: EndpointModel; method: MethodModel }>>();
-  for (const endpoint of model.endpoints) {
-    for (const method of endpoint.methods) {
-      const reached = new Set<string>();
-      const visit = (node: Json | undefined) => {
-        if (Array.isArray(node)) return node.forEach(visit);
-        if (node === null || typeof node !== 'object') return;
-        const name = refName(node);
-        if (name && !reached.has(name)) {
-          reached.add(name);
-          visit(model.schemas[name]);
-        }
-        Object.values(node).forEach(visit);
-      };
-      method.params.forEach((param) => visit(param.schema));
-      visit(method.result?.schema);
-      for (const name of reached) {
-        const list = users.get(name);
-        // Pushed, not copied: a type every method uses would cost a copy of its list per method.
-        if (list) list.push({ endpoint, method });
-        else users.set(name, [{ endpoint, method }]);
-      }
-    }
-  }
-  return users;
+/**
+ * For each named type, the methods whose params or result name it, and the types that name it: those that name it
+ * through other types are a link away, so the lists grow with the document.
+ */
+function typeUsers(model: SpecModel): {
+  methods: Map<string, Array<{ endpoint: EndpointModel; method: MethodModel }>>;
+  types: Map<string, string[]>;
+} {
+  const methods = new Map<string, Array<{ endpoint: EndpointModel; method: MethodModel }>>();
+  const types = new Map<string, string[]>();
+  for (const endpoint of model.endpoints)
+    for (const method of endpoint.methods)
+      for (const name of namedIn([...method.params.map((param) => param.schema), method.result?.schema]))
+        pushTo(methods, name, { endpoint, method });
+  for (const [user, schema] of Object.entries(model.schemas))
+    for (const name of namedIn([schema])) if (name !== user) pushTo(types, name, user);
+  return { methods, types };
+}
+
+/** The named types the schemas refer to themselves, in the order first seen. */
+function namedIn(schemas: Array<Json | undefined>): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: Json | undefined) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const name = refName(node);
+    if (name) names.add(name);
+    Object.values(node).forEach(visit);
+  };
+  schemas.forEach(visit);
+  return names;
+}
+
+function pushTo<T>(lists: Map<string, T[]>, key: string, value: T): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }

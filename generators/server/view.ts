@@ -9,7 +9,7 @@ import { namespacesOf } from '../shared/namespaces.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
 import { WIDTH, callText, stringText } from '../shared/lines.ts';
-import { paramsShape } from './shapes.ts';
+import { Code, type ShapeLiteral, endpointShapes } from './shapes.ts';
 
 export interface ServerPackageView extends PackageFacts {
   /** A string literal: the node's message for params that fail to decode. */
@@ -49,6 +49,8 @@ export interface ServerEndpointView {
   createDocLines: string[];
   /** What `import type` takes from types.js, braces included: one name a line when one line would be too wide. */
   typeImports: string;
+  /** The decoding shapes of the components the params use, as constant declarations (see shapes.ts). */
+  shapes: string[];
   methods: ServerMethodView[];
   /** A namespaced document's handlers grouped by namespace (client/view.ts groups the client alike); else absent. */
   grouped:
@@ -129,6 +131,7 @@ const EMPTY = 'Record<string, never>';
 function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument: string): ServerEndpointView {
   const names = serverNames(endpoint.typeName);
   const typeNames = new Set<string>();
+  const shapes = endpointShapes(model, endpoint);
   const methods = endpoint.methods.map((method, index): ServerMethodView => {
     if (method.params.length > 0) typeNames.add(method.typeNames.params);
     if (method.result) typeNames.add(method.typeNames.result);
@@ -148,7 +151,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       ),
       // OpenRPC's default, `either`, takes an array by position as well as an object.
       byName: method.paramStructure === 'by-name',
-      shapeLiteral: compactLiteral(paramsShape(model, method) as unknown as Json, '    '),
+      shapeLiteral: compactLiteral(shapes.methods[index]!, '    '),
       writeResult: validatorNames(method.name).writer,
       docLines: handlerComment(model, endpoint, method),
     };
@@ -184,6 +187,10 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
         '("can\'t find method").',
     ]),
     typeImports: importList([...typeNames].sort(), "import type  from './types.js';".length),
+    shapes: shapes.declarations.map(({ name, shape }) => {
+      const head = `const ${name}: Shape = `;
+      return `${head}${compactLiteral(shape, '', head.length)};`;
+    }),
     methods,
     // Always present: the templates' strict mode refuses a missing field, `{{#if}}` included.
     grouped: endpoint.methods.some((method) => method.namespace)
@@ -226,15 +233,23 @@ function handlerComment(model: SpecModel, endpoint: EndpointModel, method: Metho
   return commentLines([method.summary, served, tags.join('\n')]);
 }
 
-/** A literal on one line where it fits in 100 columns after `indent`, else one entry a line, likewise inside. */
-function compactLiteral(value: Json, indent: string): string {
+/**
+ * A literal on one line where it fits in 100 columns from `column`, else one entry a line, likewise inside. Code is
+ * written as it is; a late one as a getter, as the constant it names is declared after this literal is evaluated.
+ */
+function compactLiteral(value: Json | ShapeLiteral | Code, indent: string, column = indent.length): string {
+  if (value instanceof Code) return value.text;
   if (value === null || typeof value !== 'object') return literal(value);
   const inner = `${indent}  `;
   const entries = Array.isArray(value)
     ? value.map((item) => compactLiteral(item, inner))
-    : Object.entries(value).map(([key, item]) => `${propertyKey(key)}: ${compactLiteral(item, inner)}`);
+    : Object.entries(value).map(([key, item]) =>
+        item instanceof Code && item.late
+          ? `get ${propertyKey(key)}() { return ${item.text}; }`
+          : `${propertyKey(key)}: ${compactLiteral(item, inner)}`,
+      );
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
   const oneLine = entries.length === 0 ? open.trim() + close.trim() : `${open}${entries.join(', ')}${close}`;
-  if (indent.length + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;
+  if (column + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;
   return `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}${close.trim()}`;
 }

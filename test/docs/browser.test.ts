@@ -303,10 +303,10 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     const entry = await visit(`${realServer.url}p-chain.html`);
     const { page } = entry;
     /** For each match: whether the chosen release has it (nothing around it is left out). */
-    const kept = (selector: string) =>
-      page.$$eval(selector, (items) => items.map((item) => item.closest('[data-out-of-release]') === null));
-    const field = (method: string, name: string) =>
-      `[id="${method}"] li:has(> .node-head > code.field-name:text-is("${name}"))`;
+    const kept = (selector: string, on = page) =>
+      on.$$eval(selector, (items) => items.map((item) => item.closest('[data-out-of-release]') === null));
+    // A type's fields: the validator kinds' are on the types page, which a method's tree links to past its first level.
+    const field = (name: string) => `section.type li:has(> .node-head > code.field-name:text-is("${name}"))`;
     const param = (method: string, name: string) => `[id="${method}"] tr:has(> th > code:text-is("${name}"))`;
     expect(await page.isVisible('#release')).toBe(true);
     expect(await kept(param('platform.getStake', 'validatorsOnly'))).toEqual([true]);
@@ -320,11 +320,13 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(newest).toBe('v1.15.0-fuji');
     expect(newestSpecVersion(real.model)).toBe('v1.14.2');
     expect(await page.textContent('#release-status')).toContain(`As of ${newest}`);
-    expect(await kept(field('platform.getCurrentValidators', 'stakeAmount'))).not.toContain(true);
+    const types = await visit(`${realServer.url}types.html`);
+    expect(await types.page.inputValue('#release')).toBe(newest);
+    expect(await kept(field('stakeAmount'), types.page)).not.toContain(true);
     // ACP-236's fields are there as of the pre-release, and not a release earlier.
-    expect(await kept(field('platform.getCurrentValidators', 'validatorAuthority'))).toContain(true);
-    await page.selectOption('#release', 'v1.14.2');
-    expect(await kept(field('platform.getCurrentValidators', 'validatorAuthority'))).not.toContain(true);
+    expect(await kept(field('validatorAuthority'), types.page)).toContain(true);
+    await types.page.selectOption('#release', 'v1.14.2');
+    expect(await kept(field('validatorAuthority'), types.page)).not.toContain(true);
 
     // A link names the release, any release: v1.10.5 has the API of the last one the spec names before it.
     const old = await visit(`${realServer.url}p-chain.html?release=v1.10.5`);
@@ -338,7 +340,8 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(await visibleMethods(page, 'nav')).toContain('platform.getValidatorsAt');
     // Params, fields and result shapes of that release.
     expect(await kept(param('platform.getStake', 'validatorsOnly'))).toEqual([true]);
-    expect(await kept(field('platform.getCurrentValidators', 'stakeAmount'))).toContain(true);
+    await types.page.selectOption('#release', 'v1.10.1');
+    expect(await kept(field('stakeAmount'), types.page)).toContain(true);
     expect(await kept('[id="platform.getValidatorsAt"] .result-earlier')).toEqual([true]);
     expect(await kept('[id="platform.getValidatorsAt"] .result:not(.result-earlier)')).toEqual([false]);
     await page.selectOption('#release', 'v1.9.0');
@@ -358,7 +361,7 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     await linked.page.selectOption('#release', '');
     expect(await linked.page.$$eval('[data-out-of-release]', (items) => items.length)).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'docs-release.png'), fullPage: false });
-    for (const visited of [entry, old, next, linked]) expectClean(visited, realServer.url);
+    for (const visited of [entry, types, old, next, linked]) expectClean(visited, realServer.url);
   });
 
   it('shows the hostile fixture as text and runs none of it', async () => {

@@ -214,11 +214,16 @@ describe('method sections of the real spec', () => {
     );
   });
 
-  it('gives every shared type an entry on the types page, with the methods that use it', () => {
+  it('gives every shared type an entry on the types page, with the methods and types that name it', () => {
     const types = site.page('types.html');
     const ids = attributeValues(types, 'id');
     for (const name of Object.keys(site.model.schemas)) expect(ids).toContain(name);
-    const uint64 = types.slice(types.indexOf('id="Uint64"'), types.indexOf('</section>', types.indexOf('id="Uint64"')));
-    expect(uint64).toContain('href="p-chain.html#platform.getHeight"');
+    const entry = (name: string) =>
+      types.slice(types.indexOf(`id="${name}"`), types.indexOf('</section>', types.indexOf(`id="${name}"`)));
+    // avm.getHeight's result names Uint64; platform.getHeight's names PlatformHeight, whose field is a Uint64.
+    expect(entry('Uint64')).toContain('href="x-chain.html#avm.getHeight"');
+    expect(entry('Uint64')).toContain('href="types.html#PlatformHeight"');
+    expect(entry('Uint64')).not.toContain('href="p-chain.html#platform.getHeight"');
+    expect(entry('PlatformHeight')).toContain('href="p-chain.html#platform.getHeight"');
   });
 });

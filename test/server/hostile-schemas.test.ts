@@ -4,15 +4,14 @@
  * named `__proto__` and `constructor` are the object's own (a valid `{"__proto__": "x"}` is accepted, an object
  * missing a required one is refused). A pattern RE2 cannot match is refused when the spec loads, naming where it is.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeOutput } from '../../generators/emit/output.ts';
-import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+import { loadModel } from '../../generators/pipeline.ts';
 import { listen, send } from '../support/rpc.ts';
+import { importServerPackage } from '../support/server-package.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const temp = mkdtempSync(join(tmpdir(), 'hostile-schemas-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -70,20 +69,10 @@ describe('a server generated from hostile schemas', () => {
     ) as Answer;
 
   beforeAll(async () => {
-    const out = join(temp, 'package');
-    const files = await renderArtifacts(loadModel(specFolder('spec', '^(a+)+$')), { artifacts: ['server'] });
-    writeOutput(
-      out,
-      files.map((file) => ({ ...file, path: file.path.replace(/^server\//, '') })),
-      'hostile-schemas.test',
-    );
-    mkdirSync(join(out, 'node_modules/@noble'), { recursive: true });
-    for (const name of ['ajv', 'ajv-formats', '@noble/hashes', 're2js'])
-      symlinkSync(join(ROOT, 'node_modules', name), join(out, 'node_modules', name));
-    const pkg = (await import(join(out, 'dist/index.js'))) as {
+    const pkg = await importServerPackage<{
       createHostileEndpoint: (handlers: object, options?: object) => object;
       createRouter: (routes: object) => { node: unknown };
-    };
+    }>(specFolder('spec', '^(a+)+$'), join(temp, 'package'), 'hostile-schemas.test');
     const handlers = {
       checkText: () => true,
       checkObject: (params: { value: unknown }) => {

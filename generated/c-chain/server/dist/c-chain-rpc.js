@@ -4,6 +4,43 @@ import { createEndpoint } from './runtime/endpoint.js';
 import { cChainRpcDocument } from './documents/c-chain-rpc.js';
 import * as validators from './validators/c-chain-rpc.js';
 const validator = methodValidators(cChainRpcDocument, validators);
+// How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
+const AccessListEntryShape = { properties: { ADDRESS: { name: 'address' }, STORAGEKEYS: { name: 'storageKeys' } } };
+const AccessListShape = { items: AccessListEntryShape };
+const AuthorizationListShape = {
+  items: {
+    properties: {
+      ADDRESS: { name: 'address' },
+      CHAINID: { name: 'chainId' },
+      NONCE: { name: 'nonce' },
+      R: { name: 'r' },
+      S: { name: 's' },
+      YPARITY: { name: 'yParity' },
+    },
+  },
+};
+const GenericTransactionShape = {
+  properties: {
+    ACCESSLIST: { name: 'accessList', shape: AccessListShape },
+    AUTHORIZATIONLIST: { name: 'authorizationList', shape: AuthorizationListShape },
+    BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes' },
+    BLOBS: { name: 'blobs' },
+    CHAINID: { name: 'chainId' },
+    COMMITMENTS: { name: 'commitments' },
+    FROM: { name: 'from' },
+    GAS: { name: 'gas' },
+    GASPRICE: { name: 'gasPrice' },
+    INPUT: { name: 'input' },
+    MAXFEEPERBLOBGAS: { name: 'maxFeePerBlobGas' },
+    MAXFEEPERGAS: { name: 'maxFeePerGas' },
+    MAXPRIORITYFEEPERGAS: { name: 'maxPriorityFeePerGas' },
+    NONCE: { name: 'nonce' },
+    PROOFS: { name: 'proofs' },
+    TO: { name: 'to', nullable: true },
+    TYPE: { name: 'type' },
+    VALUE: { name: 'value' },
+  },
+};
 /**
  * What the RPC layer knows of each method of C-Chain EVM API: wire name, params, how to decode and
  * validate them.
@@ -25,53 +62,7 @@ export const cChainRpcMethods = [
     params: ['Transaction', 'Block'],
     byName: false,
     shape: {
-      properties: {
-        TRANSACTION: {
-          name: 'Transaction',
-          shape: {
-            properties: {
-              ACCESSLIST: {
-                name: 'accessList',
-                shape: {
-                  items: { properties: { ADDRESS: { name: 'address' }, STORAGEKEYS: { name: 'storageKeys' } } },
-                },
-              },
-              AUTHORIZATIONLIST: {
-                name: 'authorizationList',
-                shape: {
-                  items: {
-                    properties: {
-                      ADDRESS: { name: 'address' },
-                      CHAINID: { name: 'chainId' },
-                      NONCE: { name: 'nonce' },
-                      R: { name: 'r' },
-                      S: { name: 's' },
-                      YPARITY: { name: 'yParity' },
-                    },
-                  },
-                },
-              },
-              BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes' },
-              BLOBS: { name: 'blobs' },
-              CHAINID: { name: 'chainId' },
-              COMMITMENTS: { name: 'commitments' },
-              FROM: { name: 'from' },
-              GAS: { name: 'gas' },
-              GASPRICE: { name: 'gasPrice' },
-              INPUT: { name: 'input' },
-              MAXFEEPERBLOBGAS: { name: 'maxFeePerBlobGas' },
-              MAXFEEPERGAS: { name: 'maxFeePerGas' },
-              MAXPRIORITYFEEPERGAS: { name: 'maxPriorityFeePerGas' },
-              NONCE: { name: 'nonce' },
-              PROOFS: { name: 'proofs' },
-              TO: { name: 'to', nullable: true },
-              TYPE: { name: 'type' },
-              VALUE: { name: 'value' },
-            },
-          },
-        },
-        BLOCK: { name: 'Block' },
-      },
+      properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape }, BLOCK: { name: 'Block' } },
     },
     validateParams: validator('eth_call', 'params'),
     validateResult: validator('eth_call', 'result'),
@@ -103,53 +94,7 @@ export const cChainRpcMethods = [
     params: ['Transaction', 'Block'],
     byName: false,
     shape: {
-      properties: {
-        TRANSACTION: {
-          name: 'Transaction',
-          shape: {
-            properties: {
-              ACCESSLIST: {
-                name: 'accessList',
-                shape: {
-                  items: { properties: { ADDRESS: { name: 'address' }, STORAGEKEYS: { name: 'storageKeys' } } },
-                },
-              },
-              AUTHORIZATIONLIST: {
-                name: 'authorizationList',
-                shape: {
-                  items: {
-                    properties: {
-                      ADDRESS: { name: 'address' },
-                      CHAINID: { name: 'chainId' },
-                      NONCE: { name: 'nonce' },
-                      R: { name: 'r' },
-                      S: { name: 's' },
-                      YPARITY: { name: 'yParity' },
-                    },
-                  },
-                },
-              },
-              BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes' },
-              BLOBS: { name: 'blobs' },
-              CHAINID: { name: 'chainId' },
-              COMMITMENTS: { name: 'commitments' },
-              FROM: { name: 'from' },
-              GAS: { name: 'gas' },
-              GASPRICE: { name: 'gasPrice' },
-              INPUT: { name: 'input' },
-              MAXFEEPERBLOBGAS: { name: 'maxFeePerBlobGas' },
-              MAXFEEPERGAS: { name: 'maxFeePerGas' },
-              MAXPRIORITYFEEPERGAS: { name: 'maxPriorityFeePerGas' },
-              NONCE: { name: 'nonce' },
-              PROOFS: { name: 'proofs' },
-              TO: { name: 'to', nullable: true },
-              TYPE: { name: 'type' },
-              VALUE: { name: 'value' },
-            },
-          },
-        },
-        BLOCK: { name: 'Block' },
-      },
+      properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape }, BLOCK: { name: 'Block' } },
     },
     validateParams: validator('eth_createAccessList', 'params'),
     validateResult: validator('eth_createAccessList', 'result'),
@@ -161,53 +106,7 @@ export const cChainRpcMethods = [
     params: ['Transaction', 'Block'],
     byName: false,
     shape: {
-      properties: {
-        TRANSACTION: {
-          name: 'Transaction',
-          shape: {
-            properties: {
-              ACCESSLIST: {
-                name: 'accessList',
-                shape: {
-                  items: { properties: { ADDRESS: { name: 'address' }, STORAGEKEYS: { name: 'storageKeys' } } },
-                },
-              },
-              AUTHORIZATIONLIST: {
-                name: 'authorizationList',
-                shape: {
-                  items: {
-                    properties: {
-                      ADDRESS: { name: 'address' },
-                      CHAINID: { name: 'chainId' },
-                      NONCE: { name: 'nonce' },
-                      R: { name: 'r' },
-                      S: { name: 's' },
-                      YPARITY: { name: 'yParity' },
-                    },
-                  },
-                },
-              },
-              BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes' },
-              BLOBS: { name: 'blobs' },
-              CHAINID: { name: 'chainId' },
-              COMMITMENTS: { name: 'commitments' },
-              FROM: { name: 'from' },
-              GAS: { name: 'gas' },
-              GASPRICE: { name: 'gasPrice' },
-              INPUT: { name: 'input' },
-              MAXFEEPERBLOBGAS: { name: 'maxFeePerBlobGas' },
-              MAXFEEPERGAS: { name: 'maxFeePerGas' },
-              MAXPRIORITYFEEPERGAS: { name: 'maxPriorityFeePerGas' },
-              NONCE: { name: 'nonce' },
-              PROOFS: { name: 'proofs' },
-              TO: { name: 'to', nullable: true },
-              TYPE: { name: 'type' },
-              VALUE: { name: 'value' },
-            },
-          },
-        },
-        BLOCK: { name: 'Block' },
-      },
+      properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape }, BLOCK: { name: 'Block' } },
     },
     validateParams: validator('eth_estimateGas', 'params'),
     validateResult: validator('eth_estimateGas', 'result'),
@@ -234,54 +133,7 @@ export const cChainRpcMethods = [
     handler: 'ethFillTransaction',
     params: ['Transaction'],
     byName: false,
-    shape: {
-      properties: {
-        TRANSACTION: {
-          name: 'Transaction',
-          shape: {
-            properties: {
-              ACCESSLIST: {
-                name: 'accessList',
-                shape: {
-                  items: { properties: { ADDRESS: { name: 'address' }, STORAGEKEYS: { name: 'storageKeys' } } },
-                },
-              },
-              AUTHORIZATIONLIST: {
-                name: 'authorizationList',
-                shape: {
-                  items: {
-                    properties: {
-                      ADDRESS: { name: 'address' },
-                      CHAINID: { name: 'chainId' },
-                      NONCE: { name: 'nonce' },
-                      R: { name: 'r' },
-                      S: { name: 's' },
-                      YPARITY: { name: 'yParity' },
-                    },
-                  },
-                },
-              },
-              BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes' },
-              BLOBS: { name: 'blobs' },
-              CHAINID: { name: 'chainId' },
-              COMMITMENTS: { name: 'commitments' },
-              FROM: { name: 'from' },
-              GAS: { name: 'gas' },
-              GASPRICE: { name: 'gasPrice' },
-              INPUT: { name: 'input' },
-              MAXFEEPERBLOBGAS: { name: 'maxFeePerBlobGas' },
-              MAXFEEPERGAS: { name: 'maxFeePerGas' },
-              MAXPRIORITYFEEPERGAS: { name: 'maxPriorityFeePerGas' },
-              NONCE: { name: 'nonce' },
-              PROOFS: { name: 'proofs' },
-              TO: { name: 'to', nullable: true },
-              TYPE: { name: 'type' },
-              VALUE: { name: 'value' },
-            },
-          },
-        },
-      },
-    },
+    shape: { properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape } } },
     validateParams: validator('eth_fillTransaction', 'params'),
     validateResult: validator('eth_fillTransaction', 'result'),
     writeResult: validators.writeEthFillTransactionResult,
@@ -505,54 +357,7 @@ export const cChainRpcMethods = [
     handler: 'ethSendTransaction',
     params: ['Transaction'],
     byName: false,
-    shape: {
-      properties: {
-        TRANSACTION: {
-          name: 'Transaction',
-          shape: {
-            properties: {
-              ACCESSLIST: {
-                name: 'accessList',
-                shape: {
-                  items: { properties: { ADDRESS: { name: 'address' }, STORAGEKEYS: { name: 'storageKeys' } } },
-                },
-              },
-              AUTHORIZATIONLIST: {
-                name: 'authorizationList',
-                shape: {
-                  items: {
-                    properties: {
-                      ADDRESS: { name: 'address' },
-                      CHAINID: { name: 'chainId' },
-                      NONCE: { name: 'nonce' },
-                      R: { name: 'r' },
-                      S: { name: 's' },
-                      YPARITY: { name: 'yParity' },
-                    },
-                  },
-                },
-              },
-              BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes' },
-              BLOBS: { name: 'blobs' },
-              CHAINID: { name: 'chainId' },
-              COMMITMENTS: { name: 'commitments' },
-              FROM: { name: 'from' },
-              GAS: { name: 'gas' },
-              GASPRICE: { name: 'gasPrice' },
-              INPUT: { name: 'input' },
-              MAXFEEPERBLOBGAS: { name: 'maxFeePerBlobGas' },
-              MAXFEEPERGAS: { name: 'maxFeePerGas' },
-              MAXPRIORITYFEEPERGAS: { name: 'maxPriorityFeePerGas' },
-              NONCE: { name: 'nonce' },
-              PROOFS: { name: 'proofs' },
-              TO: { name: 'to', nullable: true },
-              TYPE: { name: 'type' },
-              VALUE: { name: 'value' },
-            },
-          },
-        },
-      },
-    },
+    shape: { properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape } } },
     validateParams: validator('eth_sendTransaction', 'params'),
     validateResult: validator('eth_sendTransaction', 'result'),
     writeResult: validators.writeEthSendTransactionResult,
@@ -572,54 +377,7 @@ export const cChainRpcMethods = [
     handler: 'ethSignTransaction',
     params: ['Transaction'],
     byName: false,
-    shape: {
-      properties: {
-        TRANSACTION: {
-          name: 'Transaction',
-          shape: {
-            properties: {
-              ACCESSLIST: {
-                name: 'accessList',
-                shape: {
-                  items: { properties: { ADDRESS: { name: 'address' }, STORAGEKEYS: { name: 'storageKeys' } } },
-                },
-              },
-              AUTHORIZATIONLIST: {
-                name: 'authorizationList',
-                shape: {
-                  items: {
-                    properties: {
-                      ADDRESS: { name: 'address' },
-                      CHAINID: { name: 'chainId' },
-                      NONCE: { name: 'nonce' },
-                      R: { name: 'r' },
-                      S: { name: 's' },
-                      YPARITY: { name: 'yParity' },
-                    },
-                  },
-                },
-              },
-              BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes' },
-              BLOBS: { name: 'blobs' },
-              CHAINID: { name: 'chainId' },
-              COMMITMENTS: { name: 'commitments' },
-              FROM: { name: 'from' },
-              GAS: { name: 'gas' },
-              GASPRICE: { name: 'gasPrice' },
-              INPUT: { name: 'input' },
-              MAXFEEPERBLOBGAS: { name: 'maxFeePerBlobGas' },
-              MAXFEEPERGAS: { name: 'maxFeePerGas' },
-              MAXPRIORITYFEEPERGAS: { name: 'maxPriorityFeePerGas' },
-              NONCE: { name: 'nonce' },
-              PROOFS: { name: 'proofs' },
-              TO: { name: 'to', nullable: true },
-              TYPE: { name: 'type' },
-              VALUE: { name: 'value' },
-            },
-          },
-        },
-      },
-    },
+    shape: { properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape } } },
     validateParams: validator('eth_signTransaction', 'params'),
     validateResult: validator('eth_signTransaction', 'result'),
     writeResult: validators.writeEthSignTransactionResult,
