@@ -5,7 +5,7 @@ import { cAvaxDocument } from './documents/c-avax.js';
 import * as validators from './validators/c-avax.js';
 const validator = methodValidators(cAvaxDocument, validators);
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
+const UTXOIndexParamShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
 /**
  * What the RPC layer knows of each method of AvalancheGo C-Chain atomic API: wire name, params, how to
  * decode and validate them.
@@ -20,7 +20,7 @@ export const cAvaxMethods = [
       properties: {
         ADDRESSES: { name: 'addresses', nullable: true },
         LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexShape },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
         SOURCECHAIN: { name: 'sourceChain' },
         ENCODING: { name: 'encoding' },
       },

@@ -5,7 +5,7 @@ import { pChainDocument } from './documents/p-chain.js';
 import * as validators from './validators/p-chain.js';
 const validator = methodValidators(pChainDocument, validators);
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
+const UTXOIndexParamShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
 /**
  * What the RPC layer knows of each method of AvalancheGo P-Chain API (Platform VM): wire name, params,
  * how to decode and validate them.
@@ -256,7 +256,7 @@ export const pChainMethods = [
       properties: {
         ADDRESSES: { name: 'addresses' },
         LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexShape },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
         SOURCECHAIN: { name: 'sourceChain' },
         ENCODING: { name: 'encoding' },
       },

@@ -5,7 +5,7 @@ import { xChainDocument } from './documents/x-chain.js';
 import * as validators from './validators/x-chain.js';
 const validator = methodValidators(xChainDocument, validators);
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
+const UTXOIndexParamShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
 /**
  * What the RPC layer knows of each method of AvalancheGo X-Chain API (AVM): wire name, params, how to
  * decode and validate them.
@@ -133,7 +133,7 @@ export const xChainMethods = [
       properties: {
         ADDRESSES: { name: 'addresses' },
         LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexShape },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
         SOURCECHAIN: { name: 'sourceChain' },
         ENCODING: { name: 'encoding' },
       },

@@ -82,7 +82,7 @@ export interface CAvaxHandlers {
 const validator = methodValidators(cAvaxDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexShape: Shape = {
+const UTXOIndexParamShape: Shape = {
   properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } },
 };
 
@@ -100,7 +100,7 @@ export const cAvaxMethods: readonly MethodSpec[] = [
       properties: {
         ADDRESSES: { name: 'addresses', nullable: true },
         LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexShape },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
         SOURCECHAIN: { name: 'sourceChain' },
         ENCODING: { name: 'encoding' },
       },

@@ -397,7 +397,7 @@ export interface PChainHandlers {
 const validator = methodValidators(pChainDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexShape: Shape = {
+const UTXOIndexParamShape: Shape = {
   properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } },
 };
 
@@ -651,7 +651,7 @@ export const pChainMethods: readonly MethodSpec[] = [
       properties: {
         ADDRESSES: { name: 'addresses' },
         LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexShape },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
         SOURCECHAIN: { name: 'sourceChain' },
         ENCODING: { name: 'encoding' },
       },

@@ -163,7 +163,7 @@ export interface XChainHandlers {
 const validator = methodValidators(xChainDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexShape: Shape = {
+const UTXOIndexParamShape: Shape = {
   properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } },
 };
 
@@ -294,7 +294,7 @@ export const xChainMethods: readonly MethodSpec[] = [
       properties: {
         ADDRESSES: { name: 'addresses' },
         LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexShape },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
         SOURCECHAIN: { name: 'sourceChain' },
         ENCODING: { name: 'encoding' },
       },
