@@ -17,8 +17,11 @@ export interface ServerPackageView extends PackageFacts {
   endpoints: ServerEndpointView[];
   /** Whether the endpoints answer as AvalancheGo by default (`profile: 'node'`), else as plain JSON-RPC 2.0. */
   nodeProfile: boolean;
-  /** The README's example: the endpoint with the most methods, served at its default path, and its first method. */
-  example?: { createName: string; handlersName: string; /** A string literal. */ path: string; key: string };
+  /**
+   * The README's example: the endpoint with the most methods, served at its default path (`path`, a string literal),
+   * and its first method.
+   */
+  example?: { createName: string; handlersName: string; path: string; key: string };
 }
 
 export interface ServerEndpointView {
