@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { getAddress } from 'viem';
+import { ethChecksum } from '../engine/dev.ts';
 
 /** coreth's rpc-gas-cap default (plugin/evm/config/default_config.go RPCGasCap). */
 export const RPC_GAS_CAP = 50_000_000n;
@@ -149,7 +149,7 @@ export function messageRefusal(
 ): string | undefined {
   const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
   const tip = args.gasPrice ?? args.maxPriorityFeePerGas ?? 0n;
-  const from = getAddress(args.from);
+  const from = ethChecksum(args.from.slice(2));
   if (feeCap !== 0n || tip !== 0n) {
     if (feeCap < tip)
       return `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`;

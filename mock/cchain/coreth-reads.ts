@@ -14,7 +14,7 @@ import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
-import { checksumAddress } from './raw-transaction.ts';
+import { ethChecksum } from '../engine/dev.ts';
 import { RPC_GAS_CAP, withCallGas } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -150,7 +150,7 @@ async function unfundedCall(
   const [args, block = 'latest', overrides] = engine as [(CallArgs & { gas?: unknown }) | undefined, unknown, unknown];
   const value = quantity(args?.value);
   if (value === 0n) return undefined;
-  const from = checksumAddress(typeof args?.from === 'string' ? args.from : `0x${'0'.repeat(40)}`);
+  const from = ethChecksum(typeof args?.from === 'string' ? args.from.slice(2) : '0'.repeat(40));
   const sender = overrideOf(overrides, from);
   const balance =
     sender?.balance !== undefined

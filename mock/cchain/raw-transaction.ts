@@ -5,18 +5,10 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { secp256k1 } from '@noble/curves/secp256k1';
+import { ethChecksum } from '../engine/dev.ts';
+import { recoverPublicKey } from '../world/signers.ts';
 
 const toBig = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`));
-
-/** EIP-55: a hex digit is upper case where the keccak of the lower-case address has a nibble of 8 or more. */
-export function checksumAddress(address: string): string {
-  const lower = address.slice(2).toLowerCase();
-  const hash = Buffer.from(keccak_256(new TextEncoder().encode(lower))).toString('hex');
-  let out = '0x';
-  for (let i = 0; i < lower.length; i++) out += Number.parseInt(hash[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i];
-  return out;
-}
 
 /** The checksummed sender of `raw` (0x-hex of a legacy or typed transaction), or undefined when it has none. */
 export function transactionSender(raw: string): string | undefined {
@@ -37,12 +29,11 @@ export function transactionSender(raw: string): string | undefined {
       recovery = toBig(fields[fields.length - 3]!);
       signing = Buffer.concat([bytes.subarray(0, 1), RLP.encode(fields.slice(0, -3))]);
     }
-    const [r, s] = fields.slice(-2).map(toBig) as [bigint, bigint];
-    const key = new secp256k1.Signature(r, s)
-      .addRecoveryBit(Number(recovery))
-      .recoverPublicKey(keccak_256(signing))
-      .toRawBytes(false);
-    return checksumAddress(`0x${Buffer.from(keccak_256(key.subarray(1)).subarray(12)).toString('hex')}`);
+    if (recovery < 0n || recovery > 3n) return undefined;
+    const [r, s] = fields.slice(-2).map((field) => Buffer.from(field!).toString('hex').padStart(64, '0'));
+    const signature = Buffer.from(`${r}${s}0${recovery}`, 'hex');
+    const key = recoverPublicKey(keccak_256(signing), signature, false);
+    return ethChecksum(Buffer.from(keccak_256(key.subarray(1)).subarray(12)).toString('hex'));
   } catch {
     return undefined;
   }

@@ -20,7 +20,8 @@ import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
-import { checksumAddress, transactionSender, unprotectedRefusal } from './raw-transaction.ts';
+import { transactionSender, unprotectedRefusal } from './raw-transaction.ts';
+import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
@@ -146,7 +147,7 @@ function senderOfWrite(method: string, params: unknown): string | undefined {
   const [first] = Array.isArray(params) ? params : [];
   if (method === 'eth_sendRawTransaction') return typeof first === 'string' ? transactionSender(first) : undefined;
   const from = senderOf(params);
-  return from ? checksumAddress(`0x${from}`) : undefined;
+  return from ? ethChecksum(from) : undefined;
 }
 
 /** One call's answer, as JSON text. */

@@ -330,8 +330,12 @@ export function fundedAccount(world: World, privateKey: string): Account {
   };
 }
 
-/** EIP-55: a hex letter is upper case where the keccak-256 of the lower-case address has a nibble of 8 or more. */
-export function ethChecksum(hex: string): string {
+/**
+ * EIP-55, of an address's 40 hex digits (any case, no 0x): a hex letter is upper case where the keccak-256 of the
+ * lower-case address has a nibble of 8 or more. The mock's one writer of C-Chain addresses as geth's Address.Hex does.
+ */
+export function ethChecksum(digits: string): string {
+  const hex = digits.toLowerCase();
   const hash = Buffer.from(keccak_256(new TextEncoder().encode(hex))).toString('hex');
   return `0x${[...hex].map((c, i) => (Number.parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c)).join('')}`;
 }
