@@ -237,13 +237,27 @@ function notSimulated(name: string): Answer {
 /** The handler with a log line per call. Every handler error passes here, so the runtime's onError is not used. */
 function logged(name: string, answer: Answer, log: (line: string) => void): Answer {
   const ok = `${name} ok`;
+  const failed = (error: unknown) => log(`${name} error: ${loggable((error as Error).message, 512)}`);
   return (params) => {
     try {
       const result = answer(params);
+      // An answer the C-Chain's engine (or a forked node) gives later is logged when it settles.
+      if (result instanceof Promise) {
+        return result.then(
+          (value) => {
+            log(ok);
+            return value;
+          },
+          (error) => {
+            failed(error);
+            throw error;
+          },
+        );
+      }
       log(ok);
       return result;
     } catch (error) {
-      log(`${name} error: ${loggable((error as Error).message, 512)}`);
+      failed(error);
       throw error;
     }
   };

@@ -24,6 +24,8 @@ import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
 /** The longest interval node:timers takes (a longer one fires after 1 ms). */
 const MAX_INTERVAL_MS = 0x7fff_ffffn;
+/** The largest state dev.loadState inflates: twice the default request body, room for ~100,000 C-Chain txs. */
+const MAX_STATE_BYTES = 32 * 1024 * 1024;
 
 const optionalFlag = (value: unknown, name: string): boolean | undefined => {
   if (value === undefined || typeof value === 'boolean') return value;
@@ -282,8 +284,12 @@ export class DevControls extends StateEdits {
     const text = typeof p.state === 'string' ? p.state : '';
     let json: string;
     try {
-      json = text.startsWith('0x') ? gunzipSync(Buffer.from(text.slice(2), 'hex')).toString('utf8') : text;
+      const gzipped = text.startsWith('0x') ? Buffer.from(text.slice(2), 'hex') : undefined;
+      // A gzip stream of some kilobytes can inflate to gigabytes: it is stopped at the bound, not inflated whole.
+      json = gzipped ? gunzipSync(gzipped, { maxOutputLength: MAX_STATE_BYTES }).toString('utf8') : text;
     } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw new Error(`the state is too large: dev.loadState inflates at most ${MAX_STATE_BYTES} bytes`);
       throw new Error(`the state is not a dumped state: ${(error as Error).message}`);
     }
     replaceWorld(this.world, worldOf(json, 'the state').world);

@@ -172,7 +172,7 @@ export class DevClient extends JsonRpcClient {
     setNonce: 'dev.setNonce',
   };
   constructor(options = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/dev', {}, {});
+    super(options, 'http://127.0.0.1:9650', '/ext/dev', {}, {}, ['PRIVATEKEY']);
   }
   /**
    * Save the whole simulated network's state; returns the snapshot's ID.

@@ -265,7 +265,7 @@ export class DevClient extends JsonRpcClient<DevClientErrors> {
   };
 
   constructor(options: DevClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/dev', {}, {});
+    super(options, 'http://127.0.0.1:9650', '/ext/dev', {}, {}, ['PRIVATEKEY']);
   }
 
   /**

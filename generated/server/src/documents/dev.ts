@@ -587,6 +587,7 @@ export const devDocument: OpenrpcDocument = {
                     "type": "string",
                     "pattern": "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$",
                     "description": "The secp256k1 private key, `PrivateKey-` and cb58.",
+                    "x-sensitive": true,
                   },
                   "xAddress": {
                     "$ref": "#/components/schemas/Address",
