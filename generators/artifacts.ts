@@ -4,8 +4,8 @@ import { generateDocs } from './docs/generate.ts';
 import type { GeneratedFile } from './emit/files.ts';
 import type { TemplateSet } from './emit/templates.ts';
 import type { SpecModel } from './model/types.ts';
-import { generateOpenrpc } from './openrpc/generate.ts';
 import { generateServer } from './server/generate.ts';
+import { publishedFiles } from './shared/published.ts';
 
 export interface ArtifactContext {
   templates: TemplateSet;
@@ -17,7 +17,7 @@ export interface Artifact {
 }
 
 export const ARTIFACTS: Artifact[] = [
-  { name: 'openrpc', generate: (model) => generateOpenrpc(model) },
+  { name: 'openrpc', generate: (model) => publishedFiles(model) },
   { name: 'client', generate: generateClient },
   { name: 'server', generate: generateServer },
   { name: 'docs', generate: generateDocs },

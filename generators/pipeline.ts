@@ -9,7 +9,8 @@ import { DEFAULT_OUT, type GeneratedFile } from './emit/files.ts';
 import { type CheckReport, type Scope, type WriteReport, checkOutput, writeOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
 import { loadTemplates } from './emit/templates.ts';
-import { CONFIG_FILE, loadSpec } from './load/index.ts';
+import { loadSpec } from './load/index.ts';
+import { CONFIG_FILE } from './load/profile.ts';
 import { buildModel, packageNamesFrom } from './model/build.ts';
 import type { SpecModel } from './model/types.ts';
 

@@ -26,7 +26,7 @@ const MAX_LITERALS = 64;
  * groups with `|` and `?`. A pattern that matches every spelling of its words in any case (`[hH][eE][xX]`) gives the
  * lower-case spellings, the node's own. Anything else (repetition, ranges) gives undefined.
  */
-export function patternLiterals(pattern: string): string[] | undefined {
+function patternLiterals(pattern: string): string[] | undefined {
   if (!pattern.startsWith('^') || !pattern.endsWith('$')) return undefined;
   let pos = 1;
   const source = pattern.slice(0, -1);
@@ -88,7 +88,7 @@ function resolve(model: SpecModel, schema: JsonSchema): JsonSchema {
 }
 
 /** The literal values of each param that takes a few strings given by a pattern (`enum`s are literal already). */
-export function paramLiterals(model: SpecModel, method: MethodModel): Map<string, string[]> {
+function paramLiterals(model: SpecModel, method: MethodModel): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const param of method.params) {
     const schema = resolve(model, param.schema);

@@ -24,7 +24,7 @@ export function endpointUrl(endpoint: EndpointModel): string {
   return `${endpoint.defaultBaseUrl}${endpoint.defaultPath}`;
 }
 
-export function jsonRpcRequest(
+function jsonRpcRequest(
   method: MethodModel,
   example: ExampleModel,
 ): { jsonrpc: '2.0'; id: number; method: string; params: Json } {
@@ -68,7 +68,7 @@ export function shellQuote(text: string): string {
 }
 
 /** JSON.stringify(value, null, 2), with spans for keys, strings, numbers and literals. */
-export function highlightJson(value: Json, indent = ''): Html {
+function highlightJson(value: Json, indent = ''): Html {
   if (typeof value === 'string') return html`<span class="j-str">${JSON.stringify(value)}</span>`;
   if (typeof value === 'number') return html`<span class="j-num">${JSON.stringify(value)}</span>`;
   if (value === null || typeof value === 'boolean') return html`<span class="j-lit">${JSON.stringify(value)}</span>`;

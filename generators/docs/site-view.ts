@@ -62,8 +62,7 @@ export interface TypeView {
 }
 
 export const pageFile = (endpoint: EndpointModel): string => `${endpoint.name}.html`;
-export const methodHref = (endpoint: EndpointModel, method: MethodModel): string =>
-  `${pageFile(endpoint)}#${method.name}`;
+const methodHref = (endpoint: EndpointModel, method: MethodModel): string => `${pageFile(endpoint)}#${method.name}`;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function schemaContext(model: SpecModel): SchemaContext {

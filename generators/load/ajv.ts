@@ -12,7 +12,7 @@ import { avalancheFormats } from '../formats.ts';
 const require = createRequire(import.meta.url);
 
 /** Schema keywords that say which node releases have a part of a schema (see openrpc/README.md). */
-export const VERSION_KEYWORDS = ['x-node-versions', 'x-enum-versions'];
+const VERSION_KEYWORDS = ['x-node-versions', 'x-enum-versions'];
 
 export function createAjv(options: Options = {}): Ajv {
   const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');

@@ -1,11 +1,13 @@
 /**
- * The generators write a method's schemas out with their `$ref`s followed (the server's decoding shapes, the docs'
- * schema trees, the client's types), so what they do grows with a schema's size once its references are written out,
- * not with the size of the file. A few kilobytes can stand for billions of schemas (`S1: {a: S0, b: S0}`,
- * `S2: {a: S1, b: S1}`, ...: each level doubles), and a long chain of components, each one a method's param, makes
- * the whole document grow with the square of its length. So each method's schemas, and all methods' together, are
- * counted as written out (each shared schema counted once per use, a recursive one once per cycle) before any
- * generator runs; a document past the budget is a spec problem at the method that passes it, never a hang.
+ * One generator step still follows every `$ref` of a method's schemas, path by path: the secrets' paths
+ * (model/sensitive.ts, for the client's error excerpts and the proxy's redactor). The server's shapes, the docs' trees
+ * and the client's types name a shared schema instead of writing it out again, so they grow with the file. The
+ * secrets' paths grow with a schema's size written out: a few kilobytes can stand for billions of schemas (`S1: {a:
+ * S0, b: S0}`, `S2: {a: S1, b: S1}`, ...: each level doubles; 64 levels kept the client generator busy for minutes),
+ * and a long chain of components, each one a method's param, makes the whole document grow with the square of its
+ * length. So each method's schemas, and all methods' together, are counted as written out (each shared schema counted
+ * once per use, a recursive one once per cycle) before any generator runs; a document past the budget is a spec
+ * problem at the method that passes it, never a hang.
  *
  * The counting follows each schema once: a count is kept per schema object and capped at the budget, so this takes
  * time linear in the document, however large the counts.
@@ -17,8 +19,8 @@ import { type SpecProblem, localPointer, resolvePointer } from '../common/proble
 /**
  * The most schemas one method's params, result and errors may come to with every `$ref` written out, and all of a
  * document's methods together: five times Starknet's largest method (1,807) and twelve times the largest document read
- * (ethereum/execution-apis, 7,952; Filecoin Lotus' 1.2 MB API comes to 6,846), far below what keeps the generators
- * busy for minutes.
+ * (ethereum/execution-apis, 7,952; Filecoin Lotus' 1.2 MB API comes to 6,846), far below what keeps the
+ * secrets' walk busy for minutes.
  */
 export const MAX_METHOD_EXPANSION = 10_000;
 export const MAX_DOCUMENT_EXPANSION = 100_000;

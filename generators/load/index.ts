@@ -14,9 +14,7 @@ import { profileOf } from './profile.ts';
 import { refCycles } from './ref-cycles.ts';
 import { expansionProblems } from './expansion.ts';
 
-export type { BundledDocument, ExampleAdvice } from '../common/document.ts';
 export { SpecError, type SpecProblem } from '../common/problems.ts';
-export { CONFIG_FILE, type Profile } from './profile.ts';
 
 export function loadSpec(files: string[]): BundledDocument[] {
   const problems: SpecProblem[] = [];
@@ -79,7 +77,7 @@ function guarded(file: string, step: () => SpecProblem[]): SpecProblem[] {
 }
 
 /** The one wording of a loader fault; the stack goes to `--debug` only. */
-export function internalMessage(error: unknown): string {
+function internalMessage(error: unknown): string {
   if (process.env.AVALANCHE_OPENRPC_DEBUG && error instanceof Error && error.stack) console.error(error.stack);
   return `the toolkit could not read this document (${error instanceof Error ? error.message : String(error)}); run with --debug for details`;
 }
@@ -128,5 +126,3 @@ function checkBundle(bundle: BundledDocument, advice: ExampleAdvice[]): SpecProb
   if (problems.length > 0) return problems;
   return checkRules(bundle, bundle.profile, advice);
 }
-
-export { displayPath };

@@ -1,28 +1,21 @@
 /** Builds the model from bundled documents. Only this module knows the OpenRPC document shape. */
-import { type BundledDocument, locate } from '../common/document.ts';
-import { canonicalJson, deref } from '../common/json.ts';
-import { SpecError, escapePointerToken } from '../common/problems.ts';
+import type { BundledDocument } from '../common/document.ts';
+import { deref } from '../common/json.ts';
+import { SpecError } from '../common/problems.ts';
+import { claimNames, componentSchemasOf } from './claims.ts';
 import { errorName, uniqueNames } from './errors.ts';
 import {
   NameRegistry,
-  RESERVED_METHOD_NAMES,
-  RESERVED_MODULE_NAMES,
   RESERVED_TYPE_NAMES,
-  clientClassName,
-  clientErrorsName,
   clientMethodName,
-  clientOptionsName,
   componentTypeNames,
   endpointTypeName,
   methodTypeNames,
   mixesNamespaces,
   namespaceNames,
-  resultIsComponent,
-  serverNames,
-  titleTypeName,
 } from './names.ts';
 import { publishable } from './published.ts';
-import { componentName, isSchema, subschemas } from './schema-walk.ts';
+import { componentName, isSchema } from './schema-walk.ts';
 import { releasesNamedIn } from './versions.ts';
 import type {
   EndpointModel,
@@ -85,9 +78,6 @@ function typeNamesOf(bundles: BundledDocument[], endpoints: EndpointModel[]): Sp
   );
   return Object.fromEntries([...names].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
-
-const componentSchemasOf = (bundle: BundledDocument) =>
-  (((bundle.document as Obj).components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
 
 /** `<stem>-client` and `<stem>-server`. */
 export function packageNamesFrom(stem: string): SpecModel['packageNames'] {
@@ -257,128 +247,6 @@ function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean):
     index,
   };
 }
-
-/**
- * Claims every name the endpoint's generated code will use, so that two different things never share one: the client
- * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline
- * schemas, each method's Params/Result types and client method.
- */
-function claimNames(
-  bundle: BundledDocument,
-  { typeName, methods }: EndpointModel,
-  names: NameRegistry,
-  schemaTypeNames: SpecModel['schemaTypeNames'],
-  titledTypes: boolean,
-): void {
-  const doc = bundle.document as Obj;
-  const at = (pointer: string) => locate(bundle, pointer);
-  const client = clientClassName(typeName);
-  if (RESERVED_MODULE_NAMES.has(bundle.name)) {
-    names.collisions.push({
-      ...at(''),
-      message:
-        `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated ` +
-        'packages; rename the document',
-    });
-  }
-  names.claim(client, { identity: `endpoint:${bundle.file}`, what: `the client of ${bundle.file}`, ...at('') });
-  names.claim(clientOptionsName(typeName), {
-    identity: `endpoint:${bundle.file}`,
-    what: `the client options of ${bundle.file}`,
-    ...at(''),
-  });
-  names.claim(clientErrorsName(typeName), {
-    identity: `endpoint:${bundle.file}`,
-    what: `the client errors of ${bundle.file}`,
-    ...at(''),
-  });
-  for (const [role, name] of Object.entries(serverNames(typeName))) {
-    names.claim(name, { identity: `endpoint:${bundle.file}`, what: `the server ${role} of ${bundle.file}`, ...at('') });
-  }
-
-  const claimTitles = (schema: JsonSchema, pointer: string, isRoot: boolean) => {
-    if (titledTypes && !isRoot && typeof schema.title === 'string') {
-      names.claim(titleTypeName(schema.title), {
-        identity: `schema:${canonicalJson(schema)}`,
-        what: `the schema titled "${schema.title}" at ${describe(at(pointer))}`,
-        ...at(pointer),
-      });
-    }
-    for (const child of subschemas(schema))
-      claimTitles(child.schema, `${pointer}/${child.tokens.map(escape).join('/')}`, false);
-  };
-  for (const [name, schema] of Object.entries(componentSchemasOf(bundle))) {
-    const pointer = `/components/schemas/${escapePointerToken(name)}`;
-    names.claim(schemaTypeNames[name]!, {
-      identity: `schema:${canonicalJson(schema)}`,
-      what: `the schema ${name} at ${describe(at(pointer))}`,
-      ...at(pointer),
-    });
-    claimTitles(schema, pointer, true);
-  }
-
-  const methodOwners = new Map<string, string>();
-  for (const method of methods) {
-    const where = at(`/methods/${method.index}/name`);
-    const identity = `method:${method.name}`;
-    names.claim(method.typeNames.params, { identity, what: `the params of ${method.name}`, ...where });
-    if (!resultIsComponent(method, schemaTypeNames))
-      names.claim(method.typeNames.result, { identity, what: `the result of ${method.name}`, ...where });
-    const raw = (doc.methods as Obj[])[method.index]!;
-    ((raw.params ?? []) as unknown[]).forEach((entry, p) => {
-      const pointer = deref(doc, entry).pointer ?? `/methods/${method.index}/params/${p}`;
-      claimTitles(method.params[p]!.schema, `${pointer}/schema`, false);
-    });
-    if (method.result)
-      claimTitles(
-        method.result.schema,
-        `${deref(doc, raw.result).pointer ?? `/methods/${method.index}/result`}/schema`,
-        false,
-      );
-
-    const owner = methodOwners.get(method.shortName);
-    if (RESERVED_METHOD_NAMES.has(method.shortName)) {
-      names.collisions.push({
-        ...where,
-        message:
-          `method "${method.name}" would become ${client}.${method.shortName}, ` +
-          'a name the client class needs for itself',
-      });
-    } else if (owner) {
-      names.collisions.push({
-        ...where,
-        message:
-          `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: ` +
-          'one endpoint cannot have two methods with the same client name (see generators/model/names.ts)',
-      });
-    }
-    methodOwners.set(method.shortName, method.name);
-  }
-  // A namespace is a property of the client beside its methods; two methods of one namespace need two members.
-  const members = new Map<string, string>();
-  for (const method of methods) {
-    if (!method.namespace) continue;
-    const where = at(`/methods/${method.index}/name`);
-    const { property, member } = method.namespace;
-    const owner = methodOwners.get(property);
-    if (RESERVED_METHOD_NAMES.has(property) || owner)
-      names.collisions.push({
-        ...where,
-        message:
-          `the namespace of method "${method.name}" would become ${client}.${property}, ` +
-          `a name ${owner ? `the method ${owner} takes` : 'the client class needs for itself'}`,
-      });
-    const key = `${property}.${member}`;
-    if (members.has(key))
-      names.collisions.push({
-        ...where,
-        message: `${client}.${key} would stand for both ${members.get(key)} and ${method.name}`,
-      });
-    members.set(key, method.name);
-  }
-}
-
-const describe = (where: { file: string; pointer: string }) => `${where.file}#${where.pointer}`;
 
 /** The spec's `x-pagination` in one fixed key order, so the generated code does not follow the author's key order. */
 function paginationOf(pagination: MethodModel['pagination']): MethodModel['pagination'] {

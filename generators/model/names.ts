@@ -240,7 +240,7 @@ export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
 ]);
 
 /** The client package's own modules besides the spec's types: `src/index.ts` and the runtime's (runtime/client/). */
-export const CLIENT_MODULES = ['index', ...runtimeModules('client')];
+const CLIENT_MODULES = ['index', ...runtimeModules('client')];
 /** The module of the spec's types, in both packages. */
 export const TYPES_MODULE = 'types';
 

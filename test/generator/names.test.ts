@@ -86,6 +86,14 @@ describe('names', () => {
     expect(error).toMatch(/\.json#/);
   });
 
+  it('names where a titled schema stands by a JSON pointer, its property name escaped as pointers escape it', () => {
+    const error = buildError('escaped-pointer', 'ledger', (d) => {
+      resultProperties(d)['a/b~c d'] = { title: 'Ledger handlers', type: 'string' };
+    });
+    expect(error).toContain('the schema titled "Ledger handlers" at ');
+    expect(error).toContain('/properties/a~1b~0c d');
+  });
+
   // Filecoin's `BigInt`, a document's `Error` or `Response`: names the field uses, that the generated code needs too.
   it('a schema named like a global type or a runtime export takes Schema after its name', () => {
     expect(['BigInt', 'Error', 'TimeoutError', 'Endpoint', 'Pet'].map(schemaTypeName)).toEqual([

@@ -1,8 +1,8 @@
 /**
  * Documents that are small as files and huge once their `$ref`s are written out, as the generators write them: each
  * is a spec problem at the method (or the methods) past the budget, found before any generator runs, and the output
- * folder is left as it was. Before the budget, a 3 KB document whose components double at each level (`S1: {a: S0,
- * b: S0}`, ...) kept the client generator busy for half a minute and the docs and server generators for ever.
+ * folder is left as it was. Without the budget, a 3 KB document whose components double at each level (`S1: {a: S0,
+ * b: S0}`, ...) keeps the client generator busy for minutes: the secrets' paths (model/sensitive.ts) write it out.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
