@@ -13,7 +13,7 @@ import { EWOQ_PRIVATE_KEY } from '../mock/world/networks.ts';
 import { median } from './median.ts';
 
 // The clients' libraries are loaded by the parent only, so that the child's RSS is the node's.
-const clients = async () => {
+export const clients = async () => {
   const [avalanchejs, accounts] = await Promise.all([import('@avalabs/avalanchejs'), import('viem/accounts')]);
   const { secp256k1, utils } = avalanchejs;
   const key = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
@@ -26,7 +26,7 @@ const clients = async () => {
     EWOQ_EVM: secp256k1.publicKeyToEthAddress(publicKey),
   };
 };
-type Clients = Awaited<ReturnType<typeof clients>>;
+export type Clients = Awaited<ReturnType<typeof clients>>;
 
 const ms = (start: number) => performance.now() - start;
 
@@ -87,50 +87,21 @@ async function transfers(url: string, { privateKeyToAccount, EWOQ }: Clients): P
   );
 }
 
+/** Each of the round trip's six calls to the mock goes through `timed`. */
+type Timed = <T>(call: () => Promise<T>) => Promise<T>;
+
 /**
- * The round trips' figures over the rounds after the warm-up; `node.cpu` reads the node's CPU time (ms) before and after
- * them, `node.memory` gives its RSS at the end of the warm-up (after as many calls as this bench made before it had more
- * rounds, so that the figure compares with the earlier ones).
+ * One atomic C → P round trip per call: the EVM nonce and base fee, an export on C to P, P's UTXOs from C and fee
+ * state, an import on P; both txs built and signed with avalanchejs between the calls.
  */
-async function roundTrips(
-  url: string,
-  lib: Clients,
-  node: { cpu(): Promise<{ cpu: number; perRequest: number[] }>; memory(): Promise<void> },
-): Promise<void> {
+export async function tripper(url: string, lib: Clients): Promise<(timed: Timed) => Promise<void>> {
   const { Context, addTxSignatures, evm, pvm, utils, EWOQ, EWOQ_SHORT, EWOQ_EVM } = lib;
   const ctx = await Context.getContextFromURI(url);
   const p = new pvm.PVMApi(url);
   const c = new evm.EVMApi(url);
   const pAddress = `P-${utils.formatBech32(ctx.hrp, EWOQ_SHORT)}`;
   const evmAddress = `0x${Buffer.from(EWOQ_EVM).toString('hex')}`;
-  const total: number[] = [];
-  const mock: number[] = [];
-  // Per call, after the warm-up: its wall time and the client's own CPU time in it (fetch, avalanchejs' parsing).
-  const calls: Array<{ wall: number[]; client: number[] }> = [];
-  const rounds = 100;
-  const warmUp = 25;
-  let cpuAtStart = 0;
-  for (let i = 0; i < rounds; i++) {
-    if (i === warmUp) {
-      await node.memory();
-      cpuAtStart = (await node.cpu()).cpu;
-    }
-    const started = performance.now();
-    let inMock = 0;
-    let index = 0;
-    const timed = async <T>(call: () => Promise<T>): Promise<T> => {
-      const at = performance.now();
-      const cpuAt = process.cpuUsage();
-      const result = await call();
-      const { user, system } = process.cpuUsage(cpuAt);
-      inMock += ms(at);
-      if (i >= warmUp) {
-        const figures = (calls[index++] ??= { wall: [], client: [] });
-        figures.wall.push(ms(at));
-        figures.client.push((user + system) / 1000);
-      }
-      return result;
-    };
+  return async (timed) => {
     const nonce = BigInt(
       (await timed(() => post(`${url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [evmAddress, 'latest']))) as string,
     );
@@ -152,6 +123,48 @@ async function roundTrips(
     );
     await addTxSignatures({ unsignedTx: imported, privateKeys: [EWOQ] });
     await timed(() => p.issueSignedTx(imported.getSignedTx()));
+  };
+}
+
+/**
+ * The round trips' figures over the rounds after the warm-up; `node.cpu` reads the node's CPU time (ms) before and after
+ * them, `node.memory` gives its RSS at the end of the warm-up (after as many calls as this bench made before it had more
+ * rounds, so that the figure compares with the earlier ones).
+ */
+async function roundTrips(
+  url: string,
+  lib: Clients,
+  node: { cpu(): Promise<{ cpu: number; perRequest: number[] }>; memory(): Promise<void> },
+): Promise<void> {
+  const trip = await tripper(url, lib);
+  const total: number[] = [];
+  const mock: number[] = [];
+  // Per call, after the warm-up: its wall time and the client's own CPU time in it (fetch, avalanchejs' parsing).
+  const calls: Array<{ wall: number[]; client: number[] }> = [];
+  const rounds = 100;
+  const warmUp = 25;
+  let cpuAtStart = 0;
+  for (let i = 0; i < rounds; i++) {
+    if (i === warmUp) {
+      await node.memory();
+      cpuAtStart = (await node.cpu()).cpu;
+    }
+    const started = performance.now();
+    let inMock = 0;
+    let index = 0;
+    await trip(async <T>(call: () => Promise<T>): Promise<T> => {
+      const at = performance.now();
+      const cpuAt = process.cpuUsage();
+      const result = await call();
+      const { user, system } = process.cpuUsage(cpuAt);
+      inMock += ms(at);
+      if (i >= warmUp) {
+        const figures = (calls[index++] ??= { wall: [], client: [] });
+        figures.wall.push(ms(at));
+        figures.client.push((user + system) / 1000);
+      }
+      return result;
+    });
     total.push(ms(started));
     mock.push(inMock);
   }

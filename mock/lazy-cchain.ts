@@ -20,24 +20,20 @@ export interface CChainParts {
 }
 
 /**
- * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs and the curve) would load
- * while its caller waits, one step each: modules, EDR's native library and context, and the curve's table of multiples
- * of its generator. Nothing is built, so the chain, its engine and the dev controls' marks are as they were.
+ * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs and libsecp256k1) would
+ * load while its caller waits, one step each: modules, EDR's native library and context, libsecp256k1 and its
+ * tables. Nothing is built, so the chain, its engine and the dev controls' marks are as they were.
  */
 export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
   () => import('./cchain/avax.ts'),
   () => import('./cchain/avax.ts').then(({ loadTxModules }) => loadTxModules()),
   () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
   () => import('./cchain/evm.ts'),
-  // EDR brings a native secp256k1 (./cchain/evm.ts loadEdr), after which the next step computes no table.
   () => import('./cchain/evm.ts').then(({ loadEngine }) => loadEngine()),
-  // A first signature check or key derivation loads the curve and computes its table (tens of ms).
-  () => import('./world/signers.ts').then(({ uncompressedPublicKey }) => uncompressedPublicKey(ONE)),
+  // A first signature check loads libsecp256k1, which builds its context's tables (~25 ms).
+  () => import('./world/signers.ts').then(({ loadSecp256k1 }) => loadSecp256k1()),
   () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
 ];
-
-/** A private key whose public key nobody reads: deriving it warms the curve. */
-const ONE = new Uint8Array(32).fill(1);
 
 export class LazyCChain {
   private parts: CChainParts | undefined;

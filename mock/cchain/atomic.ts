@@ -4,7 +4,6 @@
  * verifier's flow check, credentials and shared-memory UTXOs, then EVMStateTransfer's balances and nonces), their
  * texts verbatim. What a valid one changes is returned, for ./avax.ts to apply to the world and the EVM.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { avalanche } from '../shared/avalanche.ts';
 import { type Transaction, decodeSigned, keyOf } from '../engine/codec.ts';
 import { checkSortedUnique } from '../engine/effects.ts';
@@ -16,6 +15,7 @@ import { idBytes, idOf, sha256 } from '../world/codec.ts';
 import { recoverPublicKey } from '../world/signers.ts';
 import type { AtomicUtxo } from '../world/types.ts';
 import { atomicKey, type World } from '../world/world.ts';
+import { keccakHex } from './blocks.ts';
 import { X2C_RATE } from './genesis.ts';
 
 export interface AtomicTx {
@@ -221,7 +221,7 @@ function verifyExport(world: World, atomic: AtomicTx, evm: EvmView): AtomicEffec
       throw new Refusal('invalid signature');
     }
     // PublicKeyToEthAddress: the last 20 bytes of the keccak-256 of X || Y.
-    if (hex(keccak_256(publicKey.subarray(1)).subarray(12)) !== hex(input.address.toBytes()))
+    if (keccakHex(publicKey.subarray(1)).slice(-40) !== hex(input.address.toBytes()))
       throw new Refusal("signature doesn't match public key");
   });
   // EVMStateTransfer: each input's amount off its address's balance, its nonce the account's; then nonces bumped.

@@ -92,7 +92,8 @@ let keccak = (data: Uint8Array): Uint8Array => keccak_256(data);
 export function useNativeKeccak(native: (data: Uint8Array) => Uint8Array): void {
   keccak = native;
 }
-const digest = (data: Uint8Array): Hex => `0x${Buffer.from(keccak(data)).toString('hex')}`;
+/** keccak-256 as 0x-hex, natively once the engine is loaded. */
+export const keccakHex = (data: Uint8Array): Hex => `0x${Buffer.from(keccak(data)).toString('hex')}`;
 
 /** coreth's header fields in its order, the optional ones up to the last the block has. */
 function headerItems(block: Omit<CorethBlock, 'hash' | 'transactions'>): Item[] {
@@ -134,7 +135,7 @@ function headerItems(block: Omit<CorethBlock, 'hash' | 'transactions'>): Item[] 
 
 /** coreth's block hash (types.Header.Hash): keccak-256 of its header's RLP. */
 export const headerHash = (header: Omit<CorethBlock, 'hash' | 'transactions'>): Hex =>
-  digest(RLP.encode(headerItems(header)));
+  keccakHex(RLP.encode(headerItems(header)));
 
 const accessList = (tx: RpcTransaction): Item[] =>
   (tx.accessList ?? []).map((entry) => [bytes(entry.address), entry.storageKeys.map(bytes)]);
@@ -172,7 +173,7 @@ export function transactionBytes(tx: RpcTransaction): Uint8Array {
     ]);
     encoded = Buffer.concat([Uint8Array.of(type), payload]);
   }
-  if (digest(encoded) !== tx.hash)
+  if (keccakHex(encoded) !== tx.hash)
     throw new Error(`transaction ${tx.hash} of type ${type} does not encode to its hash`);
   return encoded;
 }
@@ -184,7 +185,7 @@ export function transactionBytes(tx: RpcTransaction): Uint8Array {
 export function blockBytes(block: CorethBlock, extData?: Uint8Array, hashed = true): Uint8Array {
   const header = headerItems(block);
   const encodedHeader = RLP.encode(header);
-  if (hashed && digest(encodedHeader) !== block.hash)
+  if (hashed && keccakHex(encodedHeader) !== block.hash)
     throw new Error(`block ${block.hash}'s header does not encode to its hash`);
   const txs = (block.transactions ?? []).map((tx) => {
     const encoded = transactionBytes(tx);

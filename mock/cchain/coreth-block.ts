@@ -6,11 +6,10 @@
  * `parentHash` its parent's: the engine's hashes, of Ethereum headers, are the engine's alone (./block-hashes.ts).
  */
 import { RLP } from '@ethereumjs/rlp';
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Fork } from '../fork/lazy.ts';
 import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
-import { type CorethBlock, type RpcBlock, blockBytes, headerHash } from './blocks.ts';
+import { type CorethBlock, type RpcBlock, blockBytes, headerHash, keccakHex } from './blocks.ts';
 import type { AtomicExtra, CChain } from './evm.ts';
 
 /** What coreth adds to a block of the engine's, kept per height (./evm.ts). */
@@ -72,9 +71,18 @@ export function blockGasCostOf(
   return stepBlockGasCost(parent.cost, parent.timestamp, timestamp, step);
 }
 
+/** By ExtData: a block's header is written for its hash, its bytes and each answer that shows it. */
+const extDataHashes = new WeakMap<Uint8Array, string>();
+
 /** customtypes.CalcExtDataHash: the hash of ExtData's RLP; a genesis, built from the genesis file, has none. */
 export function extDataHashOf(height: bigint, extData: Uint8Array): string {
-  return height === 0n ? ZERO_HASH : hex(keccak_256(RLP.encode(extData)));
+  if (height === 0n) return ZERO_HASH;
+  let hash = extDataHashes.get(extData);
+  if (hash === undefined) {
+    hash = keccakHex(RLP.encode(extData));
+    extDataHashes.set(extData, hash);
+  }
+  return hash;
 }
 
 /**

@@ -5,8 +5,8 @@
  * EVM's state, verify and write it back without another call in between, and dev controls (snapshot, revert, time)
  * take effect exactly between the calls issued before and after them.
  */
-import { createRequire } from 'node:module';
 import type { ForkConfig, Provider, ProviderConfig } from '@nomicfoundation/edr';
+import { edr as requireEdr } from '../shared/edr.ts';
 import { acceptIntoIndexes } from '../world/indexer.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
@@ -50,22 +50,6 @@ export class EvmError extends Error {
 }
 
 let edr: { module: Edr; context: Promise<InstanceType<Edr['EdrContext']>> } | undefined;
-
-/**
- * EDR allocates with mimalloc, which by default commits its 1 GiB arenas eagerly where the kernel overcommits: the
- * node's RSS grew by ~10 MB more than the engine uses (bench/README.md). mimalloc reads its options from the
- * environment once, as the library loads; a value the user set is kept, and the environment is left as it was.
- */
-function requireEdr(): Edr {
-  const option = 'MIMALLOC_ARENA_EAGER_COMMIT';
-  const set = process.env[option] === undefined;
-  if (set) process.env[option] = '0';
-  try {
-    return createRequire(import.meta.url)('@nomicfoundation/edr') as Edr;
-  } finally {
-    if (set) delete process.env[option];
-  }
-}
 
 /**
  * Loads EDR's native library and its context, while the node idles (../lazy-cchain.ts): tens of ms of CPU that the

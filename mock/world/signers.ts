@@ -5,22 +5,26 @@
  * JavaScript, and every input of every transaction recovers one.
  */
 import { createRequire } from 'node:module';
+import { edr } from '../shared/edr.ts';
 
 interface Secp256k1 {
   ecdsaRecover(signature: Uint8Array, recovery: number, hash: Uint8Array, compressed: boolean): Uint8Array;
-  publicKeyCreate(privateKey: Uint8Array, compressed: boolean): Uint8Array;
 }
 
 /**
- * Required on first use (the first signature to check, the C-Chain's genesis), or before, while the node is idle
- * (mock/lazy-cchain.ts derives a key): loading it builds libsecp256k1's context and its tables (tens of ms).
+ * Required on the first signature to check, or before, while the node is idle (mock/lazy-cchain.ts): loading it
+ * builds libsecp256k1's context and its tables (~25 ms of CPU).
  */
 let library: Secp256k1 | undefined;
-const secp256k1 = (): Secp256k1 => (library ??= createRequire(import.meta.url)('secp256k1') as Secp256k1);
+export const loadSecp256k1 = (): Secp256k1 => (library ??= createRequire(import.meta.url)('secp256k1') as Secp256k1);
 
-/** The uncompressed public key (65 bytes, 04 || X || Y) of a 32-byte private key in [1, n). */
+/**
+ * The uncompressed public key (65 bytes, 04 || X || Y) of a 32-byte private key in [1, n). Its one user is the
+ * C-Chain's genesis (the funded accounts' EVM addresses), which the C-Chain's engine follows at once: EDR's
+ * multiplication, so that a first C-Chain call does not also load libsecp256k1 and build its tables.
+ */
 export const uncompressedPublicKey = (privateKey: Uint8Array): Uint8Array =>
-  secp256k1().publicKeyCreate(privateKey, false);
+  edr().secp256k1PublicKeyFromSecretKey(privateKey);
 
 /**
  * The public key a 65-byte [r || s || v] `signature` of a 32-byte `hash` recovers to, compressed (33 bytes) or not
@@ -29,5 +33,5 @@ export const uncompressedPublicKey = (privateKey: Uint8Array): Uint8Array =>
  */
 export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, compressed = true): Uint8Array {
   if (signature.length !== 65) throw new Error('invalid signature length');
-  return secp256k1().ecdsaRecover(signature.subarray(0, 64), signature[64]!, hash, compressed);
+  return loadSecp256k1().ecdsaRecover(signature.subarray(0, 64), signature[64]!, hash, compressed);
 }
