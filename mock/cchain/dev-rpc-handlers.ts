@@ -11,7 +11,7 @@ import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
 
-const bigintOf = (value: Quantity): bigint => BigInt(value);
+const bigintOf = (value: Quantity | bigint): bigint => BigInt(value);
 const evmAddress = (address: string): string => address.slice(2).toLowerCase();
 const invalid = (message: string) => new RpcError(-32602, message);
 
@@ -31,19 +31,25 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       return false;
     }
   };
-  const setTime = (timestamp: Quantity) => {
+  /** The last C-Chain block's time: each block is at least a second after its parent, so it may pass the clock. */
+  const lastBlockTime = async () =>
+    BigInt(((await chain.request('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp);
+  const setTime = async (timestamp: Quantity | bigint) => {
+    const time = bigintOf(timestamp);
+    const last = await lastBlockTime();
+    // Hardhat's refusal (EDR): a block is never before its parent.
+    if (time < last) throw invalid(`Timestamp ${time} is lower than the previous block's timestamp ${last}`);
     try {
-      dev.setTime({ timestamp: String(bigintOf(timestamp)), mine: false });
+      dev.setTime({ timestamp: String(time), mine: false });
     } catch (error) {
       throw invalid((error as Error).message);
     }
   };
-  const increaseTime = ({ seconds }: { seconds: Quantity }) => {
-    try {
-      dev.increaseTime({ seconds: String(bigintOf(seconds)), mine: false });
-    } catch (error) {
-      throw invalid((error as Error).message);
-    }
+  /** The clock moves `seconds` past both its own time and the last block's, so the next block is that much later. */
+  const increaseTime = async ({ seconds }: { seconds: Quantity }) => {
+    const now = chain.world.time.get();
+    const last = await lastBlockTime();
+    await setTime((last > now ? last : now) + bigintOf(seconds));
     return offsetOf(chain);
   };
   const mine = async (blocks: bigint, interval: bigint, first: boolean) => {
@@ -53,9 +59,15 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       return;
     }
     for (let i = 0n; i < blocks; i++) {
-      if (i > 0n || first) increaseTime({ seconds: String(interval) });
+      if (i > 0n || first) await increaseTime({ seconds: String(interval) });
       await dev.mine({ chain: 'C', blocks: 1 });
     }
+  };
+  /** anvil's evm_setTime: the seconds the clock moved. */
+  const moveClock = async ({ timestamp }: { timestamp: Quantity }) => {
+    const before = chain.world.time.get();
+    await setTime(timestamp);
+    return Number(chain.world.time.get() - before);
   };
   const anvilMine = ({ blocks = '0x1', interval = '0x0' }: { blocks?: Quantity; interval?: Quantity }) =>
     mine(bigintOf(blocks), bigintOf(interval), true).then(() => null);
@@ -110,30 +122,16 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     anvilSnapshot: snapshot,
     evmRevert: revert,
     anvilRevert: revert,
-    evmIncreaseTime: (p) => String(increaseTime(p)),
-    anvilIncreaseTime: (p) => Number(increaseTime(p)),
-    evmSetNextBlockTimestamp: ({ timestamp }) => {
-      setTime(timestamp);
-      return String(bigintOf(timestamp));
-    },
-    anvilSetNextBlockTimestamp: ({ timestamp }) => {
-      setTime(timestamp);
-      return null;
-    },
-    evmSetTime: ({ timestamp }) => {
-      const before = chain.world.time.get();
-      setTime(timestamp);
-      return Number(chain.world.time.get() - before);
-    },
-    anvilSetTime: ({ timestamp }) => {
-      const before = chain.world.time.get();
-      setTime(timestamp);
-      return Number(chain.world.time.get() - before);
-    },
+    evmIncreaseTime: (p) => increaseTime(p).then(String),
+    anvilIncreaseTime: (p) => increaseTime(p).then(Number),
+    evmSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => String(bigintOf(timestamp))),
+    anvilSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => null),
+    evmSetTime: moveClock,
+    anvilSetTime: moveClock,
     evmMine: async ({ options }) => {
       const { timestamp, blocks = 1 } =
         typeof options === 'object' && options !== null ? options : { timestamp: options ?? undefined };
-      if (timestamp !== undefined) setTime(timestamp);
+      if (timestamp !== undefined) await setTime(timestamp);
       await mine(bigintOf(blocks), 0n, false);
       return '0' as const;
     },

@@ -111,10 +111,12 @@ export const cChainDevDocument: OpenrpcDocument = {
     {
       "name": "evm_increaseTime",
       "summary": "Move the clock forward.",
-      "description": "Moves the network's clock (X, P and C: `dev.increaseTime` without a P-Chain block; staking " +
-        "periods it passes end) forward by `seconds`; the next C-Chain block is at the new time. Answers, as Hardhat " +
-        "does, the seconds the clock now stands past its start, in decimal. Served by the mock node only, and only " +
-        "while its development controls are on (not with `--no-dev`).",
+      "description": "Moves the network's clock (X, P and C: `dev.setTime` without a P-Chain block; staking periods " +
+        "it passes end) to `seconds` past the later of its own time and the last C-Chain block's (a block built " +
+        "while the clock stood still is a second past its parent, so it may be ahead of the clock): the next C-Chain " +
+        "block is exactly `seconds` after the last one, or later. Answers, as Hardhat does, the seconds the clock " +
+        "now stands past its start, in decimal. Served by the mock node only, and only while its development " +
+        "controls are on (not with `--no-dev`).",
       "params": [
         {
           "name": "seconds",
@@ -137,10 +139,12 @@ export const cChainDevDocument: OpenrpcDocument = {
     {
       "name": "anvil_increaseTime",
       "summary": "Move the clock forward.",
-      "description": "Moves the network's clock (X, P and C: `dev.increaseTime` without a P-Chain block; staking " +
-        "periods it passes end) forward by `seconds`; the next C-Chain block is at the new time. Answers, as anvil " +
-        "does, the seconds the clock now stands past its start, as a number. Served by the mock node only, and only " +
-        "while its development controls are on (not with `--no-dev`).",
+      "description": "Moves the network's clock (X, P and C: `dev.setTime` without a P-Chain block; staking periods " +
+        "it passes end) to `seconds` past the later of its own time and the last C-Chain block's (a block built " +
+        "while the clock stood still is a second past its parent, so it may be ahead of the clock): the next C-Chain " +
+        "block is exactly `seconds` after the last one, or later. Answers, as anvil does, the seconds the clock now " +
+        "stands past its start, as a number. Served by the mock node only, and only while its development controls " +
+        "are on (not with `--no-dev`).",
       "params": [
         {
           "name": "seconds",
@@ -164,9 +168,10 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "evm_setNextBlockTimestamp",
       "summary": "Set the next block's time.",
       "description": "Sets the network's clock (X, P and C: `dev.setTime` without a P-Chain block) to `timestamp`, " +
-        "so the next C-Chain block is at that time. A time before the last C-Chain block's, or before the chain " +
-        "time, is refused (-32602). Answers the timestamp in decimal, as Hardhat does. Served by the mock node only, " +
-        "and only while its development controls are on (not with `--no-dev`).",
+        "so the next C-Chain block is at that time. A time before the last C-Chain block's (Hardhat's `Timestamp T " +
+        "is lower than the previous block's timestamp P`), or before the chain time, is refused (-32602). Answers " +
+        "the timestamp in decimal, as Hardhat does. Served by the mock node only, and only while its development " +
+        "controls are on (not with `--no-dev`).",
       "params": [
         {
           "name": "timestamp",
@@ -190,9 +195,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "anvil_setNextBlockTimestamp",
       "summary": "Set the next block's time.",
       "description": "Sets the network's clock (X, P and C: `dev.setTime` without a P-Chain block) to `timestamp`, " +
-        "so the next C-Chain block is at that time. A time before the last C-Chain block's, or before the chain " +
-        "time, is refused (-32602). Served by the mock node only, and only while its development controls are on " +
-        "(not with `--no-dev`).",
+        "so the next C-Chain block is at that time. A time before the last C-Chain block's (Hardhat's `Timestamp T " +
+        "is lower than the previous block's timestamp P`), or before the chain time, is refused (-32602). Served by " +
+        "the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [
         {
           "name": "timestamp",
