@@ -15,6 +15,20 @@ const bigintOf = (value: Quantity | bigint): bigint => BigInt(value);
 const evmAddress = (address: string): string => address.slice(2).toLowerCase();
 const invalid = (message: string) => new RpcError(-32602, message);
 
+/** A control whose anvil name answers null once it is done (api.rs's `Result<()>`), and Hardhat's `true`. */
+const anvil =
+  <P>(control: (params: P) => unknown) =>
+  async (params: P): Promise<null> => {
+    await control(params);
+    return null;
+  };
+const hardhat =
+  <P>(control: (params: P) => unknown) =>
+  async (params: P): Promise<true> => {
+    await control(params);
+    return true;
+  };
+
 /** The world's clock, in seconds past its start: what anvil's and Hardhat's time methods answer as their offset. */
 const offsetOf = (chain: CChain): bigint => chain.world.time.get() - chain.world.network.startTime;
 
@@ -69,8 +83,6 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     await setTime(timestamp);
     return Number(chain.world.time.get() - before);
   };
-  const anvilMine = ({ blocks = '0x1', interval = '0x0' }: { blocks?: Quantity; interval?: Quantity }) =>
-    mine(bigintOf(blocks), bigintOf(interval), true).then(() => null);
   const setAutomine = ({ enabled }: { enabled: boolean }) => dev.setAutomine({ enabled });
   const getAutomine = () => chain.request('hardhat_getAutomine') as Promise<boolean>;
   const setBalance = ({ address, balance }: { address: string; balance: Quantity }) =>
@@ -78,14 +90,10 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   const setCode = ({ address, code }: { address: string; code: string }) => dev.setCode({ address, code });
   const setNonce = async ({ address, nonce }: { address: string; nonce: Quantity }) => {
     if (bigintOf(nonce) >= 2n ** 64n) throw invalid(`nonce ${nonce} is more than 64 bits`);
-    await dev.setNonce({ address, nonce: String(bigintOf(nonce)) }).catch((error: Error) => {
-      throw new RpcError(-32000, error.message);
-    });
+    await dev.setNonce({ address, nonce: String(bigintOf(nonce)) });
   };
-  const setStorageAt = async ({ address, slot, value }: { address: string; slot: Quantity; value: string }) => {
-    await dev.setStorageAt({ address, slot: `0x${bigintOf(slot).toString(16).padStart(64, '0')}`, value });
-    return true as const;
-  };
+  const setStorageAt = ({ address, slot, value }: { address: string; slot: Quantity; value: string }) =>
+    dev.setStorageAt({ address, slot: `0x${bigintOf(slot).toString(16).padStart(64, '0')}`, value });
   const impersonate = ({ address }: { address: string }) => dev.impersonate({ address });
   const stopImpersonating = async ({ address }: { address: string }) => {
     const was = chain.impersonated.has(evmAddress(address));
@@ -99,10 +107,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     dev.reset();
   };
   const dumpState = () => dev.dumpState().state;
-  const loadState = ({ state }: { state: string }) => {
-    dev.loadState({ state });
-    return true as const;
-  };
+  const loadState = ({ state }: { state: string }) => dev.loadState({ state });
   const drop = ({ hash }: { hash: string }) =>
     chain.run(async (provider) => {
       const held = chain.world.cChainPool.has(hash.toLowerCase());
@@ -117,7 +122,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     dev.setIntervalMining({ interval: 0 });
   };
 
-  return {
+  return refusingWithMessages({
     evmSnapshot: snapshot,
     anvilSnapshot: snapshot,
     evmRevert: revert,
@@ -135,59 +140,60 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       await mine(bigintOf(blocks), 0n, false);
       return '0' as const;
     },
-    anvilMine,
-    hardhatMine: ({ blocks = '0x1', interval = '0x1' }) =>
-      mine(bigintOf(blocks), bigintOf(interval), false).then(() => true as const),
+    anvilMine: anvil(({ blocks = '0x1', interval = '0x0' }) => mine(bigintOf(blocks), bigintOf(interval), true)),
+    hardhatMine: hardhat(({ blocks = '0x1', interval = '0x1' }) => mine(bigintOf(blocks), bigintOf(interval), false)),
     anvilGetAutomine: getAutomine,
     hardhatGetAutomine: getAutomine,
-    evmSetAutomine: (p) => {
-      setAutomine(p);
-      return true as const;
-    },
-    anvilSetAutomine: (p) => {
-      setAutomine(p);
-      return null;
-    },
-    evmSetIntervalMining: (p) => {
-      setIntervalMining(p);
-      return true as const;
-    },
-    anvilSetIntervalMining: (p) => {
-      setIntervalMining(p);
-      return null;
-    },
-    anvilSetBalance: (p) => setBalance(p).then(() => null),
-    hardhatSetBalance: (p) => setBalance(p).then(() => true as const),
-    anvilAddBalance: ({ address, amount }) =>
-      chain
-        .run(async (provider) => {
-          const account = evmAddress(address);
-          chain.setBalance(account, (await chain.balance(provider, account)) + bigintOf(amount));
-        })
-        .then(() => null),
-    anvilSetCode: (p) => setCode(p).then(() => null),
-    hardhatSetCode: (p) => setCode(p).then(() => true as const),
-    anvilSetNonce: (p) => setNonce(p).then(() => null),
-    hardhatSetNonce: (p) => setNonce(p).then(() => true as const),
-    anvilSetStorageAt: setStorageAt,
-    hardhatSetStorageAt: setStorageAt,
-    anvilImpersonateAccount: (p) => Promise.resolve(impersonate(p)).then(() => null),
-    hardhatImpersonateAccount: (p) => Promise.resolve(impersonate(p)).then(() => true as const),
-    anvilStopImpersonatingAccount: (p) => stopImpersonating(p).then(() => null),
+    evmSetAutomine: hardhat(setAutomine),
+    anvilSetAutomine: anvil(setAutomine),
+    evmSetIntervalMining: hardhat(setIntervalMining),
+    anvilSetIntervalMining: anvil(setIntervalMining),
+    anvilSetBalance: anvil(setBalance),
+    hardhatSetBalance: hardhat(setBalance),
+    anvilAddBalance: anvil(({ address, amount }) =>
+      chain.run(async (provider) => {
+        const account = evmAddress(address);
+        chain.setBalance(account, (await chain.balance(provider, account)) + bigintOf(amount));
+      }),
+    ),
+    anvilSetCode: anvil(setCode),
+    hardhatSetCode: hardhat(setCode),
+    anvilSetNonce: anvil(setNonce),
+    hardhatSetNonce: hardhat(setNonce),
+    anvilSetStorageAt: hardhat(setStorageAt),
+    hardhatSetStorageAt: hardhat(setStorageAt),
+    anvilImpersonateAccount: anvil(impersonate),
+    hardhatImpersonateAccount: hardhat(impersonate),
+    anvilStopImpersonatingAccount: anvil(stopImpersonating),
     hardhatStopImpersonatingAccount: stopImpersonating,
     anvilDropTransaction: (p) => drop(p).then((dropped) => (dropped ? p.hash : null)),
     hardhatDropTransaction: drop,
-    anvilReset: (p) => {
-      reset(p);
-      return null;
-    },
-    hardhatReset: (p) => {
-      reset(p);
-      return true as const;
-    },
+    anvilReset: anvil(reset),
+    hardhatReset: hardhat(reset),
     anvilDumpState: dumpState,
     hardhatDumpState: dumpState,
-    anvilLoadState: loadState,
-    hardhatLoadState: loadState,
+    anvilLoadState: hardhat(loadState),
+    hardhatLoadState: hardhat(loadState),
+  });
+}
+
+/**
+ * The handlers with a dev control's refusal (an Error: a bad state, odd code bytes, a nonce below the account's) as
+ * -32000 and its message, as Hardhat answers a refusal, where the server would hide it behind -32603.
+ */
+function refusingWithMessages(handlers: CChainDevHandlers): CChainDevHandlers {
+  const refusal = (error: unknown) => {
+    throw error instanceof RpcError ? error : new RpcError(-32000, (error as Error).message);
   };
+  const wrapped = Object.entries(handlers).map(([name, handler]: [string, (...args: unknown[]) => unknown]) => [
+    name,
+    (...args: unknown[]) => {
+      try {
+        return Promise.resolve(handler(...args)).catch(refusal);
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+  ]);
+  return Object.fromEntries(wrapped) as unknown as CChainDevHandlers;
 }

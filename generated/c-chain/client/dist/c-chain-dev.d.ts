@@ -130,12 +130,13 @@ export type CChainDevClientErrors = {
  * `/ext/bc/C/rpc` beside the C-Chain's API. Each is one of the mock's controls of `/ext/dev`
  * (openrpc/dev.json), so it moves the X-, P- and C-Chain together: a snapshot is the whole network's,
  * time is the network's clock. Params are by position, as anvil and Hardhat read them; bad ones are
- * refused with -32602. `anvil_*` answers as anvil does, `hardhat_*` as Hardhat does, `evm_*` as
- * Hardhat does. What has no meaning on the C-Chain is refused with -32601 and the reason: the block
- * gas limit, base fee and coinbase (coreth's rules set them: `evm_setBlockGasLimit`,
- * `*_setNextBlockBaseFeePerGas`, `*_setCoinbase`), `*_setMinGasPrice` (anvil's own refusal under
- * EIP-1559), `*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled` (the log is
- * `--quiet`'s), `anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and
+ * refused with -32602, and a control's own refusal (a nonce below the account's, a state that is no
+ * dumped state) with -32000 and its words, as Hardhat refuses. `anvil_*` answers as anvil does,
+ * `hardhat_*` as Hardhat does, `evm_*` as Hardhat does. What has no meaning on the C-Chain is refused
+ * with -32601 and the reason: the block gas limit, base fee and coinbase (coreth's rules set them:
+ * `evm_setBlockGasLimit`, `*_setNextBlockBaseFeePerGas`, `*_setCoinbase`), `*_setMinGasPrice` (anvil's
+ * own refusal under EIP-1559), `*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled`
+ * (the log is `--quiet`'s), `anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and
  * `anvil_removeBlockTimestampInterval`. Served only by the mock node, and only while its development
  * controls are on; never by AvalancheGo (a node answers each with -32601). Marked `x-mock-only`: `npm
  * run conform` never calls these methods on a node.
