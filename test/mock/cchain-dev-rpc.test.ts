@@ -3,7 +3,7 @@
  * client in both its modes: each moves the whole network as /ext/dev does (a snapshot undoes an X-Chain change too,
  * time is the P-Chain's clock as well), bad params are refused, and a node without dev controls answers -32601.
  */
-import { http, type Hex, createPublicClient, createTestClient, createWalletClient, parseEther } from 'viem';
+import { http, type Hex, createPublicClient, createTestClient, createWalletClient, parseEther, webSocket } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -144,6 +144,20 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])("viem's test client in 
     await test().reset();
     expect(await eth().getBlockNumber()).toBe(0n);
     expect(await eth().getBalance({ address: TO })).toBe(0n);
+  });
+
+  it('answers over the WebSocket too', async () => {
+    const ws = createTestClient({ mode, transport: webSocket(`${node.url.replace('http', 'ws')}/ext/bc/C/ws`) });
+    try {
+      const before = await eth().getBlockNumber();
+      const id = await ws.snapshot();
+      await ws.mine({ blocks: 2 });
+      expect(await eth().getBlockNumber()).toBe(before + 2n);
+      await ws.revert({ id });
+      expect(await eth().getBlockNumber()).toBe(before);
+    } finally {
+      await (await ws.transport.getRpcClient()).close();
+    }
   });
 
   it('refuses bad params with -32602 and what has no meaning here with -32601 and the reason', async () => {
