@@ -20,30 +20,40 @@ export function serveDevMethods(world: World, dev: DevControls): void {
 
 const DEV_METHOD = /^(anvil|hardhat|evm)_/;
 
+const GAS_LIMIT = "the C-Chain's block gas limit is set by coreth's fee rules (ACP-176), not by the node";
+const BASE_FEE = "the C-Chain's base fee is set for every block by coreth's fee rules (ACP-176)";
+const COINBASE = "a C-Chain block's coinbase is coreth's, which no node chooses";
+const LOGGING = "the mock's call log is set as it starts (--quiet)";
+const INTERVAL = "the mock's clock moves only when told (evm_increaseTime, evm_setNextBlockTimestamp)";
+const FINAL = "the C-Chain's accepted blocks are final: no reorg or rollback";
+
 /**
- * anvil's and Hardhat's methods that have no meaning on the C-Chain, or none the mock can give: refused with -32601
- * and the reason, rather than answered as if done.
+ * anvil's and Hardhat's methods (their names in anvil's EthRequest and Hardhat's EDR) that have no meaning on the
+ * C-Chain, or none the mock can give: refused with -32601 and the reason, rather than answered as if done.
  */
-const REFUSED: Record<string, string> = {
-  BlockGasLimit: "the C-Chain's block gas limit is set by coreth's fee rules (ACP-176), not by the node",
-  NextBlockBaseFeePerGas: "the C-Chain's base fee is set for every block by coreth's fee rules (ACP-176)",
-  Coinbase: "a C-Chain block's coinbase is coreth's, which no node chooses",
-  PrevRandao: "the mock cannot choose a C-Chain block's prevrandao",
-  ChainId: "the chain ID is the network's (43112 local, 43113 Fuji, 43114 Mainnet): start the mock with --network",
-  RpcUrl: 'the mock forks only as it starts (--fork-url)',
-  LoggingEnabled: "the mock's call log is set as it starts (--quiet)",
-  BlockTimestampInterval: "the mock's clock moves only when told (evm_increaseTime, evm_setNextBlockTimestamp)",
-  AutoImpersonateAccount: 'the mock impersonates only the addresses named to anvil_impersonateAccount',
-  Reorg: "the C-Chain's accepted blocks are final: no reorg or rollback",
+const REFUSED: Readonly<Record<string, string>> = {
+  evm_setBlockGasLimit: GAS_LIMIT,
+  anvil_setBlockGasLimit: GAS_LIMIT,
+  anvil_setNextBlockBaseFeePerGas: BASE_FEE,
+  hardhat_setNextBlockBaseFeePerGas: BASE_FEE,
+  anvil_setCoinbase: COINBASE,
+  hardhat_setCoinbase: COINBASE,
+  hardhat_setPrevRandao: "the mock cannot choose a C-Chain block's prevrandao",
+  anvil_setChainId:
+    "the chain ID is the network's (43112 local, 43113 Fuji, 43114 Mainnet): start the mock with --network",
+  anvil_setRpcUrl: 'the mock forks only as it starts (--fork-url)',
+  anvil_setLoggingEnabled: LOGGING,
+  hardhat_setLoggingEnabled: LOGGING,
+  anvil_setBlockTimestampInterval: INTERVAL,
+  anvil_removeBlockTimestampInterval: INTERVAL,
+  anvil_autoImpersonateAccount: 'the mock impersonates only the addresses named to anvil_impersonateAccount',
+  hardhat_autoImpersonateAccount: 'the mock impersonates only the addresses named to hardhat_impersonateAccount',
+  anvil_reorg: FINAL,
+  anvil_rollback: FINAL,
 };
 
-/** The reason a dev method is refused, by its name without prefix and `set`/`remove`. */
-function refusal(method: string): string | undefined {
-  const name = method.replace(DEV_METHOD, '').replace(/^(set|remove)/, '');
-  const key = name.charAt(0).toUpperCase() + name.slice(1);
-  if (key === 'MinGasPrice') return `${method} is not supported when EIP-1559 is active`;
-  return REFUSED[key === 'Rollback' ? 'Reorg' : key];
-}
+/** anvil's own refusal under EIP-1559 (api.rs anvil_set_min_gas_price), which every C-Chain block is. */
+const MIN_GAS_PRICE = new Set(['anvil_setMinGasPrice', 'hardhat_setMinGasPrice']);
 
 const endpoints = new WeakMap<CChain, Promise<Endpoint>>();
 
@@ -69,11 +79,10 @@ function endpointOf(chain: CChain, dev: DevControls): Promise<Endpoint> {
 export async function answerDevMethod(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
   const dev = served.get(chain.world);
   if (!dev || !DEV_METHOD.test(method)) return undefined;
-  const refused = refusal(method);
-  if (refused !== undefined) {
-    const code = method.endsWith('MinGasPrice') ? -32602 : -32601;
-    return JSON.stringify({ error: { code, message: refused.startsWith(method) ? refused : `${method}: ${refused}` } });
-  }
+  if (MIN_GAS_PRICE.has(method))
+    return JSON.stringify({ error: { code: -32602, message: `${method} is not supported when EIP-1559 is active` } });
+  const refused = REFUSED[method];
+  if (refused !== undefined) return JSON.stringify({ error: { code: -32601, message: `${method}: ${refused}` } });
   const { cChainDevMethods } = await import('../../generated/c-chain/server/dist/index.js');
   if (!cChainDevMethods.some((spec) => spec.name === method)) return undefined;
   const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
