@@ -137,6 +137,9 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])("viem's test client in 
 
   it('dumps the state and loads it back, and resets to genesis', async () => {
     const state = await test().dumpState();
+    expect(state).toMatch(/^0x1f8b/);
+    // anvil's preserveHistoricalStates flag is taken: the state holds every block anyway.
+    expect((await callRpc(rpcUrl(), `${mode}_dumpState`, [true])).result).toMatch(/^0x1f8b/);
     const balance = await eth().getBalance({ address: TO });
     await transfer(11n);
     await test().loadState({ state });

@@ -5,6 +5,7 @@ import type {
   AnvilAddBalanceResult,
   AnvilDropTransactionParams,
   AnvilDropTransactionResult,
+  AnvilDumpStateParams,
   AnvilDumpStateResult,
   AnvilGetAutomineResult,
   AnvilImpersonateAccountParams,
@@ -55,6 +56,7 @@ import type {
   EvmSnapshotResult,
   HardhatDropTransactionParams,
   HardhatDropTransactionResult,
+  HardhatDumpStateParams,
   HardhatDumpStateResult,
   HardhatGetAutomineResult,
   HardhatImpersonateAccountParams,
@@ -726,10 +728,11 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
+   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
-  anvilDumpState(options?: CallOptions): Promise<AnvilDumpStateResult>;
+  anvilDumpState(params?: AnvilDumpStateParams, options?: CallOptions): Promise<AnvilDumpStateResult>;
   /**
    * The whole network's state.
    *
@@ -739,10 +742,11 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
+   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
-  hardhatDumpState(options?: CallOptions): Promise<HardhatDumpStateResult>;
+  hardhatDumpState(params?: HardhatDumpStateParams, options?: CallOptions): Promise<HardhatDumpStateResult>;
   /**
    * Replace the network's state.
    *

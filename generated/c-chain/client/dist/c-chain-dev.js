@@ -700,11 +700,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
+   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
-  anvilDumpState(options) {
-    return this.request('anvil_dumpState', {}, options, ERRORS.anvilDumpState);
+  anvilDumpState(params = {}, options) {
+    return this.request('anvil_dumpState', params, options, ERRORS.anvilDumpState);
   }
   /**
    * The whole network's state.
@@ -715,11 +716,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
+   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
-  hardhatDumpState(options) {
-    return this.request('hardhat_dumpState', {}, options, ERRORS.hardhatDumpState);
+  hardhatDumpState(params = {}, options) {
+    return this.request('hardhat_dumpState', params, options, ERRORS.hardhatDumpState);
   }
   /**
    * Replace the network's state.

@@ -5,6 +5,7 @@ import type {
   AnvilAddBalanceResult,
   AnvilDropTransactionParams,
   AnvilDropTransactionResult,
+  AnvilDumpStateParams,
   AnvilDumpStateResult,
   AnvilGetAutomineResult,
   AnvilImpersonateAccountParams,
@@ -55,6 +56,7 @@ import type {
   EvmSnapshotResult,
   HardhatDropTransactionParams,
   HardhatDropTransactionResult,
+  HardhatDumpStateParams,
   HardhatDumpStateResult,
   HardhatGetAutomineResult,
   HardhatImpersonateAccountParams,
@@ -939,11 +941,12 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
+   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
-  anvilDumpState(options?: CallOptions): Promise<AnvilDumpStateResult> {
-    return this.request<AnvilDumpStateResult>('anvil_dumpState', {}, options, ERRORS.anvilDumpState);
+  anvilDumpState(params: AnvilDumpStateParams = {}, options?: CallOptions): Promise<AnvilDumpStateResult> {
+    return this.request<AnvilDumpStateResult>('anvil_dumpState', params, options, ERRORS.anvilDumpState);
   }
 
   /**
@@ -955,11 +958,12 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
+   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
-  hardhatDumpState(options?: CallOptions): Promise<HardhatDumpStateResult> {
-    return this.request<HardhatDumpStateResult>('hardhat_dumpState', {}, options, ERRORS.hardhatDumpState);
+  hardhatDumpState(params: HardhatDumpStateParams = {}, options?: CallOptions): Promise<HardhatDumpStateResult> {
+    return this.request<HardhatDumpStateResult>('hardhat_dumpState', params, options, ERRORS.hardhatDumpState);
   }
 
   /**

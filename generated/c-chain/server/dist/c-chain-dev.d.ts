@@ -6,6 +6,7 @@ import type {
   AnvilAddBalanceResult,
   AnvilDropTransactionParams,
   AnvilDropTransactionResult,
+  AnvilDumpStateParams,
   AnvilDumpStateResult,
   AnvilGetAutomineResult,
   AnvilImpersonateAccountParams,
@@ -56,6 +57,7 @@ import type {
   EvmSnapshotResult,
   HardhatDropTransactionParams,
   HardhatDropTransactionResult,
+  HardhatDumpStateParams,
   HardhatDumpStateResult,
   HardhatGetAutomineResult,
   HardhatImpersonateAccountParams,
@@ -457,7 +459,7 @@ export interface CChainDevHandlers {
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
    *          its message) to fail the call.
    */
-  anvilDumpState(params: Record<string, never>, context: HandlerContext): Answer<AnvilDumpStateResult>;
+  anvilDumpState(params: AnvilDumpStateParams, context: HandlerContext): Answer<AnvilDumpStateResult>;
   /**
    * The whole network's state.
    *
@@ -466,7 +468,7 @@ export interface CChainDevHandlers {
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
    *          its message) to fail the call.
    */
-  hardhatDumpState(params: Record<string, never>, context: HandlerContext): Answer<HardhatDumpStateResult>;
+  hardhatDumpState(params: HardhatDumpStateParams, context: HandlerContext): Answer<HardhatDumpStateResult>;
   /**
    * Replace the network's state.
    *

@@ -390,9 +390,9 @@ export const cChainDevMethods = [
   {
     name: 'anvil_dumpState',
     handler: 'anvilDumpState',
-    params: [],
+    params: ['preserveHistoricalStates'],
     byName: false,
-    shape: { properties: {} },
+    shape: { properties: { PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates' } } },
     validateParams: validator('anvil_dumpState', 'params'),
     validateResult: validator('anvil_dumpState', 'result'),
     writeResult: validators.writeAnvilDumpStateResult,
@@ -400,9 +400,9 @@ export const cChainDevMethods = [
   {
     name: 'hardhat_dumpState',
     handler: 'hardhatDumpState',
-    params: [],
+    params: ['preserveHistoricalStates'],
     byName: false,
-    shape: { properties: {} },
+    shape: { properties: { PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates' } } },
     validateParams: validator('hardhat_dumpState', 'params'),
     validateResult: validator('hardhat_dumpState', 'result'),
     writeResult: validators.writeHardhatDumpStateResult,

@@ -559,9 +559,31 @@ export interface HardhatResetParams {
 export type HardhatResetResult = true;
 
 /**
+ * The params of `anvil_dumpState`.
+ */
+export interface AnvilDumpStateParams {
+  /**
+   * anvil's flag, taken and ignored: the mock's state always holds every block, from which a load
+   * rebuilds each one.
+   */
+  preserveHistoricalStates?: boolean;
+}
+
+/**
  * The result of `anvil_dumpState`.
  */
 export type AnvilDumpStateResult = Bytes;
+
+/**
+ * The params of `hardhat_dumpState`.
+ */
+export interface HardhatDumpStateParams {
+  /**
+   * anvil's flag, taken and ignored: the mock's state always holds every block, from which a load
+   * rebuilds each one.
+   */
+  preserveHistoricalStates?: boolean;
+}
 
 /**
  * The result of `hardhat_dumpState`.

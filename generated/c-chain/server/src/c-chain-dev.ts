@@ -8,6 +8,7 @@ import type {
   AnvilAddBalanceResult,
   AnvilDropTransactionParams,
   AnvilDropTransactionResult,
+  AnvilDumpStateParams,
   AnvilDumpStateResult,
   AnvilGetAutomineResult,
   AnvilImpersonateAccountParams,
@@ -58,6 +59,7 @@ import type {
   EvmSnapshotResult,
   HardhatDropTransactionParams,
   HardhatDropTransactionResult,
+  HardhatDumpStateParams,
   HardhatDumpStateResult,
   HardhatGetAutomineResult,
   HardhatImpersonateAccountParams,
@@ -463,7 +465,7 @@ export interface CChainDevHandlers {
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
    *          its message) to fail the call.
    */
-  anvilDumpState(params: Record<string, never>, context: HandlerContext): Answer<AnvilDumpStateResult>;
+  anvilDumpState(params: AnvilDumpStateParams, context: HandlerContext): Answer<AnvilDumpStateResult>;
   /**
    * The whole network's state.
    *
@@ -472,7 +474,7 @@ export interface CChainDevHandlers {
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
    *          its message) to fail the call.
    */
-  hardhatDumpState(params: Record<string, never>, context: HandlerContext): Answer<HardhatDumpStateResult>;
+  hardhatDumpState(params: HardhatDumpStateParams, context: HandlerContext): Answer<HardhatDumpStateResult>;
   /**
    * Replace the network's state.
    *
@@ -886,9 +888,9 @@ export const cChainDevMethods: readonly MethodSpec[] = [
   {
     name: 'anvil_dumpState',
     handler: 'anvilDumpState',
-    params: [],
+    params: ['preserveHistoricalStates'],
     byName: false,
-    shape: { properties: {} },
+    shape: { properties: { PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates' } } },
     validateParams: validator('anvil_dumpState', 'params'),
     validateResult: validator('anvil_dumpState', 'result'),
     writeResult: validators.writeAnvilDumpStateResult,
@@ -896,9 +898,9 @@ export const cChainDevMethods: readonly MethodSpec[] = [
   {
     name: 'hardhat_dumpState',
     handler: 'hardhatDumpState',
-    params: [],
+    params: ['preserveHistoricalStates'],
     byName: false,
-    shape: { properties: {} },
+    shape: { properties: { PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates' } } },
     validateParams: validator('hardhat_dumpState', 'params'),
     validateResult: validator('hardhat_dumpState', 'result'),
     writeResult: validators.writeHardhatDumpStateResult,

@@ -1034,7 +1034,15 @@ export const cChainDevDocument = {
       "description": "The whole network's state (`dev.dumpState`: X, P and C), gzipped JSON as hex bytes, as anvil's " +
         "is; `loadState` takes it back. Answers as anvil does. Served by the mock node only, and only while its " +
         "development controls are on (not with `--no-dev`).",
-      "params": [],
+      "params": [
+        {
+          "name": "preserveHistoricalStates",
+          "required": false,
+          "description": "anvil's flag, taken and ignored: the mock's state always holds every block, from which a " +
+            "load rebuilds each one.",
+          "schema": { "type": "boolean" },
+        },
+      ],
       "paramStructure": "by-position",
       "result": { "name": "state", "schema": { "$ref": "#/components/schemas/bytes" } },
       "examples": [
@@ -1048,7 +1056,15 @@ export const cChainDevDocument = {
       "description": "The whole network's state (`dev.dumpState`: X, P and C), gzipped JSON as hex bytes, as anvil's " +
         "is; `loadState` takes it back. Answers as Hardhat does. Served by the mock node only, and only while its " +
         "development controls are on (not with `--no-dev`).",
-      "params": [],
+      "params": [
+        {
+          "name": "preserveHistoricalStates",
+          "required": false,
+          "description": "anvil's flag, taken and ignored: the mock's state always holds every block, from which a " +
+            "load rebuilds each one.",
+          "schema": { "type": "boolean" },
+        },
+      ],
       "paramStructure": "by-position",
       "result": { "name": "state", "schema": { "$ref": "#/components/schemas/bytes" } },
       "examples": [

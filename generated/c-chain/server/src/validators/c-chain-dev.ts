@@ -329,11 +329,17 @@ export const schemas: Record<string, MethodSchemas> = {
     "result": { "type": "boolean", "const": true },
   },
   "anvil_dumpState": {
-    "params": { "type": "object", "properties": {} },
+    "params": {
+      "type": "object",
+      "properties": { "preserveHistoricalStates": { "type": "boolean" } },
+    },
     "result": { "$ref": "#/components/schemas/bytes" },
   },
   "hardhat_dumpState": {
-    "params": { "type": "object", "properties": {} },
+    "params": {
+      "type": "object",
+      "properties": { "preserveHistoricalStates": { "type": "boolean" } },
+    },
     "result": { "$ref": "#/components/schemas/bytes" },
   },
   "anvil_loadState": {
