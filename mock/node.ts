@@ -17,6 +17,7 @@ import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
 import { lazyEndpoint } from './lazy-cchain.ts';
+import { serveDevMethods } from './cchain/dev-rpc.ts';
 import { whenIdle } from './when-idle.ts';
 
 export interface MockNodeOptions {
@@ -108,6 +109,8 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of pathsOf(name, world.chainIDs)) routes.set(path, name);
   const state = new MockState(world, [...routes.keys()], options.mining, nodeVersion);
+  // anvil's and Hardhat's names for the dev controls at /ext/bc/C/rpc, served while /ext/dev is.
+  if (served.has('dev')) serveDevMethods(world, state.dev);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 

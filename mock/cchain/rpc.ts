@@ -4,7 +4,8 @@
  * with geth's texts (./params.ts); then `eth_*`, `net_*` and `web3_*` calls pass to the EVM engine as they are, and
  * its answers and errors come back as it gives them; what coreth adds is answered here (`eth_baseFee`,
  * `eth_suggestPriceOptions`, `eth_getChainConfig`, the gas price oracle). The engine's own controls (`evm_*`,
- * `hardhat_*`) are not served: a C-Chain node has none, and the mock's are `/ext/dev`'s.
+ * `hardhat_*`) are never passed on: a C-Chain node has none; while the mock's dev controls are on, anvil's and
+ * Hardhat's names for them are answered by them (./dev-rpc.ts).
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
 import { corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
@@ -25,6 +26,7 @@ import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
+import { answerDevMethod } from './dev-rpc.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -156,6 +158,8 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     return errorJson(null, -32600, 'invalid request');
   const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
   if (typeof method !== 'string') return errorJson(id, -32600, 'invalid request');
+  const dev = await answerDevMethod(chain, method, params);
+  if (dev !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${dev.slice(1)}`;
   if (
     !SERVED.test(method) ||
     !(method in own || (await documented(method))) ||

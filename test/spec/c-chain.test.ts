@@ -9,13 +9,21 @@ const SET = PROJECT_SPECS.find((set) => set.spec === 'openrpc/c-chain')!;
 
 describe('the C-Chain EVM endpoint', () => {
   const model = loadModel(SET.spec);
-  const endpoint = model.endpoints[0]!;
+  const endpoint = model.endpoints.find((e) => e.name === 'c-chain-rpc')!;
   const names = endpoint.methods.map((method) => method.name);
 
-  it('is one plain OpenRPC endpoint at /ext/bc/C/rpc', () => {
-    expect(model.endpoints.map((e) => [e.name, e.defaultPath, e.profile])).toEqual([
-      ['c-chain-rpc', '/ext/bc/C/rpc', undefined],
+  it("is one plain OpenRPC endpoint at /ext/bc/C/rpc, with the mock's dev methods beside it", () => {
+    expect(model.endpoints.map((e) => [e.name, e.defaultPath, e.profile, e.mockOnly])).toEqual([
+      ['c-chain-dev', '/ext/bc/C/rpc', undefined, true],
+      ['c-chain-rpc', '/ext/bc/C/rpc', undefined, false],
     ]);
+  });
+
+  it("names the dev methods as anvil and Hardhat do, none of them a node's", () => {
+    const dev = model.endpoints.find((e) => e.name === 'c-chain-dev')!.methods.map((method) => method.name);
+    for (const name of dev) expect(name).toMatch(/^(anvil|hardhat|evm)_[a-zA-Z]+$/);
+    expect(dev).toEqual(expect.arrayContaining(['evm_snapshot', 'evm_revert', 'anvil_setBalance', 'hardhat_mine']));
+    expect(dev.filter((name) => names.includes(name))).toEqual([]);
   });
 
   it("has coreth's own methods and the standard ones coreth serves, and none it does not", () => {

@@ -1,0 +1,199 @@
+/**
+ * The handlers of anvil's and Hardhat's dev methods (openrpc/c-chain/c-chain-dev.json, ./dev-rpc.ts), each on the dev
+ * controls of `/ext/dev` (../engine/dev.ts), so the X-, P- and C-Chain move together: a snapshot is the world's, time
+ * is the world's clock. `anvil_*` answers as anvil's api.rs does (mostly null), `hardhat_*` and `evm_*` as Hardhat's
+ * EDR does (mostly true).
+ */
+import type { CChainDevHandlers, HardhatResetParams, Quantity } from '../../generated/c-chain/server/dist/index.js';
+import { RpcError } from '../../generated/c-chain/server/dist/index.js';
+import type { DevControls } from '../engine/dev.ts';
+import type { CChain } from './evm.ts';
+
+const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
+
+const bigintOf = (value: Quantity | bigint): bigint => BigInt(value);
+const evmAddress = (address: string): string => address.slice(2).toLowerCase();
+const invalid = (message: string) => new RpcError(-32602, message);
+
+/** A control whose anvil name answers null once it is done (api.rs's `Result<()>`), and Hardhat's `true`. */
+const anvil =
+  <P>(control: (params: P) => unknown) =>
+  async (params: P): Promise<null> => {
+    await control(params);
+    return null;
+  };
+const hardhat =
+  <P>(control: (params: P) => unknown) =>
+  async (params: P): Promise<true> => {
+    await control(params);
+    return true;
+  };
+
+/** The world's clock, in seconds past its start: what anvil's and Hardhat's time methods answer as their offset. */
+const offsetOf = (chain: CChain): bigint => chain.world.time.get() - chain.world.network.startTime;
+
+export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers {
+  const snapshot = () => `0x${BigInt(dev.snapshot().snapshotID).toString(16)}`;
+  const revert = ({ id }: { id: Quantity }) => {
+    const n = bigintOf(id);
+    if (n < 1n || n > MAX_SNAPSHOT) return false;
+    try {
+      dev.revert({ snapshotID: String(n) });
+      return true;
+    } catch {
+      // An unknown snapshot: anvil and Hardhat answer false.
+      return false;
+    }
+  };
+  /** The last C-Chain block's time: each block is at least a second after its parent, so it may pass the clock. */
+  const lastBlockTime = async () =>
+    BigInt(((await chain.request('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp);
+  const setTime = async (timestamp: Quantity | bigint) => {
+    const time = bigintOf(timestamp);
+    const last = await lastBlockTime();
+    // Hardhat's refusal (EDR): a block is never before its parent.
+    if (time < last) throw invalid(`Timestamp ${time} is lower than the previous block's timestamp ${last}`);
+    try {
+      dev.setTime({ timestamp: String(time), mine: false });
+    } catch (error) {
+      throw invalid((error as Error).message);
+    }
+  };
+  /** The clock moves `seconds` past both its own time and the last block's, so the next block is that much later. */
+  const increaseTime = async ({ seconds }: { seconds: Quantity }) => {
+    const now = chain.world.time.get();
+    const last = await lastBlockTime();
+    await setTime((last > now ? last : now) + bigintOf(seconds));
+    return offsetOf(chain);
+  };
+  const mine = async (blocks: bigint, interval: bigint, first: boolean) => {
+    if (blocks > 1000n) throw invalid(`blocks must be at most 1000: the mock builds every block, not ${blocks}`);
+    if (interval === 0n) {
+      if (blocks > 0n) await dev.mine({ chain: 'C', blocks: Number(blocks) });
+      return;
+    }
+    for (let i = 0n; i < blocks; i++) {
+      if (i > 0n || first) await increaseTime({ seconds: String(interval) });
+      await dev.mine({ chain: 'C', blocks: 1 });
+    }
+  };
+  /** anvil's evm_setTime: the seconds the clock moved. */
+  const moveClock = async ({ timestamp }: { timestamp: Quantity }) => {
+    const before = chain.world.time.get();
+    await setTime(timestamp);
+    return Number(chain.world.time.get() - before);
+  };
+  const setAutomine = ({ enabled }: { enabled: boolean }) => dev.setAutomine({ enabled });
+  const getAutomine = () => chain.request('hardhat_getAutomine') as Promise<boolean>;
+  const setBalance = ({ address, balance }: { address: string; balance: Quantity }) =>
+    chain.run(async () => chain.setBalance(evmAddress(address), bigintOf(balance)));
+  const setCode = ({ address, code }: { address: string; code: string }) => dev.setCode({ address, code });
+  const setNonce = async ({ address, nonce }: { address: string; nonce: Quantity }) => {
+    if (bigintOf(nonce) >= 2n ** 64n) throw invalid(`nonce ${nonce} is more than 64 bits`);
+    await dev.setNonce({ address, nonce: String(bigintOf(nonce)) });
+  };
+  const setStorageAt = ({ address, slot, value }: { address: string; slot: Quantity; value: string }) =>
+    dev.setStorageAt({ address, slot: `0x${bigintOf(slot).toString(16).padStart(64, '0')}`, value });
+  const impersonate = ({ address }: { address: string }) => dev.impersonate({ address });
+  const stopImpersonating = async ({ address }: { address: string }) => {
+    const was = chain.impersonated.has(evmAddress(address));
+    await dev.stopImpersonating({ address });
+    return was;
+  };
+  const reset = ({ options }: HardhatResetParams) => {
+    const forking = options?.forking;
+    if (forking?.jsonRpcUrl !== undefined || (forking?.blockNumber ?? null) !== null)
+      throw invalid('the mock forks only as it starts (--fork-url): reset takes no jsonRpcUrl or blockNumber');
+    dev.reset();
+  };
+  const dumpState = () => dev.dumpState().state;
+  const loadState = ({ state }: { state: string }) => dev.loadState({ state });
+  const drop = ({ hash }: { hash: string }) =>
+    chain.run(async (provider) => {
+      const held = chain.world.cChainPool.has(hash.toLowerCase());
+      if (!held) return false;
+      await chain.call(provider, 'hardhat_dropTransaction', [hash]);
+      chain.world.cChainPool.delete(hash.toLowerCase());
+      return true;
+    });
+  const setIntervalMining = ({ interval }: { interval: Quantity }) => {
+    if (bigintOf(interval) !== 0n)
+      throw invalid('the C-Chain builds blocks on automine or evm_mine, never on an interval: only 0 (off) is taken');
+    dev.setIntervalMining({ interval: 0 });
+  };
+
+  return refusingWithMessages({
+    evmSnapshot: snapshot,
+    anvilSnapshot: snapshot,
+    evmRevert: revert,
+    anvilRevert: revert,
+    evmIncreaseTime: (p) => increaseTime(p).then(String),
+    anvilIncreaseTime: (p) => increaseTime(p).then(Number),
+    evmSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => String(bigintOf(timestamp))),
+    anvilSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => null),
+    evmSetTime: moveClock,
+    anvilSetTime: moveClock,
+    evmMine: async ({ options }) => {
+      const { timestamp, blocks = 1 } =
+        typeof options === 'object' && options !== null ? options : { timestamp: options ?? undefined };
+      if (timestamp !== undefined) await setTime(timestamp);
+      await mine(bigintOf(blocks), 0n, false);
+      return '0' as const;
+    },
+    anvilMine: anvil(({ blocks = '0x1', interval = '0x0' }) => mine(bigintOf(blocks), bigintOf(interval), true)),
+    hardhatMine: hardhat(({ blocks = '0x1', interval = '0x1' }) => mine(bigintOf(blocks), bigintOf(interval), false)),
+    anvilGetAutomine: getAutomine,
+    hardhatGetAutomine: getAutomine,
+    evmSetAutomine: hardhat(setAutomine),
+    anvilSetAutomine: anvil(setAutomine),
+    evmSetIntervalMining: hardhat(setIntervalMining),
+    anvilSetIntervalMining: anvil(setIntervalMining),
+    anvilSetBalance: anvil(setBalance),
+    hardhatSetBalance: hardhat(setBalance),
+    anvilAddBalance: anvil(({ address, amount }) =>
+      chain.run(async (provider) => {
+        const account = evmAddress(address);
+        chain.setBalance(account, (await chain.balance(provider, account)) + bigintOf(amount));
+      }),
+    ),
+    anvilSetCode: anvil(setCode),
+    hardhatSetCode: hardhat(setCode),
+    anvilSetNonce: anvil(setNonce),
+    hardhatSetNonce: hardhat(setNonce),
+    anvilSetStorageAt: hardhat(setStorageAt),
+    hardhatSetStorageAt: hardhat(setStorageAt),
+    anvilImpersonateAccount: anvil(impersonate),
+    hardhatImpersonateAccount: hardhat(impersonate),
+    anvilStopImpersonatingAccount: anvil(stopImpersonating),
+    hardhatStopImpersonatingAccount: stopImpersonating,
+    anvilDropTransaction: (p) => drop(p).then((dropped) => (dropped ? p.hash : null)),
+    hardhatDropTransaction: drop,
+    anvilReset: anvil(reset),
+    hardhatReset: hardhat(reset),
+    anvilDumpState: dumpState,
+    hardhatDumpState: dumpState,
+    anvilLoadState: hardhat(loadState),
+    hardhatLoadState: hardhat(loadState),
+  });
+}
+
+/**
+ * The handlers with a dev control's refusal (an Error: a bad state, odd code bytes, a nonce below the account's) as
+ * -32000 and its message, as Hardhat answers a refusal, where the server would hide it behind -32603.
+ */
+function refusingWithMessages(handlers: CChainDevHandlers): CChainDevHandlers {
+  const refusal = (error: unknown) => {
+    throw error instanceof RpcError ? error : new RpcError(-32000, (error as Error).message);
+  };
+  const wrapped = Object.entries(handlers).map(([name, handler]: [string, (...args: unknown[]) => unknown]) => [
+    name,
+    (...args: unknown[]) => {
+      try {
+        return Promise.resolve(handler(...args)).catch(refusal);
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+  ]);
+  return Object.fromEntries(wrapped) as unknown as CChainDevHandlers;
+}
