@@ -42,13 +42,15 @@ export class LazyCChain {
   private atomicLoading: Promise<AtomicApi> | undefined;
   /** Dev snapshots taken before the chain loaded, which it takes on loading as taken before its engine existed. */
   private readonly marks = new Set<string>();
-  private automine = true;
+  private automine: boolean;
   private readonly world: World;
   private readonly nodeVersion?: string;
 
-  constructor(world: World, nodeVersion?: string) {
+  /** `automine` false (`--no-mining`): C's transactions wait in the engine's pool for `dev.mine`, as X's and P's do. */
+  constructor(world: World, nodeVersion?: string, automine = true) {
     this.world = world;
     this.nodeVersion = nodeVersion;
+    this.automine = automine;
   }
 
   /** The parts, once loaded. */

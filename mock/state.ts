@@ -71,7 +71,7 @@ export class MockState {
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
     replayMempools(world, this.engine);
-    this.cChain = new LazyCChain(world, nodeVersion);
+    this.cChain = new LazyCChain(world, nodeVersion, mining.mode !== 'manual');
     this.dev = new DevControls(world, this.engine, this.cChain);
     this.nodeID = nodeIdentity(world).nodeID;
     const imports = examplesOf('keystore.importUser');

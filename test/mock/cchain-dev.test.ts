@@ -90,3 +90,22 @@ describe('dev controls before the C-Chain is loaded', () => {
     }
   });
 });
+
+describe('a node started with mining off (--no-mining)', () => {
+  it('holds C transactions in the pool until dev.mine, as it holds X and P ones', async () => {
+    const manual = await startMockNode({ port: 0, mining: { mode: 'manual' }, world: { network: 'local', accounts: 0 } });
+    try {
+      const rpc = `${manual.url}/ext/bc/C/rpc`;
+      const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
+      const to: Hex = '0x00000000000000000000000000000000000000c4';
+      await createWalletClient({ transport: http(rpc), account }).sendTransaction({ to, value: 1n, chain: null });
+      const client = createPublicClient({ transport: http(rpc) });
+      expect(await client.getBlockNumber()).toBe(0n);
+      expect(await client.getBalance({ address: to })).toBe(0n);
+      await manual.dev.mine({ chain: 'C' });
+      expect(await client.getBalance({ address: to })).toBe(1n);
+    } finally {
+      await manual.close();
+    }
+  });
+});
