@@ -17,7 +17,7 @@ import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
 import { gethAnswer } from './geth-errors.ts';
-import { RPC_GAS_CAP } from './access-list-args.ts';
+import { RPC_GAS_CAP } from './transaction-args.ts';
 import { address, big, type FieldDecoder, refusedStruct, uint64 } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
