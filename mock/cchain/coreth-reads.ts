@@ -80,16 +80,6 @@ async function blockRefusal(
   return BigInt(param) > latest ? 'cannot query unfinalized data' : undefined;
 }
 
-interface CallArgs {
-  from?: unknown;
-  to?: unknown;
-  data?: unknown;
-  input?: unknown;
-  value?: unknown;
-  gasPrice?: unknown;
-  maxFeePerGas?: unknown;
-}
-
 type Override = { balance?: unknown; code?: unknown };
 
 /** A state override's entry for `address` (Go decodes the keys as common.Address, whatever their case). */
@@ -106,24 +96,17 @@ const quantity = (value: unknown) => (typeof value === 'string' && /^0x[0-9a-fA-
  * sender can pay, which core.ApplyMessage does (buyGas, CanTransfer): that is checked here.
  */
 async function plainTransfer(chain: CChain, provider: Provider, params: unknown[]): Promise<boolean> {
-  const engine = (engineParams(chain, 'eth_estimateGas', params) ?? params) as unknown[];
-  const [args, block = 'latest', overrides] = engine as [CallArgs | undefined, unknown, unknown];
-  if (typeof args !== 'object' || args === null || typeof args.to !== 'string') return false;
-  const data = args.input ?? args.data;
-  if (data !== undefined && data !== null && data !== '0x') return false;
-  const target = overrideOf(overrides, args.to);
+  const [args, block = 'latest', overrides] = (engineParams(chain, 'eth_estimateGas', params) ?? params) as unknown[];
+  const message = toMessage(args);
+  if (typeof message === 'string' || message.to === undefined || message.data !== '0x') return false;
+  const target = overrideOf(overrides, message.to);
   const code =
-    typeof target?.code === 'string' ? target.code : await chain.call(provider, 'eth_getCode', [args.to, block]);
+    typeof target?.code === 'string' ? target.code : await chain.call(provider, 'eth_getCode', [message.to, block]);
   if (code !== '0x') return false;
-  const from = typeof args.from === 'string' ? args.from : `0x${'0'.repeat(40)}`;
-  const sender = overrideOf(overrides, from);
-  const balance =
-    sender?.balance !== undefined
-      ? quantity(sender.balance)
-      : quantity(await chain.call(provider, 'eth_getBalance', [from, block]));
-  if (balance < quantity(args.value) + TX_GAS * quantity(args.maxFeePerGas ?? args.gasPrice)) return false;
+  const balance = await balanceOf(chain, provider, message.from, block, overrides);
+  if (balance < message.value + TX_GAS * (message.maxFeePerGas ?? message.gasPrice ?? 0n)) return false;
   try {
-    const call = [{ ...args, gas: `0x${TX_GAS.toString(16)}` }, block, ...(overrides ? [overrides] : [])];
+    const call = [{ ...(args as object), gas: `0x${TX_GAS.toString(16)}` }, block, ...(overrides ? [overrides] : [])];
     await chain.call(provider, 'eth_call', call);
     return true;
   } catch (error) {
