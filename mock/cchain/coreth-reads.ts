@@ -1,8 +1,8 @@
 /**
  * What coreth v1.14.2 answers with its own code where the engine would answer otherwise: the "web3" and "net" APIs
  * (enabled by default: plugin/evm/config defaultEnabledAPIs), blocks past the last accepted one or named by a hash the
- * chain does not have (eth/api_backend.go, allow-unfinalized-queries off by default), eth_sign without a key, and
- * gasestimator.Estimate's plain-transfer short circuit.
+ * chain does not have (eth/api_backend.go, allow-unfinalized-queries off by default), eth_sign without a key,
+ * eth_coinbase without an etherbase, and gasestimator.Estimate's plain-transfer short circuit.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { servedNodeVersion } from '../state.ts';
@@ -178,6 +178,8 @@ const checkedCall = (args: unknown) =>
  */
 export async function corethFirst(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
   if (method === 'eth_sign') return '{"error":{"code":-32000,"message":"unknown account"}}';
+  // eth.EthereumAPI.Coinbase: the VM never sets the miner's etherbase (plugin/evm), so eth/backend.go Etherbase errs.
+  if (method === 'eth_coinbase') return '{"error":{"code":-32000,"message":"etherbase must be explicitly specified"}}';
   const args = Array.isArray(params) ? params : [];
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
   const byState = BLOCK_NUMBER_OR_HASH[method];

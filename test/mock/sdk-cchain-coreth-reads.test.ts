@@ -57,6 +57,14 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
     expect(await c('eth_sign', [EWOQ_C, '0x00'])).toEqual({ error: { code: -32000, message: 'unknown account' } });
   });
 
+  // coreth's VM leaves the miner's etherbase unset (eth/ethconfig Miner: miner.Config{}), so eth_coinbase
+  // (eth/api.go Coinbase -> Ethereum.Etherbase) errs where EDR names its own coinbase.
+  it('refuses eth_coinbase as coreth, which has no etherbase', async () => {
+    expect(await c('eth_coinbase', [])).toEqual({
+      error: { code: -32000, message: 'etherbase must be explicitly specified' },
+    });
+  });
+
   // Fixed (mock/cchain/coreth-reads.ts): a state read at a block past the last accepted one gets EDR's text "Received invalid block tag 9. Latest
   // block number is 4" with `"data":null`, where coreth's StateAndHeaderByNumber -> HeaderByNumber answers
   // ErrUnfinalizedData, -32000 "cannot query unfinalized data" (and geth never writes a null data: jsonError's Data is
