@@ -2,7 +2,7 @@
  * What coreth v1.14.2 answers with its own code where the engine would answer otherwise: the "web3" and "net" APIs
  * (enabled by default: plugin/evm/config defaultEnabledAPIs), blocks past the last accepted one or named by a hash the
  * chain does not have (eth/api_backend.go, allow-unfinalized-queries off by default), eth_sign without a key,
- * eth_coinbase without an etherbase, and gasestimator.Estimate's plain-transfer short circuit.
+ * eth_coinbase, and gasestimator.Estimate's plain-transfer short circuit.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { servedNodeVersion } from '../state.ts';
@@ -18,6 +18,9 @@ import { gethAnswer } from './geth-errors.ts';
 import { ethChecksum } from '../engine/dev.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
+
+/** graft/evm/constants BlackholeAddr, coreth's etherbase: the coinbase of every block it builds. */
+const BLACKHOLE = `0x01${'0'.repeat(38)}`;
 
 /** params.TxGas. */
 const TX_GAS = 21_000n;
@@ -178,8 +181,8 @@ const checkedCall = (args: unknown) =>
  */
 export async function corethFirst(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
   if (method === 'eth_sign') return '{"error":{"code":-32000,"message":"unknown account"}}';
-  // eth.EthereumAPI.Coinbase: the VM never sets the miner's etherbase (plugin/evm), so eth/backend.go Etherbase errs.
-  if (method === 'eth_coinbase') return '{"error":{"code":-32000,"message":"etherbase must be explicitly specified"}}';
+  // eth.EthereumAPI.Coinbase: the etherbase the VM sets (plugin/evm/vm.go SetEtherbase(constants.BlackholeAddr)).
+  if (method === 'eth_coinbase') return `{"result":"${BLACKHOLE}"}`;
   const args = Array.isArray(params) ? params : [];
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
   const byState = BLOCK_NUMBER_OR_HASH[method];

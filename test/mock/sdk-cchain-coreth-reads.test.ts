@@ -57,12 +57,10 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
     expect(await c('eth_sign', [EWOQ_C, '0x00'])).toEqual({ error: { code: -32000, message: 'unknown account' } });
   });
 
-  // coreth's VM leaves the miner's etherbase unset (eth/ethconfig Miner: miner.Config{}), so eth_coinbase
-  // (eth/api.go Coinbase -> Ethereum.Etherbase) errs where EDR names its own coinbase.
-  it('refuses eth_coinbase as coreth, which has no etherbase', async () => {
-    expect(await c('eth_coinbase', [])).toEqual({
-      error: { code: -32000, message: 'etherbase must be explicitly specified' },
-    });
+  // coreth's VM sets the miner's etherbase to the blackhole address (plugin/evm/vm.go SetEtherbase(constants.BlackholeAddr)),
+  // which eth_coinbase answers (eth/api.go Coinbase) where EDR names its own coinbase, the zero address.
+  it("answers eth_coinbase with coreth's etherbase, the blackhole address", async () => {
+    expect(await c('eth_coinbase', [])).toEqual({ result: '0x0100000000000000000000000000000000000000' });
   });
 
   // Fixed (mock/cchain/coreth-reads.ts): a state read at a block past the last accepted one gets EDR's text "Received invalid block tag 9. Latest
