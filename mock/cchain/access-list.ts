@@ -171,7 +171,9 @@ export async function createAccessList(chain: CChain, provider: Provider, params
     if (budget < gas && readsGasIn(frames, prestate, args.to ? undefined : args.data)) return needsMore();
     const created = frames.filter((frame) => frame.type.startsWith('CREATE') && frame.to).map((frame) => frame.to!);
     const tracer = AccessSet.from(accessList, excluded);
-    collect(prestate, new Set([...created, COINBASE]), tracer);
+    // The coinbase is named when a frame calls it (a BALANCE or EXTCODE* of it cannot be told from the engine's load).
+    const called = frames.some((frame, i) => i > 0 && frame.to === COINBASE);
+    collect(prestate, new Set([...created, ...(called ? [] : [COINBASE])]), tracer);
     if (!tracer.equal(previous)) {
       previous = tracer;
       continue;

@@ -275,5 +275,9 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     const creator = await deploy(`0x6000600060006000f050${`73${OTHER.slice(2)}`}3150`);
     const { accessList } = await pub.createAccessList({ account: account.address, to: creator });
     expect(asSet(accessList)).toEqual({ [OTHER]: [] });
+    // A CALL of the zero address names it, as any other (the engine loads it as its coinbase in every run).
+    const zeroCaller = await deploy(`0x${'6000'.repeat(5)}60005af150`);
+    const zero = await pub.createAccessList({ account: account.address, to: zeroCaller });
+    expect(asSet(zero.accessList)).toEqual({ [`0x${'0'.repeat(40)}`]: [] });
   });
 });
