@@ -1,14 +1,14 @@
 /**
  * The transaction eth_createAccessList traces, as coreth v1.14.2 makes it from the call's TransactionArgs
  * (internal/ethapi transaction_args.go: setDefaults with skipGasEstimation, ToMessage, toTransaction) and refuses it
- * before the EVM runs (core/state_transition.go preCheck and buyGas, IntrinsicGas): each refusal in its Go text.
+ * before the EVM runs (core/state_transition.go preCheck and buyGas, IntrinsicGas): each refusal in its Go text. eth_call's
+ * message (ToMessage without setDefaults) meets the same checks.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ethChecksum } from '../engine/dev.ts';
+import { RPC_GAS_CAP } from './transaction-args.ts';
 
-/** coreth's rpc-gas-cap default (plugin/evm/config/default_config.go RPCGasCap). */
-export const RPC_GAS_CAP = 50_000_000n;
 const MAX_INIT_CODE_SIZE = 2 * 24_576;
 
 export interface AccessTuple {
@@ -98,6 +98,35 @@ export async function setDefaults(args: unknown, node: NodeDefaults): Promise<Fi
   };
 }
 
+/** The fields ApplyMessage checks of a message. */
+export type Message = Pick<
+  FilledArgs,
+  'from' | 'to' | 'gas' | 'gasPrice' | 'maxFeePerGas' | 'maxPriorityFeePerGas' | 'value' | 'data' | 'accessList'
+>;
+
+/**
+ * TransactionArgs.ToMessage of eth_call's args (internal/ethapi/transaction_args.go:388): the zero address as sender, the
+ * RPC gas cap for gas (and above it), fees and value of 0, unless given; `input` before `data`. Or its error's text.
+ */
+export function toMessage(args: unknown): Message | string {
+  const f = fieldsOf(args);
+  if (f.has('gasprice') && (f.has('maxfeepergas') || f.has('maxpriorityfeepergas')))
+    return 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified';
+  const text = (name: string) => (typeof f.get(name) === 'string' ? (f.get(name) as string).toLowerCase() : undefined);
+  const gas = num(f.get('gas')) ?? RPC_GAS_CAP;
+  return {
+    from: text('from') ?? ZERO_ADDRESS,
+    ...(text('to') === undefined ? {} : { to: text('to') }),
+    gas: gas < RPC_GAS_CAP ? gas : RPC_GAS_CAP,
+    gasPrice: num(f.get('gasprice')),
+    maxFeePerGas: num(f.get('maxfeepergas')),
+    maxPriorityFeePerGas: num(f.get('maxpriorityfeepergas')),
+    value: num(f.get('value')) ?? 0n,
+    data: text('input') ?? text('data') ?? '0x',
+    ...(Array.isArray(f.get('accesslist')) ? { accessList: f.get('accesslist') as AccessTuple[] } : {}),
+  };
+}
+
 const bytes = (hex: string) => Buffer.from(hex.slice(2), 'hex');
 /** An RLP quantity: big-endian, no leading zero byte, zero empty. */
 function quantityBytes(value: bigint): Uint8Array {
@@ -124,10 +153,10 @@ export function transactionHash(args: FilledArgs, accessList: AccessTuple[]): st
 }
 
 /** The message's gas: the args' capped at the RPC gas cap (ToMessage). */
-export const messageGas = (args: FilledArgs) => (args.gas < RPC_GAS_CAP ? args.gas : RPC_GAS_CAP);
+export const messageGas = (args: Message) => (args.gas < RPC_GAS_CAP ? args.gas : RPC_GAS_CAP);
 
 /** core.IntrinsicGas after Durango (Shanghai's init code words, EIP-2930's access list). */
-function intrinsicGas(args: FilledArgs, accessList: AccessTuple[]): bigint {
+function intrinsicGas(args: Message, accessList: readonly AccessTuple[]): bigint {
   const data = bytes(args.data);
   let gas = args.to === undefined ? 53_000n : 21_000n;
   const zeros = BigInt(data.filter((byte) => byte === 0).length);
@@ -137,20 +166,28 @@ function intrinsicGas(args: FilledArgs, accessList: AccessTuple[]): bigint {
   return gas;
 }
 
+/** The message's fee cap and tip (ToMessage: a gas price is both; none given is 0). */
+const feesOf = (args: Message) => ({
+  feeCap: args.gasPrice ?? args.maxFeePerGas ?? 0n,
+  tip: args.gasPrice ?? args.maxPriorityFeePerGas ?? 0n,
+});
+
+/** Whether preCheck compares the message's fee cap to the base fee (NoBaseFee skips a message paying none). */
+export const paysFee = (args: Message) => feesOf(args).feeCap !== 0n || feesOf(args).tip !== 0n;
+
 /**
  * ApplyMessage's refusal of the message before the EVM runs (preCheck's fee checks under NoBaseFee, buyGas, the
- * intrinsic gas), in its words, or undefined. `baseFee` is the named block's.
+ * intrinsic gas), in its words, or undefined. `baseFee` is the named block's, read only when the message pays a fee.
  */
 export function messageRefusal(
-  args: FilledArgs,
-  accessList: AccessTuple[],
+  args: Message,
+  accessList: readonly AccessTuple[],
   baseFee: bigint,
   balance: bigint,
 ): string | undefined {
-  const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
-  const tip = args.gasPrice ?? args.maxPriorityFeePerGas ?? 0n;
+  const { feeCap, tip } = feesOf(args);
   const from = ethChecksum(args.from.slice(2));
-  if (feeCap !== 0n || tip !== 0n) {
+  if (paysFee(args)) {
     if (feeCap < tip)
       return `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`;
     if (feeCap < baseFee)

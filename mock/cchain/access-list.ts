@@ -2,7 +2,9 @@
  * eth_createAccessList as coreth v1.14.2 answers it (internal/ethapi BlockChainAPI.CreateAccessList, AccessList): the
  * transaction run with geth's access-list tracer (libevm eth/tracers/logger/access_list_tracer.go), then again with
  * the list it found, until the list stays the same; the answer is that list, the gas the last run used and its EVM
- * error. The engine's debug_traceCall gives each opcode with its stack, which ./access-list-tracer.ts reads.
+ * error. Each run is the engine's debug_traceCall with its prestateTracer (the accounts and slots loaded,
+ * ./access-list-tracer.ts) and callTracer (the frames, their gas and errors); a step trace only words the rare halts
+ * whose geth text names a step (a stack check's counts, an undefined opcode).
  */
 import {
   type AccessTuple,
@@ -13,7 +15,15 @@ import {
   setDefaults,
   transactionHash,
 } from './access-list-args.ts';
-import { AccessSet, CALL_OPS, capture, type StructLog, type Trace } from './access-list-tracer.ts';
+import {
+  AccessSet,
+  type CallFrame,
+  collect,
+  framesOf,
+  type Prestate,
+  readsGas,
+  type Trace,
+} from './access-list-tracer.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
@@ -88,18 +98,22 @@ async function vmError(trace: Trace, code: () => Promise<string>, engineError: (
 }
 
 /**
- * The most gas a traced run burns. The engine's trace costs some 30 µs and 800 bytes a step, and a step may cost 2
- * gas: a run of coreth's 50,000,000 gas would hold the chain's queue for minutes and its memory for gigabytes. A run
- * that needs more (a step out of gas) or may take another course with more (GAS read but to pass it to a call) is
- * refused; one that fits is run again with all its gas only when a halt makes its gas use depend on its limit.
+ * The most gas a run is traced with. The engine's tracers record each step inside the engine (a step may cost 2 gas):
+ * measured on 2-gas steps at a load of 20 on 2 cores, a run of 1,000,000 gas takes ~6 s and ~150 MB at its peak, where
+ * the step trace took ~14 s and ~480 MB (it was held to 300,000 gas). A run of coreth's 50,000,000 gas would hold the
+ * chain's queue for minutes. A run that needs more (a frame out of gas) or may take another course with more (code that
+ * reads GAS but to pass it to a call) is refused; one that fits is run again with all its gas only when a frame's halt
+ * makes its gas use depend on its limit.
  */
-const TRACE_GAS = 300_000n;
+const TRACE_GAS = 1_000_000n;
+/** A step trace (some 30 µs and 800 bytes a step) is made only to word a halt, within this gas. */
+const STEP_TRACE_GAS = 300_000n;
 
-/** Whether a run within TRACE_GAS may have gone otherwise with more gas. */
-const gasBound = (logs: readonly StructLog[]) =>
-  logs.some(
-    (log, i) => /OOG|OutOfGas/.test(log.error ?? '') || (log.op === 'GAS' && !CALL_OPS.has(logs[i + 1]?.op ?? '')),
-  );
+/** geth's texts of the halts the engine's callTracer words as geth does. */
+const GETH_TEXTS = new Set(['execution reverted', ...Object.values(VM_ERRORS), 'invalid opcode: INVALID']);
+
+/** The engine's coinbase, which every run loads to pay it (./evm.ts). */
+const COINBASE = `0x${'0'.repeat(40)}`;
 
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
@@ -138,41 +152,61 @@ export async function createAccessList(chain: CChain, provider: Provider, params
   const to = args.to ?? createAddress(args.from, args.nonce);
   const excluded = new Set([args.from, to, ...activePrecompiles(chain, BigInt(header.timestamp))]);
   const balance = BigInt((await chain.call(provider, 'eth_getBalance', [args.from, state])) as string);
+  const gas = messageGas(args);
+  const budget = gas < TRACE_GAS ? gas : TRACE_GAS;
   let previous = AccessSet.from(args.accessList ?? [], excluded);
   for (;;) {
     const accessList = previous.list();
     const refused = messageRefusal(args, accessList, BigInt(header.baseFeePerGas), balance);
     if (refused !== undefined)
       return failure(`failed to apply transaction: ${transactionHash(args, accessList)} err: ${refused}`);
-    const gas = messageGas(args);
-    const budget = gas < TRACE_GAS ? gas : TRACE_GAS;
-    const run = (limit: bigint) =>
-      chain.call(provider, 'debug_traceCall', [
-        engineCall(args, accessList, limit),
-        state,
-        { disableStorage: true, disableMemory: true },
-      ]) as Promise<Trace>;
-    let trace = await run(budget);
-    if (budget < gas && gasBound(trace.structLogs))
-      return failure(`the mock traces an access list within ${TRACE_GAS} gas, and this call may need more`);
+    const run = (limit: bigint, tracer: object) =>
+      chain.call(provider, 'debug_traceCall', [engineCall(args, accessList, limit), state, tracer]);
+    const top = (await run(budget, CALLS)) as CallFrame;
+    const frames = framesOf(top);
+    const needsMore = () =>
+      failure(`the mock traces an access list within ${TRACE_GAS} gas, and this call may need more`);
+    if (budget < gas && frames.some((frame) => frame.error === 'out of gas')) return needsMore();
+    const prestate = (await run(budget, PRESTATE)) as Prestate;
+    if (budget < gas && readsGasIn(frames, prestate, args.to ? undefined : args.data)) return needsMore();
+    const created = frames.filter((frame) => frame.type.startsWith('CREATE') && frame.to).map((frame) => frame.to!);
     const tracer = AccessSet.from(accessList, excluded);
-    capture(trace.structLogs, to, tracer);
+    // The coinbase is named when a frame calls it (a BALANCE or EXTCODE* of it cannot be told from the engine's load).
+    const called = frames.some((frame, i) => i > 0 && frame.to === COINBASE);
+    collect(prestate, new Set([...created, ...(called ? [] : [COINBASE])]), tracer);
     if (!tracer.equal(previous)) {
       previous = tracer;
       continue;
     }
-    if (budget < gas && (trace.failed || trace.structLogs.some((log) => log.error !== undefined)))
-      trace = await run(gas);
-    const error = await vmError(
-      trace,
-      async () => (args.to ? ((await chain.call(provider, 'eth_getCode', [to, state])) as string) : args.data),
-      () =>
-        chain.call(provider, 'eth_call', [engineCall(args, accessList, gas), state]).then(
-          () => 'execution failed',
-          (error: unknown) => (error instanceof EvmError ? error.message : String(error)),
-        ),
-    );
-    const result = { accessList, ...(error === undefined ? {} : { error }), gasUsed: quantity(BigInt(trace.gas)) };
+    const last =
+      budget < gas && frames.some((frame) => frame.error !== undefined) ? ((await run(gas, CALLS)) as CallFrame) : top;
+    // The halt's geth text from a step trace (within STEP_TRACE_GAS), or the callTracer's where that does not reach it.
+    const stepError = async () =>
+      (await vmError(
+        (await run(gas < STEP_TRACE_GAS ? gas : STEP_TRACE_GAS, STEPS)) as Trace,
+        async () => (args.to ? ((await chain.call(provider, 'eth_getCode', [to, state])) as string) : args.data),
+        () =>
+          chain.call(provider, 'eth_call', [engineCall(args, accessList, gas), state]).then(
+            () => 'execution failed',
+            (error: unknown) => (error instanceof EvmError ? error.message : String(error)),
+          ),
+      )) ?? last.error!;
+    const error = last.error === undefined || GETH_TEXTS.has(last.error) ? last.error : await stepError();
+    const result = { accessList, ...(error === undefined ? {} : { error }), gasUsed: last.gasUsed };
     return JSON.stringify({ result });
   }
+}
+
+const PRESTATE = { tracer: 'prestateTracer' };
+const CALLS = { tracer: 'callTracer' };
+const STEPS = { disableStorage: true, disableMemory: true };
+
+/** Whether code that ran (an account's, a creation's) reads GAS: a run within TRACE_GAS may go otherwise with more. */
+function readsGasIn(frames: readonly CallFrame[], prestate: Prestate, creation: string | undefined): boolean {
+  const codes = [
+    ...Object.values(prestate).map((account) => account.code ?? '0x'),
+    ...frames.filter((frame) => frame.type.startsWith('CREATE')).map((frame) => frame.input),
+    creation ?? '0x',
+  ];
+  return codes.some(readsGas);
 }

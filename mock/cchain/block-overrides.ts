@@ -10,14 +10,16 @@
  * last accepted one or `pending`, a time before the last block's, a number not past it, a blob base fee, or a
  * value past the engine's bounds (engineLimit). A call at the
  * last accepted block without a `number` runs at the next height (the engine has no block context at a height it
- * already built): NUMBER and BLOCKHASH read one more than coreth's would.
+ * already built): NUMBER and BLOCKHASH read one more than coreth's would. BASEFEE reads 0, as coreth's does for a call
+ * paying no fee (libevm core/vm NewEVM zeroes it under NoBaseFee); the engine's reads 0 for one paying a fee too, and
+ * no engine API (eth_call, debug_traceCall, the next block's base fee) makes it read the base fee.
  */
 import { engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
 import { gethAnswer } from './geth-errors.ts';
-import { RPC_GAS_CAP } from './access-list-args.ts';
+import { RPC_GAS_CAP } from './transaction-args.ts';
 import { address, big, type FieldDecoder, refusedStruct, uint64 } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];

@@ -1,12 +1,13 @@
 /**
  * What coreth v1.14.2 answers with its own code where the engine would answer otherwise: the "web3" and "net" APIs
  * (enabled by default: plugin/evm/config defaultEnabledAPIs), blocks past the last accepted one or named by a hash the
- * chain does not have (eth/api_backend.go, allow-unfinalized-queries off by default), eth_sign without a key, and
- * gasestimator.Estimate's plain-transfer short circuit.
+ * chain does not have (eth/api_backend.go, allow-unfinalized-queries off by default), eth_sign without a key,
+ * eth_coinbase, and gasestimator.Estimate's plain-transfer short circuit.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { servedNodeVersion } from '../state.ts';
 import { createAccessList } from './access-list.ts';
+import { messageRefusal, paysFee, toMessage } from './access-list-args.ts';
 import { callWithBlockOverrides, hasBlockOverrides, refusedBlockOverrides } from './block-overrides.ts';
 import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
@@ -15,9 +16,11 @@ import { EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
 import { ethChecksum } from '../engine/dev.ts';
-import { RPC_GAS_CAP, withCallGas } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
+
+/** graft/evm/constants BlackholeAddr, coreth's etherbase: the coinbase of every block it builds. */
+const BLACKHOLE = `0x01${'0'.repeat(38)}`;
 
 /** params.TxGas. */
 const TX_GAS = 21_000n;
@@ -80,16 +83,6 @@ async function blockRefusal(
   return BigInt(param) > latest ? 'cannot query unfinalized data' : undefined;
 }
 
-interface CallArgs {
-  from?: unknown;
-  to?: unknown;
-  data?: unknown;
-  input?: unknown;
-  value?: unknown;
-  gasPrice?: unknown;
-  maxFeePerGas?: unknown;
-}
-
 type Override = { balance?: unknown; code?: unknown };
 
 /** A state override's entry for `address` (Go decodes the keys as common.Address, whatever their case). */
@@ -106,24 +99,17 @@ const quantity = (value: unknown) => (typeof value === 'string' && /^0x[0-9a-fA-
  * sender can pay, which core.ApplyMessage does (buyGas, CanTransfer): that is checked here.
  */
 async function plainTransfer(chain: CChain, provider: Provider, params: unknown[]): Promise<boolean> {
-  const engine = (engineParams(chain, 'eth_estimateGas', params) ?? params) as unknown[];
-  const [args, block = 'latest', overrides] = engine as [CallArgs | undefined, unknown, unknown];
-  if (typeof args !== 'object' || args === null || typeof args.to !== 'string') return false;
-  const data = args.input ?? args.data;
-  if (data !== undefined && data !== null && data !== '0x') return false;
-  const target = overrideOf(overrides, args.to);
+  const [args, block = 'latest', overrides] = (engineParams(chain, 'eth_estimateGas', params) ?? params) as unknown[];
+  const message = toMessage(args);
+  if (typeof message === 'string' || message.to === undefined || message.data !== '0x') return false;
+  const target = overrideOf(overrides, message.to);
   const code =
-    typeof target?.code === 'string' ? target.code : await chain.call(provider, 'eth_getCode', [args.to, block]);
+    typeof target?.code === 'string' ? target.code : await chain.call(provider, 'eth_getCode', [message.to, block]);
   if (code !== '0x') return false;
-  const from = typeof args.from === 'string' ? args.from : `0x${'0'.repeat(40)}`;
-  const sender = overrideOf(overrides, from);
-  const balance =
-    sender?.balance !== undefined
-      ? quantity(sender.balance)
-      : quantity(await chain.call(provider, 'eth_getBalance', [from, block]));
-  if (balance < quantity(args.value) + TX_GAS * quantity(args.maxFeePerGas ?? args.gasPrice)) return false;
+  const balance = await balanceOf(chain, provider, message.from, block, overrides);
+  if (balance < message.value + TX_GAS * (message.maxFeePerGas ?? message.gasPrice ?? 0n)) return false;
   try {
-    const call = [{ ...args, gas: `0x${TX_GAS.toString(16)}` }, block, ...(overrides ? [overrides] : [])];
+    const call = [{ ...(args as object), gas: `0x${TX_GAS.toString(16)}` }, block, ...(overrides ? [overrides] : [])];
     await chain.call(provider, 'eth_call', call);
     return true;
   } catch (error) {
@@ -132,42 +118,62 @@ async function plainTransfer(chain: CChain, provider: Provider, params: unknown[
   }
 }
 
-/**
- * A call sending value its sender cannot pay, refused as coreth refuses it before running it (the engine's calls do not
- * count the value against the balance): eth_call by buyGas, "have" the balance and "want" gas * fee cap + value
- * (core/state_transition.go:321), in DoCall's "err: %w (supplied gas %d)"; eth_estimateGas by gasestimator.Estimate,
- * which with a fee cap set refuses a value not below the balance as ErrInsufficientFundsForTransfer
- * (eth/gasestimator/gasestimator.go:91) and else runs the call at the block's gas limit or more, with buyGas' text.
- * Undefined when the call sends no value or its sender can pay it.
- */
-async function unfundedCall(
-  chain: CChain,
-  provider: Provider,
-  method: string,
-  params: unknown[],
-): Promise<string | undefined> {
-  const engine = (engineParams(chain, method, withCallGas(method, params)) ?? params) as unknown[];
-  const [args, block = 'latest', overrides] = engine as [(CallArgs & { gas?: unknown }) | undefined, unknown, unknown];
-  const value = quantity(args?.value);
-  if (value === 0n) return undefined;
-  const from = ethChecksum(typeof args?.from === 'string' ? args.from.slice(2) : '0'.repeat(40));
+/** The balance `from` has at `block` under the state override. */
+async function balanceOf(chain: CChain, provider: Provider, from: string, block: unknown, overrides: unknown) {
   const sender = overrideOf(overrides, from);
-  const balance =
-    sender?.balance !== undefined
-      ? quantity(sender.balance)
-      : quantity(await chain.call(provider, 'eth_getBalance', [from, block]));
-  const feeCap = quantity(args?.maxFeePerGas ?? args?.gasPrice);
-  if (method === 'eth_estimateGas') {
-    if (feeCap !== 0n) return value >= balance ? 'insufficient funds for transfer' : undefined;
-    return value > balance
-      ? `insufficient funds for gas * price + value: address ${from} have ${balance} want ${value}`
-      : undefined;
-  }
-  const gas = quantity(args?.gas) || RPC_GAS_CAP;
-  const want = gas * feeCap + value;
-  if (balance >= want) return undefined;
-  return `err: insufficient funds for gas * price + value: address ${from} have ${balance} want ${want} (supplied gas ${gas})`;
+  if (sender?.balance !== undefined) return quantity(sender.balance);
+  return quantity(await chain.call(provider, 'eth_getBalance', [from, block]));
 }
+
+/**
+ * DoCall's refusals before the EVM runs, which the engine's eth_call does not make or words otherwise: ToMessage's,
+ * and ApplyMessage's of its message (./access-list-args.ts messageRefusal: the fee cap against the base fee, the
+ * balance against gas * fee cap + value, the intrinsic gas) in DoCall's "err: %w (supplied gas %d)". The base fee is
+ * the block override's, the named block's, or `pending`'s estimate (DoCall's EstimateBaseFee).
+ */
+async function callRefusal(chain: CChain, provider: Provider, params: unknown[]): Promise<string | undefined> {
+  const [args, at = 'latest', overrides, blockOverrides] = params;
+  const message = toMessage(args);
+  if (typeof message === 'string') return message;
+  const block = (engineParams(chain, 'eth_call', params) as unknown[])[1] ?? 'latest';
+  const baseFee = async () => {
+    const overridden = Object.entries(blockOverrides ?? {}).find(([key]) => key.toLowerCase() === 'basefee')?.[1];
+    if (typeof overridden === 'string') return BigInt(overridden);
+    if (at === 'pending') return chain.nextBaseFee();
+    const [lookup, param] = engineLookup(chain, at) ?? ['eth_getBlockByNumber', 'latest'];
+    return BigInt(((await chain.call(provider, lookup, [param, false])) as { baseFeePerGas: string }).baseFeePerGas);
+  };
+  const balance = await balanceOf(chain, provider, message.from, block, overrides);
+  const refused = messageRefusal(message, message.accessList ?? [], paysFee(message) ? await baseFee() : 0n, balance);
+  return refused && `err: ${refused} (supplied gas ${message.gas})`;
+}
+
+/**
+ * gasestimator.Estimate's refusal of a value its sender cannot pay: with a fee cap set, a value not below the balance
+ * as ErrInsufficientFundsForTransfer (eth/gasestimator/gasestimator.go:91); without, buyGas' text of the value alone,
+ * which a run at any gas limit meets first.
+ */
+async function unfundedEstimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string | undefined> {
+  const [args, block = 'latest', overrides] = (engineParams(chain, 'eth_estimateGas', params) ?? params) as unknown[];
+  const message = toMessage(args);
+  if (typeof message === 'string' || message.value === 0n) return undefined;
+  const balance = await balanceOf(chain, provider, message.from, block, overrides);
+  if (paysFee(message)) return message.value >= balance ? 'insufficient funds for transfer' : undefined;
+  const from = ethChecksum(message.from.slice(2));
+  const short = `insufficient funds for gas * price + value: address ${from} have ${balance} want ${message.value}`;
+  return message.value > balance ? short : undefined;
+}
+
+/** Whether an eth_call's args may meet callRefusal: they set their gas, send value or pay a fee. */
+const checkedCall = (args: unknown) =>
+  typeof args === 'object' &&
+  args !== null &&
+  Object.entries(args).some(
+    ([key, value]) =>
+      value !== null &&
+      (/^gas$/i.test(key) ||
+        (/^(value|gasprice|maxfeepergas|maxpriorityfeepergas)$/i.test(key) && quantity(value) !== 0n)),
+  );
 
 /**
  * coreth's answer (`{"result":…}` or `{"error":…}`) to a call it answers before the engine would, or undefined to let
@@ -175,6 +181,8 @@ async function unfundedCall(
  */
 export async function corethFirst(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
   if (method === 'eth_sign') return '{"error":{"code":-32000,"message":"unknown account"}}';
+  // eth.EthereumAPI.Coinbase: the etherbase the VM sets (plugin/evm/vm.go SetEtherbase(constants.BlackholeAddr)).
+  if (method === 'eth_coinbase') return `{"result":"${BLACKHOLE}"}`;
   const args = Array.isArray(params) ? params : [];
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
   const byState = BLOCK_NUMBER_OR_HASH[method];
@@ -185,16 +193,16 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   const overridden = method === 'eth_call' && hasBlockOverrides(args);
   const refused = overridden ? refusedBlockOverrides(args) : undefined;
   if (refused !== undefined) return JSON.stringify({ error: { code: -32602, message: refused } });
-  const sendsValue = method === 'eth_call' && quantity((args[0] as CallArgs | undefined)?.value) !== 0n;
-  if (!named && !overridden && !sendsValue && method !== 'eth_estimateGas' && method !== 'eth_createAccessList')
+  const checked = method === 'eth_call' && checkedCall(args[0]);
+  if (!named && !overridden && !checked && method !== 'eth_estimateGas' && method !== 'eth_createAccessList')
     return undefined;
   return chain.run(async (provider) => {
     let refusal = named ? await blockRefusal(chain, provider, at, byState !== undefined) : undefined;
     // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
     if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
       refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
-    if (refusal === undefined && (method === 'eth_call' || method === 'eth_estimateGas'))
-      refusal = await unfundedCall(chain, provider, method, args);
+    if (refusal === undefined && method === 'eth_call') refusal = await callRefusal(chain, provider, args);
+    if (refusal === undefined && method === 'eth_estimateGas') refusal = await unfundedEstimate(chain, provider, args);
     if (refusal !== undefined) return JSON.stringify({ error: { code: -32000, message: refusal } });
     if (method === 'eth_createAccessList') return createAccessList(chain, provider, args);
     if (overridden) return callWithBlockOverrides(chain, provider, args);

@@ -87,12 +87,13 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     const overflow = await deploy('0x5b6000600056');
     const block = await pub.getBlockNumber();
     const nonce = await pub.getTransactionCount({ address: account.address });
-    expect(await c('eth_createAccessList', [{ from: account.address, to: reverting, gas: '0x20000' }])).toEqual({
-      result: {
-        accessList: [{ address: reverting.toLowerCase(), storageKeys: [slot(3), slot(0)] }],
-        error: 'execution reverted',
-        gasUsed: expect.stringMatching(/^0x[0-9a-f]+$/),
-      },
+    const reverted = (await c('eth_createAccessList', [{ from: account.address, to: reverting, gas: '0x20000' }])) as {
+      result: { accessList: Array<{ address: string; storageKeys: string[] }>; error: string; gasUsed: string };
+    };
+    expect(asSet(reverted.result.accessList)).toEqual({ [reverting.toLowerCase()]: [slot(0), slot(3)] });
+    expect(reverted.result).toMatchObject({
+      error: 'execution reverted',
+      gasUsed: expect.stringMatching(/^0x[0-9a-f]+$/),
     });
     // An invalid opcode uses all the gas given.
     expect(await c('eth_createAccessList', [{ from: account.address, to: invalid, gas: '0x20000' }])).toEqual({
@@ -215,7 +216,10 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
       result: { accessList: [], error: 'out of gas', gasUsed: '0x10000' },
     });
     expect(await c('eth_createAccessList', [{ from: account.address, to: loop }])).toEqual({
-      error: { code: -32000, message: 'the mock traces an access list within 300000 gas, and this call may need more' },
+      error: {
+        code: -32000,
+        message: 'the mock traces an access list within 1000000 gas, and this call may need more',
+      },
     });
   });
 
@@ -238,5 +242,42 @@ describe('eth_createAccessList on /ext/bc/C/rpc', () => {
     const created = getContractAddress({ from: account.address, nonce: BigInt(nonce) }).toLowerCase();
     const { accessList } = await pub.createAccessList({ account: account.address, data: '0x600154' });
     expect(asSet(accessList)).toEqual({ [created]: [slot(1)] });
+  });
+
+  it('traces runs of up to 1,000,000 gas, and refuses past it code that reads GAS', async () => {
+    const { pub, wallet, account } = cClients(node.url);
+    // SLOAD 7, then a countdown of 20,000 turns of 26 gas: JUMPDEST PUSH1 1 SWAP1 SUB DUP1 PUSH1 8 JUMPI STOP.
+    const countdown = '6007545062004e205b600190038060085700';
+    const long = await deploy(`0x${countdown}`);
+    const { accessList, gasUsed } = await pub.createAccessList({ account: account.address, to: long });
+    expect(asSet(accessList)).toEqual({ [long.toLowerCase()]: [slot(7)] });
+    expect(gasUsed).toBeGreaterThan(500_000n);
+    const hash = await wallet.sendTransaction({ to: long, accessList, gas: gasUsed * 2n });
+    expect((await pub.waitForTransactionReceipt({ hash })).gasUsed).toBe(gasUsed);
+    // GAS POP first: a run may branch on the gas left, so only a limit within the budget is traced.
+    const reading = await deploy(`0x5a50${countdown.replace('6008', '600a')}`);
+    expect(await c('eth_createAccessList', [{ from: account.address, to: reading }])).toEqual({
+      error: {
+        code: -32000,
+        message: 'the mock traces an access list within 1000000 gas, and this call may need more',
+      },
+    });
+    const within = (await c('eth_createAccessList', [{ from: account.address, to: reading, gas: '0xf4240' }])) as {
+      result: { accessList: Array<{ address: string; storageKeys: string[] }>; error?: string };
+    };
+    expect(asSet(within.result.accessList)).toEqual({ [reading.toLowerCase()]: [slot(7)] });
+    expect(within.result.error).toBeUndefined();
+  });
+
+  it('never lists the account a CREATE makes, which the tracer does not name', async () => {
+    const { pub, account } = cClients(node.url);
+    // CREATE of empty code, then BALANCE of OTHER.
+    const creator = await deploy(`0x6000600060006000f050${`73${OTHER.slice(2)}`}3150`);
+    const { accessList } = await pub.createAccessList({ account: account.address, to: creator });
+    expect(asSet(accessList)).toEqual({ [OTHER]: [] });
+    // A CALL of the zero address names it, as any other (the engine loads it as its coinbase in every run).
+    const zeroCaller = await deploy(`0x${'6000'.repeat(5)}60005af150`);
+    const zero = await pub.createAccessList({ account: account.address, to: zeroCaller });
+    expect(asSet(zero.accessList)).toEqual({ [`0x${'0'.repeat(40)}`]: [] });
   });
 });

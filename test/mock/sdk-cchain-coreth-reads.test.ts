@@ -57,6 +57,12 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
     expect(await c('eth_sign', [EWOQ_C, '0x00'])).toEqual({ error: { code: -32000, message: 'unknown account' } });
   });
 
+  // coreth's VM sets the miner's etherbase to the blackhole address (plugin/evm/vm.go SetEtherbase(constants.BlackholeAddr)),
+  // which eth_coinbase answers (eth/api.go Coinbase) where EDR names its own coinbase, the zero address.
+  it("answers eth_coinbase with coreth's etherbase, the blackhole address", async () => {
+    expect(await c('eth_coinbase', [])).toEqual({ result: '0x0100000000000000000000000000000000000000' });
+  });
+
   // Fixed (mock/cchain/coreth-reads.ts): a state read at a block past the last accepted one gets EDR's text "Received invalid block tag 9. Latest
   // block number is 4" with `"data":null`, where coreth's StateAndHeaderByNumber -> HeaderByNumber answers
   // ErrUnfinalizedData, -32000 "cannot query unfinalized data" (and geth never writes a null data: jsonError's Data is

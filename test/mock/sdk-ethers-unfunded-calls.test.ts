@@ -6,7 +6,8 @@
  * names the answer INSUFFICIENT_FUNDS; wallets use it to warn before signing.
  *
  * The mock checks this before the engine (the engine's calls do not count the value against the balance):
- * mock/cchain/coreth-reads.ts `unfundedCall`. eth_estimateGas answers buyGas' text without "err: " and
+ * mock/cchain/coreth-reads.ts `callRefusal`, with ApplyMessage's other checks of the message (a fee cap under the base
+ * fee, gas under the intrinsic gas) and ToMessage's refusal of both fee styles. eth_estimateGas answers buyGas' text without "err: " and
  * " (supplied gas …)" (eth/gasestimator: execute's error passes through; with a fee cap set, its "insufficient funds
  * for transfer" before it, gasestimator.go:91).
  */
@@ -52,5 +53,35 @@ describe('value sent from an account that cannot pay it', () => {
     });
     const error = await provider.estimateGas({ from: poor, to: DEAD, value: 1n }).catch((e: unknown) => e);
     expect(isError(error, 'INSUFFICIENT_FUNDS')).toBe(true);
+  });
+
+  it('eth_call refuses a fee its sender cannot pay, a fee cap under the base fee, and gas under the intrinsic gas', async () => {
+    const poor = Wallet.createRandom().address;
+    const rpc = (args: object, at: unknown = 'latest') => callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_call', [args, at]);
+    const latest = (await callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_getBlockByNumber', ['latest', false])).result as {
+      baseFeePerGas: string;
+    };
+    const baseFee = BigInt(latest.baseFeePerGas);
+    const refusal = (message: string) => ({ code: -32000, message });
+    expect((await rpc({ from: poor, to: DEAD, gasPrice: '0x1' })).error).toEqual(
+      refusal(
+        `err: max fee per gas less than block base fee: address ${poor}, maxFeePerGas: 1, baseFee: ${baseFee} (supplied gas 50000000)`,
+      ),
+    );
+    // A fee at the base fee is paid for all the gas, with no value sent.
+    const feeCap = `0x${baseFee.toString(16)}`;
+    expect((await rpc({ from: poor, to: DEAD, maxFeePerGas: feeCap, gas: '0x5208' })).error).toEqual(
+      refusal(
+        `err: insufficient funds for gas * price + value: address ${poor} have 0 want ${21_000n * baseFee} (supplied gas 21000)`,
+      ),
+    );
+    expect((await rpc({ from: poor, to: DEAD, gas: '0x1000' })).error).toEqual(
+      refusal('err: intrinsic gas too low: have 4096, want 21000 (supplied gas 4096)'),
+    );
+    expect((await rpc({ to: DEAD, gasPrice: feeCap, maxPriorityFeePerGas: '0x1' })).error).toEqual(
+      refusal('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified'),
+    );
+    // Without a fee nothing is compared to the base fee, and the call runs.
+    expect((await rpc({ from: poor, to: DEAD, gas: '0x5208' })).result).toBe('0x');
   });
 });
