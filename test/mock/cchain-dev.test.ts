@@ -93,7 +93,11 @@ describe('dev controls before the C-Chain is loaded', () => {
 
 describe('a node started with mining off (--no-mining)', () => {
   it('holds C transactions in the pool until dev.mine, as it holds X and P ones', async () => {
-    const manual = await startMockNode({ port: 0, mining: { mode: 'manual' }, world: { network: 'local', accounts: 0 } });
+    const manual = await startMockNode({
+      port: 0,
+      mining: { mode: 'manual' },
+      world: { network: 'local', accounts: 0 },
+    });
     try {
       const rpc = `${manual.url}/ext/bc/C/rpc`;
       const account = privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}`);
