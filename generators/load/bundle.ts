@@ -86,29 +86,31 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
   }
 
-  /** Rewrites every `$ref` below `node` (which sits at `tokens` inside `currentFile`) to point into the bundle. */
+  /**
+   * Rewrites every `$ref` below `node` (which sits at `tokens` inside `currentFile`) to point into the bundle.
+   * `extension`: `node` is inside an `x-` extension, whose references to URLs are its own data, left as written.
+   */
   const walk = (
     node: Json,
     currentFile: string,
     tokens: Array<string | number>,
-    role: Role,
-    listOf?: ComponentKind,
+    { role, listOf }: { role: Role; listOf?: ComponentKind },
+    extension = false,
   ): void => {
     if (role === 'data' || role === 'other') return;
     if (Array.isArray(node)) {
       const itemRole: Role = role === 'list' ? OBJECT_ROLE[listOf!] : role === 'methods' ? 'method' : role;
-      node.forEach((child, i) => walk(child, currentFile, [...tokens, i], itemRole));
+      node.forEach((child, i) => walk(child, currentFile, [...tokens, i], { role: itemRole }, extension));
       return;
     }
     if (!isObject(node)) return;
-    if (typeof node.$ref === 'string') {
+    if (typeof node.$ref === 'string' && !(extension && isUrl(node.$ref))) {
       const kind: ComponentKind = isKind(role) ? role : 'schemas';
       node.$ref = rewriteRef(node.$ref, currentFile, tokens, kind);
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === '$ref') continue;
-      const next = childRole(role, key);
-      walk(child, currentFile, [...tokens, key], next.role, next.listOf);
+      walk(child, currentFile, [...tokens, key], childRole(role, key), extension || isExtension(role, key));
     }
   };
 
@@ -130,7 +132,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     if (path === '') return currentFile;
     const folderName = displayPath(folder) || '.';
     const outside = `$ref "${ref}" points outside the spec folder ${folderName}; only files inside it are read`;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+    if (isUrl(path)) {
       problems.push({
         ...where(currentFile, tokens),
         message: `$ref "${ref}" is a URL; only files inside the spec folder are read`,
@@ -256,14 +258,14 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     registry.set(name, { value: copy, origin });
     targets.set(key, { name, kind });
     sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer: fragment });
-    walk(copy, targetFile, pointerTokens, OBJECT_ROLE[kind]);
+    walk(copy, targetFile, pointerTokens, { role: OBJECT_ROLE[kind] });
     return localRef(pointerOf(['components', kind, name]));
   };
 
   const methods = Array.isArray(root.methods) ? root.methods : [];
   root.methods = methods.map((method, i) => {
     if (!isObject(method) || typeof method.$ref !== 'string') {
-      walk(method, rootFile, ['methods', i], 'method');
+      walk(method, rootFile, ['methods', i], { role: 'method' });
       return method;
     }
     const ref = method.$ref;
@@ -286,7 +288,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     const inlined = structuredClone(value);
     sources.push({ bundled: `/methods/${i}`, file: displayPath(methodFile), pointer: fragment });
-    walk(inlined, methodFile, parsePointer(fragment), 'method');
+    walk(inlined, methodFile, parsePointer(fragment), { role: 'method' });
     // A method reference may say how this endpoint takes the params (`paramStructure`) and annotate the method with
     // this project's extensions (`x-side-effects`): the foreign method stays as its authors wrote it.
     if (isObject(inlined))
@@ -295,7 +297,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return inlined;
   });
   for (const [key, child] of Object.entries(root))
-    if (key !== 'methods') walk(child, rootFile, [key], childRole('document', key).role);
+    if (key !== 'methods') walk(child, rootFile, [key], childRole('document', key), isExtension('document', key));
 
   const bundledComponents: Record<string, Obj> = isObject(root.components)
     ? (root.components as Record<string, Obj>)
@@ -322,6 +324,12 @@ function namedEntry(tokens: string[], inOtherFile: boolean): Target | undefined 
   if (inOtherFile && tokens.length === 2 && isKind(tokens[0])) return { kind: tokens[0], name: tokens[1]! };
   return undefined;
 }
+
+/** An `x-` key is an extension, except where keys are names (`properties`, `components/schemas`). */
+const isExtension = (role: Role, key: string) => key.startsWith('x-') && !role.endsWith('Map');
+
+/** A reference with a scheme (`https:`, `file:`, `urn:`): never read, only files inside the spec folder are. */
+const isUrl = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref);
 
 /** More hops than any document needs; a longer chain is a cycle of references to references. */
 const MAX_ALIAS_HOPS = 64;

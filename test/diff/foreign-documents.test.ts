@@ -11,14 +11,21 @@ import { loadRevision } from '../../diff/load.ts';
 const temp = mkdtempSync(join(tmpdir(), 'diff-foreign-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
+/** The parts of the document the tests change; the rest as written. */
 interface Doc {
-  methods: Array<{ paramStructure?: string }>;
-  components: { schemas: { B: { properties: Record<string, object>; required: string[] } } };
+  methods: Array<{ [key: string]: unknown; paramStructure?: string }>;
+  components: {
+    schemas: {
+      [name: string]: object;
+      B: { [key: string]: unknown; properties: Record<string, object>; required: string[] };
+    };
+  };
+  [key: string]: unknown;
 }
 
 /** A and B refer to each other; method m takes A and returns B. */
 function mutual(change: (doc: Doc) => void = () => {}): Doc {
-  const doc = {
+  const doc: Doc = {
     openrpc: '1.3.2',
     info: { title: 'T', version: '1.0.0' },
     methods: [
