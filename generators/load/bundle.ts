@@ -8,9 +8,11 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { BundledDocument, SourceMapping } from '../common/document.ts';
 import { specRoot } from './profile.ts';
 import { displayPath, readJsonFile } from './read.ts';
+import { absoluteUri, resourceAt, resourcesOf } from './resources.ts';
 import {
   SpecError,
   type SpecProblem,
@@ -104,6 +106,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       return;
     }
     if (!isObject(node)) return;
+    // References are rewritten to the bundle's root, so an `$id`, which would make them resolve against itself, goes.
+    if (role === 'schemas' && typeof node.$id === 'string') delete node.$id;
     if (typeof node.$ref === 'string' && !(extension && isUrl(node.$ref))) {
       const kind: ComponentKind = isKind(role) ? role : 'schemas';
       node.$ref = rewriteRef(node.$ref, currentFile, tokens, kind);
@@ -175,6 +179,35 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return fragment;
   };
 
+  const resources = new Map<string, Map<string, Array<string | number>>>();
+  /**
+   * Where a reference inside a schema resource (draft-07 `$id`) points in its file: `#/...` inside the resource, or
+   * anything naming a resource of the file by its `$id`; undefined for any other reference. Its name is the pointer's
+   * inside the resource, or the `$id`'s last segment (`urn:x` is `x`).
+   */
+  const inResource = (path: string, fragment: string, file: string, tokens: Array<string | number>) => {
+    const value = load(file)?.value;
+    const around = resourceAt(file, value, tokens);
+    let at = path === '' ? around : undefined;
+    if (path !== '') {
+      if (!resources.has(file)) resources.set(file, resourcesOf(file, value));
+      const uri = absoluteUri(path, around?.uri ?? pathToFileURL(file).href);
+      const named = uri === undefined ? undefined : resources.get(file)!.get(uri);
+      at = named && uri ? { tokens: named, uri } : undefined;
+    }
+    if (!at) return undefined;
+    const inside = parsePointer(fragment);
+    const idName = at.uri
+      .split(/[/:#]/)
+      .filter(Boolean)
+      .at(-1)
+      ?.replace(/\.json$/i, '');
+    return {
+      pointer: pointerOf(at.tokens) + fragment,
+      nameTokens: inside.length > 0 || idName === undefined ? inside : [idName],
+    };
+  };
+
   const rewriteRef = (
     ref: string,
     currentFile: string,
@@ -190,13 +223,15 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       problems.push({ ...here, message: `$ref "${ref}" must end in a JSON pointer (#/...), not an anchor` });
       return ref;
     }
-    const targetFile = targetFileOf(ref, path, currentFile, tokens);
+    const resource = inResource(path, fragment, currentFile, tokens);
+    const targetFile = resource ? currentFile : targetFileOf(ref, path, currentFile, tokens);
     if (targetFile === undefined) return ref;
-    if (targetFile === rootFile && fragment === '') {
+    const pointer = resource?.pointer ?? fragment;
+    if (targetFile === rootFile && pointer === '') {
       problems.push({ ...here, message: `$ref "${ref}" points at the whole OpenRPC document` });
       return ref;
     }
-    const key = `${targetFile}#${fragment}`;
+    const key = `${targetFile}#${pointer}`;
     const known = targets.get(key);
     if (known) return localRef(pointerOf(['components', known.kind, known.name]));
 
@@ -206,13 +241,13 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
         problems.push({ ...here, message: `broken $ref "${ref}": ${displayPath(targetFile)} does not exist` });
       return ref;
     }
-    const { found, value } = resolvePointer(loadedTarget.value, fragment);
-    const origin = `${displayPath(targetFile)}#${fragment}`;
+    const { found, value } = resolvePointer(loadedTarget.value, pointer);
+    const origin = `${displayPath(targetFile)}#${pointer}`;
     if (!found) {
       problems.push({ ...here, message: `broken $ref "${ref}": ${origin} does not exist` });
       return ref;
     }
-    const pointerTokens = parsePointer(fragment);
+    const pointerTokens = parsePointer(pointer);
     const named = namedEntry(pointerTokens, targetFile !== rootFile);
     // A schema inside another (`#/components/schemas/Payload/properties/fee`) that only refers on is what it refers
     // to: the reference goes on from there, so the schema keeps the one name it has.
@@ -230,7 +265,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     const stem = basename(targetFile).replace(/\.json$/i, '');
     const kind = named?.kind ?? contextKind;
-    let name = named?.name ?? pathName(pointerTokens) ?? stem;
+    let name = named?.name ?? pathName(resource?.nameTokens ?? pointerTokens) ?? stem;
     const registry = components[kind];
     const existing = registry.get(name);
     // A document's own component that is only a reference to an entry of the same name elsewhere (`FELT: {"$ref":
@@ -257,7 +292,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const copy = structuredClone(value);
     registry.set(name, { value: copy, origin });
     targets.set(key, { name, kind });
-    sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer: fragment });
+    sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer });
     walk(copy, targetFile, pointerTokens, { role: OBJECT_ROLE[kind] });
     return localRef(pointerOf(['components', kind, name]));
   };

@@ -6,7 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../../generators/pipeline.ts';
+import { resolvePointer } from '../../generators/common/problems.ts';
+import { loadSpec } from '../../generators/load/index.ts';
+import { loadModel, specFiles } from '../../generators/pipeline.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'foreign-shapes-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -23,6 +25,11 @@ const info = { title: 'T', version: '1.0.0' };
 const result = (schema: unknown) => ({ name: 'r', schema });
 const doc = (methods: object[], extra: object = {}) => ({ openrpc: '1.3.2', info, methods, ...extra });
 const methodNames = (dir: string) => loadModel(dir).endpoints.flatMap((e) => e.methods.map((m) => m.name));
+/** The value at `pointer` in the folder's one document, bundled. */
+const bundledAt = (dir: string) => {
+  const { document } = loadSpec(specFiles(dir))[0]!;
+  return (pointer: string) => resolvePointer(document, pointer).value;
+};
 
 describe('valid documents of the field', () => {
   it('reads by-name and either params, and method names with dots, slashes, spaces and non-ASCII letters', () => {
@@ -66,9 +73,31 @@ describe('valid documents of the field', () => {
     expect(methodNames(dir)).toEqual(['m']);
   });
 
+  it("bundles an extension's $refs into the spec's files and leaves its URL ones as written, wherever it sits", () => {
+    const url = (name: string) => ({ $ref: `https://example.com/${name}.json` });
+    const dir = folder('xrefs', {
+      'x.json': doc(
+        [
+          {
+            name: 'm',
+            params: [],
+            result: result({ type: 'object', 'x-schema': url('schema'), properties: { a: { type: 'string' } } }),
+            'x-method': [url('method')],
+          },
+        ],
+        { 'x-top': { local: { $ref: '#/x-defs/D' }, remote: url('top') }, 'x-defs': { D: { type: 'integer' } } },
+      ),
+    });
+    const at = bundledAt(dir);
+    expect(at('/x-top')).toEqual({ local: { $ref: '#/components/schemas/x-defs_D' }, remote: url('top') });
+    expect(at('/components/schemas/x-defs_D')).toEqual({ type: 'integer' });
+    expect(at('/methods/0/x-method')).toEqual([url('method')]);
+    expect(at('/methods/0/result/schema/x-schema')).toEqual(url('schema'));
+  });
+
   // JSON Schema draft-07 (section 8.2): `$id` makes a schema a resource of its own, and `#/definitions/E` inside it
   // resolves against that schema, as schemas generated from code (typescript-json-schema, Go's jsonschema) write it.
-  it.fails('resolves #/definitions inside a schema with its own $id against that schema', () => {
+  it('resolves #/definitions inside a schema with its own $id against that schema', () => {
     const dir = folder('idref', {
       'i.json': doc([
         {
@@ -81,6 +110,55 @@ describe('valid documents of the field', () => {
       ]),
     });
     expect(methodNames(dir)).toEqual(['m']);
+  });
+
+  it('resolves references inside nested $id resources, and naming an $id from elsewhere, never fetching them', () => {
+    const node = {
+      $id: 'https://example.com/schemas/node.json',
+      definitions: {
+        Id: { type: 'string' },
+        Node: { type: 'object', properties: { id: { $ref: '#/definitions/Id' }, next: { $ref: '#' } } },
+      },
+      $ref: '#/definitions/Node',
+    };
+    const outer = {
+      $id: 'https://example.com/schemas/outer.json',
+      type: 'object',
+      properties: { inner: { $id: 'inner.json', definitions: { F: { type: 'boolean' } }, $ref: '#/definitions/F' } },
+    };
+    const dir = folder('ids', {
+      'i.json': doc([
+        {
+          name: 'm',
+          params: [
+            { name: 'a', schema: node },
+            { name: 'b', schema: outer },
+            { name: 'c', schema: { $ref: 'https://example.com/schemas/inner.json#/definitions/F' } },
+          ],
+          result: result({ $ref: 'https://example.com/schemas/node.json#/definitions/Id' }),
+          examples: [
+            {
+              name: 'chain',
+              params: [
+                { name: 'a', value: { id: 'n1', next: { id: 'n2' } } },
+                { name: 'b', value: { inner: true } },
+                { name: 'c', value: false },
+              ],
+              result: { name: 'r', value: 'n1' },
+            },
+          ],
+        },
+      ]),
+    });
+    const at = bundledAt(dir);
+    expect(at('/methods/0/params/0/schema/$ref')).toBe('#/components/schemas/Node');
+    expect(at('/components/schemas/Node/properties/next')).toEqual({ $ref: '#/components/schemas/node' });
+    expect(at('/methods/0/params/1/schema/properties/inner/$ref')).toBe('#/components/schemas/F');
+    expect(at('/methods/0/params/2/schema/$ref')).toBe('#/components/schemas/F');
+    expect(at('/methods/0/result/schema/$ref')).toBe('#/components/schemas/Id');
+    // The bundle's references all resolve against its root, so no `$id` is left to scope them elsewhere.
+    expect(JSON.stringify(at(''))).not.toContain('$id');
+    expect(loadModel(dir).advice ?? []).toEqual([]);
   });
 });
 
@@ -113,6 +191,19 @@ describe('broken and hostile documents', () => {
     const text = refused(dir);
     expect(text).toContain('f.json#/methods/0/result/schema/$ref');
     expect(text).toMatch(message);
+  });
+
+  it('refuses a URL $ref in a schema property named like an extension, which is a schema, not an extension', () => {
+    const dir = folder('xprop', {
+      'p.json': doc([
+        {
+          name: 'm',
+          params: [],
+          result: result({ type: 'object', properties: { 'x-p': { $ref: 'https://example.com/p.json' } } }),
+        },
+      ]),
+    });
+    expect(refused(dir)).toMatch(/p\.json#\/methods\/0\/result\/schema\/properties\/x-p\/\$ref: .* is a URL/);
   });
 
   it('refuses a lookbehind pattern, which the server could not match in linear time, at its schema', () => {
