@@ -125,6 +125,9 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
         [C, C],
       );
 
+    const structure = structureChange(a!.method.paramStructure, b!.method.paramStructure);
+    if (structure) push(b, structure.rule, ['paramStructure'], structure.text, structure.verdict);
+
     const paramsA = new Map(a!.method.params.filter((p) => readBy(p.versions, older.version)).map((p) => [p.name, p]));
     const paramsB = b!.method.params.filter((p) => readBy(p.versions, newer.version));
     for (const [pName, param] of paramsA) {
@@ -177,6 +180,21 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
     }
   }
   return changes;
+}
+
+/**
+ * How a method takes its params (OpenRPC `paramStructure`, `either` when unsaid): a client sends one form, so a method
+ * that stops taking it refuses that client's every call; one that starts taking both breaks implementers reading one.
+ */
+function structureChange(
+  a: MethodModel['paramStructure'],
+  b: MethodModel['paramStructure'],
+): { rule: string; text: string; verdict: Verdict } | undefined {
+  if (a === b) return undefined;
+  const text = `params now ${b} (were ${a})`;
+  if (a === 'either') return { rule: 'param-structure-narrowed', text, verdict: [B, C] };
+  if (b === 'either') return { rule: 'param-structure-widened', text, verdict: [C, B] };
+  return { rule: 'param-structure-changed', text, verdict: [B, B] };
 }
 
 /**

@@ -1,9 +1,10 @@
 /** The two sides of `npm run diff`: a spec folder, one endpoint document, or bundled documents (as published). */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadSpec } from '../generators/load/index.ts';
+import { readJsonFile } from '../generators/load/read.ts';
 import { buildModel } from '../generators/model/build.ts';
-import { specFiles } from '../generators/pipeline.ts';
+import { specFiles } from '../generators/load/spec-files.ts';
 import type { SpecModel } from '../generators/model/types.ts';
 
 const isBundled = (document: { methods?: unknown }) =>
@@ -18,8 +19,7 @@ export function loadRevision(path: string): SpecModel {
   if (!existsSync(path)) throw new Error(`${path} does not exist`);
   // The file itself, or the spec documents directly in the folder.
   const files = specFiles(path);
-  if (files.length === 0) throw new Error(`${path} holds no .json documents`);
-  const documents = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
+  const documents = files.map((file) => readJsonFile(file) as Record<string, unknown>);
   if (documents.every(isBundled)) {
     return buildModel(
       files.map((file, i) => ({

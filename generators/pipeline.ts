@@ -2,7 +2,6 @@
  * load -> validate -> model -> generators -> emit. Every generator's files are in hand before any reaches the output
  * folder (emit/output.ts), so a broken spec or template leaves it untouched.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
 import { DEFAULT_OUT, type GeneratedFile } from './emit/files.ts';
@@ -10,7 +9,7 @@ import { type CheckReport, type Scope, type WriteReport, checkOutput, writeOutpu
 import { headerText } from './emit/header.ts';
 import { loadTemplates } from './emit/templates.ts';
 import { loadSpec } from './load/index.ts';
-import { CONFIG_FILE } from './load/profile.ts';
+import { specFiles } from './load/spec-files.ts';
 import { buildModel, packageNamesFrom } from './model/build.ts';
 import type { SpecModel } from './model/types.ts';
 
@@ -40,6 +39,7 @@ export type GenerateResult = (
 const TOOLKIT_ROOT = resolve(import.meta.dirname, '..');
 /** The toolkit's own templates, used unless `templates` names another folder. */
 export const DEFAULT_TEMPLATES = join(TOOLKIT_ROOT, 'templates');
+export { specFiles };
 
 /**
  * The project's own spec sets, each generated into packages of its own: the Avalanche APIs (`openrpc/`, avalanche
@@ -50,18 +50,6 @@ export const PROJECT_SPECS: Array<{ spec: string; out: string }> = [
   { spec: 'openrpc', out: DEFAULT_OUT },
   { spec: 'openrpc/c-chain', out: join(DEFAULT_OUT, 'c-chain') },
 ];
-
-export function specFiles(spec: string | string[] = 'openrpc'): string[] {
-  const entries = Array.isArray(spec) ? spec : [spec];
-  return entries.flatMap((entry) =>
-    existsSync(entry) && statSync(entry).isDirectory()
-      ? readdirSync(entry)
-          .filter((f) => f.endsWith('.json') && f !== CONFIG_FILE)
-          .sort()
-          .map((f) => join(entry, f))
-      : [entry],
-  );
-}
 
 /** npm's rule for a package name: lower case, URL-safe, optionally scoped. */
 const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;

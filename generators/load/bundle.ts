@@ -8,9 +8,11 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { BundledDocument, SourceMapping } from '../common/document.ts';
 import { specRoot } from './profile.ts';
 import { displayPath, readJsonFile } from './read.ts';
+import { absoluteUri, resourceAt, resourcesOf } from './resources.ts';
 import {
   SpecError,
   type SpecProblem,
@@ -86,29 +88,33 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
   }
 
-  /** Rewrites every `$ref` below `node` (which sits at `tokens` inside `currentFile`) to point into the bundle. */
+  /**
+   * Rewrites every `$ref` below `node` (which sits at `tokens` inside `currentFile`) to point into the bundle.
+   * `extension`: `node` is inside an `x-` extension, whose references to URLs are its own data, left as written.
+   */
   const walk = (
     node: Json,
     currentFile: string,
     tokens: Array<string | number>,
-    role: Role,
-    listOf?: ComponentKind,
+    { role, listOf }: { role: Role; listOf?: ComponentKind },
+    extension = false,
   ): void => {
     if (role === 'data' || role === 'other') return;
     if (Array.isArray(node)) {
       const itemRole: Role = role === 'list' ? OBJECT_ROLE[listOf!] : role === 'methods' ? 'method' : role;
-      node.forEach((child, i) => walk(child, currentFile, [...tokens, i], itemRole));
+      node.forEach((child, i) => walk(child, currentFile, [...tokens, i], { role: itemRole }, extension));
       return;
     }
     if (!isObject(node)) return;
-    if (typeof node.$ref === 'string') {
+    // References are rewritten to the bundle's root, so an `$id`, which would make them resolve against itself, goes.
+    if (role === 'schemas' && typeof node.$id === 'string') delete node.$id;
+    if (typeof node.$ref === 'string' && !(extension && isUrl(node.$ref))) {
       const kind: ComponentKind = isKind(role) ? role : 'schemas';
       node.$ref = rewriteRef(node.$ref, currentFile, tokens, kind);
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === '$ref') continue;
-      const next = childRole(role, key);
-      walk(child, currentFile, [...tokens, key], next.role, next.listOf);
+      walk(child, currentFile, [...tokens, key], childRole(role, key), extension || isExtension(role, key));
     }
   };
 
@@ -130,7 +136,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     if (path === '') return currentFile;
     const folderName = displayPath(folder) || '.';
     const outside = `$ref "${ref}" points outside the spec folder ${folderName}; only files inside it are read`;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+    if (isUrl(path)) {
       problems.push({
         ...where(currentFile, tokens),
         message: `$ref "${ref}" is a URL; only files inside the spec folder are read`,
@@ -173,6 +179,35 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return fragment;
   };
 
+  const resources = new Map<string, Map<string, Array<string | number>>>();
+  /**
+   * Where a reference inside a schema resource (draft-07 `$id`) points in its file: `#/...` inside the resource, or
+   * anything naming a resource of the file by its `$id`; undefined for any other reference. Its name is the pointer's
+   * inside the resource, or the `$id`'s last segment (`urn:x` is `x`).
+   */
+  const inResource = (path: string, fragment: string, file: string, tokens: Array<string | number>) => {
+    const value = load(file)?.value;
+    const around = resourceAt(file, value, tokens);
+    let at = path === '' ? around : undefined;
+    if (path !== '') {
+      if (!resources.has(file)) resources.set(file, resourcesOf(file, value));
+      const uri = absoluteUri(path, around?.uri ?? pathToFileURL(file).href);
+      const named = uri === undefined ? undefined : resources.get(file)!.get(uri);
+      at = named && uri ? { tokens: named, uri } : undefined;
+    }
+    if (!at) return undefined;
+    const inside = parsePointer(fragment);
+    const idName = at.uri
+      .split(/[/:#]/)
+      .filter(Boolean)
+      .at(-1)
+      ?.replace(/\.json$/i, '');
+    return {
+      pointer: pointerOf(at.tokens) + fragment,
+      nameTokens: inside.length > 0 || idName === undefined ? inside : [idName],
+    };
+  };
+
   const rewriteRef = (
     ref: string,
     currentFile: string,
@@ -188,13 +223,15 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       problems.push({ ...here, message: `$ref "${ref}" must end in a JSON pointer (#/...), not an anchor` });
       return ref;
     }
-    const targetFile = targetFileOf(ref, path, currentFile, tokens);
+    const resource = inResource(path, fragment, currentFile, tokens);
+    const targetFile = resource ? currentFile : targetFileOf(ref, path, currentFile, tokens);
     if (targetFile === undefined) return ref;
-    if (targetFile === rootFile && fragment === '') {
+    const pointer = resource?.pointer ?? fragment;
+    if (targetFile === rootFile && pointer === '') {
       problems.push({ ...here, message: `$ref "${ref}" points at the whole OpenRPC document` });
       return ref;
     }
-    const key = `${targetFile}#${fragment}`;
+    const key = `${targetFile}#${pointer}`;
     const known = targets.get(key);
     if (known) return localRef(pointerOf(['components', known.kind, known.name]));
 
@@ -204,13 +241,13 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
         problems.push({ ...here, message: `broken $ref "${ref}": ${displayPath(targetFile)} does not exist` });
       return ref;
     }
-    const { found, value } = resolvePointer(loadedTarget.value, fragment);
-    const origin = `${displayPath(targetFile)}#${fragment}`;
+    const { found, value } = resolvePointer(loadedTarget.value, pointer);
+    const origin = `${displayPath(targetFile)}#${pointer}`;
     if (!found) {
       problems.push({ ...here, message: `broken $ref "${ref}": ${origin} does not exist` });
       return ref;
     }
-    const pointerTokens = parsePointer(fragment);
+    const pointerTokens = parsePointer(pointer);
     const named = namedEntry(pointerTokens, targetFile !== rootFile);
     // A schema inside another (`#/components/schemas/Payload/properties/fee`) that only refers on is what it refers
     // to: the reference goes on from there, so the schema keeps the one name it has.
@@ -228,7 +265,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     const stem = basename(targetFile).replace(/\.json$/i, '');
     const kind = named?.kind ?? contextKind;
-    let name = named?.name ?? pathName(pointerTokens) ?? stem;
+    let name = named?.name ?? pathName(resource?.nameTokens ?? pointerTokens) ?? stem;
     const registry = components[kind];
     const existing = registry.get(name);
     // A document's own component that is only a reference to an entry of the same name elsewhere (`FELT: {"$ref":
@@ -255,15 +292,15 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const copy = structuredClone(value);
     registry.set(name, { value: copy, origin });
     targets.set(key, { name, kind });
-    sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer: fragment });
-    walk(copy, targetFile, pointerTokens, OBJECT_ROLE[kind]);
+    sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer });
+    walk(copy, targetFile, pointerTokens, { role: OBJECT_ROLE[kind] });
     return localRef(pointerOf(['components', kind, name]));
   };
 
   const methods = Array.isArray(root.methods) ? root.methods : [];
   root.methods = methods.map((method, i) => {
     if (!isObject(method) || typeof method.$ref !== 'string') {
-      walk(method, rootFile, ['methods', i], 'method');
+      walk(method, rootFile, ['methods', i], { role: 'method' });
       return method;
     }
     const ref = method.$ref;
@@ -286,7 +323,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     const inlined = structuredClone(value);
     sources.push({ bundled: `/methods/${i}`, file: displayPath(methodFile), pointer: fragment });
-    walk(inlined, methodFile, parsePointer(fragment), 'method');
+    walk(inlined, methodFile, parsePointer(fragment), { role: 'method' });
     // A method reference may say how this endpoint takes the params (`paramStructure`) and annotate the method with
     // this project's extensions (`x-side-effects`): the foreign method stays as its authors wrote it.
     if (isObject(inlined))
@@ -295,7 +332,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return inlined;
   });
   for (const [key, child] of Object.entries(root))
-    if (key !== 'methods') walk(child, rootFile, [key], childRole('document', key).role);
+    if (key !== 'methods') walk(child, rootFile, [key], childRole('document', key), isExtension('document', key));
 
   const bundledComponents: Record<string, Obj> = isObject(root.components)
     ? (root.components as Record<string, Obj>)
@@ -322,6 +359,12 @@ function namedEntry(tokens: string[], inOtherFile: boolean): Target | undefined 
   if (inOtherFile && tokens.length === 2 && isKind(tokens[0])) return { kind: tokens[0], name: tokens[1]! };
   return undefined;
 }
+
+/** An `x-` key is an extension, except where keys are names (`properties`, `components/schemas`). */
+const isExtension = (role: Role, key: string) => key.startsWith('x-') && !role.endsWith('Map');
+
+/** A reference with a scheme (`https:`, `file:`, `urn:`): never read, only files inside the spec folder are. */
+const isUrl = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref);
 
 /** More hops than any document needs; a longer chain is a cycle of references to references. */
 const MAX_ALIAS_HOPS = 64;

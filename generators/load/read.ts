@@ -8,8 +8,15 @@ export function displayPath(file: string): string {
   return relative(process.cwd(), file).split('\\').join('/') || file;
 }
 
+/** A YAML file's name: OpenRPC documents are published as YAML too, which the toolkit does not read. */
+export const YAML_FILE = /\.ya?ml$/i;
+
 /** Reads and parses one spec file; a syntax error names the file and the line and column. */
 export function readJsonFile(file: string): unknown {
+  if (YAML_FILE.test(file))
+    throw new SpecError([
+      { file: displayPath(file), pointer: '', message: 'the toolkit reads JSON only, not YAML: convert it to JSON' },
+    ]);
   let text: string;
   try {
     // RFC 8259 lets a parser skip a byte order mark, and editors on Windows write one.

@@ -50,7 +50,8 @@ const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples', 'example'])
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
 
 export function childRole(role: Role, key: string): { role: Role; listOf?: ComponentKind } {
-  // Extensions are carried as written, except that schemas in them (`x-result-history`) are bundled like any other.
+  // Extensions are carried as written, except that their references into the spec's own files (`x-result-history`'s
+  // schemas) are bundled like any other; references to URLs in them are their data (bundle.ts leaves them be).
   if (key.startsWith('x-')) return { role: 'schemas' };
   switch (role) {
     case 'document':
