@@ -4,7 +4,9 @@
  * between two runs over the difference in N, e.g.
  *   valgrind --tool=callgrind --callgrind-out-file=/dev/null node bench/server-instructions.ts logged 20000
  *   valgrind --tool=callgrind --callgrind-out-file=/dev/null node bench/server-instructions.ts logged 30000
- * Targets: `json` (e), `mock` (a), `logged` (f, its lines to a writer that drops them).
+ * Targets: `json` (e), `mock` (a), `logged` (f, its lines to a writer that drops them). With IDLE_STEPS=1 the mock
+ * first takes the steps a served node takes while idle (mock/when-idle.ts), as the `server` bench's nodes do between
+ * its rounds: the C-Chain's modules, EDR and its engine.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type RequestListener, createServer } from 'node:http';
@@ -46,6 +48,11 @@ if (target === 'json') {
   const lines = lineWriter(() => undefined);
   const log = target === 'logged' ? { log: (line: string) => lines.log(`${timestamp()} ${line}`) } : {};
   const node = createMockNode({ world: { network: 'mainnet' }, ...log });
+  if (process.env.IDLE_STEPS) {
+    const { C_CHAIN_MODULES } = await import('../mock/lazy-cchain.ts');
+    const cChain = node.state.cChain as { idleSteps?: () => Array<() => unknown> };
+    for (const step of cChain.idleSteps?.() ?? C_CHAIN_MODULES) await step();
+  }
   server = createHttpServer(node.listener as RequestListener);
 }
 
@@ -59,6 +66,7 @@ let left = Number(count);
 const half = Math.floor(left / 2);
 let buffer: Buffer = Buffer.alloc(0);
 let first = '';
+let secondHalf: NodeJS.CpuUsage | undefined;
 client.on('data', (chunk: Buffer) => {
   buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
   for (;;) {
@@ -69,8 +77,14 @@ client.on('data', (chunk: Buffer) => {
     if (buffer.length < size) return;
     first ||= buffer.subarray(0, size).toString();
     buffer = buffer.subarray(size);
-    if (left - 1 === half && process.env.CALLGRIND_MARK) pauseForDump(process.env.CALLGRIND_MARK);
+    if (left - 1 === half) {
+      if (process.env.CALLGRIND_MARK) pauseForDump(process.env.CALLGRIND_MARK);
+      secondHalf = process.cpuUsage();
+    }
     if (--left === 0) {
+      const cpu = process.cpuUsage(secondHalf);
+      // Without valgrind: the process's CPU time (every thread) per request over the second half.
+      if (process.env.CPU_REPORT) console.error(`${((cpu.user + cpu.system) / half).toFixed(2)} µs`);
       console.log(first);
       process.exit(0);
     }
