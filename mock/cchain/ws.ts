@@ -22,7 +22,8 @@ import { type Criteria, type RpcLog, matches, readCriteria } from './filter-crit
 import { pendingTransaction } from './filters.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { jsonKind, refusedParams } from './params.ts';
-import { MAX_BATCH, answerBody } from './rpc.ts';
+import { MAX_BATCH } from './json-rpc.ts';
+import { answerBody } from './rpc.ts';
 
 /** geth's wsDefaultReadLimit. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -178,8 +179,10 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       return { answer: isSubscriptionCall(value) ? await answerCall(JSON.parse(text)) : await answerBody(chain, text) };
     if (value.length > MAX_BATCH || !value.some(isSubscriptionCall)) return { answer: await answerBody(chain, text) };
     const answers: string[] = [];
+    // A notification has no answer (./json-rpc.ts).
     for (const call of JSON.parse(text) as unknown[]) answers.push(await answerCall(call));
-    return { answer: `[${answers.join(',')}]` };
+    const given = answers.filter((answer) => answer !== '');
+    return { answer: given.length === 0 ? undefined : `[${given.join(',')}]` };
   };
   // Messages are answered in order, one at a time, as the engine's queue takes them.
   let tail: Promise<unknown> = Promise.resolve();
@@ -189,7 +192,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       .then(async () => {
         if (socket.readyState !== socket.OPEN) return;
         const { answer, close } = await answerMessage(bytes);
-        if (answer !== undefined) socket.send(answer, close ? () => socket.terminate() : undefined);
+        if (answer) socket.send(answer, close ? () => socket.terminate() : undefined);
         else if (close) socket.terminate();
       })
       .catch(() => socket.terminate());
