@@ -14,6 +14,7 @@ import { corethFirst, web3AndNetMethods } from './coreth-reads.ts';
 import { readBlock, readBlockReceipts } from './block-reads.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { answerJsonRpc, errorJson } from './json-rpc.ts';
+import { withCallData } from './call-data.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
@@ -160,6 +161,9 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
   if (unprotected) return errorJson(id, -32000, unprotected);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
+  const called = withCallData(method, params);
+  if ('refused' in called) return errorJson(id, -32000, called.refused);
+  params = called.params;
   // Refusals and answers of coreth's own before the engine's (./coreth-reads.ts).
   const first = await corethFirst(chain, method, params);
   if (first !== undefined) return `{"jsonrpc":"2.0","id":${id},${first.slice(1)}`;
