@@ -20,6 +20,7 @@ import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
 import { pendingTransaction } from './filters.ts';
+import { withLegacyChainId } from './legacy-chain-id.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { jsonKind, refusedParams } from './params.ts';
 import { MAX_BATCH } from './json-rpc.ts';
@@ -119,7 +120,9 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       listen(id, chain.poolListeners, async (hash, provider) =>
         notify(
           id,
-          filter === true ? pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])) : hash,
+          filter === true
+            ? withLegacyChainId(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
+            : hash,
         ),
       );
     } else {
