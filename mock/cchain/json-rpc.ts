@@ -13,7 +13,7 @@ import { foldKey } from '../../runtime/server/params.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
 
 /** coreth's batch-request-limit default (plugin/evm/config/default_config.go), over HTTP and WebSocket. */
-export const MAX_BATCH = 1000;
+const MAX_BATCH = 1000;
 /** coreth's batch-response-max-size default (plugin/evm/config/default_config.go). */
 export const MAX_BATCH_RESULT_BYTES = 25_000_000;
 
@@ -141,6 +141,11 @@ export async function answerJsonRpc(body: Uint8Array, serve: Serve): Promise<str
     if (!(error instanceof GoSyntaxError)) throw error;
     return error.message === 'EOF' ? '' : errorJson('null', -32700, 'parse error');
   }
+  return answerParsed(body, parsed, serve);
+}
+
+/** The answer to a body read without error (`parsed` its first value): a batch's or one message's, or empty. */
+export async function answerParsed(body: Uint8Array, parsed: ParsedValue, serve: Serve): Promise<string> {
   let start = 0;
   while (isSpace(body[start])) start++;
   if (body[start] === 0x5b) return answerBatch(batchMessages(body, start), serve);

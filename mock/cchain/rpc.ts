@@ -13,7 +13,7 @@ import { chainConfig } from './chain-config.ts';
 import { corethFirst, web3AndNetMethods } from './coreth-reads.ts';
 import { readBlock, readBlockReceipts } from './block-reads.ts';
 import { type CChain, EvmError } from './evm.ts';
-import { answerJsonRpc, errorJson } from './json-rpc.ts';
+import { type Serve, answerJsonRpc, errorJson } from './json-rpc.ts';
 import { withCallData } from './call-data.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { transactionHash } from './nonce-queue.ts';
@@ -218,11 +218,15 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
   return `{"jsonrpc":"2.0","id":${id},${answer.slice(1)}`;
 }
 
-/** A body's answer (./json-rpc.ts), each call answered by answerOne. */
-export function answerBody(chain: CChain, body: string | Uint8Array): Promise<string> {
+/** Each call's answer, by answerOne, for ./json-rpc.ts (over HTTP here, over WebSocket in ./ws.ts). */
+export function callServer(chain: CChain): Serve {
   const own = corethMethods(chain);
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  return answerJsonRpc(bytes, (id, method, params) => answerOne(chain, own, id, method, params));
+  return (id, method, params) => answerOne(chain, own, id, method, params);
+}
+
+/** A body's answer (./json-rpc.ts). */
+function answerBody(chain: CChain, body: string | Uint8Array): Promise<string> {
+  return answerJsonRpc(typeof body === 'string' ? Buffer.from(body) : body, callServer(chain));
 }
 
 /** geth's acceptedContentTypes (rpc/http.go). */

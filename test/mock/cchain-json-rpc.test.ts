@@ -6,6 +6,7 @@
  */
 import { keccak256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { rpc, send } from '../support/rpc.ts';
 import { cClients } from './c-clients.ts';
@@ -110,5 +111,23 @@ describe('the C-Chain JSON-RPC envelope', () => {
       ]),
     );
     expect(batch).toEqual([{ jsonrpc: '2.0', id: 3, result: '0xa868' }, invalid(4)]);
+  });
+
+  it('reads a WebSocket message in the same envelope, subscriptions included', async () => {
+    const ws = new WebSocket(`${node.url.replace('http', 'ws')}/ext/bc/C/ws`);
+    const messages: string[] = [];
+    ws.on('message', (data) => messages.push(data.toString()));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    // A notification is not answered: the batch after it is the first message back.
+    ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_chainId' }));
+    ws.send(
+      '[{"jsonrpc":"2.0","id":1.50,"method":"eth_subscribe","params":["newHeads"]},' +
+        '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_subscribe","params":["newHeads"]},' +
+        '{"jsonrpc":"1.0","id":3,"method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_chainId"}]',
+    );
+    while (messages.length === 0) await new Promise((resolve) => ws.once('message', resolve));
+    ws.close();
+    expect(messages[0]).toMatch(/^\[\{"jsonrpc":"2\.0","id":1\.50,"result":"0x[0-9a-f]{32}"\},/);
+    expect(JSON.parse(messages[0]!).slice(1)).toEqual([invalid(null), invalid(3)]);
   });
 });
