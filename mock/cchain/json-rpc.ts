@@ -15,7 +15,7 @@ import { decodeUtf8 } from '../../runtime/server/text.ts';
 /** coreth's batch-request-limit default (plugin/evm/config/default_config.go), over HTTP and WebSocket. */
 const MAX_BATCH = 1000;
 /** coreth's batch-response-max-size default (plugin/evm/config/default_config.go). */
-export const MAX_BATCH_RESULT_BYTES = 25_000_000;
+const MAX_BATCH_RESULT_BYTES = 25_000_000;
 
 /** One call's whole answer (`{"jsonrpc":"2.0","id":…,"result"|"error":…}`), given its id as written. */
 export type Serve = (id: string, method: string, params: unknown) => Promise<string>;

@@ -1,8 +1,8 @@
 /**
  * The JSON-RPC envelope of /ext/bc/C/rpc as libevm's rpc package (geth v1.13.14) reads it: ids kept as
  * json.RawMessage and echoed as written, object and array ids refused (hasValidID), `"jsonrpc":"2.0"` required
- * (hasValidVersion), notifications run unanswered, responses dropped, keys matched case-insensitively. Each answered
- * while a small call on another connection is served.
+ * (hasValidVersion), notifications run unanswered, responses dropped, keys matched case-insensitively; over HTTP and
+ * WebSocket alike. The heavy ones are answered while a small call on another connection is served.
  */
 import { keccak256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
