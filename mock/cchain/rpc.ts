@@ -13,9 +13,9 @@ import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
 import { corethFirst, web3AndNetMethods } from './coreth-reads.ts';
 import { readBlock, readBlockReceipts } from './block-reads.ts';
-import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
-import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { type CChain, EvmError } from './evm.ts';
+import { type Serve, answerJsonRpc, errorJson } from './json-rpc.ts';
+import { withCallData } from './call-data.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
@@ -30,8 +30,6 @@ import { answerDevMethod } from './dev-rpc.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
-/** coreth's batch-request-limit default (plugin/evm/config/default_config.go), over HTTP and WebSocket. */
-export const MAX_BATCH = 1000;
 const SERVED = /^(eth|net|web3)_/;
 /** The calls that may build a block (see CChain.write). */
 const WRITES = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
@@ -48,8 +46,6 @@ const text = (status: number, body: string): Reply => ({
   headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' },
   body: `${body}\n`,
 });
-const errorJson = (id: unknown, code: number, message: string) =>
-  `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"error":{"code":${code},"message":${JSON.stringify(message)}}}`;
 
 /**
  * A fork's engine finds a transaction by its hash at the fork source even when the source included it after the fork
@@ -152,14 +148,10 @@ function senderOfWrite(method: string, params: unknown): string | undefined {
   return from ? ethChecksum(from) : undefined;
 }
 
-/** One call's answer, as JSON text. */
-async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise<string> {
-  if (typeof call !== 'object' || call === null || Array.isArray(call))
-    return errorJson(null, -32600, 'invalid request');
-  const { id, method, params } = call as { id?: unknown; method?: unknown; params?: unknown };
-  if (typeof method !== 'string') return errorJson(id, -32600, 'invalid request');
+/** One call's answer, as JSON text, with `id` as written (./json-rpc.ts). */
+async function answerOne(chain: CChain, own: OwnMethods, id: string, method: string, params: unknown): Promise<string> {
   const dev = await answerDevMethod(chain, method, params);
-  if (dev !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${dev.slice(1)}`;
+  if (dev !== undefined) return `{"jsonrpc":"2.0","id":${id},${dev.slice(1)}`;
   if (
     !SERVED.test(method) ||
     !(method in own || (await documented(method))) ||
@@ -173,13 +165,16 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
   if (unprotected) return errorJson(id, -32000, unprotected);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
+  const called = withCallData(method, params);
+  if ('refused' in called) return errorJson(id, -32000, called.refused);
+  params = called.params;
   // Refusals and answers of coreth's own before the engine's (./coreth-reads.ts).
   const first = await corethFirst(chain, method, params);
-  if (first !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${first.slice(1)}`;
+  if (first !== undefined) return `{"jsonrpc":"2.0","id":${id},${first.slice(1)}`;
   const mine = own[method];
   if (mine) {
     try {
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${JSON.stringify(await mine(params))}}`;
+      return `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(await mine(params))}}`;
     } catch (error) {
       return errorJson(id, error instanceof EvmError ? error.code : -32000, (error as Error).message);
     }
@@ -224,44 +219,18 @@ async function answerOne(chain: CChain, own: OwnMethods, call: unknown): Promise
     ? corethRefusal(await chain.write(send), () => senderOfWrite(method, params))
     : gethAnswer(method, await chain.run(send), withCallGas(method, params));
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},${answer.slice(1)}`;
+  return `{"jsonrpc":"2.0","id":${id},${answer.slice(1)}`;
 }
 
-/**
- * geth's respondWithBatchTooLarge: one error in an array, with the id of the batch's first call (a "2.0" message with
- * a usable id and a method).
- */
-function batchTooLarge(batch: unknown[]): string {
-  const call = batch.find((message): message is { id: unknown } => {
-    if (typeof message !== 'object' || message === null) return false;
-    const { jsonrpc, id, method } = message as Record<string, unknown>;
-    return jsonrpc === '2.0' && id !== undefined && (id === null || typeof id !== 'object') && !!method;
-  });
-  return `[${errorJson(call?.id ?? null, -32600, 'batch too large')}]`;
-}
-
-/**
- * A body's answer, as geth's readBatch reads it: the first JSON value (Go's decoder: what follows is ignored, 10,000
- * levels of nesting at most, read in linear time); any syntax error is "parse error", and an empty body is answered
- * with nothing (io.EOF).
- */
-export async function answerBody(chain: CChain, body: string | Uint8Array): Promise<string> {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  let end: number;
-  try {
-    ({ end } = parseFirstValue(bytes));
-  } catch (error) {
-    if (!(error instanceof GoSyntaxError)) throw error;
-    return error.message === 'EOF' ? '' : errorJson(null, -32700, 'parse error');
-  }
-  const parsed: unknown = JSON.parse(decodeUtf8(bytes.subarray(0, end)));
+/** Each call's answer, by answerOne, for ./json-rpc.ts (over HTTP here, over WebSocket in ./ws.ts). */
+export function callServer(chain: CChain): Serve {
   const own = corethMethods(chain);
-  if (!Array.isArray(parsed)) return answerOne(chain, own, parsed);
-  if (parsed.length === 0) return errorJson(null, -32600, 'empty batch');
-  if (parsed.length > MAX_BATCH) return batchTooLarge(parsed);
-  const answers: string[] = [];
-  for (const call of parsed) answers.push(await answerOne(chain, own, call));
-  return `[${answers.join(',')}]`;
+  return (id, method, params) => answerOne(chain, own, id, method, params);
+}
+
+/** A body's answer (./json-rpc.ts). */
+function answerBody(chain: CChain, body: string | Uint8Array): Promise<string> {
+  return answerJsonRpc(typeof body === 'string' ? Buffer.from(body) : body, callServer(chain));
 }
 
 /** geth's acceptedContentTypes (rpc/http.go). */

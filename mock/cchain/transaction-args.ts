@@ -3,6 +3,7 @@
  * ethapi.TransactionArgs: a quantity too long for its Go type (gas over 64 bits, a value over 256) or not a hex
  * string is refused with the decoder's text before the engine, whose own texts differ, sees it.
  */
+import { bytes } from './call-data.ts';
 import { fixedJson, jsonKind } from './params.ts';
 
 const TAKING_ARGS = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList', 'eth_sendTransaction']);
@@ -95,6 +96,8 @@ const FIELDS: Record<string, [string, FieldDecoder]> = {
   chainid: ['chainId', big],
   maxfeeperblobgas: ['maxFeePerBlobGas', big],
   accesslist: ['accessList', accessList],
+  data: ['data', bytes],
+  input: ['input', bytes],
 };
 
 /**

@@ -14,15 +14,15 @@ import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { compareVersions } from '../../generators/common/versions.ts';
 import { goQuote } from '../../runtime/server/encode.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
-import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { corethHashes } from './block-hashes.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
 import { pendingTransaction } from './filters.ts';
-import { stringifyJson } from '../../generators/common/json.ts';
+import { withLegacyChainId } from './legacy-chain-id.ts';
 import { jsonKind, refusedParams } from './params.ts';
-import { MAX_BATCH, answerBody } from './rpc.ts';
+import { type Serve, answerParsed, errorJson } from './json-rpc.ts';
+import { callServer } from './rpc.ts';
 
 /** geth's wsDefaultReadLimit. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -34,7 +34,7 @@ const MAX_SUBSCRIPTIONS = 1000;
  */
 const PING_INTERVAL_MS = 30_000;
 
-type Call = { id?: unknown; method?: unknown; params?: unknown };
+type Call = { params?: unknown };
 
 /** An error geth answers to a subscription call, with its code. */
 class CallError extends Error {
@@ -45,14 +45,6 @@ class CallError extends Error {
     this.code = code;
   }
 }
-
-const reply = (id: unknown, body: { result: unknown } | { error: { code: number; message: string } }) =>
-  JSON.stringify({ jsonrpc: '2.0', id: id ?? null, ...body });
-
-const isSubscriptionCall = (call: unknown): boolean => {
-  const method = typeof call === 'object' && call !== null ? (call as Call).method : undefined;
-  return method === 'eth_subscribe' || method === 'eth_unsubscribe';
-};
 
 /** geth's parsePositionalArguments for calls of one argument: the refusal of `params`, or the argument. */
 function onlyArgument(params: unknown): unknown {
@@ -118,7 +110,9 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       listen(id, chain.poolListeners, async (hash, provider) =>
         notify(
           id,
-          filter === true ? pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])) : hash,
+          filter === true
+            ? withLegacyChainId(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
+            : hash,
         ),
       );
     } else {
@@ -145,16 +139,16 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     subscriptions.delete(id);
     return true;
   };
-  const answerCall = async (call: unknown): Promise<string> => {
-    if (!isSubscriptionCall(call)) return answerBody(chain, stringifyJson(call));
-    const { id, method } = call as Call;
+  // The subscription calls are this connection's; the others are /ext/bc/C/rpc's, in the same envelope.
+  const serveCall = callServer(chain);
+  const serve: Serve = async (id, method, params) => {
+    if (method !== 'eth_subscribe' && method !== 'eth_unsubscribe') return serveCall(id, method, params);
     try {
-      return reply(id, {
-        result: method === 'eth_subscribe' ? await subscribe(call as Call) : unsubscribe(call as Call),
-      });
+      const result = method === 'eth_subscribe' ? await subscribe({ params }) : unsubscribe({ params });
+      return `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(result)}}`;
     } catch (error) {
       if (!(error instanceof CallError)) throw error;
-      return reply(id, { error: { code: error.code, message: error.message } });
+      return errorJson(id, error.code, error.message);
     }
   };
   /**
@@ -170,16 +164,9 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     } catch (error) {
       if (!(error instanceof GoSyntaxError)) throw error;
       if (/^(unexpected )?EOF$/.test(error.message)) return { close: true };
-      return { answer: reply(null, { error: { code: -32700, message: error.message } }), close: true };
+      return { answer: errorJson('null', -32700, error.message), close: true };
     }
-    const text = decodeUtf8(bytes.subarray(0, parsed.end));
-    const { value } = parsed;
-    if (!Array.isArray(value))
-      return { answer: isSubscriptionCall(value) ? await answerCall(JSON.parse(text)) : await answerBody(chain, text) };
-    if (value.length > MAX_BATCH || !value.some(isSubscriptionCall)) return { answer: await answerBody(chain, text) };
-    const answers: string[] = [];
-    for (const call of JSON.parse(text) as unknown[]) answers.push(await answerCall(call));
-    return { answer: `[${answers.join(',')}]` };
+    return { answer: (await answerParsed(bytes, parsed, serve)) || undefined };
   };
   // Messages are answered in order, one at a time, as the engine's queue takes them.
   let tail: Promise<unknown> = Promise.resolve();
