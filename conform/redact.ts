@@ -11,8 +11,8 @@
  *   answer's `error.data` (gorilla/rpc echoes the request's params there) and a non-JSON answer to a secret call.
  * Keys named like a secret are redacted anywhere, in any method, as a second line of defence.
  */
-import { type Path, sensitivePaths } from '../generators/model/sensitive.ts';
-import type { JsonSchema, SpecModel } from '../generators/model/types.ts';
+import { type SecretShape, SecretSchemas, secretRoots } from '../generators/model/sensitive.ts';
+import type { SpecModel } from '../generators/model/types.ts';
 import { GoSyntaxError, parseFirstValue } from '../runtime/server/json.ts';
 import { type KeyMatcher, goFoldMatcher } from './go-fold.ts';
 import { isObject } from '../generators/common/json.ts';
@@ -24,8 +24,9 @@ export const LOOKALIKE =
 export const NOT_JSON = 'not JSON as the node reads it: not recorded';
 
 interface MethodSecrets {
-  params: Path[];
-  result: Path[];
+  /** The params with secrets, by name: the params object's properties, or each object of a params array's. */
+  params: SecretShape;
+  result: SecretShape;
   /** The params the method declares: any other key sent to it is unknown, so redacted. */
   declared: KeyMatcher[];
 }
@@ -55,25 +56,25 @@ export class Redactor {
   private readonly matchers = new Map<string, KeyMatcher>();
   private readonly anyName: KeyMatcher[];
   private readonly node: boolean;
+  private readonly schemas: SecretSchemas;
 
   constructor(model: SpecModel) {
     this.node = model.profile === 'avalanche';
-    const paths = (schema: JsonSchema, prefix: Path) => sensitivePaths(schema, model.schemas, prefix, new Set());
-    const names = new Set<string>();
-    for (const method of model.endpoints.flatMap((endpoint) => endpoint.methods)) {
-      const params = method.params.flatMap((param) => paths(param.schema, [param.name]));
-      const result = method.result ? paths(method.result.schema, []) : [];
-      if (params.length + result.length === 0) continue;
+    const methods = model.endpoints.flatMap((endpoint) => endpoint.methods);
+    this.schemas = new SecretSchemas(secretRoots(methods), model.schemas);
+    for (const method of methods) {
+      const secret = method.params.filter((param) => this.schemas.holds(param.schema));
+      const result = method.result && this.schemas.holds(method.result.schema) ? [method.result.schema] : [];
+      if (secret.length + result.length === 0) continue;
       const declared = method.params.map((param) => goFoldMatcher(param.name));
-      this.methods.set(this.resolve(method.name) ?? method.name, { params, result, declared });
+      this.methods.set(this.resolve(method.name) ?? method.name, {
+        params: { secret: false, properties: secret.map((param) => [param.name, param.schema]), items: [] },
+        result: this.schemas.shapeOf(result),
+        declared,
+      });
       this.lookalikes.push(goFoldMatcher(method.name));
-      // The key that holds a secret: the last name on its path (`keys` of `keys/*` holds secrets only).
-      for (const path of [...params, ...result]) {
-        const holder = path.filter((step) => step !== '*').at(-1);
-        if (holder !== undefined) names.add(holder);
-      }
     }
-    this.anyName = [...names].map((name) => this.matcher(name));
+    this.anyName = this.schemas.keys.map((name) => this.matcher(name));
   }
 
   /** A request body as a transcript may hold it. */
@@ -98,7 +99,7 @@ export class Redactor {
     const secrets = resolved === undefined ? undefined : this.methods.get(resolved);
     if (secrets) {
       for (const key of Object.keys(value))
-        if (isParams(key)) value[key] = onlyDeclared(this.params(value[key], secrets.params, true), secrets.declared);
+        if (isParams(key)) value[key] = onlyDeclared(this.redact(value[key], secrets.params, true), secrets.declared);
       this.redactNames(value);
       return { method, json: value, secrets, secretive: true };
     }
@@ -118,7 +119,7 @@ export class Redactor {
       for (const key of Object.keys(answer)) {
         // gorilla/rpc answers a request it cannot decode with the request itself as the error's data.
         if (key === 'error' && isObject(answer.error) && answer.error.data != null) answer.error.data = REDACTED;
-        if (key === 'result' && reading.secrets) answer.result = this.params(answer.result, reading.secrets.result);
+        if (key === 'result' && reading.secrets) answer.result = this.redact(answer.result, reading.secrets.result);
       }
       this.redactNames(answer);
     }
@@ -129,7 +130,7 @@ export class Redactor {
   reportParams<T>(method: string, params: T): T {
     const copy = structuredClone(params);
     const secrets = this.methods.get(this.resolve(method) ?? method);
-    const redacted = secrets ? this.params(copy, secrets.params, true) : copy;
+    const redacted = secrets ? this.redact(copy, secrets.params, true) : copy;
     this.redactNames(redacted);
     return redacted as T;
   }
@@ -173,27 +174,44 @@ export class Redactor {
   }
 
   /**
-   * `value` with each path's value replaced, in place. A value that cannot hold what a path expects (a string where
-   * an object with a password is due) would be refused by the node with the value echoed: it is replaced whole.
-   * `top`: params, which the node also reads as `[args]`.
+   * `value` with its secrets replaced, in place, walked beside its schemas one value at a time (never a `$ref` written
+   * out, and no recursion: a value nested thousands deep is walked as any other). A value that cannot hold what its
+   * schema places a secret in (a string where an object with a password is due) would be refused by the node with the
+   * value echoed: it is replaced whole. `top`: params, which the node also reads as `[args]`.
    */
-  private params(value: unknown, paths: Path[], top = false): unknown {
-    if (paths.length === 0 || value === undefined || value === null || typeof value === 'boolean') return value;
-    if (paths.some((path) => path.length === 0) || typeof value !== 'object') return REDACTED;
-    const named = paths.filter((path) => path[0] !== '*');
-    if (Array.isArray(value)) {
-      const items = paths.filter((path) => path[0] === '*').map((path) => path.slice(1));
-      if (top) items.push(...named);
-      else if (named.length > 0) return REDACTED;
-      return value.map((item) => this.params(item, items));
+  private redact(value: unknown, shape: SecretShape, top = false): unknown {
+    const root: Obj = { value };
+    const pending: Array<{ parent: Obj; key: string; shape: SecretShape; top: boolean }> = [
+      { parent: root, key: 'value', shape, top },
+    ];
+    while (pending.length > 0) {
+      const { parent, key, shape, top } = pending.pop()!;
+      const value = parent[key];
+      const empty = !shape.secret && shape.properties.length + shape.items.length === 0;
+      if (empty || value === undefined || value === null || typeof value === 'boolean') continue;
+      if (shape.secret || typeof value !== 'object') parent[key] = REDACTED;
+      else if (Array.isArray(value)) {
+        if (shape.properties.length > 0 && !top) parent[key] = REDACTED;
+        else {
+          const item = top ? shape : this.schemas.shapeOf(shape.items);
+          const items = value as unknown as Obj;
+          for (const index of value.keys())
+            pending.push({ parent: items, key: String(index), shape: item, top: false });
+        }
+      } else if (shape.items.length > 0) parent[key] = REDACTED;
+      else
+        for (const name of Object.keys(value)) {
+          const below = shape.properties.filter(([property]) => this.matcher(property)(name));
+          if (below.length > 0)
+            pending.push({
+              parent: value as Obj,
+              key: name,
+              shape: this.schemas.shapeOf(below.map(([, s]) => s)),
+              top: false,
+            });
+        }
     }
-    if (named.length < paths.length) return REDACTED;
-    const object = value as Obj;
-    for (const key of Object.keys(object)) {
-      const below = named.filter((path) => this.matcher(path[0]!)(key)).map((path) => path.slice(1));
-      if (below.length > 0) object[key] = this.params(object[key], below);
-    }
-    return object;
+    return root.value;
   }
 
   /** Every value under a key named like any secret of the spec, however deep, replaced (in place, no recursion). */

@@ -1,97 +1,63 @@
 /**
- * One generator step still follows every `$ref` of a method's schemas, path by path: the secrets' paths
- * (model/sensitive.ts, for the client's error excerpts and the proxy's redactor). The server's shapes, the docs' trees
- * and the client's types name a shared schema instead of writing it out again, so they grow with the file. The
- * secrets' paths grow with a schema's size written out: a few kilobytes can stand for billions of schemas (`S1: {a:
- * S0, b: S0}`, `S2: {a: S1, b: S1}`, ...: each level doubles; 64 levels kept the client generator busy for minutes),
- * and a long chain of components, each one a method's param, makes the whole document grow with the square of its
- * length. So each method's schemas, and all methods' together, are counted as written out (each shared schema counted
- * once per use, a recursive one once per cycle) before any generator runs; a document past the budget is a spec
- * problem at the method that passes it, never a hang.
+ * A validator checks one value against every schema that applies to it at once: its `$ref`, `allOf`, `anyOf`, `oneOf`,
+ * `not`, `if`/`then`/`else`, each written out. A few kilobytes can make that billions (`S1: {allOf: [S0, S0]}`,
+ * `S2: {allOf: [S1, S1]}`, ...: each level doubles), and every validator (the loader's example checks, the generated
+ * server, the conformance runner) would hang on the first value. So each schema is counted so before any generator
+ * runs; one past the budget is a spec problem at that schema, never a hang. What applies to a value's properties or
+ * items is not counted: a validator meets it once per value it holds, so a document whose properties double at each
+ * level (a billion schemas written out) is read as any other, and nothing else writes `$ref`s out.
  *
- * The counting follows each schema once: a count is kept per schema object and capped at the budget, so this takes
- * time linear in the document, however large the counts.
+ * Each schema is counted once: a count is kept per schema object and capped at the budget, so this takes time linear
+ * in the document, however large the counts.
  */
 import { type BundledDocument, locate } from '../common/document.ts';
 import { isObject } from '../common/json.ts';
-import { type SpecProblem, localPointer, resolvePointer } from '../common/problems.ts';
+import { type SpecProblem, localPointer, pointerOf, resolvePointer } from '../common/problems.ts';
 
-/**
- * The most schemas one method's params, result and errors may come to with every `$ref` written out, and all of a
- * document's methods together: five times Starknet's largest method (1,807) and twelve times the largest document read
- * (ethereum/execution-apis, 7,952; Filecoin Lotus' 1.2 MB API comes to 6,846), far below what keeps the
- * secrets' walk busy for minutes.
- */
-export const MAX_METHOD_EXPANSION = 10_000;
-export const MAX_DOCUMENT_EXPANSION = 100_000;
+/** The most schemas one value may be checked against, `$ref`s written out: far above any public document's. */
+export const MAX_SCHEMAS_PER_VALUE = 10_000;
 
-/** One problem per method past its budget, and one for the document past its own, or none. */
+/** The keywords whose schemas apply to the value itself, not to its properties or items. */
+const LISTS = ['allOf', 'anyOf', 'oneOf'];
+const SINGLES = ['not', 'if', 'then', 'else'];
+
+/** One problem per schema past the budget whose own parts are within it: where the doubling crosses the line. */
 export function expansionProblems(bundle: BundledDocument): SpecProblem[] {
-  const sizes = expandedSizes(bundle.document);
+  const document = bundle.document;
+  const parts = (node: object): object[] => {
+    const schema = node as Record<string, unknown>;
+    const found: unknown[] = [...SINGLES.map((key) => schema[key])];
+    for (const key of LISTS) if (Array.isArray(schema[key])) found.push(...schema[key]);
+    const pointer = typeof schema.$ref === 'string' ? localPointer(schema.$ref) : undefined;
+    if (pointer !== undefined) found.push(resolvePointer(document, pointer).value);
+    return found.filter(isObject);
+  };
+  const count = counter(parts, MAX_SCHEMAS_PER_VALUE + 1);
   const problems: SpecProblem[] = [];
-  sizes.forEach((size, i) => {
-    if (size > MAX_METHOD_EXPANSION)
-      problems.push({
-        ...locate(bundle, `/methods/${i}`),
-        message: `this method's schemas, with every $ref written out, come to more than ${MAX_METHOD_EXPANSION.toLocaleString('en')} schemas (a $ref used twice counts twice); the generators write them out, so the toolkit reads methods up to that size`,
-      });
-  });
-  const total = sizes.reduce((sum, size) => Math.min(sum + size, MAX_DOCUMENT_EXPANSION + 1), 0);
-  if (problems.length === 0 && total > MAX_DOCUMENT_EXPANSION)
+  const pending: Array<{ value: unknown; tokens: string[] }> = [{ value: document, tokens: [] }];
+  while (pending.length > 0) {
+    const { value, tokens } = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, child] of Object.entries(value)) pending.push({ value: child, tokens: [...tokens, key] });
+    if (Array.isArray(value) || count(value) <= MAX_SCHEMAS_PER_VALUE) continue;
+    if (parts(value).some((part) => count(part) > MAX_SCHEMAS_PER_VALUE)) continue;
     problems.push({
-      ...locate(bundle, '/methods'),
-      message: `the methods' schemas, with every $ref written out, come to more than ${MAX_DOCUMENT_EXPANSION.toLocaleString('en')} schemas together (a $ref used twice counts twice); the generators write them out, so the toolkit reads documents up to that size`,
+      ...locate(bundle, pointerOf(tokens)),
+      message: `a value this schema describes is checked against more than ${MAX_SCHEMAS_PER_VALUE.toLocaleString('en')} schemas at once, with its $refs written out (allOf, anyOf, oneOf, not, if/then/else; a $ref used twice counts twice): every validator would check them all, so the toolkit reads schemas up to that size`,
     });
+  }
   return problems;
 }
 
-/** Each method's params, result and errors counted with every `$ref` written out, capped past the document budget. */
-export function expandedSizes(document: Record<string, unknown>): number[] {
-  const counter = expandedCounter(document, MAX_DOCUMENT_EXPANSION + 1);
-  const methods = Array.isArray(document.methods) ? document.methods : [];
-  return methods.map((method) => {
-    const target = followed(document, method);
-    return isObject(target) ? counter([target.params, target.result, target.errors]) : 0;
-  });
-}
-
-/** Keywords whose values are data, not schemas: an enum of many objects is no larger a schema for it. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
-/** Keywords whose values map names to schemas. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
-
-/** The object a `$ref` inside the document leads to, or the value itself. */
-function followed(document: unknown, value: unknown): unknown {
-  if (!isObject(value) || typeof value.$ref !== 'string') return value;
-  const pointer = localPointer(value.$ref);
-  return pointer === undefined ? value : resolvePointer(document, pointer).value;
-}
-
 /**
- * Counts the objects and arrays in a value with every local `$ref` replaced by what it names, each count capped at
- * `cap`. Iterative (a chain of references may be longer than the stack is deep), each object counted once: its count
- * is kept, and a reference back to an object still being counted (a recursive schema) counts one.
+ * Counts an object and, recursively, its `parts`, each count capped at `cap`. Iterative (a chain of references may be
+ * longer than the stack is deep), each object counted once: its count is kept, and a part that leads back to an
+ * object still being counted (a recursive schema) counts one.
  */
-function expandedCounter(document: unknown, cap: number): (value: unknown) => number {
+function counter(parts: (node: object) => object[], cap: number): (value: object) => number {
   const counts = new Map<object, number>();
   const open = new Set<object>();
-  const maps = new WeakSet<object>();
-  const countOf = (node: unknown): number =>
-    node !== null && typeof node === 'object' ? (open.has(node) ? 1 : (counts.get(node) ?? 0)) : 0;
-  const parts = (node: object): unknown[] => {
-    // A map of schemas by name (`properties`) may name one `enum`: only a schema's own keywords are data.
-    if (Array.isArray(node) || maps.has(node)) return Array.isArray(node) ? node : Object.values(node);
-    const values: unknown[] = [];
-    for (const [key, value] of Object.entries(node)) {
-      if (DATA_KEYWORDS.has(key)) continue;
-      if (SCHEMA_MAPS.has(key) && isObject(value)) maps.add(value);
-      values.push(value);
-    }
-    const target = followed(document, node);
-    return target === node ? values : [...values, target];
-  };
   return (root) => {
-    if (root === null || typeof root !== 'object') return 0;
     const stack: Array<{ node: object; expanded: boolean }> = [{ node: root, expanded: false }];
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
@@ -103,14 +69,13 @@ function expandedCounter(document: unknown, cap: number): (value: unknown) => nu
         top.expanded = true;
         open.add(top.node);
         for (const part of parts(top.node))
-          if (part !== null && typeof part === 'object' && !counts.has(part) && !open.has(part))
-            stack.push({ node: part, expanded: false });
+          if (!counts.has(part) && !open.has(part)) stack.push({ node: part, expanded: false });
         continue;
       }
       stack.pop();
       open.delete(top.node);
       let count = 1;
-      for (const part of parts(top.node)) count = Math.min(count + countOf(part), cap);
+      for (const part of parts(top.node)) count = Math.min(count + (open.has(part) ? 1 : (counts.get(part) ?? 0)), cap);
       counts.set(top.node, count);
     }
     return counts.get(root)!;

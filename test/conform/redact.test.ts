@@ -3,6 +3,9 @@
  * orbits copied from Go's unicode tables), JSON escapes undone, methods resolved as the node's codec resolves them,
  * and every body that is not exactly one request recorded without its params.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goFoldMatcher } from '../../conform/go-fold.ts';
 import { LOOKALIKE, NOT_JSON, NOT_ONE_REQUEST, REDACTED, Redactor } from '../../conform/redact.ts';
@@ -139,5 +142,49 @@ describe('the redactor', () => {
     const params = { username: 'a', password: PASSWORD };
     expect(redactor.reportParams('keystore.createUser', params)).toEqual({ username: 'a', password: REDACTED });
     expect(params.password).toBe(PASSWORD);
+  });
+});
+
+describe('the redactor on schemas huge once written out', () => {
+  it('walks a value beside its schema: 64 doubling levels, and a recursive schema 100,000 levels deep', () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const schemas: Record<string, object> = {
+      S0: { type: 'object', properties: { secret: { type: 'string', 'x-sensitive': true } } },
+      Tree: { type: 'object', properties: { child: ref('Tree'), pin: { type: 'string', 'x-sensitive': true } } },
+    };
+    for (let i = 1; i <= 64; i++)
+      schemas[`S${i}`] = { type: 'object', properties: { a: ref(`S${i - 1}`), b: ref(`S${i - 1}`) } };
+    const methods = ['S64', 'Tree'].map((name, i) => ({
+      name: `m_${i}`,
+      params: [{ name: 'p', schema: ref(name) }],
+      result: { name: 'r', schema: ref(name) },
+    }));
+    const dir = mkdtempSync(join(tmpdir(), 'redact-'));
+    try {
+      const document = {
+        openrpc: '1.3.2',
+        info: { title: 'deep', version: '1.0.0' },
+        methods,
+        components: { schemas },
+      };
+      writeFileSync(join(dir, 'deep.json'), JSON.stringify(document));
+      const redactor = new Redactor(loadSpecModel(dir));
+      let doubled: object = { secret: PASSWORD, other: 'kept' };
+      for (let i = 0; i < 64; i++) doubled = { a: doubled, b: 1 };
+      const reading = redactor.request(
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'm_0', params: { p: doubled } }),
+      );
+      let value = (reading.json as { params: { p: Record<string, unknown> } }).params.p;
+      for (let i = 0; i < 64; i++) value = value.a as Record<string, unknown>;
+      expect(value).toEqual({ secret: REDACTED, other: 'kept' });
+      // Written by hand: JSON.stringify would overflow the stack on a value this deep.
+      const depth = 100_000;
+      const text = `{"jsonrpc":"2.0","id":1,"method":"m_1","params":{"p":${'{"child":'.repeat(depth)}{"pin":"${PASSWORD}"}${'}'.repeat(depth)}}}`;
+      let tree = (redactor.request(text).json as { params: { p: Record<string, unknown> } }).params.p;
+      for (let i = 0; i < depth; i++) tree = tree.child as Record<string, unknown>;
+      expect(tree).toEqual({ pin: REDACTED });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,17 +1,17 @@
 /**
- * Documents that are small as files and huge once their `$ref`s are written out, as the generators write them: each
- * is a spec problem at the method (or the methods) past the budget, found before any generator runs, and the output
- * folder is left as it was. Without the budget, a 3 KB document whose components double at each level (`S1: {a: S0,
- * b: S0}`, ...) keeps the client generator busy for minutes: the secrets' paths (model/sensitive.ts) write it out.
+ * Documents that are small as files and huge once their `$ref`s are written out. Whose properties double at each level
+ * (`S1: {a: S0, b: S0}`, ...: 2^64 schemas written out) or chain 1,500 components generate every artifact: nothing
+ * writes them out (the secrets are found once per schema, model/sensitive.ts). Whose `allOf`s double are a spec
+ * problem at the schema where the count crosses the budget: every validator checks one value against all of them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleDocument } from '../../generators/load/bundle.ts';
-import { MAX_DOCUMENT_EXPANSION, MAX_METHOD_EXPANSION, expandedSizes } from '../../generators/load/expansion.ts';
+import { MAX_SCHEMAS_PER_VALUE } from '../../generators/load/expansion.ts';
 import { SpecError } from '../../generators/load/index.ts';
+import { sensitiveKeys } from '../../generators/model/sensitive.ts';
 import { loadModel } from '../../generators/pipeline.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -29,18 +29,37 @@ function documentWith(name: string, schemas: Schemas, params: string[]): string 
     name: `m_${i}`,
     params: [{ name: 'p', schema: ref(param) }],
     result: { name: 'r', schema: { type: 'string' } },
+    examples: [{ name: 'e', params: [{ name: 'p', value: {} }], result: { name: 'r', value: 'ok' } }],
   }));
   const document = { openrpc: '1.3.2', info: { title: name, version: '1.0.0' }, methods, components: { schemas } };
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(document));
   return dir;
 }
 
-/** `S0` a string, each `S<i>` an object of two properties typed `S<i-1>`: `S<n>` is 2^n schemas written out. */
-function doubling(levels: number, [a, b] = ['a', 'b']): Schemas {
-  const schemas: Schemas = { S0: { type: 'string' } };
-  for (let i = 1; i <= levels; i++)
-    schemas[`S${i}`] = { type: 'object', properties: { [a!]: ref(`S${i - 1}`), [b!]: ref(`S${i - 1}`) } };
+/** `S0` an object holding a secret, each `S<i>` made of two `S<i-1>`: `S<n>` is 2^n schemas written out. */
+function doubling(levels: number, made: (part: object) => object): Schemas {
+  const schemas: Schemas = {
+    S0: { type: 'object', properties: { secret: { type: 'string', 'x-sensitive': true } } },
+  };
+  for (let i = 1; i <= levels; i++) schemas[`S${i}`] = made(ref(`S${i - 1}`));
   return schemas;
+}
+const byProperties = (part: object) => ({ type: 'object', properties: { a: part, b: part } });
+
+/** `C0` an object holding a secret, each `C<i>` an object whose one property is a `C<i-1>`. */
+function chain(length: number): Schemas {
+  const schemas: Schemas = { C0: { type: 'object', properties: { pin: { type: 'string', 'x-sensitive': true } } } };
+  for (let i = 1; i < length; i++) schemas[`C${i}`] = { type: 'object', properties: { next: ref(`C${i - 1}`) } };
+  return schemas;
+}
+
+function generate(dir: string) {
+  const out = join(dir, 'out');
+  const run = spawnSync(process.execPath, [join(ROOT, 'generators/bin.js'), '--spec', dir, '--out', out], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return { ...run, out };
 }
 
 function problemsOf(dir: string): Array<{ pointer: string; message: string }> {
@@ -53,66 +72,71 @@ function problemsOf(dir: string): Array<{ pointer: string; message: string }> {
   return [];
 }
 
-describe('schemas as the generators write them out', () => {
-  it('counts a component used twice twice, a recursive one once per cycle, each capped', () => {
-    const dir = documentWith('counted', { ...doubling(3), Tree: { type: 'array', items: ref('Tree') } }, [
-      'S3',
-      'Tree',
-    ]);
-    // S3: the param, its $ref and S3's own three objects, and two of S2, each of those two of S1...
-    const [doubled, tree] = expandedSizes(bundleDocument(join(dir, 'counted.json')).document);
-    expect(doubled).toBeGreaterThan(2 ** 3);
-    expect(tree).toBeLessThan(10);
-    const dir64 = documentWith('capped', doubling(64), ['S64']);
-    expect(expandedSizes(bundleDocument(join(dir64, 'capped.json')).document)).toEqual([MAX_DOCUMENT_EXPANSION + 1]);
+describe('documents huge once their $refs are written out', () => {
+  it('generates every artifact from properties doubling 64 levels and a chain of 1,500 components', () => {
+    const schemas = { ...doubling(64, byProperties), ...chain(1500) };
+    const params = ['S64', ...Array.from({ length: 1500 }, (_, i) => `C${i}`)];
+    const run = generate(documentWith('doubling', schemas, params));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    for (const artifact of ['client/src/doubling.ts', 'server/src/index.ts', 'docs/doubling.html', 'docs/types.html'])
+      expect(existsSync(join(run.out, artifact)), artifact).toBe(true);
+    // The client's error excerpts hide the secrets at the bottom of both.
+    expect(readFileSync(join(run.out, 'client/src/doubling.ts'), 'utf8')).toContain("['PIN', 'SECRET']");
   });
 
-  it('refuses a method whose param doubles 64 times, at the method, leaving the output folder as it was', () => {
-    const dir = documentWith('doubling', doubling(64), ['S64']);
-    const out = join(temp, 'doubling-out');
+  it('refuses allOf doubling 64 levels at the schema past the budget, leaving the output folder as it was', () => {
+    const dir = documentWith(
+      'all-of',
+      doubling(64, (part) => ({ allOf: [part, part] })),
+      ['S64'],
+    );
+    const out = join(dir, 'out');
     mkdirSync(out);
     writeFileSync(join(out, 'kept.txt'), 'kept');
-    const run = spawnSync(process.execPath, [join(ROOT, 'generators/bin.js'), '--spec', dir, '--out', out], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const run = generate(dir);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('doubling.json#/methods/0: ');
-    expect(run.stderr).toContain(`more than ${MAX_METHOD_EXPANSION.toLocaleString('en')} schemas`);
+    // Each level counts its allOf, the two $refs and what they name: the line is crossed a dozen levels down.
+    expect(run.stderr).toMatch(/all-of\.json#\/components\/schemas\/S1\d: /);
+    expect(run.stderr).toContain(`more than ${MAX_SCHEMAS_PER_VALUE.toLocaleString('en')} schemas at once`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(join(out, 'kept.txt'), 'utf8')).toBe('kept');
   });
 
-  it('counts properties named like data keywords (enum, const) as the schemas they are', () => {
-    const problems = problemsOf(documentWith('named-enum', doubling(64, ['enum', 'const']), ['S64']));
-    expect(problems.map((p) => p.pointer)).toEqual(['/methods/0']);
+  it('counts anyOf, oneOf, if/then/else and $refs to one value, not properties, items or enum values', () => {
+    expect(
+      problemsOf(
+        documentWith(
+          'any-of',
+          doubling(64, (part) => ({ anyOf: [part, part] })),
+          ['S64'],
+        ),
+      ).length,
+    ).toBe(1);
+    const conditional = doubling(64, (part) => ({ if: part, then: part, else: { oneOf: [part] } }));
+    expect(problemsOf(documentWith('conditional', conditional, ['S64'])).length).toBe(1);
+    const items = doubling(64, (part) => ({ type: 'array', items: [part, part] }));
+    expect(problemsOf(documentWith('items', items, ['S64']))).toEqual([]);
+    const values = Array.from({ length: 50_000 }, (_, i) => ({ allOf: [{ v: i }] }));
+    expect(problemsOf(documentWith('data', { Big: { enum: values, default: values[0] } }, ['Big']))).toEqual([]);
   });
 
-  it('does not count the values of an enum, a const or a default as schemas', () => {
-    const values = Array.from({ length: 50_000 }, (_, i) => ({ v: i }));
-    const schemas = { Big: { enum: values, default: values[0], const: values[1] } };
-    expect(problemsOf(documentWith('data', schemas, ['Big']))).toEqual([]);
-  });
-
-  it('refuses a document whose methods together pass the budget, at its methods', () => {
-    // 24 methods, each taking a component that is some 5,000 schemas written out: each method within its budget.
-    const schemas = doubling(10);
-    const problems = problemsOf(
+  it('lists the keys whose values are secrets, or arrays of them, once per schema', () => {
+    const model = loadModel(
       documentWith(
-        'many',
-        schemas,
-        Array.from({ length: 24 }, () => 'S10'),
+        'keys',
+        {
+          ...doubling(64, byProperties),
+          Keys: {
+            type: 'object',
+            properties: { keys: { type: 'array', items: { type: 'array', items: ref('Secret') } } },
+          },
+          Secret: { type: 'string', 'x-sensitive': true },
+          Tree: { type: 'object', properties: { child: ref('Tree'), token: { allOf: [ref('Secret')] } } },
+        },
+        ['S64', 'Keys', 'Tree'],
       ),
     );
-    expect(problems.map((p) => p.pointer)).toEqual(['/methods']);
-    expect(problems[0]!.message).toContain(`more than ${MAX_DOCUMENT_EXPANSION.toLocaleString('en')} schemas together`);
-  });
-
-  it('reads a document within the budget, shared and recursive components included', () => {
-    const schemas = {
-      ...doubling(8),
-      Tree: { type: 'object', properties: { children: { type: 'array', items: ref('Tree') } } },
-    };
-    expect(problemsOf(documentWith('within', schemas, ['S8', 'Tree', 'S8']))).toEqual([]);
+    expect(sensitiveKeys(model.endpoints[0]!, model.schemas)).toEqual(['KEYS', 'SECRET', 'TOKEN']);
   });
 });
