@@ -25,8 +25,7 @@ import {
   type Trace,
 } from './access-list-tracer.ts';
 import { engineLookup } from './block-reads.ts';
-import type { CChain } from './evm.ts';
-import { EvmError } from './evm.ts';
+import { type CChain, COINBASE as BLOCK_COINBASE, EvmError } from './evm.ts';
 import { ruleActive } from './rules.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -112,8 +111,8 @@ const STEP_TRACE_GAS = 300_000n;
 /** geth's texts of the halts the engine's callTracer words as geth does. */
 const GETH_TEXTS = new Set(['execution reverted', ...Object.values(VM_ERRORS), 'invalid opcode: INVALID']);
 
-/** The engine's coinbase, which every run loads to pay it (./evm.ts). */
-const COINBASE = `0x${'0'.repeat(40)}`;
+/** The coinbase, which every run loads to pay it. */
+const COINBASE = `0x${BLOCK_COINBASE}`;
 
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });

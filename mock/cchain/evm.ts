@@ -102,8 +102,11 @@ export function editRequests({
 /** The engine's latest block with its transactions, as a request in a batch. */
 const LATEST_BLOCK = '{"jsonrpc":"2.0","id":0,"method":"eth_getBlockByNumber","params":["latest",true]}';
 const setAutomine = (on: boolean) => `{"jsonrpc":"2.0","id":0,"method":"evm_setAutomine","params":[${on}]}`;
-/** The engine's coinbase (40-hex), where coreth's blocks name none. */
-const COINBASE = '0'.repeat(40);
+/**
+ * coreth's etherbase (40-hex), graft/evm/constants BlackholeAddr, which plugin/evm/vm.go sets: miner/worker.go makes it
+ * every block's header.Coinbase, so it is each block's `miner`, what COINBASE pushes and where the fees go.
+ */
+export const COINBASE = `01${'0'.repeat(38)}`;
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
 const ignore = (): void => undefined;
 
