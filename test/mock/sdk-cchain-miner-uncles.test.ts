@@ -68,5 +68,11 @@ describe('the uncle reads', () => {
     });
     // A param the spec refuses is refused as geth refuses it.
     expect((await c('eth_getUncleCountByBlockHash', ['0x12'])).error?.code).toBe(-32602);
+    expect(await c('eth_getUncleByBlockNumberAndIndex', ['0x0', 7])).toEqual({
+      error: {
+        code: -32602,
+        message: 'invalid argument 1: json: cannot unmarshal non-string into Go value of type hexutil.Uint',
+      },
+    });
   });
 });
