@@ -370,12 +370,14 @@ export class CChain {
         ? this.mined.block
         : ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
+    let baseFees = 0n;
     for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
       const block =
         height === latest
           ? last
           : ((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
       this.recordFees(block, height === latest ? extra : undefined);
+      baseFees += BigInt(block.gasUsed) * BigInt(block.baseFeePerGas ?? '0x0');
       const coreth = this.fees[height]!.extra;
       acceptIntoIndexes(this.world, 'C', {
         id: blockIDOf(coreth.hash),
@@ -393,6 +395,9 @@ export class CChain {
         );
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
+    // coreth pays the coinbase each tx's whole fee, gas used times the effective gas price (core/state_transition.go),
+    // where the engine burns the base fee part: that part is paid here, journaled at the last block for a replay.
+    if (baseFees > 0n) this.setBalance(COINBASE, (await this.balance(provider, COINBASE)) + baseFees);
   }
 
   /**

@@ -24,7 +24,7 @@ const UNKNOWN_HASH = `0x${'11'.repeat(32)}`;
 const c = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
 
 describe('the C-Chain coinbase', () => {
-  it('is every built block’s miner, what COINBASE pushes, and the tips’ recipient', async () => {
+  it('is every built block’s miner, what COINBASE pushes, and the fees’ recipient', async () => {
     const { pub, wallet } = cClients(node.url);
     const before = await pub.getBalance({ address: BLACKHOLE });
     const tip = 2_000_000_000n;
@@ -36,8 +36,10 @@ describe('the C-Chain coinbase', () => {
     expect((await pub.getBlock({ blockNumber: 0n })).miner).toBe(`0x${'0'.repeat(40)}`);
     const { data } = await pub.call({ data: RETURNS_COINBASE });
     expect(`0x${data!.slice(-40)}`).toBe(BLACKHOLE);
+    // coreth pays it the whole fee (core/state_transition.go: gas used times the effective gas price), base fee too.
     const paid = (await pub.getBalance({ address: BLACKHOLE })) - before;
-    expect(paid).toBe(receipt.gasUsed * tip);
+    expect(paid).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(receipt.effectiveGasPrice).toBe(block.baseFeePerGas! + tip);
     expect((await c('eth_coinbase', [])).result).toBe(BLACKHOLE);
   });
 });
