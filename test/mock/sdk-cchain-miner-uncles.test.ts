@@ -41,6 +41,9 @@ describe('the C-Chain coinbase', () => {
     expect(paid).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
     expect(receipt.effectiveGasPrice).toBe(block.baseFeePerGas! + tip);
     expect((await c('eth_coinbase', [])).result).toBe(BLACKHOLE);
+    // The access list leaves out the coinbase the engine loads to pay, the one of the block the call runs on.
+    const { account } = cClients(node.url);
+    expect((await pub.createAccessList({ account: account.address, to: TO, data: '0x' })).accessList).toEqual([]);
   });
 });
 
