@@ -3,8 +3,8 @@
  * no uncles, so a block's count is 0 and every uncle by index null; what differs is how each finds no block.
  */
 import { engineHash } from './block-hashes.ts';
-import { EvmError } from './evm.ts';
-import type { CChain } from './evm.ts';
+import { ownBlock } from './block-reads.ts';
+import { type CChain, EvmError } from './evm.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
 
@@ -14,15 +14,10 @@ const engineNumber = (at: unknown) =>
 
 /** Whether the chain has the block: by number at most the last accepted one, by hash the canonical one at its height. */
 async function hasBlock(chain: CChain, provider: Provider, byHash: boolean, at: unknown): Promise<boolean> {
-  if (!byHash) return (await chain.call(provider, 'eth_getBlockByNumber', [engineNumber(at), false])) !== null;
-  if (typeof at !== 'string') return false;
-  const block = (await chain.call(provider, 'eth_getBlockByHash', [engineHash(chain, at), false])) as {
-    hash: string;
-    number: string;
-  } | null;
-  if (!block) return false;
-  const canonical = (await chain.call(provider, 'eth_getBlockByNumber', [block.number, false])) as { hash: string };
-  return canonical?.hash === block.hash;
+  const [method, lookup] = byHash
+    ? ['eth_getBlockByHash', typeof at === 'string' ? engineHash(chain, at) : at]
+    : ['eth_getBlockByNumber', engineNumber(at)];
+  return (await ownBlock(chain, provider, method, lookup, false)) !== null;
 }
 
 /** GetUncleCountByBlock*: 0 for a block of this chain, null otherwise (BlockByNumber's error dropped). */
