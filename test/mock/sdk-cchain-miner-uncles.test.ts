@@ -45,6 +45,25 @@ describe('the C-Chain coinbase', () => {
     const { account } = cClients(node.url);
     expect((await pub.createAccessList({ account: account.address, to: TO, data: '0x' })).accessList).toEqual([]);
   });
+
+  it('pays the fees again when a saved world replays, into the same blocks', async () => {
+    const { pub, wallet } = cClients(node.url);
+    for (const value of [1n, 2n])
+      await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: TO, value }) });
+    const latest = await pub.getBlock();
+    const paid = await pub.getBalance({ address: BLACKHOLE });
+    const { state } = node.state.dev.dumpState();
+    const second = await startMockNode({ port: 0, world: { network: 'local', accounts: 1 } });
+    try {
+      await (await second.state.cChain.load()).chain.request('eth_blockNumber');
+      second.state.dev.loadState({ state });
+      const again = cClients(second.url).pub;
+      expect((await again.getBlock()).hash).toBe(latest.hash);
+      expect(await again.getBalance({ address: BLACKHOLE })).toBe(paid);
+    } finally {
+      await second.close();
+    }
+  });
 });
 
 describe('the uncle reads', () => {
