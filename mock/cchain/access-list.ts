@@ -25,8 +25,7 @@ import {
   type Trace,
 } from './access-list-tracer.ts';
 import { engineLookup } from './block-reads.ts';
-import type { CChain } from './evm.ts';
-import { EvmError } from './evm.ts';
+import { type CChain, EvmError } from './evm.ts';
 import { ruleActive } from './rules.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -112,9 +111,6 @@ const STEP_TRACE_GAS = 300_000n;
 /** geth's texts of the halts the engine's callTracer words as geth does. */
 const GETH_TEXTS = new Set(['execution reverted', ...Object.values(VM_ERRORS), 'invalid opcode: INVALID']);
 
-/** The engine's coinbase, which every run loads to pay it (./evm.ts). */
-const COINBASE = `0x${'0'.repeat(40)}`;
-
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
 
@@ -138,7 +134,13 @@ function engineCall(args: FilledArgs, accessList: AccessTuple[], gas: bigint): R
 export async function createAccessList(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
   const [txArgs, at = 'latest'] = params;
   const [lookup, block] = engineLookup(chain, at) ?? ['eth_getBlockByNumber', 'latest'];
-  const header = (await chain.call(provider, lookup, [block, false])) as { timestamp: string; baseFeePerGas: string };
+  const header = (await chain.call(provider, lookup, [block, false])) as {
+    timestamp: string;
+    baseFeePerGas: string;
+    miner: string;
+  };
+  // The coinbase of the block the call runs on (its header's, as DoCall's context has it), which every run loads to pay.
+  const coinbase = header.miner;
   const head = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string };
   const args = await setDefaults(txArgs, {
     headBaseFee: BigInt(head.baseFeePerGas),
@@ -172,8 +174,8 @@ export async function createAccessList(chain: CChain, provider: Provider, params
     const created = frames.filter((frame) => frame.type.startsWith('CREATE') && frame.to).map((frame) => frame.to!);
     const tracer = AccessSet.from(accessList, excluded);
     // The coinbase is named when a frame calls it (a BALANCE or EXTCODE* of it cannot be told from the engine's load).
-    const called = frames.some((frame, i) => i > 0 && frame.to === COINBASE);
-    collect(prestate, new Set([...created, ...(called ? [] : [COINBASE])]), tracer);
+    const called = frames.some((frame, i) => i > 0 && frame.to === coinbase);
+    collect(prestate, new Set([...created, ...(called ? [] : [coinbase])]), tracer);
     if (!tracer.equal(previous)) {
       previous = tracer;
       continue;

@@ -20,7 +20,7 @@ type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
  * set, and eth_getBlockReceipts turns that into null too). The engine's chain has no side blocks, but a fork's
  * engine finds the source's blocks above the fork point by hash, which are not this chain's.
  */
-async function ownBlock<Block extends Pick<RpcBlock, 'hash' | 'number'>>(
+export async function ownBlock<Block extends Pick<RpcBlock, 'hash' | 'number'>>(
   chain: CChain,
   provider: Provider,
   method: string,

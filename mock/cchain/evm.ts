@@ -102,8 +102,11 @@ export function editRequests({
 /** The engine's latest block with its transactions, as a request in a batch. */
 const LATEST_BLOCK = '{"jsonrpc":"2.0","id":0,"method":"eth_getBlockByNumber","params":["latest",true]}';
 const setAutomine = (on: boolean) => `{"jsonrpc":"2.0","id":0,"method":"evm_setAutomine","params":[${on}]}`;
-/** The engine's coinbase (40-hex), where coreth's blocks name none. */
-const COINBASE = '0'.repeat(40);
+/**
+ * coreth's etherbase (40-hex), graft/evm/constants BlackholeAddr, which plugin/evm/vm.go sets: miner/worker.go makes it
+ * every block's header.Coinbase, so it is each block's `miner`, what COINBASE pushes and where the fees go.
+ */
+export const COINBASE = `01${'0'.repeat(38)}`;
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
 const ignore = (): void => undefined;
 
@@ -367,12 +370,14 @@ export class CChain {
         ? this.mined.block
         : ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
+    let baseFees = 0n;
     for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
       const block =
         height === latest
           ? last
           : ((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
       this.recordFees(block, height === latest ? extra : undefined);
+      baseFees += BigInt(block.gasUsed) * BigInt(block.baseFeePerGas ?? '0x0');
       const coreth = this.fees[height]!.extra;
       acceptIntoIndexes(this.world, 'C', {
         id: blockIDOf(coreth.hash),
@@ -390,6 +395,9 @@ export class CChain {
         );
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
+    // coreth pays the coinbase each tx's whole fee, gas used times the effective gas price (core/state_transition.go),
+    // where the engine burns the base fee part: that part is paid here, journaled at the last block for a replay.
+    if (baseFees > 0n) this.setBalance(COINBASE, (await this.balance(provider, COINBASE)) + baseFees);
   }
 
   /**

@@ -149,6 +149,9 @@ const BY_METHOD: Record<string, Record<number, GoDecoder>> = {
   // internal/ethapi: GetTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
   eth_getTransactionByBlockHashAndIndex: { 1: goUint },
   eth_getTransactionByBlockNumberAndIndex: { 1: goUint },
+  // GetUncleByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
+  eth_getUncleByBlockHashAndIndex: { 1: goUint },
+  eth_getUncleByBlockNumberAndIndex: { 1: goUint },
   // EstimateGas and CreateAccessList take a *rpc.BlockNumberOrHash where execution-apis documents a number or tag.
   eth_estimateGas: { 1: goBlockNumberOrHash },
   eth_createAccessList: { 1: goBlockNumberOrHash },

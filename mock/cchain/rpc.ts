@@ -27,6 +27,7 @@ import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
 import { answerDevMethod } from './dev-rpc.ts';
+import { uncleMethods } from './uncles.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -81,6 +82,7 @@ function newCorethMethods(chain: CChain): OwnMethods {
   return {
     ...feeMethods(chain),
     ...web3AndNetMethods(chain),
+    ...uncleMethods(chain),
     ...withCorethHashes(chain, filterMethods(chain)),
     eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),

@@ -16,9 +16,10 @@ import type { World } from '../world/world.ts';
 /**
  * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: the
  * indexes; 4: nodes' connections and uptimes; 5: the C-Chain, its blocks in the C/block index and its edits; 6: the
- * C-Chain's pending transactions), so a file from an older mock is refused with a clear message instead of half loading.
+ * C-Chain's pending transactions; 7: the C-Chain's blocks name coreth's coinbase, so an older file's replay into other
+ * hashes), so a file from an older mock is refused with a clear message instead of half loading.
  */
-const VERSION = 6;
+const VERSION = 7;
 
 /** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
@@ -122,7 +123,7 @@ export function worldOf(text: string, source: string): { world: World; options: 
   if (saved && typeof saved.version === 'number' && saved.version < VERSION && saved.data)
     throw new Error(
       `${source} was saved by an older mock (state version ${saved.version}; this one reads version ${VERSION}, ` +
-        'which holds the C-Chain and its pending transactions): ' +
+        "whose C-Chain blocks name coreth's coinbase): " +
         'start without it, or delete it to save a new one',
     );
   if (!saved || saved.version !== VERSION || !saved.data || typeof saved.options !== 'object' || !saved.options)

@@ -51,6 +51,14 @@ import type {
   EthGetTransactionCountResult,
   EthGetTransactionReceiptParams,
   EthGetTransactionReceiptResult,
+  EthGetUncleByBlockHashAndIndexParams,
+  EthGetUncleByBlockHashAndIndexResult,
+  EthGetUncleByBlockNumberAndIndexParams,
+  EthGetUncleByBlockNumberAndIndexResult,
+  EthGetUncleCountByBlockHashParams,
+  EthGetUncleCountByBlockHashResult,
+  EthGetUncleCountByBlockNumberParams,
+  EthGetUncleCountByBlockNumberResult,
   EthMaxPriorityFeePerGasResult,
   EthNewBlockFilterResult,
   EthNewFilterParams,
@@ -176,6 +184,10 @@ export type CChainRpcClientErrors = {
   ethGetChainConfig: never;
   ethGetBlockByHash: never;
   ethGetBlockByNumber: never;
+  ethGetUncleCountByBlockNumber: never;
+  ethGetUncleCountByBlockHash: never;
+  ethGetUncleByBlockNumberAndIndex: never;
+  ethGetUncleByBlockHashAndIndex: never;
   web3ClientVersion: never;
   web3Sha3: never;
   netListening: never;
@@ -238,6 +250,10 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
     ethGetChainConfig: string;
     ethGetBlockByHash: string;
     ethGetBlockByNumber: string;
+    ethGetUncleCountByBlockNumber: string;
+    ethGetUncleCountByBlockHash: string;
+    ethGetUncleByBlockNumberAndIndex: string;
+    ethGetUncleByBlockHashAndIndex: string;
     web3ClientVersion: string;
     web3Sha3: string;
     netListening: string;
@@ -802,6 +818,77 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    * @returns The result ({@link EthGetBlockByNumberResult}).
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, options?: CallOptions): Promise<EthGetBlockByNumberResult>;
+  /**
+   * The number of uncles of a block by number: always 0 on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleCountByBlockNumber (internal/ethapi/api.go, in the default
+   * `internal-blockchain` API): `len(block.Uncles())`, which is 0: C-Chain blocks have no uncles
+   * (Snowman finalizes one block per height; coreth's block layout keeps Ethereum's empty uncle list).
+   * Null when there is no such block, or when the number is past the last accepted block
+   * (BlockByNumber's `cannot query unfinalized data` is dropped).
+   *
+   * JSON-RPC method `eth_getUncleCountByBlockNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockNumberParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleCountByBlockNumberResult}).
+   */
+  ethGetUncleCountByBlockNumber(
+    params: EthGetUncleCountByBlockNumberParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleCountByBlockNumberResult>;
+  /**
+   * The number of uncles of a block by hash: always 0 on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleCountByBlockHash (internal/ethapi/api.go): `len(block.Uncles())`,
+   * which is 0: C-Chain blocks have no uncles (Snowman finalizes one block per height; coreth's block
+   * layout keeps Ethereum's empty uncle list). Null for a hash of no block.
+   *
+   * JSON-RPC method `eth_getUncleCountByBlockHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockHashParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleCountByBlockHashResult}).
+   */
+  ethGetUncleCountByBlockHash(
+    params: EthGetUncleCountByBlockHashParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleCountByBlockHashResult>;
+  /**
+   * An uncle of a block by number and index: always null on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleByBlockNumberAndIndex (internal/ethapi/api.go): null for an index
+   * past the block's uncles, so always: C-Chain blocks have no uncles (Snowman finalizes one block per
+   * height; coreth's block layout keeps Ethereum's empty uncle list). A number past the last accepted
+   * block is refused with BlockByNumber's error, `cannot query unfinalized data` (-32000).
+   *
+   * JSON-RPC method `eth_getUncleByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleByBlockNumberAndIndexParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleByBlockNumberAndIndexResult}).
+   */
+  ethGetUncleByBlockNumberAndIndex(
+    params: EthGetUncleByBlockNumberAndIndexParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleByBlockNumberAndIndexResult>;
+  /**
+   * An uncle of a block by hash and index: always null on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleByBlockHashAndIndex (internal/ethapi/api.go): null for an index past
+   * the block's uncles, so always: C-Chain blocks have no uncles (Snowman finalizes one block per
+   * height; coreth's block layout keeps Ethereum's empty uncle list); null for a hash of no block too.
+   *
+   * JSON-RPC method `eth_getUncleByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleByBlockHashAndIndexParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleByBlockHashAndIndexResult}).
+   */
+  ethGetUncleByBlockHashAndIndex(
+    params: EthGetUncleByBlockHashAndIndexParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleByBlockHashAndIndexResult>;
   /**
    * The node's EVM version.
    *

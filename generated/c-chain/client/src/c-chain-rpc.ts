@@ -51,6 +51,14 @@ import type {
   EthGetTransactionCountResult,
   EthGetTransactionReceiptParams,
   EthGetTransactionReceiptResult,
+  EthGetUncleByBlockHashAndIndexParams,
+  EthGetUncleByBlockHashAndIndexResult,
+  EthGetUncleByBlockNumberAndIndexParams,
+  EthGetUncleByBlockNumberAndIndexResult,
+  EthGetUncleCountByBlockHashParams,
+  EthGetUncleCountByBlockHashResult,
+  EthGetUncleCountByBlockNumberParams,
+  EthGetUncleCountByBlockNumberResult,
   EthMaxPriorityFeePerGasResult,
   EthNewBlockFilterResult,
   EthNewFilterParams,
@@ -178,6 +186,10 @@ export type CChainRpcClientErrors = {
   ethGetChainConfig: never;
   ethGetBlockByHash: never;
   ethGetBlockByNumber: never;
+  ethGetUncleCountByBlockNumber: never;
+  ethGetUncleCountByBlockHash: never;
+  ethGetUncleByBlockNumberAndIndex: never;
+  ethGetUncleByBlockHashAndIndex: never;
   web3ClientVersion: never;
   web3Sha3: never;
   netListening: never;
@@ -337,6 +349,10 @@ const ERRORS = {
   ethGetChainConfig: {},
   ethGetBlockByHash: {},
   ethGetBlockByNumber: {},
+  ethGetUncleCountByBlockNumber: {},
+  ethGetUncleCountByBlockHash: {},
+  ethGetUncleByBlockNumberAndIndex: {},
+  ethGetUncleByBlockHashAndIndex: {},
   web3ClientVersion: {},
   web3Sha3: {},
   netListening: {},
@@ -400,6 +416,10 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
     ethGetChainConfig: 'eth_getChainConfig',
     ethGetBlockByHash: 'eth_getBlockByHash',
     ethGetBlockByNumber: 'eth_getBlockByNumber',
+    ethGetUncleCountByBlockNumber: 'eth_getUncleCountByBlockNumber',
+    ethGetUncleCountByBlockHash: 'eth_getUncleCountByBlockHash',
+    ethGetUncleByBlockNumberAndIndex: 'eth_getUncleByBlockNumberAndIndex',
+    ethGetUncleByBlockHashAndIndex: 'eth_getUncleByBlockHashAndIndex',
     web3ClientVersion: 'web3_clientVersion',
     web3Sha3: 'web3_sha3',
     netListening: 'net_listening',
@@ -1151,6 +1171,109 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, options?: CallOptions): Promise<EthGetBlockByNumberResult> {
     return this.request<EthGetBlockByNumberResult>('eth_getBlockByNumber', params, options, ERRORS.ethGetBlockByNumber);
+  }
+
+  /**
+   * The number of uncles of a block by number: always 0 on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleCountByBlockNumber (internal/ethapi/api.go, in the default
+   * `internal-blockchain` API): `len(block.Uncles())`, which is 0: C-Chain blocks have no uncles
+   * (Snowman finalizes one block per height; coreth's block layout keeps Ethereum's empty uncle list).
+   * Null when there is no such block, or when the number is past the last accepted block
+   * (BlockByNumber's `cannot query unfinalized data` is dropped).
+   *
+   * JSON-RPC method `eth_getUncleCountByBlockNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockNumberParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleCountByBlockNumberResult}).
+   */
+  ethGetUncleCountByBlockNumber(
+    params: EthGetUncleCountByBlockNumberParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleCountByBlockNumberResult> {
+    return this.request<EthGetUncleCountByBlockNumberResult>(
+      'eth_getUncleCountByBlockNumber',
+      params,
+      options,
+      ERRORS.ethGetUncleCountByBlockNumber,
+    );
+  }
+
+  /**
+   * The number of uncles of a block by hash: always 0 on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleCountByBlockHash (internal/ethapi/api.go): `len(block.Uncles())`,
+   * which is 0: C-Chain blocks have no uncles (Snowman finalizes one block per height; coreth's block
+   * layout keeps Ethereum's empty uncle list). Null for a hash of no block.
+   *
+   * JSON-RPC method `eth_getUncleCountByBlockHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockHashParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleCountByBlockHashResult}).
+   */
+  ethGetUncleCountByBlockHash(
+    params: EthGetUncleCountByBlockHashParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleCountByBlockHashResult> {
+    return this.request<EthGetUncleCountByBlockHashResult>(
+      'eth_getUncleCountByBlockHash',
+      params,
+      options,
+      ERRORS.ethGetUncleCountByBlockHash,
+    );
+  }
+
+  /**
+   * An uncle of a block by number and index: always null on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleByBlockNumberAndIndex (internal/ethapi/api.go): null for an index
+   * past the block's uncles, so always: C-Chain blocks have no uncles (Snowman finalizes one block per
+   * height; coreth's block layout keeps Ethereum's empty uncle list). A number past the last accepted
+   * block is refused with BlockByNumber's error, `cannot query unfinalized data` (-32000).
+   *
+   * JSON-RPC method `eth_getUncleByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleByBlockNumberAndIndexParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleByBlockNumberAndIndexResult}).
+   */
+  ethGetUncleByBlockNumberAndIndex(
+    params: EthGetUncleByBlockNumberAndIndexParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleByBlockNumberAndIndexResult> {
+    return this.request<EthGetUncleByBlockNumberAndIndexResult>(
+      'eth_getUncleByBlockNumberAndIndex',
+      params,
+      options,
+      ERRORS.ethGetUncleByBlockNumberAndIndex,
+    );
+  }
+
+  /**
+   * An uncle of a block by hash and index: always null on the C-Chain.
+   *
+   * coreth's BlockChainAPI.GetUncleByBlockHashAndIndex (internal/ethapi/api.go): null for an index past
+   * the block's uncles, so always: C-Chain blocks have no uncles (Snowman finalizes one block per
+   * height; coreth's block layout keeps Ethereum's empty uncle list); null for a hash of no block too.
+   *
+   * JSON-RPC method `eth_getUncleByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by name ({@link EthGetUncleByBlockHashAndIndexParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetUncleByBlockHashAndIndexResult}).
+   */
+  ethGetUncleByBlockHashAndIndex(
+    params: EthGetUncleByBlockHashAndIndexParams,
+    options?: CallOptions,
+  ): Promise<EthGetUncleByBlockHashAndIndexResult> {
+    return this.request<EthGetUncleByBlockHashAndIndexResult>(
+      'eth_getUncleByBlockHashAndIndex',
+      params,
+      options,
+      ERRORS.ethGetUncleByBlockHashAndIndex,
+    );
   }
 
   /**

@@ -52,6 +52,14 @@ import type {
   EthGetTransactionCountResult,
   EthGetTransactionReceiptParams,
   EthGetTransactionReceiptResult,
+  EthGetUncleByBlockHashAndIndexParams,
+  EthGetUncleByBlockHashAndIndexResult,
+  EthGetUncleByBlockNumberAndIndexParams,
+  EthGetUncleByBlockNumberAndIndexResult,
+  EthGetUncleCountByBlockHashParams,
+  EthGetUncleCountByBlockHashResult,
+  EthGetUncleCountByBlockNumberParams,
+  EthGetUncleCountByBlockNumberResult,
   EthMaxPriorityFeePerGasResult,
   EthNewBlockFilterResult,
   EthNewFilterParams,
@@ -504,6 +512,54 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, context: HandlerContext): Answer<EthGetBlockByNumberResult>;
+  /**
+   * The number of uncles of a block by number: always 0 on the C-Chain.
+   *
+   * Answers `eth_getUncleCountByBlockNumber` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleCountByBlockNumber(
+    params: EthGetUncleCountByBlockNumberParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleCountByBlockNumberResult>;
+  /**
+   * The number of uncles of a block by hash: always 0 on the C-Chain.
+   *
+   * Answers `eth_getUncleCountByBlockHash` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleCountByBlockHash(
+    params: EthGetUncleCountByBlockHashParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleCountByBlockHashResult>;
+  /**
+   * An uncle of a block by number and index: always null on the C-Chain.
+   *
+   * Answers `eth_getUncleByBlockNumberAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleByBlockNumberAndIndex(
+    params: EthGetUncleByBlockNumberAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleByBlockNumberAndIndexResult>;
+  /**
+   * An uncle of a block by hash and index: always null on the C-Chain.
+   *
+   * Answers `eth_getUncleByBlockHashAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleByBlockHashAndIndex(
+    params: EthGetUncleByBlockHashAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleByBlockHashAndIndexResult>;
   /**
    * The node's EVM version.
    *

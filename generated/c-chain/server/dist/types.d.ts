@@ -1110,6 +1110,62 @@ export interface EthGetBlockByNumberParams {
 export type EthGetBlockByNumberResult = NotFound | CorethBlock;
 
 /**
+ * The params of `eth_getUncleCountByBlockNumber`.
+ */
+export interface EthGetUncleCountByBlockNumberParams {
+  /**
+   * A block number, or a tag: `earliest` is the genesis, every other tag the last accepted block.
+   */
+  Block: BlockNumberOrTag;
+}
+
+/**
+ * The result of `eth_getUncleCountByBlockNumber`.
+ */
+export type EthGetUncleCountByBlockNumberResult = NotFound | Uint;
+
+/**
+ * The params of `eth_getUncleCountByBlockHash`.
+ */
+export interface EthGetUncleCountByBlockHashParams {
+  "Block hash": Hash32;
+}
+
+/**
+ * The result of `eth_getUncleCountByBlockHash`.
+ */
+export type EthGetUncleCountByBlockHashResult = NotFound | Uint;
+
+/**
+ * The params of `eth_getUncleByBlockNumberAndIndex`.
+ */
+export interface EthGetUncleByBlockNumberAndIndexParams {
+  /**
+   * A block number, or a tag: `earliest` is the genesis, every other tag the last accepted block.
+   */
+  Block: BlockNumberOrTag;
+  "Uncle index": Uint;
+}
+
+/**
+ * The result of `eth_getUncleByBlockNumberAndIndex`.
+ */
+export type EthGetUncleByBlockNumberAndIndexResult = NotFound | CorethBlock;
+
+/**
+ * The params of `eth_getUncleByBlockHashAndIndex`.
+ */
+export interface EthGetUncleByBlockHashAndIndexParams {
+  "Block hash": Hash32;
+  "Uncle index": Uint;
+}
+
+/**
+ * The result of `eth_getUncleByBlockHashAndIndex`.
+ */
+export type EthGetUncleByBlockHashAndIndexResult = NotFound | CorethBlock;
+
+/**
  * The result of `web3_clientVersion`.
  */
 export type Web3ClientVersionResult = string;

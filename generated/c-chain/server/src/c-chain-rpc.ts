@@ -54,6 +54,14 @@ import type {
   EthGetTransactionCountResult,
   EthGetTransactionReceiptParams,
   EthGetTransactionReceiptResult,
+  EthGetUncleByBlockHashAndIndexParams,
+  EthGetUncleByBlockHashAndIndexResult,
+  EthGetUncleByBlockNumberAndIndexParams,
+  EthGetUncleByBlockNumberAndIndexResult,
+  EthGetUncleCountByBlockHashParams,
+  EthGetUncleCountByBlockHashResult,
+  EthGetUncleCountByBlockNumberParams,
+  EthGetUncleCountByBlockNumberResult,
   EthMaxPriorityFeePerGasResult,
   EthNewBlockFilterResult,
   EthNewFilterParams,
@@ -510,6 +518,54 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, context: HandlerContext): Answer<EthGetBlockByNumberResult>;
+  /**
+   * The number of uncles of a block by number: always 0 on the C-Chain.
+   *
+   * Answers `eth_getUncleCountByBlockNumber` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleCountByBlockNumber(
+    params: EthGetUncleCountByBlockNumberParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleCountByBlockNumberResult>;
+  /**
+   * The number of uncles of a block by hash: always 0 on the C-Chain.
+   *
+   * Answers `eth_getUncleCountByBlockHash` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleCountByBlockHash(
+    params: EthGetUncleCountByBlockHashParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleCountByBlockHashResult>;
+  /**
+   * An uncle of a block by number and index: always null on the C-Chain.
+   *
+   * Answers `eth_getUncleByBlockNumberAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleByBlockNumberAndIndex(
+    params: EthGetUncleByBlockNumberAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleByBlockNumberAndIndexResult>;
+  /**
+   * An uncle of a block by hash and index: always null on the C-Chain.
+   *
+   * Answers `eth_getUncleByBlockHashAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetUncleByBlockHashAndIndex(
+    params: EthGetUncleByBlockHashAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetUncleByBlockHashAndIndexResult>;
   /**
    * The node's EVM version.
    *
@@ -1036,6 +1092,46 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     validateParams: validator('eth_getBlockByNumber', 'params'),
     validateResult: validator('eth_getBlockByNumber', 'result'),
     writeResult: validators.writeEthGetBlockByNumberResult,
+  },
+  {
+    name: 'eth_getUncleCountByBlockNumber',
+    handler: 'ethGetUncleCountByBlockNumber',
+    params: ['Block'],
+    byName: false,
+    shape: { properties: { BLOCK: { name: 'Block' } } },
+    validateParams: validator('eth_getUncleCountByBlockNumber', 'params'),
+    validateResult: validator('eth_getUncleCountByBlockNumber', 'result'),
+    writeResult: validators.writeEthGetUncleCountByBlockNumberResult,
+  },
+  {
+    name: 'eth_getUncleCountByBlockHash',
+    handler: 'ethGetUncleCountByBlockHash',
+    params: ['Block hash'],
+    byName: false,
+    shape: { properties: { 'BLOCK HASH': { name: 'Block hash' } } },
+    validateParams: validator('eth_getUncleCountByBlockHash', 'params'),
+    validateResult: validator('eth_getUncleCountByBlockHash', 'result'),
+    writeResult: validators.writeEthGetUncleCountByBlockHashResult,
+  },
+  {
+    name: 'eth_getUncleByBlockNumberAndIndex',
+    handler: 'ethGetUncleByBlockNumberAndIndex',
+    params: ['Block', 'Uncle index'],
+    byName: false,
+    shape: { properties: { BLOCK: { name: 'Block' }, 'UNCLE INDEX': { name: 'Uncle index' } } },
+    validateParams: validator('eth_getUncleByBlockNumberAndIndex', 'params'),
+    validateResult: validator('eth_getUncleByBlockNumberAndIndex', 'result'),
+    writeResult: validators.writeEthGetUncleByBlockNumberAndIndexResult,
+  },
+  {
+    name: 'eth_getUncleByBlockHashAndIndex',
+    handler: 'ethGetUncleByBlockHashAndIndex',
+    params: ['Block hash', 'Uncle index'],
+    byName: false,
+    shape: { properties: { 'BLOCK HASH': { name: 'Block hash' }, 'UNCLE INDEX': { name: 'Uncle index' } } },
+    validateParams: validator('eth_getUncleByBlockHashAndIndex', 'params'),
+    validateResult: validator('eth_getUncleByBlockHashAndIndex', 'result'),
+    writeResult: validators.writeEthGetUncleByBlockHashAndIndexResult,
   },
   {
     name: 'web3_clientVersion',

@@ -1577,6 +1577,162 @@ export const cChainRpcDocument = {
       ],
     },
     {
+      "name": "eth_getUncleCountByBlockNumber",
+      "summary": "The number of uncles of a block by number: always 0 on the C-Chain.",
+      "description": "coreth's BlockChainAPI.GetUncleCountByBlockNumber (internal/ethapi/api.go, in the default " +
+        "`internal-blockchain` API): `len(block.Uncles())`, which is 0: C-Chain blocks have no uncles (Snowman " +
+        "finalizes one block per height; coreth's block layout keeps Ethereum's empty uncle list). Null when there " +
+        "is no such block, or when the number is past the last accepted block (BlockByNumber's `cannot query " +
+        "unfinalized data` is dropped).",
+      "params": [
+        {
+          "name": "Block",
+          "required": true,
+          "description": "A block number, or a tag: `earliest` is the genesis, every other tag the last accepted " +
+            "block.",
+          "schema": { "$ref": "#/components/schemas/BlockNumberOrTag" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Uncle count",
+        "schema": {
+          "oneOf": [
+            { "$ref": "#/components/schemas/notFound" },
+            { "$ref": "#/components/schemas/uint", "title": "Uncle count" },
+          ],
+        },
+      },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "genesis",
+          "params": [{ "name": "Block", "value": "0x0" }],
+          "result": { "name": "Uncle count", "value": "0x0" },
+        },
+      ],
+    },
+    {
+      "name": "eth_getUncleCountByBlockHash",
+      "summary": "The number of uncles of a block by hash: always 0 on the C-Chain.",
+      "description": "coreth's BlockChainAPI.GetUncleCountByBlockHash (internal/ethapi/api.go): " +
+        "`len(block.Uncles())`, which is 0: C-Chain blocks have no uncles (Snowman finalizes one block per height; " +
+        "coreth's block layout keeps Ethereum's empty uncle list). Null for a hash of no block.",
+      "params": [
+        {
+          "name": "Block hash",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/hash32" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Uncle count",
+        "schema": {
+          "oneOf": [
+            { "$ref": "#/components/schemas/notFound" },
+            { "$ref": "#/components/schemas/uint", "title": "Uncle count" },
+          ],
+        },
+      },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "unknown block",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x1111111111111111111111111111111111111111111111111111111111111111",
+            },
+          ],
+          "result": { "name": "Uncle count", "value": null },
+        },
+      ],
+    },
+    {
+      "name": "eth_getUncleByBlockNumberAndIndex",
+      "summary": "An uncle of a block by number and index: always null on the C-Chain.",
+      "description": "coreth's BlockChainAPI.GetUncleByBlockNumberAndIndex (internal/ethapi/api.go): null for an " +
+        "index past the block's uncles, so always: C-Chain blocks have no uncles (Snowman finalizes one block per " +
+        "height; coreth's block layout keeps Ethereum's empty uncle list). A number past the last accepted block is " +
+        "refused with BlockByNumber's error, `cannot query unfinalized data` (-32000).",
+      "params": [
+        {
+          "name": "Block",
+          "required": true,
+          "description": "A block number, or a tag: `earliest` is the genesis, every other tag the last accepted " +
+            "block.",
+          "schema": { "$ref": "#/components/schemas/BlockNumberOrTag" },
+        },
+        {
+          "name": "Uncle index",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/uint" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Uncle",
+        "schema": {
+          "oneOf": [
+            { "$ref": "#/components/schemas/notFound" },
+            { "$ref": "#/components/schemas/CorethBlock" },
+          ],
+        },
+      },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "genesis, index 0",
+          "params": [{ "name": "Block", "value": "0x0" }, { "name": "Uncle index", "value": "0x0" }],
+          "result": { "name": "Uncle", "value": null },
+        },
+      ],
+    },
+    {
+      "name": "eth_getUncleByBlockHashAndIndex",
+      "summary": "An uncle of a block by hash and index: always null on the C-Chain.",
+      "description": "coreth's BlockChainAPI.GetUncleByBlockHashAndIndex (internal/ethapi/api.go): null for an index " +
+        "past the block's uncles, so always: C-Chain blocks have no uncles (Snowman finalizes one block per height; " +
+        "coreth's block layout keeps Ethereum's empty uncle list); null for a hash of no block too.",
+      "params": [
+        {
+          "name": "Block hash",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/hash32" },
+        },
+        {
+          "name": "Uncle index",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/uint" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Uncle",
+        "schema": {
+          "oneOf": [
+            { "$ref": "#/components/schemas/notFound" },
+            { "$ref": "#/components/schemas/CorethBlock" },
+          ],
+        },
+      },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "unknown block, index 0",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x1111111111111111111111111111111111111111111111111111111111111111",
+            },
+            { "name": "Uncle index", "value": "0x0" },
+          ],
+          "result": { "name": "Uncle", "value": null },
+        },
+      ],
+    },
+    {
       "name": "web3_clientVersion",
       "summary": "The node's EVM version.",
       "description": "coreth's web3 API (node/api.go `ClientVersion`): the node config's `CorethVersion`, which " +

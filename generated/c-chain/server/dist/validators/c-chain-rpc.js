@@ -385,6 +385,64 @@ export const schemas = {
       ],
     },
   },
+  "eth_getUncleCountByBlockNumber": {
+    "params": {
+      "type": "object",
+      "properties": { "Block": { "$ref": "#/components/schemas/BlockNumberOrTag" } },
+      "required": ["Block"],
+    },
+    "result": {
+      "oneOf": [
+        { "$ref": "#/components/schemas/notFound" },
+        { "$ref": "#/components/schemas/uint" },
+      ],
+    },
+  },
+  "eth_getUncleCountByBlockHash": {
+    "params": {
+      "type": "object",
+      "properties": { "Block hash": { "$ref": "#/components/schemas/hash32" } },
+      "required": ["Block hash"],
+    },
+    "result": {
+      "oneOf": [
+        { "$ref": "#/components/schemas/notFound" },
+        { "$ref": "#/components/schemas/uint" },
+      ],
+    },
+  },
+  "eth_getUncleByBlockNumberAndIndex": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "Block": { "$ref": "#/components/schemas/BlockNumberOrTag" },
+        "Uncle index": { "$ref": "#/components/schemas/uint" },
+      },
+      "required": ["Block", "Uncle index"],
+    },
+    "result": {
+      "oneOf": [
+        { "$ref": "#/components/schemas/notFound" },
+        { "$ref": "#/components/schemas/CorethBlock" },
+      ],
+    },
+  },
+  "eth_getUncleByBlockHashAndIndex": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "Block hash": { "$ref": "#/components/schemas/hash32" },
+        "Uncle index": { "$ref": "#/components/schemas/uint" },
+      },
+      "required": ["Block hash", "Uncle index"],
+    },
+    "result": {
+      "oneOf": [
+        { "$ref": "#/components/schemas/notFound" },
+        { "$ref": "#/components/schemas/CorethBlock" },
+      ],
+    },
+  },
   "web3_clientVersion": {
     "params": { "type": "object", "properties": {} },
     "result": { "type": "string" },
@@ -884,6 +942,10 @@ export const writeEthSuggestPriceOptionsResult = writeScalar;
 export const writeEthGetChainConfigResult = chainConfigJson;
 export const writeEthGetBlockByHashResult = writeScalar;
 export const writeEthGetBlockByNumberResult = writeScalar;
+export const writeEthGetUncleCountByBlockNumberResult = writeScalar;
+export const writeEthGetUncleCountByBlockHashResult = writeScalar;
+export const writeEthGetUncleByBlockNumberAndIndexResult = writeScalar;
+export const writeEthGetUncleByBlockHashAndIndexResult = writeScalar;
 export const writeWeb3ClientVersionResult = stringJson;
 export const writeWeb3Sha3Result = hash32Json;
 export const writeNetListeningResult = booleanJson;
