@@ -12,15 +12,12 @@ import { callWithBlockOverrides, hasBlockOverrides, refusedBlockOverrides } from
 import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
-import { EvmError } from './evm.ts';
+import { COINBASE, EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
 import { ethChecksum } from '../engine/dev.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
-
-/** graft/evm/constants BlackholeAddr, coreth's etherbase: the coinbase of every block it builds. */
-const BLACKHOLE = `0x01${'0'.repeat(38)}`;
 
 /** params.TxGas. */
 const TX_GAS = 21_000n;
@@ -182,7 +179,7 @@ const checkedCall = (args: unknown) =>
 export async function corethFirst(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
   if (method === 'eth_sign') return '{"error":{"code":-32000,"message":"unknown account"}}';
   // eth.EthereumAPI.Coinbase: the etherbase the VM sets (plugin/evm/vm.go SetEtherbase(constants.BlackholeAddr)).
-  if (method === 'eth_coinbase') return `{"result":"${BLACKHOLE}"}`;
+  if (method === 'eth_coinbase') return `{"result":"0x${COINBASE}"}`;
   const args = Array.isArray(params) ? params : [];
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
   const byState = BLOCK_NUMBER_OR_HASH[method];

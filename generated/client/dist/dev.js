@@ -547,7 +547,7 @@ export class DevClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: the state is of the fuji network; this node serves local
-   * @throws {@link JsonRpcError} -32000: the state is not a world saved by this mock (version 4)
+   * @throws {@link JsonRpcError} -32000: the state is not a world saved by this mock (version 7)
    */
   loadState(params, options) {
     return this.request('dev.loadState', params, options, ERRORS.loadState);

@@ -1080,7 +1080,7 @@ export const devDocument = {
       "errors": [
         { "$ref": "#/components/errors/InvalidArgument" },
         { "code": -32000, "message": "the state is of the fuji network; this node serves local" },
-        { "code": -32000, "message": "the state is not a world saved by this mock (version 4)" },
+        { "code": -32000, "message": "the state is not a world saved by this mock (version 7)" },
       ],
       "examples": [
         {

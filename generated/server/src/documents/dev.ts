@@ -1083,7 +1083,7 @@ export const devDocument: OpenrpcDocument = {
       "errors": [
         { "$ref": "#/components/errors/InvalidArgument" },
         { "code": -32000, "message": "the state is of the fuji network; this node serves local" },
-        { "code": -32000, "message": "the state is not a world saved by this mock (version 4)" },
+        { "code": -32000, "message": "the state is not a world saved by this mock (version 7)" },
       ],
       "examples": [
         {
