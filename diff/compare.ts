@@ -9,7 +9,7 @@ import { indexMethods } from '../generators/model/build.ts';
 import { messagePattern } from '../generators/model/errors.ts';
 import type { ErrorModel, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { compareVersions, inRange, notServedReason } from '../generators/model/versions.ts';
-import { type Flow, type SchemaChange, type Side, compareSchemas } from './schema.ts';
+import { type Flow, type SchemaChange, type Side, compareSchemas, newWalk } from './schema.ts';
 
 export type Level = 'breaking' | 'possibly-breaking' | 'compatible';
 
@@ -19,7 +19,8 @@ export interface Change {
   method: string;
   endpoint: string;
   /**
-   * JSON pointer into the endpoint's bundled document (the new one; the old one for what was removed), through `$ref`s.
+   * JSON pointer into the endpoint's bundled document (the new one; the old one for what was removed): into the
+   * method, or into the named component the change is in (`/components/schemas/<Name>/...`).
    */
   pointer: string;
   text: string;
@@ -82,6 +83,7 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
   const served = (revision: Revision, method: MethodModel) =>
     revision.version === undefined || notServedReason(method, revision.version) === undefined;
   const sides = { old: side(older), new: side(newer) };
+  const componentChanges = componentDiffer(sides);
   const names = [...new Set([...oldMethods.keys(), ...newMethods.keys()])].sort();
   for (const name of names) {
     const a = oldMethods.get(name);
@@ -93,7 +95,8 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
         rule,
         method: name,
         endpoint: which!.endpoint.name,
-        pointer: pointerOf(['methods', which!.method.index, ...tokens]),
+        // A change inside a shared component is reported at the component (tokens from `components`).
+        pointer: pointerOf(tokens[0] === 'components' ? tokens : ['methods', which!.method.index, ...tokens]),
         text,
         clients,
         implementers,
@@ -130,6 +133,7 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
 
     const paramsA = new Map(a!.method.params.filter((p) => readBy(p.versions, older.version)).map((p) => [p.name, p]));
     const paramsB = b!.method.params.filter((p) => readBy(p.versions, newer.version));
+    const paramComponents = new Set<string>();
     for (const [pName, param] of paramsA) {
       if (!paramsB.some((p) => p.name === pName))
         push(
@@ -157,7 +161,10 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
         push(b, 'param-became-required', [...tokens, 'required'], `param "${param.name}" is now required`, [B, C]);
       if (old.required && !param.required)
         push(b, 'param-became-optional', [...tokens, 'required'], `param "${param.name}" is now optional`, [C, P]);
-      for (const change of compareSchemas(old.schema, param.schema, sides, [...tokens, 'schema'])) {
+      const walk = newWalk();
+      const changes = compareSchemas(old.schema, param.schema, sides, [...tokens, 'schema'], walk);
+      // A component two params share is reported once, under the first.
+      for (const change of [...changes, ...componentChanges(walk.reached, paramComponents)]) {
         push(
           b,
           `param-${change.rule}`,
@@ -174,12 +181,48 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
     const resultA = resultOf(a!.method, older.version);
     const resultB = resultOf(b!.method, newer.version);
     if (resultA && resultB) {
-      for (const change of compareSchemas(resultA.schema, resultB.schema, sides, resultB.tokens)) {
+      const walk = newWalk();
+      const changes = compareSchemas(resultA.schema, resultB.schema, sides, resultB.tokens, walk);
+      for (const change of [...changes, ...componentChanges(walk.reached, new Set())]) {
         push(b, `result-${change.rule}`, change.tokens, `result: ${change.text}`, classify(change, 'response'));
       }
     }
   }
   return changes;
+}
+
+/**
+ * The changes inside the components a method reaches (`reached`, and the components they reach in turn), each
+ * component compared once per diff however many paths lead to it; `done` holds those already reported for the method.
+ */
+function componentDiffer(sides: { old: Side; new: Side }) {
+  const memo = new Map<string, { changes: SchemaChange[]; reached: Set<string> }>();
+  const compared = (name: string) => {
+    let entry = memo.get(name);
+    if (!entry) {
+      const walk = newWalk();
+      const at = ['components', 'schemas', name];
+      const changes = compareSchemas(sides.old.schemas[name], sides.new.schemas[name], sides, at, walk);
+      entry = { changes, reached: walk.reached };
+      memo.set(name, entry);
+    }
+    return entry;
+  };
+  return (reached: Set<string>, done: Set<string>): SchemaChange[] => {
+    const out: SchemaChange[] = [];
+    const queue = [...reached].filter((name) => !done.has(name));
+    for (const name of queue) done.add(name);
+    while (queue.length > 0) {
+      const entry = compared(queue.shift()!);
+      out.push(...entry.changes);
+      for (const next of entry.reached)
+        if (!done.has(next)) {
+          done.add(next);
+          queue.push(next);
+        }
+    }
+    return out;
+  };
 }
 
 /**

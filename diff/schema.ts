@@ -1,6 +1,7 @@
 /**
- * Compares two JSON Schemas of one place in the API, through `$ref`s, and says for each difference whether it narrows
- * or widens what the place allows. Who that breaks depends on which way the data flows (compare.ts, SCHEMA_RULES).
+ * Compares two JSON Schemas of one place in the API and says for each difference whether it narrows or widens what the
+ * place allows; a `$ref` both sides make to one component stops the walk there (compare.ts compares the component).
+ * Who a difference breaks depends on which way the data flows (compare.ts, SCHEMA_RULES).
  */
 import { componentName, isSchema } from '../generators/model/schema-walk.ts';
 import { canonicalJson } from '../generators/common/json.ts';
@@ -57,16 +58,39 @@ function jsonType(value: unknown): string {
 const alternativesOf = (schema: JsonSchema): unknown[] | undefined =>
   Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
 
+/**
+ * One comparison's bookkeeping. A `$ref` to a component both sides name is compared there, once (compare.ts), not
+ * through every path that reaches it: schemas that refer to each other many levels deep reach a component along
+ * exponentially many paths. `reached` collects those components; `pairs`, the differently named components already
+ * compared against each other, so a recursive pair is walked once.
+ */
+export interface Walk {
+  reached: Set<string>;
+  pairs: Set<string>;
+}
+
+export const newWalk = (): Walk => ({ reached: new Set(), pairs: new Set() });
+
 export function compareSchemas(
   oldRaw: unknown,
   newRaw: unknown,
   sides: { old: Side; new: Side },
   tokens: string[] = [],
-  seen = new Set<string>(),
+  walk: Walk = newWalk(),
 ): SchemaChange[] {
-  const key = `${canonicalJson(oldRaw as JsonSchema)}|${canonicalJson(newRaw as JsonSchema)}|${tokens.length > 40}`;
-  if (seen.has(key) || tokens.length > 60) return [];
-  seen.add(key);
+  const refA = isSchema(oldRaw) ? componentName(oldRaw.$ref) : undefined;
+  const refB = isSchema(newRaw) ? componentName(newRaw.$ref) : undefined;
+  if (refA && refA === refB && sides.old.schemas[refA] && sides.new.schemas[refB]) {
+    walk.reached.add(refA);
+    // Keywords beside the `$ref` belong to this place; the component's own are compared at the component.
+    const { $ref: _a, ...siblingsA } = oldRaw as JsonSchema;
+    const { $ref: _b, ...siblingsB } = newRaw as JsonSchema;
+    return compareSchemas(siblingsA, siblingsB, sides, tokens, walk);
+  }
+  if (refA && refB) {
+    if (walk.pairs.has(`${refA}|${refB}`)) return [];
+    walk.pairs.add(`${refA}|${refB}`);
+  }
   const a = resolve(oldRaw, sides.old);
   const b = resolve(newRaw, sides.new);
   const out: SchemaChange[] = [];
@@ -91,7 +115,7 @@ export function compareSchemas(
           },
           altsA ? [...tokens, Array.isArray(a.anyOf) ? 'anyOf' : 'oneOf', String(i)] : tokens,
         );
-      else out.push(...compareSchemas(listA[i], listB[j], sides, at, seen));
+      else out.push(...compareSchemas(listA[i], listB[j], sides, at, walk));
     }
     return out;
   }
@@ -184,7 +208,7 @@ export function compareSchemas(
       add({ rule: 'property-became-required', text: `field "${name}" is now required` }, at);
     if (reqA.has(name) && !reqB.has(name))
       add({ rule: 'property-became-optional', text: `field "${name}" is now optional` }, at);
-    out.push(...compareSchemas(propsA[name], propsB[name], sides, at, seen));
+    out.push(...compareSchemas(propsA[name], propsB[name], sides, at, walk));
   }
   if (
     a.additionalProperties === false &&
@@ -197,9 +221,9 @@ export function compareSchemas(
   }
   for (const keyword of ['items', 'additionalProperties', 'propertyNames']) {
     if (isSchema(a[keyword]) && isSchema(b[keyword]))
-      out.push(...compareSchemas(a[keyword], b[keyword], sides, [...tokens, keyword], seen));
+      out.push(...compareSchemas(a[keyword], b[keyword], sides, [...tokens, keyword], walk));
   }
-  out.push(...compareConditionals(a, b, sides, tokens, seen));
+  out.push(...compareConditionals(a, b, sides, tokens, walk));
   return out;
 }
 
@@ -213,7 +237,7 @@ function compareConditionals(
   b: JsonSchema,
   sides: { old: Side; new: Side },
   tokens: string[],
-  seen: Set<string>,
+  walk: Walk,
 ): SchemaChange[] {
   const out: SchemaChange[] = [];
   const has = (s: JsonSchema) => s.if !== undefined;
@@ -230,7 +254,7 @@ function compareConditionals(
         out.push({ rule: 'conditional-added', tokens: at, text: `a "${branch}" branch was added` });
       else if (a[branch] !== undefined && b[branch] === undefined)
         out.push({ rule: 'conditional-removed', tokens: at, text: `the "${branch}" branch was removed` });
-      else if (a[branch] !== undefined) out.push(...compareSchemas(a[branch], b[branch], sides, at, seen));
+      else if (a[branch] !== undefined) out.push(...compareSchemas(a[branch], b[branch], sides, at, walk));
     }
   }
   for (const keyword of ['dependentSchemas', 'dependencies']) {
@@ -248,7 +272,7 @@ function compareConditionals(
           tokens: at,
           text: `the constraints that applied with "${name}" were removed`,
         });
-      else out.push(...compareSchemas(form(depsA[name]), form(depsB[name]), sides, at, seen));
+      else out.push(...compareSchemas(form(depsA[name]), form(depsB[name]), sides, at, walk));
     }
   }
   return out;

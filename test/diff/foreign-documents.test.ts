@@ -68,6 +68,41 @@ describe('spec diff on plain OpenRPC documents', () => {
     expect(changes.map((c) => c.rule).sort()).toEqual(['param-property-added', 'result-property-added']);
   });
 
+  // S(n) holds S(n-1) twice, so S63 reaches S0 along 2^63 paths: each component is compared once, at the component.
+  it('finds a change 64 levels of doubling deep, once per flow, at the component', () => {
+    const doubling = (leaf: object) => {
+      const schemas: Record<string, object> = { S0: leaf };
+      for (let n = 1; n < 64; n++) {
+        const below = { $ref: `#/components/schemas/S${n - 1}` };
+        schemas[`S${n}`] = { type: 'object', properties: { a: below, b: below } };
+      }
+      const top = { $ref: '#/components/schemas/S63' };
+      return {
+        openrpc: '1.3.2',
+        info: { title: 'T', version: '1.0.0' },
+        methods: [{ name: 'm', params: [{ name: 'p', schema: top }], result: { name: 'r', schema: top } }],
+        components: { schemas },
+      };
+    };
+    const changes = diff(doubling({ type: 'string' }), doubling({ type: 'string', maxLength: 10 }));
+    expect(
+      changes.map(({ rule, pointer, clients, implementers }) => ({ rule, pointer, clients, implementers })),
+    ).toEqual([
+      {
+        rule: 'param-limit-narrowed',
+        pointer: '/components/schemas/S0',
+        clients: 'breaking',
+        implementers: 'compatible',
+      },
+      {
+        rule: 'result-limit-narrowed',
+        pointer: '/components/schemas/S0',
+        clients: 'compatible',
+        implementers: 'breaking',
+      },
+    ]);
+  });
+
   // A method that took its params in either form (OpenRPC's default when `paramStructure` is unsaid) and now takes
   // them by name refuses every call a client sends as an array.
   it('reports a method that moved from either form to by-name params as breaking clients', () => {
