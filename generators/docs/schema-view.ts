@@ -103,11 +103,22 @@ function typesOf(schema: JsonSchema): string[] {
 
 const isDecimalPattern = (pattern: string) => pattern.replace(/\[[0-9-]+\]|\\\.|[0-9^$()|*+?{},]/g, '') === '';
 
+// The hint of each named type, per context. `anyOf: [S, S]` at every level reaches a type along exponentially many
+// paths; its hint is the same along each, as the trail only cuts a loop, and a cut makes every hint around it undefined.
+const namedHints = new WeakMap<SchemaContext, Map<string, string | undefined>>();
+
 /** A few words on how a value looks on the wire, or undefined when its type says it all (objects). */
 function wireHint(schema: Schema, context: SchemaContext, trail?: RefTrail): string | undefined {
   if (typeof schema === 'boolean') return undefined;
   const ref = followRef(schema, context, trail);
-  if (ref) return ref.end && wireHint(ref.end, context, ref.trail);
+  if (ref) {
+    if (!ref.end) return undefined;
+    let hints = namedHints.get(context);
+    if (!hints) namedHints.set(context, (hints = new Map()));
+    const end = ref.trail!.name;
+    if (!hints.has(end)) hints.set(end, wireHint(ref.end, context, ref.trail));
+    return hints.get(end);
+  }
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   const members = asSchemas(schema.oneOf ?? schema.anyOf);
