@@ -56,6 +56,22 @@ function diff(older: object, newer: object) {
   return diffSpecs({ model: loadRevision(paths[0]!) }, { model: loadRevision(paths[1]!) });
 }
 
+/** `<prefix>0` is `leaf`; each `<prefix>n` holds two `<prefix>(n-1)`: 2^63 paths from the top to `<prefix>0`. */
+function doubling(prefix: string, leaf: object) {
+  const schemas: Record<string, object> = { [`${prefix}0`]: leaf };
+  for (let n = 1; n < 64; n++) {
+    const below = { $ref: `#/components/schemas/${prefix}${n - 1}` };
+    schemas[`${prefix}${n}`] = { type: 'object', properties: { a: below, b: below } };
+  }
+  const top = { $ref: `#/components/schemas/${prefix}63` };
+  return {
+    openrpc: '1.3.2',
+    info: { title: 'T', version: '1.0.0' },
+    methods: [{ name: 'm', params: [{ name: 'p', schema: top }], result: { name: 'r', schema: top } }],
+    components: { schemas },
+  };
+}
+
 describe('spec diff on plain OpenRPC documents', () => {
   it('compares mutually recursive schemas and finds a required field added inside the cycle, on both sides', () => {
     const changes = diff(
@@ -70,21 +86,7 @@ describe('spec diff on plain OpenRPC documents', () => {
 
   // S(n) holds S(n-1) twice, so S63 reaches S0 along 2^63 paths: each component is compared once, at the component.
   it('finds a change 64 levels of doubling deep, once per flow, at the component', () => {
-    const doubling = (leaf: object) => {
-      const schemas: Record<string, object> = { S0: leaf };
-      for (let n = 1; n < 64; n++) {
-        const below = { $ref: `#/components/schemas/S${n - 1}` };
-        schemas[`S${n}`] = { type: 'object', properties: { a: below, b: below } };
-      }
-      const top = { $ref: '#/components/schemas/S63' };
-      return {
-        openrpc: '1.3.2',
-        info: { title: 'T', version: '1.0.0' },
-        methods: [{ name: 'm', params: [{ name: 'p', schema: top }], result: { name: 'r', schema: top } }],
-        components: { schemas },
-      };
-    };
-    const changes = diff(doubling({ type: 'string' }), doubling({ type: 'string', maxLength: 10 }));
+    const changes = diff(doubling('S', { type: 'string' }), doubling('S', { type: 'string', maxLength: 10 }));
     expect(
       changes.map(({ rule, pointer, clients, implementers }) => ({ rule, pointer, clients, implementers })),
     ).toEqual([
@@ -100,6 +102,17 @@ describe('spec diff on plain OpenRPC documents', () => {
         clients: 'compatible',
         implementers: 'breaking',
       },
+    ]);
+  });
+
+  // Renamed components are compared through their $refs, each pair of names once per walk.
+  it('finds the same change when every component of the doubling document is renamed', () => {
+    const changes = diff(doubling('S', { type: 'string' }), doubling('T', { type: 'string', maxLength: 10 }));
+    expect(
+      changes.map(({ rule, pointer }) => ({ rule, pointer: pointer.replace(/(\/properties\/a)+$/, '/...') })),
+    ).toEqual([
+      { rule: 'param-limit-narrowed', pointer: '/methods/0/params/0/schema/...' },
+      { rule: 'result-limit-narrowed', pointer: '/methods/0/result/schema/...' },
     ]);
   });
 
