@@ -44,9 +44,9 @@ if (target === 'json') {
 } else {
   const { createMockNode } = await import('../mock/node.ts');
   const { createHttpServer } = await import('../mock/server.ts');
-  const { lineWriter, timestamp } = await import('../mock/log-lines.ts');
+  const { lineWriter } = await import('../mock/log-lines.ts');
   const lines = lineWriter(() => undefined);
-  const log = target === 'logged' ? { log: (line: string) => lines.log(`${timestamp()} ${line}`) } : {};
+  const log = target === 'logged' ? { log: (line: string) => lines.logTimed(line) } : {};
   const node = createMockNode({ world: { network: 'mainnet' }, ...log });
   if (process.env.IDLE_STEPS) {
     const { C_CHAIN_MODULES } = await import('../mock/lazy-cchain.ts');

@@ -62,7 +62,11 @@ async function serve(target: Target): Promise<void> {
       new URL('mock/log-lines.ts', root).href
     )) as typeof import('../mock/log-lines.ts');
     const lines = lineWriter((text) => process.stdout.write(text));
-    const log = target === 'mock' ? {} : { log: (line: string) => lines.log(`${timestamp()} ${line}`) };
+    // A baseline from before logTimed joins the time and the line as it then did.
+    const logTimed = lines.logTimed
+      ? (line: string) => lines.logTimed(line)
+      : (line: string) => lines.log(`${timestamp()} ${line}`);
+    const log = target === 'mock' ? {} : { log: logTimed };
     // Mainnet, the network of the example's address; the mock answers it from its world, not from the example.
     port = Number(new URL((await startMockNode({ port: 0, world: { network: 'mainnet' }, ...log })).url).port);
   } else if (target === 'stub') {

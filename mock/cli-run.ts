@@ -8,7 +8,7 @@
 import { exitWithUsage, parseCli } from '../conform/cli-common.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import { fundedAccount } from './engine/dev.ts';
-import { lineWriter, timestamp } from './log-lines.ts';
+import { lineWriter } from './log-lines.ts';
 import { cChainIDOf } from './cchain/genesis.ts';
 import { mockModel } from './spec.ts';
 import { type Resolved, type StartOptions, resolveOptions, startWithOptions } from './start-options.ts';
@@ -160,7 +160,7 @@ export async function runCli(argv: string[]): Promise<void> {
     nodeVersion: values['node-version'],
     allowedHosts: values['http-allowed-hosts']?.split(',').map((h) => h.trim()),
     maxBodyBytes: number(values['http-max-body-bytes']),
-    log: values.quiet ? undefined : (line: string) => lines.log(`${timestamp()} ${line}`),
+    log: values.quiet ? undefined : (line: string) => lines.logTimed(line),
   };
   let resolved: Resolved;
   try {

@@ -176,10 +176,18 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   // The C-Chain's EVM API is no endpoint of the spec's: its calls pass to the EVM engine (./cchain/rpc.ts).
   const cRpc = lazyEndpoint('c-chain-rpc', () => state.cChain.load().then((c) => c.rpc));
   const cRpcPaths = new Set(['/ext/bc/C/rpc', `/ext/bc/${world.chainIDs.C}/rpc`]);
+  // A path read from a request is a new string, which a lookup hashes whole: the last path found is compared first.
+  // Only the fixed paths are remembered so; aliases (admin.alias) come and go.
+  let lastPath: string | undefined;
+  let lastEndpoint: Endpoint | undefined;
   const resolve = (path: string, hops = 0): Endpoint | undefined => {
-    if (cRpcPaths.has(path)) return cRpc;
-    const endpoint = endpoints.get(path);
-    if (endpoint) return endpoint;
+    if (path === lastPath) return lastEndpoint;
+    const endpoint = cRpcPaths.has(path) ? cRpc : endpoints.get(path);
+    if (endpoint) {
+      lastPath = path;
+      lastEndpoint = endpoint;
+      return endpoint;
+    }
     if (hops > 8) return undefined;
     for (const [alias, base] of state.admin.routeAliases) {
       if (path === alias || path.startsWith(`${alias}/`)) return resolve(base + path.slice(alias.length), hops + 1);
@@ -190,7 +198,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const router = createRouter(resolve, { headers: { 'node-id': nodeID }, cors: true });
   const allowed = new Set((options.allowedHosts ?? ['localhost']).map((h) => h.toLowerCase()));
   const verdicts = new Map<string, boolean>();
+  // The last Host header is compared first, as the last path is.
+  let lastHeader: string | undefined;
+  let lastVerdict = false;
   const hostAllowed = (header: string): boolean => {
+    if (header === lastHeader) return lastVerdict;
     let verdict = verdicts.get(header);
     if (verdict === undefined) {
       const host = hostName(header);
@@ -199,6 +211,8 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       if (verdicts.size >= 1024) verdicts.clear();
       verdicts.set(header, verdict);
     }
+    lastHeader = header;
+    lastVerdict = verdict;
     return verdict;
   };
   const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };

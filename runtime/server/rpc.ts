@@ -155,6 +155,12 @@ export interface Dispatcher {
   services: Set<string>;
   /** Method names already resolved by the node profile, with their outcome. */
   resolved: Map<string, MethodSpec | string>;
+  /**
+   * The last name resolved and its outcome, compared before the Map: a method read from a request is a new string,
+   * which a lookup hashes whole.
+   */
+  lastMethod: string | undefined;
+  lastOutcome: MethodSpec | string;
   handlers: Record<string, Handler>;
   options: DispatchOptions;
   /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
@@ -330,14 +336,17 @@ function requestData(request: ServerRequest): Array<string | Uint8Array> {
 
 /** The node's codec raises the initial of the part after the first dot; gorilla then looks up `service.Method`. */
 function resolveNodeMethod(dispatcher: Dispatcher, method: string): MethodSpec | string {
-  const known = dispatcher.resolved.get(method);
-  if (known !== undefined) return known;
-  const outcome = resolveUncached(dispatcher, method);
-  // Callers use a handful of names; remembering them (boundedly) spares the Unicode work on every call.
-  if (method.length <= 128) {
+  if (method === dispatcher.lastMethod) return dispatcher.lastOutcome;
+  let outcome = dispatcher.resolved.get(method);
+  if (outcome === undefined) {
+    outcome = resolveUncached(dispatcher, method);
+    // Callers use a handful of names; remembering them (boundedly) spares the Unicode work on every call.
+    if (method.length > 128) return outcome;
     if (dispatcher.resolved.size >= 1024) dispatcher.resolved.clear();
     dispatcher.resolved.set(method, outcome);
   }
+  dispatcher.lastMethod = method;
+  dispatcher.lastOutcome = outcome;
   return outcome;
 }
 

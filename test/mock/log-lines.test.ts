@@ -59,3 +59,25 @@ describe('timestamp', () => {
     }
   });
 });
+
+describe('logTimed', () => {
+  it('writes the time as timestamp() writes it, a space, then the line, whatever the millisecond', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const lines = lineWriter((bytes) => writes.push(Buffer.from(bytes).toString()));
+    const times = [0, 1, 9, 10, 99, 100, 999, 1000].map((ms) => Date.UTC(2026, 10, 27, 3, 0, 0, ms));
+    const expected: string[] = [];
+    for (const time of [...times, Date.UTC(2027, 0, 1), Date.UTC(10_000, 0, 1, 0, 0, 59, 7)]) {
+      vi.setSystemTime(time);
+      lines.logTimed('avm.getBalance ok');
+      expected.push(`${new Date(time).toISOString()} avm.getBalance ok\n`);
+    }
+    const long = 'é'.repeat(40_000);
+    lines.logTimed(long);
+    lines.flush();
+    expect(writes).toEqual([
+      expected.join(''),
+      `${new Date(Date.UTC(10_000, 0, 1, 0, 0, 59, 7)).toISOString()} ${long}\n`,
+    ]);
+  });
+});

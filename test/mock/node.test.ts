@@ -132,6 +132,10 @@ describe('node options', () => {
       (await send(port, { path: '/ext/bc/X', headers: { host: `localhost:${port}` }, body: rpc('avm.getHeight') }))
         .status,
     ).toBe(200);
+    // Right after an allowed host (the one the node remembers last), the refused one is refused again.
+    expect(
+      (await send(port, { path: '/ext/bc/X', headers: { host: 'evil.example' }, body: rpc('avm.getHeight') })).status,
+    ).toBe(403);
     const preflight = await send(port, {
       path: '/ext/bc/X',
       method: 'OPTIONS',

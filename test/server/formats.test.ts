@@ -13,6 +13,7 @@ import {
   avalancheFormats,
   formats,
   hexEncode,
+  remembered,
 } from '../../runtime/server/formats.ts';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -47,6 +48,18 @@ describe('server runtime formats', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('remembers each verdict, the last one and the empty string included, checking each string once', () => {
+    const checked: string[] = [];
+    const short = remembered((text) => {
+      checked.push(text);
+      return text.length < 3;
+    });
+    const calls = ['', 'abcd', 'abcd', '', 'ab', 'abcd', 'ab', 'x'.repeat(300), 'x'.repeat(300)];
+    expect(calls.map(short)).toEqual([true, false, false, true, true, false, true, false, false]);
+    // A string over 256 characters is never remembered.
+    expect(checked).toEqual(['', 'abcd', 'ab', 'x'.repeat(300), 'x'.repeat(300)]);
   });
 
   it('decodes cb58 and bech32 as @scure/base does (base 58 with the last 4 bytes of SHA-256, BIP 173)', () => {

@@ -31,6 +31,8 @@ export function createEndpoint(definition, handlers, options = {}) {
     goNames: new Map(),
     services: new Set(),
     resolved: new Map(),
+    lastMethod: undefined,
+    lastOutcome: '',
     handlers: { ...table },
     options: dispatchOptions,
     invalidArgument: definition.invalidArgument,

@@ -33,6 +33,7 @@ export declare const avalancheFormats: Record<AvalancheFormat, (value: string) =
 export declare const formats: Record<AvalancheFormat, (value: string) => boolean>;
 /**
  * `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at
- * once.
+ * once. The last string checked is compared first: a value read from a request is a new string, which a Map lookup
+ * hashes whole, and a caller repeating its address or ID is the common case (comparing costs less than hashing).
  */
 export declare function remembered(check: (value: string) => boolean): (value: string) => boolean;

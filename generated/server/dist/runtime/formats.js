@@ -117,19 +117,24 @@ export const formats = Object.fromEntries(
 );
 /**
  * `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at
- * once.
+ * once. The last string checked is compared first: a value read from a request is a new string, which a Map lookup
+ * hashes whole, and a caller repeating its address or ID is the common case (comparing costs less than hashing).
  */
 export function remembered(check) {
   const verdicts = new Map();
+  let last;
+  let lastVerdict = false;
   return (value) => {
+    if (value === last) return lastVerdict;
     let verdict = verdicts.get(value);
     if (verdict === undefined) {
       verdict = check(value);
-      if (value.length <= 256) {
-        if (verdicts.size >= 4096) verdicts.clear();
-        verdicts.set(value, verdict);
-      }
+      if (value.length > 256) return verdict;
+      if (verdicts.size >= 4096) verdicts.clear();
+      verdicts.set(value, verdict);
     }
+    last = value;
+    lastVerdict = verdict;
     return verdict;
   };
 }

@@ -198,14 +198,17 @@ function requestData(request) {
 }
 /** The node's codec raises the initial of the part after the first dot; gorilla then looks up `service.Method`. */
 function resolveNodeMethod(dispatcher, method) {
-  const known = dispatcher.resolved.get(method);
-  if (known !== undefined) return known;
-  const outcome = resolveUncached(dispatcher, method);
-  // Callers use a handful of names; remembering them (boundedly) spares the Unicode work on every call.
-  if (method.length <= 128) {
+  if (method === dispatcher.lastMethod) return dispatcher.lastOutcome;
+  let outcome = dispatcher.resolved.get(method);
+  if (outcome === undefined) {
+    outcome = resolveUncached(dispatcher, method);
+    // Callers use a handful of names; remembering them (boundedly) spares the Unicode work on every call.
+    if (method.length > 128) return outcome;
     if (dispatcher.resolved.size >= 1024) dispatcher.resolved.clear();
     dispatcher.resolved.set(method, outcome);
   }
+  dispatcher.lastMethod = method;
+  dispatcher.lastOutcome = outcome;
   return outcome;
 }
 function resolveUncached(dispatcher, method) {

@@ -108,6 +108,8 @@ export function createEndpoint(
     goNames: new Map(),
     services: new Set(),
     resolved: new Map(),
+    lastMethod: undefined,
+    lastOutcome: '',
     handlers: { ...table },
     options: dispatchOptions,
     invalidArgument: definition.invalidArgument,

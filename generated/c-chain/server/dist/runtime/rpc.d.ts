@@ -91,6 +91,12 @@ export interface Dispatcher {
   services: Set<string>;
   /** Method names already resolved by the node profile, with their outcome. */
   resolved: Map<string, MethodSpec | string>;
+  /**
+   * The last name resolved and its outcome, compared before the Map: a method read from a request is a new string,
+   * which a lookup hashes whole.
+   */
+  lastMethod: string | undefined;
+  lastOutcome: MethodSpec | string;
   handlers: Record<string, Handler>;
   options: DispatchOptions;
   /** The node's text for params that fail to decode (the spec's InvalidArgument error). */

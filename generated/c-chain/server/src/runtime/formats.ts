@@ -150,19 +150,24 @@ export const formats: Record<AvalancheFormat, (value: string) => boolean> = Obje
 
 /**
  * `check` with its recent verdicts remembered: at most 4096 strings of at most 256 characters, then forgotten at
- * once.
+ * once. The last string checked is compared first: a value read from a request is a new string, which a Map lookup
+ * hashes whole, and a caller repeating its address or ID is the common case (comparing costs less than hashing).
  */
 export function remembered(check: (value: string) => boolean): (value: string) => boolean {
   const verdicts = new Map<string, boolean>();
+  let last: string | undefined;
+  let lastVerdict = false;
   return (value) => {
+    if (value === last) return lastVerdict;
     let verdict = verdicts.get(value);
     if (verdict === undefined) {
       verdict = check(value);
-      if (value.length <= 256) {
-        if (verdicts.size >= 4096) verdicts.clear();
-        verdicts.set(value, verdict);
-      }
+      if (value.length > 256) return verdict;
+      if (verdicts.size >= 4096) verdicts.clear();
+      verdicts.set(value, verdict);
     }
+    last = value;
+    lastVerdict = verdict;
     return verdict;
   };
 }
