@@ -961,7 +961,7 @@ export const devDocument = {
             "name": "dumpStateResult",
             "value": {
               "state": "0x1f8b0800000000000003ed5d59536339d2fd2b1337e691994f4aedbcb119060adaec4b473fa4522930e0052f60a" +
-                "aa2fefb84ccdad555d818d353151ff789c05a7c8f5279529947f0a5bae66eafd16e55f376ae6a77fa8d76ab57cd7fa990a83" +
+                "aa2fefb84ccdad555d818d353151ff789c05a7c8f5279529947f0a5bae66eafd16e55f36eae6a77fa8d76ab57cd7fa990a83" +
                 "d68f57bd5bc98ab5adcbf69772faaf9eab24d7859cd553de654cd57788d97d8a233fe57b34d17d55c35e80fdbbd3a7717eeb" +
                 "a57f3f2eb5c95b08f65ccd187ff3e2a3f5e345aa57f1fe325577315b7fadd06f7aaf9df7faf2c799b5414d2fa605db4c668e" +
                 "f93314a7950ac7276c2a197017554d1b20d0692e62c94f7c20b0ad5dc97ea826fabf9198c54f587ff59aee62bc8ed663cfbe" +
@@ -1051,7 +1051,7 @@ export const devDocument = {
                 "c2fdf8cfc7a7f45e62db738c7cd30ba4b37bafeb4921afd1fc7684fedeaed725d700c8883ce68e231e8bd261541ed568ba9d" +
                 "cc19fef77075ca6d8656ab752efcf69b95ea345dfcf8a8fe07ccd697db6534e74a09ded94139df9663be544c7a2594c39fad" +
                 "bc6f749d97b1323be2cff44e71a2f073fe8355765e6dd3ef65fea46d8416af46f9f8678f2cc3c24ee7df32dc76cb1e7e7a0d" +
-                "af8d9a79ba137e8742e6fc761a1ac94c12aa59c91da0601bef4fefa5f35a3ab5cae680000",
+                "af8d9a79ba137e8742e6fc761a1ac94c12aa59c91da0601bef4fefa5f0df42f76ae680000",
             },
           },
         },
@@ -1089,7 +1089,7 @@ export const devDocument = {
             {
               "name": "state",
               "value": "0x1f8b0800000000000003ed5d59536339d2fd2b1337e691994f4aedbcb119060adaec4b473fa4522930e0052f60a" +
-                "aa2fefb84ccdad555d818d353151ff789c05a7c8f5279529947f0a5bae66eafd16e55f376ae6a77fa8d76ab57cd7fa990a83" +
+                "aa2fefb84ccdad555d818d353151ff789c05a7c8f5279529947f0a5bae66eafd16e55f36eae6a77fa8d76ab57cd7fa990a83" +
                 "d68f57bd5bc98ab5adcbf69772faaf9eab24d7859cd553de654cd57788d97d8a233fe57b34d17d55c35e80fdbbd3a7717eeb" +
                 "a57f3f2eb5c95b08f65ccd187ff3e2a3f5e345aa57f1fe325577315b7fadd06f7aaf9df7faf2c799b5414d2fa605db4c668e" +
                 "f93314a7950ac7276c2a197017554d1b20d0692e62c94f7c20b0ad5dc97ea826fabf9198c54f587ff59aee62bc8ed663cfbe" +
@@ -1179,7 +1179,7 @@ export const devDocument = {
                 "c2fdf8cfc7a7f45e62db738c7cd30ba4b37bafeb4921afd1fc7684fedeaed725d700c8883ce68e231e8bd261541ed568ba9d" +
                 "cc19fef77075ca6d8656ab752efcf69b95ea345dfcf8a8fe07ccd697db6534e74a09ded94139df9663be544c7a2594c39fad" +
                 "bc6f749d97b1323be2cff44e71a2f073fe8355765e6dd3ef65fea46d8416af46f9f8678f2cc3c24ee7df32dc76cb1e7e7a0d" +
-                "af8d9a79ba137e8742e6fc761a1ac94c12aa59c91da0601bef4fefa5f35a3ab5cae680000",
+                "af8d9a79ba137e8742e6fc761a1ac94c12aa59c91da0601bef4fefa5f0df42f76ae680000",
             },
           ],
           "result": { "name": "loadStateResult", "value": {} },
