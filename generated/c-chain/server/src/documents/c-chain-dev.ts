@@ -65,14 +65,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`): `true`, or " +
         "`false` for an ID no snapshot has (never taken, or discarded by a revert to an older one). Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "id",
-          "required": true,
-          "description": "The ID `evm_snapshot` answered.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Id" }],
       "paramStructure": "by-position",
       "result": { "name": "reverted", "schema": { "type": "boolean" } },
       "examples": [
@@ -90,14 +83,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`): `true`, or " +
         "`false` for an ID no snapshot has (never taken, or discarded by a revert to an older one). Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "id",
-          "required": true,
-          "description": "The ID `evm_snapshot` answered.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Id" }],
       "paramStructure": "by-position",
       "result": { "name": "reverted", "schema": { "type": "boolean" } },
       "examples": [
@@ -118,14 +104,7 @@ export const cChainDevDocument: OpenrpcDocument = {
         "block is exactly `seconds` after the last one, or later. Answers, as Hardhat does, the seconds the clock " +
         "now stands past its start, in decimal. Served by the mock node only, and only while its development " +
         "controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "seconds",
-          "required": true,
-          "description": "Seconds to add: a number or a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Seconds" }],
       "paramStructure": "by-position",
       "result": { "name": "offset", "schema": { "type": "string", "pattern": "^[0-9]+$" } },
       "examples": [
@@ -146,14 +125,7 @@ export const cChainDevDocument: OpenrpcDocument = {
         "block is exactly `seconds` after the last one, or later. Answers, as anvil does, the seconds the clock now " +
         "stands past its start, as a number. Served by the mock node only, and only while its development controls " +
         "are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "seconds",
-          "required": true,
-          "description": "Seconds to add: a number or a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Seconds" }],
       "paramStructure": "by-position",
       "result": { "name": "offset", "schema": { "type": "integer", "minimum": 0 } },
       "examples": [
@@ -173,14 +145,7 @@ export const cChainDevDocument: OpenrpcDocument = {
         "is lower than the previous block's timestamp P`), or before the chain time, is refused (-32602). Answers " +
         "the timestamp in decimal, as Hardhat does. Served by the mock node only, and only while its development " +
         "controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "timestamp",
-          "required": true,
-          "description": "Unix seconds: a number or a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "timestamp", "schema": { "type": "string", "pattern": "^[0-9]+$" } },
       "examples": [
@@ -199,14 +164,7 @@ export const cChainDevDocument: OpenrpcDocument = {
         "so the next C-Chain block is at that time. A time before the last C-Chain block's (Hardhat's `Timestamp T " +
         "is lower than the previous block's timestamp P`), or before the chain time, is refused (-32602). Served by " +
         "the mock node only, and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "timestamp",
-          "required": true,
-          "description": "Unix seconds: a number or a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
       "examples": [
@@ -224,14 +182,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
         "back) and answers the seconds it moved. Served by the mock node only, and only while its development " +
         "controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "timestamp",
-          "required": true,
-          "description": "Unix seconds: a number or a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
       "examples": [
@@ -249,14 +200,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
         "back) and answers the seconds it moved. Served by the mock node only, and only while its development " +
         "controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "timestamp",
-          "required": true,
-          "description": "Unix seconds: a number or a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
       "examples": [
@@ -310,19 +254,8 @@ export const cChainDevDocument: OpenrpcDocument = {
         "before: the network's clock moves with them. Answers as anvil does. Served by the mock node only, and only " +
         "while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "blocks",
-          "required": false,
-          "description": "How many blocks (default 1, at most 1,000; 0 builds none).",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-        {
-          "name": "interval",
-          "required": false,
-          "description": "Seconds between the blocks' times; anvil's default 0 leaves them at the same second, " +
-            "Hardhat's is 1.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
+        { "$ref": "#/components/contentDescriptors/Blocks" },
+        { "$ref": "#/components/contentDescriptors/BlockInterval" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -342,19 +275,8 @@ export const cChainDevDocument: OpenrpcDocument = {
         "before: the network's clock moves with them. Answers as Hardhat does. Served by the mock node only, and " +
         "only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "blocks",
-          "required": false,
-          "description": "How many blocks (default 1, at most 1,000; 0 builds none).",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-        {
-          "name": "interval",
-          "required": false,
-          "description": "Seconds between the blocks' times; anvil's default 0 leaves them at the same second, " +
-            "Hardhat's is 1.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
+        { "$ref": "#/components/contentDescriptors/Blocks" },
+        { "$ref": "#/components/contentDescriptors/BlockInterval" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -399,14 +321,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Turns automine on or off on X, P and C together (`dev.setAutomine`): off, C-Chain transactions " +
         "wait in the pool until `evm_mine`. Answers `true`, as Hardhat does. Served by the mock node only, and only " +
         "while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "enabled",
-          "required": true,
-          "description": "On or off.",
-          "schema": { "type": "boolean" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
       "examples": [
@@ -424,14 +339,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Turns automine on or off on X, P and C together (`dev.setAutomine`): off, C-Chain transactions " +
         "wait in the pool until `evm_mine`. Answers as anvil does. Served by the mock node only, and only while its " +
         "development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "enabled",
-          "required": true,
-          "description": "On or off.",
-          "schema": { "type": "boolean" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
       "examples": [
@@ -450,14 +358,7 @@ export const cChainDevDocument: OpenrpcDocument = {
         "only mode besides automine) is taken; any other interval is refused (-32602) with that reason. " +
         "`dev.setIntervalMining` builds X- and P-Chain blocks on an interval. Served by the mock node only, and only " +
         "while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "interval",
-          "required": true,
-          "description": "Hardhat: milliseconds; anvil: seconds. Only 0 is taken.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/MiningInterval" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
       "examples": [
@@ -476,14 +377,7 @@ export const cChainDevDocument: OpenrpcDocument = {
         "only mode besides automine) is taken; any other interval is refused (-32602) with that reason. " +
         "`dev.setIntervalMining` builds X- and P-Chain blocks on an interval. Served by the mock node only, and only " +
         "while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "interval",
-          "required": true,
-          "description": "Hardhat: milliseconds; anvil: seconds. Only 0 is taken.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/MiningInterval" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
       "examples": [
@@ -502,18 +396,8 @@ export const cChainDevDocument: OpenrpcDocument = {
         "snapshots, reverts, resets and saved states cover it. Answers as anvil does. Served by the mock node only, " +
         "and only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "balance",
-          "required": true,
-          "description": "The balance in wei: a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Balance" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -536,18 +420,8 @@ export const cChainDevDocument: OpenrpcDocument = {
         "snapshots, reverts, resets and saved states cover it. Answers as Hardhat does. Served by the mock node " +
         "only, and only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "balance",
-          "required": true,
-          "description": "The balance in wei: a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Balance" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -569,12 +443,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Adds wei to the C-Chain account's balance, as `anvil_setBalance` sets it. Answers as anvil " +
         "does. Served by the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
         {
           "name": "amount",
           "required": true,
@@ -602,18 +471,8 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Sets the C-Chain account's code (`dev.setCode`). Answers as anvil does. Served by the mock " +
         "node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "code",
-          "required": true,
-          "description": "The bytecode.",
-          "schema": { "$ref": "#/components/schemas/bytes" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Code" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -635,18 +494,8 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Sets the C-Chain account's code (`dev.setCode`). Answers as Hardhat does. Served by the mock " +
         "node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "code",
-          "required": true,
-          "description": "The bytecode.",
-          "schema": { "$ref": "#/components/schemas/bytes" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Code" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -669,18 +518,8 @@ export const cChainDevDocument: OpenrpcDocument = {
         "Hardhat refuses it. Answers as anvil does. Served by the mock node only, and only while its development " +
         "controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "nonce",
-          "required": true,
-          "description": "The nonce: a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Nonce" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -703,18 +542,8 @@ export const cChainDevDocument: OpenrpcDocument = {
         "Hardhat refuses it. Answers as Hardhat does. Served by the mock node only, and only while its development " +
         "controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "nonce",
-          "required": true,
-          "description": "The nonce: a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Nonce" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -736,24 +565,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Writes one storage slot of the C-Chain account (`dev.setStorageAt`). Answers as anvil does. " +
         "Served by the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "slot",
-          "required": true,
-          "description": "The slot: a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-        {
-          "name": "value",
-          "required": true,
-          "description": "The value: exactly 32 bytes.",
-          "schema": { "$ref": "#/components/schemas/Word" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Slot" },
+        { "$ref": "#/components/contentDescriptors/Value" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -779,24 +593,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Writes one storage slot of the C-Chain account (`dev.setStorageAt`). Answers as Hardhat does. " +
         "Served by the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-        {
-          "name": "slot",
-          "required": true,
-          "description": "The slot: a hex quantity.",
-          "schema": { "$ref": "#/components/schemas/Quantity" },
-        },
-        {
-          "name": "value",
-          "required": true,
-          "description": "The value: exactly 32 bytes.",
-          "schema": { "$ref": "#/components/schemas/Word" },
-        },
+        { "$ref": "#/components/contentDescriptors/Address" },
+        { "$ref": "#/components/contentDescriptors/Slot" },
+        { "$ref": "#/components/contentDescriptors/Value" },
       ],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -822,14 +621,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Lets `eth_sendTransaction` from the address go unsigned (`dev.impersonate`): a setting of the " +
         "node, which snapshots, reverts and resets leave as it is. Answers as anvil does. Served by the mock node " +
         "only, and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Address" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
       "examples": [
@@ -847,14 +639,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Lets `eth_sendTransaction` from the address go unsigned (`dev.impersonate`): a setting of the " +
         "node, which snapshots, reverts and resets leave as it is. Answers as Hardhat does. Served by the mock node " +
         "only, and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Address" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
       "examples": [
@@ -871,14 +656,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "summary": "Stop sending as an account.",
       "description": "Undoes `impersonateAccount` (`dev.stopImpersonating`). Answers as anvil does. Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Address" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
       "examples": [
@@ -895,14 +673,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "summary": "Stop sending as an account.",
       "description": "Undoes `impersonateAccount` (`dev.stopImpersonating`). Answers as Hardhat does. Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "address",
-          "required": true,
-          "description": "The account.",
-          "schema": { "$ref": "#/components/schemas/address" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Address" }],
       "paramStructure": "by-position",
       "result": {
         "name": "wasImpersonated",
@@ -926,14 +697,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Removes a transaction from the C-Chain's pool (automine off, or queued behind a nonce gap). " +
         "Answers its hash, or null when the pool does not hold it, as anvil does. Served by the mock node only, and " +
         "only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "hash",
-          "required": true,
-          "description": "The transaction's hash.",
-          "schema": { "$ref": "#/components/schemas/hash32" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Hash" }],
       "paramStructure": "by-position",
       "result": {
         "name": "dropped",
@@ -959,14 +723,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Removes a transaction from the C-Chain's pool (automine off, or queued behind a nonce gap). " +
         "Answers whether the pool held it, as Hardhat does. Served by the mock node only, and only while its " +
         "development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "hash",
-          "required": true,
-          "description": "The transaction's hash.",
-          "schema": { "$ref": "#/components/schemas/hash32" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Hash" }],
       "paramStructure": "by-position",
       "result": { "name": "dropped", "schema": { "type": "boolean" } },
       "examples": [
@@ -989,18 +746,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it " +
         "loaded); every snapshot is discarded. Answers as anvil does. Served by the mock node only, and only while " +
         "its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "options",
-          "required": false,
-          "description": "anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at " +
-            "start (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends " +
-            "neither.",
-          "schema": {
-            "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/ResetOptions" }],
-          },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Options" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
       "examples": [{ "name": "reset", "params": [], "result": { "name": "null", "value": null } }],
@@ -1012,18 +758,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it " +
         "loaded); every snapshot is discarded. Answers as Hardhat does. Served by the mock node only, and only while " +
         "its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "options",
-          "required": false,
-          "description": "anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at " +
-            "start (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends " +
-            "neither.",
-          "schema": {
-            "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/ResetOptions" }],
-          },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/Options" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
       "examples": [
@@ -1037,15 +772,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "The whole network's state (`dev.dumpState`: X, P and C), gzipped JSON as hex bytes, as anvil's " +
         "is; `loadState` takes it back. Answers as anvil does. Served by the mock node only, and only while its " +
         "development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "preserveHistoricalStates",
-          "required": false,
-          "description": "anvil's flag, taken and ignored: the mock's state always holds every block, from which a " +
-            "load rebuilds each one.",
-          "schema": { "type": "boolean" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/PreserveHistoricalStates" }],
       "paramStructure": "by-position",
       "result": { "name": "state", "schema": { "$ref": "#/components/schemas/bytes" } },
       "examples": [
@@ -1059,15 +786,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "The whole network's state (`dev.dumpState`: X, P and C), gzipped JSON as hex bytes, as anvil's " +
         "is; `loadState` takes it back. Answers as Hardhat does. Served by the mock node only, and only while its " +
         "development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "preserveHistoricalStates",
-          "required": false,
-          "description": "anvil's flag, taken and ignored: the mock's state always holds every block, from which a " +
-            "load rebuilds each one.",
-          "schema": { "type": "boolean" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/PreserveHistoricalStates" }],
       "paramStructure": "by-position",
       "result": { "name": "state", "schema": { "$ref": "#/components/schemas/bytes" } },
       "examples": [
@@ -1081,14 +800,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Replaces the whole network's state with a dumped one of the same network (`dev.loadState`; " +
         "anvil merges, the mock replaces). Answers `true`. Answers as anvil does. Served by the mock node only, and " +
         "only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "state",
-          "required": true,
-          "description": "What `dumpState` answered.",
-          "schema": { "$ref": "#/components/schemas/bytes" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/State" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
       "examples": [
@@ -1106,14 +818,7 @@ export const cChainDevDocument: OpenrpcDocument = {
       "description": "Replaces the whole network's state with a dumped one of the same network (`dev.loadState`; " +
         "anvil merges, the mock replaces). Answers `true`. Answers as Hardhat does. Served by the mock node only, " +
         "and only while its development controls are on (not with `--no-dev`).",
-      "params": [
-        {
-          "name": "state",
-          "required": true,
-          "description": "What `dumpState` answered.",
-          "schema": { "$ref": "#/components/schemas/bytes" },
-        },
-      ],
+      "params": [{ "$ref": "#/components/contentDescriptors/State" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
       "examples": [
@@ -1162,6 +867,114 @@ export const cChainDevDocument: OpenrpcDocument = {
         "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$",
         "title": "hex encoded unsigned integer",
         "type": "string",
+      },
+    },
+    "contentDescriptors": {
+      "Address": {
+        "name": "address",
+        "required": true,
+        "description": "The account.",
+        "schema": { "$ref": "#/components/schemas/address" },
+      },
+      "Balance": {
+        "name": "balance",
+        "required": true,
+        "description": "The balance in wei: a hex quantity.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "BlockInterval": {
+        "name": "interval",
+        "required": false,
+        "description": "Seconds between the blocks' times; anvil's default 0 leaves them at the same second, " +
+          "Hardhat's is 1.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "Blocks": {
+        "name": "blocks",
+        "required": false,
+        "description": "How many blocks (default 1, at most 1,000; 0 builds none).",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "Code": {
+        "name": "code",
+        "required": true,
+        "description": "The bytecode.",
+        "schema": { "$ref": "#/components/schemas/bytes" },
+      },
+      "Enabled": {
+        "name": "enabled",
+        "required": true,
+        "description": "On or off.",
+        "schema": { "type": "boolean" },
+      },
+      "Hash": {
+        "name": "hash",
+        "required": true,
+        "description": "The transaction's hash.",
+        "schema": { "$ref": "#/components/schemas/hash32" },
+      },
+      "Id": {
+        "name": "id",
+        "required": true,
+        "description": "The ID `evm_snapshot` answered.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "MiningInterval": {
+        "name": "interval",
+        "required": true,
+        "description": "Hardhat: milliseconds; anvil: seconds. Only 0 is taken.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "Nonce": {
+        "name": "nonce",
+        "required": true,
+        "description": "The nonce: a hex quantity.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "Options": {
+        "name": "options",
+        "required": false,
+        "description": "anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at " +
+          "start (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends " +
+          "neither.",
+        "schema": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/ResetOptions" }] },
+      },
+      "PreserveHistoricalStates": {
+        "name": "preserveHistoricalStates",
+        "required": false,
+        "description": "anvil's flag, taken and ignored: the mock's state always holds every block, from which a " +
+          "load rebuilds each one.",
+        "schema": { "type": "boolean" },
+      },
+      "Seconds": {
+        "name": "seconds",
+        "required": true,
+        "description": "Seconds to add: a number or a hex quantity.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "Slot": {
+        "name": "slot",
+        "required": true,
+        "description": "The slot: a hex quantity.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "State": {
+        "name": "state",
+        "required": true,
+        "description": "What `dumpState` answered.",
+        "schema": { "$ref": "#/components/schemas/bytes" },
+      },
+      "Timestamp": {
+        "name": "timestamp",
+        "required": true,
+        "description": "Unix seconds: a number or a hex quantity.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "Value": {
+        "name": "value",
+        "required": true,
+        "description": "The value: exactly 32 bytes.",
+        "schema": { "$ref": "#/components/schemas/Word" },
       },
     },
   },
