@@ -7,6 +7,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ethChecksum } from '../engine/dev.ts';
+import { UNEQUAL_CALL_DATA } from './call-data.ts';
 import { RPC_GAS_CAP } from './transaction-args.ts';
 
 const MAX_INIT_CODE_SIZE = 2 * 24_576;
@@ -76,8 +77,7 @@ export async function setDefaults(args: unknown, node: NodeDefaults): Promise<Fi
   const nonce = num(f.get('nonce')) ?? (await node.poolNonce(from));
   const data = f.get('data') as string | undefined;
   const input = f.get('input') as string | undefined;
-  if (data !== undefined && input !== undefined && data.toLowerCase() !== input.toLowerCase())
-    return 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data';
+  if (data !== undefined && input !== undefined && data.toLowerCase() !== input.toLowerCase()) return UNEQUAL_CALL_DATA;
   const code = input ?? data ?? '0x';
   const to = typeof f.get('to') === 'string' ? (f.get('to') as string).toLowerCase() : undefined;
   if (to === undefined && code.length <= 2) return 'contract creation without any data provided';

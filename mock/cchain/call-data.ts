@@ -8,6 +8,10 @@ import type { FieldDecoder } from './transaction-args.ts';
 
 const BYTES = 'hexutil.Bytes';
 
+/** setDefaults' refusal of `data` and `input` set to different bytes (eth_sendTransaction, eth_createAccessList). */
+export const UNEQUAL_CALL_DATA =
+  'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data';
+
 /** hexutil.Bytes' UnmarshalJSON: a string, empty or "0x" and an even number of hex digits (checkText, hex.Decode). */
 export const bytes: FieldDecoder = (value) => {
   if (typeof value !== 'string') return { error: 'non-string', type: BYTES };
@@ -46,9 +50,7 @@ export function withCallData(method: string, params: unknown): { params: unknown
   }
   const others = Object.fromEntries(entries.filter(([key]) => !isCallData(key)));
   if (method === 'eth_sendTransaction' && data !== undefined && input !== undefined && data !== input)
-    return {
-      refused: 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data',
-    };
+    return { refused: UNEQUAL_CALL_DATA };
   const called = input ?? data;
   return { params: [called === undefined ? others : { ...others, input: called }, ...rest] };
 }
