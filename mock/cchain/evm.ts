@@ -131,7 +131,7 @@ export class CChain {
    */
   private lastTime = 0n;
   /** `nextBaseFee` after the last block (read by every write, the atomic txs' checks and the oracle). */
-  private estimate?: { after: BlockFees | undefined; baseFee: bigint };
+  private estimate?: { after: BlockFees | undefined; time: bigint; baseFee: bigint };
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
   /**
@@ -351,18 +351,28 @@ export class CChain {
   }
 
   private deferNextBlockTime(): void {
+    this.defer('evm_setNextBlockTimestamp', [hex(this.nextBlockTime())]);
+  }
+
+  /** The next block's time: the world's, never before the last block's. */
+  private nextBlockTime(): bigint {
     const now = this.world.time.get();
-    this.defer('evm_setNextBlockTimestamp', [hex(now > this.lastTime ? now : this.lastTime)]);
+    return now > this.lastTime ? now : this.lastTime;
   }
 
   /**
-   * EstimateNextBaseFee: the base fee of a block built on the last one. The engine picks a block's time only as it
-   * builds it, so the estimate, and the base fee the next block gets, take no time to have passed since the last.
+   * EstimateNextBaseFee: the base fee of a block built on the last one at the world's time (coreth's clock), which is
+   * the time and base fee the next block gets (`setNextBlock`).
    */
   nextBaseFee(): bigint {
     const last = this.fees.at(-1);
-    if (!last || this.estimate?.after !== last)
-      this.estimate = { after: last, baseFee: this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n) };
+    const time = this.nextBlockTime();
+    if (!last || this.estimate?.after !== last || this.estimate.time !== time)
+      this.estimate = {
+        after: last,
+        time,
+        baseFee: this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n, time),
+      };
     return this.estimate.baseFee;
   }
 
@@ -371,10 +381,10 @@ export class CChain {
     return this.fees.length - 1;
   }
 
-  /** The gas price oracle's tip and base fee, at the last block's time. */
+  /** The gas price oracle's tip and base fee, at the world's time (coreth's oracle reads its clock). */
   suggestion(): { tip: bigint; baseFee: bigint } {
     // The oracle reads its CHECK_BLOCKS newest blocks, and the genesis apart when the chain has no more.
-    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.fees.at(-1)?.timestamp ?? 0n);
+    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.nextBlockTime());
   }
 
   /**

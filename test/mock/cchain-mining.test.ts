@@ -136,6 +136,22 @@ describe('C-Chain block times', () => {
     expect(node.world.tip('P').timestamp).toBe(later);
   });
 
+  it("price the next block at the world's time: eth_baseFee falls as the clock moves, and the block gets it", async () => {
+    // v1.12.2's windowed base fee (before Fortuna) falls with the seconds since the parent.
+    const { node, pub } = await start({ nodeVersion: 'v1.12.2' });
+    const baseFee = async () => BigInt((await pub.request({ method: 'eth_baseFee' as never })) as Hex);
+    await node.dev.mine({ chain: 'C' });
+    const atOnce = await baseFee();
+    expect(atOnce).toBeLessThan(225n * 1_000_000_000n);
+    await node.dev.increaseTime({ seconds: 60, mine: false });
+    const later = await baseFee();
+    expect(later).toBeLessThan(atOnce);
+    await node.dev.mine({ chain: 'C' });
+    const block = await pub.getBlock({ blockNumber: 2n });
+    expect(block.baseFeePerGas).toBe(later);
+    expect(block.timestamp).toBe(node.world.time.get());
+  });
+
   it('keep the time of a block built under interval mining', async () => {
     const { node, pub, wallet } = await start({ mining: { mode: 'interval', blockTimeMs: 20 } });
     // The engine exists (made on the first call) before the machine's clock moves on.
