@@ -19,8 +19,8 @@ const USAGE = `Usage: npm run mock -- [options]
   --accounts <n>                  funded keys to create, 2,500 AVAX each on X and on P (default 10)
   --seed <text>                   seed of the funded keys and of Fuji's and Mainnet's synthetic stakers
   --utxos-per-account <n>         UTXOs each account's funds are split into, per chain (default 1)
-  --block-time <ms>               build a block from the pooled transactions every <ms> (default: automine, one
-                                  block per transaction at once)
+  --block-time <ms>               build a block from the pooled transactions every <ms>, on X, P and C (default:
+                                  automine, one block per transaction at once)
   --no-mining                     build blocks only when asked (dev.mine)
   --no-dev                        do not serve the development controls /ext/dev (snapshot, revert, time, mine, fund)
   --state <file>                  load the world saved in <file> (if it exists) and save it there on exit

@@ -46,7 +46,10 @@ export class LazyCChain {
   private readonly world: World;
   private readonly nodeVersion?: string;
 
-  /** `automine` false (`--no-mining`): C's transactions wait in the engine's pool for `dev.mine`, as X's and P's do. */
+  /**
+   * `automine` false (`--no-mining`, `--block-time`): C's transactions wait in the engine's pool for `dev.mine` or the
+   * interval's tick, as X's and P's do.
+   */
   constructor(world: World, nodeVersion?: string, automine = true) {
     this.world = world;
     this.nodeVersion = nodeVersion;
@@ -118,8 +121,13 @@ export class LazyCChain {
     else this.marks.clear();
   }
 
-  setTime(timestamp: bigint, mine: boolean): void {
-    if (this.parts) void this.parts.chain.setTime(timestamp, mine);
+  moveTime(mine: boolean): void {
+    if (this.parts) void this.parts.chain.moveTime(mine);
+  }
+
+  /** A tick of interval mining (../engine/engine.ts): a C block from the pool when it holds txs, a loaded state's too. */
+  minePending(): void {
+    if (this.world.cChainPool.size > 0) void this.load().then(({ chain }) => chain.minePending(), ignore);
   }
 
   setAutomine(enabled: boolean): void {
@@ -127,6 +135,8 @@ export class LazyCChain {
     else this.automine = enabled;
   }
 }
+
+const ignore = (): void => undefined;
 
 /** An endpoint that loads what answers on its first request; its body limit is known once loaded (0 before). */
 export function lazyEndpoint(name: string, load: () => Promise<Endpoint>): Endpoint {

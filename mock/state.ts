@@ -69,9 +69,10 @@ export class MockState {
     this.world = world;
     this.routes = routes;
     this.nodeVersion = nodeVersion;
-    this.engine = new Engine(world, mining, nodeVersion);
+    const cChain = new LazyCChain(world, nodeVersion, mining.mode === 'auto');
+    this.cChain = cChain;
+    this.engine = new Engine(world, mining, nodeVersion, () => cChain.minePending());
     replayMempools(world, this.engine);
-    this.cChain = new LazyCChain(world, nodeVersion, mining.mode !== 'manual');
     this.dev = new DevControls(world, this.engine, this.cChain);
     this.nodeID = nodeIdentity(world).nodeID;
     const imports = examplesOf('keystore.importUser');

@@ -45,7 +45,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       return false;
     }
   };
-  /** The last C-Chain block's time: each block is at least a second after its parent, so it may pass the clock. */
+  /** The last C-Chain block's time: the clock's when it was built, later only where the clock is behind (a fork). */
   const lastBlockTime = async () =>
     BigInt(((await chain.request('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp);
   const setTime = async (timestamp: Quantity | bigint) => {
@@ -116,10 +116,13 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       chain.world.cChainPool.delete(hash.toLowerCase());
       return true;
     });
-  const setIntervalMining = ({ interval }: { interval: Quantity }) => {
-    if (bigintOf(interval) !== 0n)
-      throw invalid('the C-Chain builds blocks on automine or evm_mine, never on an interval: only 0 (off) is taken');
-    dev.setIntervalMining({ interval: 0 });
+  /** The interval in ms, for X, P and C at once; `interval` is the world's dev.setIntervalMining's refusal. */
+  const setIntervalMining = (ms: bigint) => {
+    try {
+      dev.setIntervalMining({ interval: String(ms) });
+    } catch (error) {
+      throw invalid((error as Error).message);
+    }
   };
 
   return refusingWithMessages({
@@ -146,8 +149,14 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     hardhatGetAutomine: getAutomine,
     evmSetAutomine: hardhat(setAutomine),
     anvilSetAutomine: anvil(setAutomine),
-    evmSetIntervalMining: hardhat(setIntervalMining),
-    anvilSetIntervalMining: anvil(setIntervalMining),
+    // Hardhat's interval is in ms and leaves automine as it is; anvil's is in seconds and is a mining mode of its own
+    // (api.rs sets MiningMode::FixedBlockTime), so transactions then wait for it.
+    evmSetIntervalMining: hardhat(({ interval }) => setIntervalMining(bigintOf(interval))),
+    anvilSetIntervalMining: anvil(({ interval }) => {
+      const seconds = bigintOf(interval);
+      setIntervalMining(seconds * 1000n);
+      if (seconds > 0n) dev.setAutomine({ enabled: false });
+    }),
     anvilSetBalance: anvil(setBalance),
     hardhatSetBalance: hardhat(setBalance),
     anvilAddBalance: anvil(({ address, amount }) =>

@@ -125,8 +125,13 @@ export class CChain {
   readonly poolListeners = new Set<(hash: string, provider: Provider) => Promise<void>>();
   /** Each block of the engine's chain by height, genesis first: its fee state after it, time and tips. */
   private fees: BlockFees[] = [];
+  /**
+   * The engine's last block's time: the next block is at the world's time, or at this when the world's clock is behind
+   * it (a fork's source built its last C block after its last P block).
+   */
+  private lastTime = 0n;
   /** `nextBaseFee` after the last block (read by every write, the atomic txs' checks and the oracle). */
-  private estimate?: { after: BlockFees | undefined; baseFee: bigint };
+  private estimate?: { after: BlockFees | undefined; time: bigint; baseFee: bigint };
   /** Set when a call is queued: the engine exists, or will before the next queued op runs. */
   private touched = false;
   /**
@@ -193,6 +198,7 @@ export class CChain {
     else if (saved.id !== blockIDOf(hash))
       throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(hash)})`);
     if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
+    if (this.world.fork) this.lastTime = BigInt((await this.latestHeader(provider)).timestamp);
     for (const address of this.impersonated) await this.call(provider, 'hardhat_impersonateAccount', [`0x${address}`]);
     return provider;
   }
@@ -301,7 +307,7 @@ export class CChain {
   write<T>(op: (provider: Provider) => Promise<T>, extra?: () => AtomicExtra | undefined): Promise<T> {
     return this.run(async (provider) => {
       try {
-        this.setNextBaseFee();
+        this.setNextBlock();
         return await op(provider);
       } finally {
         await this.acceptNewBlocks(provider, extra?.());
@@ -333,19 +339,40 @@ export class CChain {
     for (const hash of hashes) for (const listener of this.poolListeners) await listener(hash, provider).catch(ignore);
   }
 
-  /** The engine's next block gets coreth's base fee (./fees.ts), not EIP-1559's. */
-  private setNextBaseFee(): void {
+  /**
+   * The engine's next block gets coreth's base fee (./fees.ts), not EIP-1559's, and the world's time, as X's and P's
+   * blocks do: the engine would stamp it with the machine's clock. A block may share its parent's time (coreth's
+   * customheader.VerifyTime refuses only a time before the parent's), so blocks built while the world's clock stands
+   * still carry one time.
+   */
+  private setNextBlock(): void {
     this.defer('hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
+    this.deferNextBlockTime();
+  }
+
+  private deferNextBlockTime(): void {
+    this.defer('evm_setNextBlockTimestamp', [hex(this.nextBlockTime())]);
+  }
+
+  /** The next block's time: the world's, never before the last block's. */
+  private nextBlockTime(): bigint {
+    const now = this.world.time.get();
+    return now > this.lastTime ? now : this.lastTime;
   }
 
   /**
-   * EstimateNextBaseFee: the base fee of a block built on the last one. The engine picks a block's time only as it
-   * builds it, so the estimate, and the base fee the next block gets, take no time to have passed since the last.
+   * EstimateNextBaseFee: the base fee of a block built on the last one at the world's time (coreth's clock), which is
+   * the time and base fee the next block gets (`setNextBlock`).
    */
   nextBaseFee(): bigint {
     const last = this.fees.at(-1);
-    if (!last || this.estimate?.after !== last)
-      this.estimate = { after: last, baseFee: this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n) };
+    const time = this.nextBlockTime();
+    if (!last || this.estimate?.after !== last || this.estimate.time !== time)
+      this.estimate = {
+        after: last,
+        time,
+        baseFee: this.rules.nextBaseFee(last?.state, last?.timestamp ?? 0n, time),
+      };
     return this.estimate.baseFee;
   }
 
@@ -354,10 +381,10 @@ export class CChain {
     return this.fees.length - 1;
   }
 
-  /** The gas price oracle's tip and base fee, at the last block's time. */
+  /** The gas price oracle's tip and base fee, at the world's time (coreth's oracle reads its clock). */
   suggestion(): { tip: bigint; baseFee: bigint } {
     // The oracle reads its CHECK_BLOCKS newest blocks, and the genesis apart when the chain has no more.
-    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.fees.at(-1)?.timestamp ?? 0n);
+    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.nextBlockTime());
   }
 
   /**
@@ -424,6 +451,7 @@ export class CChain {
     });
     this.fees.length = height;
     this.fees.push({ state, timestamp, tips, extra });
+    this.lastTime = timestamp;
   }
 
   /** What coreth adds to the engine's block at `height` (read inside a queued op). */
@@ -520,6 +548,13 @@ export class CChain {
     return this.run((p) => this.call(p, method, params));
   }
 
+  private async latestHeader(provider: Provider): Promise<{ number: string; timestamp: string }> {
+    return (await this.call(provider, 'eth_getBlockByNumber', ['latest', false])) as {
+      number: string;
+      timestamp: string;
+    };
+  }
+
   async balance(provider: Provider, address: string): Promise<bigint> {
     return BigInt((await this.call(provider, 'eth_getBalance', [`0x${address}`, 'latest'])) as string);
   }
@@ -589,7 +624,7 @@ export class CChain {
     for (let i = 0; i < count; i++) {
       if (i > 0) {
         await this.acceptNewBlocks(provider);
-        this.setNextBaseFee();
+        this.setNextBlock();
       }
       const known = new Map(this.known);
       const [, block] = await this.calls(provider, [
@@ -628,7 +663,9 @@ export class CChain {
         return undefined;
       }
       await this.call(p, 'evm_revert', [engineID]);
-      this.fees.length = Number(await this.call(p, 'eth_blockNumber')) + 1;
+      const latest = await this.latestHeader(p);
+      this.fees.length = Number(latest.number) + 1;
+      this.lastTime = BigInt(latest.timestamp);
       return (await this.call(p, 'evm_snapshot')) as string;
     });
     this.marks.set(id, again);
@@ -646,16 +683,26 @@ export class CChain {
     return done.catch(ignore);
   }
 
-  /** The next C-Chain block is at `timestamp` (or later, never before the last); `mine` builds it now. */
-  setTime(timestamp: bigint, mine: boolean): Promise<void> {
+  /**
+   * The world's clock moved: the next C-Chain block is at its time (never before the last block), which the pending
+   * block shows at once; `mine` builds that block now.
+   */
+  moveTime(mine: boolean): Promise<void> {
     if (!this.touched) return Promise.resolve();
-    const move = async (p: Provider) => {
-      const latest = (await this.call(p, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
-      const at = timestamp > BigInt(latest.timestamp) ? timestamp : BigInt(latest.timestamp);
-      await this.call(p, 'evm_setNextBlockTimestamp', [hex(at)]);
-      if (mine) await this.mineBlocks(p, 1);
-    };
-    return (mine ? this.write(move) : this.run(move)).catch(ignore);
+    if (mine) return this.write((p) => this.mineBlocks(p, 1)).catch(ignore);
+    return this.run(async () => this.deferNextBlockTime()).catch(ignore);
+  }
+
+  /**
+   * The interval's C block (../engine/engine.ts): built from the pool only when it holds a transaction the engine
+   * would mine, as coreth's builder waits for pending txs (plugin/evm/block_builder.go needToBuild): no empty blocks.
+   */
+  minePending(): Promise<void> {
+    if (this.automine || this.world.cChainPool.size === 0) return Promise.resolve();
+    return this.write(async (p) => {
+      if (Number(await this.call(p, 'eth_getBlockTransactionCountByNumber', ['pending'])) > 0)
+        await this.mineBlocks(p, 1);
+    }).catch(ignore);
   }
 
   setAutomine(enabled: boolean): Promise<void> {

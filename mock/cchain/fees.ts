@@ -123,9 +123,9 @@ export class FeeRules {
     };
   }
 
-  /** EstimateNextBaseFee: the base fee of a block built at once on the last one (state `last`, at `lastTime`). */
-  nextBaseFee(last: FeeState | undefined, lastTime: bigint): bigint {
-    return last ? this.baseFeeAt(last, lastTime, lastTime) : INITIAL_BASE_FEE;
+  /** EstimateNextBaseFee: the base fee of a block at `time` on the last one (state `last`, at `lastTime`). */
+  nextBaseFee(last: FeeState | undefined, lastTime: bigint, time = lastTime): bigint {
+    return last ? this.baseFeeAt(last, lastTime, time) : INITIAL_BASE_FEE;
   }
 
   /**
@@ -137,7 +137,7 @@ export class FeeRules {
    */
   suggest(newestFirst: readonly TipInfo[], now: bigint): { tip: bigint; baseFee: bigint } {
     const newest = newestFirst[0];
-    const next = this.nextBaseFee(newest?.state, newest?.timestamp ?? now);
+    const next = this.nextBaseFee(newest?.state, newest?.timestamp ?? now, now);
     if (!this.olderThan('v1.14.0')) return { tip: suggestTip(newestFirst, now), baseFee: next };
     const estimated = !this.olderThan('v1.13.0');
     const sampled = requiredTipSuggestion(newestFirst.slice(0, -1), now, estimated);

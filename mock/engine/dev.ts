@@ -93,7 +93,7 @@ export class DevControls extends StateEdits {
     checkChainTime(time, this.world.time.get());
     advanceTime(this.world, time);
     if (build) this.engine.mine('P', 1);
-    this.cchain?.setTime(time, build);
+    this.cchain?.moveTime(build);
     return { timestamp: rfc3339(this.world.time.get()) };
   }
 

@@ -2,7 +2,7 @@
  * The mock's transaction engine on a world: `issueTx` decodes with the official codec, verifies as the chain's node
  * does, and puts the transaction in the pool; a block builder accepts pooled transactions into blocks. Automine (one
  * block per transaction, at once, like anvil) by default; `interval` builds from the pool every `blockTimeMs`;
- * `manual` builds only on `mine`.
+ * `manual` builds only on `mine`. The C-Chain's EVM follows the same mode: its pool is built on the same ticks.
  */
 import { compareVersions } from '../../generators/model/versions.ts';
 import { makeBlock } from '../world/codec.ts';
@@ -74,14 +74,18 @@ export class Engine {
   public world: World;
   /** The release the mock stands for (`--node-version`): its codec's transaction types. */
   private readonly nodeVersion?: string;
+  /** What else builds a block from its pool on each tick: the C-Chain (../lazy-cchain.ts). */
+  private readonly otherChains: () => void;
   constructor(
     world: World,
     mining: Mining = { mode: 'auto' },
     /** The release the mock stands for (`--node-version`): its codec's transaction types. */
     nodeVersion?: string,
+    otherChains: () => void = () => undefined,
   ) {
     this.world = world;
     this.nodeVersion = nodeVersion;
+    this.otherChains = otherChains;
     this.automine = mining.mode === 'auto';
     if (mining.mode === 'interval') this.setInterval(mining.blockTimeMs);
   }
@@ -96,6 +100,7 @@ export class Engine {
     this.timer = setInterval(() => {
       this.mine('X', 1, false);
       this.mine('P', 1, false);
+      this.otherChains();
     }, ms);
     this.timer.unref();
   }

@@ -173,7 +173,11 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])("viem's test client in 
       code: -32602,
       message: /^Timestamp 1 is lower than the previous block's timestamp \d+$/,
     });
-    expect(await call('evm_setIntervalMining', [5])).toMatchObject({ code: -32602, message: /never on an interval/ });
+    const intervalMining = mode === 'anvil' ? 'anvil_setIntervalMining' : 'evm_setIntervalMining';
+    expect(await call(intervalMining, ['0x80000000'])).toMatchObject({
+      code: -32602,
+      message: 'interval must be at most 2147483647 ms',
+    });
     expect(await call(`${mode}_reset`, [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }])).toMatchObject({
       code: -32602,
       message: /forks only as it starts/,

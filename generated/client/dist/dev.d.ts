@@ -324,9 +324,11 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
   /**
    * Build blocks from the pools on an interval.
    *
-   * Every `interval` milliseconds each chain with waiting transactions builds one block from its pool
-   * (the `--block-time` option at start-up). `0` stops interval mining. Independent of automine, as with
-   * anvil's `evm_setIntervalMining`.
+   * Every `interval` milliseconds each chain with waiting transactions, X, P and C alike, builds one
+   * block from its pool (the `--block-time` option at start-up, which also turns automine off); a chain
+   * with nothing waiting builds no block on the tick. `0` stops interval mining. Independent of
+   * automine, as with Hardhat's `evm_setIntervalMining`: with automine on, a transaction still gets its
+   * block at once.
    *
    * Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on;
    * never by AvalancheGo or a server generated from this spec.

@@ -526,8 +526,8 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Turn automine on or off.
    *
    * Turns automine on or off on X, P and C together (`dev.setAutomine`): off, C-Chain transactions wait
-   * in the pool until `evm_mine`. Answers `true`, as Hardhat does. Served by the mock node only, and
-   * only while its development controls are on (not with `--no-dev`).
+   * in the pool until `evm_mine` or the tick of interval mining. Answers `true`, as Hardhat does. Served
+   * by the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `evm_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -543,8 +543,8 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Turn automine on or off.
    *
    * Turns automine on or off on X, P and C together (`dev.setAutomine`): off, C-Chain transactions wait
-   * in the pool until `evm_mine`. Answers as anvil does. Served by the mock node only, and only while
-   * its development controls are on (not with `--no-dev`).
+   * in the pool until `evm_mine` or the tick of interval mining. Answers as anvil does. Served by the
+   * mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -557,12 +557,16 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   }
 
   /**
-   * Interval mining: only 0 (off).
+   * Build blocks from the pools every interval ms.
    *
-   * The C-Chain builds blocks on automine or on request, never on a timer: `0` (off, the C-Chain's only
-   * mode besides automine) is taken; any other interval is refused (-32602) with that reason.
-   * `dev.setIntervalMining` builds X- and P-Chain blocks on an interval. Served by the mock node only,
-   * and only while its development controls are on (not with `--no-dev`).
+   * Every `interval` milliseconds each chain with pending transactions, X, P and C alike, builds one
+   * block from its pool (`dev.setIntervalMining`); a C-Chain block holds what its pool has, and a tick
+   * with nothing pending builds none, as coreth builds a block only for pending transactions. Blocks
+   * carry the network's clock. An interval over 2147483647 ms is refused (-32602). `0` stops interval
+   * mining. Automine is left as it is, as in Hardhat: with it on, a transaction still gets its block at
+   * once (`evm_setAutomine` false makes transactions wait for the interval). Answers `true`, as Hardhat
+   * does. Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `evm_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -580,12 +584,15 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   }
 
   /**
-   * Interval mining: only 0 (off).
+   * Build blocks from the pools every interval seconds.
    *
-   * The C-Chain builds blocks on automine or on request, never on a timer: `0` (off, the C-Chain's only
-   * mode besides automine) is taken; any other interval is refused (-32602) with that reason.
-   * `dev.setIntervalMining` builds X- and P-Chain blocks on an interval. Served by the mock node only,
-   * and only while its development controls are on (not with `--no-dev`).
+   * Every `interval` seconds each chain with pending transactions, X, P and C alike, builds one block
+   * from its pool (`dev.setIntervalMining`); a C-Chain block holds what its pool has, and a tick with
+   * nothing pending builds none, as coreth builds a block only for pending transactions. Blocks carry
+   * the network's clock. An interval over 2147483647 ms is refused (-32602). A positive interval also
+   * turns automine off, as anvil's interval mode replaces automine, so transactions wait for the tick;
+   * `0` stops interval mining. Answers as anvil does. Served by the mock node only, and only while its
+   * development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *

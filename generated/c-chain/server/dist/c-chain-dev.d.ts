@@ -263,7 +263,7 @@ export interface CChainDevHandlers {
    */
   anvilSetAutomine(params: AnvilSetAutomineParams, context: HandlerContext): Answer<AnvilSetAutomineResult>;
   /**
-   * Interval mining: only 0 (off).
+   * Build blocks from the pools every interval ms.
    *
    * Answers `evm_setIntervalMining` at `/ext/bc/C/rpc`.
    *
@@ -272,7 +272,7 @@ export interface CChainDevHandlers {
    */
   evmSetIntervalMining(params: EvmSetIntervalMiningParams, context: HandlerContext): Answer<EvmSetIntervalMiningResult>;
   /**
-   * Interval mining: only 0 (off).
+   * Build blocks from the pools every interval seconds.
    *
    * Answers `anvil_setIntervalMining` at `/ext/bc/C/rpc`.
    *

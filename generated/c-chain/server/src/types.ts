@@ -231,7 +231,7 @@ export type AnvilSetAutomineResult = null;
  */
 export interface EvmSetIntervalMiningParams {
   /**
-   * Hardhat: milliseconds; anvil: seconds. Only 0 is taken.
+   * Hardhat: milliseconds; anvil: seconds. 0 turns interval mining off.
    */
   interval: Quantity;
 }
@@ -246,7 +246,7 @@ export type EvmSetIntervalMiningResult = true;
  */
 export interface AnvilSetIntervalMiningParams {
   /**
-   * Hardhat: milliseconds; anvil: seconds. Only 0 is taken.
+   * Hardhat: milliseconds; anvil: seconds. 0 turns interval mining off.
    */
   interval: Quantity;
 }

@@ -316,8 +316,8 @@ export const cChainDevDocument = {
       "name": "evm_setAutomine",
       "summary": "Turn automine on or off.",
       "description": "Turns automine on or off on X, P and C together (`dev.setAutomine`): off, C-Chain transactions " +
-        "wait in the pool until `evm_mine`. Answers `true`, as Hardhat does. Served by the mock node only, and only " +
-        "while its development controls are on (not with `--no-dev`).",
+        "wait in the pool until `evm_mine` or the tick of interval mining. Answers `true`, as Hardhat does. Served " +
+        "by the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -334,8 +334,8 @@ export const cChainDevDocument = {
       "name": "anvil_setAutomine",
       "summary": "Turn automine on or off.",
       "description": "Turns automine on or off on X, P and C together (`dev.setAutomine`): off, C-Chain transactions " +
-        "wait in the pool until `evm_mine`. Answers as anvil does. Served by the mock node only, and only while its " +
-        "development controls are on (not with `--no-dev`).",
+        "wait in the pool until `evm_mine` or the tick of interval mining. Answers as anvil does. Served by the mock " +
+        "node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -350,11 +350,14 @@ export const cChainDevDocument = {
     },
     {
       "name": "evm_setIntervalMining",
-      "summary": "Interval mining: only 0 (off).",
-      "description": "The C-Chain builds blocks on automine or on request, never on a timer: `0` (off, the C-Chain's " +
-        "only mode besides automine) is taken; any other interval is refused (-32602) with that reason. " +
-        "`dev.setIntervalMining` builds X- and P-Chain blocks on an interval. Served by the mock node only, and only " +
-        "while its development controls are on (not with `--no-dev`).",
+      "summary": "Build blocks from the pools every interval ms.",
+      "description": "Every `interval` milliseconds each chain with pending transactions, X, P and C alike, builds " +
+        "one block from its pool (`dev.setIntervalMining`); a C-Chain block holds what its pool has, and a tick with " +
+        "nothing pending builds none, as coreth builds a block only for pending transactions. Blocks carry the " +
+        "network's clock. An interval over 2147483647 ms is refused (-32602). `0` stops interval mining. Automine is " +
+        "left as it is, as in Hardhat: with it on, a transaction still gets its block at once (`evm_setAutomine` " +
+        "false makes transactions wait for the interval). Answers `true`, as Hardhat does. Served by the mock node " +
+        "only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/MiningInterval" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -369,11 +372,14 @@ export const cChainDevDocument = {
     },
     {
       "name": "anvil_setIntervalMining",
-      "summary": "Interval mining: only 0 (off).",
-      "description": "The C-Chain builds blocks on automine or on request, never on a timer: `0` (off, the C-Chain's " +
-        "only mode besides automine) is taken; any other interval is refused (-32602) with that reason. " +
-        "`dev.setIntervalMining` builds X- and P-Chain blocks on an interval. Served by the mock node only, and only " +
-        "while its development controls are on (not with `--no-dev`).",
+      "summary": "Build blocks from the pools every interval seconds.",
+      "description": "Every `interval` seconds each chain with pending transactions, X, P and C alike, builds one " +
+        "block from its pool (`dev.setIntervalMining`); a C-Chain block holds what its pool has, and a tick with " +
+        "nothing pending builds none, as coreth builds a block only for pending transactions. Blocks carry the " +
+        "network's clock. An interval over 2147483647 ms is refused (-32602). A positive interval also turns " +
+        "automine off, as anvil's interval mode replaces automine, so transactions wait for the tick; `0` stops " +
+        "interval mining. Answers as anvil does. Served by the mock node only, and only while its development " +
+        "controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/MiningInterval" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -919,7 +925,7 @@ export const cChainDevDocument = {
       "MiningInterval": {
         "name": "interval",
         "required": true,
-        "description": "Hardhat: milliseconds; anvil: seconds. Only 0 is taken.",
+        "description": "Hardhat: milliseconds; anvil: seconds. 0 turns interval mining off.",
         "schema": { "$ref": "#/components/schemas/Quantity" },
       },
       "Nonce": {
