@@ -19,7 +19,7 @@ import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
 import { gethAnswer } from './geth-errors.ts';
-import { RPC_GAS_CAP } from './transaction-args.ts';
+import { RPC_GAS_CAP, withCallGas } from './transaction-args.ts';
 import { address, big, type FieldDecoder, refusedStruct, uint64 } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -118,8 +118,9 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   const withState = stateOverride === undefined || stateOverride === null ? [] : [stateOverride];
   if (Object.keys(overrides).length === 0) {
     // BlockOverrides.Apply of nothing: the call as the engine runs it.
-    const call = (engineParams(chain, 'eth_call', [args, at ?? 'latest']) as unknown[]).concat(withState);
-    return engineAnswer(() => chain.call(provider, 'eth_call', call));
+    const ran = withCallGas('eth_call', [args, at ?? 'latest']) as unknown[];
+    const call = (engineParams(chain, 'eth_call', ran) as unknown[]).concat(withState);
+    return engineAnswer(() => chain.call(provider, 'eth_call', call), ran);
   }
   const latest = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as EngineBlock;
   const kind = await blockKind(chain, provider, at, latest);
@@ -162,14 +163,14 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   }
 }
 
-/** The engine's eth_call answer, or its error, as geth gives it. */
-async function engineAnswer(call: () => Promise<unknown>): Promise<string> {
+/** The engine's eth_call answer, or its error, as geth gives it (`params`: the call's as the engine ran it). */
+async function engineAnswer(call: () => Promise<unknown>, params?: unknown[]): Promise<string> {
   try {
-    return gethAnswer('eth_call', JSON.stringify({ result: await call() }));
+    return gethAnswer('eth_call', JSON.stringify({ result: await call() }), params);
   } catch (error) {
     if (!(error instanceof EvmError)) throw error;
     const { code, message, data } = error;
     const answer = data === undefined || data === null ? { code, message } : { code, message, data };
-    return gethAnswer('eth_call', JSON.stringify({ error: answer }));
+    return gethAnswer('eth_call', JSON.stringify({ error: answer }), params);
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * What a fee-paying eth_call reads of its fees on /ext/bc/C/rpc: GASPRICE is ToMessage's gas price (coreth v1.14.2
+ * internal/ethapi/transaction_args.go: a gasPrice as given, maxFeePerGas's min(tip + base fee, fee cap) at the block's
+ * base fee, the overridden one under a block override), in eth_call with or without block overrides; a call paying
+ * nothing reads GASPRICE and BASEFEE as 0 (libevm core/vm NewEVM under NoBaseFee).
+ */
+import { type Hex, hexToBigInt } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
+import { cClients } from './c-clients.ts';
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 1 } });
+});
+afterAll(() => node?.close());
+
+const c = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
+const TARGET: Hex = '0x00000000000000000000000000000000000000aa';
+/** Returns GASPRICE and BASEFEE as two words: `3a 6000 52 48 6020 52 6040 6000 f3`. */
+const RETURNS_FEES: Hex = '0x3a6000524860205260406000f3';
+const state = { [TARGET]: { code: RETURNS_FEES } };
+
+async function fees(args: object, ...rest: unknown[]) {
+  const { account } = cClients(node.url);
+  const answer = (await c('eth_call', [{ from: account.address, to: TARGET, ...args }, 'latest', state, ...rest])) as {
+    result?: Hex;
+    error?: unknown;
+  };
+  expect(answer.error).toBeUndefined();
+  const [gasPrice, baseFee] = answer.result!.slice(2).match(/.{64}/g)!.map((word) => hexToBigInt(`0x${word}`));
+  return { gasPrice, baseFee };
+}
+
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+describe('a fee-paying eth_call on /ext/bc/C/rpc', () => {
+  it('reads GASPRICE as the effective gas price at the block’s base fee', async () => {
+    const { pub } = cClients(node.url);
+    const { baseFeePerGas } = await pub.getBlock();
+    const baseFee = baseFeePerGas!;
+    expect(await fees({})).toEqual({ gasPrice: 0n, baseFee: 0n });
+    expect((await fees({ gasPrice: hex(baseFee + 7n) })).gasPrice).toBe(baseFee + 7n);
+    const tipped = { maxFeePerGas: hex(baseFee + 100n), maxPriorityFeePerGas: '0x2' };
+    expect((await fees(tipped)).gasPrice).toBe(baseFee + 2n);
+    const capped = { maxFeePerGas: hex(baseFee + 1n), maxPriorityFeePerGas: '0x5' };
+    expect((await fees(capped)).gasPrice).toBe(baseFee + 1n);
+    expect((await fees({ maxFeePerGas: hex(baseFee) })).gasPrice).toBe(baseFee);
+    // viem's own call, which sends the fees it is given.
+    const { account } = cClients(node.url);
+    const { data } = await pub.call({
+      account: account.address,
+      to: TARGET,
+      maxFeePerGas: baseFee + 100n,
+      maxPriorityFeePerGas: 3n,
+      stateOverride: [{ address: TARGET, code: RETURNS_FEES }],
+    });
+    expect(hexToBigInt(`0x${data!.slice(2, 66)}`)).toBe(baseFee + 3n);
+  });
+
+  it('reads GASPRICE at the base fee a block override sets', async () => {
+    const tipped = { maxFeePerGas: '0x1000', maxPriorityFeePerGas: '0x2' };
+    expect((await fees(tipped, { baseFee: '0x40' })).gasPrice).toBe(0x42n);
+    expect((await fees(tipped, { baseFee: '0x40', time: hex(BigInt(Date.now()) / 1000n + 60n) })).gasPrice).toBe(
+      0x42n,
+    );
+  });
+});
