@@ -29,7 +29,10 @@ async function fees(args: object, ...rest: unknown[]) {
     error?: unknown;
   };
   expect(answer.error).toBeUndefined();
-  const [gasPrice, baseFee] = answer.result!.slice(2).match(/.{64}/g)!.map((word) => hexToBigInt(`0x${word}`));
+  const [gasPrice, baseFee] = answer
+    .result!.slice(2)
+    .match(/.{64}/g)!
+    .map((word) => hexToBigInt(`0x${word}`));
   return { gasPrice, baseFee };
 }
 
@@ -62,8 +65,7 @@ describe('a fee-paying eth_call on /ext/bc/C/rpc', () => {
   it('reads GASPRICE at the base fee a block override sets', async () => {
     const tipped = { maxFeePerGas: '0x1000', maxPriorityFeePerGas: '0x2' };
     expect((await fees(tipped, { baseFee: '0x40' })).gasPrice).toBe(0x42n);
-    expect((await fees(tipped, { baseFee: '0x40', time: hex(BigInt(Date.now()) / 1000n + 60n) })).gasPrice).toBe(
-      0x42n,
-    );
+    const later = hex((await cClients(node.url).pub.getBlock()).timestamp + 60n);
+    expect((await fees(tipped, { baseFee: '0x40', time: later })).gasPrice).toBe(0x42n);
   });
 });
