@@ -50,6 +50,8 @@ describe('a fee-paying eth_call on /ext/bc/C/rpc', () => {
     const capped = { maxFeePerGas: hex(baseFee + 1n), maxPriorityFeePerGas: '0x5' };
     expect((await fees(capped)).gasPrice).toBe(baseFee + 1n);
     expect((await fees({ maxFeePerGas: hex(baseFee) })).gasPrice).toBe(baseFee);
+    // A `type` field, which coreth's TransactionArgs does not have, changes nothing.
+    expect((await fees({ ...tipped, type: '0x2' })).gasPrice).toBe(baseFee + 2n);
     // viem's own call, which sends the fees it is given.
     const { account } = cClients(node.url);
     const { data } = await pub.call({
@@ -67,5 +69,25 @@ describe('a fee-paying eth_call on /ext/bc/C/rpc', () => {
     expect((await fees(tipped, { baseFee: '0x40' })).gasPrice).toBe(0x42n);
     const later = hex((await cClients(node.url).pub.getBlock()).timestamp + 60n);
     expect((await fees(tipped, { baseFee: '0x40', time: later })).gasPrice).toBe(0x42n);
+  });
+
+  it('reads GASPRICE as the effective gas price in eth_createAccessList’s traces', async () => {
+    const { pub, wallet, account } = cClients(node.url);
+    // A contract storing nothing and reading the slot GASPRICE names (`3a 54 00`), deployed by init code returning it.
+    const deployed = await pub.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ data: '0x623a54006000526003601df3' }),
+    });
+    const reader = deployed.contractAddress!;
+    const { baseFeePerGas } = await pub.getBlock();
+    // A creation (its own address left out of the list) that STATICCALLs the reader with all its gas.
+    const data: Hex = `0x600060006000600073${reader.slice(2)}5afa00`;
+    const { accessList } = await pub.createAccessList({
+      account: account.address,
+      data,
+      maxFeePerGas: baseFeePerGas! + 100n,
+      maxPriorityFeePerGas: 2n,
+    });
+    const slot = `0x${(baseFeePerGas! + 2n).toString(16).padStart(64, '0')}`;
+    expect(accessList).toEqual([{ address: reader.toLowerCase(), storageKeys: [slot] }]);
   });
 });
