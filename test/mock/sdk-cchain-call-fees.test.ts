@@ -22,9 +22,11 @@ const TARGET: Hex = '0x00000000000000000000000000000000000000aa';
 const RETURNS_FEES: Hex = '0x3a6000524860205260406000f3';
 const state = { [TARGET]: { code: RETURNS_FEES } };
 
-async function fees(args: object, ...rest: unknown[]) {
+async function fees(args: object, blockOverrides?: object, at = 'latest') {
   const { account } = cClients(node.url);
-  const answer = (await c('eth_call', [{ from: account.address, to: TARGET, ...args }, 'latest', state, ...rest])) as {
+  const overrides = blockOverrides ? [blockOverrides] : [];
+  const call = [{ from: account.address, to: TARGET, ...args }, at, state, ...overrides];
+  const answer = (await c('eth_call', call)) as {
     result?: Hex;
     error?: unknown;
   };
@@ -89,5 +91,10 @@ describe('a fee-paying eth_call on /ext/bc/C/rpc', () => {
     });
     const slot = `0x${(baseFeePerGas! + 2n).toString(16).padStart(64, '0')}`;
     expect(accessList).toEqual([{ address: reader.toLowerCase(), storageKeys: [slot] }]);
+    // A call at an older block runs at that block's base fee.
+    const genesis = (await pub.getBlock({ blockNumber: 0n })).baseFeePerGas!;
+    expect(genesis).not.toBe(baseFeePerGas);
+    const tipped = { maxFeePerGas: hex(genesis + 100n), maxPriorityFeePerGas: '0x2' };
+    expect((await fees(tipped, undefined, '0x0')).gasPrice).toBe(genesis + 2n);
   });
 });
