@@ -206,3 +206,28 @@ export function messageRefusal(
     return `max initcode size exceeded: code size ${codeSize} limit ${MAX_INIT_CODE_SIZE}`;
   return undefined;
 }
+
+/**
+ * ToMessage's gas price of a message paying by maxFeePerGas at `baseFee` (min(tip + base fee, fee cap)), what GASPRICE
+ * reads in coreth, or undefined for a message paying by gasPrice or paying nothing. The engine works a call's out at
+ * a base fee of 0, the tip, so it is given this as the call's gasPrice (an engine call of gasPrice runs at it).
+ */
+export function effectiveGasPrice(args: Message, baseFee: bigint): bigint | undefined {
+  if (args.gasPrice !== undefined || !paysFee(args)) return undefined;
+  const { feeCap, tip } = feesOf(args);
+  return tip + baseFee < feeCap ? tip + baseFee : feeCap;
+}
+
+/**
+ * eth_call's args for the engine, the 1559 fees replaced by their effective gas price (undefined: the args as they
+ * are). Not with blob fields, which make the engine's call a blob transaction that takes no gasPrice.
+ */
+export function enginePriced(args: unknown, baseFee: bigint): Record<string, unknown> | undefined {
+  const message = toMessage(args);
+  if (typeof message === 'string') return undefined;
+  const price = effectiveGasPrice(message, baseFee);
+  const entries = Object.entries(args as object);
+  if (price === undefined || entries.some(([key]) => /blob/i.test(key))) return undefined;
+  const kept = entries.filter(([key]) => !/^max(priority)?feepergas$/i.test(key));
+  return { ...Object.fromEntries(kept), gasPrice: hexOf(price) };
+}

@@ -10,6 +10,7 @@ import {
   type AccessTuple,
   type FilledArgs,
   createAddress,
+  effectiveGasPrice,
   messageGas,
   messageRefusal,
   setDefaults,
@@ -114,16 +115,22 @@ const GETH_TEXTS = new Set(['execution reverted', ...Object.values(VM_ERRORS), '
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
 
-/** The engine's call of the message: TransactionArgs as the engine takes them. */
-function engineCall(args: FilledArgs, accessList: AccessTuple[], gas: bigint): Record<string, unknown> {
+/**
+ * The engine's call of the message: TransactionArgs as the engine takes them, paying ToMessage's gas price at the
+ * block's base fee (what GASPRICE reads).
+ */
+function engineCall(
+  args: FilledArgs,
+  accessList: AccessTuple[],
+  gas: bigint,
+  baseFee: bigint,
+): Record<string, unknown> {
+  const gasPrice = args.gasPrice ?? effectiveGasPrice(args, baseFee);
   return {
     from: args.from,
     ...(args.to ? { to: args.to } : {}),
     gas: quantity(gas),
-    ...(args.gasPrice !== undefined ? { gasPrice: quantity(args.gasPrice) } : {}),
-    ...(args.maxFeePerGas !== undefined
-      ? { maxFeePerGas: quantity(args.maxFeePerGas), maxPriorityFeePerGas: quantity(args.maxPriorityFeePerGas!) }
-      : {}),
+    ...(gasPrice !== undefined ? { gasPrice: quantity(gasPrice) } : {}),
     value: quantity(args.value),
     data: args.data,
     accessList,
@@ -156,14 +163,15 @@ export async function createAccessList(chain: CChain, provider: Provider, params
   const balance = BigInt((await chain.call(provider, 'eth_getBalance', [args.from, state])) as string);
   const gas = messageGas(args);
   const budget = gas < TRACE_GAS ? gas : TRACE_GAS;
+  const baseFee = BigInt(header.baseFeePerGas);
   let previous = AccessSet.from(args.accessList ?? [], excluded);
   for (;;) {
     const accessList = previous.list();
-    const refused = messageRefusal(args, accessList, BigInt(header.baseFeePerGas), balance);
+    const refused = messageRefusal(args, accessList, baseFee, balance);
     if (refused !== undefined)
       return failure(`failed to apply transaction: ${transactionHash(args, accessList)} err: ${refused}`);
     const run = (limit: bigint, tracer: object) =>
-      chain.call(provider, 'debug_traceCall', [engineCall(args, accessList, limit), state, tracer]);
+      chain.call(provider, 'debug_traceCall', [engineCall(args, accessList, limit, baseFee), state, tracer]);
     const top = (await run(budget, CALLS)) as CallFrame;
     const frames = framesOf(top);
     const needsMore = () =>
@@ -188,7 +196,7 @@ export async function createAccessList(chain: CChain, provider: Provider, params
         (await run(gas < STEP_TRACE_GAS ? gas : STEP_TRACE_GAS, STEPS)) as Trace,
         async () => (args.to ? ((await chain.call(provider, 'eth_getCode', [to, state])) as string) : args.data),
         () =>
-          chain.call(provider, 'eth_call', [engineCall(args, accessList, gas), state]).then(
+          chain.call(provider, 'eth_call', [engineCall(args, accessList, gas, baseFee), state]).then(
             () => 'execution failed',
             (error: unknown) => (error instanceof EvmError ? error.message : String(error)),
           ),

@@ -6,20 +6,23 @@
  * and prevrandao set), at `pending`, with the state override given to the engine as it is; all of it inside an engine
  * snapshot reverted after the call, so the chain and its pending block stay as they were.
  *
- * What the engine cannot build is refused before anything changes, in the mock's own words: a block other than the
- * last accepted one or `pending`, a time before the last block's, a number not past it, a blob base fee, or a
- * value past the engine's bounds (engineLimit). A call at the
+ * What the engine cannot build is refused before anything changes, in one message of the mock's (unbuildable): a block
+ * other than the last accepted one or `pending` (the engine runs a call at an older block on that block's own header),
+ * a time before the last block's, a number not past it (EDR 0.22.0 refuses a block before its last), a blob base fee,
+ * or a value past the engine's bounds (engineLimit). A call at the
  * last accepted block without a `number` runs at the next height (the engine has no block context at a height it
  * already built): NUMBER and BLOCKHASH read one more than coreth's would. BASEFEE reads 0, as coreth's does for a call
- * paying no fee (libevm core/vm NewEVM zeroes it under NoBaseFee); the engine's reads 0 for one paying a fee too, and
- * no engine API (eth_call, debug_traceCall, the next block's base fee) makes it read the base fee.
+ * paying no fee (libevm core/vm NewEVM zeroes it under NoBaseFee); the engine's reads 0 for one paying a fee too:
+ * EDR 0.22.0 runs eth_call, eth_estimateGas and debug_traceCall on a BlockEnvWithZeroBaseFee (data/call.rs), with no
+ * option to do otherwise. GASPRICE reads ToMessage's gas price, given to the engine as the call's gasPrice
+ * (./coreth-reads.ts).
  */
 import { engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { EvmError } from './evm.ts';
 import { gethAnswer } from './geth-errors.ts';
-import { RPC_GAS_CAP } from './transaction-args.ts';
+import { RPC_GAS_CAP, withCallGas } from './transaction-args.ts';
 import { address, big, type FieldDecoder, refusedStruct, uint64 } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -95,18 +98,25 @@ const MAX_NUMBER = 2n ** 64n - 1n;
 const MAX_TIME = 2n ** 62n - 1n;
 const MAX_BASE_FEE = 2n ** 128n - 1n;
 
-/** What of the overrides the engine cannot build a block with, in words following "the mock cannot run a call". */
+/**
+ * What of the overrides the engine cannot build a block with, named after "the block these overrides ask for: ". The
+ * engine builds a call's block only on its last one: never at an earlier time or height, and it has no blob base fee
+ * to set (it works one out from the parent's excess blob gas).
+ */
 function engineLimit(overrides: Overrides, next: bigint, lastTime: bigint): string | undefined {
   const { number, time, gaslimit, basefee, blobbasefee } = overrides;
-  if (blobbasefee !== undefined) return 'with a blob base fee override';
-  if (number !== undefined && BigInt(number) < next) return `at a height before ${hex(next)}`;
-  if (number !== undefined && BigInt(number) > MAX_NUMBER) return `at a height past ${hex(MAX_NUMBER)}`;
-  if (time !== undefined && BigInt(time) < lastTime) return `at a time before its last block's (${hex(lastTime)})`;
-  if (time !== undefined && BigInt(time) > MAX_TIME) return `at a time past ${hex(MAX_TIME)}`;
-  if (gaslimit !== undefined && BigInt(gaslimit) === 0n) return 'in a block of no gas';
-  if (basefee !== undefined && BigInt(basefee) > MAX_BASE_FEE) return `at a base fee past ${hex(MAX_BASE_FEE)}`;
+  if (blobbasefee !== undefined) return 'a blob base fee';
+  if (number !== undefined && BigInt(number) < next) return `a height before ${hex(next)}`;
+  if (number !== undefined && BigInt(number) > MAX_NUMBER) return `a height past ${hex(MAX_NUMBER)}`;
+  if (time !== undefined && BigInt(time) < lastTime) return `a time before its last block's (${hex(lastTime)})`;
+  if (time !== undefined && BigInt(time) > MAX_TIME) return `a time past ${hex(MAX_TIME)}`;
+  if (gaslimit !== undefined && BigInt(gaslimit) === 0n) return 'a gas limit of 0';
+  if (basefee !== undefined && BigInt(basefee) > MAX_BASE_FEE) return `a base fee past ${hex(MAX_BASE_FEE)}`;
   return undefined;
 }
+
+/** The one refusal of overrides the engine cannot build a block with (`what`: engineLimit's words). */
+const unbuildable = (what: string) => refusal(`the mock cannot build the block these overrides ask for: ${what}`);
 
 /**
  * eth_call's answer (`{"result":…}` or `{"error":…}`) to `params` with block overrides, on the engine inside one
@@ -118,14 +128,15 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   const withState = stateOverride === undefined || stateOverride === null ? [] : [stateOverride];
   if (Object.keys(overrides).length === 0) {
     // BlockOverrides.Apply of nothing: the call as the engine runs it.
-    const call = (engineParams(chain, 'eth_call', [args, at ?? 'latest']) as unknown[]).concat(withState);
-    return engineAnswer(() => chain.call(provider, 'eth_call', call));
+    const ran = withCallGas('eth_call', [args, at ?? 'latest']) as unknown[];
+    const call = (engineParams(chain, 'eth_call', ran) as unknown[]).concat(withState);
+    return engineAnswer(() => chain.call(provider, 'eth_call', call), ran);
   }
   const latest = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as EngineBlock;
   const kind = await blockKind(chain, provider, at, latest);
-  if (kind === 'other') return refusal('the mock applies block overrides at the last accepted block or pending only');
+  if (kind === 'other') return unbuildable('a block other than the last accepted one or pending');
   const limit = engineLimit(overrides, BigInt(latest.number) + 1n, BigInt(latest.timestamp));
-  if (limit !== undefined) return refusal(`the mock cannot run a call ${limit}`);
+  if (limit !== undefined) return unbuildable(limit);
   const next = BigInt(latest.number) + 1n;
   const number = overrides.number === undefined ? next : BigInt(overrides.number);
   // Unless overridden, the fields are the last block's (DoCall copies its header), but for `pending`'s height, time
@@ -162,14 +173,14 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   }
 }
 
-/** The engine's eth_call answer, or its error, as geth gives it. */
-async function engineAnswer(call: () => Promise<unknown>): Promise<string> {
+/** The engine's eth_call answer, or its error, as geth gives it (`params`: the call's as the engine ran it). */
+async function engineAnswer(call: () => Promise<unknown>, params?: unknown[]): Promise<string> {
   try {
-    return gethAnswer('eth_call', JSON.stringify({ result: await call() }));
+    return gethAnswer('eth_call', JSON.stringify({ result: await call() }), params);
   } catch (error) {
     if (!(error instanceof EvmError)) throw error;
     const { code, message, data } = error;
     const answer = data === undefined || data === null ? { code, message } : { code, message, data };
-    return gethAnswer('eth_call', JSON.stringify({ error: answer }));
+    return gethAnswer('eth_call', JSON.stringify({ error: answer }), params);
   }
 }

@@ -7,7 +7,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { servedNodeVersion } from '../state.ts';
 import { createAccessList } from './access-list.ts';
-import { messageRefusal, paysFee, toMessage } from './access-list-args.ts';
+import { enginePriced, messageRefusal, paysFee, toMessage } from './access-list-args.ts';
 import { callWithBlockOverrides, hasBlockOverrides, refusedBlockOverrides } from './block-overrides.ts';
 import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
@@ -125,15 +125,20 @@ async function balanceOf(chain: CChain, provider: Provider, from: string, block:
 /**
  * DoCall's refusals before the EVM runs, which the engine's eth_call does not make or words otherwise: ToMessage's,
  * and ApplyMessage's of its message (./access-list-args.ts messageRefusal: the fee cap against the base fee, the
- * balance against gas * fee cap + value, the intrinsic gas) in DoCall's "err: %w (supplied gas %d)". The base fee is
- * the block override's, the named block's, or `pending`'s estimate (DoCall's EstimateBaseFee).
+ * balance against gas * fee cap + value, the intrinsic gas) in DoCall's "err: %w (supplied gas %d)". Else the base fee
+ * the call runs at, when it pays a fee: the block override's, the named block's, or `pending`'s estimate (DoCall's
+ * EstimateBaseFee).
  */
-async function callRefusal(chain: CChain, provider: Provider, params: unknown[]): Promise<string | undefined> {
+async function checkCall(
+  chain: CChain,
+  provider: Provider,
+  params: unknown[],
+): Promise<{ refusal?: string; baseFee?: bigint }> {
   const [args, at = 'latest', overrides, blockOverrides] = params;
   const message = toMessage(args);
-  if (typeof message === 'string') return message;
+  if (typeof message === 'string') return { refusal: message };
   const block = (engineParams(chain, 'eth_call', params) as unknown[])[1] ?? 'latest';
-  const baseFee = async () => {
+  const blockBaseFee = async () => {
     const overridden = Object.entries(blockOverrides ?? {}).find(([key]) => key.toLowerCase() === 'basefee')?.[1];
     if (typeof overridden === 'string') return BigInt(overridden);
     if (at === 'pending') return chain.nextBaseFee();
@@ -141,8 +146,9 @@ async function callRefusal(chain: CChain, provider: Provider, params: unknown[])
     return BigInt(((await chain.call(provider, lookup, [param, false])) as { baseFeePerGas: string }).baseFeePerGas);
   };
   const balance = await balanceOf(chain, provider, message.from, block, overrides);
-  const refused = messageRefusal(message, message.accessList ?? [], paysFee(message) ? await baseFee() : 0n, balance);
-  return refused && `err: ${refused} (supplied gas ${message.gas})`;
+  const baseFee = paysFee(message) ? await blockBaseFee() : undefined;
+  const refused = messageRefusal(message, message.accessList ?? [], baseFee ?? 0n, balance);
+  return refused === undefined ? { baseFee } : { refusal: `err: ${refused} (supplied gas ${message.gas})` };
 }
 
 /**
@@ -161,7 +167,7 @@ async function unfundedEstimate(chain: CChain, provider: Provider, params: unkno
   return message.value > balance ? short : undefined;
 }
 
-/** Whether an eth_call's args may meet callRefusal: they set their gas, send value or pay a fee. */
+/** Whether an eth_call's args may meet checkCall's refusals: they set their gas, send value or pay a fee. */
 const checkedCall = (args: unknown) =>
   typeof args === 'object' &&
   args !== null &&
@@ -198,11 +204,15 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
     // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
     if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
       refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
-    if (refusal === undefined && method === 'eth_call') refusal = await callRefusal(chain, provider, args);
+    let baseFee: bigint | undefined;
+    if (refusal === undefined && method === 'eth_call') ({ refusal, baseFee } = await checkCall(chain, provider, args));
     if (refusal === undefined && method === 'eth_estimateGas') refusal = await unfundedEstimate(chain, provider, args);
     if (refusal !== undefined) return JSON.stringify({ error: { code: -32000, message: refusal } });
     if (method === 'eth_createAccessList') return createAccessList(chain, provider, args);
-    if (overridden) return callWithBlockOverrides(chain, provider, args);
+    // GASPRICE reads ToMessage's gas price, which the engine's call works out at a base fee of 0.
+    const priced = baseFee === undefined ? undefined : enginePriced(args[0], baseFee);
+    if (overridden || priced)
+      return callWithBlockOverrides(chain, provider, priced ? [priced, ...args.slice(1)] : args);
     if (method !== 'eth_estimateGas') return undefined;
     const estimate = async (params: unknown[]) =>
       (await plainTransfer(chain, provider, params)) ? `{"result":"0x${TX_GAS.toString(16)}"}` : undefined;

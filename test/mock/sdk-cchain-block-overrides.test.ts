@@ -118,7 +118,7 @@ describe('eth_call with block overrides on /ext/bc/C/rpc', () => {
     expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { ...overrides, time: '0x1' }])).toEqual({
       error: {
         code: -32000,
-        message: `the mock cannot run a call at a time before its last block's (0x${latest.timestamp.toString(16)})`,
+        message: `the mock cannot build the block these overrides ask for: a time before its last block's (0x${latest.timestamp.toString(16)})`,
       },
     });
     const after = await pub.getBlock();
@@ -164,11 +164,31 @@ describe('eth_call with block overrides on /ext/bc/C/rpc', () => {
     });
     // Values coreth takes that the engine cannot build a block with (it aborts on a time past 2^63) are refused.
     expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { time: '0xffffffffffffffff' }])).toEqual({
-      error: { code: -32000, message: 'the mock cannot run a call at a time past 0x3fffffffffffffff' },
+      error: {
+        code: -32000,
+        message: 'the mock cannot build the block these overrides ask for: a time past 0x3fffffffffffffff',
+      },
     });
     expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { gasLimit: '0x0' }])).toEqual({
-      error: { code: -32000, message: 'the mock cannot run a call in a block of no gas' },
+      error: { code: -32000, message: 'the mock cannot build the block these overrides ask for: a gas limit of 0' },
     });
+    // What the engine cannot build (it builds a call's block only on its last one), in one message.
+    const { pub } = cClients(node.url);
+    const latest = await pub.getBlock();
+    expect(latest.number).toBeGreaterThan(0n);
+    const cannot = (what: string) => ({
+      error: { code: -32000, message: `the mock cannot build the block these overrides ask for: ${what}` },
+    });
+    const next = `0x${(latest.number + 1n).toString(16)}`;
+    expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { number: '0x0' }])).toEqual(
+      cannot(`a height before ${next}`),
+    );
+    expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { blobBaseFee: '0x1' }])).toEqual(
+      cannot('a blob base fee'),
+    );
+    expect(await c('eth_call', [{ to: TARGET }, '0x0', state, { gasLimit: '0x5208' }])).toEqual(
+      cannot('a block other than the last accepted one or pending'),
+    );
     const far = context(await c('eth_call', [{ to: TARGET }, 'latest', state, { number: '0xffffffffffffffff' }]));
     expect(far.number).toBe(2n ** 64n - 1n);
     expect(await c('eth_call', [{ to: TARGET }, 'latest', state])).toEqual(plain);

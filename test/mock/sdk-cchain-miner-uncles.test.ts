@@ -46,6 +46,34 @@ describe('the C-Chain coinbase', () => {
     expect((await pub.createAccessList({ account: account.address, to: TO, data: '0x' })).accessList).toEqual([]);
   });
 
+  it('holds each block’s whole fees at that block’s height, automined or mined from the pool', async () => {
+    const { pub, wallet, account } = cClients(node.url);
+    const paidAt = (blockNumber: bigint) => pub.getBalance({ address: BLACKHOLE, blockNumber });
+    const feesOf = async (blockNumber: bigint) => {
+      const { transactions } = await pub.getBlock({ blockNumber });
+      let fees = 0n;
+      for (const hash of transactions) {
+        const receipt = await pub.getTransactionReceipt({ hash });
+        fees += receipt.gasUsed * receipt.effectiveGasPrice;
+      }
+      return fees;
+    };
+    const first = await pub.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ to: TO, value: 1n, maxPriorityFeePerGas: 3n }),
+    });
+    await c('evm_setAutomine', [false]);
+    const nonce = await pub.getTransactionCount({ address: account.address });
+    for (const [i, tip] of [5n, 7n].entries())
+      await wallet.sendTransaction({ to: TO, value: 1n, nonce: nonce + i, gas: 21_000n, maxPriorityFeePerGas: tip });
+    await c('evm_mine', []);
+    await c('evm_mine', []);
+    await c('evm_setAutomine', [true]);
+    const latest = await pub.getBlockNumber();
+    expect((await pub.getBlock({ blockNumber: latest - 1n })).transactions).toHaveLength(2);
+    for (let height = first.blockNumber; height <= latest; height++)
+      expect(await paidAt(height)).toBe((await paidAt(height - 1n)) + (await feesOf(height)));
+  });
+
   it('pays the fees again when a saved world replays, into the same blocks', async () => {
     const { pub, wallet } = cClients(node.url);
     for (const value of [1n, 2n])
