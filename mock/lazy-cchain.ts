@@ -25,9 +25,10 @@ export interface CChainParts {
  * tables. Nothing is built, so the chain, its engine and the dev controls' marks are as they were.
  */
 export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
+  // First: every chain's first tx needs it, and it is the longest wait of a first atomic tx (~70 ms to evaluate).
+  () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
   () => import('./cchain/avax.ts'),
   () => import('./cchain/avax.ts').then(({ loadTxModules }) => loadTxModules()),
-  () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
   () => import('./cchain/evm.ts'),
   () => import('./cchain/evm.ts').then(({ loadEngine }) => loadEngine()),
   // A first signature check loads libsecp256k1, which builds its context's tables (~25 ms).

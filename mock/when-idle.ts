@@ -14,15 +14,15 @@ const IDLE_MS = 200;
 const STEP_GAP_MS = 50;
 
 /**
- * Runs `steps` one at a time once the server has answered a request and then had none in flight for IDLE_MS, each
- * next one STEP_GAP_MS after the last while none came: never at start-up, never while a request waits, never once it
- * closes. An answer holds the rest back until IDLE_MS after it; the timers are unref'd and keep no process alive. A
- * step that fails is left to the call that needs it to report.
+ * Runs `steps` one at a time once the server has had no request in flight for IDLE_MS, counted from its start (when
+ * this is made, as it starts listening) or from its last answer, each next one STEP_GAP_MS after the last while none
+ * came: never while a request waits (a client that calls at once after start-up, as `npm run mock`'s first caller
+ * does, waits for none of it), never once it closes. An answer holds the rest back until IDLE_MS after it; the timers
+ * are unref'd and keep no process alive. A step that fails is left to the call that needs it to report.
  */
 export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): void; stop(): void } {
   let inFlight = 0;
   let running = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let gap: ReturnType<typeof setTimeout> | undefined;
   const next = () => {
     if (running || inFlight > 0) return;
@@ -37,8 +37,10 @@ export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): 
   };
   const answered = () => {
     clearTimeout(gap);
-    if (--inFlight === 0) (timer ??= setTimeout(next, IDLE_MS).unref()).refresh();
+    if (--inFlight === 0) timer.refresh();
   };
+  // Armed at once: a node started and left alone (a person's, a test's set-up) loads before its first call.
+  const timer = setTimeout(next, IDLE_MS).unref();
   return {
     track: (res) => {
       if (steps.length === 0) return;

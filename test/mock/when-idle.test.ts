@@ -1,6 +1,6 @@
 /**
- * The idle preload (mock/when-idle.ts): nothing before a first answer, the steps one at a time once idle, none while
- * a request is in flight, none after stop; and over HTTP, a node that idled has the C-Chain's modules loaded and its
+ * The idle preload (mock/when-idle.ts): the steps one at a time once idle (from start-up, or after an answer), none
+ * while a request is in flight, none after stop; and over HTTP, a node that idled has the C-Chain's modules loaded and its
  * chain still unbuilt.
  */
 import { EventEmitter } from 'node:events';
@@ -62,6 +62,18 @@ describe('whenIdle', () => {
     expect(ran).toEqual(['a', 'b']);
     b.finish();
     await expect.poll(() => ran, { timeout: 10_000 }).toEqual(['a', 'b', 'c']);
+    preload.stop();
+  });
+
+  it('runs the steps of a server never called once idle from its start', async () => {
+    const ran: string[] = [];
+    const [a, b] = [controlled(ran, 'a'), controlled(ran, 'b')];
+    const preload = whenIdle([a.step, b.step]);
+    await a.running;
+    expect(ran).toEqual(['a']);
+    a.finish();
+    await b.running;
+    b.finish();
     preload.stop();
   });
 
