@@ -67,7 +67,13 @@ async function wire(call: (api: Record<string, (params: object) => Promise<unkno
       // JSON-RPC 2.0, section 4.1: the server MUST NOT reply to a notification.
       if (!('id' in request)) return void res.writeHead(204).end();
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { addition: 3, get_pet: 'rex' }[request.method as string] ?? null }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: request.id,
+          result: { addition: 3, get_pet: 'rex' }[request.method as string] ?? null,
+        }),
+      );
     });
   });
   try {
