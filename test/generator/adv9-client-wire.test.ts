@@ -121,8 +121,8 @@ describe('the generated client on the wire', () => {
 
   // Bug: OpenRPC 1.3.2, Method Object `result`: "If undefined, the method MUST only be used as a notification", and
   // JSON-RPC 2.0 section 4.1: a notification is a request without an "id" member (its server MUST NOT reply). The
-  // generated client sends `log_message` with an id and waits for an answer, so against a server that keeps the rule
-  // (no reply, here a 204) the call fails. Correct: send no id and settle once the request is delivered.
+  // generated client sends `log_message` with an id and waits for an answer: the server cannot tell the call is a
+  // notification, and must answer it. Correct: send no id and settle once the request is delivered.
   // Suspected: runtime/client/runtime.ts request() (always `{ jsonrpc, id, method, params }`, always reads a response)
   // and generators/client/view.ts, which generate a result-less method like any other.
   it.fails('sends a method without a result as a notification: no id, no answer awaited', async () => {
