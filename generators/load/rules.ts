@@ -135,7 +135,7 @@ export function checkRules(
     const seen = new Set<string>();
     let optional: string | undefined;
     for (const { param, pointer, own } of params) {
-      if (typeof param.name !== 'string' || !isObject(param.schema)) {
+      if (typeof param.name !== 'string' || (!isObject(param.schema) && typeof param.schema !== 'boolean')) {
         report(own, `a param must be a content descriptor (a "name" and a "schema"); ${pointer} is not one`);
         continue;
       }
