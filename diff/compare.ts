@@ -62,6 +62,11 @@ const SCHEMA_RULES: Record<string, { request: Verdict; response: Verdict }> = {
   'conditional-changed': { request: [P, P], response: [P, P] },
   'dependency-added': { request: [B, C], response: [C, B] },
   'dependency-removed': { request: [C, B], response: [P, C] },
+  'constraint-added': { request: [B, C], response: [C, B] },
+  'constraint-removed': { request: [C, B], response: [P, C] },
+  'constraint-changed': { request: [P, P], response: [P, P] },
+  'items-narrowed': { request: [B, C], response: [C, B] },
+  'items-widened': { request: [C, B], response: [B, C] },
 };
 
 function classify(change: SchemaChange, flow: Flow): Verdict {
@@ -157,6 +162,9 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
         );
         continue;
       }
+      const [was, now] = [a!.method.params.indexOf(old), b!.method.params.indexOf(param)];
+      if (was !== now && positional(a!.method) && positional(b!.method))
+        push(b, 'param-moved', tokens, `param "${param.name}" moved from position ${was} to ${now}`, [B, B]);
       if (!old.required && param.required)
         push(b, 'param-became-required', [...tokens, 'required'], `param "${param.name}" is now required`, [B, C]);
       if (old.required && !param.required)
@@ -180,6 +188,8 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
 
     const resultA = resultOf(a!.method, older.version);
     const resultB = resultOf(b!.method, newer.version);
+    if (resultA && !resultB) push(a, 'result-removed', ['result'], 'the method no longer answers a result', [B, C]);
+    if (!resultA && resultB) push(b, 'result-added', ['result'], 'the method now answers a result', [C, B]);
     if (resultA && resultB) {
       const walk = newWalk();
       const changes = compareSchemas(resultA.schema, resultB.schema, sides, resultB.tokens, walk);
@@ -291,6 +301,9 @@ function resultOf(
     ? { schema: method.resultHistory[index]!.schema, tokens: ['x-result-history', String(index), 'schema'] }
     : { schema: method.result.schema, tokens: ['result', 'schema'] };
 }
+
+/** Whether clients may send the params as an array, where a param is its position. */
+const positional = (method: MethodModel) => method.paramStructure !== 'by-name';
 
 const readBy = (range: MethodModel['versions'], version: string | undefined) =>
   version === undefined || inRange(range, version);

@@ -55,6 +55,96 @@ function jsonType(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
 }
 
+/**
+ * Keywords that only ever take values away when they appear (draft-07 sections 6.2.1, 6.4.5, 6.4.6, 6.5.5, 6.5.6,
+ * 6.7.4): one that appears narrows, one that goes away widens. A schema-valued one present on both sides is compared
+ * as a schema, except `not`, whose narrowing widens what it constrains.
+ */
+const CONSTRAINTS = ['multipleOf', 'uniqueItems', 'contains', 'propertyNames', 'additionalProperties', 'not'];
+
+/** A constraint keyword's value, undefined where it constrains nothing (`uniqueItems: false`, `additionalProperties: true`). */
+function constraint(schema: JsonSchema, keyword: string): unknown {
+  const value = schema[keyword];
+  if (keyword === 'uniqueItems' && value !== true) return undefined;
+  if (keyword === 'additionalProperties' && value === true) return undefined;
+  return value;
+}
+
+/** A keyword's value in a change's text: a schema by its kind, not its whole text. */
+const shown = (value: unknown) => (value === undefined ? 'none' : isSchema(value) ? 'a schema' : JSON.stringify(value));
+
+const noProperties = (schema: JsonSchema) =>
+  !isSchema(schema.properties) || Object.keys(schema.properties).length === 0;
+
+/** A numeric bound: draft-06+'s `exclusiveMaximum: n`, or draft-04's `maximum` with `exclusiveMaximum: true`. */
+type Bound = { value: number; exclusive: boolean };
+
+function bound(schema: JsonSchema, upper: boolean): Bound | undefined {
+  const [inclusive, exclusive] = upper ? ['maximum', 'exclusiveMaximum'] : ['minimum', 'exclusiveMinimum'];
+  const candidates: Bound[] = [];
+  if (typeof schema[inclusive] === 'number')
+    candidates.push({ value: schema[inclusive] as number, exclusive: schema[exclusive] === true });
+  if (typeof schema[exclusive] === 'number') candidates.push({ value: schema[exclusive] as number, exclusive: true });
+  return candidates.reduce<Bound | undefined>(
+    (tightest, c) => (!tightest || tighter(tightest, c, upper) ? c : tightest),
+    undefined,
+  );
+}
+
+/** Whether `q` admits fewer values than `p` on its side. */
+const tighter = (p: Bound, q: Bound, upper: boolean) =>
+  (upper ? q.value < p.value : q.value > p.value) || (q.value === p.value && q.exclusive && !p.exclusive);
+
+const showBound = (b: Bound | undefined, upper: boolean) =>
+  b ? `${upper ? (b.exclusive ? '<' : '<=') : b.exclusive ? '>' : '>='} ${b.value}` : 'none';
+
+/**
+ * An array's items as positions: a tuple's (draft-07 `items: [...]` with `additionalItems`, 2020-12's `prefixItems`
+ * with `items`) and then the rest, each undefined where anything goes.
+ */
+function itemsOf(schema: JsonSchema): { tuple: unknown[]; rest: unknown } {
+  if (Array.isArray(schema.prefixItems)) return { tuple: schema.prefixItems, rest: schema.items };
+  if (Array.isArray(schema.items)) return { tuple: schema.items, rest: schema.additionalItems };
+  return { tuple: [], rest: schema.items };
+}
+
+/** Items compared position by position: a position that becomes free widens, one that becomes constrained narrows. */
+function compareItems(
+  a: JsonSchema,
+  b: JsonSchema,
+  sides: { old: Side; new: Side },
+  tokens: string[],
+  walk: Walk,
+): SchemaChange[] {
+  const [x, y] = [itemsOf(a), itemsOf(b)];
+  const out: SchemaChange[] = [];
+  const free = (s: unknown) => s === undefined || s === true || (isSchema(s) && Object.keys(s).length === 0);
+  const keyword = (side: JsonSchema) => (Array.isArray(side.prefixItems) ? 'prefixItems' : 'items');
+  const at = (i: number | undefined) =>
+    i === undefined || i >= y.tuple.length
+      ? [...tokens, Array.isArray(b.prefixItems) ? 'items' : Array.isArray(b.items) ? 'additionalItems' : 'items']
+      : [...tokens, keyword(b), String(i)];
+  const pair = (p: unknown, q: unknown, i: number | undefined) => {
+    if (free(p) && free(q)) return;
+    const where = at(i);
+    const position = i === undefined ? 'items past the tuple' : `item ${i}`;
+    if (free(p)) out.push({ rule: 'items-narrowed', tokens: where, text: `${position} now constrained` });
+    else if (free(q)) out.push({ rule: 'items-widened', tokens: where, text: `${position} may now be anything` });
+    else if (p === false || q === false) {
+      if (p !== q)
+        out.push({
+          rule: q === false ? 'items-narrowed' : 'items-widened',
+          tokens: where,
+          text: `${position} ${q === false ? 'no longer allowed' : 'now allowed'}`,
+        });
+    } else out.push(...compareSchemas(p, q, sides, where, walk));
+  };
+  const positions = Math.max(x.tuple.length, y.tuple.length);
+  for (let i = 0; i < positions; i++) pair(x.tuple[i] ?? x.rest, y.tuple[i] ?? y.rest, i);
+  pair(x.rest, y.rest, undefined);
+  return out;
+}
+
 const alternativesOf = (schema: JsonSchema): unknown[] | undefined =>
   Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
 
@@ -161,10 +251,10 @@ export function compareSchemas(
   for (const [keyword, narrowsWhenLower] of [
     ['maxLength', true],
     ['maxItems', true],
+    ['maxProperties', true],
     ['minLength', false],
     ['minItems', false],
-    ['maximum', true],
-    ['minimum', false],
+    ['minProperties', false],
   ] as const) {
     const x = a[keyword] as number | undefined;
     const y = b[keyword] as number | undefined;
@@ -175,6 +265,34 @@ export function compareSchemas(
       text: `${keyword} changed from ${x ?? 'none'} to ${y ?? 'none'}`,
     });
   }
+  for (const upper of [true, false]) {
+    const x = bound(a, upper);
+    const y = bound(b, upper);
+    if (x?.value === y?.value && x?.exclusive === y?.exclusive) continue;
+    const narrowed = !x || (y !== undefined && tighter(x, y, upper));
+    add({
+      rule: narrowed ? 'limit-narrowed' : 'limit-widened',
+      text: `the ${upper ? 'upper' : 'lower'} bound changed from ${showBound(x, upper)} to ${showBound(y, upper)}`,
+    });
+  }
+  for (const keyword of CONSTRAINTS) {
+    const [x, y] = [constraint(a, keyword), constraint(b, keyword)];
+    if (canonicalJson(x as JsonSchema) === canonicalJson(y as JsonSchema)) continue;
+    const text = `${keyword} changed from ${shown(x)} to ${shown(y)}`;
+    if (x === undefined) {
+      // A closed object's keys were already only its properties, whose changes are reported one by one.
+      if (!(keyword === 'propertyNames' && a.additionalProperties === false)) add({ rule: 'constraint-added', text });
+    } else if (y === undefined)
+      add({ rule: keyword === 'additionalProperties' && noProperties(b) ? 'map-opened' : 'constraint-removed', text });
+    else if (keyword === 'additionalProperties' && x === false && y !== false)
+      add({ rule: noProperties(b) ? 'map-opened' : 'constraint-removed', text });
+    else if (keyword === 'additionalProperties' && y === false) add({ rule: 'constraint-added', text });
+    else if (isSchema(x) && isSchema(y) && keyword !== 'not')
+      out.push(...compareSchemas(x, y, sides, [...tokens, keyword], walk));
+    else if (canonicalJson(x as JsonSchema) !== canonicalJson(y as JsonSchema))
+      add({ rule: 'constraint-changed', text });
+  }
+  out.push(...compareItems(a, b, sides, tokens, walk));
 
   const propsA = (isSchema(a.properties) ? a.properties : {}) as Record<string, JsonSchema>;
   const propsB = (isSchema(b.properties) ? b.properties : {}) as Record<string, JsonSchema>;
@@ -210,19 +328,17 @@ export function compareSchemas(
       add({ rule: 'property-became-optional', text: `field "${name}" is now optional` }, at);
     out.push(...compareSchemas(propsA[name], propsB[name], sides, at, walk));
   }
-  if (
-    a.additionalProperties === false &&
-    b.additionalProperties !== false &&
-    b.additionalProperties !== undefined &&
-    Object.keys(propsB).length === 0
-  ) {
-    // A closed object that became a map: the keys are now open.
-    add({ rule: 'map-opened', text: 'the object became a map with open keys' });
+  const patternsA = (isSchema(a.patternProperties) ? a.patternProperties : {}) as Record<string, unknown>;
+  const patternsB = (isSchema(b.patternProperties) ? b.patternProperties : {}) as Record<string, unknown>;
+  for (const key of Object.keys(patternsB)) {
+    const at = [...tokens, 'patternProperties', key];
+    if (!(key in patternsA))
+      add({ rule: 'constraint-added', text: `fields matching ${JSON.stringify(key)} constrained` }, at);
+    else out.push(...compareSchemas(patternsA[key], patternsB[key], sides, at, walk));
   }
-  for (const keyword of ['items', 'additionalProperties', 'propertyNames']) {
-    if (isSchema(a[keyword]) && isSchema(b[keyword]))
-      out.push(...compareSchemas(a[keyword], b[keyword], sides, [...tokens, keyword], walk));
-  }
+  for (const key of Object.keys(patternsA))
+    if (!(key in patternsB))
+      add({ rule: 'constraint-removed', text: `fields matching ${JSON.stringify(key)} no longer constrained` });
   out.push(...compareConditionals(a, b, sides, tokens, walk));
   return out;
 }

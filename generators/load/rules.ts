@@ -130,14 +130,26 @@ export function checkRules(
 
     const params = (Array.isArray(method.params) ? method.params : []).map((param, p) => {
       const { node, pointer } = deref(document, param);
-      return { param: (node ?? {}) as Json, pointer: pointer ?? at('params', p) };
+      return { param: (node ?? {}) as Json, pointer: pointer ?? at('params', p), own: at('params', p) };
     });
     const seen = new Set<string>();
-    for (const { param, pointer } of params) {
-      if (seen.has(String(param.name))) report(pointer, `param "${String(param.name)}" is declared twice`);
-      seen.add(String(param.name));
+    let optional: string | undefined;
+    for (const { param, pointer, own } of params) {
+      if (typeof param.name !== 'string' || (!isObject(param.schema) && typeof param.schema !== 'boolean')) {
+        report(own, `a param must be a content descriptor (a "name" and a "schema"); ${pointer} is not one`);
+        continue;
+      }
+      if (seen.has(param.name)) report(pointer, `param "${param.name}" is declared twice`);
+      seen.add(param.name);
       if (avalanche && (typeof param.description !== 'string' || !param.description.trim()))
-        report(pointer, `param "${String(param.name)}" needs a description`);
+        report(pointer, `param "${param.name}" needs a description`);
+      // OpenRPC: optional params MUST follow the required ones, or a call by position could not leave them out.
+      if (param.required !== true) optional ??= param.name;
+      else if (optional !== undefined && method.paramStructure !== 'by-name')
+        report(
+          own,
+          `required param "${param.name}" follows the optional "${optional}": by position it could not be sent without it`,
+        );
       compile(`${pointer}/schema`);
     }
     const result = deref(document, method.result);
