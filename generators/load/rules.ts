@@ -7,8 +7,8 @@
  */
 import type { Ajv, ValidateFunction } from 'ajv';
 import { errorMessage } from '../../runtime/server/params.ts';
-import { createAjv, rebase } from './ajv.ts';
-import { type CheckBranch, rootCauses } from './causes.ts';
+import { branchChecker, createAjv } from './ajv.ts';
+import { rootCauses } from './causes.ts';
 import { type BundledDocument, type ExampleAdvice, locate } from '../common/document.ts';
 
 export type { ExampleAdvice } from '../common/document.ts';
@@ -70,28 +70,7 @@ export function checkRules(
     }
     return compiled.get(pointer);
   };
-  // A combinator's branches, as written, refer into the document: their refs are rebased onto it to compile alone.
-  const branches = new WeakMap<object, ValidateFunction>();
-  const checkBranch: CheckBranch = (branch, value) => {
-    if (branch === null || typeof branch !== 'object')
-      return branch === false
-        ? [
-            {
-              instancePath: '',
-              schemaPath: '',
-              keyword: 'false schema',
-              params: {},
-              message: 'boolean schema is false',
-            },
-          ]
-        : [];
-    let validate = branches.get(branch);
-    if (!validate) {
-      validate = ajv.compile(rebase(branch, docId) as object);
-      branches.set(branch, validate);
-    }
-    return validate(value) ? [] : [...(validate.errors ?? [])];
-  };
+  const checkBranch = branchChecker(ajv, docId);
   const validateValue = (schemaPointer: string, value: unknown, valuePointer: string, to: Report = report) => {
     const validate = compile(schemaPointer);
     if (validate && !validate(value)) {
