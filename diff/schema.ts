@@ -5,14 +5,9 @@
  */
 import { componentName, isSchema } from '../generators/model/schema-walk.ts';
 import { canonicalJson } from '../generators/common/json.ts';
-import { levelAt } from '../generators/model/versions.ts';
 import type { JsonSchema } from '../generators/model/types.ts';
-
-/** One side of the comparison: its shared schemas and, for a release of this spec, the release. */
-export interface Side {
-  schemas: Record<string, JsonSchema>;
-  version?: string;
-}
+import { alternativesOf, describe, matchAlternatives } from './alternatives.ts';
+import { type Side, byType, resolve, typesOf } from './side.ts';
 
 export type Flow = 'request' | 'response';
 
@@ -27,36 +22,6 @@ export interface SchemaChange {
   /** Whether the object is closed on the new side (an implementer's extra field then fails). */
   closed?: boolean;
 }
-
-/** The schema at this level as the side has it: `$ref`s followed (siblings kept), then cut to the side's release. */
-export function resolve(schema: unknown, side: Side, depth = 0): JsonSchema {
-  if (!isSchema(schema)) return {};
-  let out = schema;
-  const ref = componentName(out.$ref);
-  if (ref && side.schemas[ref] && depth < 32) {
-    const { $ref: _, ...siblings } = out;
-    out = { ...resolve(side.schemas[ref], side, depth + 1), ...siblings };
-  }
-  return side.version ? levelAt(out, side.version) : out;
-}
-
-const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'string'];
-
-/** The JSON types a schema admits at its own level (`integer` counts as `number`); undefined when unconstrained. */
-function typesOf(schema: JsonSchema): Set<string> | undefined {
-  if (schema.const !== undefined) return new Set([jsonType(schema.const)]);
-  if (Array.isArray(schema.enum)) return new Set(schema.enum.map(jsonType));
-  const type = schema.type;
-  if (type === undefined) return undefined;
-  return new Set((Array.isArray(type) ? type : [type]).map((t) => (t === 'integer' ? 'number' : String(t))));
-}
-
-function jsonType(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
-}
-
-const alternativesOf = (schema: JsonSchema): unknown[] | undefined =>
-  Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
 
 /**
  * One comparison's bookkeeping. A `$ref` to a component both sides name is compared there, once (compare.ts), not
@@ -276,43 +241,4 @@ function compareConditionals(
     }
   }
   return out;
-}
-
-const byType = (x: string, y: string) => TYPES.indexOf(x) - TYPES.indexOf(y);
-
-function describe(schema: unknown, side: Side): string {
-  if (isSchema(schema) && componentName(schema.$ref)) return componentName(schema.$ref)!;
-  const resolved = resolve(schema, side);
-  if (resolved.const !== undefined) return JSON.stringify(resolved.const);
-  if (typeof resolved.title === 'string') return resolved.title;
-  const types = typesOf(resolved);
-  return types ? [...types].join('|') : 'schema';
-}
-
-/** Pairs old and new alternatives: by shared schema name, then by equal content, then by position. */
-function matchAlternatives(
-  a: unknown[],
-  b: unknown[],
-  sides: { old: Side; new: Side },
-): Array<[number | undefined, number | undefined]> {
-  const pairs: Array<[number | undefined, number | undefined]> = [];
-  const freeB = new Set(b.map((_, j) => j));
-  const freeA: number[] = [];
-  const name = (s: unknown) => (isSchema(s) ? componentName(s.$ref) : undefined);
-  const content = (s: unknown, side: Side) => canonicalJson(resolve(s, side));
-  a.forEach((alt, i) => {
-    const j = [...freeB].find(
-      (k) => (name(alt) && name(alt) === name(b[k])) || content(alt, sides.old) === content(b[k], sides.new),
-    );
-    if (j === undefined) return freeA.push(i);
-    freeB.delete(j);
-    pairs.push([i, j]);
-  });
-  const restB = [...freeB];
-  if (freeA.length === restB.length) freeA.forEach((i, k) => pairs.push([i, restB[k]]));
-  else {
-    for (const i of freeA) pairs.push([i, undefined]);
-    for (const j of restB) pairs.push([undefined, j]);
-  }
-  return pairs.sort(([i1, j1], [i2, j2]) => (j1 ?? i1 ?? 0) - (j2 ?? i2 ?? 0));
 }
