@@ -21,7 +21,7 @@ import { isObject } from '../common/json.ts';
 type Json = Record<string, unknown>;
 /** `x-error-name`: the name the generated code gives an error where its message makes a poor one. */
 const ERROR_NAME = /^[A-Z][A-Za-z0-9]*$/;
-export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
+const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
 
 type Report = (bundledPointer: string, message: string) => void;
 
