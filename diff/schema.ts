@@ -1,7 +1,7 @@
 /**
  * Compares two JSON Schemas of one place in the API and says for each difference whether it narrows or widens what the
  * place allows; a `$ref` both sides make to one component stops the walk there (compare.ts compares the component).
- * Who a difference breaks depends on which way the data flows (compare.ts, SCHEMA_RULES).
+ * Who a difference breaks depends on which way the data flows (verdicts.ts, SCHEMA_RULES).
  */
 import { componentName, isSchema } from '../generators/model/schema-walk.ts';
 import { canonicalJson } from '../generators/common/json.ts';
