@@ -11,7 +11,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BundledDocument, SourceMapping } from '../common/document.ts';
 import { specRoot } from './profile.ts';
-import { displayPath, readJsonFile } from './read.ts';
+import { displayPath, readJsonFile, readOnce } from './read.ts';
 import { type SpecFolder, isUrl, refFile } from './ref-file.ts';
 import { absoluteUri, resourceAt, resourcesOf } from './resources.ts';
 import {
@@ -37,23 +37,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
   const rootFile = resolve(file);
   const folderPath = specRoot(dirname(rootFile));
   const folder: SpecFolder = { path: folderPath, real: realpathSync(folderPath) };
-  /** Each file is read once; a file that cannot be read or parsed is reported once, however many references it has. */
-  const cache = new Map<string, { value: Json } | { failed: true }>();
-  const load = (path: string): { value: Json } | undefined => {
-    let entry = cache.get(path);
-    if (!entry && !existsSync(path)) return undefined;
-    if (!entry) {
-      try {
-        entry = { value: read(path) };
-      } catch (error) {
-        if (!(error instanceof SpecError)) throw error;
-        problems.push(...error.problems);
-        entry = { failed: true };
-      }
-      cache.set(path, entry);
-    }
-    return 'value' in entry ? entry : undefined;
-  };
+  const load = readOnce(read, problems);
   /** Component entries by kind and name, and which target (`file#pointer`) each name stands for. */
   const components = Object.fromEntries(
     COMPONENT_KINDS.map((kind) => [kind, new Map<string, { value: Json; origin: string }>()]),
