@@ -7,7 +7,7 @@
 import { pointerOf } from '../generators/common/problems.ts';
 import { indexMethods } from '../generators/model/build.ts';
 import type { JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
-import { compareVersions, inRange, notServedReason } from '../generators/model/versions.ts';
+import { compareVersions, inRange, notServedReason, servedBy } from '../generators/model/versions.ts';
 import { compareErrors } from './errors.ts';
 import { type SchemaChange, compareSchemas, newWalk } from './schema.ts';
 import type { Side } from './side.ts';
@@ -38,16 +38,14 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
   const changes: Change[] = [];
   const oldMethods = indexMethods(older.model);
   const newMethods = indexMethods(newer.model);
-  const served = (revision: Revision, method: MethodModel) =>
-    revision.version === undefined || notServedReason(method, revision.version) === undefined;
   const sides = { old: side(older), new: side(newer) };
   const componentChanges = componentDiffer(sides);
   const names = [...new Set([...oldMethods.keys(), ...newMethods.keys()])].sort();
   for (const name of names) {
     const a = oldMethods.get(name);
     const b = newMethods.get(name);
-    const aServed = a && served(older, a.method);
-    const bServed = b && served(newer, b.method);
+    const aServed = a && servedBy(a.method, older.version);
+    const bServed = b && servedBy(b.method, newer.version);
     const push = (which: typeof a, rule: string, tokens: string[], text: string, [clients, implementers]: Verdict) =>
       changes.push({
         rule,
