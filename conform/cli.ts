@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { formatReport, nothingChecked } from './report.ts';
-import { NodeUnreachableError } from './node-release.ts';
+import { NodeUnreachableError } from './node-version.ts';
 import { NotANodeError, runConformance } from './runner.ts';
 import { exitWithUsage, forTerminal, optionalNodeVersion, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';

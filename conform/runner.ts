@@ -12,7 +12,7 @@ import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { Redactor } from './redact.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { resolveNodeVersion, unservedMethod } from './node-release.ts';
+import { resolveNodeVersion, unservedMethod } from './node-version.ts';
 import { type SpecMethod, endpointPath, isSafeRead, wireProfile } from './spec.ts';
 import { newestSpecVersion, notServedReason } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
