@@ -6,7 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { formatReport, nothingChecked } from './report.ts';
-import { NodeUnreachableError, NotANodeError, runConformance } from './runner.ts';
+import { NodeUnreachableError } from './node-version.ts';
+import { NotANodeError, runConformance } from './runner.ts';
 import { exitWithUsage, forTerminal, optionalNodeVersion, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';
 

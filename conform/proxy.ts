@@ -27,6 +27,7 @@ import {
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
 import { Redactor } from './redact.ts';
+import { INSPECT_LIMIT, Tap, endToEnd } from './proxy-relay.ts';
 import { TranscriptRecorder, exchangeTranscript } from './transcript.ts';
 import type { SpecValidator } from './validate.ts';
 
@@ -73,58 +74,6 @@ export interface ValidatingProxy {
   /** Resolves once every finished exchange has been validated and recorded. */
   settled(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Headers that describe one connection, not the message (RFC 9110 §7.6.1); each hop sets its own. */
-const HOP_BY_HOP = new Set(
-  [
-    'connection keep-alive proxy-connection transfer-encoding te trailer',
-    'upgrade proxy-authorization proxy-authenticate',
-  ].flatMap((line) => line.split(' ')),
-);
-
-function endToEnd(raw: string[], replaceHost?: string): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection')
-      for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
-  }
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
-    out.push(raw[i]!, replaceHost !== undefined && name === 'host' ? replaceHost : raw[i + 1]!);
-  }
-  return out;
-}
-
-/** Bodies larger than this are forwarded but not validated. */
-const INSPECT_LIMIT = 32 * 1024 * 1024;
-
-/**
- * Keeps a copy of a stream's bytes up to INSPECT_LIMIT, for validation after the fact, and decodes it once at the end.
- * Decoding each chunk as it passed (no copy of the whole body) was measured too (bench/proxy.bench.ts, 60 answers of
- * 6 MB): the same memory 30 s after, but a peak of 290 MB instead of 230, as every part went through the young
- * generation while its answer was under way.
- */
-class Tap {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  overflow = false;
-  push = (chunk: Buffer) => {
-    if (this.overflow) return;
-    this.size += chunk.length;
-    if (this.size > INSPECT_LIMIT) {
-      this.overflow = true;
-      this.chunks = [];
-    } else this.chunks.push(chunk);
-  };
-  /** The text, once: the copy is let go of as soon as it is taken. */
-  text = () => {
-    const all = Buffer.concat(this.chunks).toString('utf8');
-    this.chunks = [];
-    return all;
-  };
 }
 
 /** Matches any string: run on a short one, it makes V8 let go of the last subject a regular expression matched. */

@@ -12,7 +12,8 @@ import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { Redactor } from './redact.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { type SpecMethod, endpointPath, isSafeRead, parseNodeVersion, wireProfile } from './spec.ts';
+import { resolveNodeVersion, unservedMethod } from './node-version.ts';
+import { type SpecMethod, endpointPath, isSafeRead, wireProfile } from './spec.ts';
 import { newestSpecVersion, notServedReason } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -57,8 +58,6 @@ export interface ConformOptions {
   /** Run the cross-method coherence rows (./coherence.ts); default: when no `methods` filter is given. */
   coherence?: boolean;
 }
-
-export class NodeUnreachableError extends Error {}
 
 /** Every call got HTTP 404: the base URL points somewhere that is not a node (a path typo, another service). */
 export class NotANodeError extends Error {}
@@ -252,63 +251,4 @@ function wireParams(entry: SpecMethod, params: Record<string, Json>): Record<str
 function resultOf(answer: RpcAnswer): Json | undefined {
   const body = answer.kind === 'json' ? answer.body : undefined;
   return body !== null && typeof body === 'object' && 'result' in body ? (body.result as Json) : undefined;
-}
-
-/**
- * A method the node does not have. When the node's release is known and the spec says that release serves the
- * method, that is a disagreement; when the release was only assumed, the node may simply be older.
- */
-function unservedMethod(
-  base: Pick<MethodResult, 'method' | 'endpoint'>,
-  message: string,
-  call: CallCase,
-  version: ConformReport['nodeVersion'],
-): MethodResult {
-  if (version?.source === 'assumed') {
-    return {
-      ...base,
-      status: 'SKIP',
-      reason: `not served by this node ("${message}"); its release is unknown (--node-version tells it)`,
-      checks: [],
-    };
-  }
-  const violation = {
-    pointer: '/error',
-    rule: 'served',
-    message: version
-      ? `${version.version} should serve ${base.method}, but the node answers "${message}"`
-      : `the spec has ${base.method}, but the server answers "${message}"`,
-  };
-  return {
-    ...base,
-    status: 'FAIL',
-    checks: [{ name: call.name, kind: call.kind, params: call.params, answer: 'error', violations: [violation] }],
-  };
-}
-
-/**
- * The spec has no method that reports the node's release, but every AvalancheGo serves `info.getNodeVersion` on
- * `/ext/info`; its answer decides which methods to expect. Without one, the newest release the spec describes.
- */
-async function resolveNodeVersion(
-  baseUrl: string,
-  flag: string | undefined,
-  newest: string,
-  timeoutMs: number,
-): Promise<ConformReport['nodeVersion'] & { answered: boolean }> {
-  const answer = await callRpc({
-    url: `${baseUrl}/ext/info`,
-    method: 'info.getNodeVersion',
-    params: {},
-    id: 0,
-    timeoutMs,
-  });
-  if (answer.kind === 'unreachable')
-    throw new NodeUnreachableError(`cannot reach the node at ${baseUrl}: ${answer.error}`);
-  const answered = answer.status !== 404;
-  if (flag) return { version: flag, source: 'flag', answered };
-  const reported =
-    answer.kind === 'json' ? (answer.body as { result?: { version?: unknown } } | null)?.result?.version : undefined;
-  const version = typeof reported === 'string' ? parseNodeVersion(reported) : undefined;
-  return version ? { version, source: 'node', answered } : { version: newest, source: 'assumed', answered };
 }

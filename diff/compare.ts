@@ -6,12 +6,12 @@
  */
 import { pointerOf } from '../generators/common/problems.ts';
 import { indexMethods } from '../generators/model/build.ts';
-import { messagePattern } from '../generators/model/errors.ts';
-import type { ErrorModel, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
-import { compareVersions, inRange, notServedReason } from '../generators/model/versions.ts';
-import { type Flow, type SchemaChange, type Side, compareSchemas, newWalk } from './schema.ts';
-
-export type Level = 'breaking' | 'possibly-breaking' | 'compatible';
+import type { JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
+import { compareVersions, inRange, notServedReason, servedBy } from '../generators/model/versions.ts';
+import { compareErrors } from './errors.ts';
+import { type SchemaChange, compareSchemas, newWalk } from './schema.ts';
+import type { Side } from './side.ts';
+import { B, C, type Level, P, type Verdict, classify } from './verdicts.ts';
 
 export interface Change {
   /** A stable name of the kind of change, e.g. `param-added-required`, `response-property-removed`. */
@@ -34,67 +34,18 @@ export interface Revision {
   version?: string;
 }
 
-type Verdict = [clients: Level, implementers: Level];
-const B = 'breaking';
-const P = 'possibly-breaking';
-const C = 'compatible';
-
-/** Schema differences by direction: [clients, implementers] for a request and for a response. */
-const SCHEMA_RULES: Record<string, { request: Verdict; response: Verdict }> = {
-  'type-changed': { request: [B, B], response: [B, B] },
-  'type-narrowed': { request: [B, C], response: [C, B] },
-  'type-widened': { request: [C, B], response: [B, C] },
-  'value-removed': { request: [B, C], response: [C, B] },
-  'value-added': { request: [C, B], response: [P, C] },
-  'value-narrowed': { request: [B, C], response: [C, B] },
-  'value-widened': { request: [C, B], response: [P, C] },
-  'alternative-removed': { request: [B, C], response: [C, B] },
-  'alternative-added': { request: [C, B], response: [B, C] },
-  'pattern-changed': { request: [P, P], response: [P, P] },
-  'format-changed': { request: [P, P], response: [P, P] },
-  'limit-narrowed': { request: [B, C], response: [C, B] },
-  'limit-widened': { request: [C, B], response: [P, C] },
-  'property-became-required': { request: [B, C], response: [C, B] },
-  'property-became-optional': { request: [C, P], response: [B, C] },
-  'map-opened': { request: [C, B], response: [B, C] },
-  'conditional-added': { request: [B, C], response: [C, B] },
-  'conditional-removed': { request: [C, B], response: [P, C] },
-  'conditional-changed': { request: [P, P], response: [P, P] },
-  'dependency-added': { request: [B, C], response: [C, B] },
-  'dependency-removed': { request: [C, B], response: [P, C] },
-  'constraint-added': { request: [B, C], response: [C, B] },
-  'constraint-removed': { request: [C, B], response: [P, C] },
-  'constraint-changed': { request: [P, P], response: [P, P] },
-  'items-narrowed': { request: [B, C], response: [C, B] },
-  'items-widened': { request: [C, B], response: [B, C] },
-};
-
-function classify(change: SchemaChange, flow: Flow): Verdict {
-  if (change.rule === 'property-added') {
-    if (flow === 'request') return change.required ? [B, P] : [C, P];
-    return change.required ? [C, B] : [C, C];
-  }
-  if (change.rule === 'property-removed') {
-    if (flow === 'request') return [P, C];
-    return [change.required ? B : P, change.closed ? B : C];
-  }
-  return SCHEMA_RULES[change.rule]?.[flow] ?? [P, P];
-}
-
 export function diffSpecs(older: Revision, newer: Revision): Change[] {
   const changes: Change[] = [];
   const oldMethods = indexMethods(older.model);
   const newMethods = indexMethods(newer.model);
-  const served = (revision: Revision, method: MethodModel) =>
-    revision.version === undefined || notServedReason(method, revision.version) === undefined;
   const sides = { old: side(older), new: side(newer) };
   const componentChanges = componentDiffer(sides);
   const names = [...new Set([...oldMethods.keys(), ...newMethods.keys()])].sort();
   for (const name of names) {
     const a = oldMethods.get(name);
     const b = newMethods.get(name);
-    const aServed = a && served(older, a.method);
-    const bServed = b && served(newer, b.method);
+    const aServed = a && servedBy(a.method, older.version);
+    const bServed = b && servedBy(b.method, newer.version);
     const push = (which: typeof a, rule: string, tokens: string[], text: string, [clients, implementers]: Verdict) =>
       changes.push({
         rule,
@@ -248,45 +199,6 @@ function structureChange(
   if (a === 'either') return { rule: 'param-structure-narrowed', text, verdict: [B, C] };
   if (b === 'either') return { rule: 'param-structure-widened', text, verdict: [C, B] };
   return { rule: 'param-structure-changed', text, verdict: [B, B] };
-}
-
-/**
- * A method's documented errors, paired by code and message, then by name (a shared error's key), then by message.
- * Clients tell the node's errors apart by code and message text (nearly all are -32000), so a changed code or text
- * breaks them; a new error is one they may not handle. An implementer still sending a removed or changed error fails
- * conformance; one not yet sending a new error does not (the spec lists what a node may answer).
- */
-type ErrorChange = { rule: string; side: 'old' | 'new'; index: number; text: string; verdict: Verdict };
-
-function compareErrors(a: MethodModel, b: MethodModel): ErrorChange[] {
-  const out: ErrorChange[] = [];
-  const note = (rule: string, side: 'old' | 'new', index: number, text: string, verdict: Verdict) =>
-    out.push({ rule, side, index, text, verdict });
-  const freeB = new Set(b.errors.map((_, j) => j));
-  const same = (x: ErrorModel, y: ErrorModel) =>
-    x.code === y.code &&
-    (x.message === y.message || messagePattern(x.message).test(y.message) || messagePattern(y.message).test(x.message));
-  const take = (test: (y: ErrorModel) => boolean) => {
-    const j = [...freeB].find((k) => test(b.errors[k]!));
-    if (j !== undefined) freeB.delete(j);
-    return j;
-  };
-  const quote = (e: ErrorModel) => `${e.code} "${e.message}"`;
-  const unpaired: number[] = [];
-  a.errors.forEach((error, i) => {
-    if (take((y) => same(error, y)) !== undefined) return;
-    const j = take((y) => y.name === error.name) ?? take((y) => y.message === error.message);
-    if (j === undefined) return unpaired.push(i);
-    const other = b.errors[j]!;
-    if (other.code !== error.code)
-      note('error-code-changed', 'new', j, `error ${quote(error)} now has code ${other.code}`, [B, B]);
-    if (!same({ ...error, code: other.code }, other))
-      note('error-message-changed', 'new', j, `error ${quote(error)} now reads "${other.message}"`, [B, B]);
-  });
-  for (const i of unpaired)
-    note('error-removed', 'old', i, `error ${quote(a.errors[i]!)} no longer documented`, [C, B]);
-  for (const j of freeB) note('error-added', 'new', j, `error ${quote(b.errors[j]!)} added`, [P, C]);
-  return out;
 }
 
 /** The result schema of a release and where it sits in the method: `result` or an `x-result-history` entry. */

@@ -1,5 +1,6 @@
 /** The diff's reports: text for people (grouped by method, breaking first), JSON for tools. */
-import type { Change, Level } from './compare.ts';
+import type { Change } from './compare.ts';
+import type { Level } from './verdicts.ts';
 
 const RANK: Record<Level, number> = { breaking: 0, 'possibly-breaking': 1, compatible: 2 };
 const worst = (c: Change) => Math.min(RANK[c.clients], RANK[c.implementers]);

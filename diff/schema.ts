@@ -1,18 +1,14 @@
 /**
  * Compares two JSON Schemas of one place in the API and says for each difference whether it narrows or widens what the
  * place allows; a `$ref` both sides make to one component stops the walk there (compare.ts compares the component).
- * Who a difference breaks depends on which way the data flows (compare.ts, SCHEMA_RULES).
+ * Who a difference breaks depends on which way the data flows (verdicts.ts, SCHEMA_RULES).
  */
 import { componentName, isSchema } from '../generators/model/schema-walk.ts';
 import { canonicalJson } from '../generators/common/json.ts';
-import { levelAt } from '../generators/model/versions.ts';
 import type { JsonSchema } from '../generators/model/types.ts';
-
-/** One side of the comparison: its shared schemas and, for a release of this spec, the release. */
-export interface Side {
-  schemas: Record<string, JsonSchema>;
-  version?: string;
-}
+import { alternativesOf, describe, matchAlternatives } from './alternatives.ts';
+import { type Side, byType, resolve, typesOf } from './side.ts';
+import { CONSTRAINTS, bound, constraint, itemsOf, noProperties, showBound, shown, tighter } from './constraints.ts';
 
 export type Flow = 'request' | 'response';
 
@@ -27,126 +23,6 @@ export interface SchemaChange {
   /** Whether the object is closed on the new side (an implementer's extra field then fails). */
   closed?: boolean;
 }
-
-/** The schema at this level as the side has it: `$ref`s followed (siblings kept), then cut to the side's release. */
-export function resolve(schema: unknown, side: Side, depth = 0): JsonSchema {
-  if (!isSchema(schema)) return {};
-  let out = schema;
-  const ref = componentName(out.$ref);
-  if (ref && side.schemas[ref] && depth < 32) {
-    const { $ref: _, ...siblings } = out;
-    out = { ...resolve(side.schemas[ref], side, depth + 1), ...siblings };
-  }
-  return side.version ? levelAt(out, side.version) : out;
-}
-
-const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'string'];
-
-/** The JSON types a schema admits at its own level (`integer` counts as `number`); undefined when unconstrained. */
-function typesOf(schema: JsonSchema): Set<string> | undefined {
-  if (schema.const !== undefined) return new Set([jsonType(schema.const)]);
-  if (Array.isArray(schema.enum)) return new Set(schema.enum.map(jsonType));
-  const type = schema.type;
-  if (type === undefined) return undefined;
-  return new Set((Array.isArray(type) ? type : [type]).map((t) => (t === 'integer' ? 'number' : String(t))));
-}
-
-function jsonType(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
-}
-
-/**
- * Keywords that only ever take values away when they appear (draft-07 sections 6.2.1, 6.4.5, 6.4.6, 6.5.5, 6.5.6,
- * 6.7.4): one that appears narrows, one that goes away widens. A schema-valued one present on both sides is compared
- * as a schema, except `not`, whose narrowing widens what it constrains.
- */
-const CONSTRAINTS = ['multipleOf', 'uniqueItems', 'contains', 'propertyNames', 'additionalProperties', 'not'];
-
-/** A constraint keyword's value, undefined where it constrains nothing (`uniqueItems: false`, `additionalProperties: true`). */
-function constraint(schema: JsonSchema, keyword: string): unknown {
-  const value = schema[keyword];
-  if (keyword === 'uniqueItems' && value !== true) return undefined;
-  if (keyword === 'additionalProperties' && value === true) return undefined;
-  return value;
-}
-
-/** A keyword's value in a change's text: a schema by its kind, not its whole text. */
-const shown = (value: unknown) => (value === undefined ? 'none' : isSchema(value) ? 'a schema' : JSON.stringify(value));
-
-const noProperties = (schema: JsonSchema) =>
-  !isSchema(schema.properties) || Object.keys(schema.properties).length === 0;
-
-/** A numeric bound: draft-06+'s `exclusiveMaximum: n`, or draft-04's `maximum` with `exclusiveMaximum: true`. */
-type Bound = { value: number; exclusive: boolean };
-
-function bound(schema: JsonSchema, upper: boolean): Bound | undefined {
-  const [inclusive, exclusive] = upper ? ['maximum', 'exclusiveMaximum'] : ['minimum', 'exclusiveMinimum'];
-  const candidates: Bound[] = [];
-  if (typeof schema[inclusive] === 'number')
-    candidates.push({ value: schema[inclusive] as number, exclusive: schema[exclusive] === true });
-  if (typeof schema[exclusive] === 'number') candidates.push({ value: schema[exclusive] as number, exclusive: true });
-  return candidates.reduce<Bound | undefined>(
-    (tightest, c) => (!tightest || tighter(tightest, c, upper) ? c : tightest),
-    undefined,
-  );
-}
-
-/** Whether `q` admits fewer values than `p` on its side. */
-const tighter = (p: Bound, q: Bound, upper: boolean) =>
-  (upper ? q.value < p.value : q.value > p.value) || (q.value === p.value && q.exclusive && !p.exclusive);
-
-const showBound = (b: Bound | undefined, upper: boolean) =>
-  b ? `${upper ? (b.exclusive ? '<' : '<=') : b.exclusive ? '>' : '>='} ${b.value}` : 'none';
-
-/**
- * An array's items as positions: a tuple's (draft-07 `items: [...]` with `additionalItems`, 2020-12's `prefixItems`
- * with `items`) and then the rest, each undefined where anything goes.
- */
-function itemsOf(schema: JsonSchema): { tuple: unknown[]; rest: unknown } {
-  if (Array.isArray(schema.prefixItems)) return { tuple: schema.prefixItems, rest: schema.items };
-  if (Array.isArray(schema.items)) return { tuple: schema.items, rest: schema.additionalItems };
-  return { tuple: [], rest: schema.items };
-}
-
-/** Items compared position by position: a position that becomes free widens, one that becomes constrained narrows. */
-function compareItems(
-  a: JsonSchema,
-  b: JsonSchema,
-  sides: { old: Side; new: Side },
-  tokens: string[],
-  walk: Walk,
-): SchemaChange[] {
-  const [x, y] = [itemsOf(a), itemsOf(b)];
-  const out: SchemaChange[] = [];
-  const free = (s: unknown) => s === undefined || s === true || (isSchema(s) && Object.keys(s).length === 0);
-  const keyword = (side: JsonSchema) => (Array.isArray(side.prefixItems) ? 'prefixItems' : 'items');
-  const at = (i: number | undefined) =>
-    i === undefined || i >= y.tuple.length
-      ? [...tokens, Array.isArray(b.prefixItems) ? 'items' : Array.isArray(b.items) ? 'additionalItems' : 'items']
-      : [...tokens, keyword(b), String(i)];
-  const pair = (p: unknown, q: unknown, i: number | undefined) => {
-    if (free(p) && free(q)) return;
-    const where = at(i);
-    const position = i === undefined ? 'items past the tuple' : `item ${i}`;
-    if (free(p)) out.push({ rule: 'items-narrowed', tokens: where, text: `${position} now constrained` });
-    else if (free(q)) out.push({ rule: 'items-widened', tokens: where, text: `${position} may now be anything` });
-    else if (p === false || q === false) {
-      if (p !== q)
-        out.push({
-          rule: q === false ? 'items-narrowed' : 'items-widened',
-          tokens: where,
-          text: `${position} ${q === false ? 'no longer allowed' : 'now allowed'}`,
-        });
-    } else out.push(...compareSchemas(p, q, sides, where, walk));
-  };
-  const positions = Math.max(x.tuple.length, y.tuple.length);
-  for (let i = 0; i < positions; i++) pair(x.tuple[i] ?? x.rest, y.tuple[i] ?? y.rest, i);
-  pair(x.rest, y.rest, undefined);
-  return out;
-}
-
-const alternativesOf = (schema: JsonSchema): unknown[] | undefined =>
-  Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
 
 /**
  * One comparison's bookkeeping. A `$ref` to a component both sides name is compared there, once (compare.ts), not
@@ -394,41 +270,39 @@ function compareConditionals(
   return out;
 }
 
-const byType = (x: string, y: string) => TYPES.indexOf(x) - TYPES.indexOf(y);
-
-function describe(schema: unknown, side: Side): string {
-  if (isSchema(schema) && componentName(schema.$ref)) return componentName(schema.$ref)!;
-  const resolved = resolve(schema, side);
-  if (resolved.const !== undefined) return JSON.stringify(resolved.const);
-  if (typeof resolved.title === 'string') return resolved.title;
-  const types = typesOf(resolved);
-  return types ? [...types].join('|') : 'schema';
-}
-
-/** Pairs old and new alternatives: by shared schema name, then by equal content, then by position. */
-function matchAlternatives(
-  a: unknown[],
-  b: unknown[],
+/** Items compared position by position: a position that becomes free widens, one that becomes constrained narrows. */
+function compareItems(
+  a: JsonSchema,
+  b: JsonSchema,
   sides: { old: Side; new: Side },
-): Array<[number | undefined, number | undefined]> {
-  const pairs: Array<[number | undefined, number | undefined]> = [];
-  const freeB = new Set(b.map((_, j) => j));
-  const freeA: number[] = [];
-  const name = (s: unknown) => (isSchema(s) ? componentName(s.$ref) : undefined);
-  const content = (s: unknown, side: Side) => canonicalJson(resolve(s, side));
-  a.forEach((alt, i) => {
-    const j = [...freeB].find(
-      (k) => (name(alt) && name(alt) === name(b[k])) || content(alt, sides.old) === content(b[k], sides.new),
-    );
-    if (j === undefined) return freeA.push(i);
-    freeB.delete(j);
-    pairs.push([i, j]);
-  });
-  const restB = [...freeB];
-  if (freeA.length === restB.length) freeA.forEach((i, k) => pairs.push([i, restB[k]]));
-  else {
-    for (const i of freeA) pairs.push([i, undefined]);
-    for (const j of restB) pairs.push([undefined, j]);
-  }
-  return pairs.sort(([i1, j1], [i2, j2]) => (j1 ?? i1 ?? 0) - (j2 ?? i2 ?? 0));
+  tokens: string[],
+  walk: Walk,
+): SchemaChange[] {
+  const [x, y] = [itemsOf(a), itemsOf(b)];
+  const out: SchemaChange[] = [];
+  const free = (s: unknown) => s === undefined || s === true || (isSchema(s) && Object.keys(s).length === 0);
+  const keyword = (side: JsonSchema) => (Array.isArray(side.prefixItems) ? 'prefixItems' : 'items');
+  const at = (i: number | undefined) =>
+    i === undefined || i >= y.tuple.length
+      ? [...tokens, Array.isArray(b.prefixItems) ? 'items' : Array.isArray(b.items) ? 'additionalItems' : 'items']
+      : [...tokens, keyword(b), String(i)];
+  const pair = (p: unknown, q: unknown, i: number | undefined) => {
+    if (free(p) && free(q)) return;
+    const where = at(i);
+    const position = i === undefined ? 'items past the tuple' : `item ${i}`;
+    if (free(p)) out.push({ rule: 'items-narrowed', tokens: where, text: `${position} now constrained` });
+    else if (free(q)) out.push({ rule: 'items-widened', tokens: where, text: `${position} may now be anything` });
+    else if (p === false || q === false) {
+      if (p !== q)
+        out.push({
+          rule: q === false ? 'items-narrowed' : 'items-widened',
+          tokens: where,
+          text: `${position} ${q === false ? 'no longer allowed' : 'now allowed'}`,
+        });
+    } else out.push(...compareSchemas(p, q, sides, where, walk));
+  };
+  const positions = Math.max(x.tuple.length, y.tuple.length);
+  for (let i = 0; i < positions; i++) pair(x.tuple[i] ?? x.rest, y.tuple[i] ?? y.rest, i);
+  pair(x.rest, y.rest, undefined);
+  return out;
 }

@@ -1,8 +1,9 @@
 /** The one place JSON Schema validators are configured: draft-07 (OpenRPC's dialect), formats enforced. */
-import type { Ajv, Options } from 'ajv';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import { linearRegExp } from '../../runtime/server/patterns.ts';
 import { avalancheFormats } from '../formats.ts';
+import type { CheckBranch } from './causes.ts';
 
 /**
  * ajv and ajv-formats (CommonJS; ajv-formats' default export is typed as a namespace by NodeNext's ESM interop) are
@@ -38,8 +39,33 @@ export function createAjv(options: Options = {}): Ajv {
   return ajv;
 }
 
-/** A copy of `schema` whose document-local refs (`#/components/...`) name the document `docId`. */
-export function rebase(schema: unknown, docId: string): unknown {
+const FALSE_BRANCH: ErrorObject = {
+  instancePath: '',
+  schemaPath: '',
+  keyword: 'false schema',
+  params: {},
+  message: 'boolean schema is false',
+};
+
+/**
+ * Checks a combinator's branch as written in the document `docId`: its document-local refs (`#/components/...`) are
+ * rebased onto the document so that it compiles alone; each branch is compiled once.
+ */
+export function branchChecker(ajv: Ajv, docId: string): CheckBranch {
+  const compiled = new WeakMap<object, ValidateFunction>();
+  return (branch, value) => {
+    if (branch === false) return [{ ...FALSE_BRANCH }];
+    if (branch === null || typeof branch !== 'object') return [];
+    let validate = compiled.get(branch);
+    if (!validate) {
+      validate = ajv.compile(rebase(branch, docId) as object);
+      compiled.set(branch, validate);
+    }
+    return validate(value) ? [] : [...(validate.errors ?? [])];
+  };
+}
+
+function rebase(schema: unknown, docId: string): unknown {
   if (Array.isArray(schema)) return schema.map((item) => rebase(item, docId));
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(

@@ -7,11 +7,12 @@
  * bundled subtree back to its hand-written file, so later checks can name the file and JSON pointer an author must fix.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BundledDocument, SourceMapping } from '../common/document.ts';
 import { specRoot } from './profile.ts';
-import { displayPath, readJsonFile } from './read.ts';
+import { displayPath, readJsonFile, readOnce } from './read.ts';
+import { type SpecFolder, isUrl, refFile } from './ref-file.ts';
 import { absoluteUri, resourceAt, resourcesOf } from './resources.ts';
 import {
   SpecError,
@@ -22,6 +23,7 @@ import {
   pointerOf,
   resolvePointer,
 } from '../common/problems.ts';
+import { type ComponentTarget, namedEntry, pathName } from './component-names.ts';
 import { COMPONENT_KINDS, type ComponentKind, OBJECT_ROLE, type Role, childRole, isKind } from './roles.ts';
 import { isObject } from '../common/json.ts';
 
@@ -30,38 +32,17 @@ export { COMPONENT_KINDS } from './roles.ts';
 type Json = unknown;
 type Obj = Record<string, Json>;
 
-interface Target {
-  name: string;
-  kind: ComponentKind;
-}
-
 export function bundleDocument(file: string, read: (file: string) => Json = readJsonFile): BundledDocument {
   const problems: SpecProblem[] = [];
   const rootFile = resolve(file);
-  const folder = specRoot(dirname(rootFile));
-  const realFolder = realpathSync(folder);
-  /** Each file is read once; a file that cannot be read or parsed is reported once, however many references it has. */
-  const cache = new Map<string, { value: Json } | { failed: true }>();
-  const load = (path: string): { value: Json } | undefined => {
-    let entry = cache.get(path);
-    if (!entry && !existsSync(path)) return undefined;
-    if (!entry) {
-      try {
-        entry = { value: read(path) };
-      } catch (error) {
-        if (!(error instanceof SpecError)) throw error;
-        problems.push(...error.problems);
-        entry = { failed: true };
-      }
-      cache.set(path, entry);
-    }
-    return 'value' in entry ? entry : undefined;
-  };
+  const folderPath = specRoot(dirname(rootFile));
+  const folder: SpecFolder = { path: folderPath, real: realpathSync(folderPath) };
+  const load = readOnce(read, problems);
   /** Component entries by kind and name, and which target (`file#pointer`) each name stands for. */
   const components = Object.fromEntries(
     COMPONENT_KINDS.map((kind) => [kind, new Map<string, { value: Json; origin: string }>()]),
   ) as Record<ComponentKind, Map<string, { value: Json; origin: string }>>;
-  const targets = new Map<string, Target>();
+  const targets = new Map<string, ComponentTarget>();
   const sources: SourceMapping[] = [{ bundled: '', file: displayPath(rootFile), pointer: '' }];
 
   const loaded = load(rootFile);
@@ -126,46 +107,12 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     pointer: pointerOf([...tokens, '$ref']),
   });
 
-  /** The file a reference names, or a problem: only files inside the spec's folder are read (never a URL or `../`). */
-  const targetFileOf = (
-    ref: string,
-    path: string,
-    currentFile: string,
-    tokens: Array<string | number>,
-  ): string | undefined => {
-    if (path === '') return currentFile;
-    const folderName = displayPath(folder) || '.';
-    const outside = `$ref "${ref}" points outside the spec folder ${folderName}; only files inside it are read`;
-    if (isUrl(path)) {
-      problems.push({
-        ...where(currentFile, tokens),
-        message: `$ref "${ref}" is a URL; only files inside the spec folder are read`,
-      });
-      return undefined;
-    }
-    let decoded: string;
-    try {
-      decoded = decodeURI(path);
-    } catch {
-      problems.push({ ...where(currentFile, tokens), message: `$ref "${ref}" has a malformed percent-encoding` });
-      return undefined;
-    }
-    const target = resolve(dirname(currentFile), decoded);
-    const inside = (base: string, path: string) => {
-      const rel = relative(base, path);
-      return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
-    };
-    let real: string | undefined;
-    try {
-      real = realpathSync(target);
-    } catch {
-      real = undefined;
-    }
-    if (!inside(folder, target) || (real !== undefined && !inside(realFolder, real))) {
-      problems.push({ ...where(currentFile, tokens), message: outside });
-      return undefined;
-    }
-    return target;
+  /** The file a reference names, or undefined and a problem (./ref-file.ts). */
+  const targetFileOf = (ref: string, path: string, currentFile: string, tokens: Array<string | number>) => {
+    const found = refFile(ref, path, currentFile, folder);
+    if ('file' in found) return found.file;
+    problems.push({ ...where(currentFile, tokens), message: found.refused });
+    return undefined;
   };
 
   /**
@@ -349,22 +296,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
   return { name, file: displayPath(rootFile), document: root, sources };
 }
 
-/**
- * A components entry named by its pointer: `#/components/<kind>/<Name>` in any document, or `#/<kind>/<Name>` in a
- * components file (a file shaped like OpenRPC's `components` object).
- */
-function namedEntry(tokens: string[], inOtherFile: boolean): Target | undefined {
-  if (tokens.length === 3 && tokens[0] === 'components' && isKind(tokens[1]))
-    return { kind: tokens[1], name: tokens[2]! };
-  if (inOtherFile && tokens.length === 2 && isKind(tokens[0])) return { kind: tokens[0], name: tokens[1]! };
-  return undefined;
-}
-
 /** An `x-` key is an extension, except where keys are names (`properties`, `components/schemas`). */
 const isExtension = (role: Role, key: string) => key.startsWith('x-') && !role.endsWith('Map');
-
-/** A reference with a scheme (`https:`, `file:`, `urn:`): never read, only files inside the spec folder are. */
-const isUrl = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref);
 
 /** More hops than any document needs; a longer chain is a cycle of references to references. */
 const MAX_ALIAS_HOPS = 64;
@@ -372,13 +305,4 @@ const MAX_ALIAS_HOPS = 64;
 /** A schema that is only a reference (`{"$ref": "..."}`): another name for what it refers to. */
 function isAlias(value: Json): value is { $ref: string } {
   return isObject(value) && typeof value.$ref === 'string' && Object.keys(value).length === 1;
-}
-
-/** Keywords that only hold schemas by name or position; the path's other tokens name the schema. */
-const CONTAINERS = new Set(['components', ...COMPONENT_KINDS, 'properties', 'definitions', '$defs']);
-
-/** The name of a schema reached by a path (`Payload/properties/fee` -> `Payload_fee`); none for an empty path. */
-function pathName(tokens: string[]): string | undefined {
-  const named = tokens.filter((token) => !CONTAINERS.has(token));
-  return named.length > 0 ? named.join('_') : tokens.at(-1);
 }

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { errorMessage } from '../../runtime/server/params.ts';
-import { createAjv, rebase } from './ajv.ts';
+import { branchChecker, createAjv } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
 import { resolvePointer } from '../common/problems.ts';
 import { canonicalJson } from '../common/json.ts';
@@ -123,20 +123,11 @@ function validators(version: SpecVersion, relativeUrls: boolean): Validators {
       validate: uniqueJsonItems,
     });
     ajv.addSchema(selfContainedMetaSchema(version), META_ID);
-    const branches = new WeakMap<object, ValidateFunction>();
     found = {
       document: ajv.getSchema(META_ID)!,
       method: ajv.compile({ $ref: `${META_ID}#/definitions/methodObject` }),
       // A `oneOf` branch as written refers into the meta-schema (`#/definitions/methodObject`).
-      branch: (branch, value) => {
-        if (branch === null || typeof branch !== 'object') return [];
-        let validate = branches.get(branch);
-        if (!validate) {
-          validate = ajv.compile(rebase(branch, META_ID) as object);
-          branches.set(branch, validate);
-        }
-        return validate(value) ? [] : [...(validate.errors ?? [])];
-      },
+      branch: branchChecker(ajv, META_ID),
     };
     compiled.set(key, found);
   }

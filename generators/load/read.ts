@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { SpecError } from '../common/problems.ts';
+import { SpecError, type SpecProblem } from '../common/problems.ts';
 import { depthProblem } from './depth.ts';
 
 /** How files appear in messages: relative to the working directory, with forward slashes. */
@@ -37,6 +37,32 @@ export function readJsonFile(file: string): unknown {
   const tooDeep = depthProblem(value, displayPath(file));
   if (tooDeep) throw new SpecError([tooDeep]);
   return value;
+}
+
+/**
+ * `read`, each file once: undefined for a file that does not exist or cannot be read or parsed, and the latter is
+ * reported to `problems` once, however many references it has.
+ */
+export function readOnce(
+  read: (file: string) => unknown,
+  problems: SpecProblem[],
+): (file: string) => { value: unknown } | undefined {
+  const cache = new Map<string, { value: unknown } | { failed: true }>();
+  return (file) => {
+    let entry = cache.get(file);
+    if (!entry && !existsSync(file)) return undefined;
+    if (!entry) {
+      try {
+        entry = { value: read(file) };
+      } catch (error) {
+        if (!(error instanceof SpecError)) throw error;
+        problems.push(...error.problems);
+        entry = { failed: true };
+      }
+      cache.set(file, entry);
+    }
+    return 'value' in entry ? entry : undefined;
+  };
 }
 
 /**

@@ -7,8 +7,8 @@
  */
 import type { Ajv, ValidateFunction } from 'ajv';
 import { errorMessage } from '../../runtime/server/params.ts';
-import { createAjv, rebase } from './ajv.ts';
-import { type CheckBranch, rootCauses } from './causes.ts';
+import { branchChecker, createAjv } from './ajv.ts';
+import { rootCauses } from './causes.ts';
 import { type BundledDocument, type ExampleAdvice, locate } from '../common/document.ts';
 
 export type { ExampleAdvice } from '../common/document.ts';
@@ -21,7 +21,7 @@ import { isObject } from '../common/json.ts';
 type Json = Record<string, unknown>;
 /** `x-error-name`: the name the generated code gives an error where its message makes a poor one. */
 const ERROR_NAME = /^[A-Z][A-Za-z0-9]*$/;
-export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
+const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
 
 type Report = (bundledPointer: string, message: string) => void;
 
@@ -70,28 +70,7 @@ export function checkRules(
     }
     return compiled.get(pointer);
   };
-  // A combinator's branches, as written, refer into the document: their refs are rebased onto it to compile alone.
-  const branches = new WeakMap<object, ValidateFunction>();
-  const checkBranch: CheckBranch = (branch, value) => {
-    if (branch === null || typeof branch !== 'object')
-      return branch === false
-        ? [
-            {
-              instancePath: '',
-              schemaPath: '',
-              keyword: 'false schema',
-              params: {},
-              message: 'boolean schema is false',
-            },
-          ]
-        : [];
-    let validate = branches.get(branch);
-    if (!validate) {
-      validate = ajv.compile(rebase(branch, docId) as object);
-      branches.set(branch, validate);
-    }
-    return validate(value) ? [] : [...(validate.errors ?? [])];
-  };
+  const checkBranch = branchChecker(ajv, docId);
   const validateValue = (schemaPointer: string, value: unknown, valuePointer: string, to: Report = report) => {
     const validate = compile(schemaPointer);
     if (validate && !validate(value)) {

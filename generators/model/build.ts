@@ -2,10 +2,9 @@
 import type { BundledDocument } from '../common/document.ts';
 import { deref } from '../common/json.ts';
 import { SpecError } from '../common/problems.ts';
-import { claimNames, componentSchemasOf } from './claims.ts';
+import { NameRegistry, claimNames, componentSchemasOf } from './claims.ts';
 import { errorName, uniqueNames } from './errors.ts';
 import {
-  NameRegistry,
   RESERVED_TYPE_NAMES,
   clientMethodName,
   componentTypeNames,

@@ -3,7 +3,7 @@ import { type BundledDocument, locate } from '../common/document.ts';
 import { canonicalJson, deref } from '../common/json.ts';
 import { escapePointerToken } from '../common/problems.ts';
 import {
-  type NameRegistry,
+  IDENTIFIER,
   RESERVED_METHOD_NAMES,
   RESERVED_MODULE_NAMES,
   clientClassName,
@@ -136,3 +136,53 @@ export function claimNames(
 }
 
 const describe = (where: { file: string; pointer: string }) => `${where.file}#${where.pointer}`;
+
+export interface NameClaim {
+  /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */
+  identity: string;
+  /**
+   * What the name would stand for, for the error message, e.g. `the schema titled "Foo" in
+   * openrpc/methods/a/b.json#/result/schema`.
+   */
+  what: string;
+  file: string;
+  pointer: string;
+}
+
+export interface NameCollision {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+/** Registers names and the thing each stands for; a second, different owner of a name is a collision. */
+export class NameRegistry {
+  private readonly owners = new Map<string, NameClaim>();
+  readonly collisions: NameCollision[] = [];
+
+  constructor(reserved: Record<string, string> = {}) {
+    for (const [name, what] of Object.entries(reserved))
+      this.owners.set(name, { identity: `reserved:${name}`, what, file: '', pointer: '' });
+  }
+
+  claim(name: string, claim: NameClaim): void {
+    // Every name claimed starts with a capital or ends in a capitalised suffix, so none is a (lower-case) keyword.
+    if (!IDENTIFIER.test(name)) {
+      this.collisions.push({
+        file: claim.file,
+        pointer: claim.pointer,
+        message: `"${name}" (${claim.what}) is not usable as a TypeScript name`,
+      });
+      return;
+    }
+    const existing = this.owners.get(name);
+    if (existing === undefined) this.owners.set(name, claim);
+    else if (existing.identity !== claim.identity) {
+      this.collisions.push({
+        file: claim.file,
+        pointer: claim.pointer,
+        message: `the name "${name}" would stand for both ${existing.what} and ${claim.what}; rename one of them`,
+      });
+    }
+  }
+}

@@ -220,7 +220,7 @@ export function titleTypeName(title: string): string {
 const unreserved = (name: string): string => (Object.hasOwn(RESERVED_TYPE_NAMES, name) ? `${name}Schema` : name);
 
 /** A TypeScript identifier, in any script (`получить`). */
-const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
+export const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
 
 /**
  * Names a generated type or export may not take: global types the generated code uses, and what each package exports
@@ -254,53 +254,3 @@ export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
 export const RESERVED_METHOD_NAMES = new Set(
   'constructor then request call failed paginate wireNames url toString valueOf hasOwnProperty'.split(' '),
 );
-
-export interface NameClaim {
-  /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */
-  identity: string;
-  /**
-   * What the name would stand for, for the error message, e.g. `the schema titled "Foo" in
-   * openrpc/methods/a/b.json#/result/schema`.
-   */
-  what: string;
-  file: string;
-  pointer: string;
-}
-
-export interface NameCollision {
-  file: string;
-  pointer: string;
-  message: string;
-}
-
-/** Registers names and the thing each stands for; a second, different owner of a name is a collision. */
-export class NameRegistry {
-  private readonly owners = new Map<string, NameClaim>();
-  readonly collisions: NameCollision[] = [];
-
-  constructor(reserved: Record<string, string> = {}) {
-    for (const [name, what] of Object.entries(reserved))
-      this.owners.set(name, { identity: `reserved:${name}`, what, file: '', pointer: '' });
-  }
-
-  claim(name: string, claim: NameClaim): void {
-    // Every name claimed starts with a capital or ends in a capitalised suffix, so none is a (lower-case) keyword.
-    if (!IDENTIFIER.test(name)) {
-      this.collisions.push({
-        file: claim.file,
-        pointer: claim.pointer,
-        message: `"${name}" (${claim.what}) is not usable as a TypeScript name`,
-      });
-      return;
-    }
-    const existing = this.owners.get(name);
-    if (existing === undefined) this.owners.set(name, claim);
-    else if (existing.identity !== claim.identity) {
-      this.collisions.push({
-        file: claim.file,
-        pointer: claim.pointer,
-        message: `the name "${name}" would stand for both ${existing.what} and ${claim.what}; rename one of them`,
-      });
-    }
-  }
-}

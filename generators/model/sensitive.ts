@@ -12,7 +12,7 @@ import { isObject } from '../common/json.ts';
  * Keys case folded for the client's error excerpts, so `PASSWORD` and `paſſword` (long s) name the password too. An
  * approximation of Go's folding, erring towards more matches (`paßword` too); conform/go-fold.ts matches as Go does.
  */
-export const fold = (key: string) => key.toLowerCase().toUpperCase();
+const fold = (key: string) => key.toLowerCase().toUpperCase();
 
 /** What one value's schemas say of its secrets, `$ref`s and `allOf`/`anyOf`/`oneOf`/`then`/`else` followed. */
 export interface SecretShape {
